@@ -1,0 +1,96 @@
+// Loads a fixture into the database. Idempotent: the same file twice changes nothing, and the
+// pool's runtime state (who holds which number) is never touched.
+import { NUMBER_TYPE_PREFIXES } from '@ringtrail/shared';
+import type { Collections, DomainDoc } from '../db/collections.ts';
+import { hashKey } from '../domains/keys.ts';
+import type { Fixture } from './fixture.ts';
+
+export class SeedError extends Error {}
+
+export interface SeedSummary {
+  accounts: number;
+  domains: number;
+  numbers: number;
+}
+
+const DOMAIN_KEYS = ['apiKey', 'dataApiKey', 'offlineApiKey', 'customerKey', 'publicKey'] as const;
+
+export async function seedFixture(c: Collections, fixture: Fixture): Promise<SeedSummary> {
+  await checkConsistency(c, fixture);
+  const summary: SeedSummary = { accounts: 0, domains: 0, numbers: 0 };
+  for (const account of fixture.accounts) {
+    await c.accounts.updateOne(
+      { _id: account.name },
+      { $set: { name: account.name, ...hashed({ callCenterApiKey: account.callCenterApiKey }), ...(account.webhookUrl ? { webhookUrl: account.webhookUrl } : {}) } },
+      { upsert: true },
+    );
+    summary.accounts++;
+    for (const d of account.domains) {
+      const { pools, name, ...settings } = d;
+      const doc: Omit<DomainDoc, '_id'> = {
+        name,
+        accountId: account.name,
+        ...hashed(Object.fromEntries(DOMAIN_KEYS.map((k) => [k, d[k]]))),
+        offlineApiEnabled: settings.offlineApiEnabled,
+        allowedOrigins: settings.allowedOrigins,
+        sitePhones: settings.sitePhones,
+        defaultExpiration: settings.defaultExpiration,
+        timeZone: settings.timeZone,
+        currency: settings.currency,
+        callerPrivacy: settings.callerPrivacy,
+        orderStatuses: settings.orderStatuses,
+        pools: pools.map(({ type, usage, codeDigits }) => ({ type, usage, codeDigits })),
+      };
+      await c.domains.updateOne({ _id: name }, { $set: doc }, { upsert: true });
+      summary.domains++;
+      for (const pool of pools) {
+        for (const number of pool.numbers) {
+          await c.trackingNumbers.updateOne(
+            { _id: number },
+            { $set: { domainId: name, type: pool.type, usage: pool.usage, codeDigits: pool.codeDigits } },
+            { upsert: true },
+          );
+          summary.numbers++;
+        }
+      }
+    }
+  }
+  return summary;
+}
+
+/** `{apiKey: "k"}` -> `{apiKeyHash: sha256("k")}`, leaving out absent keys. */
+function hashed(keys: Record<string, string | undefined>): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(keys)
+      .filter((entry): entry is [string, string] => entry[1] !== undefined)
+      .map(([k, v]) => [`${k}Hash`, hashKey(v)]),
+  );
+}
+
+/** Refuses a fixture that would give one key or one number to two domains, or a number the wrong prefix. */
+async function checkConsistency(c: Collections, fixture: Fixture): Promise<void> {
+  const keyOwner = new Map<string, string>();
+  const numberOwner = new Map<string, string>();
+  for (const d of fixture.accounts.flatMap((a) => a.domains)) {
+    for (const k of DOMAIN_KEYS) {
+      const value = d[k];
+      if (value === undefined) continue;
+      const owner = keyOwner.get(`${k}:${value}`);
+      if (owner && owner !== d.name) throw new SeedError(`${k} of ${d.name} is already the ${k} of ${owner}`);
+      keyOwner.set(`${k}:${value}`, d.name);
+      const stored = await c.domains.findOne({ [`${k}Hash`]: hashKey(value), _id: { $ne: d.name } });
+      if (stored) throw new SeedError(`${k} of ${d.name} is already the ${k} of ${stored._id}`);
+    }
+    for (const pool of d.pools) {
+      const prefix = NUMBER_TYPE_PREFIXES[pool.type]!;
+      for (const number of pool.numbers) {
+        if (!number.startsWith(prefix)) throw new SeedError(`${number} of ${d.name} does not start with ${prefix}, the prefix of type ${pool.type}`);
+        const owner = numberOwner.get(number);
+        if (owner) throw new SeedError(`${number} appears twice (${owner} and ${d.name})`);
+        numberOwner.set(number, d.name);
+        const stored = await c.trackingNumbers.findOne({ _id: number });
+        if (stored && stored.domainId !== d.name) throw new SeedError(`${number} already belongs to ${stored.domainId}`);
+      }
+    }
+  }
+}

@@ -1,0 +1,26 @@
+// `npm run seed -- FILE`: loads a fixture into the database the collector uses (same environment).
+import { loadConfig } from '../config.ts';
+import { collections } from '../db/collections.ts';
+import { connectDatabase } from '../db/connect.ts';
+import { readFixtureFile } from './fixture-file.ts';
+import { seedFixture } from './seed-service.ts';
+
+const file = process.argv[2];
+if (!file) {
+  console.error('Usage: npm run seed -- FILE.json');
+  process.exit(2);
+}
+try {
+  const config = loadConfig();
+  const fixture = await readFixtureFile(file);
+  const database = await connectDatabase({ mongodbUri: config.mongodbUri, dataDir: config.dataDir, dbName: config.mongodbDb });
+  try {
+    const summary = await seedFixture(collections(database.db), fixture);
+    console.log(`Seeded ${file} into ${database.description}: ${summary.accounts} accounts, ${summary.domains} domains, ${summary.numbers} numbers.`);
+  } finally {
+    await database.close();
+  }
+} catch (err) {
+  console.error((err as Error).message);
+  process.exitCode = 1;
+}

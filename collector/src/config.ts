@@ -1,0 +1,52 @@
+// Environment of the collector, validated once at start.
+import path from 'node:path';
+import { z } from 'zod';
+
+const flag = z
+  .enum(['true', 'false', '1', '0', 'on', 'off', 'yes', 'no'], { error: 'must be true or false' })
+  .transform((v) => ['true', '1', 'on', 'yes'].includes(v));
+
+const configSchema = z.object({
+  PORT: z.coerce.number({ error: 'must be a port number' }).int().min(0).max(65535).default(8080),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  DATA_DIR: z.string().min(1).default('./data'),
+  MONGODB_URI: z
+    .string()
+    .regex(/^mongodb(\+srv)?:\/\//, 'must start with mongodb:// or mongodb+srv://')
+    .optional(),
+  MONGODB_DB: z.string().regex(/^[A-Za-z0-9_-]{1,60}$/, 'must be a plain database name').default('ringtrail'),
+  TRUST_PROXY: flag.default(false),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  mongodbUri?: string;
+  mongodbDb: string;
+  trustProxy: boolean;
+  logLevel: string;
+}
+
+export class ConfigError extends Error {}
+
+/** Reads the environment; empty variables count as unset. Throws a ConfigError naming every bad variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = configSchema.safeParse(present);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Invalid environment:\n${lines.join('\n')}`);
+  }
+  const c = parsed.data;
+  return {
+    port: c.PORT,
+    host: c.HOST,
+    dataDir: path.resolve(c.DATA_DIR),
+    ...(c.MONGODB_URI ? { mongodbUri: c.MONGODB_URI } : {}),
+    mongodbDb: c.MONGODB_DB,
+    trustProxy: c.TRUST_PROXY,
+    logLevel: c.LOG_LEVEL,
+  };
+}

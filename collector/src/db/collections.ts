@@ -1,0 +1,187 @@
+// Every collection the collector uses, its document shape, and its indexes.
+import type { Collection, Db } from 'mongodb';
+import type { Attribution } from '../tracking/attribution.ts';
+
+export type PoolUsage = 'online' | 'offline';
+
+export interface PoolConfig {
+  type: number;
+  usage: PoolUsage;
+  /** > 0: a shared pool, one number serves many visitors, each with a code of this many digits. */
+  codeDigits: number;
+}
+
+export interface AccountDoc {
+  _id: string;
+  name: string;
+  callCenterApiKeyHash?: string;
+  webhookUrl?: string;
+}
+
+export interface DomainDoc {
+  _id: string;
+  name: string;
+  accountId: string;
+  apiKeyHash?: string;
+  dataApiKeyHash?: string;
+  offlineApiKeyHash?: string;
+  offlineApiEnabled: boolean;
+  customerKeyHash?: string;
+  publicKeyHash?: string;
+  allowedOrigins: string[];
+  /** The site's real numbers, normalized digits. */
+  sitePhones: string[];
+  /** Seconds an assignment lasts when the request says `expiration=-1`. */
+  defaultExpiration: number;
+  timeZone: string;
+  currency: string;
+  callerPrivacy: string;
+  orderStatuses: { name: string; isSale: boolean }[];
+  /** In fixture order: the first online pool is the default when a request names no type. */
+  pools: PoolConfig[];
+}
+
+export interface TrackingNumberDoc {
+  _id: string; // digits; a number belongs to one pool of one domain
+  domainId: string;
+  type: number;
+  usage: PoolUsage;
+  codeDigits: number;
+  /** Exclusive pools only: the number's slot hint (see SlotHintDoc), kept here so one query lists the pool. */
+  gen?: number;
+  freeAt?: Date;
+}
+
+/** A slot is what one visitor holds at a time: a number, or a number and code in a shared pool.
+ * The hint of a shared pool's slot lives here, an exclusive number's on its TrackingNumberDoc. */
+export interface SlotHintDoc {
+  _id: string; // slot key
+  /** Highest lease generation known to exist; may lag behind, never runs ahead. */
+  gen: number;
+  /** When the slot's latest lease ends (or ended). */
+  freeAt: Date;
+}
+
+/** One assignment of a slot to a visitor; `_id` = slot@gen, so two claims of one generation collide. */
+export interface LeaseDoc {
+  _id: string;
+  slot: string;
+  gen: number;
+  domainId: string;
+  number: string;
+  code: string | null;
+  type: number;
+  visitId: number;
+  viewId: number;
+  /** The original number the tracking number stands for, normalized digits. */
+  phone: string;
+  clientData: unknown;
+  assignedAt: Date;
+  expiresAt: Date;
+}
+
+export interface VisitDoc {
+  _id: number;
+  domainId: string;
+  createdAt: Date;
+  lastSeenAt: Date;
+  ip: string;
+  userAgent: string | null;
+  isMobile: boolean;
+  isBot: boolean;
+  uniqueVisitorId: string | null;
+  landingUrl: string;
+  referrer: string;
+  attribution: Attribution;
+}
+
+export interface ViewDoc {
+  _id: number;
+  domainId: string;
+  visitId: number;
+  createdAt: Date;
+  url: string;
+  pageTitle: string;
+  referrer: string;
+  ip: string;
+  isMobile: boolean;
+  userAgent: string | null;
+  isBot: boolean;
+  directDisplay: boolean;
+  nrPhones: number;
+  phones: string[];
+  uniqueViewId: string | null;
+  attribution: Attribution;
+}
+
+/** Claims a client's `unique_view_id` for the first view that carried it. */
+export interface ViewKeyDoc {
+  _id: string;
+  viewId: number;
+  visitId: number;
+}
+
+export interface ClickDoc {
+  _id: number;
+  domainId: string;
+  viewId: number | null;
+  visitId: number | null;
+  phone: string;
+  leaseId: string | null;
+  createdAt: Date;
+  userAgent: string | null;
+  isBot: boolean;
+}
+
+export interface IdBlockDoc {
+  _id: string;
+  seq: string;
+  block: number;
+  claimedAt: Date;
+}
+
+export interface Collections {
+  accounts: Collection<AccountDoc>;
+  domains: Collection<DomainDoc>;
+  trackingNumbers: Collection<TrackingNumberDoc>;
+  slotHints: Collection<SlotHintDoc>;
+  leases: Collection<LeaseDoc>;
+  visits: Collection<VisitDoc>;
+  views: Collection<ViewDoc>;
+  viewKeys: Collection<ViewKeyDoc>;
+  clicks: Collection<ClickDoc>;
+  idBlocks: Collection<IdBlockDoc>;
+}
+
+export function collections(db: Db): Collections {
+  return {
+    accounts: db.collection('accounts'),
+    domains: db.collection('domains'),
+    trackingNumbers: db.collection('tracking_numbers'),
+    slotHints: db.collection('slot_hints'),
+    leases: db.collection('leases'),
+    visits: db.collection('visits'),
+    views: db.collection('views'),
+    viewKeys: db.collection('view_keys'),
+    clicks: db.collection('clicks'),
+    idBlocks: db.collection('id_blocks'),
+  };
+}
+
+/** Idempotent; run at every start. Key hashes are not unique indexes: a domain may lack a key. */
+export async function ensureIndexes(c: Collections): Promise<void> {
+  await Promise.all([
+    c.domains.createIndex({ apiKeyHash: 1 }),
+    c.domains.createIndex({ publicKeyHash: 1 }),
+    c.trackingNumbers.createIndex({ domainId: 1, usage: 1, type: 1 }),
+    c.leases.createIndex({ visitId: 1, phone: 1 }),
+    c.leases.createIndex({ viewId: 1 }),
+    c.views.createIndex({ visitId: 1 }),
+    c.visits.createIndex({ domainId: 1, createdAt: 1 }),
+    c.idBlocks.createIndex({ seq: 1, block: -1 }),
+  ]);
+}
+
+export function isDuplicateKey(err: unknown): boolean {
+  return typeof err === 'object' && err !== null && (err as { code?: unknown }).code === 11000;
+}

@@ -1,0 +1,40 @@
+// Config -> a connected database with its indexes: MONGODB_URI when given, otherwise the embedded FerretDB.
+import { MongoClient, type Db } from 'mongodb';
+import { collections, ensureIndexes } from './collections.ts';
+import { startEmbeddedDatabase } from './embedded.ts';
+
+export interface DatabaseHandle {
+  db: Db;
+  client: MongoClient;
+  /** Where it is, without credentials, for the start banner. */
+  description: string;
+  close(): Promise<void>;
+}
+
+export async function connectDatabase(opts: { mongodbUri?: string; dataDir: string; dbName: string }): Promise<DatabaseHandle> {
+  const embedded = opts.mongodbUri ? undefined : await startEmbeddedDatabase(opts.dataDir);
+  const uri = opts.mongodbUri ?? embedded!.uri;
+  const client = new MongoClient(uri, { serverSelectionTimeoutMS: 5000 });
+  try {
+    await client.connect();
+    await ensureIndexes(collections(client.db(opts.dbName)));
+  } catch (err) {
+    await client.close();
+    await embedded?.stop();
+    throw err;
+  }
+  const where = embedded ? `embedded FerretDB at ${uri} (data in ${opts.dataDir})` : `MongoDB at ${redactUri(uri)}`;
+  return {
+    db: client.db(opts.dbName),
+    client,
+    description: `${where}, database ${opts.dbName}`,
+    async close() {
+      await client.close();
+      await embedded?.stop();
+    },
+  };
+}
+
+function redactUri(uri: string): string {
+  return uri.replace(/\/\/[^@/]*@/, '//***@');
+}

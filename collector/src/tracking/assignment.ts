@@ -1,0 +1,32 @@
+// Small rules shared by /ospView, /ospClick and /ospExpiration.
+import { formatDotted, type SurtaxPhone } from '@ringtrail/shared';
+import type { DomainDoc, LeaseDoc, PoolConfig } from '../db/collections.ts';
+import { onlinePools } from '../domains/domain-lookup.ts';
+import { TrackingFailure } from './failure.ts';
+
+/** `expiration`: -1 (or absent) the domain default, 0 now, positive that many seconds from now. */
+export function expiryFor(expiration: number | undefined, domain: DomainDoc, now: Date): Date {
+  const seconds = expiration === undefined || expiration === -1 ? domain.defaultExpiration : expiration;
+  return new Date(now.getTime() + seconds * 1000);
+}
+
+/** The pool of a type; with no type, the domain's first online pool. */
+export function poolFor(domain: DomainDoc, type: number | undefined): PoolConfig {
+  const pools = onlinePools(domain);
+  const pool = type === undefined ? pools[0] : pools.find((p) => p.type === type);
+  if (pool) return pool;
+  if (type === undefined) throw new TrackingFailure('WARNING', 'No tracking number available: the domain has no online pool');
+  const active = pools.map((p) => p.type).join(', ') || 'none';
+  throw new TrackingFailure('INVALID_PARAMETER', `Invalid parameter type: ${type} is not active for this domain (active: ${active})`);
+}
+
+export function surtaxPhoneOf(lease: LeaseDoc): SurtaxPhone {
+  return { surtaxPhoneNumber: formatDotted(lease.number), surtaxPhoneCode: lease.code };
+}
+
+/** The `client_data` entry of one phone, looked up as sent or by its digits. */
+export function clientDataEntry(clientData: unknown, phone: { original: string; digits: string }): unknown {
+  if (typeof clientData !== 'object' || clientData === null) return null;
+  const byPhone = clientData as Record<string, unknown>;
+  return byPhone[phone.original] ?? byPhone[phone.digits] ?? null;
+}

@@ -1,0 +1,75 @@
+// Where a visit came from, derived from the page URL and its referrer.
+
+export type SourceClass = 'organic' | 'paid' | 'social' | 'referral' | 'direct';
+
+export interface Attribution {
+  source: SourceClass;
+  /** Referrer host, or utm_source when the URL names one. */
+  sourceName: string | null;
+  keyword: string | null;
+  gclid: string | null;
+  utm: Partial<Record<UtmField, string>>;
+}
+
+const UTM_FIELDS = ['utm_source', 'utm_medium', 'utm_campaign', 'utm_term', 'utm_content'] as const;
+type UtmField = (typeof UTM_FIELDS)[number];
+
+/** Search engines, by a label of their host, and the query parameter holding the keyword. */
+const SEARCH_ENGINES: [RegExp, string[]][] = [
+  [/(^|\.)google\./, ['q']],
+  [/(^|\.)bing\.com$/, ['q']],
+  [/(^|\.)yahoo\./, ['p', 'q']],
+  [/(^|\.)duckduckgo\.com$/, ['q']],
+  [/(^|\.)qwant\.com$/, ['q']],
+  [/(^|\.)ecosia\.org$/, ['q']],
+  [/(^|\.)yandex\./, ['text']],
+  [/(^|\.)baidu\.com$/, ['wd', 'word']],
+  [/(^|\.)startpage\.com$/, ['query', 'q']],
+  [/(^|\.)search\.brave\.com$/, ['q']],
+];
+
+const SOCIAL_HOSTS = /(^|\.)(facebook\.com|fb\.com|instagram\.com|t\.co|twitter\.com|x\.com|linkedin\.com|lnkd\.in|pinterest\.[a-z.]+|youtube\.com|tiktok\.com|reddit\.com|snapchat\.com|whatsapp\.com)$/;
+const PAID_MEDIUMS = /^(cpc|ppc|paid|paidsearch|paid_search|paid-search|cpm|display|sea|adwords|ads?)$/i;
+const SOCIAL_MEDIUMS = /^(social|social-network|social_media|sm)$/i;
+
+export function attribute(pageUrl: string, referrerUrl: string): Attribution {
+  const page = parseUrl(pageUrl);
+  const referrer = parseUrl(referrerUrl);
+  const params = page?.searchParams;
+  const utm: Attribution['utm'] = {};
+  for (const field of UTM_FIELDS) {
+    const value = params?.get(field);
+    if (value) utm[field] = value;
+  }
+  const gclid = params?.get('gclid') || null;
+  const refHost = referrer && referrer.host !== page?.host ? referrer.hostname.toLowerCase() : null;
+  const engine = refHost ? SEARCH_ENGINES.find(([host]) => host.test(refHost)) : undefined;
+  const searchTerm = engine ? firstParam(referrer!, engine[1]) : null;
+  const medium = utm.utm_medium ?? '';
+
+  let source: SourceClass;
+  if (gclid || PAID_MEDIUMS.test(medium)) source = 'paid';
+  else if (SOCIAL_MEDIUMS.test(medium) || (refHost && SOCIAL_HOSTS.test(refHost))) source = 'social';
+  else if (engine) source = 'organic';
+  else if (refHost || utm.utm_source) source = 'referral';
+  else source = 'direct';
+
+  const keyword = source === 'paid' ? (utm.utm_term ?? searchTerm) : source === 'organic' ? searchTerm : null;
+  return { source, sourceName: utm.utm_source ?? refHost, keyword: keyword ?? null, gclid, utm };
+}
+
+function parseUrl(value: string): URL | null {
+  try {
+    return value ? new URL(value) : null;
+  } catch {
+    return null;
+  }
+}
+
+function firstParam(url: URL, names: string[]): string | null {
+  for (const name of names) {
+    const value = url.searchParams.get(name)?.trim();
+    if (value) return value;
+  }
+  return null;
+}

@@ -1,0 +1,15 @@
+// A tracking request that ends without `OK`: the envelope turns it into `status` + `errorMessage`.
+import type { TrackingProblem } from '@ringtrail/shared';
+
+export class TrackingFailure extends Error {
+  constructor(
+    readonly status: TrackingProblem['status'],
+    message: string,
+    /** Ids of what was recorded anyway (a `/ospView` WARNING still records the view). */
+    readonly ids: { visitId?: number; viewId?: number } = {},
+  ) {
+    super(message);
+  }
+}
+
+export const NO_NUMBER_AVAILABLE = 'No tracking number available: the pool is exhausted';

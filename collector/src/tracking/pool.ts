@@ -1,0 +1,179 @@
+// The online number pool: who holds which tracking number, until when.
+//
+// Every assignment is a lease document whose _id is `<slot>@<generation>`. Claiming a slot means
+// inserting its next generation: two processes claiming the same slot collide on the unique _id
+// and exactly one wins. The latest generation of a slot is the truth; the hints (gen, freeAt)
+// only say where to look and may lag, because FerretDB v1 updates by read-then-write.
+import { randomInt } from 'node:crypto';
+import { isDuplicateKey, type Collections, type LeaseDoc, type PoolConfig, type TrackingNumberDoc } from '../db/collections.ts';
+
+export interface AssignRequest {
+  domainId: string;
+  pool: PoolConfig;
+  visitId: number;
+  viewId: number;
+  phone: string;
+  clientData: unknown;
+  expiresAt: Date;
+  now: Date;
+}
+
+export type ExpiryOutcome = { lease: LeaseDoc } | { problem: 'unknown-number' | 'code-required' | 'already-expired' };
+
+const CODED_ATTEMPTS = 30;
+
+export function slotKey(number: string, code: string | null): string {
+  return code ? `${number}#${code}` : number;
+}
+
+function leaseId(slot: string, gen: number): string {
+  return `${slot}@${gen}`;
+}
+
+export class NumberPool {
+  constructor(private readonly c: Collections) {}
+
+  /** The number this visit already holds for this phone, renewed to the new expiry; else a free one; else null. */
+  async assign(req: AssignRequest): Promise<LeaseDoc | null> {
+    const held = req.visitId > 0 ? await this.heldBy(req) : null;
+    if (held) return (await this.renew(held, req.expiresAt, req.now)) ?? this.claimFree(req);
+    return this.claimFree(req);
+  }
+
+  /** Sets a new expiry on the lease currently holding a number (and code); `already-expired` if none does. */
+  async setExpiry(domainId: string, number: string, code: string | null, expiresAt: Date, now: Date): Promise<ExpiryOutcome> {
+    const numberDoc = await this.c.trackingNumbers.findOne({ _id: number, domainId, usage: 'online' });
+    if (!numberDoc) return { problem: 'unknown-number' };
+    if (numberDoc.codeDigits > 0 && !code) return { problem: 'code-required' };
+    const slot = slotKey(number, numberDoc.codeDigits > 0 ? code : null);
+    const current = await this.latest(slot, await this.hintGen(numberDoc, slot));
+    const renewed = current && current.expiresAt > now ? await this.renew(current, expiresAt, now) : null;
+    return renewed ? { lease: renewed } : { problem: 'already-expired' };
+  }
+
+  /** Gives back the leases that were claimed at `now` (not the ones a visit already held). */
+  async releaseNew(leases: LeaseDoc[], now: Date): Promise<void> {
+    for (const lease of leases) {
+      if (lease.assignedAt.getTime() === now.getTime()) await this.renew(lease, now, now);
+    }
+  }
+
+  private async claimFree(req: AssignRequest): Promise<LeaseDoc | null> {
+    const numbers = await this.c.trackingNumbers
+      .find({ domainId: req.domainId, usage: 'online', type: req.pool.type })
+      .toArray();
+    if (numbers.length === 0) return null;
+    return req.pool.codeDigits > 0 ? this.claimCoded(numbers, req) : this.claimExclusive(numbers, req);
+  }
+
+  /** Free numbers in the order they were released, longest ago first, so a late call still finds its visitor. */
+  private async claimExclusive(numbers: TrackingNumberDoc[], req: AssignRequest): Promise<LeaseDoc | null> {
+    const free = numbers
+      .filter((n) => !n.freeAt || n.freeAt <= req.now)
+      .sort((a, b) => (a.freeAt?.getTime() ?? 0) - (b.freeAt?.getTime() ?? 0) || a._id.localeCompare(b._id));
+    for (const number of free) {
+      const lease = await this.tryClaim(number, null, number.gen ?? 0, req);
+      if (lease) return lease;
+    }
+    return null;
+  }
+
+  /** A shared number serves many visitors at once, told apart by a random code. */
+  private async claimCoded(numbers: TrackingNumberDoc[], req: AssignRequest): Promise<LeaseDoc | null> {
+    for (let attempt = 0; attempt < CODED_ATTEMPTS; attempt++) {
+      const number = numbers[randomInt(numbers.length)]!;
+      const code = String(randomInt(10 ** number.codeDigits)).padStart(number.codeDigits, '0');
+      const hint = await this.c.slotHints.findOne({ _id: slotKey(number._id, code) });
+      const lease = await this.tryClaim(number, code, hint?.gen ?? 0, req);
+      if (lease) return lease;
+    }
+    return null;
+  }
+
+  private async tryClaim(number: TrackingNumberDoc, code: string | null, hintGen: number, req: AssignRequest): Promise<LeaseDoc | null> {
+    const slot = slotKey(number._id, code);
+    const current = await this.latest(slot, hintGen);
+    if (current && current.expiresAt > req.now) {
+      await this.saveHint(current);
+      return null;
+    }
+    const gen = (current?.gen ?? 0) + 1;
+    const lease: LeaseDoc = {
+      _id: leaseId(slot, gen),
+      slot,
+      gen,
+      domainId: req.domainId,
+      number: number._id,
+      code,
+      type: number.type,
+      visitId: req.visitId,
+      viewId: req.viewId,
+      phone: req.phone,
+      clientData: req.clientData ?? null,
+      assignedAt: req.now,
+      expiresAt: req.expiresAt,
+    };
+    try {
+      await this.c.leases.insertOne(lease);
+    } catch (err) {
+      if (isDuplicateKey(err)) return null; // another request claimed this generation first
+      throw err;
+    }
+    await this.saveHint(lease);
+    return lease;
+  }
+
+  private async heldBy(req: AssignRequest): Promise<LeaseDoc | null> {
+    const leases = await this.c.leases
+      .find({ visitId: req.visitId, phone: req.phone, domainId: req.domainId, type: req.pool.type, expiresAt: { $gt: req.now } })
+      .toArray();
+    for (const lease of leases.sort((a, b) => b.assignedAt.getTime() - a.assignedAt.getTime())) {
+      if (await this.isCurrent(lease)) return lease;
+    }
+    return null;
+  }
+
+  /** Moves a still-active lease's expiry; null when it ended or was superseded meanwhile. */
+  private async renew(lease: LeaseDoc, expiresAt: Date, now: Date): Promise<LeaseDoc | null> {
+    const res = await this.c.leases.updateOne({ _id: lease._id, expiresAt: { $gt: now } }, { $set: { expiresAt } });
+    if (res.matchedCount === 0 || !(await this.isCurrent(lease))) return null;
+    const renewed = { ...lease, expiresAt };
+    await this.saveHint(renewed);
+    return renewed;
+  }
+
+  private async isCurrent(lease: LeaseDoc): Promise<boolean> {
+    return (await this.c.leases.countDocuments({ _id: leaseId(lease.slot, lease.gen + 1) }, { limit: 1 })) === 0;
+  }
+
+  /** The slot's latest lease, walking forward from a hint that may lag. */
+  async latest(slot: string, hintGen: number): Promise<LeaseDoc | null> {
+    let gen = hintGen;
+    let lease: LeaseDoc | null = null;
+    for (;;) {
+      const next = await this.c.leases.findOne({ _id: leaseId(slot, gen + 1) });
+      if (!next) break;
+      lease = next;
+      gen++;
+    }
+    return lease ?? (gen > 0 ? this.c.leases.findOne({ _id: leaseId(slot, gen) }) : null);
+  }
+
+  private async hintGen(number: TrackingNumberDoc, slot: string): Promise<number> {
+    if (number.codeDigits === 0) return number.gen ?? 0;
+    return (await this.c.slotHints.findOne({ _id: slot }))?.gen ?? 0;
+  }
+
+  private async saveHint(lease: LeaseDoc): Promise<void> {
+    const update = { $max: { gen: lease.gen }, $set: { freeAt: lease.expiresAt } };
+    if (lease.code === null) {
+      await this.c.trackingNumbers.updateOne({ _id: lease.number }, update);
+      return;
+    }
+    try {
+      await this.c.slotHints.updateOne({ _id: lease.slot }, update, { upsert: true });
+    } catch (err) {
+      if (!isDuplicateKey(err)) throw err; // a concurrent upsert created it: fine for a hint
+    }
+  }
+}

@@ -1,0 +1,141 @@
+// The call tracking service: /ospView, /ospClick, /ospExpiration on the database. Knows nothing of HTTP.
+import {
+  formatUtcDateTime,
+  normalizePhone,
+  type OspClickRequest,
+  type OspClickResponse,
+  type OspExpirationRequest,
+  type OspExpirationResponse,
+  type OspViewRequest,
+  type OspViewResponse,
+  type SurtaxPhone,
+} from '@ringtrail/shared';
+import type { Collections, DomainDoc, LeaseDoc } from '../db/collections.ts';
+import type { IdAllocator } from '../db/ids.ts';
+import { clientDataEntry, expiryFor, poolFor, surtaxPhoneOf } from './assignment.ts';
+import { isBotAgent } from './bots.ts';
+import { NO_NUMBER_AVAILABLE, TrackingFailure } from './failure.ts';
+import { NumberPool } from './pool.ts';
+import { VisitLog } from './visits.ts';
+
+const ROBOT_WARNING = 'No tracking number for robots: the user agent is a known bot';
+
+export class TrackingService {
+  private readonly pool: NumberPool;
+  private readonly visits: VisitLog;
+
+  constructor(
+    private readonly c: Collections,
+    private readonly ids: IdAllocator,
+  ) {
+    this.pool = new NumberPool(c);
+    this.visits = new VisitLog(c, ids);
+  }
+
+  async view(domain: DomainDoc, req: OspViewRequest, now = new Date()): Promise<OspViewResponse> {
+    const isBot = isBotAgent(req.user_agent);
+    const phones = req.direct_display ? (req.phones ?? []) : [];
+    // Check the types before anything is stored, so a bad request stores nothing.
+    const pools = phones.map((phone) => poolFor(domain, phone.type ?? req.type));
+    const { visitId, viewId } = await this.visits.recordView(
+      domain,
+      req.visit_id,
+      {
+        ip: req.ip,
+        url: req.url,
+        pageTitle: req.page_title,
+        referrer: req.referer_url,
+        isMobile: req.is_mobile,
+        userAgent: req.user_agent ?? null,
+        isBot,
+        directDisplay: req.direct_display,
+        nrPhones: req.nr_phones,
+        phones: phones.map((p) => p.digits),
+        uniqueVisitorId: req.unique_visitor_id ?? null,
+        uniqueViewId: req.unique_view_id ?? null,
+      },
+      now,
+    );
+    if (!req.direct_display) return { status: 'OK', visitId, viewId };
+
+    const surtaxPhones: Record<string, SurtaxPhone> = {};
+    if (!isBot) {
+      const expiresAt = expiryFor(req.expiration, domain, now);
+      const claimed: LeaseDoc[] = [];
+      for (const [i, phone] of phones.entries()) {
+        const lease = await this.pool.assign({
+          domainId: domain._id,
+          pool: pools[i]!,
+          visitId,
+          viewId,
+          phone: phone.digits,
+          clientData: clientDataEntry(req.client_data, phone),
+          expiresAt,
+          now,
+        });
+        if (!lease) {
+          // All or nothing: numbers taken for this page go back to the pool at once.
+          await this.pool.releaseNew(claimed, now);
+          throw new TrackingFailure('WARNING', NO_NUMBER_AVAILABLE, { visitId, viewId });
+        }
+        claimed.push(lease);
+        surtaxPhones[phone.original] = surtaxPhoneOf(lease);
+      }
+    }
+    return { status: 'OK', visitId, viewId, surtaxPhones, clientData: req.client_data ?? null };
+  }
+
+  async click(domain: DomainDoc, req: OspClickRequest, now = new Date()): Promise<OspClickResponse> {
+    const view = req.view_id === undefined ? null : await this.c.views.findOne({ _id: req.view_id, domainId: domain._id });
+    if (req.view_id !== undefined && !view) {
+      throw new TrackingFailure('INVALID_PARAMETER', `Invalid parameter view_id: no view ${req.view_id} on this domain`);
+    }
+    const pool = poolFor(domain, req.type);
+    const isBot = isBotAgent(req.user_agent);
+    const visitId = view?.visitId ?? 0;
+    const viewId = view?._id ?? 0;
+    const lease = isBot
+      ? null
+      : await this.pool.assign({
+          domainId: domain._id,
+          pool,
+          visitId,
+          viewId,
+          phone: req.phone.digits,
+          clientData: clientDataEntry(req.client_data, req.phone) ?? req.client_data ?? null,
+          expiresAt: expiryFor(req.expiration, domain, now),
+          now,
+        });
+    await this.c.clicks.insertOne({
+      _id: await this.ids.next('click'),
+      domainId: domain._id,
+      viewId: view?._id ?? null,
+      visitId: view?.visitId ?? null,
+      phone: req.phone.digits,
+      leaseId: lease?._id ?? null,
+      createdAt: now,
+      userAgent: req.user_agent ?? null,
+      isBot,
+    });
+    if (!lease) throw new TrackingFailure('WARNING', isBot ? ROBOT_WARNING : NO_NUMBER_AVAILABLE);
+    return { status: 'OK', visitId, viewId, surtaxPhone: surtaxPhoneOf(lease), clientData: req.client_data ?? null };
+  }
+
+  async expiration(domain: DomainDoc, req: OspExpirationRequest, now = new Date()): Promise<OspExpirationResponse> {
+    if (isBotAgent(req.user_agent)) throw new TrackingFailure('WARNING', `${ROBOT_WARNING}; nothing was updated`);
+    const digits = normalizePhone(req.surtax_phone)!; // validated by the schema
+    const expiresAt = expiryFor(req.expiration, domain, now);
+    const outcome = await this.pool.setExpiry(domain._id, digits, req.surtax_phone_code ?? null, expiresAt, now);
+    if ('problem' in outcome) {
+      switch (outcome.problem) {
+        case 'unknown-number':
+          throw new TrackingFailure('INVALID_PARAMETER', 'Invalid parameter surtax_phone: not a tracking number of this domain');
+        case 'code-required':
+          throw new TrackingFailure('MISSING_PARAMETER', 'Missing parameter surtax_phone_code: the number is shared, the code says which visitor');
+        case 'already-expired':
+          throw new TrackingFailure('WARNING', 'Tracking number already expired: nothing was updated');
+      }
+    }
+    return { status: 'OK', surtaxPhone: req.surtax_phone, expiresAt: formatUtcDateTime(expiresAt) };
+  }
+}

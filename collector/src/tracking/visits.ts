@@ -1,0 +1,102 @@
+// Visits and views: a visit is one session of a visitor; it ends after 30 minutes without a view.
+import type { Collections, DomainDoc, ViewDoc, VisitDoc } from '../db/collections.ts';
+import type { IdAllocator } from '../db/ids.ts';
+import { isDuplicateKey } from '../db/collections.ts';
+import { attribute } from './attribution.ts';
+
+export const VISIT_IDLE_MS = 30 * 60 * 1000;
+
+export interface PageLoad {
+  ip: string;
+  url: string;
+  pageTitle: string;
+  referrer: string;
+  isMobile: boolean;
+  userAgent: string | null;
+  isBot: boolean;
+  directDisplay: boolean;
+  nrPhones: number;
+  phones: string[];
+  uniqueVisitorId: string | null;
+  uniqueViewId: string | null;
+}
+
+export interface RecordedView {
+  visitId: number;
+  viewId: number;
+  /** False when `unique_view_id` named a view already recorded: nothing new was stored. */
+  created: boolean;
+}
+
+export class VisitLog {
+  constructor(
+    private readonly c: Collections,
+    private readonly ids: IdAllocator,
+  ) {}
+
+  async recordView(domain: DomainDoc, requestedVisitId: number, page: PageLoad, now: Date): Promise<RecordedView> {
+    const keyId = page.uniqueViewId ? `${domain._id}|${page.uniqueViewId}` : null;
+    const known = keyId ? await this.c.viewKeys.findOne({ _id: keyId }) : null;
+    if (known) return { visitId: known.visitId, viewId: known.viewId, created: false };
+
+    const visit = await this.continueOrStartVisit(domain, requestedVisitId, page, now);
+    const viewId = await this.ids.next('view');
+    if (keyId) {
+      try {
+        await this.c.viewKeys.insertOne({ _id: keyId, viewId, visitId: visit._id });
+      } catch (err) {
+        if (!isDuplicateKey(err)) throw err;
+        const winner = (await this.c.viewKeys.findOne({ _id: keyId }))!;
+        return { visitId: winner.visitId, viewId: winner.viewId, created: false };
+      }
+    }
+    const view: ViewDoc = {
+      _id: viewId,
+      domainId: domain._id,
+      visitId: visit._id,
+      createdAt: now,
+      url: page.url,
+      pageTitle: page.pageTitle,
+      referrer: page.referrer,
+      ip: page.ip,
+      isMobile: page.isMobile,
+      userAgent: page.userAgent,
+      isBot: page.isBot,
+      directDisplay: page.directDisplay,
+      nrPhones: page.nrPhones,
+      phones: page.phones,
+      uniqueViewId: page.uniqueViewId,
+      attribution: attribute(page.url, page.referrer),
+    };
+    await this.c.views.insertOne(view);
+    return { visitId: visit._id, viewId, created: true };
+  }
+
+  /** The requested visit if it is this domain's and active in the last 30 minutes; else a new one. */
+  private async continueOrStartVisit(domain: DomainDoc, requestedVisitId: number, page: PageLoad, now: Date): Promise<VisitDoc> {
+    if (requestedVisitId > 0) {
+      const visit = await this.c.visits.findOne({ _id: requestedVisitId, domainId: domain._id });
+      if (visit && now.getTime() - visit.lastSeenAt.getTime() <= VISIT_IDLE_MS) {
+        const isBot = visit.isBot || page.isBot;
+        await this.c.visits.updateOne({ _id: visit._id }, { $set: { lastSeenAt: now, isBot } });
+        return { ...visit, lastSeenAt: now, isBot };
+      }
+    }
+    const visit: VisitDoc = {
+      _id: await this.ids.next('visit'),
+      domainId: domain._id,
+      createdAt: now,
+      lastSeenAt: now,
+      ip: page.ip,
+      userAgent: page.userAgent,
+      isMobile: page.isMobile,
+      isBot: page.isBot,
+      uniqueVisitorId: page.uniqueVisitorId,
+      landingUrl: page.url,
+      referrer: page.referrer,
+      attribution: attribute(page.url, page.referrer),
+    };
+    await this.c.visits.insertOne(visit);
+    return visit;
+  }
+}

@@ -1,0 +1,4 @@
+export * from './phone.ts';
+export * from './number-types.ts';
+export * from './schemas/wire.ts';
+export * from './schemas/tracking.ts';

@@ -1,0 +1,27 @@
+// Building blocks for parameters that arrive either as form strings or as JSON values.
+import { z } from 'zod';
+
+export const wireInt = z.union(
+  [z.number().int(), z.string().regex(/^-?\d+$/).transform(Number)],
+  { error: 'must be an integer' },
+);
+
+export const wireBool = z.union(
+  [z.boolean(), z.enum(['true', 'false']).transform((v) => v === 'true')],
+  { error: 'must be true or false' },
+);
+
+export const wireText = z.string({ error: 'must be a string' });
+
+export const httpUrl = wireText.refine((value) => {
+  try {
+    return ['http:', 'https:'].includes(new URL(value).protocol);
+  } catch {
+    return false;
+  }
+}, 'must be a full http or https URL');
+
+/** `YYYY-MM-DD HH:MM:SS` in UTC, the spec's format for `expiresAt` and most dates. */
+export function formatUtcDateTime(date: Date): string {
+  return date.toISOString().slice(0, 19).replace('T', ' ');
+}
