@@ -1,0 +1,71 @@
+// A real collector over real HTTP, on a database of the test file's own.
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import { randomBytes } from 'node:crypto';
+import { MongoClient, type Db } from 'mongodb';
+import { inject } from 'vitest';
+import { createApp } from '../../collector/src/app.ts';
+import { fixtureSchema, type Fixture } from '../../collector/src/cli/fixture.ts';
+import { seedFixture } from '../../collector/src/cli/seed-service.ts';
+import { collections, ensureIndexes, type Collections } from '../../collector/src/db/collections.ts';
+import { createLogger } from '../../collector/src/logger.ts';
+
+export interface TestDatabase {
+  db: Db;
+  c: Collections;
+  client: MongoClient;
+  close(): Promise<void>;
+}
+
+/** A fresh database on the run's server; dropped on close. */
+export async function testDatabase(label: string): Promise<TestDatabase> {
+  const client = await new MongoClient(inject('mongodbUri')).connect();
+  const db = client.db(`t_${label.replace(/\W/g, '_')}_${randomBytes(4).toString('hex')}`);
+  const c = collections(db);
+  await ensureIndexes(c);
+  return {
+    db,
+    c,
+    client,
+    async close() {
+      await db.dropDatabase().catch(() => undefined);
+      await client.close();
+    },
+  };
+}
+
+export async function seed(c: Collections, fixture: unknown): Promise<void> {
+  await seedFixture(c, fixtureSchema.parse(fixture) as Fixture);
+}
+
+export interface RunningCollector {
+  baseUrl: string;
+  server: Server;
+  /** POSTs form fields, leaving out undefined ones (or JSON when `json` is set), and returns the HTTP status and parsed body. */
+  post(path: string, fields: Record<string, string | number | boolean | undefined>, opts?: { json?: boolean }): Promise<{ status: number; body: any }>;
+  close(): Promise<void>;
+}
+
+export async function startCollector(db: Db, opts: { trustProxy?: boolean } = {}): Promise<RunningCollector> {
+  const { app } = createApp({ db, log: createLogger('silent'), trustProxy: opts.trustProxy ?? false });
+  const server = app.listen(0, '127.0.0.1');
+  await new Promise<void>((resolve) => server.once('listening', resolve));
+  const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    baseUrl,
+    server,
+    async post(path, fields, { json = false } = {}) {
+      const res = await fetch(baseUrl + path, {
+        method: 'POST',
+        headers: { 'content-type': json ? 'application/json' : 'application/x-www-form-urlencoded' },
+        body: json ? JSON.stringify(fields) : new URLSearchParams(Object.entries(fields).flatMap(([k, v]) => (v === undefined ? [] : [[k, String(v)]]))),
+      });
+      return { status: res.status, body: await res.json() };
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}

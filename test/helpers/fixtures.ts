@@ -1,0 +1,46 @@
+// Test fixtures in the seed format, small pools so exhaustion is easy to reach.
+export const API_KEY = 'track-test-key';
+
+export function trackingFixture(overrides: { exclusive?: string[]; shared?: string[]; codeDigits?: number; defaultExpiration?: number } = {}) {
+  return {
+    accounts: [
+      {
+        name: 'Test account',
+        callCenterApiKey: 'cc-test-key',
+        domains: [
+          {
+            name: 'shop.test',
+            apiKey: API_KEY,
+            dataApiKey: 'data-test-key',
+            publicKey: 'pk-test-key',
+            sitePhones: ['0123456789', '0987654321'],
+            defaultExpiration: overrides.defaultExpiration ?? 1800,
+            pools: [
+              { type: 1, usage: 'online', numbers: overrides.exclusive ?? ['0800000001', '0800000002', '0800000003'] },
+              { type: 9, usage: 'online', codeDigits: overrides.codeDigits ?? 4, numbers: overrides.shared ?? ['0400000001'] },
+              { type: 6, usage: 'offline', numbers: ['0100000001'] },
+            ],
+          },
+        ],
+      },
+    ],
+  };
+}
+
+/** Every required /ospView parameter, for a first view in direct display of one phone. */
+export function viewParams(extra: Record<string, string | number | boolean | undefined> = {}): Record<string, string | number | boolean | undefined> {
+  return {
+    api_key: API_KEY,
+    visit_id: 0,
+    ip: '203.0.113.7',
+    url: 'https://shop.test/contact',
+    page_title: 'Contact',
+    is_mobile: false,
+    referer_url: '',
+    nr_phones: 1,
+    direct_display: true,
+    phones: '0123456789',
+    user_agent: 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36',
+    ...extra,
+  };
+}

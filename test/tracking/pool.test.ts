@@ -1,0 +1,92 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seed, startCollector, testDatabase, type RunningCollector, type TestDatabase } from '../helpers/collector.ts';
+import { trackingFixture, viewParams } from '../helpers/fixtures.ts';
+
+let t: TestDatabase;
+let collector: RunningCollector;
+
+beforeAll(async () => {
+  t = await testDatabase('pool');
+  collector = await startCollector(t.db);
+});
+afterAll(async () => {
+  await collector.close();
+  await t.close();
+});
+
+/** A domain of its own per test: each seeds a fresh database. */
+async function freshPool(numbers: string[], shared = ['0400000001']) {
+  await t.db.dropDatabase();
+  await seed(t.c, trackingFixture({ exclusive: numbers, shared }));
+}
+
+const numberOf = (body: any, phone = '0123456789') => body.surtaxPhones?.[phone]?.surtaxPhoneNumber;
+
+describe('the online number pool', () => {
+  it('answers WARNING with HTTP 200 when exhausted, keeping the ids of the recorded view', async () => {
+    await freshPool(['0800000001']);
+    expect((await collector.post('/ospView', viewParams())).body.status).toBe('OK');
+    const { status, body } = await collector.post('/ospView', viewParams());
+    expect(status).toBe(200);
+    expect(body).toMatchObject({ status: 'WARNING', errorMessage: expect.stringContaining('No tracking number available'), visitId: expect.any(Number), viewId: expect.any(Number) });
+    expect(await t.c.views.findOne({ _id: body.viewId })).not.toBeNull();
+  });
+
+  it('gives back the numbers already taken for a page when another phone of it finds none', async () => {
+    await freshPool(['0800000001', '0800000002']);
+    await collector.post('/ospView', viewParams()); // holds one of the two
+    const { body } = await collector.post('/ospView', viewParams({ nr_phones: 2, phones: '0123456789,0987654321' }));
+    expect(body.status).toBe('WARNING');
+    const third = await collector.post('/ospView', viewParams());
+    expect(third.body.status).toBe('OK');
+  });
+
+  it('frees an expired number without any background job', async () => {
+    await freshPool(['0800000001']);
+    const first = (await collector.post('/ospView', viewParams({ expiration: 1 }))).body;
+    expect((await collector.post('/ospView', viewParams())).body.status).toBe('WARNING');
+    await new Promise((r) => setTimeout(r, 1100));
+    const later = (await collector.post('/ospView', viewParams())).body;
+    expect(later.status).toBe('OK');
+    expect(numberOf(later)).toBe(numberOf(first));
+  });
+
+  it('puts a number back at once with expiration=0', async () => {
+    await freshPool(['0800000001']);
+    const first = (await collector.post('/ospView', viewParams({ expiration: 0 }))).body;
+    expect(numberOf(first)).toBe('08.00.00.00.01');
+    expect((await collector.post('/ospView', viewParams())).body.status).toBe('OK');
+  });
+
+  it('chooses, among free numbers, the one released longest ago', async () => {
+    await freshPool(['0800000001', '0800000002', '0800000003']);
+    const held = [];
+    for (let i = 0; i < 3; i++) held.push((await collector.post('/ospView', viewParams())).body);
+    // Release in the order 2, 3, 1: the next visitors must get them back in that order.
+    for (const number of ['08.00.00.00.02', '08.00.00.00.03', '08.00.00.00.01']) {
+      expect((await collector.post('/ospExpiration', { api_key: 'track-test-key', surtax_phone: number, expiration: 0 })).body.status).toBe('OK');
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    const next = [];
+    for (let i = 0; i < 3; i++) next.push(numberOf((await collector.post('/ospView', viewParams())).body));
+    expect(next).toEqual(['08.00.00.00.02', '08.00.00.00.03', '08.00.00.00.01']);
+    expect(new Set(held.map((b) => numberOf(b))).size).toBe(3);
+  });
+
+  it('serves many visitors at once from one shared number, each with its own code', async () => {
+    await freshPool(['0800000001'], ['0400000001']);
+    const answers = [];
+    for (let i = 0; i < 12; i++) answers.push((await collector.post('/ospView', viewParams({ type: 9 }))).body.surtaxPhones['0123456789']);
+    expect(new Set(answers.map((a) => a.surtaxPhoneNumber))).toEqual(new Set(['04.00.00.00.01']));
+    expect(new Set(answers.map((a) => a.surtaxPhoneCode)).size).toBe(12);
+    for (const a of answers) expect(a.surtaxPhoneCode).toMatch(/^\d{4}$/);
+  });
+
+  it('answers WARNING when the domain has no online pool', async () => {
+    await t.db.dropDatabase();
+    const fixture = trackingFixture();
+    fixture.accounts[0]!.domains[0]!.pools = fixture.accounts[0]!.domains[0]!.pools.filter((p) => p.usage === 'offline') as never;
+    await seed(t.c, fixture);
+    expect((await collector.post('/ospView', viewParams())).body.status).toBe('WARNING');
+  });
+});
