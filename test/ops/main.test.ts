@@ -1,0 +1,89 @@
+// The collector as `npm start` runs it: embedded database, demo seed, graceful shutdown, restart.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { MongoClient } from 'mongodb';
+
+const dataDir = mkdtempSync(path.join(os.tmpdir(), 'ringtrail-main-'));
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+interface Started {
+  child: ChildProcess;
+  baseUrl: string;
+  databaseUri: string;
+  output: () => string;
+}
+
+function startMain(env: Record<string, string>): Promise<Started> {
+  const childEnv: NodeJS.ProcessEnv = { ...process.env, PORT: '0', LOG_LEVEL: 'warn', DATA_DIR: dataDir, ...env };
+  delete childEnv.MONGODB_URI;
+  const child = spawn(process.execPath, ['--import', 'tsx', 'collector/src/main.ts'], { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  const output = () => out;
+  return new Promise((resolve, reject) => {
+    const onData = (chunk: Buffer) => {
+      out += chunk.toString();
+      const base = /collector on (http:\/\/\S+)/.exec(out)?.[1];
+      const db = /FerretDB at (mongodb:\/\/\S+)/.exec(out)?.[1];
+      if (base && db && out.includes('Try: curl')) resolve({ child, baseUrl: base, databaseUri: db, output });
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`exited with ${code}:\n${out}`)));
+  });
+}
+
+function exitOf(child: ChildProcess): Promise<number | null> {
+  return new Promise((resolve) => (child.exitCode !== null ? resolve(child.exitCode) : child.once('exit', (code) => resolve(code))));
+}
+
+async function answers(uri: string): Promise<boolean> {
+  const client = new MongoClient(uri, { serverSelectionTimeoutMS: 500 });
+  try {
+    await client.db('admin').command({ ping: 1 });
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await client.close();
+  }
+}
+
+const demoView = (visitId: number) =>
+  new URLSearchParams({
+    api_key: 'track-acme-demo', visit_id: String(visitId), ip: '203.0.113.9', url: 'https://acme.example/', page_title: 'Home',
+    is_mobile: 'false', referer_url: '', nr_phones: '1', direct_display: 'true', phones: '0123456789',
+  });
+
+describe('npm start', () => {
+  it('seeds the demo on an empty database, serves it, stops cleanly, and keeps the data across a restart', async () => {
+    const first = await startMain({});
+    expect(first.output()).toContain('api_key (/ospView, /ospClick, /ospExpiration): track-acme-demo');
+    expect(first.databaseUri).toMatch(/^mongodb:\/\/127\.0\.0\.1:\d+\/$/); // loopback only
+    expect(await (await fetch(`${first.baseUrl}/healthz`)).json()).toEqual({ status: 'ok' });
+    expect(await (await fetch(`${first.baseUrl}/readyz`)).json()).toEqual({ status: 'ready' });
+    const view = await (await fetch(`${first.baseUrl}/ospView`, { method: 'POST', body: demoView(0) })).json();
+    expect(view.status).toBe('OK');
+
+    first.child.kill('SIGTERM');
+    expect(await exitOf(first.child)).toBe(0);
+    expect(await answers(first.databaseUri)).toBe(false); // the embedded database stopped with it
+
+    const second = await startMain({});
+    try {
+      const again = await (await fetch(`${second.baseUrl}/ospView`, { method: 'POST', body: demoView(view.visitId) })).json();
+      expect(again.visitId).toBe(view.visitId);
+      expect(again.surtaxPhones).toEqual(view.surtaxPhones);
+      expect(again.viewId).toBeGreaterThan(view.viewId);
+    } finally {
+      second.child.kill('SIGTERM');
+      await exitOf(second.child);
+    }
+  }, 90_000);
+
+  it('refuses a bad environment with a message naming the variable', async () => {
+    await expect(startMain({ PORT: 'eighty', TRUST_PROXY: 'maybe' })).rejects.toThrow(/exited with 1[\s\S]*PORT: must be a port number[\s\S]*TRUST_PROXY: must be true or false/);
+  });
+});
