@@ -42,7 +42,7 @@ export interface RunningCollector {
   baseUrl: string;
   server: Server;
   /** POSTs form fields, leaving out undefined ones (or JSON when `json` is set), and returns the HTTP status and parsed body. */
-  post(path: string, fields: Record<string, string | number | boolean | undefined>, opts?: { json?: boolean }): Promise<{ status: number; body: any }>;
+  post(path: string, fields: Record<string, unknown>, opts?: { json?: boolean }): Promise<{ status: number; body: any }>;
   close(): Promise<void>;
 }
 
