@@ -47,7 +47,11 @@ export async function seedFixture(c: Collections, fixture: Fixture): Promise<See
         for (const number of pool.numbers) {
           await c.trackingNumbers.updateOne(
             { _id: number },
-            { $set: { domainId: name, type: pool.type, usage: pool.usage, codeDigits: pool.codeDigits } },
+            {
+              $set: { domainId: name, type: pool.type, usage: pool.usage, codeDigits: pool.codeDigits },
+              // Never assigned: free since forever, first in line.
+              $setOnInsert: { gen: 0, freeAt: new Date(0) },
+            },
             { upsert: true },
           );
           summary.numbers++;

@@ -114,6 +114,12 @@ export interface ViewDoc {
   attribution: Attribution;
 }
 
+/** Points from a visit, pool and phone to the lease it holds: `_id` = domain|visit|type|phone. */
+export interface HoldDoc {
+  _id: string;
+  leaseId: string;
+}
+
 /** Claims a client's `unique_view_id` for the first view that carried it. */
 export interface ViewKeyDoc {
   _id: string;
@@ -146,6 +152,7 @@ export interface Collections {
   trackingNumbers: Collection<TrackingNumberDoc>;
   slotHints: Collection<SlotHintDoc>;
   leases: Collection<LeaseDoc>;
+  holds: Collection<HoldDoc>;
   visits: Collection<VisitDoc>;
   views: Collection<ViewDoc>;
   viewKeys: Collection<ViewKeyDoc>;
@@ -160,6 +167,7 @@ export function collections(db: Db): Collections {
     trackingNumbers: db.collection('tracking_numbers'),
     slotHints: db.collection('slot_hints'),
     leases: db.collection('leases'),
+    holds: db.collection('holds'),
     visits: db.collection('visits'),
     views: db.collection('views'),
     viewKeys: db.collection('view_keys'),
@@ -168,13 +176,16 @@ export function collections(db: Db): Collections {
   };
 }
 
-/** Idempotent; run at every start. Key hashes are not unique indexes: a domain may lack a key. */
+/**
+ * Idempotent; run at every start. They serve a real MongoDB; FerretDB v1 (SQLite) pushes down only
+ * `{_id: value}` filters, so the hot paths look documents up by _id alone and filter in code.
+ * Key hashes are not unique indexes: a domain may lack a key.
+ */
 export async function ensureIndexes(c: Collections): Promise<void> {
   await Promise.all([
     c.domains.createIndex({ apiKeyHash: 1 }),
     c.domains.createIndex({ publicKeyHash: 1 }),
-    c.trackingNumbers.createIndex({ domainId: 1, usage: 1, type: 1 }),
-    c.leases.createIndex({ visitId: 1, phone: 1 }),
+    c.trackingNumbers.createIndex({ domainId: 1, usage: 1, type: 1, freeAt: 1 }),
     c.leases.createIndex({ viewId: 1 }),
     c.views.createIndex({ visitId: 1 }),
     c.visits.createIndex({ domainId: 1, createdAt: 1 }),

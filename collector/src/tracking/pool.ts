@@ -2,8 +2,9 @@
 //
 // Every assignment is a lease document whose _id is `<slot>@<generation>`. Claiming a slot means
 // inserting its next generation: two processes claiming the same slot collide on the unique _id
-// and exactly one wins. The latest generation of a slot is the truth; the hints (gen, freeAt)
-// only say where to look and may lag, because FerretDB v1 updates by read-then-write.
+// and exactly one wins. The latest generation of a slot is the truth; the hints (gen, freeAt) and
+// a visit's holds only say where to look and may lag, because FerretDB v1 updates by
+// read-then-write. Lookups go by _id, the one filter FerretDB v1's SQLite backend pushes down.
 import { randomInt } from 'node:crypto';
 import { isDuplicateKey, type Collections, type LeaseDoc, type PoolConfig, type TrackingNumberDoc } from '../db/collections.ts';
 
@@ -30,6 +31,16 @@ function leaseId(slot: string, gen: number): string {
   return `${slot}@${gen}`;
 }
 
+/** What a visit holds for one phone of one pool. */
+function holdKey(req: AssignRequest): string {
+  return `${req.domainId}|${req.visitId}|${req.pool.type}|${req.phone}`;
+}
+
+/** Two concurrent upserts of one pointer or hint: the other one created it, which is as good. */
+function ignoreDuplicate(err: unknown): void {
+  if (!isDuplicateKey(err)) throw err;
+}
+
 export class NumberPool {
   constructor(private readonly c: Collections) {}
 
@@ -42,8 +53,8 @@ export class NumberPool {
 
   /** Sets a new expiry on the lease currently holding a number (and code); `already-expired` if none does. */
   async setExpiry(domainId: string, number: string, code: string | null, expiresAt: Date, now: Date): Promise<ExpiryOutcome> {
-    const numberDoc = await this.c.trackingNumbers.findOne({ _id: number, domainId, usage: 'online' });
-    if (!numberDoc) return { problem: 'unknown-number' };
+    const numberDoc = await this.c.trackingNumbers.findOne({ _id: number });
+    if (numberDoc?.domainId !== domainId || numberDoc.usage !== 'online') return { problem: 'unknown-number' };
     if (numberDoc.codeDigits > 0 && !code) return { problem: 'code-required' };
     const slot = slotKey(number, numberDoc.codeDigits > 0 ? code : null);
     const current = await this.latest(slot, await this.hintGen(numberDoc, slot));
@@ -59,8 +70,9 @@ export class NumberPool {
   }
 
   private async claimFree(req: AssignRequest): Promise<LeaseDoc | null> {
+    // The whole pool in one query: FerretDB v1 scans anyway, and a pool is a bounded inventory.
     const numbers = await this.c.trackingNumbers
-      .find({ domainId: req.domainId, usage: 'online', type: req.pool.type })
+      .find({ domainId: req.domainId, usage: 'online', type: req.pool.type }, { batchSize: 10_000 })
       .toArray();
     if (numbers.length === 0) return null;
     return req.pool.codeDigits > 0 ? this.claimCoded(numbers, req) : this.claimExclusive(numbers, req);
@@ -120,30 +132,28 @@ export class NumberPool {
       throw err;
     }
     await this.saveHint(lease);
+    if (req.visitId > 0) await this.c.holds.updateOne({ _id: holdKey(req) }, { $set: { leaseId: lease._id } }, { upsert: true }).catch(ignoreDuplicate);
     return lease;
   }
 
   private async heldBy(req: AssignRequest): Promise<LeaseDoc | null> {
-    const leases = await this.c.leases
-      .find({ visitId: req.visitId, phone: req.phone, domainId: req.domainId, type: req.pool.type, expiresAt: { $gt: req.now } })
-      .toArray();
-    for (const lease of leases.sort((a, b) => b.assignedAt.getTime() - a.assignedAt.getTime())) {
-      if (await this.isCurrent(lease)) return lease;
-    }
-    return null;
+    const hold = await this.c.holds.findOne({ _id: holdKey(req) });
+    const lease = hold ? await this.c.leases.findOne({ _id: hold.leaseId }) : null;
+    return lease && lease.expiresAt > req.now && (await this.isCurrent(lease)) ? lease : null;
   }
 
   /** Moves a still-active lease's expiry; null when it ended or was superseded meanwhile. */
   private async renew(lease: LeaseDoc, expiresAt: Date, now: Date): Promise<LeaseDoc | null> {
-    const res = await this.c.leases.updateOne({ _id: lease._id, expiresAt: { $gt: now } }, { $set: { expiresAt } });
-    if (res.matchedCount === 0 || !(await this.isCurrent(lease))) return null;
+    if (lease.expiresAt <= now) return null;
+    await this.c.leases.updateOne({ _id: lease._id }, { $set: { expiresAt } });
+    if (!(await this.isCurrent(lease))) return null;
     const renewed = { ...lease, expiresAt };
     await this.saveHint(renewed);
     return renewed;
   }
 
   private async isCurrent(lease: LeaseDoc): Promise<boolean> {
-    return (await this.c.leases.countDocuments({ _id: leaseId(lease.slot, lease.gen + 1) }, { limit: 1 })) === 0;
+    return (await this.c.leases.findOne({ _id: leaseId(lease.slot, lease.gen + 1) }, { projection: { _id: 1 } })) === null;
   }
 
   /** The slot's latest lease, walking forward from a hint that may lag. */
@@ -170,10 +180,6 @@ export class NumberPool {
       await this.c.trackingNumbers.updateOne({ _id: lease.number }, update);
       return;
     }
-    try {
-      await this.c.slotHints.updateOne({ _id: lease.slot }, update, { upsert: true });
-    } catch (err) {
-      if (!isDuplicateKey(err)) throw err; // a concurrent upsert created it: fine for a hint
-    }
+    await this.c.slotHints.updateOne({ _id: lease.slot }, update, { upsert: true }).catch(ignoreDuplicate);
   }
 }

@@ -86,7 +86,8 @@ export class TrackingService {
   }
 
   async click(domain: DomainDoc, req: OspClickRequest, now = new Date()): Promise<OspClickResponse> {
-    const view = req.view_id === undefined ? null : await this.c.views.findOne({ _id: req.view_id, domainId: domain._id });
+    const found = req.view_id === undefined ? null : await this.c.views.findOne({ _id: req.view_id });
+    const view = found?.domainId === domain._id ? found : null;
     if (req.view_id !== undefined && !view) {
       throw new TrackingFailure('INVALID_PARAMETER', `Invalid parameter view_id: no view ${req.view_id} on this domain`);
     }

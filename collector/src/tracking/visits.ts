@@ -75,8 +75,8 @@ export class VisitLog {
   /** The requested visit if it is this domain's and active in the last 30 minutes; else a new one. */
   private async continueOrStartVisit(domain: DomainDoc, requestedVisitId: number, page: PageLoad, now: Date): Promise<VisitDoc> {
     if (requestedVisitId > 0) {
-      const visit = await this.c.visits.findOne({ _id: requestedVisitId, domainId: domain._id });
-      if (visit && now.getTime() - visit.lastSeenAt.getTime() <= VISIT_IDLE_MS) {
+      const visit = await this.c.visits.findOne({ _id: requestedVisitId });
+      if (visit?.domainId === domain._id && now.getTime() - visit.lastSeenAt.getTime() <= VISIT_IDLE_MS) {
         const isBot = visit.isBot || page.isBot;
         await this.c.visits.updateOne({ _id: visit._id }, { $set: { lastSeenAt: now, isBot } });
         return { ...visit, lastSeenAt: now, isBot };
