@@ -58,6 +58,15 @@ describe('the online number pool', () => {
     expect((await collector.post('/ospView', viewParams())).body.status).toBe('OK');
   });
 
+  it('finds a number released a moment ago before it answers that the pool is exhausted', async () => {
+    await freshPool(['0800000001']);
+    const first = (await collector.post('/ospView', viewParams())).body;
+    await collector.post('/ospExpiration', { api_key: 'track-test-key', surtax_phone: numberOf(first), expiration: 0 });
+    const next = (await collector.post('/ospView', viewParams())).body; // at once, well inside the listing's lifetime
+    expect(next.status).toBe('OK');
+    expect(numberOf(next)).toBe(numberOf(first));
+  });
+
   it('chooses, among free numbers, the one released longest ago', async () => {
     await freshPool(['0800000001', '0800000002', '0800000003']);
     const held = [];

@@ -6,6 +6,7 @@
 // a visit's holds only say where to look and may lag, because FerretDB v1 updates by
 // read-then-write. Lookups go by _id, the one filter FerretDB v1's SQLite backend pushes down.
 import { randomInt } from 'node:crypto';
+import { PoolListing } from './pool-listing.ts';
 import { isDuplicateKey, type Collections, type LeaseDoc, type PoolConfig, type TrackingNumberDoc } from '../db/collections.ts';
 
 export interface AssignRequest {
@@ -42,7 +43,11 @@ function ignoreDuplicate(err: unknown): void {
 }
 
 export class NumberPool {
-  constructor(private readonly c: Collections) {}
+  private readonly listing: PoolListing;
+
+  constructor(private readonly c: Collections) {
+    this.listing = new PoolListing(c);
+  }
 
   /** The number this visit already holds for this phone, renewed to the new expiry; else a free one; else null. */
   async assign(req: AssignRequest): Promise<LeaseDoc | null> {
@@ -70,12 +75,10 @@ export class NumberPool {
   }
 
   private async claimFree(req: AssignRequest): Promise<LeaseDoc | null> {
-    // The whole pool in one query: FerretDB v1 scans anyway, and a pool is a bounded inventory.
-    const numbers = await this.c.trackingNumbers
-      .find({ domainId: req.domainId, usage: 'online', type: req.pool.type }, { batchSize: 10_000 })
-      .toArray();
-    if (numbers.length === 0) return null;
-    return req.pool.codeDigits > 0 ? this.claimCoded(numbers, req) : this.claimExclusive(numbers, req);
+    const claim = (numbers: TrackingNumberDoc[]) =>
+      req.pool.codeDigits > 0 ? this.claimCoded(numbers, req) : this.claimExclusive(numbers, req);
+    const lease = await claim(await this.listing.numbers(req.domainId, req.pool.type));
+    return lease ?? claim(await this.listing.numbers(req.domainId, req.pool.type, { fresh: true }));
   }
 
   /** Free numbers in the order they were released, longest ago first, so a late call still finds its visitor. */
@@ -83,9 +86,15 @@ export class NumberPool {
     const free = numbers
       .filter((n) => !n.freeAt || n.freeAt <= req.now)
       .sort((a, b) => (a.freeAt?.getTime() ?? 0) - (b.freeAt?.getTime() ?? 0) || a._id.localeCompare(b._id));
-    for (const number of free) {
+    while (free.length > 0) {
+      const number = free.shift()!;
       const lease = await this.tryClaim(number, null, number.gen ?? 0, req);
-      if (lease) return lease;
+      if (lease) {
+        Object.assign(number, { gen: lease.gen, freeAt: lease.expiresAt }); // the shared listing learns it too
+        return lease;
+      }
+      // Lost a race: the other claimants are heading for the same next numbers, so go elsewhere.
+      if (free.length > 1) free.unshift(...free.splice(randomInt(free.length), 1));
     }
     return null;
   }
