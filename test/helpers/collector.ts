@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { MongoClient, type Db } from 'mongodb';
-import { inject } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 import { createApp } from '../../collector/src/app.ts';
 import { fixtureSchema, type Fixture } from '../../collector/src/cli/fixture.ts';
 import { seedFixture } from '../../collector/src/cli/seed-service.ts';
@@ -68,4 +68,24 @@ export async function startCollector(db: Db, opts: { trustProxy?: boolean } = {}
         server.closeAllConnections();
       }),
   };
+}
+
+export interface SeededCollector {
+  t: TestDatabase;
+  collector: RunningCollector;
+}
+
+/** Registers the hooks of a test file: its own database seeded with `fixture`, and a collector on it. */
+export function useSeededCollector(label: string, fixture: unknown): SeededCollector {
+  const suite = {} as SeededCollector;
+  beforeAll(async () => {
+    suite.t = await testDatabase(label);
+    await seed(suite.t.c, fixture);
+    suite.collector = await startCollector(suite.t.db);
+  });
+  afterAll(async () => {
+    await suite.collector?.close();
+    await suite.t?.close();
+  });
+  return suite;
 }

@@ -1,23 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { trackingProblem } from '@ringtrail/shared';
-import { seed, startCollector, testDatabase, type RunningCollector, type TestDatabase } from '../helpers/collector.ts';
+import { seed, startCollector, testDatabase, useSeededCollector } from '../helpers/collector.ts';
 import { API_KEY, trackingFixture, viewParams } from '../helpers/fixtures.ts';
 
-let t: TestDatabase;
-let collector: RunningCollector;
-
-beforeAll(async () => {
-  t = await testDatabase('errors');
-  await seed(t.c, trackingFixture());
-  collector = await startCollector(t.db);
-});
-afterAll(async () => {
-  await collector.close();
-  await t.close();
-});
+const s = useSeededCollector('errors', trackingFixture());
 
 async function problem(path: string, fields: Record<string, string | number | boolean | undefined>) {
-  const { status, body } = await collector.post(path, fields);
+  const { status, body } = await s.collector.post(path, fields);
   expect(status).toBe(200);
   return trackingProblem.parse(body);
 }
@@ -68,22 +57,22 @@ describe('INVALID_PARAMETER', () => {
   });
 
   it('refuses a client_data entry over 500 characters and stores nothing', async () => {
-    const views = await t.c.views.countDocuments();
+    const views = await s.t.c.views.countDocuments();
     const answer = await problem('/ospView', viewParams({ 'client_data[0123456789]': 'x'.repeat(501) }));
     expect(answer).toMatchObject({ status: 'INVALID_PARAMETER', errorMessage: expect.stringContaining('client_data') });
-    expect(await t.c.views.countDocuments()).toBe(views);
-    const ok = await collector.post('/ospView', viewParams({ 'client_data[0123456789]': 'x'.repeat(500) }));
+    expect(await s.t.c.views.countDocuments()).toBe(views);
+    const ok = await s.collector.post('/ospView', viewParams({ 'client_data[0123456789]': 'x'.repeat(500) }));
     expect(ok.body.status).toBe('OK');
   });
 
   it('refuses an inactive type without recording the view', async () => {
-    const views = await t.c.views.countDocuments();
+    const views = await s.t.c.views.countDocuments();
     await problem('/ospView', viewParams({ phones: '0123456789:2' }));
-    expect(await t.c.views.countDocuments()).toBe(views);
+    expect(await s.t.c.views.countDocuments()).toBe(views);
   });
 
   it('answers a malformed JSON body in the envelope', async () => {
-    const res = await fetch(`${collector.baseUrl}/ospView`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"api_key":' });
+    const res = await fetch(`${s.collector.baseUrl}/ospView`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"api_key":' });
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ status: 'INVALID_PARAMETER' });
   });
