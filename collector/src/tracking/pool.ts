@@ -13,6 +13,8 @@ export interface AssignRequest {
   domainId: string;
   pool: PoolConfig;
   visitId: number;
+  /** The visit began with this request, so it holds nothing yet. */
+  visitStarted: boolean;
   viewId: number;
   phone: string;
   clientData: unknown;
@@ -24,7 +26,7 @@ export type ExpiryOutcome = { lease: LeaseDoc } | { problem: 'unknown-number' | 
 
 const CODED_ATTEMPTS = 30;
 
-export function slotKey(number: string, code: string | null): string {
+function slotKey(number: string, code: string | null): string {
   return code ? `${number}#${code}` : number;
 }
 
@@ -35,6 +37,11 @@ function leaseId(slot: string, gen: number): string {
 /** What a visit holds for one phone of one pool. */
 function holdKey(req: AssignRequest): string {
   return `${req.domainId}|${req.visitId}|${req.pool.type}|${req.phone}`;
+}
+
+/** Tells the listing shared by this process's requests what a claim found out about an exclusive number. */
+function learn(number: TrackingNumberDoc, lease: LeaseDoc): void {
+  if (lease.code === null) Object.assign(number, { gen: lease.gen, freeAt: lease.expiresAt });
 }
 
 /** Two concurrent upserts of one pointer or hint: the other one created it, which is as good. */
@@ -51,7 +58,7 @@ export class NumberPool {
 
   /** The number this visit already holds for this phone, renewed to the new expiry; else a free one; else null. */
   async assign(req: AssignRequest): Promise<LeaseDoc | null> {
-    const held = req.visitId > 0 ? await this.heldBy(req) : null;
+    const held = req.visitId > 0 && !req.visitStarted ? await this.heldBy(req) : null;
     if (held) return (await this.renew(held, req.expiresAt, req.now)) ?? this.claimFree(req);
     return this.claimFree(req);
   }
@@ -89,10 +96,7 @@ export class NumberPool {
     while (free.length > 0) {
       const number = free.shift()!;
       const lease = await this.tryClaim(number, null, number.gen ?? 0, req);
-      if (lease) {
-        Object.assign(number, { gen: lease.gen, freeAt: lease.expiresAt }); // the shared listing learns it too
-        return lease;
-      }
+      if (lease) return lease;
       // Lost a race: the other claimants are heading for the same next numbers, so go elsewhere.
       if (free.length > 1) free.unshift(...free.splice(randomInt(free.length), 1));
     }
@@ -115,7 +119,8 @@ export class NumberPool {
     const slot = slotKey(number._id, code);
     const current = await this.latest(slot, hintGen);
     if (current && current.expiresAt > req.now) {
-      await this.saveHint(current);
+      if (current.gen !== hintGen) await this.saveHint(current); // the hint lagged: mend it
+      learn(number, current);
       return null;
     }
     const gen = (current?.gen ?? 0) + 1;
@@ -140,8 +145,11 @@ export class NumberPool {
       if (isDuplicateKey(err)) return null; // another request claimed this generation first
       throw err;
     }
-    await this.saveHint(lease);
-    if (req.visitId > 0) await this.c.holds.updateOne({ _id: holdKey(req) }, { $set: { leaseId: lease._id } }, { upsert: true }).catch(ignoreDuplicate);
+    learn(number, lease);
+    await Promise.all([
+      this.saveHint(lease),
+      req.visitId > 0 && this.c.holds.updateOne({ _id: holdKey(req) }, { $set: { leaseId: lease._id } }, { upsert: true }).catch(ignoreDuplicate),
+    ]);
     return lease;
   }
 
@@ -166,7 +174,7 @@ export class NumberPool {
   }
 
   /** The slot's latest lease, walking forward from a hint that may lag. */
-  async latest(slot: string, hintGen: number): Promise<LeaseDoc | null> {
+  private async latest(slot: string, hintGen: number): Promise<LeaseDoc | null> {
     let gen = hintGen;
     let lease: LeaseDoc | null = null;
     for (;;) {

@@ -37,7 +37,7 @@ export class TrackingService {
     const phones = req.direct_display ? (req.phones ?? []) : [];
     // Check the types before anything is stored, so a bad request stores nothing.
     const pools = phones.map((phone) => poolFor(domain, phone.type ?? req.type));
-    const { visitId, viewId } = await this.visits.recordView(
+    const { visitId, viewId, visitStarted } = await this.visits.recordView(
       domain,
       req.visit_id,
       {
@@ -67,6 +67,7 @@ export class TrackingService {
           domainId: domain._id,
           pool: pools[i]!,
           visitId,
+          visitStarted,
           viewId,
           phone: phone.digits,
           clientData: clientDataEntry(req.client_data, phone),
@@ -101,6 +102,7 @@ export class TrackingService {
           domainId: domain._id,
           pool,
           visitId,
+          visitStarted: false,
           viewId,
           phone: req.phone.digits,
           clientData: clientDataEntry(req.client_data, req.phone) ?? req.client_data ?? null,

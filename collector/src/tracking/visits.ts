@@ -24,8 +24,8 @@ export interface PageLoad {
 export interface RecordedView {
   visitId: number;
   viewId: number;
-  /** False when `unique_view_id` named a view already recorded: nothing new was stored. */
-  created: boolean;
+  /** True when this view started the visit: it holds no number yet. */
+  visitStarted: boolean;
 }
 
 export class VisitLog {
@@ -37,9 +37,9 @@ export class VisitLog {
   async recordView(domain: DomainDoc, requestedVisitId: number, page: PageLoad, now: Date): Promise<RecordedView> {
     const keyId = page.uniqueViewId ? `${domain._id}|${page.uniqueViewId}` : null;
     const known = keyId ? await this.c.viewKeys.findOne({ _id: keyId }) : null;
-    if (known) return { visitId: known.visitId, viewId: known.viewId, created: false };
+    if (known) return { visitId: known.visitId, viewId: known.viewId, visitStarted: false };
 
-    const visit = await this.continueOrStartVisit(domain, requestedVisitId, page, now);
+    const { visit, started } = await this.continueOrStartVisit(domain, requestedVisitId, page, now);
     const viewId = await this.ids.next('view');
     if (keyId) {
       try {
@@ -47,7 +47,7 @@ export class VisitLog {
       } catch (err) {
         if (!isDuplicateKey(err)) throw err;
         const winner = (await this.c.viewKeys.findOne({ _id: keyId }))!;
-        return { visitId: winner.visitId, viewId: winner.viewId, created: false };
+        return { visitId: winner.visitId, viewId: winner.viewId, visitStarted: false };
       }
     }
     const view: ViewDoc = {
@@ -69,17 +69,22 @@ export class VisitLog {
       attribution: attribute(page.url, page.referrer),
     };
     await this.c.views.insertOne(view);
-    return { visitId: visit._id, viewId, created: true };
+    return { visitId: visit._id, viewId, visitStarted: started };
   }
 
   /** The requested visit if it is this domain's and active in the last 30 minutes; else a new one. */
-  private async continueOrStartVisit(domain: DomainDoc, requestedVisitId: number, page: PageLoad, now: Date): Promise<VisitDoc> {
+  private async continueOrStartVisit(
+    domain: DomainDoc,
+    requestedVisitId: number,
+    page: PageLoad,
+    now: Date,
+  ): Promise<{ visit: VisitDoc; started: boolean }> {
     if (requestedVisitId > 0) {
       const visit = await this.c.visits.findOne({ _id: requestedVisitId });
       if (visit?.domainId === domain._id && now.getTime() - visit.lastSeenAt.getTime() <= VISIT_IDLE_MS) {
         const isBot = visit.isBot || page.isBot;
         await this.c.visits.updateOne({ _id: visit._id }, { $set: { lastSeenAt: now, isBot } });
-        return { ...visit, lastSeenAt: now, isBot };
+        return { visit: { ...visit, lastSeenAt: now, isBot }, started: false };
       }
     }
     const visit: VisitDoc = {
@@ -97,6 +102,6 @@ export class VisitLog {
       attribution: attribute(page.url, page.referrer),
     };
     await this.c.visits.insertOne(visit);
-    return visit;
+    return { visit, started: true };
   }
 }
