@@ -51,6 +51,8 @@ function ignoreDuplicate(err: unknown): void {
 
 export class NumberPool {
   private readonly listing: PoolListing;
+  /** Numbers this process is claiming right now: a shortcut past sure collisions, not a lock. */
+  private readonly claiming = new Set<string>();
 
   constructor(private readonly c: Collections) {
     this.listing = new PoolListing(c);
@@ -95,9 +97,11 @@ export class NumberPool {
       .sort((a, b) => (a.freeAt?.getTime() ?? 0) - (b.freeAt?.getTime() ?? 0) || a._id.localeCompare(b._id));
     while (free.length > 0) {
       const number = free.shift()!;
-      const lease = await this.tryClaim(number, null, number.gen ?? 0, req);
+      if (this.claiming.has(number._id)) continue; // a request of this process is on it already
+      this.claiming.add(number._id);
+      const lease = await this.tryClaim(number, null, number.gen ?? 0, req).finally(() => this.claiming.delete(number._id));
       if (lease) return lease;
-      // Lost a race: the other claimants are heading for the same next numbers, so go elsewhere.
+      // Lost a race to another process: its claimants head for the same next numbers, so go elsewhere.
       if (free.length > 1) free.unshift(...free.splice(randomInt(free.length), 1));
     }
     return null;
