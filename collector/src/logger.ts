@@ -1,15 +1,16 @@
 // Structured JSON logs. Keys and credentials never reach them: request logs name the path only.
-import { pino, type Logger } from 'pino';
+import { pino, type DestinationStream, type Logger, type LoggerOptions } from 'pino';
 
 export type { Logger };
 
-export function createLogger(level: string): Logger {
-  return pino({
+export function createLogger(level: string, destination?: DestinationStream): Logger {
+  const options: LoggerOptions = {
     level,
     base: { service: 'ringtrail-collector' },
     redact: {
       paths: ['*.api_key', '*.apiKey', '*.key', '*.authorization', '*.password', 'uri'],
       censor: '[redacted]',
     },
-  });
+  };
+  return destination ? pino(options, destination) : pino(options);
 }
