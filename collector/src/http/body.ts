@@ -8,7 +8,8 @@ export const parseBody = koaBody({
   text: false,
   formLimit: '256kb',
   jsonLimit: '256kb',
-  // Phone numbers as keys stay keys: never turn `client_data[0123456789]` into a sparse array.
+  // Bracket keys above arrayLimit, and any with a leading zero, stay object keys: phone numbers
+  // in `client_data[0123456789]` never become array indexes.
   queryString: { parseArrays: true, arrayLimit: 100, depth: 5 },
 });
 

@@ -2,9 +2,9 @@
 import type { Collections, DomainDoc, ViewDoc, VisitDoc } from '../db/collections.ts';
 import type { IdAllocator } from '../db/ids.ts';
 import { isDuplicateKey } from '../db/collections.ts';
-import { attribute } from './attribution.ts';
+import { attribute, type Attribution } from './attribution.ts';
 
-export const VISIT_IDLE_MS = 30 * 60 * 1000;
+const VISIT_IDLE_MS = 30 * 60 * 1000;
 
 export interface PageLoad {
   ip: string;
@@ -39,7 +39,8 @@ export class VisitLog {
     const known = keyId ? await this.c.viewKeys.findOne({ _id: keyId }) : null;
     if (known) return { visitId: known.visitId, viewId: known.viewId, visitStarted: false };
 
-    const { visit, started } = await this.continueOrStartVisit(domain, requestedVisitId, page, now);
+    const attribution = attribute(page.url, page.referrer);
+    const { visit, started } = await this.continueOrStartVisit(domain, requestedVisitId, page, attribution, now);
     const viewId = await this.ids.next('view');
     if (keyId) {
       try {
@@ -66,7 +67,7 @@ export class VisitLog {
       nrPhones: page.nrPhones,
       phones: page.phones,
       uniqueViewId: page.uniqueViewId,
-      attribution: attribute(page.url, page.referrer),
+      attribution,
     };
     await this.c.views.insertOne(view);
     return { visitId: visit._id, viewId, visitStarted: started };
@@ -77,6 +78,7 @@ export class VisitLog {
     domain: DomainDoc,
     requestedVisitId: number,
     page: PageLoad,
+    attribution: Attribution,
     now: Date,
   ): Promise<{ visit: VisitDoc; started: boolean }> {
     if (requestedVisitId > 0) {
@@ -99,7 +101,7 @@ export class VisitLog {
       uniqueVisitorId: page.uniqueVisitorId,
       landingUrl: page.url,
       referrer: page.referrer,
-      attribution: attribute(page.url, page.referrer),
+      attribution, // a visit is attributed to its first view
     };
     await this.c.visits.insertOne(visit);
     return { visit, started: true };
