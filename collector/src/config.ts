@@ -1,10 +1,13 @@
 // Environment of the collector, validated once at start.
 import path from 'node:path';
 import { z } from 'zod';
+import { DEFAULT_BROWSER_LIMITS, type BrowserLimits } from './browser/rate-limit.ts';
 
 const flag = z
   .enum(['true', 'false', '1', '0', 'on', 'off', 'yes', 'no'], { error: 'must be true or false' })
   .transform((v) => ['true', '1', 'on', 'yes'].includes(v));
+
+const perMinute = z.coerce.number({ error: 'must be a number of requests a minute' }).int().min(1);
 
 const configSchema = z.object({
   PORT: z.coerce.number({ error: 'must be a port number' }).int().min(0).max(65535).default(8080),
@@ -17,6 +20,9 @@ const configSchema = z.object({
   MONGODB_DB: z.string().regex(/^[A-Za-z0-9_-]{1,60}$/, 'must be a plain database name').default('ringtrail'),
   TRUST_PROXY: flag.default(false),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  BROWSER_LIMIT_PER_IP: perMinute.default(DEFAULT_BROWSER_LIMITS.perIp),
+  BROWSER_LIMIT_PER_VISIT: perMinute.default(DEFAULT_BROWSER_LIMITS.perVisit),
+  DEMO_PAGES: flag.default(true),
 });
 
 export interface Config {
@@ -27,6 +33,8 @@ export interface Config {
   mongodbDb: string;
   trustProxy: boolean;
   logLevel: string;
+  browserLimits: BrowserLimits;
+  demoPages: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -48,5 +56,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mongodbDb: c.MONGODB_DB,
     trustProxy: c.TRUST_PROXY,
     logLevel: c.LOG_LEVEL,
+    browserLimits: { perIp: c.BROWSER_LIMIT_PER_IP, perVisit: c.BROWSER_LIMIT_PER_VISIT },
+    demoPages: c.DEMO_PAGES,
   };
 }

@@ -29,13 +29,20 @@ if ((await c.domains.countDocuments({}, { limit: 1 })) === 0) {
   log.info({ fixture: DEMO_FIXTURE }, 'empty database: demo fixture loaded');
 }
 
-const { app } = createApp({ db: database.db, log, trustProxy: config.trustProxy });
+const { app } = createApp({
+  db: database.db,
+  log,
+  trustProxy: config.trustProxy,
+  browserLimits: config.browserLimits,
+  demoPages: config.demoPages,
+});
 const server = app.listen(config.port, config.host);
 await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
 const address = server.address();
 const base = `http://${config.host}:${typeof address === 'object' && address ? address.port : config.port}`;
 console.log(`RingTrail collector on ${base}\nDatabase: ${database.description}`);
 console.log(await demoBanner(c, demo));
+if (config.demoPages) console.log(`Demo site: ${base}/demo/ (direct display) and ${base}/demo/click (click display)`);
 
 let stopping = false;
 async function shutdown(signal: string): Promise<void> {

@@ -2,3 +2,4 @@ export * from './phone.ts';
 export * from './number-types.ts';
 export * from './schemas/wire.ts';
 export * from './schemas/tracking.ts';
+export * from './schemas/browser.ts';

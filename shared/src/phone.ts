@@ -1,13 +1,13 @@
 // One normalizer and one formatter for every phone number the platform sees.
 
-/** Digits of a phone number in national form ("+33 1 23 45 67 89" -> "0123456789"), or null if it is not one. */
+/** Digits of a phone number in national form ("+33 1 23 45 67 89" -> "0123456789"), or null if it is not one.
+ * A trunk zero in brackets after the country code ("+33 (0)1 23...") is dropped, as dialling does. */
 export function normalizePhone(raw: string): string | null {
-  const compact = raw.trim().replace(/[\s.\-()/]/g, '');
-  let digits: string;
-  if (/^\+33\d+$/.test(compact)) digits = '0' + compact.slice(3);
-  else if (/^0033\d+$/.test(compact)) digits = '0' + compact.slice(4);
-  else if (/^\+\d+$/.test(compact)) digits = '00' + compact.slice(1);
-  else digits = compact;
+  const digits = raw
+    .replace(/\(0\)/, '')
+    .replace(/[\s.\-()/]/g, '')
+    .replace(/^(\+|00)33/, '0')
+    .replace(/^\+/, '00');
   return /^\d{6,15}$/.test(digits) ? digits : null;
 }
 

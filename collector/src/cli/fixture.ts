@@ -45,6 +45,8 @@ const domain = z.object({
   publicKey: key.optional(),
   allowedOrigins: z.array(z.url()).default([]),
   sitePhones: z.array(phone).default([]),
+  displayMode: z.enum(['direct', 'click']).default('direct'),
+  antiFlickerMs: z.number().int().min(0).max(5000).default(1000),
   defaultExpiration: z.number().int().positive().default(1800),
   timeZone: timeZone.default('UTC'),
   currency: z.string().regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code').default('EUR'),

@@ -34,6 +34,8 @@ export async function seedFixture(c: Collections, fixture: Fixture): Promise<See
         offlineApiEnabled: settings.offlineApiEnabled,
         allowedOrigins: settings.allowedOrigins,
         sitePhones: settings.sitePhones,
+        displayMode: settings.displayMode,
+        antiFlickerMs: settings.antiFlickerMs,
         defaultExpiration: settings.defaultExpiration,
         timeZone: settings.timeZone,
         currency: settings.currency,

@@ -28,9 +28,14 @@ export interface DomainDoc {
   offlineApiEnabled: boolean;
   customerKeyHash?: string;
   publicKeyHash?: string;
+  /** Origins (scheme, host, port) whose pages may call the browser doors with the public key. */
   allowedOrigins: string[];
-  /** The site's real numbers, normalized digits. */
+  /** The site's real numbers, normalized digits: the only ones the browser doors map. */
   sitePhones: string[];
+  /** The tracker's display mode when its script tag names none. */
+  displayMode: 'direct' | 'click';
+  /** The tracker's anti-flicker timeout (ms) when its script tag names none. */
+  antiFlickerMs: number;
   /** Seconds an assignment lasts when the request says `expiration=-1`. */
   defaultExpiration: number;
   timeZone: string;
@@ -130,6 +135,9 @@ export interface ViewKeyDoc {
 export interface ClickDoc {
   _id: number;
   domainId: string;
+  /** `click`: a visitor revealed the number. `display`: the tracker asked for a number that appeared
+   * on a direct display page after its view (SPA, AJAX); not a click, kept apart in reports. */
+  kind: 'click' | 'display';
   viewId: number | null;
   visitId: number | null;
   phone: string;

@@ -2,9 +2,10 @@
 import type { Collections, DomainDoc, PoolConfig } from '../db/collections.ts';
 import { hashKey } from './keys.ts';
 
-export async function domainByApiKey(c: Collections, apiKey: unknown): Promise<DomainDoc | null> {
-  if (typeof apiKey !== 'string' || apiKey === '') return null;
-  return c.domains.findOne({ apiKeyHash: hashKey(apiKey) });
+/** The domain whose key of this kind (`apiKeyHash`, `publicKeyHash`...) is `key`; null for a missing or empty key. */
+export async function domainByKey(c: Collections, kind: 'apiKeyHash' | 'publicKeyHash', key: unknown): Promise<DomainDoc | null> {
+  if (typeof key !== 'string' || key === '') return null;
+  return c.domains.findOne({ [kind]: hashKey(key) });
 }
 
 export function onlinePools(domain: DomainDoc): PoolConfig[] {

@@ -22,7 +22,7 @@ export interface AssignRequest {
   now: Date;
 }
 
-export type ExpiryOutcome = { lease: LeaseDoc } | { problem: 'unknown-number' | 'code-required' | 'already-expired' };
+export type ExpiryOutcome = { lease: LeaseDoc } | { problem: 'unknown-number' | 'code-required' | 'already-expired' | 'not-held' };
 
 const CODED_ATTEMPTS = 30;
 
@@ -65,13 +65,15 @@ export class NumberPool {
     return this.claimFree(req);
   }
 
-  /** Sets a new expiry on the lease currently holding a number (and code); `already-expired` if none does. */
-  async setExpiry(domainId: string, number: string, code: string | null, expiresAt: Date, now: Date): Promise<ExpiryOutcome> {
+  /** Sets a new expiry on the lease currently holding a number (and code); `already-expired` if none does,
+   * `not-held` if `holderVisitId` is given and another visit holds it. */
+  async setExpiry(domainId: string, number: string, code: string | null, expiresAt: Date, now: Date, holderVisitId?: number): Promise<ExpiryOutcome> {
     const numberDoc = await this.c.trackingNumbers.findOne({ _id: number });
     if (numberDoc?.domainId !== domainId || numberDoc.usage !== 'online') return { problem: 'unknown-number' };
     if (numberDoc.codeDigits > 0 && !code) return { problem: 'code-required' };
     const slot = slotKey(number, numberDoc.codeDigits > 0 ? code : null);
     const current = await this.latest(slot, await this.hintGen(numberDoc, slot));
+    if (holderVisitId !== undefined && current && current.expiresAt > now && current.visitId !== holderVisitId) return { problem: 'not-held' };
     const renewed = current && current.expiresAt > now ? await this.renew(current, expiresAt, now) : null;
     return renewed ? { lease: renewed } : { problem: 'already-expired' };
   }

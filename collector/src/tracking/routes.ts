@@ -4,7 +4,7 @@ import type { Context } from 'koa';
 import type { ZodType } from 'zod';
 import { ospClickRequest, ospExpirationRequest, ospViewRequest } from '@ringtrail/shared';
 import type { Collections, DomainDoc } from '../db/collections.ts';
-import { domainByApiKey } from '../domains/domain-lookup.ts';
+import { domainByKey } from '../domains/domain-lookup.ts';
 import { bodyOf, parseBody } from '../http/body.ts';
 import { parseTrackingParams, trackingEnvelope } from '../http/tracking-envelope.ts';
 import type { Logger } from '../logger.ts';
@@ -19,7 +19,7 @@ export function trackingRoutes(c: Collections, service: TrackingService, log: Lo
   function handle<T>(schema: ZodType<T>, run: (domain: DomainDoc, req: T) => Promise<unknown>) {
     return async (ctx: Context) => {
       const raw = bodyOf(ctx.request);
-      const domain = await domainByApiKey(c, raw.api_key);
+      const domain = await domainByKey(c, 'apiKeyHash', raw.api_key);
       if (!domain) throw new TrackingFailure('AUTHENTICATION_ERROR', 'Invalid api_key: no domain matches it');
       ctx.body = await run(domain, parseTrackingParams(schema, raw));
     };

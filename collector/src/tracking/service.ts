@@ -10,7 +10,7 @@ import {
   type OspViewResponse,
   type SurtaxPhone,
 } from '@ringtrail/shared';
-import type { Collections, DomainDoc, LeaseDoc } from '../db/collections.ts';
+import type { ClickDoc, Collections, DomainDoc, LeaseDoc, ViewDoc } from '../db/collections.ts';
 import type { IdAllocator } from '../db/ids.ts';
 import { clientDataEntry, expiryFor, poolFor, surtaxPhoneOf } from './assignment.ts';
 import { isBotAgent } from './bots.ts';
@@ -86,12 +86,9 @@ export class TrackingService {
     return { status: 'OK', visitId, viewId, surtaxPhones, clientData: req.client_data ?? null };
   }
 
-  async click(domain: DomainDoc, req: OspClickRequest, now = new Date()): Promise<OspClickResponse> {
-    const found = req.view_id === undefined ? null : await this.c.views.findOne({ _id: req.view_id });
-    const view = found?.domainId === domain._id ? found : null;
-    if (req.view_id !== undefined && !view) {
-      throw new TrackingFailure('INVALID_PARAMETER', `Invalid parameter view_id: no view ${req.view_id} on this domain`);
-    }
+  /** `kind: 'display'`: the browser door asks for a number that appeared on a direct display page after its view. */
+  async click(domain: DomainDoc, req: OspClickRequest, { kind = 'click' }: { kind?: ClickDoc['kind'] } = {}, now = new Date()): Promise<OspClickResponse> {
+    const view = req.view_id === undefined ? null : await this.viewOf(domain, req.view_id);
     const pool = poolFor(domain, req.type);
     const isBot = isBotAgent(req.user_agent);
     const visitId = view?.visitId ?? 0;
@@ -112,6 +109,7 @@ export class TrackingService {
     await this.c.clicks.insertOne({
       _id: await this.ids.next('click'),
       domainId: domain._id,
+      kind,
       viewId: view?._id ?? null,
       visitId: view?.visitId ?? null,
       phone: req.phone.digits,
@@ -124,11 +122,13 @@ export class TrackingService {
     return { status: 'OK', visitId, viewId, surtaxPhone: surtaxPhoneOf(lease), clientData: req.client_data ?? null };
   }
 
-  async expiration(domain: DomainDoc, req: OspExpirationRequest, now = new Date()): Promise<OspExpirationResponse> {
+  /** `holderView`: only the visit of this view may extend the number (the browser door). */
+  async expiration(domain: DomainDoc, req: OspExpirationRequest, { holderView }: { holderView?: number } = {}, now = new Date()): Promise<OspExpirationResponse> {
     if (isBotAgent(req.user_agent)) throw new TrackingFailure('WARNING', `${ROBOT_WARNING}; nothing was updated`);
     const digits = normalizePhone(req.surtax_phone)!; // validated by the schema
     const expiresAt = expiryFor(req.expiration, domain, now);
-    const outcome = await this.pool.setExpiry(domain._id, digits, req.surtax_phone_code ?? null, expiresAt, now);
+    const holder = holderView === undefined ? undefined : (await this.viewOf(domain, holderView)).visitId;
+    const outcome = await this.pool.setExpiry(domain._id, digits, req.surtax_phone_code ?? null, expiresAt, now, holder);
     if ('problem' in outcome) {
       switch (outcome.problem) {
         case 'unknown-number':
@@ -137,8 +137,16 @@ export class TrackingService {
           throw new TrackingFailure('MISSING_PARAMETER', 'Missing parameter surtax_phone_code: the number is shared, the code says which visitor');
         case 'already-expired':
           throw new TrackingFailure('WARNING', 'Tracking number already expired: nothing was updated');
+        case 'not-held':
+          throw new TrackingFailure('WARNING', 'Tracking number held by another visit: nothing was updated');
       }
     }
     return { status: 'OK', surtaxPhone: req.surtax_phone, expiresAt: formatUtcDateTime(expiresAt) };
+  }
+
+  private async viewOf(domain: DomainDoc, viewId: number): Promise<ViewDoc> {
+    const view = await this.c.views.findOne({ _id: viewId });
+    if (view?.domainId !== domain._id) throw new TrackingFailure('INVALID_PARAMETER', `Invalid parameter view_id: no view ${viewId} on this domain`);
+    return view;
   }
 }

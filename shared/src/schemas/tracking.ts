@@ -48,40 +48,48 @@ const visitorAgent = {
   user_agent: wireText.optional(),
 };
 
+/** /ospView's fields but for the key and the ip: the browser door takes those from elsewhere. */
+export const ospViewFields = z.object({
+  visit_id: wireInt.refine((v) => v >= 0, 'must be 0 or a visitId'),
+  url: httpUrl,
+  page_title: wireText,
+  is_mobile: wireBool,
+  referer_url: wireText,
+  nr_phones: wireInt.refine((v) => v >= 0, 'must be 0 or more'),
+  direct_display: wireBool,
+  phones: phoneList.optional(),
+  client_data: clientData.optional(),
+  type: numberType.optional(),
+  expiration: expiration.optional(),
+  unique_visitor_id: wireText.max(200).optional(),
+  unique_view_id: wireText.max(200).optional(),
+  ...visitorAgent,
+});
+
+function requirePhonesInDirectDisplay(req: { direct_display: boolean; phones?: unknown }, ctx: z.RefinementCtx): void {
+  if (req.direct_display && req.phones === undefined) {
+    ctx.addIssue({ code: 'custom', path: ['phones'], message: 'is required in direct display' });
+  }
+}
+
+const { visit_id, ...afterVisitId } = ospViewFields.shape;
 export const ospViewRequest = z
-  .object({
-    api_key: wireText,
-    visit_id: wireInt.refine((v) => v >= 0, 'must be 0 or a visitId'),
-    ip: z.ipv4({ error: 'must be an IPv4 address' }),
-    url: httpUrl,
-    page_title: wireText,
-    is_mobile: wireBool,
-    referer_url: wireText,
-    nr_phones: wireInt.refine((v) => v >= 0, 'must be 0 or more'),
-    direct_display: wireBool,
-    phones: phoneList.optional(),
-    client_data: clientData.optional(),
-    type: numberType.optional(),
-    expiration: expiration.optional(),
-    unique_visitor_id: wireText.max(200).optional(),
-    unique_view_id: wireText.max(200).optional(),
-    ...visitorAgent,
-  })
-  .superRefine((req, ctx) => {
-    if (req.direct_display && req.phones === undefined) {
-      ctx.addIssue({ code: 'custom', path: ['phones'], message: 'is required in direct display' });
-    }
-  });
+  .object({ api_key: wireText, visit_id, ip: z.ipv4({ error: 'must be an IPv4 address' }), ...afterVisitId })
+  .superRefine(requirePhonesInDirectDisplay);
 export type OspViewRequest = z.infer<typeof ospViewRequest>;
+
+export const requestedPhone = wireText.transform((value, ctx) => {
+  const digits = normalizePhone(value);
+  if (!digits) ctx.addIssue({ code: 'custom', message: 'is not a phone number' });
+  return { original: value.trim(), digits: digits ?? '' } satisfies RequestedPhone;
+});
+
+export const viewId = wireInt.refine((v) => v > 0, 'must be a viewId');
 
 export const ospClickRequest = z.object({
   api_key: wireText,
-  phone: wireText.transform((value, ctx) => {
-    const digits = normalizePhone(value);
-    if (!digits) ctx.addIssue({ code: 'custom', message: 'is not a phone number' });
-    return { original: value.trim(), digits: digits ?? '' } satisfies RequestedPhone;
-  }),
-  view_id: wireInt.refine((v) => v > 0, 'must be a viewId').optional(),
+  phone: requestedPhone,
+  view_id: viewId.optional(),
   type: numberType.optional(),
   expiration: expiration.optional(),
   client_data: clientData.optional(),
@@ -89,11 +97,15 @@ export const ospClickRequest = z.object({
 });
 export type OspClickRequest = z.infer<typeof ospClickRequest>;
 
+/** The number to extend and, for a shared number, the code that says which visitor (our extension). */
+export const heldNumber = {
+  surtax_phone: wireText.refine((v) => normalizePhone(v) !== null, 'is not a phone number'),
+  surtax_phone_code: wireText.regex(/^\d+$/, 'must be digits').optional(),
+};
+
 export const ospExpirationRequest = z.object({
   api_key: wireText,
-  surtax_phone: wireText.refine((v) => normalizePhone(v) !== null, 'is not a phone number'),
-  /** Our extension: a shared (coded) number serves many visitors, the code says which one. */
-  surtax_phone_code: wireText.regex(/^\d+$/, 'must be digits').optional(),
+  ...heldNumber,
   expiration: expiration.optional(),
   ...visitorAgent,
 });

@@ -1,0 +1,16 @@
+// CORS for the browser doors: only the pages of a domain's allowedOrigins may call them with its
+// public key. The tracker sends CORS simple requests (form bodies, no preflight), so the browser
+// does not ask first: the collector itself refuses a request from any other origin, before
+// anything is stored, and names the origin in Access-Control-Allow-Origin only when allowed.
+import type { Context } from 'koa';
+import type { DomainDoc } from '../db/collections.ts';
+import { TrackingFailure } from '../tracking/failure.ts';
+
+export function admitOrigin(ctx: Context, domain: DomainDoc): void {
+  const origin = ctx.get('Origin');
+  ctx.vary('Origin');
+  if (!origin || !domain.allowedOrigins.some((allowed) => new URL(allowed).origin === origin)) {
+    throw new TrackingFailure('AUTHENTICATION_ERROR', `Origin ${origin || '(none)'} is not allowed for this key`, {}, 403);
+  }
+  ctx.set('Access-Control-Allow-Origin', origin);
+}

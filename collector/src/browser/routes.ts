@@ -1,0 +1,102 @@
+// The browser doors: /t/view, /t/click, /t/expiration, what tracker.js calls from a site's pages.
+// Same service as /ospView, /ospClick, /ospExpiration (one pool, one attribution), another door:
+// the public key instead of the api_key, CORS for the domain's origins, rate limits, the ip and
+// user agent of the connection, the domain's default expiration, and only its sitePhones mapped.
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import type { ZodType } from 'zod';
+import { browserClickRequest, browserExpirationRequest, browserViewRequest, type RequestedPhone } from '@ringtrail/shared';
+import type { Collections, DomainDoc } from '../db/collections.ts';
+import { domainByKey } from '../domains/domain-lookup.ts';
+import { bodyOf, parseBody } from '../http/body.ts';
+import { parseTrackingParams, trackingEnvelope } from '../http/tracking-envelope.ts';
+import type { Logger } from '../logger.ts';
+import { TrackingFailure } from '../tracking/failure.ts';
+import type { TrackingService } from '../tracking/service.ts';
+import { admitOrigin } from './origin.ts';
+import type { BrowserRateLimit } from './rate-limit.ts';
+
+const MOBILE_AGENT = /Mobi|Android/i;
+
+interface Visitor {
+  ip: string;
+  userAgent: string | undefined;
+}
+
+export function browserRoutes(c: Collections, service: TrackingService, limit: BrowserRateLimit, log: Logger): Router {
+  const router = new Router();
+  const envelope = trackingEnvelope(log);
+
+  /** Rate limit by ip, then the public key and the origin, then the rate limit by visit, then the parameters. */
+  function handle<T extends { visit_id: number }>(schema: ZodType<T>, run: (domain: DomainDoc, req: T, visitor: Visitor) => Promise<unknown>) {
+    return async (ctx: Context) => {
+      const visitor = { ip: ctx.ip.replace(/^::ffff:/, ''), userAgent: ctx.get('User-Agent') || undefined };
+      await limit.ip(visitor.ip);
+      const raw = bodyOf(ctx.request);
+      const domain = await domainByKey(c, 'publicKeyHash', raw.key);
+      if (!domain) throw new TrackingFailure('AUTHENTICATION_ERROR', 'Invalid key: no domain has this public key');
+      admitOrigin(ctx, domain);
+      const req = parseTrackingParams(schema, raw);
+      if (req.visit_id > 0) await limit.visit(domain._id, req.visit_id);
+      ctx.body = await run(domain, req, visitor);
+    };
+  }
+
+  router.post(
+    '/t/view',
+    envelope,
+    parseBody,
+    handle(browserViewRequest, async (domain, req, visitor) => {
+      const phones = sitePhonesAmong(domain, req.phones ?? []);
+      const display = req.display || domain.displayMode;
+      const answer = await service.view(domain, {
+        api_key: '',
+        visit_id: req.visit_id,
+        ip: visitor.ip,
+        url: req.url,
+        page_title: req.page_title,
+        is_mobile: MOBILE_AGENT.test(visitor.userAgent ?? ''),
+        referer_url: req.referer_url,
+        nr_phones: phones.length,
+        direct_display: display === 'direct',
+        phones,
+        type: req.type,
+        user_agent: visitor.userAgent,
+      });
+      return { ...answer, display, sitePhones: domain.sitePhones, expiration: domain.defaultExpiration, antiFlicker: domain.antiFlickerMs };
+    }),
+  );
+
+  router.post(
+    '/t/click',
+    envelope,
+    parseBody,
+    handle(browserClickRequest, (domain, req, visitor) => {
+      if (sitePhonesAmong(domain, [req.phone]).length === 0) {
+        throw new TrackingFailure('INVALID_PARAMETER', "Invalid parameter phone: not one of the site's phone numbers");
+      }
+      const kind = req.display === 'direct' ? 'display' : 'click';
+      return service.click(domain, { api_key: '', phone: req.phone, view_id: req.view_id, type: req.type, user_agent: visitor.userAgent }, { kind });
+    }),
+  );
+
+  router.post(
+    '/t/expiration',
+    envelope,
+    parseBody,
+    handle(browserExpirationRequest, (domain, req, visitor) =>
+      service.expiration(
+        domain,
+        { api_key: '', surtax_phone: req.surtax_phone, surtax_phone_code: req.surtax_phone_code, user_agent: visitor.userAgent },
+        { holderView: req.view_id },
+      ),
+    ),
+  );
+  return router;
+}
+
+/** A public caller can only ever map the numbers the site owner declared; each once. */
+function sitePhonesAmong(domain: DomainDoc, phones: RequestedPhone[]): RequestedPhone[] {
+  const seen = new Set<string>();
+  return phones.filter((p) => domain.sitePhones.includes(p.digits) && !seen.has(p.digits) && seen.add(p.digits));
+}

@@ -1,0 +1,55 @@
+// GET /tracker.js: the built tracker, gzipped when the browser takes it, revalidated by ETag.
+// A short max-age because the URL carries no version: a new build reaches sites within minutes,
+// and in between a revalidation costs a 304.
+import { createHash } from 'node:crypto';
+import { readFile, stat } from 'node:fs/promises';
+import { gzipSync } from 'node:zlib';
+import Router from '@koa/router';
+
+export const TRACKER_MAX_AGE_SECONDS = 300;
+
+interface Bundle {
+  mtimeMs: number;
+  code: Buffer;
+  gzipped: Buffer;
+  etag: string;
+}
+
+export function trackerScriptRoutes(bundlePath: string): Router {
+  const router = new Router();
+  let cached: Bundle | undefined;
+
+  /** The bundle on disk, read again only when a build changed it. */
+  async function load(): Promise<Bundle | undefined> {
+    const mtimeMs = (await stat(bundlePath).catch(() => undefined))?.mtimeMs;
+    if (mtimeMs === undefined) return undefined;
+    if (cached?.mtimeMs !== mtimeMs) {
+      const code = await readFile(bundlePath);
+      cached = { mtimeMs, code, gzipped: gzipSync(code, { level: 9 }), etag: createHash('sha256').update(code).digest('base64url').slice(0, 22) };
+    }
+    return cached;
+  }
+
+  router.get('/tracker.js', async (ctx) => {
+    const bundle = await load();
+    if (!bundle) {
+      ctx.status = 503;
+      ctx.body = 'tracker.js is not built: run `npm run build`';
+      return;
+    }
+    ctx.status = 200;
+    ctx.type = 'application/javascript; charset=utf-8';
+    ctx.etag = bundle.etag;
+    ctx.set('Cache-Control', `public, max-age=${TRACKER_MAX_AGE_SECONDS}`);
+    ctx.set('Cross-Origin-Resource-Policy', 'cross-origin'); // sites with COEP may load it
+    ctx.vary('Accept-Encoding');
+    if (ctx.fresh) {
+      ctx.status = 304;
+      return;
+    }
+    const gzip = ctx.acceptsEncodings('gzip', 'identity') === 'gzip';
+    if (gzip) ctx.set('Content-Encoding', 'gzip');
+    ctx.body = gzip ? bundle.gzipped : bundle.code;
+  });
+  return router;
+}

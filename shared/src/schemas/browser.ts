@@ -1,0 +1,53 @@
+// Wire formats of the browser doors (/t/view, /t/click, /t/expiration): what the tracker sends,
+// authenticated by the domain's public key. The ip and user agent come from the connection, the
+// expiration is always the domain's default, and only the domain's sitePhones are ever mapped.
+import { z } from 'zod';
+import { heldNumber, ospViewFields, ospViewResponse, requestedPhone, viewId } from './tracking.ts';
+import { wireInt, wireText } from './wire.ts';
+
+export const displayMode = z.enum(['direct', 'click']);
+export type DisplayMode = z.infer<typeof displayMode>;
+
+const browserIds = {
+  key: wireText,
+  /** The visit cookie's value: the per-visit rate limit counts on it. */
+  visit_id: wireInt.refine((v) => v >= 0, 'must be 0 or a visitId'),
+};
+
+/** The phones the tracker found on the page (any number-like text); the collector keeps the site's. */
+export const browserViewRequest = ospViewFields.pick({ url: true, page_title: true, referer_url: true, phones: true, type: true }).extend({
+  ...browserIds,
+  /** Absent or empty: the domain's display mode. */
+  display: z.union([displayMode, z.literal('')]).optional(),
+});
+export type BrowserViewRequest = z.infer<typeof browserViewRequest>;
+
+export const browserClickRequest = z.object({
+  ...browserIds,
+  view_id: viewId,
+  phone: requestedPhone,
+  type: ospViewFields.shape.type,
+  /** `direct`: not a click but a number shown in direct display that appeared after the view (SPA, AJAX). */
+  display: displayMode.optional(),
+});
+export type BrowserClickRequest = z.infer<typeof browserClickRequest>;
+
+export const browserExpirationRequest = z.object({
+  ...browserIds,
+  /** The view of the page that shows the number: only the visit holding it may extend it. */
+  view_id: viewId,
+  ...heldNumber,
+});
+export type BrowserExpirationRequest = z.infer<typeof browserExpirationRequest>;
+
+/** /ospView's answer plus what the tracker needs to know of the domain. */
+export const browserViewAnswer = ospViewResponse.extend({
+  display: displayMode,
+  /** The domain's real numbers (national digits): the only ones the tracker touches. */
+  sitePhones: z.array(z.string()),
+  /** Seconds an assignment lasts: the tracker extends it before then. */
+  expiration: z.number().int(),
+  /** The domain's anti-flicker timeout in ms, the default for the site's next pages. */
+  antiFlicker: z.number().int(),
+});
+export type BrowserViewAnswer = z.infer<typeof browserViewAnswer>;

@@ -1,0 +1,52 @@
+// Builds tracker/dist/tracker.js: one minified IIFE. Size is a feature: the build fails above
+// MAX_GZIP_BYTES and warns above the BUDGET_GZIP_BYTES that sites are promised.
+// esbuild bundles and minifies; terser then squeezes out what esbuild leaves (about 3% gzipped).
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { build } from 'esbuild';
+import { minify } from 'terser';
+import { trackerBundlePath } from './bundle-path.ts';
+
+export const BUDGET_GZIP_BYTES = 2500;
+export const MAX_GZIP_BYTES = 3000;
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+
+export interface BundleSize {
+  bytes: number;
+  gzipBytes: number;
+}
+
+export function gzipSize(code: Uint8Array | string): number {
+  return gzipSync(code, { level: 9 }).length;
+}
+
+export async function buildTracker(): Promise<BundleSize> {
+  const bundled = await build({
+    entryPoints: [path.join(here, 'src', 'main.ts')],
+    bundle: true,
+    minify: true,
+    format: 'iife',
+    target: 'es2020',
+    legalComments: 'none',
+    write: false,
+    logLevel: 'warning',
+  });
+  const squeezed = await minify(bundled.outputFiles[0]!.text, { ecma: 2020, compress: { passes: 2 }, mangle: true });
+  const code = squeezed.code!;
+  mkdirSync(path.dirname(trackerBundlePath), { recursive: true });
+  writeFileSync(trackerBundlePath, code);
+  const size = { bytes: Buffer.byteLength(code), gzipBytes: gzipSize(code) };
+  if (size.gzipBytes > MAX_GZIP_BYTES) {
+    throw new Error(`tracker.js is ${size.gzipBytes} bytes gzipped: above the ${MAX_GZIP_BYTES} bytes the build allows`);
+  }
+  return size;
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const size = await buildTracker();
+  const over = size.gzipBytes > BUDGET_GZIP_BYTES ? ` (over the ${BUDGET_GZIP_BYTES} byte budget)` : '';
+  console.log(`tracker/dist/tracker.js: ${size.bytes} bytes, ${size.gzipBytes} bytes gzipped${over}`);
+}

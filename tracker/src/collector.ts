@@ -1,0 +1,21 @@
+// The one way the tracker talks to the collector: a form POST (a CORS simple request, so no
+// preflight), 2 s at most, never retried, never throwing into the page.
+export const TIMEOUT_MS = 2000;
+
+/** The collector's parsed answer whatever its status; undefined when it is down, slow or unreadable. */
+export function post<T>(base: string, path: string, fields: Record<string, string | number>): Promise<T | void> {
+  return new Promise<T | void>((resolve) => {
+    const x = new XMLHttpRequest();
+    x.open('POST', base + path);
+    x.timeout = TIMEOUT_MS;
+    // After a load, an error or a timeout alike; only a load has a body to parse.
+    x.onloadend = () => {
+      try {
+        resolve(JSON.parse(x.responseText));
+      } catch {
+        resolve();
+      }
+    };
+    x.send(new URLSearchParams(fields as Record<string, string>));
+  });
+}

@@ -1,0 +1,158 @@
+// One page of a site: records its views, swaps or reveals the site's numbers, keeps them alive.
+import type { BrowserViewAnswer } from '../../shared/src/schemas/browser.ts';
+import type { OspClickResponse, SurtaxPhone } from '../../shared/src/schemas/tracking.ts';
+import { post } from './collector.ts';
+import { elementOf, findPhones, isText, rewrite, telLinkOf, type Occurrence } from './page.ts';
+import { formatLike } from './phones.ts';
+import { currentVisitId, keepVisit } from './visit-cookie.ts';
+
+/** The script tag's data attributes (README, "The tracker"): data-key, data-display, data-hide,
+ * data-label, data-keepalive, data-collector. */
+export interface TrackerOptions extends DOMStringMap {
+  key: string;
+}
+
+const DEFAULT_HIDE_MS = 1000;
+const DEFAULT_KEEP_ALIVE_MINUTES = 60;
+const TICK_MS = 500;
+
+/** What the page shows in place of a site phone's text, so the text can be put back. */
+interface Shown extends Occurrence {
+  shown: string;
+}
+
+/** Starts tracking the page; resolves once the first view's numbers are in place (or failed to come). */
+export function startTracker(o: TrackerOptions, base: string): Promise<void> {
+  let view: BrowserViewAnswer;
+  let numbers: Record<string, SurtaxPhone> = {};
+  /** Phones already asked for in this view: asked once, never again (no retry storm). */
+  let asked: Record<string, 1> = {};
+  let shown: Shown[] = [];
+  let lastUrl = location.href;
+  /** When the page's view was recorded, and when its numbers were last assigned or extended. */
+  let viewedAt: number;
+  let keptAt: number;
+
+  /** Every browser request names the key and the visit; all but the first view, the view. */
+  const send = <T>(path: string, fields: Record<string, string | number>) =>
+    post<T & { status: string }>(base, path, { key: o.key, visit_id: currentVisitId(), view_id: view?.viewId || 0, ...fields });
+
+  function show(at: Occurrence, text: string): void {
+    rewrite(at.node, at.text, text);
+    shown.push({ ...at, shown: text });
+  }
+
+  /** Puts the site's own text back wherever a phone was replaced or hidden behind a control. */
+  function restore(phone: string): void {
+    shown = shown.filter((s) => s.phone != phone || void rewrite(s.node, s.shown, s.text));
+  }
+
+  /** Brings every site phone on the page to its state: swapped, behind a control, or left alone.
+   * Last occurrence first, so splitting a text node leaves the earlier ones where they were. */
+  function apply(): void {
+    for (const at of findPhones(document.body).reverse()) {
+      const number = numbers[at.phone];
+      if (!view.sitePhones.includes(at.phone)) continue;
+      if (number) {
+        const code = number.surtaxPhoneCode && isText(at.node) ? ` (code ${number.surtaxPhoneCode})` : '';
+        show(at, formatLike(at, number.surtaxPhoneNumber) + code);
+      } else if (!asked[at.phone]) {
+        if (view.display == 'click') hideBehindControl(at);
+        else assign(at.phone);
+      }
+    }
+  }
+
+  /** Click display: the number's tel: link, or a tel: link made around the number, reveals it when clicked.
+   * Once revealed it is an ordinary tel: link to the tracking number (or, failing one, to the site's). */
+  function hideBehindControl(at: Occurrence): void {
+    let control = telLinkOf(at.node);
+    if (!control) {
+      // Not in a link, so a text: the number becomes a link of its own.
+      const node = at.node as Text;
+      const number = node.splitText(node.data.lastIndexOf(at.text));
+      number.splitText(at.text.length);
+      control = document.createElement('a');
+      control.href = 'tel:' + at.phone;
+      number.replaceWith(control);
+      control.append(number);
+      at = { ...at, node: number };
+    }
+    control.dataset.rt = at.phone;
+    if (isText(at.node)) show(at, o.label || 'Show number');
+  }
+
+  /** A number for one phone after the view: on a click in click display, or one that appeared later in direct display. */
+  async function assign(phone: string): Promise<void> {
+    asked[phone] = 1;
+    const answer = await send<OspClickResponse>('/t/click', { phone, display: view.display });
+    if (answer?.status == 'OK') numbers[phone] = answer.surtaxPhone;
+    restore(phone);
+    apply();
+  }
+
+  /** Extends every number the page shows; a number the collector no longer gives this visit goes back to the site's own. */
+  function extend(): void {
+    keptAt = Date.now();
+    for (const phone in numbers) {
+      const { surtaxPhoneNumber, surtaxPhoneCode } = numbers[phone]!;
+      send('/t/expiration', { surtax_phone: surtaxPhoneNumber, ...(surtaxPhoneCode && { surtax_phone_code: surtaxPhoneCode }) }).then((answer) => {
+        if (answer?.status != 'OK') {
+          delete numbers[phone];
+          asked[phone] = 1;
+          restore(phone);
+        }
+      });
+    }
+  }
+
+  async function recordView(referrer: string, url = location.href): Promise<void> {
+    const found = findPhones(document.body);
+    // Anti-flicker: the numbers stay hidden until swapped, never longer than the timeout.
+    const hide = (visibility: string) => found.forEach((at) => (elementOf(at.node).style.visibility = visibility));
+    hide('hidden');
+    setTimeout(hide, +(o.hide ?? DEFAULT_HIDE_MS), '');
+    const answer = await send<BrowserViewAnswer>('/t/view', {
+      url,
+      page_title: document.title,
+      referer_url: referrer,
+      phones: found.map((at) => at.phone).join(),
+      display: o.display || '',
+    });
+    if (answer?.visitId) keepVisit(answer.visitId);
+    if (answer?.status == 'OK') {
+      if (!view) new MutationObserver(apply).observe(document.body, { childList: true, subtree: true, characterData: true });
+      view = answer;
+      numbers = { ...numbers, ...answer.surtaxPhones };
+      asked = {};
+      apply();
+      viewedAt = keptAt = Date.now();
+    }
+    hide('');
+  }
+
+  // A control reveals its number once; after that it is an ordinary tel: link.
+  document.addEventListener(
+    'click',
+    (event) => {
+      const phone = (event.target as Element).closest?.<HTMLElement>('[data-rt]')?.dataset.rt;
+      if (phone && !asked[phone]) {
+        event.preventDefault();
+        assign(phone);
+      }
+    },
+    true,
+  );
+  // One tick for what the page cannot announce: an SPA route change (pushState, popstate, any
+  // router) is a new view of the same visit; while the page is visible, numbers are extended
+  // before they expire, up to the keep-alive bound. Hidden, nothing is sent.
+  setInterval(() => {
+    if (location.href != lastUrl) recordView(lastUrl, (lastUrl = location.href));
+    const now = Date.now();
+    if (view && !document.hidden && now > keptAt + view.expiration * 800 && now < viewedAt + +(o.keepalive ?? DEFAULT_KEEP_ALIVE_MINUTES) * 60000) extend();
+  }, TICK_MS);
+
+  return new Promise((domReady) => (document.readyState == 'loading' ? document.addEventListener('DOMContentLoaded', domReady) : domReady(0))).then(() =>
+    recordView(document.referrer),
+  );
+}
