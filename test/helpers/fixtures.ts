@@ -1,7 +1,16 @@
 // Test fixtures in the seed format, small pools so exhaustion is easy to reach.
 export const API_KEY = 'track-test-key';
 
-export function trackingFixture(overrides: { exclusive?: string[]; shared?: string[]; codeDigits?: number; defaultExpiration?: number } = {}) {
+export interface FixtureOverrides {
+  exclusive?: string[];
+  shared?: string[];
+  codeDigits?: number;
+  defaultExpiration?: number;
+  allowedOrigins?: string[];
+  displayMode?: 'direct' | 'click';
+}
+
+export function trackingFixture(overrides: FixtureOverrides = {}) {
   return {
     accounts: [
       {
@@ -13,7 +22,9 @@ export function trackingFixture(overrides: { exclusive?: string[]; shared?: stri
             apiKey: API_KEY,
             dataApiKey: 'data-test-key',
             publicKey: 'pk-test-key',
+            allowedOrigins: overrides.allowedOrigins ?? ['http://shop.test', 'https://shop.test'],
             sitePhones: ['0123456789', '0987654321'],
+            displayMode: overrides.displayMode ?? 'direct',
             defaultExpiration: overrides.defaultExpiration ?? 1800,
             pools: [
               { type: 1, usage: 'online', numbers: overrides.exclusive ?? ['0800000001', '0800000002', '0800000003'] },

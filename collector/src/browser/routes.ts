@@ -8,7 +8,7 @@ import type { ZodType } from 'zod';
 import { browserClickRequest, browserExpirationRequest, browserViewRequest, type RequestedPhone } from '@ringtrail/shared';
 import type { Collections, DomainDoc } from '../db/collections.ts';
 import { domainByKey } from '../domains/domain-lookup.ts';
-import { bodyOf, parseBody } from '../http/body.ts';
+import { bodyOf, parseBrowserBody } from '../http/body.ts';
 import { parseTrackingParams, trackingEnvelope } from '../http/tracking-envelope.ts';
 import type { Logger } from '../logger.ts';
 import { TrackingFailure } from '../tracking/failure.ts';
@@ -45,7 +45,7 @@ export function browserRoutes(c: Collections, service: TrackingService, limit: B
   router.post(
     '/t/view',
     envelope,
-    parseBody,
+    parseBrowserBody,
     handle(browserViewRequest, async (domain, req, visitor) => {
       const phones = sitePhonesAmong(domain, req.phones ?? []);
       const display = req.display || domain.displayMode;
@@ -70,7 +70,7 @@ export function browserRoutes(c: Collections, service: TrackingService, limit: B
   router.post(
     '/t/click',
     envelope,
-    parseBody,
+    parseBrowserBody,
     handle(browserClickRequest, (domain, req, visitor) => {
       if (sitePhonesAmong(domain, [req.phone]).length === 0) {
         throw new TrackingFailure('INVALID_PARAMETER', "Invalid parameter phone: not one of the site's phone numbers");
@@ -83,7 +83,7 @@ export function browserRoutes(c: Collections, service: TrackingService, limit: B
   router.post(
     '/t/expiration',
     envelope,
-    parseBody,
+    parseBrowserBody,
     handle(browserExpirationRequest, (domain, req, visitor) =>
       service.expiration(
         domain,

@@ -13,8 +13,20 @@ export const parseBody = koaBody({
   queryString: { parseArrays: true, arrayLimit: 100, depth: 5 },
 });
 
-/** The parsed body as a plain record (koa-body leaves `{}` when there is none). */
+/** The browser doors also take form fields sent as text/plain, which is how tracker.js sends them:
+ * a CORS simple request (no preflight) with the same body in every browser. */
+export const parseBrowserBody = koaBody({
+  urlencoded: true,
+  json: true,
+  text: true,
+  multipart: false,
+  formLimit: '64kb',
+  jsonLimit: '64kb',
+  textLimit: '64kb',
+});
+
+/** The parsed body as a plain record (koa-body leaves `{}` when there is none); a text body is read as form fields. */
 export function bodyOf(request: { body?: unknown }): Record<string, unknown> {
-  const body = request.body;
+  const body = typeof request.body === 'string' ? Object.fromEntries(new URLSearchParams(request.body)) : request.body;
   return typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
 }
