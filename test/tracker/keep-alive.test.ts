@@ -1,0 +1,56 @@
+// tracker.js keeps its numbers while the page is visible, up to a bound, and never past a loss.
+import { describe, it } from 'vitest';
+import { useSeededCollector } from '../helpers/collector.ts';
+import { trackingFixture } from '../helpers/fixtures.ts';
+import { openPage, settle, type SitePage } from '../helpers/site-page.ts';
+
+// Assignments of 4 s: the tracker extends them 3.2 s after they were made (80%).
+const EXPIRATION_S = 4;
+const s = useSeededCollector('tracker_keep_alive', trackingFixture({ defaultExpiration: EXPIRATION_S, exclusive: Array.from({ length: 10 }, (_, i) => `08000000${i + 10}`) }));
+const PAGE = '<p id="text">Call 01 23 45 67 89</p>';
+
+async function leaseOf(page: SitePage) {
+  return (await s.t.c.leases.findOne({ visitId: page.window.RingTrail.visitId(), phone: '0123456789' }))!;
+}
+
+/** A page whose visibility the test controls (jsdom's own is always visible). */
+function visibilityOf(hidden: { value: boolean }) {
+  return (window: SitePage['window']) => Object.defineProperty(window.document, 'hidden', { get: () => hidden.value });
+}
+
+describe.concurrent('tracker.js keep-alive', () => {
+  it('extends the numbers of a visible page before they expire', async ({ expect }) => {
+    const page = await openPage({ collector: s.collector.baseUrl, body: PAGE });
+    await page.ready();
+    const { _id, expiresAt } = await leaseOf(page);
+    await settle(EXPIRATION_S * 1000 + 500);
+    const now = await s.t.c.leases.findOne({ _id });
+    expect(now!.expiresAt.getTime()).toBeGreaterThan(expiresAt.getTime());
+    expect(page.text('#text')).toMatch(/^Call 08 00 00 00 \d\d$/);
+    page.close();
+  });
+
+  it('sends nothing while the page is hidden, and shows the site number again when the tracking number was lost meanwhile', async ({ expect }) => {
+    const hidden = { value: true };
+    const page = await openPage({ collector: s.collector.baseUrl, body: PAGE, beforeParse: visibilityOf(hidden) });
+    await page.ready();
+    const { _id, expiresAt } = await leaseOf(page);
+    const shown = page.text('#text');
+    await settle(EXPIRATION_S * 1000 + 500);
+    expect((await s.t.c.leases.findOne({ _id }))!.expiresAt).toEqual(expiresAt);
+    expect(page.text('#text')).toBe(shown);
+    hidden.value = false; // back on the page: the number expired, so it may be someone else's now
+    await expect.poll(() => page.text('#text'), { timeout: 2000 }).toBe('Call 01 23 45 67 89');
+    expect(page.errors).toEqual([]);
+    page.close();
+  });
+
+  it('stops at the keep-alive bound', async ({ expect }) => {
+    const page = await openPage({ collector: s.collector.baseUrl, body: PAGE, attributes: { keepalive: '0.05' } }); // 3 s
+    await page.ready();
+    const { _id, expiresAt } = await leaseOf(page);
+    await settle(EXPIRATION_S * 1000 + 500);
+    expect((await s.t.c.leases.findOne({ _id }))!.expiresAt).toEqual(expiresAt);
+    page.close();
+  });
+});
