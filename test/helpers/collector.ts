@@ -4,7 +4,7 @@ import type { Server } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { MongoClient, type Db } from 'mongodb';
 import { afterAll, beforeAll, inject } from 'vitest';
-import { createApp } from '../../collector/src/app.ts';
+import { createApp, type AppOptions } from '../../collector/src/app.ts';
 import { fixtureSchema, type Fixture } from '../../collector/src/cli/fixture.ts';
 import { seedFixture } from '../../collector/src/cli/seed-service.ts';
 import { collections, ensureIndexes, type Collections } from '../../collector/src/db/collections.ts';
@@ -46,8 +46,8 @@ export interface RunningCollector {
   close(): Promise<void>;
 }
 
-export async function startCollector(db: Db, opts: { trustProxy?: boolean } = {}): Promise<RunningCollector> {
-  const { app } = createApp({ db, log: createLogger('silent'), trustProxy: opts.trustProxy ?? false });
+export async function startCollector(db: Db, opts: Omit<AppOptions, 'db' | 'log'> = {}): Promise<RunningCollector> {
+  const { app } = createApp({ db, log: createLogger('silent'), ...opts });
   const server = app.listen(0, '127.0.0.1');
   await new Promise<void>((resolve) => server.once('listening', resolve));
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

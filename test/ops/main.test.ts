@@ -66,6 +66,11 @@ describe('npm start', () => {
     expect(await (await fetch(`${first.baseUrl}/readyz`)).json()).toEqual({ status: 'ready' });
     const view = await (await fetch(`${first.baseUrl}/ospView`, { method: 'POST', body: demoView(0) })).json();
     expect(view.status).toBe('OK');
+    expect(first.output()).toContain(`Demo site: ${first.baseUrl}/demo/`);
+    for (const page of ['/demo/', '/demo/click']) {
+      expect(await (await fetch(first.baseUrl + page)).text()).toContain('<script async src="/tracker.js" data-key="pk-acme-demo"');
+    }
+    expect((await fetch(`${first.baseUrl}/tracker.js`)).status).toBe(200);
 
     first.child.kill('SIGTERM');
     expect(await exitOf(first.child)).toBe(0);
@@ -84,6 +89,8 @@ describe('npm start', () => {
   }, 90_000);
 
   it('refuses a bad environment with a message naming the variable', async () => {
-    await expect(startMain({ PORT: 'eighty', TRUST_PROXY: 'maybe' })).rejects.toThrow(/exited with 1[\s\S]*PORT: must be a port number[\s\S]*TRUST_PROXY: must be true or false/);
+    await expect(startMain({ PORT: 'eighty', TRUST_PROXY: 'maybe', BROWSER_LIMIT_PER_IP: 'lots' })).rejects.toThrow(
+      /exited with 1[\s\S]*PORT: must be a port number[\s\S]*TRUST_PROXY: must be true or false[\s\S]*BROWSER_LIMIT_PER_IP: must be a number of requests a minute/,
+    );
   });
 });

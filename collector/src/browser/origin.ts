@@ -10,7 +10,7 @@ export function admitOrigin(ctx: Context, domain: DomainDoc): void {
   const origin = ctx.get('Origin');
   ctx.vary('Origin');
   if (!origin || !domain.allowedOrigins.some((allowed) => new URL(allowed).origin === origin)) {
-    throw new TrackingFailure('AUTHENTICATION_ERROR', `Origin ${origin || '(none)'} is not allowed for this key`, {}, 403);
+    throw new TrackingFailure('AUTHENTICATION_ERROR', `Origin ${origin || '(none)'} is not allowed for this key`, {}, { status: 403 });
   }
   ctx.set('Access-Control-Allow-Origin', origin);
 }

@@ -39,6 +39,6 @@ async function consume(limiter: RateLimiterMemory, key: string, who: string): Pr
   } catch (err) {
     if (!(err instanceof RateLimiterRes)) throw err;
     const seconds = Math.ceil(err.msBeforeNext / 1000);
-    throw new TrackingFailure('WARNING', `Too many requests from ${who}: retry in ${seconds} s`, {}, 429);
+    throw new TrackingFailure('WARNING', `Too many requests from ${who}: retry in ${seconds} s`, {}, { status: 429, headers: { 'Retry-After': String(seconds) } });
   }
 }

@@ -17,7 +17,8 @@ export function trackingEnvelope(log: Logger): Middleware {
       const answer: TrackingProblem = failure
         ? { status: failure.status, errorMessage: failure.message, ...failure.ids }
         : { status: 'SYSTEM_ERROR', errorMessage: 'Internal error: the request was not processed; retry later' };
-      ctx.status = failure?.httpStatus ?? (answer.status === 'SYSTEM_ERROR' ? 500 : 200);
+      ctx.status = failure?.http.status ?? (answer.status === 'SYSTEM_ERROR' ? 500 : 200);
+      if (failure?.http.headers) ctx.set(failure.http.headers);
       ctx.body = answer;
     }
   };

@@ -7,8 +7,8 @@ export class TrackingFailure extends Error {
     message: string,
     /** Ids of what was recorded anyway (a `/ospView` WARNING still records the view). */
     readonly ids: { visitId?: number; viewId?: number } = {},
-    /** The HTTP status when not the envelope's default (the browser doors' 403 and 429). */
-    readonly httpStatus?: number,
+    /** HTTP status and headers when not the envelope's defaults (the browser doors' 403 and 429). */
+    readonly http: { status?: number; headers?: Record<string, string> } = {},
   ) {
     super(message);
   }
