@@ -1,0 +1,61 @@
+// A collector for the benchmarks: the embedded FerretDB (or MONGODB_URI), a fresh database seeded
+// with `fixture`, the app on a free loopback port.
+import { mkdtempSync, rmSync } from 'node:fs';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import type Koa from 'koa';
+import { MongoClient, type Db } from 'mongodb';
+import { createApp } from '../../collector/src/app.ts';
+import { fixtureSchema } from '../../collector/src/cli/fixture.ts';
+import { seedFixture } from '../../collector/src/cli/seed-service.ts';
+import { collections, ensureIndexes, type Collections } from '../../collector/src/db/collections.ts';
+import { startEmbeddedDatabase } from '../../collector/src/db/embedded.ts';
+import { createLogger } from '../../collector/src/logger.ts';
+
+export interface BenchCollector {
+  base: string;
+  db: Db;
+  c: Collections;
+  app: Koa;
+  /** Listens once the caller has added its own routes. */
+  listen(): Promise<string>;
+  close(): Promise<void>;
+}
+
+export const databaseLabel = () => (process.env.MONGODB_URI ? 'MONGODB_URI' : 'embedded FerretDB (SQLite)');
+
+export async function startBenchCollector(fixture: unknown, label: string): Promise<BenchCollector> {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'ringtrail-bench-'));
+  const embedded = process.env.MONGODB_URI ? undefined : await startEmbeddedDatabase(dataDir);
+  const client = await new MongoClient(process.env.MONGODB_URI ?? embedded!.uri).connect();
+  const db = client.db(`bench_${label}_${Date.now()}`);
+  const c = collections(db);
+  await ensureIndexes(c);
+  await seedFixture(c, fixtureSchema.parse(fixture));
+  // The benchmarks drive the browser doors far faster than any visitor: no rate limit.
+  const { app } = createApp({ db, log: createLogger('silent'), browserLimits: { perIp: 1e9, perVisit: 1e9 } });
+  let server: Server | undefined;
+  const bench: BenchCollector = {
+    base: '',
+    db,
+    c,
+    app,
+    async listen() {
+      server = app.listen(0, '127.0.0.1');
+      await new Promise((r) => server!.once('listening', r));
+      bench.base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      return bench.base;
+    },
+    async close() {
+      server?.closeAllConnections();
+      server?.close();
+      await db.dropDatabase();
+      await client.close();
+      await embedded?.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+  return bench;
+}
