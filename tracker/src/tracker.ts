@@ -44,7 +44,8 @@ export function startTracker(o: TrackerOptions, base: string): Promise<void> {
 
   /** Puts the site's own text back wherever a phone was replaced or hidden behind a control. */
   function restore(phone: string): void {
-    shown = shown.filter((s) => s.phone != phone || void rewrite(s.node, s.shown, s.text));
+    for (const s of shown) if (s.phone == phone) rewrite(s.node, s.shown, s.text);
+    shown = shown.filter((s) => s.phone != phone);
   }
 
   /** Brings every site phone on the page to its state: swapped, behind a control, or left alone.
@@ -107,7 +108,9 @@ export function startTracker(o: TrackerOptions, base: string): Promise<void> {
   }
 
   async function recordView(referrer: string, url = location.href): Promise<void> {
-    const found = findPhones(document.body);
+    // Before the first answer any number-like text may be the site's; after it, only sitePhones are
+    // (the tracking numbers already shown are left alone).
+    const found = findPhones(document.body).filter((at) => !view || view.sitePhones.includes(at.phone));
     // Anti-flicker: the numbers stay hidden until swapped, never longer than the timeout.
     const hide = (visibility: string) => found.forEach((at) => (elementOf(at.node).style.visibility = visibility));
     hide('hidden');

@@ -1,5 +1,5 @@
 // The seed fixture format: accounts, their domains, keys and number pools.
-import { isKnownNumberType, isOfflineNumberType, normalizePhone } from '@ringtrail/shared';
+import { displayMode, isKnownNumberType, isOfflineNumberType, normalizePhone } from '@ringtrail/shared';
 import { z } from 'zod';
 
 const phone = z.string().transform((value, ctx) => {
@@ -45,7 +45,7 @@ const domain = z.object({
   publicKey: key.optional(),
   allowedOrigins: z.array(z.url()).default([]),
   sitePhones: z.array(phone).default([]),
-  displayMode: z.enum(['direct', 'click']).default('direct'),
+  displayMode: displayMode.default('direct'),
   antiFlickerMs: z.number().int().min(0).max(5000).default(1000),
   defaultExpiration: z.number().int().positive().default(1800),
   timeZone: timeZone.default('UTC'),

@@ -1,5 +1,6 @@
 // Every collection the collector uses, its document shape, and its indexes.
 import type { Collection, Db } from 'mongodb';
+import type { DisplayMode } from '@ringtrail/shared';
 import type { Attribution } from '../tracking/attribution.ts';
 
 export type PoolUsage = 'online' | 'offline';
@@ -33,7 +34,7 @@ export interface DomainDoc {
   /** The site's real numbers, normalized digits: the only ones the browser doors map. */
   sitePhones: string[];
   /** The tracker's display mode when its script tag names none. */
-  displayMode: 'direct' | 'click';
+  displayMode: DisplayMode;
   /** The tracker's anti-flicker timeout (ms) when its script tag names none. */
   antiFlickerMs: number;
   /** Seconds an assignment lasts when the request says `expiration=-1`. */

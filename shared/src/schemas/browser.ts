@@ -20,7 +20,6 @@ export const browserViewRequest = ospViewFields.pick({ url: true, page_title: tr
   /** Absent or empty: the domain's display mode. */
   display: z.union([displayMode, z.literal('')]).optional(),
 });
-export type BrowserViewRequest = z.infer<typeof browserViewRequest>;
 
 export const browserClickRequest = z.object({
   ...browserIds,
@@ -30,7 +29,6 @@ export const browserClickRequest = z.object({
   /** `direct`: not a click but a number shown in direct display that appeared after the view (SPA, AJAX). */
   display: displayMode.optional(),
 });
-export type BrowserClickRequest = z.infer<typeof browserClickRequest>;
 
 export const browserExpirationRequest = z.object({
   ...browserIds,
@@ -38,7 +36,6 @@ export const browserExpirationRequest = z.object({
   view_id: viewId,
   ...heldNumber,
 });
-export type BrowserExpirationRequest = z.infer<typeof browserExpirationRequest>;
 
 /** /ospView's answer plus what the tracker needs to know of the domain. */
 export const browserViewAnswer = ospViewResponse.extend({
