@@ -8,6 +8,7 @@ export interface FixtureOverrides {
   defaultExpiration?: number;
   allowedOrigins?: string[];
   displayMode?: 'direct' | 'click';
+  antiFlickerMs?: number;
 }
 
 export function trackingFixture(overrides: FixtureOverrides = {}) {
@@ -25,6 +26,7 @@ export function trackingFixture(overrides: FixtureOverrides = {}) {
             allowedOrigins: overrides.allowedOrigins ?? ['http://shop.test', 'https://shop.test'],
             sitePhones: ['0123456789', '0987654321'],
             displayMode: overrides.displayMode ?? 'direct',
+            antiFlickerMs: overrides.antiFlickerMs ?? 1000,
             defaultExpiration: overrides.defaultExpiration ?? 1800,
             pools: [
               { type: 1, usage: 'online', numbers: overrides.exclusive ?? ['0800000001', '0800000002', '0800000003'] },

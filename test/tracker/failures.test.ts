@@ -6,7 +6,7 @@ import { useSeededCollector } from '../helpers/collector.ts';
 import { trackingFixture } from '../helpers/fixtures.ts';
 import { openPage, settle } from '../helpers/site-page.ts';
 
-const s = useSeededCollector('tracker_failures', trackingFixture({ exclusive: ['0800000001'] }));
+const s = useSeededCollector('tracker_failures', trackingFixture({ exclusive: ['0800000001'], antiFlickerMs: 150 }));
 const PAGE = '<p id="text">Call 01 23 45 67 89</p><a id="link" href="tel:0987654321">Call us</a>';
 
 /** A collector that takes requests and never answers them. */
@@ -60,6 +60,26 @@ describe('tracker.js when the collector fails', () => {
     await settle(600);
     expect(silent.requests).toBe(before + 1);
     expect(page.errors).toEqual([]);
+    page.close();
+  });
+
+  it("hides numbers no longer than the domain's anti-flicker timeout, remembered from the site's previous page", async () => {
+    const previous = await openPage({ collector: s.collector.baseUrl, body: '<p>Home</p>' });
+    await previous.ready();
+    expect(previous.window.localStorage.getItem('ringtrail_hide')).toBe('150');
+    previous.close();
+    const page = await openPage({
+      collector: s.collector.baseUrl,
+      attributes: { collector: silent.url },
+      body: PAGE,
+      beforeParse: (window) => window.localStorage.setItem('ringtrail_hide', '150'), // jsdom keeps no storage across windows
+    });
+    const ready = page.ready();
+    await expect.poll(() => page.document.querySelector<HTMLElement>('#text')!.style.visibility).toBe('hidden');
+    const hiddenAt = Date.now();
+    await expect.poll(() => page.document.querySelector<HTMLElement>('#text')!.style.visibility, { timeout: 1000 }).toBe('');
+    expect(Date.now() - hiddenAt).toBeLessThan(900); // not the 1000 ms default
+    await ready;
     page.close();
   });
 

@@ -16,6 +16,14 @@ const DEFAULT_HIDE_MS = 1000;
 const DEFAULT_KEEP_ALIVE_MINUTES = 60;
 const TICK_MS = 500;
 
+/** The domain's anti-flicker timeout is only known once the collector answers: each page
+ * remembers it for the site's next pages. Storage disabled: the default. */
+function rememberedHide(): string | undefined {
+  try {
+    return localStorage.ringtrail_hide;
+  } catch {}
+}
+
 /** What the page shows in place of a site phone's text, so the text can be put back. */
 interface Shown extends Occurrence {
   shown: string;
@@ -33,9 +41,10 @@ export function startTracker(o: TrackerOptions, base: string): Promise<void> {
   let viewedAt: number;
   let keptAt: number;
 
-  /** Every browser request names the key and the visit; all but the first view, the view. */
+  /** Every request carries the tag's data attributes (`key`, and `display` when the tag names one:
+   * the collector ignores the others), the visit and, but for the first view, the view. */
   const send = <T>(path: string, fields: Record<string, string | number>) =>
-    post<T & { status: string }>(base, path, { key: o.key, visit_id: currentVisitId(), view_id: view?.viewId || 0, ...fields });
+    post<T & { status: string }>(base, path, { ...o, visit_id: currentVisitId(), view_id: view?.viewId || 0, ...fields });
 
   function show(at: Occurrence, text: string): void {
     rewrite(at.node, at.text, text);
@@ -114,16 +123,18 @@ export function startTracker(o: TrackerOptions, base: string): Promise<void> {
     // Anti-flicker: the numbers stay hidden until swapped, never longer than the timeout.
     const hide = (visibility: string) => found.forEach((at) => (elementOf(at.node).style.visibility = visibility));
     hide('hidden');
-    setTimeout(hide, +(o.hide ?? DEFAULT_HIDE_MS), '');
+    setTimeout(hide, +(o.hide || rememberedHide() || DEFAULT_HIDE_MS), ''); // "0" is a string: || keeps it
     const answer = await send<BrowserViewAnswer>('/t/view', {
       url,
       page_title: document.title,
       referer_url: referrer,
       phones: found.map((at) => at.phone).join(),
-      display: o.display || '',
     });
     if (answer?.visitId) keepVisit(answer.visitId);
     if (answer?.status == 'OK') {
+      try {
+        localStorage.ringtrail_hide = answer.antiFlicker;
+      } catch {}
       if (!view) new MutationObserver(apply).observe(document.body, { childList: true, subtree: true, characterData: true });
       view = answer;
       numbers = { ...numbers, ...answer.surtaxPhones };
@@ -152,7 +163,7 @@ export function startTracker(o: TrackerOptions, base: string): Promise<void> {
   setInterval(() => {
     if (location.href != lastUrl) recordView(lastUrl, (lastUrl = location.href));
     const now = Date.now();
-    if (view && !document.hidden && now > keptAt + view.expiration * 800 && now < viewedAt + +(o.keepalive ?? DEFAULT_KEEP_ALIVE_MINUTES) * 60000) extend();
+    if (view && !document.hidden && now > keptAt + view.expiration * 800 && now < viewedAt + +(o.keepalive || DEFAULT_KEEP_ALIVE_MINUTES) * 60000) extend();
   }, TICK_MS);
 
   return new Promise((domReady) => (document.readyState == 'loading' ? document.addEventListener('DOMContentLoaded', domReady) : domReady(0))).then(() =>
