@@ -4,7 +4,7 @@
  * A trunk zero in brackets after the country code ("+33 (0)1 23...") is dropped, as dialling does. */
 export function normalizePhone(raw: string): string | null {
   const digits = raw
-    .replace(/\(0\)/, '')
+    .replace(/(\d)\s*\(0\)/, '$1')
     .replace(/[\s.\-()/]/g, '')
     .replace(/^(\+|00)33/, '0')
     .replace(/^\+/, '00');

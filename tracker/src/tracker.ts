@@ -57,12 +57,17 @@ export function startTracker(o: TrackerOptions, base: string): Promise<void> {
     shown = shown.filter((s) => s.phone != phone);
   }
 
+  /** The site's phones on the page. Before the collector first answers, any number-like text may be
+   * one; after, only its sitePhones are (the tracking numbers shown are left alone). */
+  function sitePhonesOnPage(): Occurrence[] {
+    return findPhones(document.body).filter((at) => !view || view.sitePhones.includes(at.phone));
+  }
+
   /** Brings every site phone on the page to its state: swapped, behind a control, or left alone.
    * Last occurrence first, so splitting a text node leaves the earlier ones where they were. */
   function apply(): void {
-    for (const at of findPhones(document.body).reverse()) {
+    for (const at of sitePhonesOnPage().reverse()) {
       const number = numbers[at.phone];
-      if (!view.sitePhones.includes(at.phone)) continue;
       if (number) {
         const code = number.surtaxPhoneCode && isText(at.node) ? ` (code ${number.surtaxPhoneCode})` : '';
         show(at, formatLike(at, number.surtaxPhoneNumber) + code);
@@ -117,9 +122,7 @@ export function startTracker(o: TrackerOptions, base: string): Promise<void> {
   }
 
   async function recordView(referrer: string, url = location.href): Promise<void> {
-    // Before the first answer any number-like text may be the site's; after it, only sitePhones are
-    // (the tracking numbers already shown are left alone).
-    const found = findPhones(document.body).filter((at) => !view || view.sitePhones.includes(at.phone));
+    const found = sitePhonesOnPage();
     // Anti-flicker: the numbers stay hidden until swapped, never longer than the timeout.
     const hide = (visibility: string) => found.forEach((at) => (elementOf(at.node).style.visibility = visibility));
     hide('hidden');

@@ -3,7 +3,7 @@
 // expiration is always the domain's default, and only the domain's sitePhones are ever mapped.
 import { z } from 'zod';
 import { heldNumber, ospViewFields, ospViewResponse, requestedPhone, viewId } from './tracking.ts';
-import { wireInt, wireText } from './wire.ts';
+import { wireText } from './wire.ts';
 
 export const displayMode = z.enum(['direct', 'click']);
 export type DisplayMode = z.infer<typeof displayMode>;
@@ -11,7 +11,7 @@ export type DisplayMode = z.infer<typeof displayMode>;
 const browserIds = {
   key: wireText,
   /** The visit cookie's value: the per-visit rate limit counts on it. */
-  visit_id: wireInt.refine((v) => v >= 0, 'must be 0 or a visitId'),
+  visit_id: ospViewFields.shape.visit_id,
 };
 
 /** The phones the tracker found on the page (any number-like text); the collector keeps the site's. */
