@@ -33,8 +33,8 @@ interface Shown extends Occurrence {
 export function startTracker(o: TrackerOptions, base: string): Promise<void> {
   let view: BrowserViewAnswer;
   let numbers: Record<string, SurtaxPhone> = {};
-  /** Phones already asked for in this view: asked once, never again (no retry storm). */
-  let asked: Record<string, 1> = {};
+  /** Phones already asked for: once per page load, never again (no retry storm). */
+  const asked: Record<string, 1> = {};
   let shown: Shown[] = [];
   let lastUrl = location.href;
   /** When the page's view was recorded, and when its numbers were last assigned or extended. */
@@ -106,7 +106,8 @@ export function startTracker(o: TrackerOptions, base: string): Promise<void> {
     apply();
   }
 
-  /** Extends every number the page shows; a number the collector no longer gives this visit goes back to the site's own. */
+  /** Extends every number the page shows. One the collector no longer gives this visit (it expired
+   * while the tab was hidden) comes off the page, and the page asks once for a new one. */
   function extend(): void {
     keptAt = Date.now();
     for (const phone in numbers) {
@@ -114,7 +115,6 @@ export function startTracker(o: TrackerOptions, base: string): Promise<void> {
       send('/t/expiration', { surtax_phone: surtaxPhoneNumber, ...(surtaxPhoneCode && { surtax_phone_code: surtaxPhoneCode }) }).then((answer) => {
         if (answer?.status != 'OK') {
           delete numbers[phone];
-          asked[phone] = 1;
           restore(phone);
         }
       });
@@ -141,7 +141,6 @@ export function startTracker(o: TrackerOptions, base: string): Promise<void> {
       if (!view) new MutationObserver(apply).observe(document.body, { childList: true, subtree: true, characterData: true });
       view = answer;
       numbers = { ...numbers, ...answer.surtaxPhones };
-      asked = {};
       apply();
       viewedAt = keptAt = Date.now();
     }
