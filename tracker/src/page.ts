@@ -1,5 +1,6 @@
 // Where the page writes phone numbers: text nodes and the href of tel: links.
-import { normalizePhone, PHONE_PATTERN } from './phones.ts';
+import { normalizePhone } from '../../shared/src/phone.ts';
+import { PHONE_PATTERN } from './phones.ts';
 
 /** One phone number as the page writes it. Text and Attr nodes both hold it in `nodeValue`. */
 export interface Occurrence {

@@ -1,11 +1,8 @@
-// Finding phone numbers in page text and writing a tracking number the way the site wrote its own.
-import { normalizePhone } from '../../shared/src/phone.ts';
+// What a phone number looks like in page text, and a tracking number written the way the site wrote its own.
 
 /** A phone-like run: digits and bracketed groups, each step after a single separator
  * (space, no-break space, dot, dash, slash), so two numbers or a price next to a number stay apart. */
 export const PHONE_PATTERN = /\+?(?:\(\+?\d+\)|\d)(?:[ \u00a0\u202f.\-/]?(?:\(\d+\)|\d))+/g;
-
-export { normalizePhone };
 
 /** A tracking number (dotted, as the collector answers it) written in the format of `original`:
  * same separators, same international or national prefix ("+33 1 23 45 67 89" -> "+33 8 00 00 00 01").

@@ -72,7 +72,7 @@ export function browserRoutes(c: Collections, service: TrackingService, limit: B
     envelope,
     parseBrowserBody,
     handle(browserClickRequest, (domain, req, visitor) => {
-      if (sitePhonesAmong(domain, [req.phone]).length === 0) {
+      if (!domain.sitePhones.includes(req.phone.digits)) {
         throw new TrackingFailure('INVALID_PARAMETER', "Invalid parameter phone: not one of the site's phone numbers");
       }
       const kind = req.display === 'direct' ? 'display' : 'click';

@@ -6,7 +6,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { gzipSync } from 'node:zlib';
 import Router from '@koa/router';
 
-export const TRACKER_MAX_AGE_SECONDS = 300;
+const TRACKER_MAX_AGE_SECONDS = 300;
 
 interface Bundle {
   mtimeMs: number;

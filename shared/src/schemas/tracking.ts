@@ -66,16 +66,14 @@ export const ospViewFields = z.object({
   ...visitorAgent,
 });
 
-function requirePhonesInDirectDisplay(req: { direct_display: boolean; phones?: unknown }, ctx: z.RefinementCtx): void {
-  if (req.direct_display && req.phones === undefined) {
-    ctx.addIssue({ code: 'custom', path: ['phones'], message: 'is required in direct display' });
-  }
-}
-
 const { visit_id, ...afterVisitId } = ospViewFields.shape;
 export const ospViewRequest = z
   .object({ api_key: wireText, visit_id, ip: z.ipv4({ error: 'must be an IPv4 address' }), ...afterVisitId })
-  .superRefine(requirePhonesInDirectDisplay);
+  .superRefine((req, ctx) => {
+    if (req.direct_display && req.phones === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['phones'], message: 'is required in direct display' });
+    }
+  });
 export type OspViewRequest = z.infer<typeof ospViewRequest>;
 
 export const requestedPhone = wireText.transform((value, ctx) => {
