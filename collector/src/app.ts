@@ -11,6 +11,8 @@ import { IdAllocator } from './db/ids.ts';
 import { healthRoutes } from './http/health.ts';
 import { requestLog } from './http/request-log.ts';
 import type { Logger } from './logger.ts';
+import { offlineRoutes } from './offline/routes.ts';
+import { OfflineNumbers } from './offline/service.ts';
 import { trackingRoutes } from './tracking/routes.ts';
 import { TrackingService } from './tracking/service.ts';
 
@@ -34,6 +36,7 @@ export function createApp({ db, log, trustProxy = false, browserLimits = DEFAULT
   const app = new Koa({ proxy: trustProxy });
   const c = collections(db);
   const tracking = new TrackingService(c, new IdAllocator(c.idBlocks));
+  const offline = new OfflineNumbers(c);
   app.silent = true; // errors are answered and logged by each family's envelope
   app.use(requestLog(log));
   const routers = [
@@ -41,6 +44,7 @@ export function createApp({ db, log, trustProxy = false, browserLimits = DEFAULT
     trackingRoutes(c, tracking, log),
     browserRoutes(c, tracking, new BrowserRateLimit(browserLimits), log),
     trackerScriptRoutes(trackerBundlePath),
+    offlineRoutes(c, offline, log),
     ...(demoPages ? [demoRoutes()] : []),
   ];
   for (const router of routers) {

@@ -3,3 +3,4 @@ export * from './number-types.ts';
 export * from './schemas/wire.ts';
 export * from './schemas/tracking.ts';
 export * from './schemas/browser.ts';
+export * from './schemas/offline.ts';

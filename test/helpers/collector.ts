@@ -43,7 +43,14 @@ export interface RunningCollector {
   server: Server;
   /** POSTs form fields, leaving out undefined ones (or JSON when `json` is set), and returns the HTTP status and parsed body. */
   post(path: string, fields: Record<string, unknown>, opts?: { json?: boolean }): Promise<{ status: number; body: any }>;
+  /** GETs with a query string (a string as is, or fields, leaving out undefined ones); returns the HTTP status and parsed body. */
+  get(path: string, query?: string | Record<string, unknown>): Promise<{ status: number; body: any }>;
   close(): Promise<void>;
+}
+
+/** Form or query fields, leaving out undefined ones. */
+export function formFields(fields: Record<string, unknown>): URLSearchParams {
+  return new URLSearchParams(Object.entries(fields).flatMap(([k, v]) => (v === undefined ? [] : [[k, String(v)]])));
 }
 
 export async function startCollector(db: Db, opts: Omit<AppOptions, 'db' | 'log'> = {}): Promise<RunningCollector> {
@@ -58,8 +65,13 @@ export async function startCollector(db: Db, opts: Omit<AppOptions, 'db' | 'log'
       const res = await fetch(baseUrl + path, {
         method: 'POST',
         headers: { 'content-type': json ? 'application/json' : 'application/x-www-form-urlencoded' },
-        body: json ? JSON.stringify(fields) : new URLSearchParams(Object.entries(fields).flatMap(([k, v]) => (v === undefined ? [] : [[k, String(v)]]))),
+        body: json ? JSON.stringify(fields) : formFields(fields),
       });
+      return { status: res.status, body: await res.json() };
+    },
+    async get(path, query = '') {
+      const search = typeof query === 'string' ? query : formFields(query).toString();
+      const res = await fetch(`${baseUrl}${path}${search ? `?${search}` : ''}`);
       return { status: res.status, body: await res.json() };
     },
     close: () =>

@@ -24,6 +24,7 @@ const pool = z
     type: z.number().int().refine(isKnownNumberType, 'is not a known number type'),
     usage: z.enum(['online', 'offline']),
     codeDigits: z.number().int().min(0).max(8).default(0),
+    costGroup: z.string().min(1).optional(),
     numbers: z.array(phone).min(1),
   })
   .refine((p) => p.usage === 'online' || isOfflineNumberType(p.type), {
@@ -33,6 +34,10 @@ const pool = z
   .refine((p) => p.usage === 'online' || p.codeDigits === 0, {
     message: 'offline numbers cannot be shared',
     path: ['codeDigits'],
+  })
+  .refine((p) => p.usage === 'offline' || p.costGroup === undefined, {
+    message: 'cost groups are for offline pools',
+    path: ['costGroup'],
   });
 
 const domain = z.object({

@@ -41,7 +41,7 @@ export async function seedFixture(c: Collections, fixture: Fixture): Promise<See
         currency: settings.currency,
         callerPrivacy: settings.callerPrivacy,
         orderStatuses: settings.orderStatuses,
-        pools: pools.map(({ type, usage, codeDigits }) => ({ type, usage, codeDigits })),
+        pools: pools.map(({ type, usage, codeDigits, costGroup }) => ({ type, usage, codeDigits, ...(costGroup ? { costGroup } : {}) })),
       };
       await c.domains.updateOne({ _id: name }, { $set: doc }, { upsert: true });
       summary.domains++;
@@ -50,7 +50,7 @@ export async function seedFixture(c: Collections, fixture: Fixture): Promise<See
           await c.trackingNumbers.updateOne(
             { _id: number },
             {
-              $set: { domainId: name, type: pool.type, usage: pool.usage, codeDigits: pool.codeDigits },
+              $set: { domainId: name, type: pool.type, usage: pool.usage, codeDigits: pool.codeDigits, ...(pool.costGroup ? { costGroup: pool.costGroup } : {}) },
               // Never assigned: free since forever, first in line.
               $setOnInsert: { gen: 0, freeAt: new Date(0) },
             },

@@ -1,6 +1,6 @@
 // Every collection the collector uses, its document shape, and its indexes.
 import type { Collection, Db } from 'mongodb';
-import type { DisplayMode } from '@ringtrail/shared';
+import type { DisplayMode, TimetableEntry } from '@ringtrail/shared';
 import type { Attribution } from '../tracking/attribution.ts';
 
 export type PoolUsage = 'online' | 'offline';
@@ -10,6 +10,8 @@ export interface PoolConfig {
   usage: PoolUsage;
   /** > 0: a shared pool, one number serves many visitors, each with a code of this many digits. */
   codeDigits: number;
+  /** Offline surtax pools: the cost group `assign` may ask for. */
+  costGroup?: string;
 }
 
 export interface AccountDoc {
@@ -56,6 +58,23 @@ export interface TrackingNumberDoc {
   /** Exclusive pools only: the number's slot hint (see SlotHintDoc), kept here so one query lists the pool. */
   gen?: number;
   freeAt?: Date;
+  costGroup?: string;
+  /** Offline numbers: when the number was last released, for `/list`'s `last_update`. */
+  releasedAt?: Date;
+}
+
+/** An offline number's assignment; `_id` = the number, so two assigns of one number collide. Deleted on unassign. */
+export interface OfflineAssignmentDoc {
+  _id: string;
+  domainId: string;
+  type: number;
+  destination: string;
+  description: string;
+  allowRedirect: boolean;
+  timetable: TimetableEntry[];
+  operator: string | null;
+  assignedAt: Date;
+  updatedAt: Date;
 }
 
 /** A slot is what one visitor holds at a time: a number, or a number and code in a shared pool.
@@ -166,6 +185,7 @@ export interface Collections {
   views: Collection<ViewDoc>;
   viewKeys: Collection<ViewKeyDoc>;
   clicks: Collection<ClickDoc>;
+  offlineAssignments: Collection<OfflineAssignmentDoc>;
   idBlocks: Collection<IdBlockDoc>;
 }
 
@@ -181,6 +201,7 @@ export function collections(db: Db): Collections {
     views: db.collection('views'),
     viewKeys: db.collection('view_keys'),
     clicks: db.collection('clicks'),
+    offlineAssignments: db.collection('offline_assignments'),
     idBlocks: db.collection('id_blocks'),
   };
 }
@@ -194,6 +215,9 @@ export async function ensureIndexes(c: Collections): Promise<void> {
   await Promise.all([
     c.domains.createIndex({ apiKeyHash: 1 }),
     c.domains.createIndex({ publicKeyHash: 1 }),
+    c.domains.createIndex({ offlineApiKeyHash: 1 }),
+    c.domains.createIndex({ dataApiKeyHash: 1 }),
+    c.offlineAssignments.createIndex({ domainId: 1, destination: 1 }),
     c.trackingNumbers.createIndex({ domainId: 1, usage: 1, type: 1, freeAt: 1 }),
     c.leases.createIndex({ viewId: 1 }),
     c.views.createIndex({ visitId: 1 }),

@@ -6,6 +6,7 @@ import type { ZodType } from 'zod';
 import type { TrackingProblem } from '@ringtrail/shared';
 import { TrackingFailure } from '../tracking/failure.ts';
 import type { Logger } from '../logger.ts';
+import { checkParams } from './params.ts';
 
 export function trackingEnvelope(log: Logger): Middleware {
   return async (ctx, next) => {
@@ -35,10 +36,9 @@ function asTrackingFailure(err: unknown): TrackingFailure | null {
 
 /** Validates a tracking request; the first problem becomes MISSING_PARAMETER or INVALID_PARAMETER. */
 export function parseTrackingParams<T>(schema: ZodType<T>, raw: Record<string, unknown>): T {
-  const parsed = schema.safeParse(raw);
-  if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0]!;
-  const name = String(issue.path[0] ?? 'body');
-  if (raw[name] === undefined) throw new TrackingFailure('MISSING_PARAMETER', `Missing parameter ${name}`);
-  throw new TrackingFailure('INVALID_PARAMETER', `Invalid parameter ${name}: ${issue.message}`);
+  const checked = checkParams(schema, raw);
+  if (checked.ok) return checked.data;
+  const { name, missing, message } = checked.problems[0]!;
+  if (missing) throw new TrackingFailure('MISSING_PARAMETER', `Missing parameter ${name}`);
+  throw new TrackingFailure('INVALID_PARAMETER', `Invalid parameter ${name}: ${message}`);
 }

@@ -1,0 +1,21 @@
+// Parameter validation shared by the families: each problem names its parameter and says
+// whether it was missing or invalid; each envelope words them in its own way.
+import type { ZodType } from 'zod';
+
+export interface ParamProblem {
+  name: string;
+  missing: boolean;
+  message: string;
+}
+
+export type Checked<T> = { ok: true; data: T } | { ok: false; problems: ParamProblem[] };
+
+export function checkParams<T>(schema: ZodType<T>, raw: Record<string, unknown>): Checked<T> {
+  const parsed = schema.safeParse(raw);
+  if (parsed.success) return { ok: true, data: parsed.data };
+  const problems = parsed.error.issues.map((issue) => {
+    const name = String(issue.path[0] ?? 'body');
+    return { name, missing: raw[name] === undefined, message: issue.message };
+  });
+  return { ok: false, problems };
+}
