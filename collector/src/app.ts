@@ -13,6 +13,11 @@ import { requestLog } from './http/request-log.ts';
 import type { Logger } from './logger.ts';
 import { offlineRoutes } from './offline/routes.ts';
 import { OfflineNumbers } from './offline/service.ts';
+import { CallRouter } from './telephony/routing.ts';
+import { telephonyRoutes } from './telephony/routes.ts';
+import { TelephonyService } from './telephony/service.ts';
+import { twilioRoutes, type TwilioOptions } from './telephony/twilio.ts';
+import { NumberPool } from './tracking/pool.ts';
 import { trackingRoutes } from './tracking/routes.ts';
 import { TrackingService } from './tracking/service.ts';
 
@@ -25,6 +30,9 @@ export interface AppOptions {
   browserLimits?: BrowserLimits;
   /** Serve the demo site under /demo/. */
   demoPages?: boolean;
+  /** The platform-wide key of /telephony/* (`Authorization: Bearer`); unset, those doors answer 403. */
+  telephonyApiKey?: string;
+  twilio?: TwilioOptions;
 }
 
 export interface CollectorApp {
@@ -32,10 +40,13 @@ export interface CollectorApp {
   collections: Collections;
 }
 
-export function createApp({ db, log, trustProxy = false, browserLimits = DEFAULT_BROWSER_LIMITS, demoPages = false }: AppOptions): CollectorApp {
+export function createApp(options: AppOptions): CollectorApp {
+  const { db, log, trustProxy = false, browserLimits = DEFAULT_BROWSER_LIMITS, demoPages = false } = options;
   const app = new Koa({ proxy: trustProxy });
   const c = collections(db);
-  const tracking = new TrackingService(c, new IdAllocator(c.idBlocks));
+  const ids = new IdAllocator(c.idBlocks);
+  const tracking = new TrackingService(c, ids);
+  const telephony = new TelephonyService(c, ids, new CallRouter(c, new NumberPool(c)));
   const offline = new OfflineNumbers(c);
   app.silent = true; // errors are answered and logged by each family's envelope
   app.use(requestLog(log));
@@ -45,6 +56,8 @@ export function createApp({ db, log, trustProxy = false, browserLimits = DEFAULT
     browserRoutes(c, tracking, new BrowserRateLimit(browserLimits), log),
     trackerScriptRoutes(trackerBundlePath),
     offlineRoutes(c, offline, log),
+    telephonyRoutes(telephony, options.telephonyApiKey, log),
+    twilioRoutes(telephony, options.twilio ?? {}, log),
     ...(demoPages ? [demoRoutes()] : []),
   ];
   for (const router of routers) {

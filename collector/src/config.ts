@@ -23,6 +23,9 @@ const configSchema = z.object({
   BROWSER_LIMIT_PER_IP: perMinute.default(DEFAULT_BROWSER_LIMITS.perIp),
   BROWSER_LIMIT_PER_VISIT: perMinute.default(DEFAULT_BROWSER_LIMITS.perVisit),
   DEMO_PAGES: flag.default(true),
+  TELEPHONY_API_KEY: z.string().min(16, 'must be at least 16 characters').optional(),
+  TWILIO_AUTH_TOKEN: z.string().min(1).optional(),
+  PUBLIC_URL: z.url({ protocol: /^https?$/, error: 'must be an http or https URL' }).optional(),
 });
 
 export interface Config {
@@ -35,6 +38,9 @@ export interface Config {
   logLevel: string;
   browserLimits: BrowserLimits;
   demoPages: boolean;
+  telephonyApiKey?: string;
+  twilioAuthToken?: string;
+  publicUrl?: string;
 }
 
 export class ConfigError extends Error {}
@@ -58,5 +64,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: c.LOG_LEVEL,
     browserLimits: { perIp: c.BROWSER_LIMIT_PER_IP, perVisit: c.BROWSER_LIMIT_PER_VISIT },
     demoPages: c.DEMO_PAGES,
+    ...(c.TELEPHONY_API_KEY ? { telephonyApiKey: c.TELEPHONY_API_KEY } : {}),
+    ...(c.TWILIO_AUTH_TOKEN ? { twilioAuthToken: c.TWILIO_AUTH_TOKEN } : {}),
+    ...(c.PUBLIC_URL ? { publicUrl: c.PUBLIC_URL } : {}),
   };
 }

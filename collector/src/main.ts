@@ -35,6 +35,8 @@ const { app } = createApp({
   trustProxy: config.trustProxy,
   browserLimits: config.browserLimits,
   demoPages: config.demoPages,
+  ...(config.telephonyApiKey ? { telephonyApiKey: config.telephonyApiKey } : {}),
+  twilio: { ...(config.twilioAuthToken ? { authToken: config.twilioAuthToken } : {}), ...(config.publicUrl ? { publicUrl: config.publicUrl } : {}) },
 });
 const server = app.listen(config.port, config.host);
 await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));

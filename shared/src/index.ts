@@ -4,3 +4,4 @@ export * from './schemas/wire.ts';
 export * from './schemas/tracking.ts';
 export * from './schemas/browser.ts';
 export * from './schemas/offline.ts';
+export * from './schemas/telephony.ts';

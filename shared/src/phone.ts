@@ -15,3 +15,9 @@ export function normalizePhone(raw: string): string | null {
 export function formatDotted(digits: string): string {
   return digits.match(/\d{1,2}/g)?.join('.') ?? '';
 }
+
+/** E.164 for dialling out: "0033..." -> "+33...", a national "0..." -> "+<country>...". */
+export function toE164(digits: string, countryCode = '33'): string {
+  if (digits.startsWith('00')) return `+${digits.slice(2)}`;
+  return digits.startsWith('0') ? `+${countryCode}${digits.slice(1)}` : `+${digits}`;
+}

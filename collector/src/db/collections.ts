@@ -1,6 +1,6 @@
 // Every collection the collector uses, its document shape, and its indexes.
 import type { Collection, Db } from 'mongodb';
-import type { DisplayMode, TimetableEntry } from '@ringtrail/shared';
+import type { CallStatus, DisplayMode, RouteReason, TimetableEntry } from '@ringtrail/shared';
 import type { Attribution } from '../tracking/attribution.ts';
 
 export type PoolUsage = 'online' | 'offline';
@@ -167,6 +167,69 @@ export interface ClickDoc {
   isBot: boolean;
 }
 
+/** Who led to a call: the visit that held the number, or the offline number's campaign. */
+export interface CallAttribution {
+  visitId: number | null;
+  viewId: number | null;
+  url: string | null;
+  referrer: string | null;
+  /** The attribution label: `<class>` or `<class>:<source name>` (`organic:google.com`), `offline` for an offline number. */
+  source: string | null;
+  keyword: string | null;
+  gclid: string | null;
+  clientData: unknown;
+  /** The visit's page URLs before the call, one per line. */
+  callPath: string | null;
+  offlineDescription: string | null;
+}
+
+export interface CallDoc extends CallAttribution {
+  _id: number;
+  domainId: string;
+  callRef: string;
+  trackingNumber: string;
+  code: string | null;
+  /** Where the call was forwarded (the site's real number), or null. */
+  destination: string | null;
+  /** Stored whole; masked on output by the domain's callerPrivacy. Null: anonymous. */
+  caller: string | null;
+  startedAt: Date;
+  /** Null while the call is ringing or going on (reported by a carrier's voice hook, outcome not known yet). */
+  status: CallStatus | null;
+  duration: number;
+  billingDuration: number;
+  answerTime: number;
+  triggerType: number;
+  keypad: string | null;
+  postcode: string | null;
+  isRedirect: boolean;
+  expiredRedirect: boolean;
+  revenue: number;
+  route: RouteReason;
+  /** The status the route imposed whatever the outcome (NOTASSIGNED, EXPIRED), else null. */
+  forcedStatus: CallStatus | null;
+  receivedAt: Date;
+  updatedAt: Date;
+}
+
+export interface SmsDoc {
+  _id: number;
+  domainId: string;
+  smsRef: string;
+  trackingNumber: string;
+  caller: string | null;
+  sentAt: Date;
+  /** A string for one plain part; an array for unicode or several parts. */
+  message: string | string[];
+  receivedAt: Date;
+}
+
+/** Claims a carrier's reference (`call:<callRef>`, `sms:<smsRef>`) for the one record it may create. */
+export interface CarrierRefDoc {
+  _id: string;
+  recordId: number;
+}
+
 export interface IdBlockDoc {
   _id: string;
   seq: string;
@@ -186,6 +249,9 @@ export interface Collections {
   viewKeys: Collection<ViewKeyDoc>;
   clicks: Collection<ClickDoc>;
   offlineAssignments: Collection<OfflineAssignmentDoc>;
+  calls: Collection<CallDoc>;
+  sms: Collection<SmsDoc>;
+  carrierRefs: Collection<CarrierRefDoc>;
   idBlocks: Collection<IdBlockDoc>;
 }
 
@@ -202,6 +268,9 @@ export function collections(db: Db): Collections {
     viewKeys: db.collection('view_keys'),
     clicks: db.collection('clicks'),
     offlineAssignments: db.collection('offline_assignments'),
+    calls: db.collection('calls'),
+    sms: db.collection('sms'),
+    carrierRefs: db.collection('carrier_refs'),
     idBlocks: db.collection('id_blocks'),
   };
 }
@@ -218,6 +287,9 @@ export async function ensureIndexes(c: Collections): Promise<void> {
     c.domains.createIndex({ offlineApiKeyHash: 1 }),
     c.domains.createIndex({ dataApiKeyHash: 1 }),
     c.offlineAssignments.createIndex({ domainId: 1, destination: 1 }),
+    // The data API reads a domain's calls and SMS of a date range, oldest first.
+    c.calls.createIndex({ domainId: 1, startedAt: 1, _id: 1 }),
+    c.sms.createIndex({ domainId: 1, sentAt: 1, _id: 1 }),
     c.trackingNumbers.createIndex({ domainId: 1, usage: 1, type: 1, freeAt: 1 }),
     c.leases.createIndex({ viewId: 1 }),
     c.views.createIndex({ visitId: 1 }),

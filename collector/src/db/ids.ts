@@ -6,7 +6,7 @@
 import type { Collection } from 'mongodb';
 import { isDuplicateKey, type IdBlockDoc } from './collections.ts';
 
-export type IdSequence = 'visit' | 'view' | 'click';
+export type IdSequence = 'visit' | 'view' | 'click' | 'call' | 'sms';
 
 interface Block {
   next: number;

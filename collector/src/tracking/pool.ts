@@ -78,6 +78,14 @@ export class NumberPool {
     return renewed ? { lease: renewed } : { problem: 'already-expired' };
   }
 
+  /** The lease that held a number (and code) at `at`: the latest one assigned by then; null if none was. */
+  async leaseAt(number: TrackingNumberDoc, code: string | null, at: Date): Promise<LeaseDoc | null> {
+    const slot = slotKey(number._id, number.codeDigits > 0 ? code : null);
+    let lease = await this.latest(slot, await this.hintGen(number, slot));
+    while (lease && lease.assignedAt > at && lease.gen > 1) lease = await this.c.leases.findOne({ _id: leaseId(slot, lease.gen - 1) });
+    return lease && lease.assignedAt <= at ? lease : null;
+  }
+
   /** Gives back the leases that were claimed at `now` (not the ones a visit already held). */
   async releaseNew(leases: LeaseDoc[], now: Date): Promise<void> {
     for (const lease of leases) {

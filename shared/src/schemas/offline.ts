@@ -1,8 +1,7 @@
 // Wire formats of the offline numbers service (spec document 1): /offline-numbers-api and /list.
 import { z } from 'zod';
 import { isOfflineNumberType } from '../number-types.ts';
-import { normalizePhone } from '../phone.ts';
-import { wireInt, wireText } from './wire.ts';
+import { phoneDigits, wireInt, wireText } from './wire.ts';
 
 export const OFFLINE_ACTIONS = ['assign', 'unassign', 'reassign', 'check', 'redirect_setup'] as const;
 export type OfflineAction = (typeof OFFLINE_ACTIONS)[number];
@@ -15,12 +14,6 @@ export interface TimetableEntry {
   from: string;
   to: string;
 }
-
-const phoneDigits = wireText.transform((value, ctx) => {
-  const digits = normalizePhone(value);
-  if (!digits) ctx.addIssue({ code: 'custom', message: 'is not a phone number' });
-  return digits ?? '';
-});
 
 const HH_MM = /^([01]\d|2[0-3]):[0-5]\d$|^24:00$/;
 

@@ -1,5 +1,6 @@
 // Building blocks for parameters that arrive either as form strings or as JSON values.
 import { z } from 'zod';
+import { normalizePhone } from '../phone.ts';
 
 export const wireInt = z.union(
   [z.number().int(), z.string().regex(/^-?\d+$/).transform(Number)],
@@ -25,3 +26,10 @@ export const httpUrl = wireText.refine((value) => {
 export function formatUtcDateTime(date: Date): string {
   return date.toISOString().slice(0, 19).replace('T', ' ');
 }
+
+/** A phone number in any common format, as its normalized digits. */
+export const phoneDigits = wireText.transform((value, ctx) => {
+  const digits = normalizePhone(value);
+  if (!digits) ctx.addIssue({ code: 'custom', message: 'is not a phone number' });
+  return digits ?? '';
+});

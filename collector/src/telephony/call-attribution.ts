@@ -1,0 +1,47 @@
+// Who led to a call, from the route it took: the visit holding the number, or the offline campaign.
+import type { CallAttribution, Collections } from '../db/collections.ts';
+import type { Attribution } from '../tracking/attribution.ts';
+import type { Route } from './routing.ts';
+
+const NONE: CallAttribution = {
+  visitId: null,
+  viewId: null,
+  url: null,
+  referrer: null,
+  source: null,
+  keyword: null,
+  gclid: null,
+  clientData: null,
+  callPath: null,
+  offlineDescription: null,
+};
+
+/** `organic:google.com`, `direct`... */
+export function sourceLabel(a: Attribution): string {
+  return a.sourceName ? `${a.source}:${a.sourceName}` : a.source;
+}
+
+export async function attributeCall(c: Collections, route: Route, at: Date): Promise<CallAttribution> {
+  if (route.offline) return { ...NONE, source: 'offline', offlineDescription: route.offline.description };
+  const lease = route.lease;
+  if (!lease) return NONE;
+  const [visit, view, pages] = await Promise.all([
+    lease.visitId > 0 ? c.visits.findOne({ _id: lease.visitId }) : null,
+    lease.viewId > 0 ? c.views.findOne({ _id: lease.viewId }) : null,
+    lease.visitId > 0 ? c.views.find({ visitId: lease.visitId }, { projection: { url: 1, createdAt: 1 } }).toArray() : [],
+  ]);
+  const attribution = visit?.attribution ?? view?.attribution ?? null;
+  const path = pages.filter((p) => p.createdAt <= at).sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a._id - b._id);
+  return {
+    ...NONE,
+    visitId: lease.visitId > 0 ? lease.visitId : null,
+    viewId: lease.viewId > 0 ? lease.viewId : null,
+    url: view?.url ?? null,
+    referrer: view?.referrer ?? null,
+    source: attribution ? sourceLabel(attribution) : null,
+    keyword: attribution?.keyword ?? null,
+    gclid: attribution?.gclid ?? null,
+    clientData: lease.clientData ?? null,
+    callPath: path.length > 0 ? path.map((p) => p.url).join('\n') : null,
+  };
+}

@@ -1,0 +1,51 @@
+// Where a call to a tracking number goes, and who it is attributed to, at the time it was made.
+//
+// - An online number's lease covering the call time: the visitor's page phone, attributed.
+// - A lease that ended less than EXPIRED_GRACE_MS before the call, the number not held since:
+//   forwarded and attributed to that visitor, `expired_redirect`.
+// - A lease that ended longer ago: forwarded to the same phone, unattributed, status EXPIRED.
+// - An online number never assigned (or a code no one held): the site's first phone, NOTASSIGNED.
+// - An offline number: its destination and description; unassigned, NOTASSIGNED.
+import type { CallStatus, RouteReason } from '@ringtrail/shared';
+import type { Collections, DomainDoc, LeaseDoc, OfflineAssignmentDoc, TrackingNumberDoc } from '../db/collections.ts';
+import type { NumberPool } from '../tracking/pool.ts';
+
+/** A caller who kept the number from a page they left this long ago is still credited to that visit. */
+export const EXPIRED_GRACE_MS = 24 * 60 * 60 * 1000;
+
+export interface Route {
+  reason: RouteReason;
+  domain: DomainDoc | null;
+  number: TrackingNumberDoc | null;
+  destination: string | null;
+  forcedStatus: CallStatus | null;
+  /** The lease whose visit the call is attributed to. */
+  lease: LeaseDoc | null;
+  offline: OfflineAssignmentDoc | null;
+}
+
+export class CallRouter {
+  constructor(
+    private readonly c: Collections,
+    private readonly pool: NumberPool,
+  ) {}
+
+  async route(trackingNumber: string, code: string | null, at: Date): Promise<Route> {
+    const number = await this.c.trackingNumbers.findOne({ _id: trackingNumber });
+    const domain = number ? await this.c.domains.findOne({ _id: number.domainId }) : null;
+    const base = { domain, number, lease: null, offline: null, forcedStatus: null };
+    if (!number || !domain) return { ...base, reason: 'unknown-number', destination: null };
+    const notAssigned: Route = { ...base, reason: 'not-assigned', destination: domain.sitePhones[0] ?? null, forcedStatus: 'NOTASSIGNED' };
+
+    if (number.usage === 'offline') {
+      const offline = await this.c.offlineAssignments.findOne({ _id: number._id });
+      return offline ? { ...base, reason: 'offline', destination: offline.destination, offline } : notAssigned;
+    }
+    if (number.codeDigits > 0 && !code) return { ...base, reason: 'code-required', destination: null };
+    const lease = await this.pool.leaseAt(number, code, at);
+    if (!lease) return notAssigned;
+    if (at < lease.expiresAt) return { ...base, reason: 'online', destination: lease.phone, lease };
+    const withinGrace = at.getTime() - lease.expiresAt.getTime() <= EXPIRED_GRACE_MS;
+    return { ...base, reason: 'expired', destination: lease.phone, lease: withinGrace ? lease : null, forcedStatus: withinGrace ? null : 'EXPIRED' };
+  }
+}

@@ -1,0 +1,124 @@
+// Calls and SMS as a carrier reports them: routed, attributed and stored once per carrier reference.
+// Knows nothing of HTTP.
+import type { CallReport, CallStatus, RouteAnswer, SmsReport } from '@ringtrail/shared';
+import { isDuplicateKey, type CallDoc, type Collections } from '../db/collections.ts';
+import type { IdAllocator, IdSequence } from '../db/ids.ts';
+import { TelephonyFailure } from '../http/telephony-envelope.ts';
+import { attributeCall } from './call-attribution.ts';
+import type { CallRouter, Route } from './routing.ts';
+
+/** A report whose outcome may not be known yet (status null: ringing or going on). */
+export type CallInput = Omit<CallReport, 'status'> & { status: CallStatus | null };
+
+/** A report of the same call as the stored one: its route and attribution stand. */
+function isSameCall(stored: CallDoc, report: CallInput): boolean {
+  return stored.trackingNumber === report.trackingNumber && stored.code === (report.code ?? null) && stored.startedAt.getTime() === report.startDate.getTime();
+}
+
+const UNKNOWN_NUMBER = 'Unknown tracking number: it is in no pool of any domain';
+
+export class TelephonyService {
+  constructor(
+    private readonly c: Collections,
+    private readonly ids: IdAllocator,
+    private readonly router: CallRouter,
+  ) {}
+
+  async route(trackingNumber: string, code: string | null, at = new Date()): Promise<RouteAnswer> {
+    const route = await this.router.route(trackingNumber, code, at);
+    return {
+      status: 'OK',
+      trackingNumber,
+      destination: route.destination,
+      reason: route.reason,
+      forcedStatus: route.forcedStatus,
+      ...(route.reason === 'code-required' ? { codeDigits: route.number!.codeDigits } : {}),
+      ...(route.lease ? { visitId: route.lease.visitId } : {}),
+    };
+  }
+
+  /** Creates the call of a new `callRef`, or updates the one it created; answers its callId.
+   * Route and attribution are decided at the first report of a call; later reports bring the outcome. */
+  async recordCall(report: CallInput, now = new Date()): Promise<number> {
+    const callId = await this.claimRef('call', report.callRef);
+    const outcome = {
+      caller: report.callerPhone,
+      duration: report.duration,
+      billingDuration: report.billingDuration ?? report.duration,
+      answerTime: report.answerTime,
+      triggerType: report.triggerType,
+      keypad: report.keypad ?? null,
+      postcode: report.postcode ?? null,
+      isRedirect: report.isRedirect,
+      revenue: report.revenue,
+      updatedAt: now,
+    };
+    const existing = await this.c.calls.findOne({ _id: callId });
+    if (existing && isSameCall(existing, report)) {
+      await this.c.calls.updateOne({ _id: callId }, { $set: { ...outcome, status: existing.forcedStatus ?? report.status } });
+      return callId;
+    }
+    const decided = await this.decide(report);
+    await this.upsert(callId, { ...decided, ...outcome, callRef: report.callRef, status: decided.forcedStatus ?? report.status }, now);
+    return callId;
+  }
+
+  async callByRef(callRef: string): Promise<CallDoc | null> {
+    const ref = await this.c.carrierRefs.findOne({ _id: `call:${callRef}` });
+    return ref ? this.c.calls.findOne({ _id: ref.recordId }) : null;
+  }
+
+  async recordSms(report: SmsReport, now = new Date()): Promise<number> {
+    const number = await this.c.trackingNumbers.findOne({ _id: report.trackingNumber });
+    if (!number) throw new TelephonyFailure(404, UNKNOWN_NUMBER);
+    const id = await this.claimRef('sms', report.smsRef);
+    const message = report.parts ?? report.message!;
+    const sms = { domainId: number.domainId, smsRef: report.smsRef, trackingNumber: report.trackingNumber, caller: report.callerPhone, sentAt: report.sentDate, message };
+    await this.c.sms.updateOne({ _id: id }, { $set: sms, $setOnInsert: { receivedAt: now } }, { upsert: true }).catch(async (err) => {
+      if (!isDuplicateKey(err)) throw err;
+      await this.c.sms.updateOne({ _id: id }, { $set: sms });
+    });
+    return id;
+  }
+
+  private async decide(report: CallInput) {
+    const route: Route = await this.router.route(report.trackingNumber, report.code ?? null, report.startDate);
+    if (!route.domain) throw new TelephonyFailure(404, UNKNOWN_NUMBER);
+    return {
+      ...(await attributeCall(this.c, route, report.startDate)),
+      domainId: route.domain._id,
+      trackingNumber: report.trackingNumber,
+      code: report.code ?? null,
+      startedAt: report.startDate,
+      route: route.reason,
+      destination: route.destination,
+      forcedStatus: route.forcedStatus,
+      expiredRedirect: route.reason === 'expired',
+    };
+  }
+
+  /** The record id a carrier reference stands for, claimed by insert so two reports make one record. */
+  private async claimRef(seq: Extract<IdSequence, 'call' | 'sms'>, ref: string): Promise<number> {
+    const _id = `${seq}:${ref}`;
+    const known = await this.c.carrierRefs.findOne({ _id });
+    if (known) return known.recordId;
+    const recordId = await this.ids.next(seq);
+    try {
+      await this.c.carrierRefs.insertOne({ _id, recordId });
+      return recordId;
+    } catch (err) {
+      if (!isDuplicateKey(err)) throw err;
+      return (await this.c.carrierRefs.findOne({ _id }))!.recordId;
+    }
+  }
+
+  /** Two first reports of one call race here too: the loser's insert collides and it updates instead. */
+  private async upsert(callId: number, call: Omit<CallDoc, '_id' | 'receivedAt'>, now: Date): Promise<void> {
+    try {
+      await this.c.calls.updateOne({ _id: callId }, { $set: call, $setOnInsert: { receivedAt: now } }, { upsert: true });
+    } catch (err) {
+      if (!isDuplicateKey(err)) throw err;
+      await this.c.calls.updateOne({ _id: callId }, { $set: call });
+    }
+  }
+}

@@ -1,0 +1,95 @@
+// Wire formats of the telephony side (not in the spec): what a PBX or carrier reports to the collector.
+import { z } from 'zod';
+import { normalizePhone } from '../phone.ts';
+import { formatUtcDateTime, phoneDigits, wireBool, wireInt, wireText } from './wire.ts';
+
+/** Spec document 2, Appendix A. */
+export const CALL_STATUSES = [
+  'SUCCESS',
+  'ANOMALY',
+  'BUSY',
+  'NORESPONSE',
+  'EXPIRED',
+  'INTERRUPTED',
+  'ERR_SVI_STOP',
+  'NOTASSIGNED',
+  'ERR_CALLER_MSG',
+  'CALLER_PHONE_BLACKLISTED',
+] as const;
+export type CallStatus = (typeof CALL_STATUSES)[number];
+
+/** Spec document 2, Appendix B: 1 normal, 2 webcall, 3 rule, 4 triggered. */
+export const TRIGGER_TYPES = [1, 2, 3, 4] as const;
+
+/** A caller number, or null for `anonymous` (or empty). */
+const callerPhone = wireText.transform((value, ctx): string | null => {
+  if (value.trim() === '' || value.trim().toLowerCase() === 'anonymous') return null;
+  const digits = normalizePhone(value);
+  if (!digits) ctx.addIssue({ code: 'custom', message: 'is not a phone number or anonymous' });
+  return digits;
+});
+
+/** `YYYY-MM-DD HH:MM:SS`, UTC. */
+export const utcDateTime = wireText.transform((value, ctx): Date => {
+  const m = /^(\d{4})-(\d\d)-(\d\d) (\d\d):(\d\d):(\d\d)$/.exec(value);
+  const date = m ? new Date(Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!, +m[4]!, +m[5]!, +m[6]!)) : null;
+  if (!date || Number.isNaN(date.getTime()) || formatUtcDateTime(date) !== value) {
+    ctx.addIssue({ code: 'custom', message: 'must be a UTC date YYYY-MM-DD HH:MM:SS' });
+    return new Date(NaN);
+  }
+  return date;
+});
+
+const seconds = wireInt.refine((v) => v >= 0, 'must be 0 or more seconds');
+const digitsText = wireText.regex(/^[0-9*#]{0,32}$/, 'must be keypad digits');
+const money = z.union([z.number(), wireText.regex(/^-?\d+(\.\d+)?$/).transform(Number)], { error: 'must be a number' });
+
+export const callReport = z.object({
+  callRef: wireText.min(1, 'must not be empty').max(128, 'must be at most 128 characters'),
+  trackingNumber: phoneDigits,
+  callerPhone,
+  startDate: utcDateTime,
+  status: z.enum(CALL_STATUSES, { error: `must be one of ${CALL_STATUSES.join(', ')}` }),
+  duration: seconds.default(0),
+  billingDuration: seconds.optional(),
+  answerTime: seconds.default(0),
+  triggerType: wireInt.refine((v) => (TRIGGER_TYPES as readonly number[]).includes(v), 'must be 1, 2, 3 or 4').default(1),
+  code: wireText.regex(/^\d{1,8}$/, 'must be the digits of a code').optional(),
+  keypad: digitsText.optional(),
+  postcode: wireText.max(16, 'must be at most 16 characters').optional(),
+  isRedirect: wireBool.default(false),
+  revenue: money.default(0),
+});
+export type CallReport = z.infer<typeof callReport>;
+
+export const smsReport = z
+  .object({
+    smsRef: wireText.min(1, 'must not be empty').max(128, 'must be at most 128 characters'),
+    trackingNumber: phoneDigits,
+    callerPhone,
+    sentDate: utcDateTime,
+    message: wireText.max(1600, 'must be at most 1600 characters').optional(),
+    parts: z.array(wireText.max(1600), { error: 'must be an array of strings' }).min(1, 'must hold at least one part').max(10).optional(),
+  })
+  .refine((s) => (s.message === undefined) !== (s.parts === undefined), { message: 'send either message or parts', path: ['message'] });
+export type SmsReport = z.infer<typeof smsReport>;
+
+export const routeQuery = z.object({
+  tracking_number: phoneDigits,
+  code: wireText.regex(/^\d{1,8}$/, 'must be the digits of a code').optional(),
+});
+
+export type RouteReason = 'online' | 'expired' | 'offline' | 'not-assigned' | 'code-required' | 'unknown-number';
+
+export interface RouteAnswer {
+  status: 'OK';
+  trackingNumber: string;
+  /** Where to forward the call; null: nowhere (ask for the code, or reject). */
+  destination: string | null;
+  reason: RouteReason;
+  /** The Appendix A status the call must be reported with whatever its outcome, if any (NOTASSIGNED, EXPIRED). */
+  forcedStatus: CallStatus | null;
+  /** For a shared number without a valid code: how many digits to ask for. */
+  codeDigits?: number;
+  visitId?: number;
+}
