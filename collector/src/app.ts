@@ -11,6 +11,8 @@ import { IdAllocator } from './db/ids.ts';
 import { healthRoutes } from './http/health.ts';
 import { requestLog } from './http/request-log.ts';
 import type { Logger } from './logger.ts';
+import { dataRoutes } from './data/routes.ts';
+import { DataService } from './data/service.ts';
 import { offlineRoutes } from './offline/routes.ts';
 import { OfflineNumbers } from './offline/service.ts';
 import { CallRouter } from './telephony/routing.ts';
@@ -57,6 +59,7 @@ export function createApp(options: AppOptions): CollectorApp {
     trackerScriptRoutes(trackerBundlePath),
     offlineRoutes(c, offline, log),
     telephonyRoutes(telephony, options.telephonyApiKey, log),
+    dataRoutes(c, new DataService(c), log),
     twilioRoutes(telephony, options.twilio ?? {}, log),
     ...(demoPages ? [demoRoutes()] : []),
   ];

@@ -5,3 +5,4 @@ export * from './schemas/tracking.ts';
 export * from './schemas/browser.ts';
 export * from './schemas/offline.ts';
 export * from './schemas/telephony.ts';
+export * from './schemas/data.ts';

@@ -88,12 +88,12 @@ export interface SeededCollector {
 }
 
 /** Registers the hooks of a test file: its own database seeded with `fixture`, and a collector on it. */
-export function useSeededCollector(label: string, fixture: unknown): SeededCollector {
+export function useSeededCollector(label: string, fixture: unknown, opts: Omit<AppOptions, 'db' | 'log'> = {}): SeededCollector {
   const suite = {} as SeededCollector;
   beforeAll(async () => {
     suite.t = await testDatabase(label);
     await seed(suite.t.c, fixture);
-    suite.collector = await startCollector(suite.t.db);
+    suite.collector = await startCollector(suite.t.db, opts);
   });
   afterAll(async () => {
     await suite.collector?.close();

@@ -1,5 +1,6 @@
 // Test fixtures in the seed format, small pools so exhaustion is easy to reach.
 export const API_KEY = 'track-test-key';
+export const DATA_KEY = 'data-test-key';
 
 export interface FixtureOverrides {
   exclusive?: string[];
@@ -9,6 +10,8 @@ export interface FixtureOverrides {
   allowedOrigins?: string[];
   displayMode?: 'direct' | 'click';
   antiFlickerMs?: number;
+  timeZone?: string;
+  callerPrivacy?: 'none' | 'partial' | 'full';
 }
 
 export function trackingFixture(overrides: FixtureOverrides = {}) {
@@ -21,7 +24,11 @@ export function trackingFixture(overrides: FixtureOverrides = {}) {
           {
             name: 'shop.test',
             apiKey: API_KEY,
-            dataApiKey: 'data-test-key',
+            dataApiKey: DATA_KEY,
+            offlineApiKey: 'offline-test-key',
+            offlineApiEnabled: true,
+            timeZone: overrides.timeZone ?? 'UTC',
+            callerPrivacy: overrides.callerPrivacy ?? 'none',
             publicKey: 'pk-test-key',
             allowedOrigins: overrides.allowedOrigins ?? ['http://shop.test', 'https://shop.test'],
             sitePhones: ['0123456789', '0987654321'],

@@ -42,7 +42,8 @@ export class CallRouter {
       return offline ? { ...base, reason: 'offline', destination: offline.destination, offline } : notAssigned;
     }
     if (number.codeDigits > 0 && !code) return { ...base, reason: 'code-required', destination: null };
-    const lease = await this.pool.leaseAt(number, code, at);
+    // Carriers give call times to the second: a lease taken during that second already counts.
+    const lease = await this.pool.leaseAt(number, code, new Date(at.getTime() + 999));
     if (!lease) return notAssigned;
     if (at < lease.expiresAt) return { ...base, reason: 'online', destination: lease.phone, lease };
     const withinGrace = at.getTime() - lease.expiresAt.getTime() <= EXPIRED_GRACE_MS;

@@ -1,0 +1,46 @@
+// Local days of a domain's time zone: the data API's date ranges, daily rows and displayed times.
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+function formatter(timeZone: string): Intl.DateTimeFormat {
+  let f = formatters.get(timeZone);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-US', { timeZone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' });
+    formatters.set(timeZone, f);
+  }
+  return f;
+}
+
+export interface LocalTime {
+  day: string; // YYYY-MM-DD
+  time: string; // HH:MM:SS
+}
+
+export function localTime(date: Date, timeZone: string): LocalTime {
+  const p = Object.fromEntries(formatter(timeZone).formatToParts(date).map((part) => [part.type, part.value]));
+  return { day: `${p.year}-${p.month}-${p.day}`, time: `${p.hour}:${p.minute}:${p.second}` };
+}
+
+/** The UTC instant a local day begins (DST-safe: the offset is read at that instant). */
+export function startOfLocalDay(day: string, timeZone: string): Date {
+  const [y, m, d] = day.split('-').map(Number) as [number, number, number];
+  const wall = Date.UTC(y, m - 1, d);
+  const offsetAt = (t: number) => {
+    const local = localTime(new Date(t), timeZone);
+    const [ly, lm, ld] = local.day.split('-').map(Number) as [number, number, number];
+    const [h, mi, s] = local.time.split(':').map(Number) as [number, number, number];
+    return Date.UTC(ly, lm - 1, ld, h, mi, s) - t;
+  };
+  const guess = wall - offsetAt(wall);
+  return new Date(wall - offsetAt(guess));
+}
+
+/** `2026-01-31` -> `2026-02-01`. */
+export function nextDay(day: string): string {
+  return new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+}
+
+/** A real calendar date written YYYY-MM-DD. */
+export function isCalendarDay(value: string): boolean {
+  return /^\d{4}-\d\d-\d\d$/.test(value) && new Date(`${value}T00:00:00Z`).toISOString().slice(0, 10) === value;
+}
