@@ -1,7 +1,7 @@
 // Who led to a call, from the route it took: the visit holding the number, or the offline campaign.
 import type { CallAttribution, Collections } from '../db/collections.ts';
 import type { Attribution } from '../tracking/attribution.ts';
-import type { Route } from './routing.ts';
+import { endOfSecond, type Route } from './routing.ts';
 
 const NONE: CallAttribution = {
   visitId: null,
@@ -31,7 +31,7 @@ export async function attributeCall(c: Collections, route: Route, at: Date): Pro
     lease.visitId > 0 ? c.views.find({ visitId: lease.visitId }, { projection: { url: 1, createdAt: 1 } }).toArray() : [],
   ]);
   const attribution = visit?.attribution ?? view?.attribution ?? null;
-  const path = pages.filter((p) => p.createdAt <= at).sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a._id - b._id);
+  const path = pages.filter((p) => p.createdAt <= endOfSecond(at)).sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a._id - b._id);
   return {
     ...NONE,
     visitId: lease.visitId > 0 ? lease.visitId : null,

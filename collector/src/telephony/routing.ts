@@ -13,6 +13,11 @@ import type { NumberPool } from '../tracking/pool.ts';
 /** A caller who kept the number from a page they left this long ago is still credited to that visit. */
 export const EXPIRED_GRACE_MS = 24 * 60 * 60 * 1000;
 
+/** Carriers give call times to the second: whatever happened during that second came before the call. */
+export function endOfSecond(at: Date): Date {
+  return new Date(Math.floor(at.getTime() / 1000) * 1000 + 999);
+}
+
 export interface Route {
   reason: RouteReason;
   domain: DomainDoc | null;
@@ -42,8 +47,7 @@ export class CallRouter {
       return offline ? { ...base, reason: 'offline', destination: offline.destination, offline } : notAssigned;
     }
     if (number.codeDigits > 0 && !code) return { ...base, reason: 'code-required', destination: null };
-    // Carriers give call times to the second: a lease taken during that second already counts.
-    const lease = await this.pool.leaseAt(number, code, new Date(at.getTime() + 999));
+    const lease = await this.pool.leaseAt(number, code, endOfSecond(at));
     if (!lease) return notAssigned;
     if (at < lease.expiresAt) return { ...base, reason: 'online', destination: lease.phone, lease };
     const withinGrace = at.getTime() - lease.expiresAt.getTime() <= EXPIRED_GRACE_MS;
