@@ -15,6 +15,11 @@ function isSameCall(stored: CallDoc, report: CallInput): boolean {
   return stored.trackingNumber === report.trackingNumber && stored.code === (report.code ?? null) && stored.startedAt.getTime() === report.startDate.getTime();
 }
 
+/** The route's status (NOTASSIGNED, EXPIRED) wins over the outcome, once there is one: null is a call still going on. */
+function statusOf(forced: CallStatus | null, reported: CallStatus | null): CallStatus | null {
+  return reported === null ? null : (forced ?? reported);
+}
+
 const UNKNOWN_NUMBER = 'Unknown tracking number: it is in no pool of any domain';
 
 export class TelephonyService {
@@ -55,11 +60,11 @@ export class TelephonyService {
     };
     const existing = await this.c.calls.findOne({ _id: callId });
     if (existing && isSameCall(existing, report)) {
-      await this.c.calls.updateOne({ _id: callId }, { $set: { ...outcome, status: existing.forcedStatus ?? report.status } });
+      await this.c.calls.updateOne({ _id: callId }, { $set: { ...outcome, status: statusOf(existing.forcedStatus, report.status) } });
       return callId;
     }
     const decided = await this.decide(report);
-    await this.upsert(callId, { ...decided, ...outcome, callRef: report.callRef, status: decided.forcedStatus ?? report.status }, now);
+    await this.upsert(callId, { ...decided, ...outcome, callRef: report.callRef, status: statusOf(decided.forcedStatus, report.status) }, now);
     return callId;
   }
 

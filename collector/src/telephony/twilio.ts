@@ -64,6 +64,7 @@ export function twilioRoutes(service: TelephonyService, options: TwilioOptions, 
       const startDate = known?.startedAt ?? wholeSecond(new Date(Date.now() - duration * 1000));
       await service.recordCall({
         ...reportOf(p, trackingNumber, startDate),
+        callerPhone: normalizePhone(p.From ?? '') ?? known?.caller ?? null,
         code: known?.code ?? undefined,
         status: outcome,
         duration,
@@ -94,7 +95,7 @@ export function twilioRoutes(service: TelephonyService, options: TwilioOptions, 
 function twilioSignature({ authToken, publicUrl }: TwilioOptions): Middleware {
   return async (ctx, next) => {
     if (!authToken) throw new TelephonyFailure(403, 'Twilio is not configured: set TWILIO_AUTH_TOKEN');
-    const url = `${publicUrl?.replace(/\/$/, '') ?? ctx.origin}${ctx.originalUrl}`;
+    const url = `${publicUrl?.replace(/\/$/, '') ?? `${ctx.protocol}://${ctx.host}`}${ctx.originalUrl}`;
     if (!twilio.validateRequest(authToken, ctx.get('x-twilio-signature'), url, params(ctx))) {
       throw new TelephonyFailure(403, 'Invalid X-Twilio-Signature');
     }
