@@ -44,6 +44,7 @@ const address = server.address();
 const base = `http://${config.host}:${typeof address === 'object' && address ? address.port : config.port}`;
 console.log(`RingTrail collector on ${base}\nDatabase: ${database.description}`);
 console.log(await demoBanner(c, demo));
+if (!config.telephonyApiKey) console.log('Telephony (/telephony/*) is off: set TELEPHONY_API_KEY (16+ characters) to report calls');
 if (config.demoPages) console.log(`Demo site: ${base}/demo/ (direct display) and ${base}/demo/click (click display)`);
 
 let stopping = false;

@@ -11,6 +11,7 @@ fixture.accounts[0]!.domains.push({
   name: 'coded.test',
   apiKey: 'track-coded-key',
   dataApiKey: 'data-coded-key',
+  offlineApiKey: 'offline-coded-key',
   publicKey: 'pk-coded-key',
   allowedOrigins: ['http://coded.test'],
   pools: [{ type: 9, usage: 'online', codeDigits: 4, numbers: ['0400000099'] }],

@@ -1,0 +1,89 @@
+// `npm run bench` (data part): 1,000,000 calls over a year in one domain, then /data-api over HTTP:
+// the first page, a deep page, and group_by_day over 365 days, each at limit=5000, with the
+// database's query plan of each. BENCH_CALLS changes the count.
+import type { CallDoc } from '../../collector/src/db/collections.ts';
+import { databaseLabel, startBenchCollector } from './bench-collector.ts';
+
+const CALLS = Number(process.env.BENCH_CALLS ?? 1_000_000);
+const BATCH = 5000;
+const YEAR_START = Date.UTC(2025, 0, 1);
+const YEAR_MS = 365 * 86_400_000;
+const STATUSES = ['SUCCESS', 'SUCCESS', 'SUCCESS', 'BUSY', 'NORESPONSE'] as const;
+
+const bench = await startBenchCollector(
+  {
+    accounts: [{ name: 'Bench', domains: [{ name: 'data.test', dataApiKey: 'bench-data-key', timeZone: 'Europe/Paris', pools: [{ type: 1, usage: 'online', numbers: ['0800000001', '0800000002'] }] }] }],
+  },
+  'data',
+);
+
+function call(i: number): CallDoc {
+  const startedAt = new Date(YEAR_START + Math.floor((i / CALLS) * YEAR_MS)); // spread evenly, in id order
+  return {
+    _id: i + 1,
+    domainId: 'data.test',
+    callRef: `bench-${i}`,
+    trackingNumber: i % 2 ? '0800000001' : '0800000002',
+    code: null,
+    destination: '0123456789',
+    caller: `06${String(i % 100_000_000).padStart(8, '0')}`,
+    startedAt,
+    status: STATUSES[i % STATUSES.length]!,
+    duration: i % 600,
+    billingDuration: Math.ceil((i % 600) / 60) * 60,
+    answerTime: i % 20,
+    triggerType: 1,
+    keypad: null,
+    postcode: null,
+    isRedirect: false,
+    expiredRedirect: false,
+    revenue: (i % 7) / 2,
+    route: 'online',
+    forcedStatus: null,
+    receivedAt: startedAt,
+    updatedAt: startedAt,
+    visitId: i + 1,
+    viewId: i + 1,
+    url: 'https://data.test/contact',
+    referrer: 'https://www.google.com/',
+    source: 'organic:www.google.com',
+    keyword: 'plumber',
+    gclid: null,
+    clientData: null,
+    callPath: 'https://data.test/\nhttps://data.test/contact',
+    offlineDescription: null,
+  };
+}
+
+try {
+  let t = performance.now();
+  for (let i = 0; i < CALLS; i += BATCH) {
+    await bench.c.calls.insertMany(Array.from({ length: Math.min(BATCH, CALLS - i) }, (_, j) => call(i + j)), { ordered: false });
+  }
+  console.log(`Database: ${databaseLabel()}. Seeded ${CALLS.toLocaleString('en')} calls in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+  const base = await bench.listen();
+
+  const total = CALLS;
+  const deepPage = Math.max(1, Math.floor(total / 5000 / 2));
+  const cases = [
+    { label: 'first page (limit=5000)', query: { page: 1 } },
+    { label: `deep page ${deepPage} (limit=5000)`, query: { page: deepPage } },
+    { label: 'group_by_day, 365 days', query: { page: 1, group_by_day: 'true' } },
+  ];
+  for (const { label, query } of cases) {
+    const params = new URLSearchParams({ api_key: 'bench-data-key', type: 'calls', start_date: '2025-01-01', end_date: '2025-12-31', limit: '5000', ...Object.fromEntries(Object.entries(query).map(([k, v]) => [k, String(v)])) });
+    t = performance.now();
+    const res = await fetch(`${base}/data-api?${params}`);
+    const body = (await res.json()) as { status: string; total_results?: number; results: unknown[] };
+    const ms = performance.now() - t;
+    console.log(`${label}: ${ms.toFixed(0)} ms, ${body.status}, ${body.results.length} rows${body.total_results === undefined ? '' : ` of ${body.total_results}`}`);
+  }
+
+  // The plan the database chose for the page query (the same filter and sort the service sends).
+  const filter = { domainId: 'data.test', startedAt: { $gte: new Date(YEAR_START - 3600_000), $lt: new Date(YEAR_START + YEAR_MS - 3600_000) }, status: { $ne: null } };
+  const plan = await bench.c.calls.find(filter).sort({ startedAt: 1, _id: 1 }).limit(5000).explain();
+  console.log('Query plan of a page:', JSON.stringify(plan.queryPlanner ?? plan).slice(0, 600));
+  console.log('Pushdown (FerretDB):', JSON.stringify({ filter: plan.filterPushdown, sort: plan.sortPushdown, limit: plan.limitPushdown }));
+} finally {
+  await bench.close();
+}
