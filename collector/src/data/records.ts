@@ -1,0 +1,45 @@
+// Stored calls and SMS as the data API shows them, each field in its own format.
+import type { CallRecord, SmsRecord } from '@ringtrail/shared';
+import type { CallDoc, DomainDoc, SmsDoc } from '../db/collections.ts';
+import { maskCaller } from '../domains/caller-privacy.ts';
+import { localTime } from '../domains/time-zone.ts';
+
+export function callRecord(call: CallDoc, domain: DomainDoc): CallRecord {
+  const { day, time } = localTime(call.startedAt, domain.timeZone);
+  const [y, m, d] = day.split('-');
+  return {
+    start_date: `${d}/${m}/${y} ${time}`,
+    caller: maskCaller(call.caller, domain.callerPrivacy),
+    tracking_number: call.trackingNumber,
+    phone: call.destination ?? '',
+    trigger_type: call.triggerType,
+    source: call.source ?? '',
+    url: call.url ?? '',
+    referer: call.referrer ?? '',
+    keyword: call.keyword ?? '',
+    call_path: call.callPath ?? '',
+    status: call.status ?? '',
+    duration: call.duration,
+    billing_duration: call.billingDuration,
+    revenue: call.revenue,
+    postcode: call.postcode ?? '',
+    keypad: call.keypad ?? '',
+    is_redirect: call.isRedirect,
+    expired_redirect: call.expiredRedirect,
+    answer_time: call.answerTime,
+    ...(call.visitId !== null ? { visit_id: String(call.visitId) } : {}),
+    ...(call.gclid ? { gclid: call.gclid } : {}),
+    ...(call.clientData !== null && call.clientData !== undefined ? { client_data: typeof call.clientData === 'string' ? call.clientData : JSON.stringify(call.clientData) } : {}),
+  };
+}
+
+export function smsRecord(sms: SmsDoc, domain: DomainDoc): SmsRecord {
+  const { day, time } = localTime(sms.sentAt, domain.timeZone);
+  return {
+    sent_date: `${day} ${time}`,
+    caller_phone: maskCaller(sms.caller, domain.callerPrivacy),
+    tracking_phone: sms.trackingNumber,
+    id: sms._id,
+    message_content: sms.message,
+  };
+}

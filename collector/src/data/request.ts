@@ -1,0 +1,87 @@
+// The data API's parameters, checked all at once so one answer lists every problem.
+import { CALL_STATUSES, normalizePhone, type CallStatus } from '@ringtrail/shared';
+import { isCalendarDay } from '../domains/time-zone.ts';
+import { DataFailure } from '../http/data-envelope.ts';
+
+export const LIMIT_MIN = 10;
+export const LIMIT_MAX = 5000;
+const REQUIRED = ['type', 'start_date', 'end_date', 'page', 'limit'] as const;
+
+export interface DataRequest {
+  type: 'calls' | 'sms';
+  startDay: string;
+  endDay: string;
+  page: number;
+  limit: number;
+  groupByDay: boolean;
+  phone?: string;
+  trackingPhone?: string;
+  callerPhone?: string;
+  statuses?: CallStatus[];
+  offlineDescription?: string;
+}
+
+export function parseDataRequest(raw: Record<string, unknown>): DataRequest {
+  const errors: string[] = [];
+  const text = (name: string): string | undefined => {
+    const v = raw[name];
+    if (v === undefined) return undefined;
+    if (typeof v === 'string') return v;
+    errors.push(`Invalid parameter ${name}`);
+    return undefined;
+  };
+  for (const name of REQUIRED) if (raw[name] === undefined || raw[name] === '') errors.push(`Missing parameter ${name}`);
+
+  const type = text('type');
+  if (type && type !== 'calls' && type !== 'sms') errors.push('Invalid parameter type');
+  const day = (name: string) => {
+    const v = text(name);
+    if (v && !isCalendarDay(v)) errors.push(`Invalid date ${v}`);
+    return v;
+  };
+  const startDay = day('start_date');
+  const endDay = day('end_date');
+  if (startDay && endDay && isCalendarDay(startDay) && isCalendarDay(endDay) && startDay > endDay) errors.push('Invalid parameter end_date: before start_date');
+  const pageText = text('page');
+  if (pageText && !/^[1-9]\d{0,8}$/.test(pageText)) errors.push('Invalid parameter page');
+  const limitText = text('limit');
+  const limit = Number(limitText);
+  if (limitText && !(/^\d+$/.test(limitText) && limit >= LIMIT_MIN && limit <= LIMIT_MAX)) errors.push(`Limit must be between ${LIMIT_MIN} and ${LIMIT_MAX}`);
+  const groupText = text('group_by_day');
+  if (groupText !== undefined && groupText !== 'true' && groupText !== 'false') errors.push('Invalid parameter group_by_day');
+
+  const phoneFilter = (name: string) => {
+    const v = text(name);
+    if (v === undefined || v === '') return undefined;
+    const digits = normalizePhone(v);
+    if (!digits) errors.push(`Invalid parameter ${name}`);
+    return digits ?? undefined;
+  };
+  const phone = phoneFilter('phone');
+  const trackingPhone = phoneFilter('tracking_phone');
+  const callerPhone = phoneFilter('caller_phone');
+  const statusText = text('status');
+  const statuses = statusText ? statusText.split(',').map((s) => s.trim()).filter(Boolean) : undefined;
+  if (statuses?.some((s) => !(CALL_STATUSES as readonly string[]).includes(s))) errors.push('Invalid parameter status');
+  const offlineDescription = text('offline_phone_description') || undefined;
+  if (type === 'sms') {
+    // An SMS has no destination, status, offline source or daily rows.
+    for (const name of ['phone', 'status', 'offline_phone_description', 'group_by_day'] as const) {
+      if (raw[name] !== undefined && !(name === 'group_by_day' && raw[name] === 'false')) errors.push(`Invalid parameter ${name}: not for type=sms`);
+    }
+  }
+  if (errors.length > 0) throw new DataFailure([...new Set(errors)]);
+  return {
+    type: type as DataRequest['type'],
+    startDay: startDay!,
+    endDay: endDay!,
+    page: Number(pageText),
+    limit,
+    groupByDay: groupText === 'true',
+    ...(phone ? { phone } : {}),
+    ...(trackingPhone ? { trackingPhone } : {}),
+    ...(callerPhone ? { callerPhone } : {}),
+    ...(statuses?.length ? { statuses: statuses as CallStatus[] } : {}),
+    ...(offlineDescription ? { offlineDescription } : {}),
+  };
+}

@@ -1,0 +1,21 @@
+// HTTP in for the data service: GET with the key and parameters in the query string.
+import Router from '@koa/router';
+import type { Collections } from '../db/collections.ts';
+import { domainByKey } from '../domains/domain-lookup.ts';
+import { DataFailure, dataEnvelope } from '../http/data-envelope.ts';
+import { queryOf } from '../http/query.ts';
+import type { Logger } from '../logger.ts';
+import { parseDataRequest } from './request.ts';
+import type { DataService } from './service.ts';
+
+export function dataRoutes(c: Collections, service: DataService, log: Logger): Router {
+  const router = new Router();
+  router.get('/data-api', dataEnvelope(log), async (ctx) => {
+    const raw = queryOf(ctx);
+    // A bad key is the only answer: nothing else is checked for a caller who is not a client.
+    const domain = await domainByKey(c, 'dataApiKeyHash', raw.api_key);
+    if (!domain) throw new DataFailure(['Invalid api key']);
+    ctx.body = await service.query(domain, parseDataRequest(raw));
+  });
+  return router;
+}
