@@ -3,6 +3,7 @@
 // `Cannot handle request`, the one answer worth retrying.
 import type { Middleware } from 'koa';
 import type { Logger } from '../logger.ts';
+import { envelope } from './envelope.ts';
 
 export class DataFailure extends Error {
   constructor(readonly errors: string[]) {
@@ -11,13 +12,8 @@ export class DataFailure extends Error {
 }
 
 export function dataEnvelope(log: Logger): Middleware {
-  return async (ctx, next) => {
-    try {
-      await next();
-    } catch (err) {
-      if (!(err instanceof DataFailure)) log.error({ err, path: ctx.path }, 'data request failed');
-      ctx.status = err instanceof DataFailure ? 200 : 500;
-      ctx.body = { status: 'ERROR', errors: err instanceof DataFailure ? err.errors : ['Cannot handle request'] };
-    }
-  };
+  return envelope(log, 'data', (err) => (err instanceof DataFailure ? { status: 200, body: { status: 'ERROR', errors: err.errors } } : null), {
+    status: 500,
+    body: { status: 'ERROR', errors: ['Cannot handle request'] },
+  });
 }

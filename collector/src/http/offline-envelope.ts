@@ -3,21 +3,17 @@ import type { Middleware } from 'koa';
 import type { ZodType } from 'zod';
 import type { OfflineError } from '@ringtrail/shared';
 import type { Logger } from '../logger.ts';
+import { envelope } from './envelope.ts';
 import { checkParams } from './params.ts';
 
 export class OfflineFailure extends Error {}
 
 export function offlineEnvelope(log: Logger): Middleware {
-  return async (ctx, next) => {
-    try {
-      await next();
-    } catch (err) {
-      if (!(err instanceof OfflineFailure)) log.error({ err, path: ctx.path }, 'offline numbers request failed');
-      const answer: OfflineError = { status: 'error', error: err instanceof OfflineFailure ? err.message : 'Internal error: nothing was changed; retry later' };
-      ctx.status = err instanceof OfflineFailure ? 200 : 500;
-      ctx.body = answer;
-    }
-  };
+  const answer = (error: string): OfflineError => ({ status: 'error', error });
+  return envelope(log, 'offline numbers', (err) => (err instanceof OfflineFailure ? { status: 200, body: answer(err.message) } : null), {
+    status: 500,
+    body: answer('Internal error: nothing was changed; retry later'),
+  });
 }
 
 /** Validates offline parameters; the first problem becomes `Missing parameter <name>` or `Invalid parameter <name>: ...`. */

@@ -3,6 +3,7 @@
 import type { Middleware } from 'koa';
 import type { ZodType } from 'zod';
 import type { Logger } from '../logger.ts';
+import { bodyRejection, envelope } from './envelope.ts';
 import { checkParams } from './params.ts';
 
 export class TelephonyFailure extends Error {
@@ -15,21 +16,12 @@ export class TelephonyFailure extends Error {
 }
 
 export function telephonyEnvelope(log: Logger): Middleware {
-  return async (ctx, next) => {
-    try {
-      await next();
-    } catch (err) {
-      const failure = err instanceof TelephonyFailure ? err : bodyFailure(err);
-      if (!failure) log.error({ err, path: ctx.path }, 'telephony request failed');
-      ctx.status = failure?.httpStatus ?? 500;
-      ctx.body = { status: 'ERROR', error: failure?.message ?? 'Internal error: nothing was recorded; retry' };
-    }
+  const known = (err: unknown) => {
+    const bad = bodyRejection(err);
+    const failure = err instanceof TelephonyFailure ? err : bad ? new TelephonyFailure(400, bad) : null;
+    return failure ? { status: failure.httpStatus, body: { status: 'ERROR', error: failure.message } } : null;
   };
-}
-
-function bodyFailure(err: unknown): TelephonyFailure | null {
-  const status = (err as { status?: number }).status;
-  return status === 400 || status === 413 || status === 415 ? new TelephonyFailure(400, `Invalid request body: ${(err as Error).message}`) : null;
+  return envelope(log, 'telephony', known, { status: 500, body: { status: 'ERROR', error: 'Internal error: nothing was recorded; retry' } });
 }
 
 /** Every problem of the report at once: a PBX developer fixes them in one go. */

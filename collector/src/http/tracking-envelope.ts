@@ -6,32 +6,19 @@ import type { ZodType } from 'zod';
 import type { TrackingProblem } from '@ringtrail/shared';
 import { TrackingFailure } from '../tracking/failure.ts';
 import type { Logger } from '../logger.ts';
+import { bodyRejection, envelope } from './envelope.ts';
 import { checkParams } from './params.ts';
 
 export function trackingEnvelope(log: Logger): Middleware {
-  return async (ctx, next) => {
-    try {
-      await next();
-    } catch (err) {
-      const failure = asTrackingFailure(err);
-      if (!failure) log.error({ err, path: ctx.path }, 'tracking request failed');
-      const answer: TrackingProblem = failure
-        ? { status: failure.status, errorMessage: failure.message, ...failure.ids }
-        : { status: 'SYSTEM_ERROR', errorMessage: 'Internal error: the request was not processed; retry later' };
-      ctx.status = failure?.http.status ?? (answer.status === 'SYSTEM_ERROR' ? 500 : 200);
-      if (failure?.http.headers) ctx.set(failure.http.headers);
-      ctx.body = answer;
-    }
+  const known = (err: unknown) => {
+    const bad = bodyRejection(err);
+    const failure = err instanceof TrackingFailure ? err : bad ? new TrackingFailure('INVALID_PARAMETER', bad) : null;
+    if (!failure) return null;
+    const body: TrackingProblem = { status: failure.status, errorMessage: failure.message, ...failure.ids };
+    return { status: failure.http.status ?? 200, body, ...(failure.http.headers ? { headers: failure.http.headers } : {}) };
   };
-}
-
-function asTrackingFailure(err: unknown): TrackingFailure | null {
-  if (err instanceof TrackingFailure) return err;
-  const status = (err as { status?: number }).status;
-  if (status === 400 || status === 413 || status === 415) {
-    return new TrackingFailure('INVALID_PARAMETER', `Invalid request body: ${(err as Error).message}`);
-  }
-  return null;
+  const internal: TrackingProblem = { status: 'SYSTEM_ERROR', errorMessage: 'Internal error: the request was not processed; retry later' };
+  return envelope(log, 'tracking', known, { status: 500, body: internal });
 }
 
 /** Validates a tracking request; the first problem becomes MISSING_PARAMETER or INVALID_PARAMETER. */
