@@ -1,6 +1,7 @@
 // `npm run bench` (data part): 1,000,000 calls over a year in one domain, then /data-api over HTTP:
 // the first page, a deep page, and group_by_day over 365 days, each at limit=5000, with the
 // database's query plan of each. BENCH_CALLS changes the count.
+import http from 'node:http';
 import type { CallDoc } from '../../collector/src/db/collections.ts';
 import { databaseLabel, startBenchCollector } from './bench-collector.ts';
 
@@ -55,6 +56,18 @@ function call(i: number): CallDoc {
   };
 }
 
+/** GET without a client-side time limit (fetch gives up after 300 s without headers). */
+function getJson(url: string): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, (res) => {
+        let text = '';
+        res.setEncoding('utf8').on('data', (chunk) => (text += chunk)).on('end', () => resolve(JSON.parse(text)));
+      })
+      .on('error', reject);
+  });
+}
+
 try {
   let t = performance.now();
   for (let i = 0; i < CALLS; i += BATCH) {
@@ -73,8 +86,7 @@ try {
   for (const { label, query } of cases) {
     const params = new URLSearchParams({ api_key: 'bench-data-key', type: 'calls', start_date: '2025-01-01', end_date: '2025-12-31', limit: '5000', ...Object.fromEntries(Object.entries(query).map(([k, v]) => [k, String(v)])) });
     t = performance.now();
-    const res = await fetch(`${base}/data-api?${params}`);
-    const body = (await res.json()) as { status: string; total_results?: number; results: unknown[] };
+    const body = (await getJson(`${base}/data-api?${params}`)) as { status: string; total_results?: number; results: unknown[] };
     const ms = performance.now() - t;
     console.log(`${label}: ${ms.toFixed(0)} ms, ${body.status}, ${body.results.length} rows${body.total_results === undefined ? '' : ` of ${body.total_results}`}`);
   }
