@@ -103,6 +103,8 @@ describe('offline numbers API', () => {
     await api({ action: 'assign', phone_number: '0122222222', description: 'Card', type: 6, tracking_number: '0100000002' });
     const taken = await api({ action: 'assign', phone_number: '0133333333', description: 'Card 2', type: 6, tracking_number: '0100000002' });
     expect(taken.body).toEqual({ status: 'error', error: 'Tracking number already assigned' });
+    const otherType = await api({ action: 'assign', phone_number: '0133333333', description: 'Card 3', type: 7, tracking_number: '0100000001' });
+    expect(otherType.body).toEqual({ status: 'error', error: 'Unknown tracking number' });
     for (const number of ['0100000099', '0800000001', '0100000009']) {
       expect((await api({ action: 'check', tracking_number: number })).body).toEqual({ status: 'error', error: 'Unknown tracking number' });
       expect((await api({ action: 'unassign', tracking_number: number })).body.error).toBe('Unknown tracking number');

@@ -81,7 +81,7 @@ export class OfflineNumbers {
     if (req.tracking_number) {
       // A chosen number: it must be a free number of this pool.
       const n = await this.offlineNumber(domain, req.tracking_number);
-      if (n.type !== req.type) throw new OfflineFailure(`${UNKNOWN_NUMBER}: it is not of type ${req.type}`);
+      if (n.type !== req.type) throw new OfflineFailure(UNKNOWN_NUMBER); // not in the pool of that type
       if (!(await this.tryInsert(make(n)))) throw new OfflineFailure(ALREADY_ASSIGNED);
       return stateOf(make(n));
     }
