@@ -1,8 +1,8 @@
 // The data service: a domain's calls and SMS of a date range, page by page or as daily totals.
 // Knows nothing of HTTP. Days are the domain's time zone's; records come oldest first, ties by id,
 // so reading pages 1..n returns each record once.
-import type { DailyRow, DataAnswer } from '@ringtrail/shared';
-import type { Filter } from 'mongodb';
+import type { CallRecord, DailyRow, DataAnswer, SmsRecord } from '@ringtrail/shared';
+import type { Collection, Filter, WithId } from 'mongodb';
 import type { CallDoc, Collections, DomainDoc, SmsDoc } from '../db/collections.ts';
 import { localTime, nextDay, startOfLocalDay } from '../domains/time-zone.ts';
 import { callRecord, smsRecord } from './records.ts';
@@ -17,12 +17,7 @@ export class DataService {
   }
 
   private async calls(domain: DomainDoc, req: DataRequest): Promise<DataAnswer> {
-    const filter = callFilter(domain, req);
-    const [total, calls] = await Promise.all([
-      this.c.calls.countDocuments(filter),
-      this.c.calls.find(filter).sort({ startedAt: 1, _id: 1 }).skip((req.page - 1) * req.limit).limit(req.limit).toArray(),
-    ]);
-    return paged(total, req, calls.map((call) => callRecord(call, domain)));
+    return paged(this.c.calls, callFilter(domain, req), 'startedAt', req, (call) => callRecord(call, domain));
   }
 
   /** Every day of the range, days without calls included. */
@@ -47,11 +42,7 @@ export class DataService {
       ...(req.trackingPhone ? { trackingNumber: req.trackingPhone } : {}),
       ...(req.callerPhone ? { caller: req.callerPhone } : {}),
     };
-    const [total, sms] = await Promise.all([
-      this.c.sms.countDocuments(filter),
-      this.c.sms.find(filter).sort({ sentAt: 1, _id: 1 }).skip((req.page - 1) * req.limit).limit(req.limit).toArray(),
-    ]);
-    return paged(total, req, sms.map((s) => smsRecord(s, domain)));
+    return paged(this.c.sms, filter, 'sentAt', req, (s) => smsRecord(s, domain));
   }
 }
 
@@ -73,7 +64,18 @@ function callFilter(domain: DomainDoc, req: DataRequest): Filter<CallDoc> {
   };
 }
 
-function paged<T>(total: number, req: DataRequest, results: T[]): DataAnswer {
+/** One page of a range, oldest first (ties by id), with the total over all pages. */
+async function paged<T extends CallDoc | SmsDoc>(
+  col: Collection<T>,
+  filter: Filter<T>,
+  timeField: 'startedAt' | 'sentAt',
+  req: DataRequest,
+  record: (doc: WithId<T>) => CallRecord | SmsRecord,
+): Promise<DataAnswer> {
+  const [total, docs] = await Promise.all([
+    col.countDocuments(filter),
+    col.find(filter).sort({ [timeField]: 1, _id: 1 }).skip((req.page - 1) * req.limit).limit(req.limit).toArray(),
+  ]);
   const hasMore = req.page * req.limit < total;
-  return { status: 'OK', total_results: total, ...(hasMore ? { next_page: req.page + 1 } : {}), results } as DataAnswer;
+  return { status: 'OK', total_results: total, ...(hasMore ? { next_page: req.page + 1 } : {}), results: docs.map(record) };
 }

@@ -1,5 +1,5 @@
 // Every collection the collector uses, its document shape, and its indexes.
-import type { Collection, Db } from 'mongodb';
+import type { Collection, Db, Filter, UpdateFilter } from 'mongodb';
 import type { CallStatus, DisplayMode, RouteReason, TimetableEntry } from '@ringtrail/shared';
 import type { Attribution } from '../tracking/attribution.ts';
 
@@ -296,6 +296,18 @@ export async function ensureIndexes(c: Collections): Promise<void> {
     c.visits.createIndex({ domainId: 1, createdAt: 1 }),
     c.idBlocks.createIndex({ seq: 1, block: -1 }),
   ]);
+}
+
+/** Sets fields on the document of `_id`, creating it if needed. Two first writes race on FerretDB
+ * (its upsert reads, then inserts): the loser's insert collides, and it updates instead. */
+export async function upsertById<T extends { _id: string | number }>(col: Collection<T>, _id: T['_id'], set: Partial<T>, onInsert: Partial<T>): Promise<void> {
+  const filter = { _id } as Filter<T>;
+  try {
+    await col.updateOne(filter, { $set: set, $setOnInsert: onInsert } as UpdateFilter<T>, { upsert: true });
+  } catch (err) {
+    if (!isDuplicateKey(err)) throw err;
+    await col.updateOne(filter, { $set: set } as UpdateFilter<T>);
+  }
 }
 
 export function isDuplicateKey(err: unknown): boolean {

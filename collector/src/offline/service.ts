@@ -60,8 +60,7 @@ export class OfflineNumbers {
     };
   }
 
-  /** The assignment of an offline number, for call routing. */
-  assignmentOf(number: string): Promise<OfflineAssignmentDoc | null> {
+  private assignmentOf(number: string): Promise<OfflineAssignmentDoc | null> {
     return this.c.offlineAssignments.findOne({ _id: number });
   }
 
@@ -100,10 +99,15 @@ export class OfflineNumbers {
 
   /** By tracking number: that one; by phone number: every number forwarded there (so a repeat is a no-op). */
   private async unassign(domain: DomainDoc, req: OfflineRequest, now: Date): Promise<OfflineNumberState & { released: string[] }> {
-    const released = req.tracking_number
-      ? [await this.offlineNumber(domain, req.tracking_number)].map((n) => n._id)
-      : (await this.byDestination(domain, req.phone_number!)).map((a) => a._id);
-    const before = req.tracking_number ? await this.assignmentOf(req.tracking_number) : null;
+    let before: OfflineAssignmentDoc | null = null;
+    let released: string[];
+    if (req.tracking_number) {
+      await this.offlineNumber(domain, req.tracking_number);
+      before = await this.assignmentOf(req.tracking_number);
+      released = [req.tracking_number];
+    } else {
+      released = (await this.byDestination(domain, req.phone_number!)).map((a) => a._id);
+    }
     for (const number of released) {
       const { deletedCount } = await this.c.offlineAssignments.deleteOne({ _id: number });
       if (deletedCount > 0) await this.c.trackingNumbers.updateOne({ _id: number }, { $set: { releasedAt: now } });

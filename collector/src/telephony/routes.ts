@@ -14,7 +14,7 @@ export function telephonyRoutes(service: TelephonyService, apiKey: string | unde
 
   router.get('/route', ...guard, async (ctx) => {
     const q = parseTelephonyParams(routeQuery, queryOf(ctx));
-    ctx.body = await service.route(q.tracking_number, q.code ?? null);
+    ctx.body = service.answerOf(q.tracking_number, await service.routeOf(q.tracking_number, q.code ?? null));
   });
   router.post('/calls', ...guard, parseBody, async (ctx) => {
     const callId = await service.recordCall(parseTelephonyParams(callReport, bodyOf(ctx.request)));

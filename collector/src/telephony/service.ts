@@ -1,7 +1,7 @@
 // Calls and SMS as a carrier reports them: routed, attributed and stored once per carrier reference.
 // Knows nothing of HTTP.
 import type { CallReport, CallStatus, RouteAnswer, SmsReport } from '@ringtrail/shared';
-import { isDuplicateKey, type CallDoc, type Collections } from '../db/collections.ts';
+import { isDuplicateKey, upsertById, type CallDoc, type Collections } from '../db/collections.ts';
 import type { IdAllocator, IdSequence } from '../db/ids.ts';
 import { TelephonyFailure } from '../http/telephony-envelope.ts';
 import { attributeCall } from './call-attribution.ts';
@@ -29,8 +29,12 @@ export class TelephonyService {
     private readonly router: CallRouter,
   ) {}
 
-  async route(trackingNumber: string, code: string | null, at = new Date()): Promise<RouteAnswer> {
-    const route = await this.router.route(trackingNumber, code, at);
+  /** Where a call goes and who it is credited to; `answerOf` words it for a PBX. */
+  routeOf(trackingNumber: string, code: string | null, at = new Date()): Promise<Route> {
+    return this.router.route(trackingNumber, code, at);
+  }
+
+  answerOf(trackingNumber: string, route: Route): RouteAnswer {
     return {
       status: 'OK',
       trackingNumber,
@@ -44,7 +48,7 @@ export class TelephonyService {
 
   /** Creates the call of a new `callRef`, or updates the one it created; answers its callId.
    * Route and attribution are decided at the first report of a call; later reports bring the outcome. */
-  async recordCall(report: CallInput, now = new Date()): Promise<number> {
+  async recordCall(report: CallInput, now = new Date(), routed?: Route): Promise<number> {
     const callId = await this.claimRef('call', report.callRef);
     const outcome = {
       caller: report.callerPhone,
@@ -63,8 +67,8 @@ export class TelephonyService {
       await this.c.calls.updateOne({ _id: callId }, { $set: { ...outcome, status: statusOf(existing.forcedStatus, report.status) } });
       return callId;
     }
-    const decided = await this.decide(report);
-    await this.upsert(callId, { ...decided, ...outcome, callRef: report.callRef, status: statusOf(decided.forcedStatus, report.status) }, now);
+    const decided = await this.decide(report, routed);
+    await upsertById(this.c.calls, callId, { ...decided, ...outcome, callRef: report.callRef, status: statusOf(decided.forcedStatus, report.status) }, { receivedAt: now });
     return callId;
   }
 
@@ -79,15 +83,13 @@ export class TelephonyService {
     const id = await this.claimRef('sms', report.smsRef);
     const message = report.parts ?? report.message!;
     const sms = { domainId: number.domainId, smsRef: report.smsRef, trackingNumber: report.trackingNumber, caller: report.callerPhone, sentAt: report.sentDate, message };
-    await this.c.sms.updateOne({ _id: id }, { $set: sms, $setOnInsert: { receivedAt: now } }, { upsert: true }).catch(async (err) => {
-      if (!isDuplicateKey(err)) throw err;
-      await this.c.sms.updateOne({ _id: id }, { $set: sms });
-    });
+    await upsertById(this.c.sms, id, sms, { receivedAt: now });
     return id;
   }
 
-  private async decide(report: CallInput) {
-    const route: Route = await this.router.route(report.trackingNumber, report.code ?? null, report.startDate);
+  /** `routed`: the route the caller already found for this report's number, code and start. */
+  private async decide(report: CallInput, routed?: Route) {
+    const route = routed ?? (await this.router.route(report.trackingNumber, report.code ?? null, report.startDate));
     if (!route.domain) throw new TelephonyFailure(404, UNKNOWN_NUMBER);
     return {
       ...(await attributeCall(this.c, route, report.startDate)),
@@ -114,16 +116,6 @@ export class TelephonyService {
     } catch (err) {
       if (!isDuplicateKey(err)) throw err;
       return (await this.c.carrierRefs.findOne({ _id }))!.recordId;
-    }
-  }
-
-  /** Two first reports of one call race here too: the loser's insert collides and it updates instead. */
-  private async upsert(callId: number, call: Omit<CallDoc, '_id' | 'receivedAt'>, now: Date): Promise<void> {
-    try {
-      await this.c.calls.updateOne({ _id: callId }, { $set: call, $setOnInsert: { receivedAt: now } }, { upsert: true });
-    } catch (err) {
-      if (!isDuplicateKey(err)) throw err;
-      await this.c.calls.updateOne({ _id: callId }, { $set: call });
     }
   }
 }

@@ -37,16 +37,16 @@ export function twilioRoutes(service: TelephonyService, options: TwilioOptions, 
     const trackingNumber = normalizePhone(p.To ?? '') ?? '';
     const code = p.Digits || null;
     const now = wholeSecond(new Date());
-    const route = await service.route(trackingNumber, code, now);
+    const route = await service.routeOf(trackingNumber, code, now);
     const twiml = new twilio.twiml.VoiceResponse();
     if (route.reason === 'code-required') {
-      const gather = twiml.gather({ numDigits: route.codeDigits, action: ctx.path, method: 'POST', timeout: 8 });
+      const gather = twiml.gather({ numDigits: route.number!.codeDigits, action: ctx.path, method: 'POST', timeout: 8 });
       gather.say('Please enter the code shown next to the number.');
       twiml.say('No code was entered. Goodbye.');
     } else if (route.reason === 'unknown-number') {
       twiml.say('This number is not in service.');
     } else {
-      await service.recordCall({ ...reportOf(p, trackingNumber, now), code: code ?? undefined, status: null });
+      await service.recordCall({ ...reportOf(p, trackingNumber, now), code: code ?? undefined, status: null }, new Date(), route);
       if (route.destination) twiml.dial({ callerId: p.From || undefined }, toE164(route.destination));
       else twiml.say('This number is not in service.');
     }
