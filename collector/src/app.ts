@@ -19,6 +19,14 @@ import { CallRouter } from './telephony/routing.ts';
 import { telephonyRoutes } from './telephony/routes.ts';
 import { TelephonyService } from './telephony/service.ts';
 import { twilioRoutes, type TwilioOptions } from './telephony/twilio.ts';
+import { LiveCalls } from './agent/live-calls.ts';
+import { agentRoutes } from './agent/routes.ts';
+import { AgentService } from './agent/service.ts';
+import { commerceRoutes } from './commerce/routes.ts';
+import { CommerceService } from './commerce/service.ts';
+import { DEFAULT_DELIVERY, DeliveryWorker, type DeliveryOptions } from './webhooks/delivery-worker.ts';
+import { LivePush } from './webhooks/live-push.ts';
+import { Outbox } from './webhooks/outbox.ts';
 import { NumberPool } from './tracking/pool.ts';
 import { trackingRoutes } from './tracking/routes.ts';
 import { TrackingService } from './tracking/service.ts';
@@ -35,11 +43,17 @@ export interface AppOptions {
   /** The platform-wide key of /telephony/* (`Authorization: Bearer`); unset, those doors answer 403. */
   telephonyApiKey?: string;
   twilio?: TwilioOptions;
+  /** Webhook and analytics delivery; `run: false` leaves the outbox to other processes. */
+  delivery?: Partial<DeliveryOptions> & { run?: boolean };
+  /** GA4 Measurement Protocol endpoint of the purchase events (tests point it at a local receiver). */
+  ga4Endpoint?: string;
 }
 
 export interface CollectorApp {
   app: Koa;
   collections: Collections;
+  /** Stops the delivery worker (after its attempts under way); the caller closes the HTTP server first. */
+  stop(): Promise<void>;
 }
 
 export function createApp(options: AppOptions): CollectorApp {
@@ -47,8 +61,15 @@ export function createApp(options: AppOptions): CollectorApp {
   const app = new Koa({ proxy: trustProxy });
   const c = collections(db);
   const ids = new IdAllocator(c.idBlocks);
-  const tracking = new TrackingService(c, ids);
-  const telephony = new TelephonyService(c, ids, new CallRouter(c, new NumberPool(c)));
+  const outbox = new Outbox(c);
+  const liveCalls = new LiveCalls(c);
+  const push = new LivePush(c, outbox, liveCalls);
+  const tracking = new TrackingService(c, ids, (domain, view) => push.viewAdded(domain, view));
+  const telephony = new TelephonyService(c, ids, new CallRouter(c, new NumberPool(c)), (callId, now) => liveCalls.end(callId, now));
+  const commerce = new CommerceService(c, ids, push, outbox, options.ga4Endpoint ?? 'https://www.google-analytics.com/mp/collect');
+  const { run = true, ...delivery } = options.delivery ?? {};
+  const worker = new DeliveryWorker(c, outbox, log, { ...DEFAULT_DELIVERY, ...delivery });
+  if (run) worker.start();
   const offline = new OfflineNumbers(c);
   app.silent = true; // errors are answered and logged by each family's envelope
   app.use(requestLog(log));
@@ -61,10 +82,12 @@ export function createApp(options: AppOptions): CollectorApp {
     telephonyRoutes(telephony, options.telephonyApiKey, log),
     dataRoutes(c, new DataService(c), log),
     twilioRoutes(telephony, options.twilio ?? {}, log),
+    commerceRoutes(c, commerce, log),
+    agentRoutes(c, new AgentService(c, liveCalls), log),
     ...(demoPages ? [demoRoutes()] : []),
   ];
   for (const router of routers) {
     app.use(router.routes()).use(router.allowedMethods());
   }
-  return { app, collections: c };
+  return { app, collections: c, stop: () => worker.stop() };
 }

@@ -25,6 +25,9 @@ const configSchema = z.object({
   DEMO_PAGES: flag.default(true),
   TELEPHONY_API_KEY: z.string().min(16, 'must be at least 16 characters').optional(),
   TWILIO_AUTH_TOKEN: z.string().min(1).optional(),
+  NODE_ENV: z.string().optional(),
+  ALLOW_PRIVATE_WEBHOOKS: flag.optional(),
+  GA4_ENDPOINT: z.url({ protocol: /^https?$/, error: 'must be an http or https URL' }).default('https://www.google-analytics.com/mp/collect'),
   PUBLIC_URL: z.url({ protocol: /^https?$/, error: 'must be an http or https URL' }).optional(),
 });
 
@@ -41,6 +44,9 @@ export interface Config {
   telephonyApiKey?: string;
   twilioAuthToken?: string;
   publicUrl?: string;
+  /** Webhooks may target loopback and private addresses (on by default in development and test). */
+  allowPrivateWebhooks: boolean;
+  ga4Endpoint: string;
 }
 
 export class ConfigError extends Error {}
@@ -67,5 +73,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ...(c.TELEPHONY_API_KEY ? { telephonyApiKey: c.TELEPHONY_API_KEY } : {}),
     ...(c.TWILIO_AUTH_TOKEN ? { twilioAuthToken: c.TWILIO_AUTH_TOKEN } : {}),
     ...(c.PUBLIC_URL ? { publicUrl: c.PUBLIC_URL } : {}),
+    allowPrivateWebhooks: c.ALLOW_PRIVATE_WEBHOOKS ?? ['development', 'test'].includes(c.NODE_ENV ?? ''),
+    ga4Endpoint: c.GA4_ENDPOINT,
   };
 }

@@ -29,13 +29,15 @@ if ((await c.domains.countDocuments({}, { limit: 1 })) === 0) {
   log.info({ fixture: DEMO_FIXTURE }, 'empty database: demo fixture loaded');
 }
 
-const { app } = createApp({
+const { app, stop } = createApp({
   db: database.db,
   log,
   trustProxy: config.trustProxy,
   browserLimits: config.browserLimits,
   demoPages: config.demoPages,
   ...(config.telephonyApiKey ? { telephonyApiKey: config.telephonyApiKey } : {}),
+  delivery: { publicOnly: !config.allowPrivateWebhooks },
+  ga4Endpoint: config.ga4Endpoint,
   twilio: { ...(config.twilioAuthToken ? { authToken: config.twilioAuthToken } : {}), ...(config.publicUrl ? { publicUrl: config.publicUrl } : {}) },
 });
 const server = app.listen(config.port, config.host);
@@ -57,6 +59,7 @@ async function shutdown(signal: string): Promise<void> {
   const forced = setTimeout(() => server.closeAllConnections(), 10_000);
   await drained;
   clearTimeout(forced);
+  await stop(); // the delivery worker ends its attempts under way; what is left waits in the outbox
   await database.close();
   log.info('stopped');
 }

@@ -6,3 +6,5 @@ export * from './schemas/browser.ts';
 export * from './schemas/offline.ts';
 export * from './schemas/telephony.ts';
 export * from './schemas/data.ts';
+export * from './schemas/commerce.ts';
+export * from './schemas/agent.ts';

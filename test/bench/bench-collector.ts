@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type Koa from 'koa';
 import { MongoClient, type Db } from 'mongodb';
-import { createApp } from '../../collector/src/app.ts';
+import { createApp, type AppOptions } from '../../collector/src/app.ts';
 import { fixtureSchema } from '../../collector/src/cli/fixture.ts';
 import { seedFixture } from '../../collector/src/cli/seed-service.ts';
 import { collections, ensureIndexes, type Collections } from '../../collector/src/db/collections.ts';
@@ -26,7 +26,7 @@ export interface BenchCollector {
 
 export const databaseLabel = () => (process.env.MONGODB_URI ? 'MONGODB_URI' : 'embedded FerretDB (SQLite)');
 
-export async function startBenchCollector(fixture: unknown, label: string): Promise<BenchCollector> {
+export async function startBenchCollector(fixture: unknown, label: string, appOptions: Partial<AppOptions> = {}): Promise<BenchCollector> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'ringtrail-bench-'));
   const embedded = process.env.MONGODB_URI ? undefined : await startEmbeddedDatabase(dataDir);
   const client = await new MongoClient(process.env.MONGODB_URI ?? embedded!.uri).connect();
@@ -35,7 +35,7 @@ export async function startBenchCollector(fixture: unknown, label: string): Prom
   await ensureIndexes(c);
   await seedFixture(c, fixtureSchema.parse(fixture));
   // The benchmarks drive the browser doors far faster than any visitor: no rate limit.
-  const { app } = createApp({ db, log: createLogger('silent'), browserLimits: { perIp: 1e9, perVisit: 1e9 } });
+  const { app, stop } = createApp({ db, log: createLogger('silent'), browserLimits: { perIp: 1e9, perVisit: 1e9 }, ...appOptions });
   let server: Server | undefined;
   const bench: BenchCollector = {
     base: '',
@@ -51,6 +51,7 @@ export async function startBenchCollector(fixture: unknown, label: string): Prom
     async close() {
       server?.closeAllConnections();
       server?.close();
+      await stop();
       await db.dropDatabase();
       await client.close();
       await embedded?.stop();

@@ -54,7 +54,7 @@ export function formFields(fields: Record<string, unknown>): URLSearchParams {
 }
 
 export async function startCollector(db: Db, opts: Omit<AppOptions, 'db' | 'log'> = {}): Promise<RunningCollector> {
-  const { app } = createApp({ db, log: createLogger(process.env.TEST_LOG ?? 'silent'), ...opts });
+  const { app, stop } = createApp({ db, log: createLogger(process.env.TEST_LOG ?? 'silent'), ...opts });
   const server = app.listen(0, '127.0.0.1');
   await new Promise<void>((resolve) => server.once('listening', resolve));
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -74,11 +74,13 @@ export async function startCollector(db: Db, opts: Omit<AppOptions, 'db' | 'log'
       const res = await fetch(`${baseUrl}${path}${search ? `?${search}` : ''}`);
       return { status: res.status, body: await res.json() };
     },
-    close: () =>
-      new Promise<void>((resolve) => {
+    async close() {
+      await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
-      }),
+      });
+      await stop();
+    },
   };
 }
 

@@ -57,6 +57,8 @@ const domain = z.object({
   currency: z.string().regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code').default('EUR'),
   callerPrivacy: z.enum(['none', 'partial', 'full']).default('none'),
   orderStatuses: z.array(z.object({ name: z.string().min(1), isSale: z.boolean() })).default([]),
+  ga4MeasurementId: z.string().regex(/^G-[A-Z0-9]+$/, 'must be a GA4 measurement id (G-XXXXXXX)').optional(),
+  ga4ApiSecret: z.string().min(1).optional(),
   pools: z.array(pool).default([]),
 });
 
@@ -65,9 +67,10 @@ export const fixtureSchema = z.object({
     z.object({
       name: z.string().min(1),
       callCenterApiKey: key.optional(),
-      webhookUrl: z.url().optional(),
+      webhookUrl: z.url({ protocol: /^https?$/, error: 'must be an http or https URL' }).optional(),
+      webhookSecret: z.string().regex(/^whsec_[A-Za-z0-9+/]{32,}={0,2}$/, 'must be whsec_ and at least 24 random bytes in base64').optional(),
       domains: z.array(domain).default([]),
-    }),
+    }).refine((a) => !a.webhookUrl || a.webhookSecret, { message: 'a webhookUrl needs a webhookSecret to sign its pushes', path: ['webhookSecret'] }),
   ),
 });
 export type Fixture = z.infer<typeof fixtureSchema>;

@@ -21,7 +21,7 @@ export async function seedFixture(c: Collections, fixture: Fixture): Promise<See
   for (const account of fixture.accounts) {
     await c.accounts.updateOne(
       { _id: account.name },
-      { $set: { name: account.name, ...hashed({ callCenterApiKey: account.callCenterApiKey }), ...(account.webhookUrl ? { webhookUrl: account.webhookUrl } : {}) } },
+      { $set: { name: account.name, ...hashed({ callCenterApiKey: account.callCenterApiKey }), ...(account.webhookUrl ? { webhookUrl: account.webhookUrl, webhookSecret: account.webhookSecret } : {}) } },
       { upsert: true },
     );
     summary.accounts++;
@@ -41,6 +41,7 @@ export async function seedFixture(c: Collections, fixture: Fixture): Promise<See
         currency: settings.currency,
         callerPrivacy: settings.callerPrivacy,
         orderStatuses: settings.orderStatuses,
+        ...(settings.ga4MeasurementId && settings.ga4ApiSecret ? { ga4MeasurementId: settings.ga4MeasurementId, ga4ApiSecret: settings.ga4ApiSecret } : {}),
         pools: pools.map(({ type, usage, codeDigits, costGroup }) => ({ type, usage, codeDigits, ...(costGroup ? { costGroup } : {}) })),
       };
       await c.domains.updateOne({ _id: name }, { $set: doc }, { upsert: true });

@@ -19,6 +19,8 @@ export interface AccountDoc {
   name: string;
   callCenterApiKeyHash?: string;
   webhookUrl?: string;
+  /** Standard Webhooks secret (`whsec_<base64>`) signing every push; stored as is, since signing needs it. */
+  webhookSecret?: string;
 }
 
 export interface DomainDoc {
@@ -45,6 +47,9 @@ export interface DomainDoc {
   currency: string;
   callerPrivacy: string;
   orderStatuses: { name: string; isSale: boolean }[];
+  /** GA4 Measurement Protocol: the purchase event of an order's first sale goes there when both are set. */
+  ga4MeasurementId?: string;
+  ga4ApiSecret?: string;
   /** In fixture order: the first online pool is the default when a request names no type. */
   pools: PoolConfig[];
 }
@@ -210,6 +215,8 @@ export interface CallDoc extends CallAttribution {
   forcedStatus: CallStatus | null;
   receivedAt: Date;
   updatedAt: Date;
+  /** The call-center agent who took the call (callStart or setAgentToCall); absent or null: none yet. */
+  agent?: string | null;
 }
 
 export interface SmsDoc {
@@ -224,10 +231,136 @@ export interface SmsDoc {
   receivedAt: Date;
 }
 
-/** Claims a carrier's reference (`call:<callRef>`, `sms:<smsRef>`) for the one record it may create. */
-export interface CarrierRefDoc {
+/** Claims an outside reference (`call:<callRef>`, `sms:<smsRef>`, `cart:<domain>:<id>`, `order:<domain>:<id>`)
+ * for the one record it may create. */
+export interface ExternalRefDoc {
   _id: string;
   recordId: number;
+}
+
+/** A product line as stored, whichever way it was sent. */
+export interface ProductLine {
+  externalId: string;
+  name: string;
+  quantity: number;
+  costPerUnit: number;
+  /** Kept as sent: a string, an array or an object. */
+  details: unknown;
+}
+
+export interface CartDoc {
+  _id: number;
+  domainId: string;
+  externalId: string;
+  currency: string;
+  visitId: number;
+  isLoggedIn: boolean;
+  callId: number | null;
+  agent: string | null;
+  products: ProductLine[];
+  totalCost: number;
+  /** CART_OPEN, or CART_ORDERED once an order names it (agent/shapes.ts). */
+  status: number;
+  /** The cart's value when an agent first touched it (0 for a cart an agent created): agent statistics. */
+  valueBeforeAgent: number | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** Who an order's revenue is credited to, fixed at its first move to a sale status. */
+export interface OrderAttribution {
+  visitId: number | null;
+  callId: number | null;
+  source: string | null;
+  keyword: string | null;
+  agent: string | null;
+}
+
+export interface OrderDoc {
+  _id: number;
+  domainId: string;
+  externalId: string;
+  variant: 'A' | 'B';
+  cartId: number | null;
+  externalCartId: string | null;
+  visitId: number | null;
+  callId: number | null;
+  agent: string | null;
+  currency: string;
+  status: string;
+  isSale: boolean;
+  products: ProductLine[];
+  totalCost: number;
+  /** The source label of the order's call or visit, known when it was first stored. */
+  source: string | null;
+  /** Set at the first move to a sale status, when the order is tied to a visit or a call. */
+  convertedAt: Date | null;
+  attribution: OrderAttribution | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** Claims an order's one conversion: `_id` = the order id, so two racing sale moves count once. */
+export interface ConversionDoc {
+  _id: number;
+  domainId: string;
+  at: Date;
+}
+
+/** A call an agent is on: from callStart until the call's outcome is reported, or `until`. */
+export interface LiveCallDoc {
+  _id: number; // callId
+  accountId: string;
+  visitId: number | null;
+  openedAt: Date;
+  until: Date;
+}
+
+/** One message waiting to go out: a webhook push or an analytics event. Deleted once delivered or given up. */
+export interface OutboxDoc {
+  _id: string; // the delivery id (webhook-id)
+  accountId: string;
+  /** Messages of one stream (`call:<id>`, `order:<id>`) go out one at a time, oldest first. */
+  stream: string;
+  kind: 'webhook' | 'analytics';
+  label: string; // `view`, `cart`, `order`, `purchase`
+  url: string;
+  contentType: string;
+  body: string;
+  /** Webhooks only: signed with the account's secret at each attempt. */
+  signed: boolean;
+  createdAt: Date;
+  /** Sub-millisecond enqueue time: the order of a stream's messages. */
+  enqueuedAt: number;
+  attempts: number;
+  nextAttemptAt: Date;
+  /** Highest claim generation known (see OutboxClaimDoc); may lag behind. */
+  claims: number;
+}
+
+/** A worker's claim on one attempt: `_id` = `<messageId>@<gen>`, so two claims of one generation collide. */
+export interface OutboxClaimDoc {
+  _id: string;
+  messageId: string;
+  owner: string;
+  until: Date;
+}
+
+/** One delivery attempt, kept for the delivery log. */
+export interface DeliveryLogDoc {
+  _id: string; // `<messageId>#<attempt>`
+  messageId: string;
+  accountId: string;
+  stream: string;
+  kind: OutboxDoc['kind'];
+  label: string;
+  attempt: number;
+  at: Date;
+  httpStatus: number | null;
+  error: string | null;
+  outcome: 'delivered' | 'retrying' | 'abandoned';
+  /** What was sent, so a receiver can replay it. */
+  body: string;
 }
 
 export interface IdBlockDoc {
@@ -251,7 +384,14 @@ export interface Collections {
   offlineAssignments: Collection<OfflineAssignmentDoc>;
   calls: Collection<CallDoc>;
   sms: Collection<SmsDoc>;
-  carrierRefs: Collection<CarrierRefDoc>;
+  externalRefs: Collection<ExternalRefDoc>;
+  carts: Collection<CartDoc>;
+  orders: Collection<OrderDoc>;
+  conversions: Collection<ConversionDoc>;
+  liveCalls: Collection<LiveCallDoc>;
+  outbox: Collection<OutboxDoc>;
+  outboxClaims: Collection<OutboxClaimDoc>;
+  deliveryLog: Collection<DeliveryLogDoc>;
   idBlocks: Collection<IdBlockDoc>;
 }
 
@@ -270,7 +410,14 @@ export function collections(db: Db): Collections {
     offlineAssignments: db.collection('offline_assignments'),
     calls: db.collection('calls'),
     sms: db.collection('sms'),
-    carrierRefs: db.collection('carrier_refs'),
+    externalRefs: db.collection('external_refs'),
+    carts: db.collection('carts'),
+    orders: db.collection('orders'),
+    conversions: db.collection('conversions'),
+    liveCalls: db.collection('live_calls'),
+    outbox: db.collection('outbox'),
+    outboxClaims: db.collection('outbox_claims'),
+    deliveryLog: db.collection('delivery_log'),
     idBlocks: db.collection('id_blocks'),
   };
 }
@@ -286,15 +433,24 @@ export async function ensureIndexes(c: Collections): Promise<void> {
     c.domains.createIndex({ publicKeyHash: 1 }),
     c.domains.createIndex({ offlineApiKeyHash: 1 }),
     c.domains.createIndex({ dataApiKeyHash: 1 }),
+    c.domains.createIndex({ customerKeyHash: 1 }),
     c.offlineAssignments.createIndex({ domainId: 1, destination: 1 }),
     // The data API reads a domain's calls and SMS of a date range, oldest first.
     c.calls.createIndex({ domainId: 1, startedAt: 1, _id: 1 }),
+    // callStart finds the call ringing on a number around a time.
+    c.calls.createIndex({ trackingNumber: 1, startedAt: 1 }),
     c.sms.createIndex({ domainId: 1, sentAt: 1, _id: 1 }),
     c.trackingNumbers.createIndex({ domainId: 1, usage: 1, type: 1, freeAt: 1 }),
     c.leases.createIndex({ viewId: 1 }),
     c.views.createIndex({ visitId: 1 }),
     c.visits.createIndex({ domainId: 1, createdAt: 1 }),
     c.idBlocks.createIndex({ seq: 1, block: -1 }),
+    c.carts.createIndex({ visitId: 1, updatedAt: -1 }),
+    c.orders.createIndex({ visitId: 1 }),
+    c.orders.createIndex({ callId: 1 }),
+    c.liveCalls.createIndex({ visitId: 1 }),
+    c.outbox.createIndex({ enqueuedAt: 1 }),
+    c.deliveryLog.createIndex({ accountId: 1, at: -1 }),
   ]);
 }
 

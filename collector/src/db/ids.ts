@@ -6,7 +6,7 @@
 import type { Collection } from 'mongodb';
 import { isDuplicateKey, type IdBlockDoc } from './collections.ts';
 
-export type IdSequence = 'visit' | 'view' | 'click' | 'call' | 'sms';
+export type IdSequence = 'visit' | 'view' | 'click' | 'call' | 'sms' | 'cart' | 'order';
 
 interface Block {
   next: number;

@@ -3,7 +3,7 @@ import type { Collections, DomainDoc, PoolConfig } from '../db/collections.ts';
 import { hashKey } from './keys.ts';
 
 /** The domain whose key of this kind (`apiKeyHash`, `publicKeyHash`...) is `key`; null for a missing or empty key. */
-export async function domainByKey(c: Collections, kind: 'apiKeyHash' | 'publicKeyHash' | 'offlineApiKeyHash' | 'dataApiKeyHash', key: unknown): Promise<DomainDoc | null> {
+export async function domainByKey(c: Collections, kind: 'apiKeyHash' | 'publicKeyHash' | 'offlineApiKeyHash' | 'dataApiKeyHash' | 'customerKeyHash', key: unknown): Promise<DomainDoc | null> {
   if (typeof key !== 'string' || key === '') return null;
   return c.domains.findOne({ [kind]: hashKey(key) });
 }

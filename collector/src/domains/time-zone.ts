@@ -23,8 +23,14 @@ export function localTime(date: Date, timeZone: string): LocalTime {
 
 /** The UTC instant a local day begins (DST-safe: the offset is read at that instant). */
 export function startOfLocalDay(day: string, timeZone: string): Date {
+  return localInstant(day, '00:00:00', timeZone);
+}
+
+/** The UTC instant of a wall-clock time `HH:MM:SS` on a local day. */
+export function localInstant(day: string, time: string, timeZone: string): Date {
   const [y, m, d] = day.split('-').map(Number) as [number, number, number];
-  const wall = Date.UTC(y, m - 1, d);
+  const [hh, mm, ss] = time.split(':').map(Number) as [number, number, number];
+  const wall = Date.UTC(y, m - 1, d, hh, mm, ss);
   const offsetAt = (t: number) => {
     const local = localTime(new Date(t), timeZone);
     const [ly, lm, ld] = local.day.split('-').map(Number) as [number, number, number];

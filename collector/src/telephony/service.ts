@@ -1,8 +1,9 @@
 // Calls and SMS as a carrier reports them: routed, attributed and stored once per carrier reference.
 // Knows nothing of HTTP.
 import type { CallReport, CallStatus, RouteAnswer, SmsReport } from '@ringtrail/shared';
-import { isDuplicateKey, upsertById, type CallDoc, type Collections } from '../db/collections.ts';
-import type { IdAllocator, IdSequence } from '../db/ids.ts';
+import { upsertById, type CallDoc, type Collections } from '../db/collections.ts';
+import { claimRecordId, recordIdOf } from '../db/external-refs.ts';
+import type { IdAllocator } from '../db/ids.ts';
 import { TelephonyFailure } from '../http/telephony-envelope.ts';
 import { attributeCall } from './call-attribution.ts';
 import type { CallRouter, Route } from './routing.ts';
@@ -27,6 +28,8 @@ export class TelephonyService {
     private readonly c: Collections,
     private readonly ids: IdAllocator,
     private readonly router: CallRouter,
+    /** Told when a call's outcome arrives: the call is over (its live pushes stop). */
+    private readonly onOutcome: (callId: number, now: Date) => Promise<void> = async () => {},
   ) {}
 
   /** Where a call goes and who it is credited to; `answerOf` words it for a PBX. */
@@ -49,7 +52,7 @@ export class TelephonyService {
   /** Creates the call of a new `callRef`, or updates the one it created; answers its callId.
    * Route and attribution are decided at the first report of a call; later reports bring the outcome. */
   async recordCall(report: CallInput, now = new Date(), routed?: Route): Promise<number> {
-    const callId = await this.claimRef('call', report.callRef);
+    const callId = await claimRecordId(this.c, this.ids, 'call', `call:${report.callRef}`);
     const outcome = {
       caller: report.callerPhone,
       duration: report.duration,
@@ -65,22 +68,23 @@ export class TelephonyService {
     const existing = await this.c.calls.findOne({ _id: callId });
     if (existing && isSameCall(existing, report)) {
       await this.c.calls.updateOne({ _id: callId }, { $set: { ...outcome, status: statusOf(existing.forcedStatus, report.status) } });
-      return callId;
+    } else {
+      const decided = await this.decide(report, routed);
+      await upsertById(this.c.calls, callId, { ...decided, ...outcome, callRef: report.callRef, status: statusOf(decided.forcedStatus, report.status) }, { receivedAt: now });
     }
-    const decided = await this.decide(report, routed);
-    await upsertById(this.c.calls, callId, { ...decided, ...outcome, callRef: report.callRef, status: statusOf(decided.forcedStatus, report.status) }, { receivedAt: now });
+    if (report.status !== null) await this.onOutcome(callId, now);
     return callId;
   }
 
   async callByRef(callRef: string): Promise<CallDoc | null> {
-    const ref = await this.c.carrierRefs.findOne({ _id: `call:${callRef}` });
-    return ref ? this.c.calls.findOne({ _id: ref.recordId }) : null;
+    const id = await recordIdOf(this.c, `call:${callRef}`);
+    return id === null ? null : this.c.calls.findOne({ _id: id });
   }
 
   async recordSms(report: SmsReport, now = new Date()): Promise<number> {
     const number = await this.c.trackingNumbers.findOne({ _id: report.trackingNumber });
     if (!number) throw new TelephonyFailure(404, UNKNOWN_NUMBER);
-    const id = await this.claimRef('sms', report.smsRef);
+    const id = await claimRecordId(this.c, this.ids, 'sms', `sms:${report.smsRef}`);
     const message = report.parts ?? report.message!;
     const sms = { domainId: number.domainId, smsRef: report.smsRef, trackingNumber: report.trackingNumber, caller: report.callerPhone, sentAt: report.sentDate, message };
     await upsertById(this.c.sms, id, sms, { receivedAt: now });
@@ -102,20 +106,5 @@ export class TelephonyService {
       forcedStatus: route.forcedStatus,
       expiredRedirect: route.reason === 'expired',
     };
-  }
-
-  /** The record id a carrier reference stands for, claimed by insert so two reports make one record. */
-  private async claimRef(seq: Extract<IdSequence, 'call' | 'sms'>, ref: string): Promise<number> {
-    const _id = `${seq}:${ref}`;
-    const known = await this.c.carrierRefs.findOne({ _id });
-    if (known) return known.recordId;
-    const recordId = await this.ids.next(seq);
-    try {
-      await this.c.carrierRefs.insertOne({ _id, recordId });
-      return recordId;
-    } catch (err) {
-      if (!isDuplicateKey(err)) throw err;
-      return (await this.c.carrierRefs.findOne({ _id }))!.recordId;
-    }
   }
 }

@@ -27,6 +27,8 @@ export class TrackingService {
   constructor(
     private readonly c: Collections,
     private readonly ids: IdAllocator,
+    /** Told of each new view, before /ospView answers (the agent service pushes it to a live call). */
+    private readonly onView: (domain: DomainDoc, view: ViewDoc) => Promise<void> = async () => {},
   ) {
     this.pool = new NumberPool(c);
     this.visits = new VisitLog(c, ids);
@@ -37,7 +39,7 @@ export class TrackingService {
     const phones = req.direct_display ? (req.phones ?? []) : [];
     // Check the types before anything is stored, so a bad request stores nothing.
     const pools = phones.map((phone) => poolFor(domain, phone.type ?? req.type));
-    const { visitId, viewId, visitStarted } = await this.visits.recordView(
+    const { visitId, viewId, visitStarted, stored } = await this.visits.recordView(
       domain,
       req.visit_id,
       {
@@ -56,6 +58,7 @@ export class TrackingService {
       },
       now,
     );
+    if (stored) await this.onView(domain, stored);
     if (!req.direct_display) return { status: 'OK', visitId, viewId };
 
     const surtaxPhones: Record<string, SurtaxPhone> = {};

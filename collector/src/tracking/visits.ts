@@ -26,6 +26,8 @@ export interface RecordedView {
   viewId: number;
   /** True when this view started the visit: it holds no number yet. */
   visitStarted: boolean;
+  /** The view this request stored; null when its unique_view_id was seen before. */
+  stored: ViewDoc | null;
 }
 
 export class VisitLog {
@@ -37,7 +39,7 @@ export class VisitLog {
   async recordView(domain: DomainDoc, requestedVisitId: number, page: PageLoad, now: Date): Promise<RecordedView> {
     const keyId = page.uniqueViewId ? `${domain._id}|${page.uniqueViewId}` : null;
     const known = keyId ? await this.c.viewKeys.findOne({ _id: keyId }) : null;
-    if (known) return { visitId: known.visitId, viewId: known.viewId, visitStarted: false };
+    if (known) return { visitId: known.visitId, viewId: known.viewId, visitStarted: false, stored: null };
 
     const attribution = attribute(page.url, page.referrer);
     const { visit, started } = await this.continueOrStartVisit(domain, requestedVisitId, page, attribution, now);
@@ -48,7 +50,7 @@ export class VisitLog {
       } catch (err) {
         if (!isDuplicateKey(err)) throw err;
         const winner = (await this.c.viewKeys.findOne({ _id: keyId }))!;
-        return { visitId: winner.visitId, viewId: winner.viewId, visitStarted: false };
+        return { visitId: winner.visitId, viewId: winner.viewId, visitStarted: false, stored: null };
       }
     }
     const view: ViewDoc = {
@@ -70,7 +72,7 @@ export class VisitLog {
       attribution,
     };
     await this.c.views.insertOne(view);
-    return { visitId: visit._id, viewId, visitStarted: started };
+    return { visitId: visit._id, viewId, visitStarted: started, stored: view };
   }
 
   /** The requested visit if it is this domain's and active in the last 30 minutes; else a new one. */

@@ -1,0 +1,29 @@
+// Calls an agent is on, whose caller's activity is pushed to the account's webhook: from callStart
+// until the call's outcome is reported, and never longer than LIVE_CALL_LIMIT_MS.
+import { upsertById, type CallDoc, type Collections, type LiveCallDoc } from '../db/collections.ts';
+
+export const LIVE_CALL_LIMIT_MS = 2 * 3600_000;
+
+export class LiveCalls {
+  constructor(private readonly c: Collections) {}
+
+  /** A second callStart of the same call restarts its time limit. */
+  async open(call: CallDoc, accountId: string, now: Date): Promise<void> {
+    await upsertById(this.c.liveCalls, call._id, { accountId, visitId: call.visitId, openedAt: now, until: new Date(now.getTime() + LIVE_CALL_LIMIT_MS) }, {});
+  }
+
+  /** The call's outcome arrived: nothing more is pushed for it. */
+  async end(callId: number, now: Date): Promise<void> {
+    await this.c.liveCalls.updateOne({ _id: callId, until: { $gt: now } }, { $set: { until: now } });
+  }
+
+  /** The live calls of a visit, and the one call a cart or order names, if live. */
+  async of(accountId: string, visitId: number | null, callId: number | null, now: Date): Promise<LiveCallDoc[]> {
+    const ors: object[] = [];
+    if (visitId !== null) ors.push({ visitId });
+    if (callId !== null) ors.push({ _id: callId });
+    if (ors.length === 0) return [];
+    const live = await this.c.liveCalls.find({ $or: ors, until: { $gt: now } }).toArray();
+    return live.filter((l) => l.accountId === accountId);
+  }
+}

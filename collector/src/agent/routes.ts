@@ -1,0 +1,61 @@
+// HTTP in for the agent service: POST form bodies with the account's call-center apiKey.
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import { agentStatsRequest, callStartRequest, deliveryLogRequest, formatUtcDateTime, setAgentRequest } from '@ringtrail/shared';
+import type { AccountDoc, Collections } from '../db/collections.ts';
+import { hashKey } from '../domains/keys.ts';
+import { AgentFailure, agentEnvelope, invalidKeyMessage, parseAgentParams } from '../http/agent-envelope.ts';
+import { bodyOf, parseBody } from '../http/body.ts';
+import type { Logger } from '../logger.ts';
+import type { AgentService } from './service.ts';
+
+export function agentRoutes(c: Collections, service: AgentService, log: Logger): Router {
+  const router = new Router({ prefix: '/agent-api' });
+
+  async function accountOf(body: Record<string, unknown>): Promise<AccountDoc> {
+    const key = body.apiKey;
+    const account = typeof key === 'string' && key !== '' ? await c.accounts.findOne({ callCenterApiKeyHash: hashKey(key) }) : null;
+    if (!account) throw new AgentFailure(invalidKeyMessage(key));
+    return account;
+  }
+
+  function ok(ctx: Context, results: unknown[]): void {
+    ctx.body = { status: 'OK', resultsNb: results.length, results };
+  }
+
+  router.use(agentEnvelope(log), parseBody);
+
+  router.post('/callStart', async (ctx: Context) => {
+    const body = bodyOf(ctx.request);
+    const account = await accountOf(body);
+    ok(ctx, await service.callStart(account, parseAgentParams(callStartRequest, body)));
+  });
+
+  router.post('/setAgentToCall', async (ctx: Context) => {
+    const body = bodyOf(ctx.request);
+    const account = await accountOf(body);
+    const { callId, agent } = parseAgentParams(setAgentRequest, body);
+    ok(ctx, [await service.setAgentToCall(account, callId, agent)]);
+  });
+
+  /** Ours (the spec names the figures, not the endpoint): one row per agent. */
+  router.post('/agentStats', async (ctx: Context) => {
+    const body = bodyOf(ctx.request);
+    const account = await accountOf(body);
+    ok(ctx, await service.stats(account, parseAgentParams(agentStatsRequest, body)));
+  });
+
+  /** Ours: the account's webhook attempts, newest first, each with what was sent. */
+  router.post('/webhookDeliveries', async (ctx: Context) => {
+    const body = bodyOf(ctx.request);
+    const account = await accountOf(body);
+    const { callId, limit } = parseAgentParams(deliveryLogRequest, body);
+    const filter = { accountId: account._id, ...(callId !== undefined ? { stream: `call:${callId}` } : {}) };
+    const log = await c.deliveryLog.find(filter).sort({ at: -1, attempt: -1 }).limit(limit).toArray();
+    ok(
+      ctx,
+      log.map((d) => ({ id: d.messageId, attempt: d.attempt, at: formatUtcDateTime(d.at), kind: d.kind, type: d.label, stream: d.stream, outcome: d.outcome, httpStatus: d.httpStatus, error: d.error, body: d.body })),
+    );
+  });
+  return router;
+}

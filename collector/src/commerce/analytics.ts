@@ -1,0 +1,40 @@
+// The e-commerce analytics event of an order's first sale: a GA4 Measurement Protocol `purchase`,
+// sent through the outbox. Its id is fixed per order, so the event is queued once however many
+// requests race to make the sale; GA4 also drops a second purchase with the same transaction_id.
+import type { DomainDoc, OrderDoc } from '../db/collections.ts';
+import type { OutgoingMessage } from '../webhooks/outbox.ts';
+
+export function purchaseEvent(domain: DomainDoc, order: OrderDoc, endpoint: string): OutgoingMessage | null {
+  if (!domain.ga4MeasurementId || !domain.ga4ApiSecret) return null;
+  const url = new URL(endpoint);
+  url.searchParams.set('measurement_id', domain.ga4MeasurementId);
+  url.searchParams.set('api_secret', domain.ga4ApiSecret);
+  const body = {
+    // GA's own client id is not known server-side: the visit (or call) stands for the buyer.
+    client_id: order.visitId !== null ? `ringtrail.visit.${order.visitId}` : `ringtrail.call.${order.callId}`,
+    events: [
+      {
+        name: 'purchase',
+        params: {
+          transaction_id: order.externalId,
+          currency: order.currency,
+          value: order.totalCost,
+          ...(order.attribution?.source ? { source: order.attribution.source } : {}),
+          ...(order.attribution?.agent ? { agent: order.attribution.agent } : {}),
+          items: order.products.map((p) => ({ item_id: p.externalId, item_name: p.name, quantity: p.quantity, price: p.costPerUnit })),
+        },
+      },
+    ],
+  };
+  return {
+    id: `purchase_${domain._id}_${order._id}`,
+    accountId: domain.accountId,
+    stream: `order:${order._id}`,
+    kind: 'analytics',
+    label: 'purchase',
+    url: url.toString(),
+    contentType: 'application/json',
+    body: JSON.stringify(body),
+    signed: false,
+  };
+}

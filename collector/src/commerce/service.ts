@@ -1,0 +1,128 @@
+// Carts and orders as a shop sends them: stored once per shop id, tied to a visit, a call and an
+// agent, counted as a conversion at an order's first move to a sale status. Knows nothing of HTTP.
+import { COMMERCE_MESSAGES, totalOf, type CartRequest, type OrderRequest, type ProductInput } from '@ringtrail/shared';
+import { isDuplicateKey, upsertById, type CallDoc, type CartDoc, type Collections, type DomainDoc, type OrderAttribution, type OrderDoc } from '../db/collections.ts';
+import { claimRecordId, recordIdOf } from '../db/external-refs.ts';
+import type { IdAllocator } from '../db/ids.ts';
+import { CART_OPEN, CART_ORDERED } from '../agent/shapes.ts';
+import { CommerceFailure } from '../http/commerce-envelope.ts';
+import { sourceLabel } from '../telephony/call-attribution.ts';
+import type { LivePush } from '../webhooks/live-push.ts';
+import type { Outbox } from '../webhooks/outbox.ts';
+import { purchaseEvent } from './analytics.ts';
+
+export class CommerceService {
+  constructor(
+    private readonly c: Collections,
+    private readonly ids: IdAllocator,
+    private readonly push: LivePush,
+    private readonly outbox: Outbox,
+    private readonly ga4Endpoint: string,
+  ) {}
+
+  async saveCart(domain: DomainDoc, req: CartRequest, products: ProductInput[], now = new Date()): Promise<CartDoc> {
+    const visitId = await this.visitOf(domain, req.visit_id);
+    const call = req.call_id === undefined ? null : await this.callOf(domain, req.call_id);
+    const _id = await claimRecordId(this.c, this.ids, 'cart', `cart:${domain._id}:${req.id}`);
+    const existing = await this.c.carts.findOne({ _id });
+    const agent = req.agent ?? call?.agent ?? existing?.agent ?? null;
+    const fields = {
+      domainId: domain._id,
+      externalId: req.id,
+      currency: req.currency,
+      visitId: visitId!,
+      isLoggedIn: req.is_logged_in,
+      callId: call?._id ?? existing?.callId ?? null,
+      agent,
+      products,
+      totalCost: totalOf(products),
+      status: existing?.status ?? CART_OPEN,
+      // What the cart was worth before an agent first touched it: the agent statistics' "before".
+      valueBeforeAgent: existing?.valueBeforeAgent ?? (agent ? (existing?.totalCost ?? 0) : null),
+      updatedAt: now,
+    };
+    await upsertById(this.c.carts, _id, fields, { createdAt: now });
+    const cart: CartDoc = { _id, ...fields, createdAt: existing?.createdAt ?? now };
+    await this.push.cartChanged(domain, cart, now);
+    return cart;
+  }
+
+  async saveOrder(domain: DomainDoc, variant: OrderDoc['variant'], req: OrderRequest, products: ProductInput[] | null, now = new Date()): Promise<OrderDoc> {
+    const visitId = req.visit_id === undefined ? null : await this.visitOf(domain, req.visit_id);
+    const statusDef = domain.orderStatuses.find((s) => s.name === req.status);
+    if (!statusDef) throw new CommerceFailure(COMMERCE_MESSAGES.unknownStatus);
+    let call = req.call_id === undefined ? null : await this.callOf(domain, req.call_id);
+    const _id = await claimRecordId(this.c, this.ids, 'order', `order:${domain._id}:${req.id}`);
+    const existing = await this.c.orders.findOne({ _id });
+    const externalCartId = req.cart_id ?? existing?.externalCartId ?? null;
+    const cartId = externalCartId === null ? null : await recordIdOf(this.c, `cart:${domain._id}:${externalCartId}`);
+    const callId = call?._id ?? existing?.callId ?? null;
+    if (!call && callId !== null) call = await this.c.calls.findOne({ _id: callId });
+    const orderVisit = visitId ?? existing?.visitId ?? null;
+    const lines = products ?? existing?.products ?? [];
+    const fields = {
+      domainId: domain._id,
+      externalId: req.id,
+      variant,
+      cartId,
+      externalCartId,
+      visitId: orderVisit,
+      callId,
+      agent: req.agent ?? existing?.agent ?? call?.agent ?? null,
+      currency: req.currency ?? existing?.currency ?? domain.currency,
+      status: statusDef.name,
+      isSale: statusDef.isSale,
+      products: lines,
+      totalCost: totalOf(lines),
+      source: existing?.source ?? (await this.sourceOf(call, orderVisit)).source,
+      updatedAt: now,
+    };
+    await upsertById(this.c.orders, _id, fields, { createdAt: now, convertedAt: null, attribution: null });
+    if (cartId !== null) await this.c.carts.updateOne({ _id: cartId }, { $set: { status: CART_ORDERED } });
+    let order: OrderDoc = { _id, ...fields, createdAt: existing?.createdAt ?? now, convertedAt: existing?.convertedAt ?? null, attribution: existing?.attribution ?? null };
+    const becomesSale = statusDef.isSale && !existing?.isSale;
+    if (becomesSale && (order.visitId !== null || order.callId !== null)) order = await this.convert(domain, order, call, now);
+    await this.push.orderChanged(domain, order, now);
+    return order;
+  }
+
+  /** Counts the order's conversion once, crediting its call or visit, and queues the analytics event.
+   * The event is queued before the conversion is claimed: a crash in between repeats the (idempotent)
+   * enqueue at the shop's retry instead of losing the event. */
+  private async convert(domain: DomainDoc, order: OrderDoc, call: CallDoc | null, now: Date): Promise<OrderDoc> {
+    if (await this.c.conversions.findOne({ _id: order._id })) return order;
+    const { source, keyword } = await this.sourceOf(call, order.visitId);
+    const attribution: OrderAttribution = { visitId: order.visitId, callId: order.callId, source, keyword, agent: order.agent };
+    const converted = { ...order, convertedAt: now, attribution };
+    const event = purchaseEvent(domain, converted, this.ga4Endpoint);
+    if (event) await this.outbox.enqueue(event, now);
+    try {
+      await this.c.conversions.insertOne({ _id: order._id, domainId: domain._id, at: now });
+    } catch (err) {
+      if (isDuplicateKey(err)) return order;
+      throw err;
+    }
+    await this.c.orders.updateOne({ _id: order._id }, { $set: { convertedAt: now, attribution } });
+    return converted;
+  }
+
+  /** Source and keyword of the call, else of the visit. */
+  private async sourceOf(call: CallDoc | null, visitId: number | null): Promise<{ source: string | null; keyword: string | null }> {
+    if (call) return { source: call.source, keyword: call.keyword };
+    const visit = visitId === null ? null : await this.c.visits.findOne({ _id: visitId });
+    return visit ? { source: sourceLabel(visit.attribution), keyword: visit.attribution.keyword } : { source: null, keyword: null };
+  }
+
+  private async visitOf(domain: DomainDoc, raw: string): Promise<number> {
+    const id = /^\d{1,15}$/.test(raw) ? Number(raw) : null;
+    const visit = id === null ? null : await this.c.visits.findOne({ _id: id });
+    if (!visit || visit.domainId !== domain._id) throw new CommerceFailure(COMMERCE_MESSAGES.unknownVisit);
+    return id!;
+  }
+
+  private async callOf(domain: DomainDoc, callId: number): Promise<CallDoc> {
+    const call = await this.c.calls.findOne({ _id: callId });
+    if (!call || call.domainId !== domain._id) throw new CommerceFailure('Unknown call_id');
+    return call;
+  }
+}

@@ -1,0 +1,199 @@
+// Delivers the outbox. Every collector process runs one worker; several may share a database.
+//
+// - Order: only the oldest message of a stream (one call's pushes, one order's event) is ever
+//   attempted; the next waits until it is delivered or given up.
+// - One attempt at a time: a worker claims an attempt by inserting `<id>@<gen>` with a lease;
+//   a claim whose worker died expires and the next generation is claimed (no read-modify-write,
+//   which FerretDB v1 lacks). After its claim, a worker re-reads the message, so a message
+//   delivered meanwhile is never sent twice.
+// - Retries back off exponentially from `firstRetryMs` to `maxRetryMs`; a message still failing
+//   `giveUpAfterMs` after it was accepted is abandoned, and stays readable in the delivery log.
+import { randomUUID } from 'node:crypto';
+import { Webhook } from 'standardwebhooks';
+import { isDuplicateKey, type Collections, type OutboxDoc } from '../db/collections.ts';
+import type { Logger } from '../logger.ts';
+import type { Outbox } from './outbox.ts';
+import { send, type SendResult } from './send.ts';
+
+export interface DeliveryOptions {
+  /** Refuse webhook URLs on loopback and private networks (ALLOW_PRIVATE_WEBHOOKS=false). */
+  publicOnly: boolean;
+  pollMs: number;
+  leaseMs: number;
+  timeoutMs: number;
+  firstRetryMs: number;
+  maxRetryMs: number;
+  giveUpAfterMs: number;
+}
+
+export const DEFAULT_DELIVERY: DeliveryOptions = {
+  publicOnly: true,
+  pollMs: 250,
+  leaseMs: 30_000,
+  timeoutMs: 10_000,
+  firstRetryMs: 1000,
+  maxRetryMs: 60_000,
+  giveUpAfterMs: 24 * 3600_000,
+};
+
+/** How many stream heads one worker sends at once. */
+const PARALLEL = 8;
+const BATCH = 1000;
+
+export function retryDelay(attempts: number, o: Pick<DeliveryOptions, 'firstRetryMs' | 'maxRetryMs'>): number {
+  return Math.min(o.firstRetryMs * 2 ** Math.max(0, attempts - 1), o.maxRetryMs);
+}
+
+export class DeliveryWorker {
+  private readonly owner = `worker_${randomUUID()}`;
+  private readonly inFlight = new Set<string>();
+  private running = false;
+  private loop: Promise<void> | null = null;
+  private wakeUp: (() => void) | null = null;
+  private pendingWake = false;
+  private unsubscribe: (() => void) | null = null;
+
+  constructor(
+    private readonly c: Collections,
+    outbox: Outbox,
+    private readonly log: Logger,
+    private readonly o: DeliveryOptions,
+  ) {
+    this.unsubscribe = outbox.onEnqueue(() => this.wake());
+  }
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.loop = this.run();
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    this.unsubscribe?.();
+    this.wake();
+    await this.loop;
+  }
+
+  wake(): void {
+    this.pendingWake = true;
+    this.wakeUp?.();
+  }
+
+  private async run(): Promise<void> {
+    while (this.running) {
+      this.pendingWake = false;
+      try {
+        await this.tick();
+      } catch (err) {
+        this.log.error({ err }, 'webhook delivery round failed');
+      }
+      if (!this.pendingWake && this.running) {
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, this.o.pollMs);
+          this.wakeUp = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
+        this.wakeUp = null;
+      }
+    }
+    await this.drained();
+  }
+
+  /** Starts an attempt for each stream whose oldest message is due and not being sent here. */
+  private async tick(now = new Date()): Promise<void> {
+    const waiting = await this.c.outbox.find({}).sort({ enqueuedAt: 1 }).limit(BATCH).toArray();
+    const heads = new Map<string, OutboxDoc>();
+    for (const m of waiting) if (!heads.has(m.stream)) heads.set(m.stream, m);
+    const due = [...heads.values()].filter((m) => m.nextAttemptAt <= now && !this.inFlight.has(m.stream));
+    for (const m of due.slice(0, Math.max(0, PARALLEL - this.inFlight.size))) {
+      this.inFlight.add(m.stream);
+      void this.attempt(m)
+        .catch((err) => this.log.error({ err, messageId: m._id }, 'webhook delivery failed'))
+        .finally(() => {
+          this.inFlight.delete(m.stream);
+          this.wake(); // the stream's next message may be ready
+        });
+    }
+  }
+
+  private async drained(): Promise<void> {
+    while (this.inFlight.size > 0) await new Promise((r) => setTimeout(r, 20));
+  }
+
+  private async attempt(seen: OutboxDoc): Promise<void> {
+    const claimId = await this.claim(seen);
+    if (!claimId) return;
+    try {
+      const message = await this.c.outbox.findOne({ _id: seen._id });
+      if (!message || message.nextAttemptAt > new Date()) return; // delivered or rescheduled meanwhile
+      const result = await this.deliver(message);
+      await this.settle(message, result, new Date());
+    } finally {
+      await this.c.outboxClaims.updateOne({ _id: claimId }, { $set: { until: new Date(0) } });
+    }
+  }
+
+  /** Claims the message's next attempt; null when another worker holds it. */
+  private async claim(m: OutboxDoc): Promise<string | null> {
+    const now = new Date();
+    for (let gen = Math.max(1, m.claims); ; gen++) {
+      const _id = `${m._id}@${gen}`;
+      const existing = await this.c.outboxClaims.findOne({ _id });
+      if (existing && existing.until > now) return null;
+      if (existing) continue; // released or expired: the next generation is free to claim
+      try {
+        await this.c.outboxClaims.insertOne({ _id, messageId: m._id, owner: this.owner, until: new Date(now.getTime() + this.o.leaseMs) });
+      } catch (err) {
+        if (isDuplicateKey(err)) return null;
+        throw err;
+      }
+      await this.c.outbox.updateOne({ _id: m._id }, { $set: { claims: gen } });
+      return _id;
+    }
+  }
+
+  private async deliver(m: OutboxDoc): Promise<SendResult> {
+    const headers: Record<string, string> = { 'content-type': m.contentType, 'user-agent': 'RingTrail-Webhooks/1' };
+    if (m.signed) {
+      const account = await this.c.accounts.findOne({ _id: m.accountId });
+      if (!account?.webhookSecret) return { httpStatus: null, error: `account ${m.accountId} has no webhook secret`, permanent: true };
+      const at = new Date();
+      headers['webhook-id'] = m._id;
+      headers['webhook-timestamp'] = String(Math.floor(at.getTime() / 1000));
+      headers['webhook-signature'] = new Webhook(account.webhookSecret).sign(m._id, at, m.body);
+    }
+    return send(m.url, m.body, { headers, timeoutMs: this.o.timeoutMs, publicOnly: this.o.publicOnly && m.kind === 'webhook' });
+  }
+
+  /** Logs the attempt; deletes the message when delivered or abandoned, else schedules the retry. */
+  private async settle(m: OutboxDoc, result: SendResult, now: Date): Promise<void> {
+    const attempt = m.attempts + 1;
+    const delivered = result.httpStatus !== null && result.httpStatus >= 200 && result.httpStatus < 300;
+    const abandoned = !delivered && (result.permanent || now.getTime() - m.createdAt.getTime() >= this.o.giveUpAfterMs);
+    const outcome = delivered ? 'delivered' : abandoned ? 'abandoned' : 'retrying';
+    const error = delivered ? null : (result.error ?? `HTTP ${result.httpStatus}`);
+    await this.c.deliveryLog.insertOne({
+      _id: `${m._id}#${attempt}`,
+      messageId: m._id,
+      accountId: m.accountId,
+      stream: m.stream,
+      kind: m.kind,
+      label: m.label,
+      attempt,
+      at: now,
+      httpStatus: result.httpStatus,
+      error,
+      outcome,
+      body: m.body,
+    });
+    if (outcome === 'retrying') {
+      await this.c.outbox.updateOne({ _id: m._id }, { $set: { attempts: attempt, nextAttemptAt: new Date(now.getTime() + retryDelay(attempt, this.o)) } });
+    } else {
+      await this.c.outbox.deleteOne({ _id: m._id });
+      if (abandoned) this.log.warn({ messageId: m._id, url: m.url, error }, 'webhook message abandoned');
+    }
+  }
+}

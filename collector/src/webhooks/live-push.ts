@@ -1,0 +1,53 @@
+// Pushes a caller's new page views, cart changes and order changes to the account's webhook while
+// an agent is on the call, as the form field `realtimeData` (spec document 3), through the outbox.
+import type { RealtimeData } from '@ringtrail/shared';
+import type { CartDoc, Collections, DomainDoc, OrderDoc, ViewDoc } from '../db/collections.ts';
+import type { LiveCalls } from '../agent/live-calls.ts';
+import { cartShape, orderShape, viewShape } from '../agent/shapes.ts';
+import type { Outbox } from './outbox.ts';
+
+export class LivePush {
+  constructor(
+    private readonly c: Collections,
+    private readonly outbox: Outbox,
+    private readonly liveCalls: LiveCalls,
+  ) {}
+
+  async viewAdded(domain: DomainDoc, view: ViewDoc, now = new Date()): Promise<void> {
+    const shaped = viewShape(view, domain.timeZone);
+    await this.push(domain, view.visitId, null, now, (callId) => ({ callId, type: 'view', view: shaped, cart: null, order: null }));
+  }
+
+  async cartChanged(domain: DomainDoc, cart: CartDoc, now = new Date()): Promise<void> {
+    const shaped = cartShape(cart, domain.timeZone, 'webhook');
+    await this.push(domain, cart.visitId, cart.callId, now, (callId) => ({ callId, type: 'cart', view: null, cart: shaped, order: null }));
+  }
+
+  async orderChanged(domain: DomainDoc, order: OrderDoc, now = new Date()): Promise<void> {
+    const shaped = orderShape(order, domain.timeZone, 'webhook');
+    await this.push(domain, order.visitId, order.callId, now, (callId) => ({ callId, type: 'order', view: null, cart: null, order: shaped }));
+  }
+
+  private async push(domain: DomainDoc, visitId: number | null, callId: number | null, now: Date, payload: (callId: number) => RealtimeData): Promise<void> {
+    const live = await this.liveCalls.of(domain.accountId, visitId, callId, now);
+    if (live.length === 0) return;
+    const account = await this.c.accounts.findOne({ _id: domain.accountId });
+    if (!account?.webhookUrl) return;
+    for (const call of live) {
+      const data = payload(call._id);
+      await this.outbox.enqueue(
+        {
+          accountId: account._id,
+          stream: `call:${call._id}`,
+          kind: 'webhook',
+          label: data.type,
+          url: account.webhookUrl,
+          contentType: 'application/x-www-form-urlencoded',
+          body: new URLSearchParams({ realtimeData: JSON.stringify(data) }).toString(),
+          signed: true,
+        },
+        now,
+      );
+    }
+  }
+}

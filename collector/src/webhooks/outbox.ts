@@ -1,0 +1,39 @@
+// The durable outbox: a message accepted here is in the database before the request that caused it
+// answers, and stays there until a worker delivers it or gives up (see delivery-worker.ts).
+import { randomUUID } from 'node:crypto';
+import { isDuplicateKey, type Collections, type OutboxDoc } from '../db/collections.ts';
+
+export type OutgoingMessage = Pick<OutboxDoc, 'accountId' | 'stream' | 'kind' | 'label' | 'url' | 'contentType' | 'body' | 'signed'> & {
+  /** A fixed id makes the enqueue idempotent: a second message with an id still waiting is dropped. */
+  id?: string;
+};
+
+/** Monotonic within a process, so two messages of one stream enqueued in one millisecond keep their order. */
+function enqueueClock(): number {
+  return performance.timeOrigin + performance.now();
+}
+
+export class Outbox {
+  private readonly listeners = new Set<() => void>();
+
+  constructor(private readonly c: Collections) {}
+
+  /** Stores the message; answers its id. */
+  async enqueue(message: OutgoingMessage, now = new Date()): Promise<string> {
+    const { id = `msg_${randomUUID()}`, ...rest } = message;
+    const doc: OutboxDoc = { _id: id, ...rest, createdAt: now, enqueuedAt: enqueueClock(), attempts: 0, nextAttemptAt: now, claims: 0 };
+    try {
+      await this.c.outbox.insertOne(doc);
+    } catch (err) {
+      if (!isDuplicateKey(err)) throw err;
+    }
+    for (const listener of this.listeners) listener();
+    return id;
+  }
+
+  /** Called after each enqueue: this process's worker starts at once instead of at its next poll. */
+  onEnqueue(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+}

@@ -1,0 +1,30 @@
+// Webhook targets must be public: a receiver URL must not reach the collector's own network
+// (loopback, private, link-local, carrier NAT...). Checked on the address actually connected to,
+// so a host name resolving to a private address (or re-resolving to one later) is refused too.
+import dns from 'node:dns';
+import type { LookupFunction } from 'node:net';
+import ipaddr from 'ipaddr.js';
+
+export class PrivateAddressRefused extends Error {}
+
+export function isPublicAddress(address: string): boolean {
+  if (!ipaddr.isValid(address)) return false;
+  return ipaddr.process(address).range() === 'unicast';
+}
+
+/** The address of a URL's host when it is written as an IP literal (Node connects to those without a lookup). */
+export function literalAddress(hostname: string): string | null {
+  const bare = hostname.replace(/^\[|\]$/g, '');
+  return ipaddr.isValid(bare) ? bare : null;
+}
+
+/** dns.lookup, failing when any resolved address is not public. */
+export const publicOnlyLookup: LookupFunction = (hostname, options, callback) => {
+  dns.lookup(hostname, { ...options, all: true }, (err, addresses) => {
+    if (err) return callback(err, '', 0);
+    const refused = addresses.find((a) => !isPublicAddress(a.address));
+    if (refused) return callback(new PrivateAddressRefused(`webhook host ${hostname} resolves to ${refused.address}, a private address`), '', 0);
+    if (options.all) return (callback as unknown as (e: null, a: dns.LookupAddress[]) => void)(null, addresses);
+    callback(null, addresses[0]!.address, addresses[0]!.family);
+  });
+};

@@ -1,0 +1,45 @@
+// One HTTP POST of an outbox message, with a time limit; answers the status or the failure.
+import http from 'node:http';
+import https from 'node:https';
+import { isPublicAddress, literalAddress, PrivateAddressRefused, publicOnlyLookup } from './public-address.ts';
+
+export interface SendResult {
+  httpStatus: number | null;
+  error: string | null;
+  /** Refused for good (a private address): retrying would not help. */
+  permanent: boolean;
+}
+
+export interface SendOptions {
+  headers: Record<string, string>;
+  timeoutMs: number;
+  publicOnly: boolean;
+}
+
+export function send(url: string, body: string, { headers, timeoutMs, publicOnly }: SendOptions): Promise<SendResult> {
+  return new Promise((resolve) => {
+    let target: URL;
+    try {
+      target = new URL(url);
+    } catch {
+      return resolve({ httpStatus: null, error: `invalid URL ${url}`, permanent: true });
+    }
+    if (target.protocol !== 'http:' && target.protocol !== 'https:') return resolve({ httpStatus: null, error: `${target.protocol} URLs are refused: http or https only`, permanent: true });
+    const literal = literalAddress(target.hostname);
+    if (publicOnly && literal && !isPublicAddress(literal)) return resolve({ httpStatus: null, error: `webhook address ${literal} is private`, permanent: true });
+    const client = target.protocol === 'https:' ? https : http;
+    const req = client.request(target, {
+      method: 'POST',
+      headers: { ...headers, 'content-length': Buffer.byteLength(body) },
+      timeout: timeoutMs,
+      ...(publicOnly ? { lookup: publicOnlyLookup } : {}),
+    });
+    req.on('response', (res) => {
+      res.resume(); // the body is not needed; drain it so the socket is freed
+      res.on('end', () => resolve({ httpStatus: res.statusCode ?? null, error: null, permanent: false }));
+    });
+    req.on('timeout', () => req.destroy(new Error(`no answer within ${timeoutMs} ms`)));
+    req.on('error', (err) => resolve({ httpStatus: null, error: err.message, permanent: err instanceof PrivateAddressRefused }));
+    req.end(body);
+  });
+}

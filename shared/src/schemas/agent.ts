@@ -1,0 +1,119 @@
+// Wire formats of the call-center agent service (spec document 3): /agent-api/* and webhook pushes.
+import { z } from 'zod';
+import { normalizePhone } from '../phone.ts';
+import { phoneDigits, wireInt, wireText } from './wire.ts';
+
+/** `Y-m-d H:i:s` as wall-clock parts; the time zone is the dialled number's domain's. */
+export const wallDateTime = wireText.regex(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/, 'must be a date YYYY-MM-DD HH:MM:SS').refine((value) => {
+  const [day, time] = value.split(' ') as [string, string];
+  const [h, m, s] = time.split(':').map(Number) as [number, number, number];
+  return new Date(`${day}T00:00:00Z`).toISOString().slice(0, 10) === day && h < 24 && m < 60 && s < 60;
+}, 'is not a real date and time');
+
+const agentName = wireText.trim().min(1, 'must not be empty').max(254, 'must be at most 254 characters');
+
+/** Omitted, empty or `anonymous`: null (match any caller). */
+const callerPhone = wireText.transform((value, ctx): string | null => {
+  if (value.trim() === '' || value.trim().toLowerCase() === 'anonymous') return null;
+  const digits = normalizePhone(value);
+  if (!digits) ctx.addIssue({ code: 'custom', message: 'is not a phone number or anonymous' });
+  return digits;
+});
+
+export const callStartRequest = z.object({
+  callerPhone: callerPhone.optional(),
+  destinationPhone: phoneDigits,
+  startDate: wallDateTime,
+  agent: agentName.optional(),
+});
+export type CallStartRequest = z.infer<typeof callStartRequest>;
+
+export const setAgentRequest = z.object({ callId: wireInt, agent: agentName });
+
+const day = wireText.regex(/^\d{4}-\d\d-\d\d$/, 'must be a date YYYY-MM-DD');
+export const agentStatsRequest = z.object({ startDate: day.optional(), endDate: day.optional() });
+
+export const deliveryLogRequest = z.object({
+  callId: wireInt.optional(),
+  limit: wireInt.refine((n) => n >= 1 && n <= 1000, 'must be between 1 and 1000').default(100),
+});
+
+export interface AgentCall {
+  id: number;
+  startDate: string;
+  status: string;
+  source: string;
+  referrer: string | null;
+  Keyword: string;
+  agent: string | null;
+}
+
+export interface AgentView {
+  id: number;
+  pageTitle: string;
+  url: string;
+  createdAt: string;
+}
+
+export interface AgentProduct {
+  id: number;
+  name: string;
+  quantity: number;
+  costPerUnit: number;
+  /** Webhook payloads only. */
+  externalId?: string;
+  details?: unknown;
+}
+
+export interface AgentCart {
+  id: number;
+  externalId: string;
+  isLoggedIn: boolean;
+  currency: string;
+  status: number;
+  totalCost: number;
+  productsNb: number;
+  createdAt: string;
+  products: AgentProduct[];
+}
+
+export interface AgentOrder {
+  id: number;
+  agent: string | null;
+  status: string;
+  isSale: boolean;
+  totalCost: number;
+  createdAt: string;
+  products: AgentProduct[];
+  /** Webhook payloads only. */
+  externalId?: string;
+  cartId?: number | null;
+  externalCartId?: string | null;
+  currency?: string;
+  source?: string;
+}
+
+export interface CallStartResult {
+  call: AgentCall;
+  views: AgentView[];
+  currentCart: AgentCart | null;
+  orders: AgentOrder[];
+}
+
+export type RealtimeData =
+  | { callId: number; type: 'view'; view: AgentView; cart: null; order: null }
+  | { callId: number; type: 'cart'; view: null; cart: AgentCart; order: null }
+  | { callId: number; type: 'order'; view: null; cart: null; order: AgentOrder };
+
+export interface AgentStats {
+  agent: string;
+  callsTaken: number;
+  cartsTouched: number;
+  cartValueBefore: number;
+  cartValueAfter: number;
+  ordersByPhone: number;
+  sales: number;
+  /** sales / callsTaken, 0 without calls. */
+  conversionRate: number;
+  revenue: number;
+}
