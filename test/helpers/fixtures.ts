@@ -64,3 +64,36 @@ export function viewParams(extra: Record<string, string | number | boolean | und
     ...extra,
   };
 }
+
+export const CUSTOMER_KEY = 'customer-test-key';
+export const CC_KEY = 'cc-test-key';
+export const WEBHOOK_SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
+
+/** The tracking fixture with the shop side: customer key, order statuses, webhook and GA4. */
+export function commerceFixture({ webhookUrl, ga4 = true }: { webhookUrl?: string; ga4?: boolean } = {}) {
+  const fixture = trackingFixture();
+  const account = fixture.accounts[0]!;
+  const domain = account.domains[0]!;
+  return {
+    accounts: [
+      {
+        ...account,
+        ...(webhookUrl ? { webhookUrl, webhookSecret: WEBHOOK_SECRET } : {}),
+        domains: [
+          {
+            ...domain,
+            customerKey: CUSTOMER_KEY,
+            currency: 'EUR',
+            orderStatuses: [
+              { name: 'pending', isSale: false },
+              { name: 'paid', isSale: true },
+              { name: 'shipped', isSale: true },
+              { name: 'cancelled', isSale: false },
+            ],
+            ...(ga4 ? { ga4MeasurementId: 'G-TEST123', ga4ApiSecret: 'ga4-test-secret' } : {}),
+          },
+        ],
+      },
+    ],
+  };
+}

@@ -77,7 +77,8 @@ export class CommerceService {
       source: existing?.source ?? (await this.sourceOf(call, orderVisit)).source,
       updatedAt: now,
     };
-    await upsertById(this.c.orders, _id, fields, { createdAt: now, convertedAt: null, attribution: null });
+    // convertedAt and attribution are left out: only convert() sets them (absent reads as null).
+    await upsertById(this.c.orders, _id, fields, { createdAt: now });
     if (cartId !== null) await this.c.carts.updateOne({ _id: cartId }, { $set: { status: CART_ORDERED } });
     let order: OrderDoc = { _id, ...fields, createdAt: existing?.createdAt ?? now, convertedAt: existing?.convertedAt ?? null, attribution: existing?.attribution ?? null };
     const becomesSale = statusDef.isSale && !existing?.isSale;
