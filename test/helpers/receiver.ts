@@ -67,6 +67,6 @@ export async function startReceiver(port = 0): Promise<Receiver> {
 
 /** The `realtimeData` of a webhook push, after checking its Standard Webhooks signature. */
 export function verifiedPush(r: Received, secret: string): any {
-  new Webhook(secret).verify(r.body, r.headers as Record<string, string>);
+  new Webhook(secret).verify(r.body, r.headers as Record<string, string>, { jsonParse: false }); // throws on a bad signature
   return JSON.parse(new URLSearchParams(r.body).get('realtimeData')!);
 }

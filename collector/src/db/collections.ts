@@ -333,6 +333,7 @@ export interface OutboxDoc {
   /** Sub-millisecond enqueue time: the order of a stream's messages. */
   enqueuedAt: number;
   attempts: number;
+  firstAttemptAt?: Date;
   nextAttemptAt: Date;
   /** Highest claim generation known (see OutboxClaimDoc); may lag behind. */
   claims: number;

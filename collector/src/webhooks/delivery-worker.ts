@@ -7,7 +7,8 @@
 //   which FerretDB v1 lacks). After its claim, a worker re-reads the message, so a message
 //   delivered meanwhile is never sent twice.
 // - Retries back off exponentially from `firstRetryMs` to `maxRetryMs`; a message still failing
-//   `giveUpAfterMs` after it was accepted is abandoned, and stays readable in the delivery log.
+//   `giveUpAfterMs` after its first attempt is abandoned (time spent waiting behind an older message
+//   of its stream does not count), and stays readable in the delivery log.
 import { randomUUID } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { isDuplicateKey, type Collections, type OutboxDoc } from '../db/collections.ts';
@@ -172,7 +173,8 @@ export class DeliveryWorker {
   private async settle(m: OutboxDoc, result: SendResult, now: Date): Promise<void> {
     const attempt = m.attempts + 1;
     const delivered = result.httpStatus !== null && result.httpStatus >= 200 && result.httpStatus < 300;
-    const abandoned = !delivered && (result.permanent || now.getTime() - m.createdAt.getTime() >= this.o.giveUpAfterMs);
+    const firstAttemptAt = m.firstAttemptAt ?? now;
+    const abandoned = !delivered && (result.permanent || now.getTime() - firstAttemptAt.getTime() >= this.o.giveUpAfterMs);
     const outcome = delivered ? 'delivered' : abandoned ? 'abandoned' : 'retrying';
     const error = delivered ? null : (result.error ?? `HTTP ${result.httpStatus}`);
     await this.c.deliveryLog.insertOne({
@@ -190,7 +192,7 @@ export class DeliveryWorker {
       body: m.body,
     });
     if (outcome === 'retrying') {
-      await this.c.outbox.updateOne({ _id: m._id }, { $set: { attempts: attempt, nextAttemptAt: new Date(now.getTime() + retryDelay(attempt, this.o)) } });
+      await this.c.outbox.updateOne({ _id: m._id }, { $set: { attempts: attempt, firstAttemptAt, nextAttemptAt: new Date(now.getTime() + retryDelay(attempt, this.o)) } });
     } else {
       await this.c.outbox.deleteOne({ _id: m._id });
       if (abandoned) this.log.warn({ messageId: m._id, url: m.url, error }, 'webhook message abandoned');
