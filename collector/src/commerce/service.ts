@@ -26,19 +26,20 @@ export class CommerceService {
     const _id = await claimRecordId(this.c, this.ids, 'cart', `cart:${domain._id}:${req.id}`);
     const existing = await this.c.carts.findOne({ _id });
     const agent = req.agent ?? call?.agent ?? existing?.agent ?? null;
+    const callId = call?._id ?? existing?.callId ?? null;
     const fields = {
       domainId: domain._id,
       externalId: req.id,
       currency: req.currency,
-      visitId: visitId!,
+      visitId,
       isLoggedIn: req.is_logged_in,
-      callId: call?._id ?? existing?.callId ?? null,
+      callId,
       agent,
       products,
       totalCost: totalOf(products),
       status: existing?.status ?? CART_OPEN,
-      // What the cart was worth before an agent first touched it: the agent statistics' "before".
-      valueBeforeAgent: existing?.valueBeforeAgent ?? (agent ? (existing?.totalCost ?? 0) : null),
+      // What the cart was worth when first tied to an agent or a call: the agent statistics' "before".
+      valueBeforeAgent: existing?.valueBeforeAgent ?? (agent || callId !== null ? (existing?.totalCost ?? 0) : null),
       updatedAt: now,
     };
     await upsertById(this.c.carts, _id, fields, { createdAt: now });

@@ -11,7 +11,7 @@
 //   of its stream does not count), and stays readable in the delivery log.
 import { randomUUID } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
-import { isDuplicateKey, type Collections, type OutboxDoc } from '../db/collections.ts';
+import { isDuplicateKey, type Collections, type DeliveryLogDoc, type OutboxDoc } from '../db/collections.ts';
 import type { Logger } from '../logger.ts';
 import type { Outbox } from './outbox.ts';
 import { send, type SendResult } from './send.ts';
@@ -177,25 +177,35 @@ export class DeliveryWorker {
     const abandoned = !delivered && (result.permanent || now.getTime() - firstAttemptAt.getTime() >= this.o.giveUpAfterMs);
     const outcome = delivered ? 'delivered' : abandoned ? 'abandoned' : 'retrying';
     const error = delivered ? null : (result.error ?? `HTTP ${result.httpStatus}`);
-    await this.c.deliveryLog.insertOne({
-      _id: `${m._id}#${attempt}`,
-      messageId: m._id,
-      accountId: m.accountId,
-      stream: m.stream,
-      kind: m.kind,
-      label: m.label,
-      attempt,
-      at: now,
-      httpStatus: result.httpStatus,
-      error,
-      outcome,
-      body: m.body,
-    });
+    await this.recordAttempt(m, attempt, now, result, error, outcome);
     if (outcome === 'retrying') {
       await this.c.outbox.updateOne({ _id: m._id }, { $set: { attempts: attempt, firstAttemptAt, nextAttemptAt: new Date(now.getTime() + retryDelay(attempt, this.o)) } });
     } else {
       await this.c.outbox.deleteOne({ _id: m._id });
       if (abandoned) this.log.warn({ messageId: m._id, url: m.url, error }, 'webhook message abandoned');
+    }
+  }
+
+  /** One line per attempt. A worker that died after logging repeats the attempt under the same
+   * number; its line is already there, so the duplicate is ignored rather than blocking the stream. */
+  private async recordAttempt(m: OutboxDoc, attempt: number, now: Date, result: SendResult, error: string | null, outcome: DeliveryLogDoc['outcome']): Promise<void> {
+    try {
+      await this.c.deliveryLog.insertOne({
+        _id: `${m._id}#${attempt}`,
+        messageId: m._id,
+        accountId: m.accountId,
+        stream: m.stream,
+        kind: m.kind,
+        label: m.label,
+        attempt,
+        at: now,
+        httpStatus: result.httpStatus,
+        error,
+        outcome,
+        body: m.body,
+      });
+    } catch (err) {
+      if (!isDuplicateKey(err)) throw err;
     }
   }
 }
