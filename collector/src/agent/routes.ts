@@ -19,43 +19,34 @@ export function agentRoutes(c: Collections, service: AgentService, log: Logger):
     return account;
   }
 
-  function ok(ctx: Context, results: unknown[]): void {
-    ctx.body = { status: 'OK', resultsNb: results.length, results };
+  /** A POST door: the key first (NOK when bad), then the answer's results. */
+  function door(path: string, answer: (account: AccountDoc, body: Record<string, unknown>) => Promise<unknown[]>): void {
+    router.post(path, async (ctx: Context) => {
+      const body = bodyOf(ctx.request);
+      const account = await accountOf(body);
+      const results = await answer(account, body);
+      ctx.body = { status: 'OK', resultsNb: results.length, results };
+    });
   }
 
   router.use(agentEnvelope(log), parseBody);
 
-  router.post('/callStart', async (ctx: Context) => {
-    const body = bodyOf(ctx.request);
-    const account = await accountOf(body);
-    ok(ctx, await service.callStart(account, parseAgentParams(callStartRequest, body)));
-  });
+  door('/callStart', (account, body) => service.callStart(account, parseAgentParams(callStartRequest, body)));
 
-  router.post('/setAgentToCall', async (ctx: Context) => {
-    const body = bodyOf(ctx.request);
-    const account = await accountOf(body);
+  door('/setAgentToCall', async (account, body) => {
     const { callId, agent } = parseAgentParams(setAgentRequest, body);
-    ok(ctx, [await service.setAgentToCall(account, callId, agent)]);
+    return [await service.setAgentToCall(account, callId, agent)];
   });
 
   /** Ours (the spec names the figures, not the endpoint): one row per agent. */
-  router.post('/agentStats', async (ctx: Context) => {
-    const body = bodyOf(ctx.request);
-    const account = await accountOf(body);
-    ok(ctx, await service.stats(account, parseAgentParams(agentStatsRequest, body)));
-  });
+  door('/agentStats', (account, body) => service.stats(account, parseAgentParams(agentStatsRequest, body)));
 
   /** Ours: the account's webhook attempts, newest first, each with what was sent. */
-  router.post('/webhookDeliveries', async (ctx: Context) => {
-    const body = bodyOf(ctx.request);
-    const account = await accountOf(body);
+  door('/webhookDeliveries', async (account, body) => {
     const { callId, limit } = parseAgentParams(deliveryLogRequest, body);
     const filter = { accountId: account._id, ...(callId !== undefined ? { stream: `call:${callId}` } : {}) };
-    const log = await c.deliveryLog.find(filter).sort({ at: -1, attempt: -1 }).limit(limit).toArray();
-    ok(
-      ctx,
-      log.map((d) => ({ id: d.messageId, attempt: d.attempt, at: formatUtcDateTime(d.at), kind: d.kind, type: d.label, stream: d.stream, outcome: d.outcome, httpStatus: d.httpStatus, error: d.error, body: d.body })),
-    );
+    const attempts = await c.deliveryLog.find(filter).sort({ at: -1, attempt: -1 }).limit(limit).toArray();
+    return attempts.map((d) => ({ id: d.messageId, attempt: d.attempt, at: formatUtcDateTime(d.at), kind: d.kind, type: d.label, stream: d.stream, outcome: d.outcome, httpStatus: d.httpStatus, error: d.error, body: d.body }));
   });
   return router;
 }

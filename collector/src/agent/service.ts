@@ -56,12 +56,12 @@ export class AgentService {
   async stats(account: AccountDoc, range: StatsRange): Promise<AgentStats[]> {
     const domains = await this.c.domains.find({ accountId: account._id }).toArray();
     const domainIds = domains.map((d) => d._id);
-    const between = (field: string, d: DomainDoc | undefined) => timeFilter(field, range, d?.timeZone ?? 'UTC');
-    const zone = domains[0]; // an account's statistics use its first domain's days
+    const timeZone = domains[0]?.timeZone ?? 'UTC'; // an account's statistics use its first domain's days
+    const between = (field: string) => timeFilter(field, range, timeZone);
     const [calls, carts, orders] = await Promise.all([
-      this.c.calls.find({ domainId: { $in: domainIds }, agent: { $type: 'string' }, ...between('startedAt', zone) }).toArray(),
-      this.c.carts.find({ domainId: { $in: domainIds }, ...between('updatedAt', zone) }).toArray(),
-      this.c.orders.find({ domainId: { $in: domainIds }, ...between('createdAt', zone) }).toArray(),
+      this.c.calls.find({ domainId: { $in: domainIds }, agent: { $type: 'string' }, ...between('startedAt') }).toArray(),
+      this.c.carts.find({ domainId: { $in: domainIds }, ...between('updatedAt') }).toArray(),
+      this.c.orders.find({ domainId: { $in: domainIds }, ...between('createdAt') }).toArray(),
     ]);
     const agentOfCall = new Map(calls.map((call) => [call._id, call.agent!]));
     const byAgent = new Map<string, AgentStats>();
