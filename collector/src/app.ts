@@ -65,7 +65,7 @@ export function createApp(options: AppOptions): CollectorApp {
   const liveCalls = new LiveCalls(c);
   const push = new LivePush(c, outbox, liveCalls);
   const tracking = new TrackingService(c, ids, (domain, view) => push.viewAdded(domain, view));
-  const telephony = new TelephonyService(c, ids, new CallRouter(c, new NumberPool(c)), (callId, now) => liveCalls.end(callId, now));
+  const telephony = new TelephonyService(c, ids, new CallRouter(c, new NumberPool(c)), (callId) => liveCalls.end(callId));
   const commerce = new CommerceService(c, ids, push, outbox, options.ga4Endpoint ?? 'https://www.google-analytics.com/mp/collect');
   const { run = true, ...delivery } = options.delivery ?? {};
   const worker = new DeliveryWorker(c, outbox, log, { ...DEFAULT_DELIVERY, ...delivery });

@@ -85,6 +85,7 @@ describe('webhook pushes', () => {
     // The call ends (its outcome is reported): later changes are no longer pushed.
     const call = await t.c.calls.findOne({ _id: callId });
     await reportCall(collector.baseUrl, { callRef: 'story-1', trackingNumber: number, startDate: call!.startedAt, duration: 300 });
+    expect(await t.c.liveCalls.countDocuments()).toBe(0); // every page view reads it: only live calls stay
     await collector.post('/api/customer-cart', cartFields(visitId, 5));
     await new Promise((r) => setTimeout(r, 500));
     expect(receiver.received.filter((r) => r.path === '/hook')).toHaveLength(4);

@@ -1,5 +1,8 @@
 // Calls an agent is on, whose caller's activity is pushed to the account's webhook: from callStart
 // until the call's outcome is reported, and never longer than LIVE_CALL_LIMIT_MS.
+//
+// Every page view asks this collection for its visit's live calls, so it holds only live calls:
+// ended ones are deleted, and each callStart sweeps those past their limit.
 import { upsertById, type CallDoc, type Collections, type LiveCallDoc } from '../db/collections.ts';
 
 export const LIVE_CALL_LIMIT_MS = 2 * 3600_000;
@@ -9,12 +12,13 @@ export class LiveCalls {
 
   /** A second callStart of the same call restarts its time limit. */
   async open(call: CallDoc, accountId: string, now: Date): Promise<void> {
+    await this.c.liveCalls.deleteMany({ until: { $lte: now } });
     await upsertById(this.c.liveCalls, call._id, { accountId, visitId: call.visitId, openedAt: now, until: new Date(now.getTime() + LIVE_CALL_LIMIT_MS) }, {});
   }
 
   /** The call's outcome arrived: nothing more is pushed for it. */
-  async end(callId: number, now: Date): Promise<void> {
-    await this.c.liveCalls.updateOne({ _id: callId, until: { $gt: now } }, { $set: { until: now } });
+  async end(callId: number): Promise<void> {
+    await this.c.liveCalls.deleteOne({ _id: callId });
   }
 
   /** The live calls of a visit, and the one call a cart or order names, if live. */

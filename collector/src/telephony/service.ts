@@ -29,7 +29,7 @@ export class TelephonyService {
     private readonly ids: IdAllocator,
     private readonly router: CallRouter,
     /** Told when a call's outcome arrives: the call is over (its live pushes stop). */
-    private readonly onOutcome: (callId: number, now: Date) => Promise<void> = async () => {},
+    private readonly onOutcome: (callId: number) => Promise<void> = async () => {},
   ) {}
 
   /** Where a call goes and who it is credited to; `answerOf` words it for a PBX. */
@@ -72,7 +72,7 @@ export class TelephonyService {
       const decided = await this.decide(report, routed);
       await upsertById(this.c.calls, callId, { ...decided, ...outcome, callRef: report.callRef, status: statusOf(decided.forcedStatus, report.status) }, { receivedAt: now });
     }
-    if (report.status !== null) await this.onOutcome(callId, now);
+    if (report.status !== null) await this.onOutcome(callId);
     return callId;
   }
 

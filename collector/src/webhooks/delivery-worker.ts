@@ -133,7 +133,8 @@ export class DeliveryWorker {
       const result = await this.deliver(message);
       await this.settle(message, result, new Date());
     } finally {
-      await this.c.outboxClaims.updateOne({ _id: claimId }, { $set: { until: new Date(0) } });
+      // Released by deleting: the collection holds only claims under way (and those of dead workers).
+      await this.c.outboxClaims.deleteOne({ _id: claimId });
     }
   }
 
@@ -144,7 +145,7 @@ export class DeliveryWorker {
       const _id = `${m._id}@${gen}`;
       const existing = await this.c.outboxClaims.findOne({ _id });
       if (existing && existing.until > now) return null;
-      if (existing) continue; // released or expired: the next generation is free to claim
+      if (existing) continue; // expired (its worker died): the next generation is free to claim
       try {
         await this.c.outboxClaims.insertOne({ _id, messageId: m._id, owner: this.owner, until: new Date(now.getTime() + this.o.leaseMs) });
       } catch (err) {
