@@ -69,7 +69,10 @@ export function createApp(options: AppOptions): CollectorApp {
   const commerce = new CommerceService(c, ids, push, outbox, options.ga4Endpoint ?? 'https://www.google-analytics.com/mp/collect');
   const { run = true, ...delivery } = options.delivery ?? {};
   const worker = new DeliveryWorker(c, outbox, log, { ...DEFAULT_DELIVERY, ...delivery });
-  if (run) worker.start();
+  if (run) {
+    worker.start();
+    void commerce.requeueLostEvents().catch((err) => log.error({ err }, 'requeueing lost analytics events failed'));
+  }
   const offline = new OfflineNumbers(c);
   app.silent = true; // errors are answered and logged by each family's envelope
   app.use(requestLog(log));

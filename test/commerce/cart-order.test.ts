@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCollector, testDatabase, seed, type RunningCollector, type TestDatabase } from '../helpers/collector.ts';
 import { commerceFixture, CUSTOMER_KEY, viewParams } from '../helpers/fixtures.ts';
 import { startReceiver, type Receiver } from '../helpers/receiver.ts';
+import { purchaseEvent } from '../../collector/src/commerce/analytics.ts';
 
 const FAST_DELIVERY = { pollMs: 50, firstRetryMs: 100, maxRetryMs: 400, publicOnly: false };
 
@@ -150,6 +151,22 @@ describe('cart and order services', () => {
     await ga4.waitFor(1, (r) => r.body.includes('"A-race"'));
     await new Promise((r) => setTimeout(r, 600));
     expect(ga4.received.filter((r) => r.body.includes('"A-race"'))).toHaveLength(1);
+  });
+
+  it('queues, at the next start, the event of a sale whose process died between claiming it and queuing the event', async () => {
+    await orderA({ id: 'A-lost' });
+    const stored = (await t.c.orders.findOne({ externalId: 'A-lost' }))!;
+    const domain = (await t.c.domains.findOne({ _id: stored.domainId }))!;
+    const sale = { ...stored, status: 'paid', isSale: true, convertedAt: new Date(), attribution: null };
+    // The state such a death leaves: the conversion claimed with its event, nothing in the outbox.
+    await t.c.conversions.insertOne({ _id: stored._id, domainId: domain._id, at: new Date(Date.now() - 120_000), event: purchaseEvent(domain, sale, ga4.url('/mp/collect')), queued: false });
+    const restarted = await startCollector(t.db, { delivery: FAST_DELIVERY, ga4Endpoint: ga4.url('/mp/collect') });
+    try {
+      await ga4.waitFor(1, (r) => r.body.includes('"A-lost"'));
+      await expect.poll(async () => (await t.c.conversions.findOne({ _id: stored._id }))!.queued).toBe(true);
+    } finally {
+      await restarted.close();
+    }
   });
 
   it('stores an order with neither visit_id nor call_id unattributed: no conversion, no event', async () => {

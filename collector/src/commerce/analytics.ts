@@ -1,6 +1,6 @@
 // The e-commerce analytics event of an order's first sale: a GA4 Measurement Protocol `purchase`,
-// sent through the outbox. Its id is fixed per order, so the event is queued once however many
-// requests race to make the sale; GA4 also drops a second purchase with the same transaction_id.
+// sent through the outbox. Queued once per order by the conversion's claim (commerce/service.ts);
+// its id is fixed per order all the same, and GA4 drops a repeated transaction_id.
 import type { DomainDoc, OrderDoc } from '../db/collections.ts';
 import type { OutgoingMessage } from '../webhooks/outbox.ts';
 

@@ -1,7 +1,7 @@
 // Carts and orders as a shop sends them: stored once per shop id, tied to a visit, a call and an
 // agent, counted as a conversion at an order's first move to a sale status. Knows nothing of HTTP.
 import { COMMERCE_MESSAGES, totalOf, type CartRequest, type OrderRequest, type ProductInput } from '@ringtrail/shared';
-import { isDuplicateKey, upsertById, type CallDoc, type CartDoc, type Collections, type DomainDoc, type OrderAttribution, type OrderDoc } from '../db/collections.ts';
+import { isDuplicateKey, upsertById, type CallDoc, type CartDoc, type Collections, type DomainDoc, type OrderAttribution, type OrderDoc, type OutboxMessage } from '../db/collections.ts';
 import { claimRecordId, recordIdOf } from '../db/external-refs.ts';
 import type { IdAllocator } from '../db/ids.ts';
 import { CART_OPEN, CART_ORDERED } from '../agent/shapes.ts';
@@ -89,23 +89,37 @@ export class CommerceService {
   }
 
   /** Counts the order's conversion once, crediting its call or visit, and queues the analytics event.
-   * The event is queued before the conversion is claimed: a crash in between repeats the (idempotent)
-   * enqueue at the shop's retry instead of losing the event. */
+   * The claim carries the event: a process dying between the claim and the enqueue leaves it there,
+   * and `requeueLostEvents` queues it at the next start. */
   private async convert(domain: DomainDoc, order: OrderDoc, call: CallDoc | null, now: Date): Promise<OrderDoc> {
     if (await this.c.conversions.findOne({ _id: order._id })) return order;
     const { source, keyword } = await this.sourceOf(call, order.visitId);
     const attribution: OrderAttribution = { visitId: order.visitId, callId: order.callId, source, keyword, agent: order.agent };
     const converted = { ...order, convertedAt: now, attribution };
     const event = purchaseEvent(domain, converted, this.ga4Endpoint);
-    if (event) await this.outbox.enqueue(event, now);
     try {
-      await this.c.conversions.insertOne({ _id: order._id, domainId: domain._id, at: now });
+      await this.c.conversions.insertOne({ _id: order._id, domainId: domain._id, at: now, event, queued: event === null });
     } catch (err) {
       if (isDuplicateKey(err)) return order;
       throw err;
     }
     await this.c.orders.updateOne({ _id: order._id }, { $set: { convertedAt: now, attribution } });
+    if (event) await this.queueEvent(order._id, event, now);
     return converted;
+  }
+
+  /** Events of conversions claimed over a minute ago and never queued: their process died in between.
+   * (One that died after queuing but before marking it is queued again; GA4 drops the repeated
+   * transaction_id.) Run at start. */
+  async requeueLostEvents(now = new Date()): Promise<number> {
+    const lost = await this.c.conversions.find({ queued: false, at: { $lt: new Date(now.getTime() - 60_000) } }).toArray();
+    for (const conversion of lost) await this.queueEvent(conversion._id, conversion.event!, now);
+    return lost.length;
+  }
+
+  private async queueEvent(orderId: number, event: OutboxMessage, now: Date): Promise<void> {
+    await this.outbox.enqueue(event, now);
+    await this.c.conversions.updateOne({ _id: orderId }, { $set: { queued: true } });
   }
 
   /** Source and keyword of the call, else of the visit. */

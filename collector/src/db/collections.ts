@@ -300,12 +300,18 @@ export interface OrderDoc {
   updatedAt: Date;
 }
 
-/** Claims an order's one conversion: `_id` = the order id, so two racing sale moves count once. */
+/** Claims an order's one conversion: `_id` = the order id, so two racing sale moves count once.
+ * Carries the analytics event until it is in the outbox (`queued`), so a crash in between loses nothing. */
 export interface ConversionDoc {
   _id: number;
   domainId: string;
   at: Date;
+  event: OutboxMessage | null;
+  queued: boolean;
 }
+
+/** A message as handed to the outbox (webhooks/outbox.ts); a fixed `id` makes its enqueue idempotent. */
+export type OutboxMessage = Pick<OutboxDoc, 'accountId' | 'stream' | 'kind' | 'label' | 'url' | 'contentType' | 'body' | 'signed'> & { id?: string };
 
 /** A call an agent is on: from callStart until the call's outcome is reported, or `until`. */
 export interface LiveCallDoc {

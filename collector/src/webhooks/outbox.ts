@@ -1,12 +1,10 @@
 // The durable outbox: a message accepted here is in the database before the request that caused it
 // answers, and stays there until a worker delivers it or gives up (see delivery-worker.ts).
 import { randomUUID } from 'node:crypto';
-import { isDuplicateKey, type Collections, type OutboxDoc } from '../db/collections.ts';
+import { isDuplicateKey, type Collections, type OutboxDoc, type OutboxMessage } from '../db/collections.ts';
 
-export type OutgoingMessage = Pick<OutboxDoc, 'accountId' | 'stream' | 'kind' | 'label' | 'url' | 'contentType' | 'body' | 'signed'> & {
-  /** A fixed id makes the enqueue idempotent: a second message with an id still waiting is dropped. */
-  id?: string;
-};
+/** A fixed `id` makes the enqueue idempotent while the first is waiting: the second is dropped. */
+export type OutgoingMessage = OutboxMessage;
 
 /** Monotonic within a process, so two messages of one stream enqueued in one millisecond keep their order. */
 function enqueueClock(): number {
