@@ -1,6 +1,6 @@
 // The call-center agent service: the ringing call's record and what is known of its caller,
 // agents attached to calls, and their statistics. Knows nothing of HTTP.
-import type { AgentStats, CallStartRequest, CallStartResult } from '@ringtrail/shared';
+import { toCents, type AgentStats, type CallStartRequest, type CallStartResult } from '@ringtrail/shared';
 import type { AccountDoc, CallDoc, CartDoc, Collections, DomainDoc, OrderDoc } from '../db/collections.ts';
 import { localInstant, startOfLocalDay, nextDay } from '../domains/time-zone.ts';
 import { AgentFailure } from '../http/agent-envelope.ts';
@@ -91,7 +91,7 @@ export class AgentService {
       }
     }
     return [...byAgent.values()]
-      .map((s) => ({ ...s, cartValueBefore: cents(s.cartValueBefore), cartValueAfter: cents(s.cartValueAfter), revenue: cents(s.revenue), conversionRate: s.callsTaken ? Math.round((s.sales / s.callsTaken) * 1000) / 1000 : 0 }))
+      .map((s) => ({ ...s, cartValueBefore: toCents(s.cartValueBefore), cartValueAfter: toCents(s.cartValueAfter), revenue: toCents(s.revenue), conversionRate: s.callsTaken ? Math.round((s.sales / s.callsTaken) * 1000) / 1000 : 0 }))
       .sort((a, b) => a.agent.localeCompare(b.agent));
   }
 
@@ -115,10 +115,6 @@ export class AgentService {
       orders: orders.map((o) => orderShape(o, tz, 'callStart')),
     };
   }
-}
-
-function cents(value: number): number {
-  return Math.round(value * 100) / 100;
 }
 
 /** Local days `startDate`..`endDate`, both included; either may be left out. */

@@ -1,10 +1,9 @@
 // The e-commerce analytics event of an order's first sale: a GA4 Measurement Protocol `purchase`,
 // sent through the outbox. Queued once per order by the conversion's claim (commerce/service.ts);
 // its id is fixed per order all the same, and GA4 drops a repeated transaction_id.
-import type { DomainDoc, OrderDoc } from '../db/collections.ts';
-import type { OutgoingMessage } from '../webhooks/outbox.ts';
+import type { DomainDoc, OrderDoc, OutboxMessage } from '../db/collections.ts';
 
-export function purchaseEvent(domain: DomainDoc, order: OrderDoc, endpoint: string): OutgoingMessage | null {
+export function purchaseEvent(domain: DomainDoc, order: OrderDoc, endpoint: string): OutboxMessage | null {
   if (!domain.ga4MeasurementId || !domain.ga4ApiSecret) return null;
   const url = new URL(endpoint);
   url.searchParams.set('measurement_id', domain.ga4MeasurementId);

@@ -36,8 +36,9 @@ export function commerceRoutes(c: Collections, service: CommerceService, log: Lo
     if (!hasRequiredFields(body, names)) throw new CommerceFailure(COMMERCE_MESSAGES.missing);
   }
 
-  /** Variant B may leave products out (a status change): null keeps the stored ones. */
-  function orderProducts(variant: 'A' | 'B', raw: unknown): ProductInput[] | null {
+  /** Bracket products (carts, variant A) or a JSON string (variant B), which may be left out
+   * (a status change): null keeps the stored ones. */
+  function productsOf(variant: 'A' | 'B', raw: unknown): ProductInput[] | null {
     if (variant === 'B' && (raw === undefined || raw === '')) return null;
     const products = variant === 'A' ? parseBracketProducts(raw) : parseJsonProducts(String(raw));
     if (!products) throw new CommerceFailure(COMMERCE_MESSAGES.products);
@@ -48,9 +49,7 @@ export function commerceRoutes(c: Collections, service: CommerceService, log: Lo
     const body = bodyOf(ctx.request);
     const domain = await domainOf(body, 'Invalid API key');
     requireFields(body, CART_REQUIRED);
-    const products = parseBracketProducts(body.products);
-    if (!products) throw new CommerceFailure(COMMERCE_MESSAGES.products);
-    await service.saveCart(domain, parseCommerceParams(cartRequest, body), products);
+    await service.saveCart(domain, parseCommerceParams(cartRequest, body), productsOf('A', body.products)!);
     ctx.body = { status: 'success' };
   });
 
@@ -60,7 +59,7 @@ export function commerceRoutes(c: Collections, service: CommerceService, log: Lo
     // The two variants word the bad key differently (spec document 2, Errors).
     const domain = await domainOf(body, variant === 'A' ? 'Invalid API key' : 'Invalid api key');
     requireFields(body, variant === 'A' ? ORDER_A_REQUIRED : ORDER_B_REQUIRED);
-    await service.saveOrder(domain, variant, parseCommerceParams(orderRequest, body), orderProducts(variant, body.products));
+    await service.saveOrder(domain, variant, parseCommerceParams(orderRequest, body), productsOf(variant, body.products));
     ctx.body = { status: 'success' };
   });
   return router;

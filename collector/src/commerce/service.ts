@@ -11,6 +11,12 @@ import type { LivePush } from '../webhooks/live-push.ts';
 import type { Outbox } from '../webhooks/outbox.ts';
 import { purchaseEvent } from './analytics.ts';
 
+/** Where an order's buyer came from: its call's, else its visit's source label and keyword. */
+interface Origin {
+  source: string | null;
+  keyword: string | null;
+}
+
 export class CommerceService {
   constructor(
     private readonly c: Collections,
@@ -61,6 +67,7 @@ export class CommerceService {
     if (!call && callId !== null) call = await this.c.calls.findOne({ _id: callId });
     const orderVisit = visitId ?? existing?.visitId ?? null;
     const lines = products ?? existing?.products ?? [];
+    const origin = await this.sourceOf(call, orderVisit);
     const fields = {
       domainId: domain._id,
       externalId: req.id,
@@ -75,7 +82,7 @@ export class CommerceService {
       isSale: statusDef.isSale,
       products: lines,
       totalCost: totalOf(lines),
-      source: existing?.source ?? (await this.sourceOf(call, orderVisit)).source,
+      source: existing?.source ?? origin.source,
       updatedAt: now,
     };
     // convertedAt and attribution are left out: only convert() sets them (absent reads as null).
@@ -83,7 +90,7 @@ export class CommerceService {
     if (cartId !== null) await this.c.carts.updateOne({ _id: cartId }, { $set: { status: CART_ORDERED } });
     let order: OrderDoc = { _id, ...fields, createdAt: existing?.createdAt ?? now, convertedAt: existing?.convertedAt ?? null, attribution: existing?.attribution ?? null };
     const becomesSale = statusDef.isSale && !existing?.isSale;
-    if (becomesSale && (order.visitId !== null || order.callId !== null)) order = await this.convert(domain, order, call, now);
+    if (becomesSale && (order.visitId !== null || order.callId !== null)) order = await this.convert(domain, order, origin, now);
     await this.push.orderChanged(domain, order, now);
     return order;
   }
@@ -91,9 +98,8 @@ export class CommerceService {
   /** Counts the order's conversion once, crediting its call or visit, and queues the analytics event.
    * The claim carries the event: a process dying between the claim and the enqueue leaves it there,
    * and `requeueLostEvents` queues it at the next start. */
-  private async convert(domain: DomainDoc, order: OrderDoc, call: CallDoc | null, now: Date): Promise<OrderDoc> {
+  private async convert(domain: DomainDoc, order: OrderDoc, { source, keyword }: Origin, now: Date): Promise<OrderDoc> {
     if (await this.c.conversions.findOne({ _id: order._id })) return order;
-    const { source, keyword } = await this.sourceOf(call, order.visitId);
     const attribution: OrderAttribution = { visitId: order.visitId, callId: order.callId, source, keyword, agent: order.agent };
     const converted = { ...order, convertedAt: now, attribution };
     const event = purchaseEvent(domain, converted, this.ga4Endpoint);
@@ -123,7 +129,7 @@ export class CommerceService {
   }
 
   /** Source and keyword of the call, else of the visit. */
-  private async sourceOf(call: CallDoc | null, visitId: number | null): Promise<{ source: string | null; keyword: string | null }> {
+  private async sourceOf(call: CallDoc | null, visitId: number | null): Promise<Origin> {
     if (call) return { source: call.source, keyword: call.keyword };
     const visit = visitId === null ? null : await this.c.visits.findOne({ _id: visitId });
     return visit ? { source: sourceLabel(visit.attribution), keyword: visit.attribution.keyword } : { source: null, keyword: null };

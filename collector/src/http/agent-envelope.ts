@@ -4,7 +4,7 @@ import type { Middleware } from 'koa';
 import type { ZodType } from 'zod';
 import type { Logger } from '../logger.ts';
 import { bodyRejection, envelope } from './envelope.ts';
-import { checkParams } from './params.ts';
+import { checkParams, problemMessage } from './params.ts';
 
 export class AgentFailure extends Error {}
 
@@ -26,6 +26,5 @@ export function invalidKeyMessage(key: unknown): string {
 export function parseAgentParams<T>(schema: ZodType<T>, raw: Record<string, unknown>): T {
   const checked = checkParams(schema, raw);
   if (checked.ok) return checked.data;
-  const { name, missing, message } = checked.problems[0]!;
-  throw new AgentFailure(missing ? `Missing parameter ${name}` : `Invalid parameter ${name}: ${message}`);
+  throw new AgentFailure(problemMessage(checked.problems[0]!));
 }

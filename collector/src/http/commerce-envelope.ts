@@ -5,7 +5,7 @@ import type { CommerceAnswer } from '@ringtrail/shared';
 import type { ZodType } from 'zod';
 import type { Logger } from '../logger.ts';
 import { bodyRejection, envelope } from './envelope.ts';
-import { checkParams } from './params.ts';
+import { checkParams, problemMessage } from './params.ts';
 
 export class CommerceFailure extends Error {}
 
@@ -18,10 +18,9 @@ export function commerceEnvelope(log: Logger): Middleware {
   return envelope(log, 'cart and order', known, { status: 500, body: answer('Internal error: nothing was changed; retry later') });
 }
 
-/** The first problem of typed fields (the required ones were checked before): `Invalid parameter <name>: ...`. */
+/** The first problem of typed fields (the required ones were checked before, with the spec's message). */
 export function parseCommerceParams<T>(schema: ZodType<T>, raw: Record<string, unknown>): T {
   const checked = checkParams(schema, raw);
   if (checked.ok) return checked.data;
-  const { name, message } = checked.problems[0]!;
-  throw new CommerceFailure(`Invalid parameter ${name}: ${message}`);
+  throw new CommerceFailure(problemMessage(checked.problems[0]!));
 }

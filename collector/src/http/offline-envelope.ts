@@ -4,7 +4,7 @@ import type { ZodType } from 'zod';
 import type { OfflineError } from '@ringtrail/shared';
 import type { Logger } from '../logger.ts';
 import { envelope } from './envelope.ts';
-import { checkParams } from './params.ts';
+import { checkParams, problemMessage } from './params.ts';
 
 export class OfflineFailure extends Error {}
 
@@ -20,6 +20,5 @@ export function offlineEnvelope(log: Logger): Middleware {
 export function parseOfflineParams<T>(schema: ZodType<T>, raw: Record<string, unknown>): T {
   const checked = checkParams(schema, raw);
   if (checked.ok) return checked.data;
-  const { name, missing, message } = checked.problems[0]!;
-  throw new OfflineFailure(missing ? `Missing parameter ${name}` : `Invalid parameter ${name}: ${message}`);
+  throw new OfflineFailure(problemMessage(checked.problems[0]!));
 }

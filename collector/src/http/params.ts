@@ -10,6 +10,11 @@ export interface ParamProblem {
 
 export type Checked<T> = { ok: true; data: T } | { ok: false; problems: ParamProblem[] };
 
+/** `Missing parameter <name>` or `Invalid parameter <name>: <why>`, as every family but tracking words it. */
+export function problemMessage({ name, missing, message }: ParamProblem): string {
+  return missing ? `Missing parameter ${name}` : `Invalid parameter ${name}: ${message}`;
+}
+
 export function checkParams<T>(schema: ZodType<T>, raw: Record<string, unknown>): Checked<T> {
   const parsed = schema.safeParse(raw);
   if (parsed.success) return { ok: true, data: parsed.data };

@@ -4,7 +4,7 @@ import type { Middleware } from 'koa';
 import type { ZodType } from 'zod';
 import type { Logger } from '../logger.ts';
 import { bodyRejection, envelope } from './envelope.ts';
-import { checkParams } from './params.ts';
+import { checkParams, problemMessage } from './params.ts';
 
 export class TelephonyFailure extends Error {
   constructor(
@@ -28,6 +28,6 @@ export function telephonyEnvelope(log: Logger): Middleware {
 export function parseTelephonyParams<T>(schema: ZodType<T>, raw: Record<string, unknown>): T {
   const checked = checkParams(schema, raw);
   if (checked.ok) return checked.data;
-  const lines = checked.problems.map((p) => (p.missing ? `Missing parameter ${p.name}` : `Invalid parameter ${p.name}: ${p.message}`));
+  const lines = checked.problems.map(problemMessage);
   throw new TelephonyFailure(400, [...new Set(lines)].join('; '));
 }

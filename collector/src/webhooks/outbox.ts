@@ -3,9 +3,6 @@
 import { randomUUID } from 'node:crypto';
 import { isDuplicateKey, type Collections, type OutboxDoc, type OutboxMessage } from '../db/collections.ts';
 
-/** A fixed `id` makes the enqueue idempotent while the first is waiting: the second is dropped. */
-export type OutgoingMessage = OutboxMessage;
-
 /** Monotonic within a process, so two messages of one stream enqueued in one millisecond keep their order. */
 function enqueueClock(): number {
   return performance.timeOrigin + performance.now();
@@ -16,8 +13,8 @@ export class Outbox {
 
   constructor(private readonly c: Collections) {}
 
-  /** Stores the message; answers its id. */
-  async enqueue(message: OutgoingMessage, now = new Date()): Promise<string> {
+  /** Stores the message; a fixed `id` still waiting makes a second enqueue a no-op. */
+  async enqueue(message: OutboxMessage, now = new Date()): Promise<string> {
     const { id = `msg_${randomUUID()}`, ...rest } = message;
     const doc: OutboxDoc = { _id: id, ...rest, createdAt: now, enqueuedAt: enqueueClock(), attempts: 0, nextAttemptAt: now, claims: 0 };
     try {

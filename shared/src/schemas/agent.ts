@@ -1,6 +1,6 @@
 // Wire formats of the call-center agent service (spec document 3): /agent-api/* and webhook pushes.
 import { z } from 'zod';
-import { normalizePhone } from '../phone.ts';
+import { callerPhone } from './telephony.ts';
 import { phoneDigits, wireInt, wireText } from './wire.ts';
 
 /** `Y-m-d H:i:s` as wall-clock parts; the time zone is the dialled number's domain's. */
@@ -12,16 +12,8 @@ export const wallDateTime = wireText.regex(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/, '
 
 const agentName = wireText.trim().min(1, 'must not be empty').max(254, 'must be at most 254 characters');
 
-/** Omitted, empty or `anonymous`: null (match any caller). */
-const callerPhone = wireText.transform((value, ctx): string | null => {
-  if (value.trim() === '' || value.trim().toLowerCase() === 'anonymous') return null;
-  const digits = normalizePhone(value);
-  if (!digits) ctx.addIssue({ code: 'custom', message: 'is not a phone number or anonymous' });
-  return digits;
-});
-
 export const callStartRequest = z.object({
-  callerPhone: callerPhone.optional(),
+  callerPhone: callerPhone.optional(), // omitted, empty or `anonymous`: any caller
   destinationPhone: phoneDigits,
   startDate: wallDateTime,
   agent: agentName.optional(),

@@ -66,9 +66,14 @@ export function parseJsonProducts(value: string): ProductInput[] | null {
   return parsed.success ? parsed.data : null;
 }
 
-/** Sum of quantity x unit price, to the cent (no floating-point crumbs like 0.30000000000000004). */
+/** To the cent, without floating-point crumbs like 0.30000000000000004. */
+export function toCents(amount: number): number {
+  return Math.round(amount * 100) / 100;
+}
+
+/** Sum of quantity x unit price, to the cent. */
 export function totalOf(products: ProductInput[]): number {
-  return Math.round(products.reduce((sum, p) => sum + p.quantity * p.costPerUnit * 100, 0)) / 100;
+  return toCents(products.reduce((sum, p) => sum + p.quantity * p.costPerUnit, 0));
 }
 
 const externalId = wireText.trim().min(1).max(128, 'must be at most 128 characters');

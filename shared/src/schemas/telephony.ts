@@ -22,7 +22,7 @@ export type CallStatus = (typeof CALL_STATUSES)[number];
 export const TRIGGER_TYPES = [1, 2, 3, 4] as const;
 
 /** A caller number, or null for `anonymous` (or empty). */
-const callerPhone = wireText.transform((value, ctx): string | null => {
+export const callerPhone = wireText.transform((value, ctx): string | null => {
   if (value.trim() === '' || value.trim().toLowerCase() === 'anonymous') return null;
   const digits = normalizePhone(value);
   if (!digits) ctx.addIssue({ code: 'custom', message: 'is not a phone number or anonymous' });
