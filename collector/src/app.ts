@@ -60,7 +60,7 @@ export function createApp(options: AppOptions): CollectorApp {
   const { db, log, trustProxy = false, browserLimits = DEFAULT_BROWSER_LIMITS, demoPages = false } = options;
   const app = new Koa({ proxy: trustProxy });
   const c = collections(db);
-  const ids = new IdAllocator(c.idBlocks);
+  const ids = new IdAllocator(c.counters);
   const outbox = new Outbox(c);
   const liveCalls = new LiveCalls(c);
   const push = new LivePush(c, outbox, liveCalls);

@@ -2,6 +2,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_BROWSER_LIMITS, type BrowserLimits } from './browser/rate-limit.ts';
+import { DEFAULT_CACHE_SIZE } from './db/embedded.ts';
 
 const flag = z
   .enum(['true', 'false', '1', '0', 'on', 'off', 'yes', 'no'], { error: 'must be true or false' })
@@ -17,6 +18,7 @@ const configSchema = z.object({
     .string()
     .regex(/^mongodb(\+srv)?:\/\//, 'must start with mongodb:// or mongodb+srv://')
     .optional(),
+  DB_CACHE_SIZE: z.string().regex(/^\d+(\.\d+)?[KMGT]B?$/i, 'must be a size such as 4G or 512M').default(DEFAULT_CACHE_SIZE),
   MONGODB_DB: z.string().regex(/^[A-Za-z0-9_-]{1,60}$/, 'must be a plain database name').default('ringtrail'),
   TRUST_PROXY: flag.default(false),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -37,6 +39,8 @@ export interface Config {
   dataDir: string;
   mongodbUri?: string;
   mongodbDb: string;
+  /** The embedded database's cache (DB_CACHE_SIZE); unused with MONGODB_URI. */
+  cacheSize: string;
   trustProxy: boolean;
   logLevel: string;
   browserLimits: BrowserLimits;
@@ -66,6 +70,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: path.resolve(c.DATA_DIR),
     ...(c.MONGODB_URI ? { mongodbUri: c.MONGODB_URI } : {}),
     mongodbDb: c.MONGODB_DB,
+    cacheSize: c.DB_CACHE_SIZE,
     trustProxy: c.TRUST_PROXY,
     logLevel: c.LOG_LEVEL,
     browserLimits: { perIp: c.BROWSER_LIMIT_PER_IP, perVisit: c.BROWSER_LIMIT_PER_VISIT },

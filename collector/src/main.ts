@@ -21,7 +21,7 @@ try {
   process.exit(1);
 }
 const log = createLogger(config.logLevel);
-const database = await connectDatabase({ mongodbUri: config.mongodbUri, dataDir: config.dataDir, dbName: config.mongodbDb });
+const database = await connectDatabase({ mongodbUri: config.mongodbUri, dataDir: config.dataDir, dbName: config.mongodbDb, cacheSize: config.cacheSize });
 const c = collections(database.db);
 const demo = await readFixtureFile(DEMO_FIXTURE);
 if ((await c.domains.countDocuments({}, { limit: 1 })) === 0) {

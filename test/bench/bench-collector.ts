@@ -1,4 +1,4 @@
-// A collector for the benchmarks: the embedded FerretDB (or MONGODB_URI), a fresh database seeded
+// A collector for the benchmarks: the embedded SecantusDB (or MONGODB_URI), a fresh database seeded
 // with `fixture`, the app on a free loopback port.
 import { mkdtempSync, rmSync } from 'node:fs';
 import type { Server } from 'node:http';
@@ -24,7 +24,7 @@ export interface BenchCollector {
   close(): Promise<void>;
 }
 
-export const databaseLabel = () => (process.env.MONGODB_URI ? 'MONGODB_URI' : 'embedded FerretDB (SQLite)');
+export const databaseLabel = () => (process.env.MONGODB_URI ? 'MONGODB_URI' : 'embedded SecantusDB');
 
 export async function startBenchCollector(fixture: unknown, label: string, appOptions: Partial<AppOptions> = {}): Promise<BenchCollector> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'ringtrail-bench-'));

@@ -12,7 +12,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 async function snapshot() {
-  const names = ['accounts', 'domains', 'tracking_numbers'];
+  const names = ['accounts', 'domains', 'tracking_numbers', 'slots'];
   return Object.fromEntries(await Promise.all(names.map(async (n) => [n, await t.db.collection(n).find().sort({ _id: 1 }).toArray()])));
 }
 
@@ -27,9 +27,10 @@ describe('seed', () => {
   });
 
   it('keeps who holds a number when the fixture is loaded again', async () => {
-    await t.c.trackingNumbers.updateOne({ _id: '0800000001' }, { $set: { gen: 3, freeAt: new Date(0) } });
+    const heldUntil = new Date(Date.now() + 60_000);
+    await t.c.slots.updateOne({ _id: '0800000001' }, { $set: { gen: 3, freeAt: heldUntil, visitId: 7, phone: '0123456789' } });
     await seedFixture(t.c, await readFixtureFile(path.resolve('collector/fixtures/demo.json')));
-    expect(await t.c.trackingNumbers.findOne({ _id: '0800000001' })).toMatchObject({ gen: 3, domainId: 'acme.example' });
+    expect(await t.c.slots.findOne({ _id: '0800000001' })).toMatchObject({ gen: 3, freeAt: heldUntil, visitId: 7, domainId: 'acme.example' });
   });
 
   it('stores keys hashed, never as sent', async () => {

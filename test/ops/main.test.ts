@@ -26,7 +26,7 @@ function startMain(env: Record<string, string>): Promise<Started> {
     const onData = (chunk: Buffer) => {
       out += chunk.toString();
       const base = /collector on (http:\/\/\S+)/.exec(out)?.[1];
-      const db = /FerretDB at (mongodb:\/\/\S+)/.exec(out)?.[1];
+      const db = /SecantusDB at (mongodb:\/\/\S+)/.exec(out)?.[1];
       if (base && db && out.includes('Try: curl')) resolve({ child, baseUrl: base, databaseUri: db, output });
     };
     child.stdout.on('data', onData);

@@ -1,4 +1,4 @@
-// One database server for the whole run: the embedded FerretDB in a temporary folder, or MONGODB_URI.
+// One database server for the whole run: the embedded SecantusDB in a temporary folder, or MONGODB_URI.
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

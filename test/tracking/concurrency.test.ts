@@ -19,11 +19,12 @@ afterAll(async () => {
   await t.close();
 });
 
+/** The leases current now: each is its slot's latest, and the slot is held until the lease's end. */
 async function activeHolders(now = new Date()) {
-  const leases = await t.c.leases.find({ expiresAt: { $gt: now }, code: null }).toArray();
-  const latest = new Map<string, number>();
-  for (const l of await t.c.leases.find({ code: null }).toArray()) latest.set(l.slot, Math.max(latest.get(l.slot) ?? 0, l.gen));
-  return leases.filter((l) => latest.get(l.slot) === l.gen);
+  const held = await t.c.slots.find({ freeAt: { $gt: now }, code: null }).toArray();
+  const leases = await Promise.all(held.map((slot) => t.c.leases.findOne({ _id: `${slot._id}@${slot.gen}` })));
+  expect(leases.every((l, i) => l?.expiresAt.getTime() === held[i]!.freeAt.getTime())).toBe(true);
+  return leases.map((l) => l!);
 }
 
 describe('the pool under concurrent load', () => {

@@ -50,19 +50,25 @@ export async function seedFixture(c: Collections, fixture: Fixture): Promise<See
         for (const number of pool.numbers) {
           await c.trackingNumbers.updateOne(
             { _id: number },
-            {
-              $set: { domainId: name, type: pool.type, usage: pool.usage, codeDigits: pool.codeDigits, ...(pool.costGroup ? { costGroup: pool.costGroup } : {}) },
-              // Never assigned: free since forever, first in line.
-              $setOnInsert: { gen: 0, freeAt: new Date(0) },
-            },
+            { $set: { domainId: name, type: pool.type, usage: pool.usage, codeDigits: pool.codeDigits, ...(pool.costGroup ? { costGroup: pool.costGroup } : {}) } },
             { upsert: true },
           );
+          if (pool.usage === 'online' && pool.codeDigits === 0) await addExclusiveSlot(c, name, pool.type, number);
           summary.numbers++;
         }
       }
     }
   }
   return summary;
+}
+
+/** The slot an exclusive online number is claimed through; never assigned: free since forever, first in line. */
+async function addExclusiveSlot(c: Collections, domainId: string, type: number, number: string): Promise<void> {
+  await c.slots.updateOne(
+    { _id: number },
+    { $set: { domainId, type, number, code: null }, $setOnInsert: { gen: 0, freeAt: new Date(0), visitId: 0, phone: null } },
+    { upsert: true },
+  );
 }
 
 /** `{apiKey: "k"}` -> `{apiKeyHash: sha256("k")}`, leaving out absent keys. */

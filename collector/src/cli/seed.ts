@@ -13,7 +13,7 @@ if (!file) {
 try {
   const config = loadConfig();
   const fixture = await readFixtureFile(file);
-  const database = await connectDatabase({ mongodbUri: config.mongodbUri, dataDir: config.dataDir, dbName: config.mongodbDb });
+  const database = await connectDatabase({ mongodbUri: config.mongodbUri, dataDir: config.dataDir, dbName: config.mongodbDb, cacheSize: config.cacheSize });
   try {
     const summary = await seedFixture(collections(database.db), fixture);
     console.log(`Seeded ${file} into ${database.description}: ${summary.accounts} accounts, ${summary.domains} domains, ${summary.numbers} numbers.`);

@@ -60,9 +60,6 @@ export interface TrackingNumberDoc {
   type: number;
   usage: PoolUsage;
   codeDigits: number;
-  /** Exclusive pools only: the number's slot hint (see SlotHintDoc), kept here so one query lists the pool. */
-  gen?: number;
-  freeAt?: Date;
   costGroup?: string;
   /** Offline numbers: when the number was last released, for `/list`'s `last_update`. */
   releasedAt?: Date;
@@ -82,17 +79,29 @@ export interface OfflineAssignmentDoc {
   updatedAt: Date;
 }
 
-/** A slot is what one visitor holds at a time: a number, or a number and code in a shared pool.
- * The hint of a shared pool's slot lives here, an exclusive number's on its TrackingNumberDoc. */
-export interface SlotHintDoc {
-  _id: string; // slot key
-  /** Highest lease generation known to exist; may lag behind, never runs ahead. */
+/**
+ * A slot is what one visitor holds at a time: an online number, or a number and code in a shared
+ * pool. Its `freeAt` is the truth of who may claim it: one findOneAndUpdate on `freeAt <= now` claims
+ * it. An exclusive number's slot is made by the seed; a code's slot by its first claim (an upsert).
+ */
+export interface SlotDoc {
+  _id: string; // the number, or `<number>#<code>`
+  domainId: string;
+  type: number;
+  number: string;
+  /** Null for an exclusive number. */
+  code: string | null;
+  /** Claims so far: the latest lease is `<slot>@<gen>`. */
   gen: number;
-  /** When the slot's latest lease ends (or ended). */
+  /** When the current lease ends (or ended); the epoch for a slot never held. */
   freeAt: Date;
+  /** The holder of the current (or last) lease: a visit finds what it holds by these. */
+  visitId: number;
+  phone: string | null;
 }
 
-/** One assignment of a slot to a visitor; `_id` = slot@gen, so two claims of one generation collide. */
+/** One assignment of a slot to a visitor, kept after it ends so a late call finds who held the number.
+ * `_id` = slot@gen. Its expiry follows the slot's while it is the slot's current lease. */
 export interface LeaseDoc {
   _id: string;
   slot: string;
@@ -142,12 +151,6 @@ export interface ViewDoc {
   phones: string[];
   uniqueViewId: string | null;
   attribution: Attribution;
-}
-
-/** Points from a visit, pool and phone to the lease it holds: `_id` = domain|visit|type|phone. */
-export interface HoldDoc {
-  _id: string;
-  leaseId: string;
 }
 
 /** Claims a client's `unique_view_id` for the first view that carried it. */
@@ -341,16 +344,9 @@ export interface OutboxDoc {
   attempts: number;
   firstAttemptAt?: Date;
   nextAttemptAt: Date;
-  /** Highest claim generation known (see OutboxClaimDoc); may lag behind. */
-  claims: number;
-}
-
-/** A worker's claim on one attempt: `_id` = `<messageId>@<gen>`, so two claims of one generation collide. */
-export interface OutboxClaimDoc {
-  _id: string;
-  messageId: string;
-  owner: string;
-  until: Date;
+  /** The worker attempting it now, until `claimedUntil` (a worker that dies loses its claim then). */
+  claimedBy: string | null;
+  claimedUntil: Date;
 }
 
 /** One delivery attempt, kept for the delivery log. */
@@ -370,20 +366,18 @@ export interface DeliveryLogDoc {
   body: string;
 }
 
-export interface IdBlockDoc {
+/** The last integer id handed out of a sequence (visit, view, call...): blocks are taken with `$inc`. */
+export interface CounterDoc {
   _id: string;
-  seq: string;
-  block: number;
-  claimedAt: Date;
+  last: number;
 }
 
 export interface Collections {
   accounts: Collection<AccountDoc>;
   domains: Collection<DomainDoc>;
   trackingNumbers: Collection<TrackingNumberDoc>;
-  slotHints: Collection<SlotHintDoc>;
+  slots: Collection<SlotDoc>;
   leases: Collection<LeaseDoc>;
-  holds: Collection<HoldDoc>;
   visits: Collection<VisitDoc>;
   views: Collection<ViewDoc>;
   viewKeys: Collection<ViewKeyDoc>;
@@ -397,9 +391,8 @@ export interface Collections {
   conversions: Collection<ConversionDoc>;
   liveCalls: Collection<LiveCallDoc>;
   outbox: Collection<OutboxDoc>;
-  outboxClaims: Collection<OutboxClaimDoc>;
   deliveryLog: Collection<DeliveryLogDoc>;
-  idBlocks: Collection<IdBlockDoc>;
+  counters: Collection<CounterDoc>;
 }
 
 export function collections(db: Db): Collections {
@@ -407,9 +400,8 @@ export function collections(db: Db): Collections {
     accounts: db.collection('accounts'),
     domains: db.collection('domains'),
     trackingNumbers: db.collection('tracking_numbers'),
-    slotHints: db.collection('slot_hints'),
+    slots: db.collection('slots'),
     leases: db.collection('leases'),
-    holds: db.collection('holds'),
     visits: db.collection('visits'),
     views: db.collection('views'),
     viewKeys: db.collection('view_keys'),
@@ -423,17 +415,13 @@ export function collections(db: Db): Collections {
     conversions: db.collection('conversions'),
     liveCalls: db.collection('live_calls'),
     outbox: db.collection('outbox'),
-    outboxClaims: db.collection('outbox_claims'),
     deliveryLog: db.collection('delivery_log'),
-    idBlocks: db.collection('id_blocks'),
+    counters: db.collection('counters'),
   };
 }
 
-/**
- * Idempotent; run at every start. They serve a real MongoDB; FerretDB v1 (SQLite) pushes down only
- * `{_id: value}` filters, so the hot paths look documents up by _id alone and filter in code.
- * Key hashes are not unique indexes: a domain may lack a key.
- */
+/** Idempotent; run at every start. Every query of a request's path goes through one of these.
+ * Key hashes are not unique indexes: a domain may lack a key. */
 export async function ensureIndexes(c: Collections): Promise<void> {
   await Promise.all([
     c.domains.createIndex({ apiKeyHash: 1 }),
@@ -447,11 +435,18 @@ export async function ensureIndexes(c: Collections): Promise<void> {
     // callStart finds the call ringing on a number around a time.
     c.calls.createIndex({ trackingNumber: 1, startedAt: 1 }),
     c.sms.createIndex({ domainId: 1, sentAt: 1, _id: 1 }),
-    c.trackingNumbers.createIndex({ domainId: 1, usage: 1, type: 1, freeAt: 1 }),
+    // A claim takes the exclusive number of a pool released longest ago (shared slots have a code).
+    c.slots.createIndex({ domainId: 1, type: 1, code: 1, freeAt: 1, _id: 1 }),
+    // What a visit holds for a phone.
+    c.slots.createIndex({ visitId: 1, phone: 1 }),
+    // Who held a slot at a call's time.
+    c.leases.createIndex({ slot: 1, assignedAt: -1, gen: -1 }),
+    // A shared pool's numbers.
+    c.trackingNumbers.createIndex({ domainId: 1, usage: 1, type: 1 }),
     c.leases.createIndex({ viewId: 1 }),
+    c.leases.createIndex({ visitId: 1 }),
     c.views.createIndex({ visitId: 1 }),
     c.visits.createIndex({ domainId: 1, createdAt: 1 }),
-    c.idBlocks.createIndex({ seq: 1, block: -1 }),
     c.carts.createIndex({ visitId: 1, updatedAt: -1 }),
     c.orders.createIndex({ visitId: 1 }),
     c.orders.createIndex({ callId: 1 }),
@@ -461,8 +456,8 @@ export async function ensureIndexes(c: Collections): Promise<void> {
   ]);
 }
 
-/** Sets fields on the document of `_id`, creating it if needed. Two first writes race on FerretDB
- * (its upsert reads, then inserts): the loser's insert collides, and it updates instead. */
+/** Sets fields on the document of `_id`, creating it if needed. Two first writes may both try the
+ * insert (MongoDB retries such an upsert itself, but not every server does): the loser updates. */
 export async function upsertById<T extends { _id: string | number }>(col: Collection<T>, _id: T['_id'], set: Partial<T>, onInsert: Partial<T>): Promise<void> {
   const filter = { _id } as Filter<T>;
   try {

@@ -1,4 +1,4 @@
-// Config -> a connected database with its indexes: MONGODB_URI when given, otherwise the embedded FerretDB.
+// Config -> a connected database with its indexes: MONGODB_URI when given, otherwise the embedded SecantusDB.
 import { MongoClient, type Db } from 'mongodb';
 import { collections, ensureIndexes } from './collections.ts';
 import { startEmbeddedDatabase } from './embedded.ts';
@@ -11,8 +11,8 @@ export interface DatabaseHandle {
   close(): Promise<void>;
 }
 
-export async function connectDatabase(opts: { mongodbUri?: string; dataDir: string; dbName: string }): Promise<DatabaseHandle> {
-  const embedded = opts.mongodbUri ? undefined : await startEmbeddedDatabase(opts.dataDir);
+export async function connectDatabase(opts: { mongodbUri?: string; dataDir: string; dbName: string; cacheSize?: string }): Promise<DatabaseHandle> {
+  const embedded = opts.mongodbUri ? undefined : await startEmbeddedDatabase(opts.dataDir, { cacheSize: opts.cacheSize });
   const uri = opts.mongodbUri ?? embedded!.uri;
   const client = new MongoClient(uri, { serverSelectionTimeoutMS: 5000 });
   try {
@@ -23,7 +23,7 @@ export async function connectDatabase(opts: { mongodbUri?: string; dataDir: stri
     await embedded?.stop();
     throw err;
   }
-  const where = embedded ? `embedded FerretDB at ${uri} (data in ${opts.dataDir})` : `MongoDB at ${redactUri(uri)}`;
+  const where = embedded ? `embedded SecantusDB at ${uri} (data in ${opts.dataDir})` : `MongoDB at ${redactUri(uri)}`;
   return {
     db: client.db(opts.dbName),
     client,

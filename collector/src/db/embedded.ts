@@ -1,64 +1,64 @@
-// Starts the embedded FerretDB on a free loopback port, data under DATA_DIR, telemetry off.
+// Starts the embedded database, SecantusDB's Rust server, on a loopback port it picks itself, data
+// under DATA_DIR, every commit synced to disk (without it, a write acknowledged just before a
+// kill -9 can be lost).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
-import { MongoClient } from 'mongodb';
-import { ensureFerretdbBinary } from './ferretdb-binary.ts';
+import { createInterface } from 'node:readline';
+import { ensureSecantusBinary } from './secantus-binary.ts';
 
 export interface EmbeddedDatabase {
   uri: string;
   stop(): Promise<void>;
 }
 
-const READY_TIMEOUT_MS = 30_000;
-
-export async function startEmbeddedDatabase(dataDir: string): Promise<EmbeddedDatabase> {
-  const binary = ensureFerretdbBinary();
-  const sqliteDir = path.join(dataDir, 'ferretdb');
-  mkdirSync(sqliteDir, { recursive: true });
-  let lastError: unknown;
-  for (let attempt = 0; attempt < 3; attempt++) {
-    const port = await freeLoopbackPort();
-    const child = spawn(
-      binary,
-      [
-        '--handler=sqlite',
-        `--sqlite-url=file:${sqliteDir}/`,
-        `--state-dir=${sqliteDir}`,
-        `--listen-addr=127.0.0.1:${port}`,
-        '--telemetry=disable',
-        '--debug-addr=-',
-        '--log-level=warn',
-        '--log-format=json',
-      ],
-      { stdio: ['ignore', 'ignore', 'pipe'] },
-    );
-    const output = captureTail(child);
-    const uri = `mongodb://127.0.0.1:${port}/`;
-    try {
-      await waitUntilReady(uri, child, output);
-      return { uri, stop: stopper(child) };
-    } catch (err) {
-      lastError = err;
-      child.kill('SIGKILL');
-    }
-  }
-  throw lastError;
+export interface EmbeddedOptions {
+  /** WiredTiger's cache (`4G`, `512M`): at 1G or less, building an index on a million documents
+   * retries forever on write conflicts; 4G builds it in seconds. The cache grows only as used. */
+  cacheSize?: string;
 }
 
-function freeLoopbackPort(): Promise<number> {
+export const DEFAULT_CACHE_SIZE = '4G';
+const READY_TIMEOUT_MS = 60_000;
+const STOP_GRACE_MS = 10_000;
+
+export async function startEmbeddedDatabase(dataDir: string, { cacheSize = DEFAULT_CACHE_SIZE }: EmbeddedOptions = {}): Promise<EmbeddedDatabase> {
+  const binary = ensureSecantusBinary();
+  const storage = path.join(dataDir, 'secantus');
+  mkdirSync(storage, { recursive: true });
+  const child = spawn(
+    binary,
+    ['--host', '127.0.0.1', '--port', '0', '--storage-path', storage, '--sync-on-commit', '--cache-size', cacheSize, '--log-level', 'WARNING'],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  const output = captureTail(child);
+  try {
+    const address = await boundAddress(child, output);
+    return { uri: `mongodb://${address}/`, stop: stopper(child) };
+  } catch (err) {
+    child.kill('SIGKILL');
+    throw err;
+  }
+}
+
+/** The server prints `secantusd-rs listening on <host:port>` once it accepts connections. */
+function boundAddress(child: ChildProcess, output: () => string): Promise<string> {
   return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
+    const timer = setTimeout(() => reject(new Error(`SecantusDB did not start within ${READY_TIMEOUT_MS / 1000} s:\n${output()}`)), READY_TIMEOUT_MS);
+    child.once('exit', (code, signal) => {
+      clearTimeout(timer);
+      reject(new Error(`SecantusDB exited during start (${signal ?? `code ${code}`}):\n${output()}`));
+    });
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      const match = /listening on (\S+)/.exec(line);
+      if (!match) return;
+      clearTimeout(timer);
+      resolve(match[1]!);
     });
   });
 }
 
-/** Keeps the last lines FerretDB wrote, for the error message when it fails to start. */
+/** Keeps the last lines the server wrote, for the error message when it fails to start. */
 function captureTail(child: ChildProcess): () => string {
   let tail = '';
   child.stderr?.on('data', (chunk: Buffer) => {
@@ -67,25 +67,7 @@ function captureTail(child: ChildProcess): () => string {
   return () => tail;
 }
 
-async function waitUntilReady(uri: string, child: ChildProcess, output: () => string): Promise<void> {
-  const deadline = Date.now() + READY_TIMEOUT_MS;
-  let exited = false;
-  child.once('exit', () => (exited = true));
-  while (Date.now() < deadline) {
-    if (exited) throw new Error(`FerretDB exited during start:\n${output()}`);
-    const client = new MongoClient(uri, { serverSelectionTimeoutMS: 500, connectTimeoutMS: 500 });
-    try {
-      await client.db('admin').command({ ping: 1 });
-      return;
-    } catch {
-      await new Promise((r) => setTimeout(r, 100));
-    } finally {
-      await client.close();
-    }
-  }
-  throw new Error(`FerretDB did not answer on ${uri} within ${READY_TIMEOUT_MS / 1000} s:\n${output()}`);
-}
-
+/** SIGTERM lets WiredTiger close cleanly; a server busy past the grace period is killed. */
 function stopper(child: ChildProcess): () => Promise<void> {
   const killOnExit = () => child.kill('SIGKILL');
   process.once('exit', killOnExit);
@@ -94,7 +76,7 @@ function stopper(child: ChildProcess): () => Promise<void> {
     if (child.exitCode !== null || child.signalCode !== null) return;
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
     child.kill('SIGTERM');
-    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    const timer = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS);
     await exited;
     clearTimeout(timer);
   };

@@ -2,18 +2,17 @@
 import { isDuplicateKey, type Collections } from './collections.ts';
 import type { IdAllocator, IdSequence } from './ids.ts';
 
-/** The record id `key` stands for, claimed by insert so two simultaneous first reports make one record. */
+/** The record id `key` stands for. A new key is claimed by an upsert, so two simultaneous first
+ * reports make one record (the loser's offered id is skipped). */
 export async function claimRecordId(c: Collections, ids: IdAllocator, seq: IdSequence, key: string): Promise<number> {
-  const known = await c.externalRefs.findOne({ _id: key });
-  if (known) return known.recordId;
-  const recordId = await ids.next(seq);
-  try {
-    await c.externalRefs.insertOne({ _id: key, recordId });
-    return recordId;
-  } catch (err) {
-    if (!isDuplicateKey(err)) throw err;
-    return (await c.externalRefs.findOne({ _id: key }))!.recordId;
-  }
+  const known = await recordIdOf(c, key);
+  if (known !== null) return known;
+  const offered = await ids.next(seq);
+  const ref = await c.externalRefs
+    .findOneAndUpdate({ _id: key }, { $setOnInsert: { recordId: offered } }, { upsert: true, returnDocument: 'after' })
+    .catch((err) => (isDuplicateKey(err) ? null : Promise.reject(err)));
+  // The losing upsert of a race: a duplicate key on MongoDB, no document on SecantusDB. The winner's is stored.
+  return ref?.recordId ?? (await recordIdOf(c, key))!;
 }
 
 /** The record id `key` stands for, or null when it was never claimed. */

@@ -1,10 +1,10 @@
 // Integer ids (visitId, viewId, ...) unique across collector processes sharing one database.
 //
-// Hi/lo: a process claims a block of ids by inserting the block's document, whose _id collides
-// with any other claim of the same block, then hands the block's ids out locally. This needs no
-// atomic read-modify-write, which FerretDB v1 does not provide (its findAndModify reads, then writes).
+// A process takes a block of ids with one `$inc` on the sequence's counter and hands them out
+// locally: one round trip per block instead of one per id. Ids of a block left unused when the
+// process stops are skipped, never reused.
 import type { Collection } from 'mongodb';
-import { isDuplicateKey, type IdBlockDoc } from './collections.ts';
+import { isDuplicateKey, type CounterDoc } from './collections.ts';
 
 export type IdSequence = 'visit' | 'view' | 'click' | 'call' | 'sms' | 'cart' | 'order';
 
@@ -18,10 +18,11 @@ export class IdAllocator {
   private readonly queues = new Map<string, Promise<unknown>>();
 
   constructor(
-    private readonly idBlocks: Collection<IdBlockDoc>,
+    private readonly counters: Collection<CounterDoc>,
     private readonly blockSize = 100,
   ) {}
 
+  /** Requests of one sequence queue up, so a block is taken once however many wait for it. */
   next(seq: IdSequence): Promise<number> {
     const taken = (this.queues.get(seq) ?? Promise.resolve()).then(() => this.take(seq));
     this.queues.set(seq, taken.catch(() => undefined));
@@ -31,23 +32,21 @@ export class IdAllocator {
   private async take(seq: string): Promise<number> {
     let block = this.blocks.get(seq);
     if (!block || block.next > block.last) {
-      block = await this.claimBlock(seq);
+      block = await this.takeBlock(seq);
       this.blocks.set(seq, block);
     }
     return block.next++;
   }
 
-  private async claimBlock(seq: string): Promise<Block> {
-    for (let attempt = 0; attempt < 1000; attempt++) {
-      const top = await this.idBlocks.find({ seq }).sort({ block: -1 }).limit(1).next();
-      const block = (top?.block ?? -1) + 1;
-      try {
-        await this.idBlocks.insertOne({ _id: `${seq}:${block}`, seq, block, claimedAt: new Date() });
-        return { next: block * this.blockSize + 1, last: (block + 1) * this.blockSize };
-      } catch (err) {
-        if (!isDuplicateKey(err)) throw err;
-      }
+  private async takeBlock(seq: string): Promise<Block> {
+    // Only the first block of a sequence can race, to create its counter: the loser gets a duplicate
+    // key (MongoDB) or no document (SecantusDB), and takes the next block.
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const counter = await this.counters
+        .findOneAndUpdate({ _id: seq }, { $inc: { last: this.blockSize } }, { upsert: true, returnDocument: 'after' })
+        .catch((err) => (isDuplicateKey(err) ? null : Promise.reject(err)));
+      if (counter) return { next: counter.last - this.blockSize + 1, last: counter.last };
     }
-    throw new Error(`could not claim an id block for ${seq}`);
+    throw new Error(`could not take a block of ${seq} ids`);
   }
 }

@@ -2,7 +2,7 @@
 // destination and a description. Knows nothing of HTTP.
 //
 // An assignment is a document whose _id is the tracking number: two assigns racing for one
-// number collide on the insert and exactly one wins (FerretDB v1 has no atomic update-if).
+// number collide on the insert and exactly one wins.
 // Unassigning deletes it. Offline numbers are never in the online pool: the pools are told apart
 // by `usage` on each number, set at seeding.
 import {

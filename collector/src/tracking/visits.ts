@@ -84,12 +84,12 @@ export class VisitLog {
     now: Date,
   ): Promise<{ visit: VisitDoc; started: boolean }> {
     if (requestedVisitId > 0) {
-      const visit = await this.c.visits.findOne({ _id: requestedVisitId });
-      if (visit?.domainId === domain._id && now.getTime() - visit.lastSeenAt.getTime() <= VISIT_IDLE_MS) {
-        const isBot = visit.isBot || page.isBot;
-        await this.c.visits.updateOne({ _id: visit._id }, { $set: { lastSeenAt: now, isBot } });
-        return { visit: { ...visit, lastSeenAt: now, isBot }, started: false };
-      }
+      const visit = await this.c.visits.findOneAndUpdate(
+        { _id: requestedVisitId, domainId: domain._id, lastSeenAt: { $gte: new Date(now.getTime() - VISIT_IDLE_MS) } },
+        { $set: { lastSeenAt: now, ...(page.isBot ? { isBot: true } : {}) } },
+        { returnDocument: 'after' },
+      );
+      if (visit) return { visit, started: false };
     }
     const visit: VisitDoc = {
       _id: await this.ids.next('visit'),

@@ -2,10 +2,9 @@
 //
 // - Order: only the oldest message of a stream (one call's pushes, one order's event) is ever
 //   attempted; the next waits until it is delivered or given up.
-// - One attempt at a time: a worker claims an attempt by inserting `<id>@<gen>` with a lease;
-//   a claim whose worker died expires and the next generation is claimed (no read-modify-write,
-//   which FerretDB v1 lacks). After its claim, a worker re-reads the message, so a message
-//   delivered meanwhile is never sent twice.
+// - One attempt at a time: a worker claims an attempt with one findOneAndUpdate that sets a lease
+//   on the message; a claim whose worker died expires after `leaseMs`. The claim returns the
+//   message as it is now, so a message delivered meanwhile is never sent twice.
 // - Retries back off exponentially from `firstRetryMs` to `maxRetryMs`; a message still failing
 //   `giveUpAfterMs` after its first attempt is abandoned (time spent waiting behind an older message
 //   of its stream does not count), and stays readable in the delivery log.
@@ -40,6 +39,7 @@ export const DEFAULT_DELIVERY: DeliveryOptions = {
 /** How many stream heads one worker sends at once. */
 const PARALLEL = 8;
 const BATCH = 1000;
+const UNCLAIMED = { claimedBy: null, claimedUntil: new Date(0) };
 
 export function retryDelay(attempts: number, o: Pick<DeliveryOptions, 'firstRetryMs' | 'maxRetryMs'>): number {
   return Math.min(o.firstRetryMs * 2 ** Math.max(0, attempts - 1), o.maxRetryMs);
@@ -108,7 +108,7 @@ export class DeliveryWorker {
     const waiting = await this.c.outbox.find({}).sort({ enqueuedAt: 1 }).limit(BATCH).toArray();
     const heads = new Map<string, OutboxDoc>();
     for (const m of waiting) if (!heads.has(m.stream)) heads.set(m.stream, m);
-    const due = [...heads.values()].filter((m) => m.nextAttemptAt <= now && !this.inFlight.has(m.stream));
+    const due = [...heads.values()].filter((m) => m.nextAttemptAt <= now && m.claimedUntil <= now && !this.inFlight.has(m.stream));
     for (const m of due.slice(0, Math.max(0, PARALLEL - this.inFlight.size))) {
       this.inFlight.add(m.stream);
       void this.attempt(m)
@@ -125,36 +125,26 @@ export class DeliveryWorker {
   }
 
   private async attempt(seen: OutboxDoc): Promise<void> {
-    const claimId = await this.claim(seen);
-    if (!claimId) return;
+    const message = await this.claim(seen);
+    if (!message) return;
     try {
-      const message = await this.c.outbox.findOne({ _id: seen._id });
-      if (!message || message.nextAttemptAt > new Date()) return; // delivered or rescheduled meanwhile
       const result = await this.deliver(message);
       await this.settle(message, result, new Date());
-    } finally {
-      // Released by deleting: the collection holds only claims under way (and those of dead workers).
-      await this.c.outboxClaims.deleteOne({ _id: claimId });
+    } catch (err) {
+      await this.c.outbox.updateOne({ _id: message._id, claimedBy: this.owner }, { $set: UNCLAIMED });
+      throw err;
     }
   }
 
-  /** Claims the message's next attempt; null when another worker holds it. */
-  private async claim(m: OutboxDoc): Promise<string | null> {
+  /** Claims the message's next attempt in one step: the message as it is now, or null when another
+   * worker holds it, or it was delivered or rescheduled meanwhile. */
+  private claim(m: OutboxDoc): Promise<OutboxDoc | null> {
     const now = new Date();
-    for (let gen = Math.max(1, m.claims); ; gen++) {
-      const _id = `${m._id}@${gen}`;
-      const existing = await this.c.outboxClaims.findOne({ _id });
-      if (existing && existing.until > now) return null;
-      if (existing) continue; // expired (its worker died): the next generation is free to claim
-      try {
-        await this.c.outboxClaims.insertOne({ _id, messageId: m._id, owner: this.owner, until: new Date(now.getTime() + this.o.leaseMs) });
-      } catch (err) {
-        if (isDuplicateKey(err)) return null;
-        throw err;
-      }
-      await this.c.outbox.updateOne({ _id: m._id }, { $set: { claims: gen } });
-      return _id;
-    }
+    return this.c.outbox.findOneAndUpdate(
+      { _id: m._id, claimedUntil: { $lte: now }, nextAttemptAt: { $lte: now } },
+      { $set: { claimedBy: this.owner, claimedUntil: new Date(now.getTime() + this.o.leaseMs) } },
+      { returnDocument: 'after' },
+    );
   }
 
   private async deliver(m: OutboxDoc): Promise<SendResult> {
@@ -180,7 +170,7 @@ export class DeliveryWorker {
     const error = delivered ? null : (result.error ?? `HTTP ${result.httpStatus}`);
     await this.recordAttempt(m, attempt, now, result, error, outcome);
     if (outcome === 'retrying') {
-      await this.c.outbox.updateOne({ _id: m._id }, { $set: { attempts: attempt, firstAttemptAt, nextAttemptAt: new Date(now.getTime() + retryDelay(attempt, this.o)) } });
+      await this.c.outbox.updateOne({ _id: m._id }, { $set: { attempts: attempt, firstAttemptAt, nextAttemptAt: new Date(now.getTime() + retryDelay(attempt, this.o)), ...UNCLAIMED } });
     } else {
       await this.c.outbox.deleteOne({ _id: m._id });
       if (abandoned) this.log.warn({ messageId: m._id, url: m.url, error }, 'webhook message abandoned');

@@ -16,7 +16,7 @@ export class Outbox {
   /** Stores the message; a fixed `id` still waiting makes a second enqueue a no-op. */
   async enqueue(message: OutboxMessage, now = new Date()): Promise<string> {
     const { id = `msg_${randomUUID()}`, ...rest } = message;
-    const doc: OutboxDoc = { _id: id, ...rest, createdAt: now, enqueuedAt: enqueueClock(), attempts: 0, nextAttemptAt: now, claims: 0 };
+    const doc: OutboxDoc = { _id: id, ...rest, createdAt: now, enqueuedAt: enqueueClock(), attempts: 0, nextAttemptAt: now, claimedBy: null, claimedUntil: new Date(0) };
     try {
       await this.c.outbox.insertOne(doc);
     } catch (err) {

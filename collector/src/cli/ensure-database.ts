@@ -1,4 +1,4 @@
 // `npm run db:build`: builds the embedded database binary when it is missing (install, start and test call it).
-import { ensureFerretdbBinary } from '../db/ferretdb-binary.ts';
+import { ensureSecantusBinary } from '../db/secantus-binary.ts';
 
-ensureFerretdbBinary();
+ensureSecantusBinary();
