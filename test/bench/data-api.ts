@@ -53,6 +53,7 @@ function call(i: number): CallDoc {
     clientData: null,
     callPath: 'https://data.test/\nhttps://data.test/contact',
     offlineDescription: null,
+    rev: 0,
   };
 }
 

@@ -1,27 +1,76 @@
 // The data service: a domain's calls and SMS of a date range, page by page or as daily totals.
 // Knows nothing of HTTP. Days are the domain's time zone's; records come oldest first, ties by id,
 // so reading pages 1..n returns each record once.
-import type { CallRecord, DailyRow, DataAnswer, SmsRecord } from '@ringtrail/shared';
+//
+// Calls filtered at most by status are counted from the daily rollups (call-days.ts), and a page
+// starts at the day its first record falls on, skipping only within that day: a page costs the
+// same whatever its number. A filter by number, caller or description reads through its own index.
+import { CALL_STATUSES, type CallRecord, type DailyRow, type DataAnswer, type SmsRecord } from '@ringtrail/shared';
 import type { Collection, Filter, WithId } from 'mongodb';
 import type { CallDoc, Collections, DomainDoc, SmsDoc } from '../db/collections.ts';
 import { localTime, nextDay, startOfLocalDay } from '../domains/time-zone.ts';
+import { CallDays } from './call-days.ts';
 import { callRecord, smsRecord } from './records.ts';
 import type { DataRequest } from './request.ts';
 
 export class DataService {
-  constructor(private readonly c: Collections) {}
+  private readonly callDays: CallDays;
+
+  constructor(private readonly c: Collections) {
+    this.callDays = new CallDays(c);
+  }
 
   async query(domain: DomainDoc, req: DataRequest): Promise<DataAnswer> {
     if (req.type === 'sms') return this.sms(domain, req);
-    return req.groupByDay ? this.daily(domain, req) : this.calls(domain, req);
+    if (hasIndexedFilter(req)) return req.groupByDay ? this.dailyByScan(domain, req) : paged(this.c.calls, callFilter(domain, req), 'startedAt', req, (call) => callRecord(call, domain));
+    const days = await this.countedDays(domain, req);
+    return req.groupByDay ? { status: 'OK', results: days.map(roundedRow) } : this.pageOfCalls(domain, req, days);
   }
 
-  private async calls(domain: DomainDoc, req: DataRequest): Promise<DataAnswer> {
-    return paged(this.c.calls, callFilter(domain, req), 'startedAt', req, (call) => callRecord(call, domain));
+  /** Every day of the range, days without calls included, from the rollups of the statuses asked for. */
+  private async countedDays(domain: DomainDoc, req: DataRequest): Promise<DailyRow[]> {
+    const stored = new Map((await this.callDays.read(domain._id, req.startDay, req.endDay)).map((d) => [d.day, d]));
+    const statuses = req.statuses ?? CALL_STATUSES;
+    const rows: DailyRow[] = [];
+    for (let day = req.startDay; day <= req.endDay; day = nextDay(day)) {
+      const row = { date: day, calls: 0, duration: 0, revenue: 0 };
+      for (const status of statuses) {
+        const total = stored.get(day)?.statuses[status];
+        if (!total) continue;
+        row.calls += total.calls;
+        row.duration += total.duration;
+        row.revenue += total.revenueCents;
+      }
+      rows.push({ ...row, revenue: row.revenue / 100 });
+    }
+    return rows;
   }
 
-  /** Every day of the range, days without calls included. */
-  private async daily(domain: DomainDoc, req: DataRequest): Promise<DataAnswer> {
+  /** The page's first record is the `skip`-th of the day it falls on: the query starts that day. */
+  private async pageOfCalls(domain: DomainDoc, req: DataRequest, days: DailyRow[]): Promise<DataAnswer> {
+    const total = days.reduce((n, d) => n + d.calls, 0);
+    let skip = (req.page - 1) * req.limit;
+    let first: DailyRow | undefined;
+    for (const day of days) {
+      if (skip < day.calls) {
+        first = day;
+        break;
+      }
+      skip -= day.calls;
+    }
+    const docs = first
+      ? await this.c.calls
+          .find({ ...callFilter(domain, req), startedAt: { ...rangeOf(domain, req), $gte: startOfLocalDay(first.date, domain.timeZone) } })
+          .sort({ startedAt: 1, _id: 1 })
+          .skip(skip)
+          .limit(req.limit)
+          .toArray()
+      : [];
+    return answerPage(req, total, docs.map((call) => callRecord(call, domain)));
+  }
+
+  /** Daily rows of calls filtered by number, caller or description: read through that filter's index. */
+  private async dailyByScan(domain: DomainDoc, req: DataRequest): Promise<DataAnswer> {
     const rows = new Map<string, DailyRow>();
     for (let day = req.startDay; day <= req.endDay; day = nextDay(day)) rows.set(day, { date: day, calls: 0, duration: 0, revenue: 0 });
     const cursor = this.c.calls.find(callFilter(domain, req), { projection: { startedAt: 1, duration: 1, revenue: 1 }, batchSize: 5000 });
@@ -32,7 +81,7 @@ export class DataService {
       row.duration += call.duration;
       row.revenue += call.revenue;
     }
-    return { status: 'OK', results: [...rows.values()].map((r) => ({ ...r, revenue: Math.round(r.revenue * 100) / 100 })) };
+    return { status: 'OK', results: [...rows.values()].map(roundedRow) };
   }
 
   private async sms(domain: DomainDoc, req: DataRequest): Promise<DataAnswer> {
@@ -64,7 +113,21 @@ function callFilter(domain: DomainDoc, req: DataRequest): Filter<CallDoc> {
   };
 }
 
-/** One page of a range, oldest first (ties by id), with the total over all pages. */
+/** A filter that the daily rollups do not count by. */
+function hasIndexedFilter(req: DataRequest): boolean {
+  return Boolean(req.phone || req.trackingPhone || req.callerPhone || req.offlineDescription);
+}
+
+function roundedRow(row: DailyRow): DailyRow {
+  return { ...row, revenue: Math.round(row.revenue * 100) / 100 };
+}
+
+function answerPage(req: DataRequest, total: number, results: (CallRecord | SmsRecord)[]): DataAnswer {
+  const hasMore = req.page * req.limit < total;
+  return { status: 'OK', total_results: total, ...(hasMore ? { next_page: req.page + 1 } : {}), results };
+}
+
+/** One page of a range, oldest first (ties by id), with the total over all pages, counted through the filter's index. */
 async function paged<T extends CallDoc | SmsDoc>(
   col: Collection<T>,
   filter: Filter<T>,
@@ -76,6 +139,5 @@ async function paged<T extends CallDoc | SmsDoc>(
     col.countDocuments(filter),
     col.find(filter).sort({ [timeField]: 1, _id: 1 }).skip((req.page - 1) * req.limit).limit(req.limit).toArray(),
   ]);
-  const hasMore = req.page * req.limit < total;
-  return { status: 'OK', total_results: total, ...(hasMore ? { next_page: req.page + 1 } : {}), results: docs.map(record) };
+  return answerPage(req, total, docs.map(record));
 }

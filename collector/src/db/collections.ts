@@ -220,6 +220,16 @@ export interface CallDoc extends CallAttribution {
   updatedAt: Date;
   /** The call-center agent who took the call (callStart or setAgentToCall); absent or null: none yet. */
   agent?: string | null;
+  /** Revision, raised by every carrier report: a report's change applies only to the call it read. */
+  rev: number;
+}
+
+/** A domain's calls of one local day whose outcome is known, per status (data/call-days.ts). */
+export interface CallDayDoc {
+  _id: string; // `<domainId>|<YYYY-MM-DD>`
+  domainId: string;
+  day: string;
+  statuses: Partial<Record<CallStatus, { calls: number; duration: number; revenueCents: number }>>;
 }
 
 export interface SmsDoc {
@@ -384,6 +394,7 @@ export interface Collections {
   clicks: Collection<ClickDoc>;
   offlineAssignments: Collection<OfflineAssignmentDoc>;
   calls: Collection<CallDoc>;
+  callDays: Collection<CallDayDoc>;
   sms: Collection<SmsDoc>;
   externalRefs: Collection<ExternalRefDoc>;
   carts: Collection<CartDoc>;
@@ -408,6 +419,7 @@ export function collections(db: Db): Collections {
     clicks: db.collection('clicks'),
     offlineAssignments: db.collection('offline_assignments'),
     calls: db.collection('calls'),
+    callDays: db.collection('call_days'),
     sms: db.collection('sms'),
     externalRefs: db.collection('external_refs'),
     carts: db.collection('carts'),
@@ -432,8 +444,13 @@ export async function ensureIndexes(c: Collections): Promise<void> {
     c.offlineAssignments.createIndex({ domainId: 1, destination: 1 }),
     // The data API reads a domain's calls and SMS of a date range, oldest first.
     c.calls.createIndex({ domainId: 1, startedAt: 1, _id: 1 }),
-    // callStart finds the call ringing on a number around a time.
-    c.calls.createIndex({ trackingNumber: 1, startedAt: 1 }),
+    // callStart finds the call ringing on a number around a time; the data API filters by it.
+    c.calls.createIndex({ trackingNumber: 1, startedAt: 1, _id: 1 }),
+    // The data API's other filters, each with its own index.
+    c.calls.createIndex({ domainId: 1, caller: 1, startedAt: 1, _id: 1 }),
+    c.calls.createIndex({ domainId: 1, destination: 1, startedAt: 1, _id: 1 }),
+    c.calls.createIndex({ domainId: 1, offlineDescription: 1, startedAt: 1, _id: 1 }),
+    c.callDays.createIndex({ domainId: 1, day: 1 }),
     c.sms.createIndex({ domainId: 1, sentAt: 1, _id: 1 }),
     // A claim takes the exclusive number of a pool released longest ago (shared slots have a code).
     c.slots.createIndex({ domainId: 1, type: 1, code: 1, freeAt: 1, _id: 1 }),

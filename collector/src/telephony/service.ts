@@ -1,7 +1,8 @@
 // Calls and SMS as a carrier reports them: routed, attributed and stored once per carrier reference.
 // Knows nothing of HTTP.
 import type { CallReport, CallStatus, RouteAnswer, SmsReport } from '@ringtrail/shared';
-import { upsertById, type CallDoc, type Collections } from '../db/collections.ts';
+import { isDuplicateKey, upsertById, type CallDoc, type Collections } from '../db/collections.ts';
+import { CallDays } from '../data/call-days.ts';
 import { claimRecordId, recordIdOf } from '../db/external-refs.ts';
 import type { IdAllocator } from '../db/ids.ts';
 import { TelephonyFailure } from '../http/telephony-envelope.ts';
@@ -21,16 +22,23 @@ function statusOf(forced: CallStatus | null, reported: CallStatus | null): CallS
   return reported === null ? null : (forced ?? reported);
 }
 
+/** Reports of one call racing each other: each retry follows a change another one made. */
+const MAX_WRITE_ATTEMPTS = 20;
+
 const UNKNOWN_NUMBER = 'Unknown tracking number: it is in no pool of any domain';
 
 export class TelephonyService {
+  private readonly callDays: CallDays;
+
   constructor(
     private readonly c: Collections,
     private readonly ids: IdAllocator,
     private readonly router: CallRouter,
     /** Told when a call's outcome arrives: the call is over (its live pushes stop). */
     private readonly onOutcome: (callId: number) => Promise<void> = async () => {},
-  ) {}
+  ) {
+    this.callDays = new CallDays(c);
+  }
 
   /** Where a call goes and who it is credited to; `answerOf` words it for a PBX. */
   routeOf(trackingNumber: string, code: string | null, at = new Date()): Promise<Route> {
@@ -65,15 +73,41 @@ export class TelephonyService {
       revenue: report.revenue,
       updatedAt: now,
     };
-    const existing = await this.c.calls.findOne({ _id: callId });
-    if (existing && isSameCall(existing, report)) {
-      await this.c.calls.updateOne({ _id: callId }, { $set: { ...outcome, status: statusOf(existing.forcedStatus, report.status) } });
-    } else {
+    // Compare-and-set on the call's revision: the stored call a change was made from is known
+    // exactly, so its daily rollups move by exactly that change even when reports race.
+    for (let attempt = 0; ; attempt++) {
+      if (attempt === MAX_WRITE_ATTEMPTS) throw new Error(`call ${callId}: too many simultaneous reports`);
+      const existing = await this.c.calls.findOne({ _id: callId });
+      if (existing && isSameCall(existing, report)) {
+        if (await this.update(existing, { ...outcome, status: statusOf(existing.forcedStatus, report.status) })) break;
+        continue;
+      }
       const decided = await this.decide(report, routed);
-      await upsertById(this.c.calls, callId, { ...decided, ...outcome, callRef: report.callRef, status: statusOf(decided.forcedStatus, report.status) }, { receivedAt: now });
+      const fields = { ...decided, ...outcome, callRef: report.callRef, status: statusOf(decided.forcedStatus, report.status) };
+      if (existing ? await this.update(existing, fields) : await this.insert({ ...fields, _id: callId, receivedAt: now, rev: 0 })) break;
     }
     if (report.status !== null) await this.onOutcome(callId);
     return callId;
+  }
+
+  /** Stores a new call; false when a simultaneous first report of its callRef stored it first. */
+  private async insert(call: CallDoc): Promise<boolean> {
+    try {
+      await this.c.calls.insertOne(call);
+    } catch (err) {
+      if (isDuplicateKey(err)) return false;
+      throw err;
+    }
+    await this.callDays.record(null, call);
+    return true;
+  }
+
+  /** Sets fields of the call as it was read; false when another report changed it meanwhile. */
+  private async update(stored: CallDoc, set: Partial<CallDoc>): Promise<boolean> {
+    const { matchedCount } = await this.c.calls.updateOne({ _id: stored._id, rev: stored.rev }, { $set: set, $inc: { rev: 1 } });
+    if (matchedCount === 0) return false;
+    await this.callDays.record(stored, { ...stored, ...set });
+    return true;
   }
 
   async callByRef(callRef: string): Promise<CallDoc | null> {
