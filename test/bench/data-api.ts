@@ -1,8 +1,11 @@
-// `npm run bench` (data part): 1,000,000 calls over a year in one domain, then /data-api over HTTP:
-// the first page, a deep page, and group_by_day over 365 days, each at limit=5000, with the
-// database's query plan of each. BENCH_CALLS changes the count.
+// `npm run bench` (data part): 1,000,000 calls over a year in one domain, their daily rollups built
+// by the repair path (as a million reports would have kept them), an index built on the full
+// collection, then /data-api over HTTP: the first page, a deep page, group_by_day over 365 days
+// and a filtered page, each at limit=5000, with the database's query plans. BENCH_CALLS changes the count.
 import http from 'node:http';
-import type { CallDoc } from '../../collector/src/db/collections.ts';
+import { CallDays } from '../../collector/src/data/call-days.ts';
+import { ensureIndexes, type CallDoc } from '../../collector/src/db/collections.ts';
+import { startOfLocalDay } from '../../collector/src/domains/time-zone.ts';
 import { databaseLabel, startBenchCollector } from './bench-collector.ts';
 
 const CALLS = Number(process.env.BENCH_CALLS ?? 1_000_000);
@@ -75,6 +78,14 @@ try {
     await bench.c.calls.insertMany(Array.from({ length: Math.min(BATCH, CALLS - i) }, (_, j) => call(i + j)), { ordered: false });
   }
   console.log(`Database: ${databaseLabel()}. Seeded ${CALLS.toLocaleString('en')} calls in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+  t = performance.now();
+  const days = await new CallDays(bench.c).rebuild('data.test', 'Europe/Paris');
+  console.log(`daily rollups rebuilt from the calls: ${days} days in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+  // An index added to a collection that is already large: it must get built (DB_CACHE_SIZE).
+  await bench.c.calls.dropIndex('domainId_1_caller_1_startedAt_1__id_1');
+  t = performance.now();
+  await ensureIndexes(bench.c);
+  console.log(`index {domainId, caller, startedAt, _id} built on ${CALLS.toLocaleString('en')} calls in ${((performance.now() - t) / 1000).toFixed(1)} s`);
   const base = await bench.listen();
 
   const total = CALLS;
@@ -83,6 +94,8 @@ try {
     { label: 'first page (limit=5000)', query: { page: 1 } },
     { label: `deep page ${deepPage} (limit=5000)`, query: { page: deepPage } },
     { label: 'group_by_day, 365 days', query: { page: 1, group_by_day: 'true' } },
+    { label: 'tracking_phone filter, first page (limit=5000)', query: { page: 1, tracking_phone: '0800000001' } },
+    { label: 'status filter, deep page (limit=5000)', query: { page: Math.max(1, Math.floor(deepPage / 5)), status: 'BUSY' } },
   ];
   for (const { label, query } of cases) {
     const params = new URLSearchParams({ api_key: 'bench-data-key', type: 'calls', start_date: '2025-01-01', end_date: '2025-12-31', limit: '5000', ...Object.fromEntries(Object.entries(query).map(([k, v]) => [k, String(v)])) });
@@ -92,11 +105,19 @@ try {
     console.log(`${label}: ${ms.toFixed(0)} ms, ${body.status}, ${body.results.length} rows${body.total_results === undefined ? '' : ` of ${body.total_results}`}`);
   }
 
-  // The plan the database chose for the page query (the same filter and sort the service sends).
-  const filter = { domainId: 'data.test', startedAt: { $gte: new Date(YEAR_START - 3600_000), $lt: new Date(YEAR_START + YEAR_MS - 3600_000) }, status: { $ne: null } };
-  const plan = await bench.c.calls.find(filter).sort({ startedAt: 1, _id: 1 }).limit(5000).explain();
-  console.log('Query plan of a page:', JSON.stringify(plan.queryPlanner ?? plan).slice(0, 600));
-  console.log('Pushdown (FerretDB):', JSON.stringify({ filter: plan.filterPushdown, sort: plan.sortPushdown, limit: plan.limitPushdown }));
+  // The plans the database chose for what the deep page sends: the rollups of the range, then the
+  // page from the day it starts on (the same filter, sort, skip and limit the service sends).
+  const rollupPlan = await bench.c.callDays.find({ domainId: 'data.test', day: { $gte: '2025-01-01', $lte: '2025-12-31' } }).sort({ day: 1 }).explain();
+  const dayStart = startOfLocalDay('2025-07-02', 'Europe/Paris');
+  const pageFilter = { domainId: 'data.test', startedAt: { $gte: dayStart, $lt: startOfLocalDay('2026-01-01', 'Europe/Paris') }, status: { $ne: null } };
+  const pagePlan = await bench.c.calls.find(pageFilter).sort({ startedAt: 1, _id: 1 }).skip(1000).limit(5000).explain();
+  console.log('Query plan, rollups of the range:', winningPlan(rollupPlan));
+  console.log('Query plan, deep page from its day:', winningPlan(pagePlan));
 } finally {
   await bench.close();
+}
+
+/** The winning plan's stages and index, one line. */
+function winningPlan(explain: Record<string, any>): string {
+  return JSON.stringify(explain.queryPlanner?.winningPlan ?? explain).slice(0, 500);
 }

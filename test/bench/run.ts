@@ -1,10 +1,13 @@
 // `npm run bench`: /ospView (direct display, one phone) under concurrent load, against a bare
-// route of the same app that does one insertOne into the same database. Prints both and their ratio.
+// route of the same app that does one insertOne into the same database. Prints both and their
+// ratio at BENCH_CONNECTIONS (20), /ospView's p99 at 100 connections, and the database round trips
+// of one view: a new visit, and a returning visit that keeps its number.
 import Router from '@koa/router';
 import autocannon from 'autocannon';
 import { databaseLabel, startBenchCollector } from './bench-collector.ts';
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
+const MANY_CONNECTIONS = 100;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const POOL_SIZE = 200;
 
@@ -36,24 +39,47 @@ const viewBody = new URLSearchParams({
   user_agent: 'Mozilla/5.0 (X11; Linux x86_64) Chrome/126.0 Safari/537.36',
 }).toString();
 
-async function load(title: string, urlPath: string, body: string) {
+async function load(title: string, urlPath: string, body: string, connections = CONNECTIONS) {
   const result = await autocannon({
     url: base + urlPath,
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
     body,
-    connections: CONNECTIONS,
+    connections,
     duration: SECONDS,
   });
-  const line = `${title.padEnd(28)} ${result.requests.average.toFixed(0).padStart(6)} req/s   p50 ${result.latency.p50} ms   p97.5 ${result.latency.p97_5} ms   p99 ${result.latency.p99} ms   non-2xx ${result.non2xx}   errors ${result.errors}`;
+  const line = `${`${title}, ${connections} conn.`.padEnd(40)} ${result.requests.average.toFixed(0).padStart(6)} req/s   p50 ${result.latency.p50} ms   p97.5 ${result.latency.p97_5} ms   p99 ${result.latency.p99} ms   non-2xx ${result.non2xx}   errors ${result.errors}`;
   console.log(line);
   return result;
 }
 
-console.log(`${CONNECTIONS} connections, ${SECONDS} s each, database: ${databaseLabel()}`);
+/** Commands the app sends to the database while one request is answered (the outbox worker's polls left out). */
+async function roundTrips(fields: Record<string, string>): Promise<{ count: number; body: any }> {
+  const commands: string[] = [];
+  const listener = (e: { commandName: string; command: Record<string, unknown> }) => {
+    if (e.command[e.commandName] !== 'outbox') commands.push(`${e.commandName} ${String(e.command[e.commandName])}`);
+  };
+  bench.client.on('commandStarted', listener);
+  const res = await fetch(`${base}/ospView`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields) });
+  const body = await res.json();
+  bench.client.off('commandStarted', listener);
+  console.log(`  ${commands.join(', ')}`);
+  return { count: commands.length, body };
+}
+
+console.log(`${SECONDS} s per run, database: ${databaseLabel()}`);
 const view = await load('/ospView direct, one phone', '/ospView', viewBody);
 const insert = await load('bare insertOne route', '/bench/insert', 'x=1');
 const assigned = await bench.c.leases.countDocuments();
 console.log(`leases written: ${assigned} (ospView requests: ${view.requests.total})`);
 console.log(`ratio /ospView : insertOne = ${(view.requests.average / insert.requests.average).toFixed(2)} (throughput), ${(view.latency.p50 / Math.max(insert.latency.p50, 0.001)).toFixed(2)}x median latency`);
+const crowd = await load('/ospView direct, one phone', '/ospView', viewBody, MANY_CONNECTIONS);
+console.log(`/ospView p99 at ${MANY_CONNECTIONS} connections: ${crowd.latency.p99} ms`);
+
+// Round trips of one view: the commands in between are the view's own (the load has ended).
+const fields = Object.fromEntries(new URLSearchParams(viewBody));
+console.log('database commands of one /ospView:');
+const first = await roundTrips({ ...fields, expiration: '600' });
+const again = await roundTrips({ ...fields, expiration: '600', visit_id: String(first.body.visitId) });
+console.log(`round trips per /ospView: ${first.count} for a new visit, ${again.count} for a returning visit that keeps its number`);
 await bench.close();

@@ -1,55 +1,13 @@
 // The collector as `npm start` runs it: embedded database, demo seed, graceful shutdown, restart.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { MongoClient } from 'mongodb';
+import { answers, exitOf, startMain as startMainIn } from '../helpers/main-process.ts';
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'ringtrail-main-'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
-
-interface Started {
-  child: ChildProcess;
-  baseUrl: string;
-  databaseUri: string;
-  output: () => string;
-}
-
-function startMain(env: Record<string, string>): Promise<Started> {
-  const childEnv: NodeJS.ProcessEnv = { ...process.env, PORT: '0', LOG_LEVEL: 'warn', DATA_DIR: dataDir, ...env };
-  delete childEnv.MONGODB_URI;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'collector/src/main.ts'], { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  const output = () => out;
-  return new Promise((resolve, reject) => {
-    const onData = (chunk: Buffer) => {
-      out += chunk.toString();
-      const base = /collector on (http:\/\/\S+)/.exec(out)?.[1];
-      const db = /SecantusDB at (mongodb:\/\/\S+)/.exec(out)?.[1];
-      if (base && db && out.includes('Try: curl')) resolve({ child, baseUrl: base, databaseUri: db, output });
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`exited with ${code}:\n${out}`)));
-  });
-}
-
-function exitOf(child: ChildProcess): Promise<number | null> {
-  return new Promise((resolve) => (child.exitCode !== null ? resolve(child.exitCode) : child.once('exit', (code) => resolve(code))));
-}
-
-async function answers(uri: string): Promise<boolean> {
-  const client = new MongoClient(uri, { serverSelectionTimeoutMS: 500 });
-  try {
-    await client.db('admin').command({ ping: 1 });
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await client.close();
-  }
-}
+const startMain = (env: Record<string, string>) => startMainIn(dataDir, env);
 
 const demoView = (visitId: number) =>
   new URLSearchParams({

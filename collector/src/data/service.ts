@@ -46,23 +46,16 @@ export class DataService {
     return rows;
   }
 
-  /** The page's first record is the `skip`-th of the day it falls on: the query starts that day. */
+  /** The page's first record is the `skip`-th of the day it falls on; its last is on the day the
+   * running count reaches `skip + limit`. The query reads those days alone, however deep the page. */
   private async pageOfCalls(domain: DomainDoc, req: DataRequest, days: DailyRow[]): Promise<DataAnswer> {
     const total = days.reduce((n, d) => n + d.calls, 0);
-    let skip = (req.page - 1) * req.limit;
-    let first: DailyRow | undefined;
-    for (const day of days) {
-      if (skip < day.calls) {
-        first = day;
-        break;
-      }
-      skip -= day.calls;
-    }
-    const docs = first
+    const span = pageSpan(days, (req.page - 1) * req.limit, req.limit);
+    const docs = span
       ? await this.c.calls
-          .find({ ...callFilter(domain, req), startedAt: { ...rangeOf(domain, req), $gte: startOfLocalDay(first.date, domain.timeZone) } })
+          .find({ ...callFilter(domain, req), startedAt: { $gte: startOfLocalDay(span.firstDay, domain.timeZone), $lt: startOfLocalDay(nextDay(span.lastDay), domain.timeZone) } })
           .sort({ startedAt: 1, _id: 1 })
-          .skip(skip)
+          .skip(span.skip)
           .limit(req.limit)
           .toArray()
       : [];
@@ -111,6 +104,19 @@ function callFilter(domain: DomainDoc, req: DataRequest): Filter<CallDoc> {
     ...(req.callerPhone ? { caller: req.callerPhone } : {}),
     ...(req.offlineDescription ? { offlineDescription: req.offlineDescription } : {}),
   };
+}
+
+/** The days a page of `limit` records from record `offset` spans, and how many records of its first day
+ * come before it; null past the last record. Days are the range's, oldest first, with their counts. */
+export function pageSpan(days: DailyRow[], offset: number, limit: number): { firstDay: string; lastDay: string; skip: number } | null {
+  let before = 0;
+  let first: { day: string; skip: number } | null = null;
+  for (const { date, calls } of days) {
+    if (!first && offset < before + calls) first = { day: date, skip: offset - before };
+    before += calls;
+    if (first && before >= offset + limit) return { firstDay: first.day, lastDay: date, skip: first.skip };
+  }
+  return first && { firstDay: first.day, lastDay: days.at(-1)!.date, skip: first.skip };
 }
 
 /** A filter that the daily rollups do not count by. */

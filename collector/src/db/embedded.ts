@@ -2,7 +2,7 @@
 // under DATA_DIR, every commit synced to disk (without it, a write acknowledged just before a
 // kill -9 can be lost).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { ensureSecantusBinary } from './secantus-binary.ts';
@@ -26,6 +26,8 @@ export async function startEmbeddedDatabase(dataDir: string, { cacheSize = DEFAU
   const binary = ensureSecantusBinary();
   const storage = path.join(dataDir, 'secantus');
   mkdirSync(storage, { recursive: true });
+  const pidFile = path.join(dataDir, 'secantus.pid');
+  await stopOrphan(pidFile, storage);
   const child = spawn(
     binary,
     ['--host', '127.0.0.1', '--port', '0', '--storage-path', storage, '--sync-on-commit', '--cache-size', cacheSize, '--log-level', 'WARNING'],
@@ -34,11 +36,44 @@ export async function startEmbeddedDatabase(dataDir: string, { cacheSize = DEFAU
   const output = captureTail(child);
   try {
     const address = await boundAddress(child, output);
-    return { uri: `mongodb://${address}/`, stop: stopper(child) };
+    writeFileSync(pidFile, String(child.pid));
+    const stop = stopper(child);
+    return {
+      uri: `mongodb://${address}/`,
+      async stop() {
+        await stop();
+        rmSync(pidFile, { force: true });
+      },
+    };
   } catch (err) {
     child.kill('SIGKILL');
     throw err;
   }
+}
+
+/**
+ * A collector killed with SIGKILL cannot stop its database, which goes on holding the data
+ * directory: the next start on that directory kills it (its commits are on disk already).
+ */
+async function stopOrphan(pidFile: string, storage: string): Promise<void> {
+  let pid: number;
+  try {
+    pid = Number(readFileSync(pidFile, 'utf8'));
+  } catch {
+    return;
+  }
+  const isOurServer = () => {
+    try {
+      const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+      return cmdline.some((arg) => arg.endsWith('secantusd-rs')) && cmdline.includes(storage);
+    } catch {
+      return false; // gone, or no /proc to tell
+    }
+  };
+  if (!isOurServer()) return;
+  process.kill(pid, 'SIGKILL');
+  const deadline = Date.now() + STOP_GRACE_MS;
+  while (isOurServer() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
 }
 
 /** The server prints `secantusd-rs listening on <host:port>` once it accepts connections. */

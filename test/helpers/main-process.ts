@@ -1,0 +1,47 @@
+// The collector as `npm start` runs it (collector/src/main.ts), in a child process: start, exit, and
+// whether its embedded database still answers.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { MongoClient } from 'mongodb';
+
+export interface Started {
+  child: ChildProcess;
+  baseUrl: string;
+  databaseUri: string;
+  output: () => string;
+}
+
+/** Starts main.ts on the embedded database in `dataDir`; `detached` puts it in a process group of its own. */
+export function startMain(dataDir: string, env: Record<string, string> = {}, { detached = false } = {}): Promise<Started> {
+  const childEnv: NodeJS.ProcessEnv = { ...process.env, PORT: '0', LOG_LEVEL: 'warn', DATA_DIR: dataDir, ...env };
+  delete childEnv.MONGODB_URI;
+  const child = spawn(process.execPath, ['--import', 'tsx', 'collector/src/main.ts'], { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'], detached });
+  let out = '';
+  const output = () => out;
+  return new Promise((resolve, reject) => {
+    const onData = (chunk: Buffer) => {
+      out += chunk.toString();
+      const base = /collector on (http:\/\/\S+)/.exec(out)?.[1];
+      const db = /SecantusDB at (mongodb:\/\/\S+)/.exec(out)?.[1];
+      if (base && db && out.includes('Try: curl')) resolve({ child, baseUrl: base, databaseUri: db, output });
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`exited with ${code}:\n${out}`)));
+  });
+}
+
+export function exitOf(child: ChildProcess): Promise<number | null> {
+  return new Promise((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve(child.exitCode) : child.once('exit', (code) => resolve(code))));
+}
+
+export async function answers(uri: string): Promise<boolean> {
+  const client = new MongoClient(uri, { serverSelectionTimeoutMS: 500 });
+  try {
+    await client.db('admin').command({ ping: 1 });
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await client.close();
+  }
+}
