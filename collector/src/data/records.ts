@@ -5,11 +5,19 @@ import { maskCaller } from '../domains/caller-privacy.ts';
 import { localTime } from '../domains/time-zone.ts';
 
 export function callRecord(call: CallDoc, domain: DomainDoc): CallRecord {
-  const { day, time } = localTime(call.startedAt, domain.timeZone);
+  return { ...callRecordHead(call.startedAt, call.caller, domain), ...callRecordBody(call) };
+}
+
+/** The fields shown as the domain's settings say: the start in its time zone, the caller as its privacy lets. */
+export function callRecordHead(startedAt: Date, caller: string | null, domain: DomainDoc): Pick<CallRecord, 'start_date' | 'caller'> {
+  const { day, time } = localTime(startedAt, domain.timeZone);
   const [y, m, d] = day.split('-');
+  return { start_date: `${d}/${m}/${y} ${time}`, caller: maskCaller(caller, domain.callerPrivacy) };
+}
+
+/** The fields that depend on the call alone (kept rendered in the page buckets, call-pages.ts). */
+export function callRecordBody(call: CallDoc): Omit<CallRecord, 'start_date' | 'caller'> {
   return {
-    start_date: `${d}/${m}/${y} ${time}`,
-    caller: maskCaller(call.caller, domain.callerPrivacy),
     tracking_number: call.trackingNumber,
     phone: call.destination ?? '',
     trigger_type: call.triggerType,

@@ -2,34 +2,36 @@
 // Knows nothing of HTTP. Days are the domain's time zone's; records come oldest first, ties by id,
 // so reading pages 1..n returns each record once.
 //
-// Calls filtered at most by status are counted from the daily rollups (call-days.ts), and a page
-// starts at the day its first record falls on, skipping only within that day: a page costs the
-// same whatever its number. A filter by number, caller or description reads through its own index.
+// Calls filtered at most by status are counted from the daily rollups (call-days.ts); a page finds
+// the days it spans from their counts and reads those days' hourly buckets (call-pages.ts): a page
+// costs the same whatever its number. A filter by number, caller, destination or description reads
+// the calls through that filter's own index.
 import { CALL_STATUSES, type CallRecord, type DailyRow, type DataAnswer, type SmsRecord } from '@ringtrail/shared';
 import type { Collection, Filter, WithId } from 'mongodb';
 import type { CallDoc, Collections, DomainDoc, SmsDoc } from '../db/collections.ts';
 import { localTime, nextDay, startOfLocalDay } from '../domains/time-zone.ts';
-import { CallDays } from './call-days.ts';
+import { CallSummaries } from './call-summaries.ts';
 import { callRecord, smsRecord } from './records.ts';
 import type { DataRequest } from './request.ts';
 
 export class DataService {
-  private readonly callDays: CallDays;
+  private readonly summaries: CallSummaries;
 
   constructor(private readonly c: Collections) {
-    this.callDays = new CallDays(c);
+    this.summaries = new CallSummaries(c);
   }
 
   async query(domain: DomainDoc, req: DataRequest): Promise<DataAnswer> {
     if (req.type === 'sms') return this.sms(domain, req);
-    if (hasIndexedFilter(req)) return req.groupByDay ? this.dailyByScan(domain, req) : paged(this.c.calls, callFilter(domain, req), 'startedAt', req, (call) => callRecord(call, domain));
+    const index = filterIndex(req);
+    if (index) return req.groupByDay ? this.dailyByScan(domain, req, index) : paged(this.c.calls, callFilter(domain, req), 'startedAt', req, (call) => callRecord(call, domain), index);
     const days = await this.countedDays(domain, req);
     return req.groupByDay ? { status: 'OK', results: days.map(roundedRow) } : this.pageOfCalls(domain, req, days);
   }
 
   /** Every day of the range, days without calls included, from the rollups of the statuses asked for. */
   private async countedDays(domain: DomainDoc, req: DataRequest): Promise<DailyRow[]> {
-    const stored = new Map((await this.callDays.read(domain._id, req.startDay, req.endDay)).map((d) => [d.day, d]));
+    const stored = new Map((await this.summaries.days.read(domain._id, req.startDay, req.endDay)).map((d) => [d.day, d]));
     const statuses = req.statuses ?? CALL_STATUSES;
     const rows: DailyRow[] = [];
     for (let day = req.startDay; day <= req.endDay; day = nextDay(day)) {
@@ -51,22 +53,17 @@ export class DataService {
   private async pageOfCalls(domain: DomainDoc, req: DataRequest, days: DailyRow[]): Promise<DataAnswer> {
     const total = days.reduce((n, d) => n + d.calls, 0);
     const span = pageSpan(days, (req.page - 1) * req.limit, req.limit);
-    const docs = span
-      ? await this.c.calls
-          .find({ ...callFilter(domain, req), startedAt: { $gte: startOfLocalDay(span.firstDay, domain.timeZone), $lt: startOfLocalDay(nextDay(span.lastDay), domain.timeZone) } })
-          .sort({ startedAt: 1, _id: 1 })
-          .skip(span.skip)
-          .limit(req.limit)
-          .toArray()
-      : [];
-    return answerPage(req, total, docs.map((call) => callRecord(call, domain)));
+    const from = span && startOfLocalDay(span.firstDay, domain.timeZone);
+    const to = span && startOfLocalDay(nextDay(span.lastDay), domain.timeZone);
+    const results = span ? await this.summaries.pages.page(domain, from!, to!, req.statuses ?? CALL_STATUSES, span.skip, req.limit) : [];
+    return answerPage(req, total, results);
   }
 
   /** Daily rows of calls filtered by number, caller or description: read through that filter's index. */
-  private async dailyByScan(domain: DomainDoc, req: DataRequest): Promise<DataAnswer> {
+  private async dailyByScan(domain: DomainDoc, req: DataRequest, index: IndexHint): Promise<DataAnswer> {
     const rows = new Map<string, DailyRow>();
     for (let day = req.startDay; day <= req.endDay; day = nextDay(day)) rows.set(day, { date: day, calls: 0, duration: 0, revenue: 0 });
-    const cursor = this.c.calls.find(callFilter(domain, req), { projection: { startedAt: 1, duration: 1, revenue: 1 }, batchSize: 5000 });
+    const cursor = this.c.calls.find(callFilter(domain, req), { projection: { startedAt: 1, duration: 1, revenue: 1 }, batchSize: 5000, hint: index });
     for await (const call of cursor) {
       const row = rows.get(localTime(call.startedAt, domain.timeZone).day);
       if (!row) continue;
@@ -119,9 +116,16 @@ export function pageSpan(days: DailyRow[], offset: number, limit: number): { fir
   return first && { firstDay: first.day, lastDay: days.at(-1)!.date, skip: first.skip };
 }
 
-/** A filter that the daily rollups do not count by. */
-function hasIndexedFilter(req: DataRequest): boolean {
-  return Boolean(req.phone || req.trackingPhone || req.callerPhone || req.offlineDescription);
+type IndexHint = Record<string, 1>;
+
+/** The index of a filter that the daily rollups do not count by; null when there is none. Named as a
+ * hint: a planner may otherwise take another index that starts with domainId and scan the domain. */
+function filterIndex(req: DataRequest): IndexHint | null {
+  if (req.trackingPhone) return { trackingNumber: 1, startedAt: 1, _id: 1 };
+  if (req.callerPhone) return { domainId: 1, caller: 1, startedAt: 1, _id: 1 };
+  if (req.phone) return { domainId: 1, destination: 1, startedAt: 1, _id: 1 };
+  if (req.offlineDescription) return { domainId: 1, offlineDescription: 1, startedAt: 1, _id: 1 };
+  return null;
 }
 
 function roundedRow(row: DailyRow): DailyRow {
@@ -140,10 +144,11 @@ async function paged<T extends CallDoc | SmsDoc>(
   timeField: 'startedAt' | 'sentAt',
   req: DataRequest,
   record: (doc: WithId<T>) => CallRecord | SmsRecord,
+  hint?: IndexHint,
 ): Promise<DataAnswer> {
   const [total, docs] = await Promise.all([
-    col.countDocuments(filter),
-    col.find(filter).sort({ [timeField]: 1, _id: 1 }).skip((req.page - 1) * req.limit).limit(req.limit).toArray(),
+    col.countDocuments(filter, hint ? { hint } : {}),
+    col.find(filter, hint ? { hint } : {}).sort({ [timeField]: 1, _id: 1 }).skip((req.page - 1) * req.limit).limit(req.limit).toArray(),
   ]);
   return answerPage(req, total, docs.map(record));
 }

@@ -232,6 +232,24 @@ export interface CallDayDoc {
   statuses: Partial<Record<CallStatus, { calls: number; duration: number; revenueCents: number }>>;
 }
 
+/** A call as a data API page shows it (data/call-pages.ts): its start (ms), status and caller, the
+ * rest of its record rendered as JSON, and the call's revision. */
+export interface PageEntry {
+  t: number;
+  s: CallStatus | null;
+  c: string | null;
+  r: string;
+  v: number;
+}
+
+/** A domain's calls of one UTC hour, by call id; a call that moved to another hour leaves a tombstone. */
+export interface CallPageDoc {
+  _id: string; // `<domainId>|<hour ISO>`
+  domainId: string;
+  hour: Date;
+  calls: Record<string, PageEntry | { v: number; gone: true }>;
+}
+
 export interface SmsDoc {
   _id: number;
   domainId: string;
@@ -395,6 +413,7 @@ export interface Collections {
   offlineAssignments: Collection<OfflineAssignmentDoc>;
   calls: Collection<CallDoc>;
   callDays: Collection<CallDayDoc>;
+  callPages: Collection<CallPageDoc>;
   sms: Collection<SmsDoc>;
   externalRefs: Collection<ExternalRefDoc>;
   carts: Collection<CartDoc>;
@@ -420,6 +439,7 @@ export function collections(db: Db): Collections {
     offlineAssignments: db.collection('offline_assignments'),
     calls: db.collection('calls'),
     callDays: db.collection('call_days'),
+    callPages: db.collection('call_pages'),
     sms: db.collection('sms'),
     externalRefs: db.collection('external_refs'),
     carts: db.collection('carts'),
@@ -451,6 +471,7 @@ export async function ensureIndexes(c: Collections): Promise<void> {
     c.calls.createIndex({ domainId: 1, destination: 1, startedAt: 1, _id: 1 }),
     c.calls.createIndex({ domainId: 1, offlineDescription: 1, startedAt: 1, _id: 1 }),
     c.callDays.createIndex({ domainId: 1, day: 1 }),
+    c.callPages.createIndex({ domainId: 1, hour: 1 }),
     c.sms.createIndex({ domainId: 1, sentAt: 1, _id: 1 }),
     // A claim takes the exclusive number of a pool released longest ago (shared slots have a code).
     c.slots.createIndex({ domainId: 1, type: 1, code: 1, freeAt: 1, _id: 1 }),

@@ -2,7 +2,7 @@
 // Knows nothing of HTTP.
 import type { CallReport, CallStatus, RouteAnswer, SmsReport } from '@ringtrail/shared';
 import { isDuplicateKey, upsertById, type CallDoc, type Collections } from '../db/collections.ts';
-import { CallDays } from '../data/call-days.ts';
+import { CallSummaries } from '../data/call-summaries.ts';
 import { claimRecordId, recordIdOf } from '../db/external-refs.ts';
 import type { IdAllocator } from '../db/ids.ts';
 import { TelephonyFailure } from '../http/telephony-envelope.ts';
@@ -28,7 +28,7 @@ const MAX_WRITE_ATTEMPTS = 20;
 const UNKNOWN_NUMBER = 'Unknown tracking number: it is in no pool of any domain';
 
 export class TelephonyService {
-  private readonly callDays: CallDays;
+  private readonly summaries: CallSummaries;
 
   constructor(
     private readonly c: Collections,
@@ -37,7 +37,7 @@ export class TelephonyService {
     /** Told when a call's outcome arrives: the call is over (its live pushes stop). */
     private readonly onOutcome: (callId: number) => Promise<void> = async () => {},
   ) {
-    this.callDays = new CallDays(c);
+    this.summaries = new CallSummaries(c);
   }
 
   /** Where a call goes and who it is credited to; `answerOf` words it for a PBX. */
@@ -74,7 +74,7 @@ export class TelephonyService {
       updatedAt: now,
     };
     // Compare-and-set on the call's revision: the stored call a change was made from is known
-    // exactly, so its daily rollups move by exactly that change even when reports race.
+    // exactly, so its summaries move by exactly that change even when reports race.
     for (let attempt = 0; ; attempt++) {
       if (attempt === MAX_WRITE_ATTEMPTS) throw new Error(`call ${callId}: too many simultaneous reports`);
       const existing = await this.c.calls.findOne({ _id: callId });
@@ -98,7 +98,7 @@ export class TelephonyService {
       if (isDuplicateKey(err)) return false;
       throw err;
     }
-    await this.callDays.record(null, call);
+    await this.summaries.record(null, call);
     return true;
   }
 
@@ -106,7 +106,7 @@ export class TelephonyService {
   private async update(stored: CallDoc, set: Partial<CallDoc>): Promise<boolean> {
     const { matchedCount } = await this.c.calls.updateOne({ _id: stored._id, rev: stored.rev }, { $set: set, $inc: { rev: 1 } });
     if (matchedCount === 0) return false;
-    await this.callDays.record(stored, { ...stored, ...set });
+    await this.summaries.record(stored, { ...stored, ...set, rev: stored.rev + 1 });
     return true;
   }
 
