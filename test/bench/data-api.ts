@@ -1,9 +1,10 @@
-// `npm run bench` (data part): 1,000,000 calls over a year in one domain, their daily rollups built
-// by the repair path (as a million reports would have kept them), an index built on the full
+// `npm run bench` (data part): 1,000,000 calls over a year in one domain, their summaries (daily
+// rollups, hourly page buckets) built by the repair path, as a million reports would have kept
+// them, an index built on the full
 // collection, then /data-api over HTTP: the first page, a deep page, group_by_day over 365 days
 // and a filtered page, each at limit=5000, with the database's query plans. BENCH_CALLS changes the count.
 import http from 'node:http';
-import { CallDays } from '../../collector/src/data/call-days.ts';
+import { CallSummaries } from '../../collector/src/data/call-summaries.ts';
 import { ensureIndexes, type CallDoc } from '../../collector/src/db/collections.ts';
 import { startOfLocalDay } from '../../collector/src/domains/time-zone.ts';
 import { databaseLabel, startBenchCollector } from './bench-collector.ts';
@@ -79,8 +80,8 @@ try {
   }
   console.log(`Database: ${databaseLabel()}. Seeded ${CALLS.toLocaleString('en')} calls in ${((performance.now() - t) / 1000).toFixed(1)} s`);
   t = performance.now();
-  const days = await new CallDays(bench.c).rebuild('data.test', 'Europe/Paris');
-  console.log(`daily rollups rebuilt from the calls: ${days} days in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+  const built = await new CallSummaries(bench.c).rebuild('data.test', 'Europe/Paris');
+  console.log(`summaries rebuilt from the calls (npm run rebuild-summaries): ${built.days} daily rollups, ${built.hours} hourly page buckets in ${((performance.now() - t) / 1000).toFixed(1)} s`);
   // An index added to a collection that is already large: it must get built (DB_CACHE_SIZE).
   await bench.c.calls.dropIndex('domainId_1_caller_1_startedAt_1__id_1');
   t = performance.now();
@@ -105,14 +106,13 @@ try {
     console.log(`${label}: ${ms.toFixed(0)} ms, ${body.status}, ${body.results.length} rows${body.total_results === undefined ? '' : ` of ${body.total_results}`}`);
   }
 
-  // The plans the database chose for what the deep page sends: the rollups of the range, then the
-  // page from the day it starts on (the same filter, sort, skip and limit the service sends).
+  // The plans the database chose for what a deep page sends: the rollups of the range, then the
+  // page buckets of the days the page spans.
   const rollupPlan = await bench.c.callDays.find({ domainId: 'data.test', day: { $gte: '2025-01-01', $lte: '2025-12-31' } }).sort({ day: 1 }).explain();
-  const dayStart = startOfLocalDay('2025-07-02', 'Europe/Paris');
-  const pageFilter = { domainId: 'data.test', startedAt: { $gte: dayStart, $lt: startOfLocalDay('2026-01-01', 'Europe/Paris') }, status: { $ne: null } };
-  const pagePlan = await bench.c.calls.find(pageFilter).sort({ startedAt: 1, _id: 1 }).skip(1000).limit(5000).explain();
+  const from = startOfLocalDay('2025-07-02', 'Europe/Paris');
+  const bucketPlan = await bench.c.callPages.find({ domainId: 'data.test', hour: { $gte: from, $lt: startOfLocalDay('2025-07-04', 'Europe/Paris') } }).sort({ hour: 1 }).explain();
   console.log('Query plan, rollups of the range:', winningPlan(rollupPlan));
-  console.log('Query plan, deep page from its day:', winningPlan(pagePlan));
+  console.log('Query plan, page buckets of the days a page spans:', winningPlan(bucketPlan));
 } finally {
   await bench.close();
 }

@@ -4,7 +4,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CallSummaries } from '../../collector/src/data/call-summaries.ts';
-import { useSeededCollector } from '../helpers/collector.ts';
+import { localTime } from '../../collector/src/domains/time-zone.ts';
+import { seed, useSeededCollector } from '../helpers/collector.ts';
 import { DATA_KEY, trackingFixture } from '../helpers/fixtures.ts';
 import { reportCall, TELEPHONY_KEY } from '../helpers/telephony.ts';
 
@@ -125,6 +126,19 @@ describe('daily call rollups', () => {
         expect(times).toEqual([...times].sort());
       }
     }
+  });
+
+  it('counts the days again in the new time zone when the fixture changes it', async () => {
+    const secondOfMarch = () => s.t.c.callDays.findOne({ domainId: 'shop.test', day: '2026-03-02' });
+    const parisDay = await secondOfMarch();
+    await seed(s.t.c, trackingFixture({ timeZone: 'America/New_York' }));
+    const rebuilt = await new CallSummaries(s.t.c).days.read('shop.test', '2026-02-28', '2026-03-04');
+    const expected = await s.t.c.calls.find({ domainId: 'shop.test' }).toArray();
+    const newYorkDays = new Set(expected.map((call) => localTime(call.startedAt, 'America/New_York').day));
+    expect(new Set(rebuilt.map((d) => d.day))).toEqual(newYorkDays);
+    expect(newYorkDays).not.toEqual(new Set(expected.map((call) => localTime(call.startedAt, 'Europe/Paris').day)));
+    await seed(s.t.c, fixture); // back to Paris for the tests that follow
+    expect(await secondOfMarch()).toEqual(parisDay);
   });
 
   it('answers the same from the summaries as through an indexed filter that matches every call', async () => {

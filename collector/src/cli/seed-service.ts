@@ -2,6 +2,7 @@
 // pool's runtime state (who holds which number) is never touched.
 import { NUMBER_TYPE_PREFIXES } from '@ringtrail/shared';
 import type { Collections, DomainDoc } from '../db/collections.ts';
+import { CallSummaries } from '../data/call-summaries.ts';
 import { hashKey } from '../domains/keys.ts';
 import type { Fixture } from './fixture.ts';
 
@@ -44,7 +45,10 @@ export async function seedFixture(c: Collections, fixture: Fixture): Promise<See
         ...(settings.ga4MeasurementId && settings.ga4ApiSecret ? { ga4MeasurementId: settings.ga4MeasurementId, ga4ApiSecret: settings.ga4ApiSecret } : {}),
         pools: pools.map(({ type, usage, codeDigits, costGroup }) => ({ type, usage, codeDigits, ...(costGroup ? { costGroup } : {}) })),
       };
+      const before = await c.domains.findOne({ _id: name }, { projection: { timeZone: 1 } });
       await c.domains.updateOne({ _id: name }, { $set: doc }, { upsert: true });
+      // The daily rollups are days of the domain's time zone: a new zone needs them counted again.
+      if (before && before.timeZone !== doc.timeZone) await new CallSummaries(c).rebuild(name, doc.timeZone);
       summary.domains++;
       for (const pool of pools) {
         for (const number of pool.numbers) {
