@@ -17,8 +17,33 @@ export interface LocalTime {
 }
 
 export function localTime(date: Date, timeZone: string): LocalTime {
-  const p = Object.fromEntries(formatter(timeZone).formatToParts(date).map((part) => [part.type, part.value]));
-  return { day: `${p.year}-${p.month}-${p.day}`, time: `${p.hour}:${p.minute}:${p.second}` };
+  const wall = new Date(date.getTime() + offsetAt(date.getTime(), timeZone)).toISOString();
+  return { day: wall.slice(0, 10), time: wall.slice(11, 19) };
+}
+
+const HOUR_MS = 3_600_000;
+/** A zone's offset through each UTC hour, or null when it changes within that hour. */
+const hourOffsets = new Map<string, number | null>();
+
+/** The zone's offset from UTC at `t` (ms). Intl is slow, so it is asked once per zone and UTC hour
+ * (at both ends of the hour: an offset change inside the hour falls back to asking for `t` itself). */
+function offsetAt(t: number, timeZone: string): number {
+  const hour = Math.floor(t / HOUR_MS) * HOUR_MS;
+  const key = `${timeZone}|${hour}`;
+  let offset = hourOffsets.get(key);
+  if (offset === undefined) {
+    const start = intlOffset(hour, timeZone);
+    offset = start === intlOffset(hour + HOUR_MS - 1, timeZone) ? start : null;
+    if (hourOffsets.size >= 100_000) hourOffsets.clear();
+    hourOffsets.set(key, offset);
+  }
+  return offset ?? intlOffset(t, timeZone);
+}
+
+/** The wall clock Intl shows for `t`, read as UTC, minus `t`: the offset, to the second. */
+function intlOffset(t: number, timeZone: string): number {
+  const p = Object.fromEntries(formatter(timeZone).formatToParts(new Date(t)).map((part) => [part.type, Number(part.value)]));
+  return Date.UTC(p.year!, p.month! - 1, p.day!, p.hour!, p.minute!, p.second!) - Math.floor(t / 1000) * 1000;
 }
 
 /** The UTC instant a local day begins (DST-safe: the offset is read at that instant). */
