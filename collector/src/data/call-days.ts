@@ -1,14 +1,18 @@
 // Daily rollups of a domain's calls, kept at write time (MongoDB's computed pattern): per local day
-// of the domain and per status, the calls, their duration and their revenue in cents. The data API
-// reads them for totals, daily rows and the day a page starts on, instead of counting a year of calls.
+// of the domain and per status, the calls, their duration and their revenue in cents; the same again
+// per tracking number, per destination and per offline description, the filters of the data API
+// that can match most of a domain's calls. The data API reads them for totals, daily rows and the
+// days a page spans, instead of counting a year of calls.
 //
 // A call's write and its rollup's `$inc` are two steps: `rebuild` recomputes a domain's rollups
 // from its calls, after a crash between the two or a change of the domain's time zone.
 import type { CallStatus } from '@ringtrail/shared';
-import type { CallDayDoc, CallDoc, Collections } from '../db/collections.ts';
+import type { CallDayDoc, CallDoc, Collections, RollupDimension, StatusTotals } from '../db/collections.ts';
 import { localTime } from '../domains/time-zone.ts';
 
-type Counted = Pick<CallDoc, 'domainId' | 'startedAt' | 'status' | 'duration' | 'revenue'>;
+export const ROLLUP_DIMENSIONS: readonly RollupDimension[] = ['trackingNumber', 'destination', 'offlineDescription'];
+
+type Counted = Pick<CallDoc, 'domainId' | 'startedAt' | 'status' | 'duration' | 'revenue' | RollupDimension>;
 
 interface Share {
   domainId: string;
@@ -16,12 +20,24 @@ interface Share {
   status: CallStatus;
   duration: number;
   revenueCents: number;
+  /** Where the call is counted in its day's document: `statuses`, `by.destination.0123456789`... */
+  places: string[];
+}
+
+/** A filter's value as a field name: MongoDB field names take no `.` and no leading `$`. */
+export function rollupKey(value: string): string {
+  return encodeURIComponent(value).replace(/\./g, '%2E');
 }
 
 /** What one call adds to its day: nothing while its outcome is unknown (status null). */
 function shareOf(call: Counted | null, timeZone: string): Share | null {
   if (!call || call.status === null) return null;
-  return { domainId: call.domainId, day: localTime(call.startedAt, timeZone).day, status: call.status, duration: call.duration, revenueCents: Math.round(call.revenue * 100) };
+  const places = ['statuses', ...ROLLUP_DIMENSIONS.flatMap((d) => (call[d] ? [`by.${d}.${rollupKey(call[d])}`] : []))];
+  return { domainId: call.domainId, day: localTime(call.startedAt, timeZone).day, status: call.status, duration: call.duration, revenueCents: Math.round(call.revenue * 100), places };
+}
+
+function sameCounters(a: Share, b: Share): boolean {
+  return a.domainId === b.domainId && a.day === b.day && a.status === b.status && a.places.join() === b.places.join();
 }
 
 export const dayKey = (domainId: string, day: string) => `${domainId}|${day}`;
@@ -33,7 +49,7 @@ export class CallDays {
   async record(before: Counted | null, after: Counted): Promise<void> {
     const was = before && shareOf(before, await this.timeZoneOf(before.domainId));
     const now = shareOf(after, await this.timeZoneOf(after.domainId));
-    if (was && now && was.domainId === now.domainId && was.day === now.day && was.status === now.status) {
+    if (was && now && sameCounters(was, now)) {
       await this.add({ ...now, duration: now.duration - was.duration, revenueCents: now.revenueCents - was.revenueCents }, 0);
       return;
     }
@@ -48,15 +64,17 @@ export class CallDays {
   /** Recomputes a domain's rollups from its calls. */
   async rebuild(domainId: string, timeZone: string): Promise<number> {
     const days = new Map<string, CallDayDoc>();
-    const cursor = this.c.calls.find({ domainId, status: { $ne: null } }, { projection: { domainId: 1, startedAt: 1, status: 1, duration: 1, revenue: 1 }, batchSize: 10_000 });
-    for await (const call of cursor) {
+    const projection = { domainId: 1, startedAt: 1, status: 1, duration: 1, revenue: 1, ...Object.fromEntries(ROLLUP_DIMENSIONS.map((d) => [d, 1])) };
+    for await (const call of this.c.calls.find({ domainId, status: { $ne: null } }, { projection, batchSize: 10_000 })) {
       const share = shareOf(call, timeZone)!;
       const doc = days.get(share.day) ?? { _id: dayKey(domainId, share.day), domainId, day: share.day, statuses: {} };
       days.set(share.day, doc);
-      const total = (doc.statuses[share.status] ??= { calls: 0, duration: 0, revenueCents: 0 });
-      total.calls++;
-      total.duration += share.duration;
-      total.revenueCents += share.revenueCents;
+      for (const place of share.places) {
+        const total = (totalsAt(doc, place)[share.status] ??= { calls: 0, duration: 0, revenueCents: 0 });
+        total.calls++;
+        total.duration += share.duration;
+        total.revenueCents += share.revenueCents;
+      }
     }
     await this.c.callDays.deleteMany({ domainId });
     const docs = [...days.values()];
@@ -65,15 +83,23 @@ export class CallDays {
   }
 
   private async add(share: Share, calls: number): Promise<void> {
-    const field = `statuses.${share.status}`;
-    await this.c.callDays.updateOne(
-      { _id: dayKey(share.domainId, share.day) },
-      { $inc: { [`${field}.calls`]: calls, [`${field}.duration`]: share.duration, [`${field}.revenueCents`]: share.revenueCents }, $setOnInsert: { domainId: share.domainId, day: share.day } },
-      { upsert: true },
-    );
+    const inc: Record<string, number> = {};
+    for (const place of share.places) {
+      const field = `${place}.${share.status}`;
+      Object.assign(inc, { [`${field}.calls`]: calls, [`${field}.duration`]: share.duration, [`${field}.revenueCents`]: share.revenueCents });
+    }
+    await this.c.callDays.updateOne({ _id: dayKey(share.domainId, share.day) }, { $inc: inc, $setOnInsert: { domainId: share.domainId, day: share.day } }, { upsert: true });
   }
 
   private async timeZoneOf(domainId: string): Promise<string> {
     return (await this.c.domains.findOne({ _id: domainId }, { projection: { timeZone: 1 } }))!.timeZone;
   }
+}
+
+/** The per-status totals at a place (`statuses`, `by.<dimension>.<key>`) of a day's document, made when missing. */
+function totalsAt(doc: CallDayDoc, place: string): StatusTotals {
+  if (place === 'statuses') return doc.statuses;
+  const [, dimension, key] = place.split('.') as [string, RollupDimension, string];
+  const byDimension = ((doc.by ??= {})[dimension] ??= {});
+  return (byDimension[key] ??= {});
 }

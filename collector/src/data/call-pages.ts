@@ -9,7 +9,7 @@
 // leaves a tombstone in its old bucket, so that a late write of its old revision cannot bring it
 // back there. `rebuild` recomputes a domain's buckets from its calls (after a crash between the two).
 import type { CallRecord, CallStatus } from '@ringtrail/shared';
-import type { CallDoc, CallPageDoc, Collections, DomainDoc, PageEntry } from '../db/collections.ts';
+import type { CallDoc, CallPageDoc, Collections, DomainDoc, PageEntry, RollupDimension } from '../db/collections.ts';
 import { callRecordBody, callRecordHead } from './records.ts';
 
 const HOUR_MS = 3_600_000;
@@ -19,7 +19,25 @@ const hourOf = (at: Date) => new Date(Math.floor(at.getTime() / HOUR_MS) * HOUR_
 const bucketKey = (domainId: string, hour: Date) => `${domainId}|${hour.toISOString()}`;
 
 function entryOf(call: CallDoc): PageEntry {
-  return { t: call.startedAt.getTime(), s: call.status, c: call.caller, r: JSON.stringify(callRecordBody(call)), v: call.rev };
+  return {
+    t: call.startedAt.getTime(),
+    s: call.status,
+    c: call.caller,
+    r: JSON.stringify(callRecordBody(call)),
+    v: call.rev,
+    n: call.trackingNumber,
+    d: call.destination,
+    o: call.offlineDescription,
+  };
+}
+
+/** Where each rollup dimension's value is in an entry. */
+const ENTRY_FIELD: Record<RollupDimension, 'n' | 'd' | 'o'> = { trackingNumber: 'n', destination: 'd', offlineDescription: 'o' };
+
+/** A page's one filter besides status: a rollup dimension and the value asked for. */
+export interface DimensionFilter {
+  dimension: RollupDimension;
+  value: string;
 }
 
 export class CallPages {
@@ -34,14 +52,17 @@ export class CallPages {
     ]);
   }
 
-  /** The calls of [from, to) whose status is one of `statuses`, oldest first (ties by id): `limit` of them after `skip`. */
-  async page(domain: DomainDoc, from: Date, to: Date, statuses: readonly CallStatus[], skip: number, limit: number): Promise<CallRecord[]> {
+  /** The calls of [from, to) whose status is one of `statuses` (and that match `filter`), oldest first
+   * (ties by id): `limit` of them after `skip`. */
+  async page(domain: DomainDoc, from: Date, to: Date, statuses: readonly CallStatus[], filter: DimensionFilter | null, skip: number, limit: number): Promise<CallRecord[]> {
     const buckets = await this.c.callPages.find({ domainId: domain._id, hour: { $gte: hourOf(from), $lt: to } }).sort({ hour: 1 }).toArray();
     const wanted = new Set<CallStatus | null>(statuses);
+    const field = filter && ENTRY_FIELD[filter.dimension];
     const rows: { id: number; entry: PageEntry }[] = [];
     for (const bucket of buckets) {
       for (const [id, entry] of Object.entries(bucket.calls)) {
         if ('gone' in entry || !wanted.has(entry.s) || entry.t < from.getTime() || entry.t >= to.getTime()) continue;
+        if (field && entry[field] !== filter.value) continue;
         rows.push({ id: Number(id), entry });
       }
     }

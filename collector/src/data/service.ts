@@ -2,14 +2,16 @@
 // Knows nothing of HTTP. Days are the domain's time zone's; records come oldest first, ties by id,
 // so reading pages 1..n returns each record once.
 //
-// Calls filtered at most by status are counted from the daily rollups (call-days.ts); a page finds
-// the days it spans from their counts and reads those days' hourly buckets (call-pages.ts): a page
-// costs the same whatever its number. A filter by number, caller, destination or description reads
-// the calls through that filter's own index.
+// Calls filtered by status and at most one of tracking number, destination or offline description
+// are counted from the daily rollups (call-days.ts); a page finds the days it spans from their
+// counts and reads those days' hourly buckets (call-pages.ts): a page costs the same whatever its
+// number. A caller filter, or two filters at once, reads the calls through an index of its own.
 import { CALL_STATUSES, type CallRecord, type DailyRow, type DataAnswer, type SmsRecord } from '@ringtrail/shared';
 import type { Collection, Filter, WithId } from 'mongodb';
 import type { CallDoc, Collections, DomainDoc, SmsDoc } from '../db/collections.ts';
 import { localTime, nextDay, startOfLocalDay } from '../domains/time-zone.ts';
+import { rollupKey } from './call-days.ts';
+import type { DimensionFilter } from './call-pages.ts';
 import { CallSummaries } from './call-summaries.ts';
 import { callRecord, smsRecord } from './records.ts';
 import type { DataRequest } from './request.ts';
@@ -23,21 +25,26 @@ export class DataService {
 
   async query(domain: DomainDoc, req: DataRequest): Promise<DataAnswer> {
     if (req.type === 'sms') return this.sms(domain, req);
-    const index = filterIndex(req);
-    if (index) return req.groupByDay ? this.dailyByScan(domain, req, index) : paged(this.c.calls, callFilter(domain, req), 'startedAt', req, (call) => callRecord(call, domain), index);
-    const days = await this.countedDays(domain, req);
-    return req.groupByDay ? { status: 'OK', results: days.map(roundedRow) } : this.pageOfCalls(domain, req, days);
+    const filter = dimensionFilter(req);
+    if (filter === 'index') {
+      const index = filterIndex(req);
+      return req.groupByDay ? this.dailyByScan(domain, req, index) : paged(this.c.calls, callFilter(domain, req), 'startedAt', req, (call) => callRecord(call, domain), index);
+    }
+    const days = await this.countedDays(domain, req, filter);
+    return req.groupByDay ? { status: 'OK', results: days.map(roundedRow) } : this.pageOfCalls(domain, req, days, filter);
   }
 
-  /** Every day of the range, days without calls included, from the rollups of the statuses asked for. */
-  private async countedDays(domain: DomainDoc, req: DataRequest): Promise<DailyRow[]> {
+  /** Every day of the range, days without calls included, from the rollups of the statuses (and filter) asked for. */
+  private async countedDays(domain: DomainDoc, req: DataRequest, filter: DimensionFilter | null): Promise<DailyRow[]> {
     const stored = new Map((await this.summaries.days.read(domain._id, req.startDay, req.endDay)).map((d) => [d.day, d]));
     const statuses = req.statuses ?? CALL_STATUSES;
     const rows: DailyRow[] = [];
     for (let day = req.startDay; day <= req.endDay; day = nextDay(day)) {
       const row = { date: day, calls: 0, duration: 0, revenue: 0 };
       for (const status of statuses) {
-        const total = stored.get(day)?.statuses[status];
+        const rollup = stored.get(day);
+        const totals = filter ? rollup?.by?.[filter.dimension]?.[rollupKey(filter.value)] : rollup?.statuses;
+        const total = totals?.[status];
         if (!total) continue;
         row.calls += total.calls;
         row.duration += total.duration;
@@ -50,12 +57,12 @@ export class DataService {
 
   /** The page's first record is the `skip`-th of the day it falls on; its last is on the day the
    * running count reaches `skip + limit`. The query reads those days alone, however deep the page. */
-  private async pageOfCalls(domain: DomainDoc, req: DataRequest, days: DailyRow[]): Promise<DataAnswer> {
+  private async pageOfCalls(domain: DomainDoc, req: DataRequest, days: DailyRow[], filter: DimensionFilter | null): Promise<DataAnswer> {
     const total = days.reduce((n, d) => n + d.calls, 0);
     const span = pageSpan(days, (req.page - 1) * req.limit, req.limit);
     const from = span && startOfLocalDay(span.firstDay, domain.timeZone);
     const to = span && startOfLocalDay(nextDay(span.lastDay), domain.timeZone);
-    const results = span ? await this.summaries.pages.page(domain, from!, to!, req.statuses ?? CALL_STATUSES, span.skip, req.limit) : [];
+    const results = span ? await this.summaries.pages.page(domain, from!, to!, req.statuses ?? CALL_STATUSES, filter, span.skip, req.limit) : [];
     return answerPage(req, total, results);
   }
 
@@ -118,14 +125,24 @@ export function pageSpan(days: DailyRow[], offset: number, limit: number): { fir
 
 type IndexHint = Record<string, 1>;
 
-/** The index of a filter that the daily rollups do not count by; null when there is none. Named as a
- * hint: a planner may otherwise take another index that starts with domainId and scan the domain. */
-function filterIndex(req: DataRequest): IndexHint | null {
-  if (req.trackingPhone) return { trackingNumber: 1, startedAt: 1, _id: 1 };
+/** How the summaries can answer a request: with no filter but status, with one filter they count by,
+ * or not at all (`index`: a caller, or two filters at once, read through an index). */
+function dimensionFilter(req: DataRequest): DimensionFilter | null | 'index' {
+  const asked: DimensionFilter[] = [];
+  if (req.trackingPhone) asked.push({ dimension: 'trackingNumber', value: req.trackingPhone });
+  if (req.phone) asked.push({ dimension: 'destination', value: req.phone });
+  if (req.offlineDescription) asked.push({ dimension: 'offlineDescription', value: req.offlineDescription });
+  if (req.callerPhone || asked.length > 1) return 'index';
+  return asked[0] ?? null;
+}
+
+/** The index of the calls a filter the summaries do not answer reads through. Named as a hint: a
+ * planner may otherwise take another index that starts with domainId and scan the whole domain. */
+function filterIndex(req: DataRequest): IndexHint {
   if (req.callerPhone) return { domainId: 1, caller: 1, startedAt: 1, _id: 1 };
+  if (req.trackingPhone) return { trackingNumber: 1, startedAt: 1, _id: 1 };
   if (req.phone) return { domainId: 1, destination: 1, startedAt: 1, _id: 1 };
-  if (req.offlineDescription) return { domainId: 1, offlineDescription: 1, startedAt: 1, _id: 1 };
-  return null;
+  return { domainId: 1, offlineDescription: 1, startedAt: 1, _id: 1 };
 }
 
 function roundedRow(row: DailyRow): DailyRow {

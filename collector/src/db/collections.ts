@@ -224,22 +224,33 @@ export interface CallDoc extends CallAttribution {
   rev: number;
 }
 
-/** A domain's calls of one local day whose outcome is known, per status (data/call-days.ts). */
+export type StatusTotals = Partial<Record<CallStatus, { calls: number; duration: number; revenueCents: number }>>;
+
+/** The call fields the daily rollups also count by: the data API's filters that can match most calls. */
+export type RollupDimension = 'trackingNumber' | 'destination' | 'offlineDescription';
+
+/** A domain's calls of one local day whose outcome is known, per status (data/call-days.ts); again
+ * per value of each dimension, keyed by `rollupKey(value)`. */
 export interface CallDayDoc {
   _id: string; // `<domainId>|<YYYY-MM-DD>`
   domainId: string;
   day: string;
-  statuses: Partial<Record<CallStatus, { calls: number; duration: number; revenueCents: number }>>;
+  statuses: StatusTotals;
+  by?: Partial<Record<RollupDimension, Record<string, StatusTotals>>>;
 }
 
 /** A call as a data API page shows it (data/call-pages.ts): its start (ms), status and caller, the
- * rest of its record rendered as JSON, and the call's revision. */
+ * rest of its record rendered as JSON, the call's revision, and its number, destination and offline description. */
 export interface PageEntry {
   t: number;
   s: CallStatus | null;
   c: string | null;
   r: string;
   v: number;
+  /** The rollup dimensions' values, so a page can be filtered by them. */
+  n: string;
+  d: string | null;
+  o: string | null;
 }
 
 /** A domain's calls of one UTC hour, by call id; a call that moved to another hour leaves a tombstone. */
