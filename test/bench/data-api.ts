@@ -99,6 +99,7 @@ try {
     { label: 'group_by_day, 365 days', query: { page: 1, group_by_day: 'true' } },
     { label: 'tracking_phone filter, first page (limit=5000)', query: { page: 1, tracking_phone: '0800000001' } },
     { label: 'status filter, deep page (limit=5000)', query: { page: Math.max(1, Math.floor(deepPage / 5)), status: 'BUSY' } },
+    { label: 'caller filter, through its index', query: { page: 1, caller_phone: '0600000007' } },
   ];
   for (const { label, query } of cases) {
     const params = new URLSearchParams({ api_key: 'bench-data-key', type: 'calls', start_date: '2025-01-01', end_date: '2025-12-31', limit: '5000', ...Object.fromEntries(Object.entries(query).map(([k, v]) => [k, String(v)])) });

@@ -56,9 +56,12 @@ export class CallDays {
     await Promise.all([was && this.add({ ...was, duration: -was.duration, revenueCents: -was.revenueCents }, -1), now && this.add(now, 1)]);
   }
 
-  /** The domain's rollups of a range of local days, oldest first. */
-  read(domainId: string, startDay: string, endDay: string): Promise<CallDayDoc[]> {
-    return this.c.callDays.find({ domainId, day: { $gte: startDay, $lte: endDay } }).sort({ day: 1 }).toArray();
+  /** The per-status totals of each day of a range that has calls: all of the domain's, or those
+   * matching one value of a dimension. Only those totals are read, however many values a day counts. */
+  async read(domainId: string, startDay: string, endDay: string, filter: { dimension: RollupDimension; value: string } | null): Promise<Map<string, StatusTotals>> {
+    const place = filter ? `by.${filter.dimension}.${rollupKey(filter.value)}` : 'statuses';
+    const docs = await this.c.callDays.find({ domainId, day: { $gte: startDay, $lte: endDay } }, { projection: { day: 1, [place]: 1 } }).toArray();
+    return new Map(docs.map((doc) => [doc.day, totalsAt(doc, place)]));
   }
 
   /** Recomputes a domain's rollups from its calls. */

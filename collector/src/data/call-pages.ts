@@ -8,7 +8,7 @@
 // an older revision, arriving late, is refused by a version guard. A call moved to another hour
 // leaves a tombstone in its old bucket, so that a late write of its old revision cannot bring it
 // back there. `rebuild` recomputes a domain's buckets from its calls (after a crash between the two).
-import type { CallRecord, CallStatus } from '@ringtrail/shared';
+import type { CallStatus } from '@ringtrail/shared';
 import type { CallDoc, CallPageDoc, Collections, DomainDoc, PageEntry, RollupDimension } from '../db/collections.ts';
 import { callRecordBody, callRecordHead } from './records.ts';
 
@@ -53,8 +53,8 @@ export class CallPages {
   }
 
   /** The calls of [from, to) whose status is one of `statuses` (and that match `filter`), oldest first
-   * (ties by id): `limit` of them after `skip`. */
-  async page(domain: DomainDoc, from: Date, to: Date, statuses: readonly CallStatus[], filter: DimensionFilter | null, skip: number, limit: number): Promise<CallRecord[]> {
+   * (ties by id): `limit` of them after `skip`, each as the JSON of its data API record. */
+  async page(domain: DomainDoc, from: Date, to: Date, statuses: readonly CallStatus[], filter: DimensionFilter | null, skip: number, limit: number): Promise<string[]> {
     const buckets = await this.c.callPages.find({ domainId: domain._id, hour: { $gte: hourOf(from), $lt: to } }).sort({ hour: 1 }).toArray();
     const wanted = new Set<CallStatus | null>(statuses);
     const field = filter && ENTRY_FIELD[filter.dimension];
@@ -67,8 +67,8 @@ export class CallPages {
       }
     }
     rows.sort((a, b) => a.entry.t - b.entry.t || a.id - b.id);
-    // The head's two fields first, as callRecord orders them, then the rendered rest: one parse per record.
-    return rows.slice(skip, skip + limit).map(({ entry }) => JSON.parse(`${JSON.stringify(callRecordHead(new Date(entry.t), entry.c, domain)).slice(0, -1)},${entry.r.slice(1)}`));
+    // The head's two fields first, as callRecord orders them, then the rendered rest.
+    return rows.slice(skip, skip + limit).map(({ entry }) => `${JSON.stringify(callRecordHead(new Date(entry.t), entry.c, domain)).slice(0, -1)},${entry.r.slice(1)}`);
   }
 
   /** Recomputes a domain's buckets from its calls, an hour at a time. */

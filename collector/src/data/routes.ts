@@ -6,7 +6,7 @@ import { DataFailure, dataEnvelope } from '../http/data-envelope.ts';
 import { queryOf } from '../http/query.ts';
 import type { Logger } from '../logger.ts';
 import { parseDataRequest } from './request.ts';
-import type { DataService } from './service.ts';
+import { RenderedPage, type DataService } from './service.ts';
 
 export function dataRoutes(c: Collections, service: DataService, log: Logger): Router {
   const router = new Router();
@@ -15,7 +15,9 @@ export function dataRoutes(c: Collections, service: DataService, log: Logger): R
     // A bad key is the only answer: nothing else is checked for a caller who is not a client.
     const domain = await domainByKey(c, 'dataApiKeyHash', raw.api_key);
     if (!domain) throw new DataFailure(['Invalid api key']);
-    ctx.body = await service.query(domain, parseDataRequest(raw));
+    const answer = await service.query(domain, parseDataRequest(raw));
+    if (answer instanceof RenderedPage) ctx.type = 'application/json';
+    ctx.body = answer instanceof RenderedPage ? answer.json : answer;
   });
   return router;
 }
