@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seed, startCollector, testDatabase, type RunningCollector, type TestDatabase } from '../helpers/collector.ts';
+import { NumberPool } from '../../collector/src/tracking/pool.ts';
 import { trackingFixture, viewParams } from '../helpers/fixtures.ts';
 
 let t: TestDatabase;
@@ -97,5 +98,25 @@ describe('the online number pool', () => {
     fixture.accounts[0]!.domains[0]!.pools = fixture.accounts[0]!.domains[0]!.pools.filter((p) => p.usage === 'offline') as never;
     await seed(t.c, fixture);
     expect((await collector.post('/ospView', viewParams())).body.status).toBe('WARNING');
+  });
+
+  it('finds who held a number at any past time, among its recent holders and long before them', async () => {
+    await freshPool(['0800000001']);
+    const pool = new NumberPool(t.c);
+    const poolConfig = { type: 1, usage: 'online' as const, codeDigits: 0 };
+    const t0 = Date.UTC(2026, 5, 1, 9);
+    // Twenty visitors in turn, each holding the one number for a minute.
+    for (let visitId = 1; visitId <= 20; visitId++) {
+      const now = new Date(t0 + (visitId - 1) * 60_000);
+      const lease = await pool.assign({ domainId: 'shop.test', pool: poolConfig, visitId, visitStarted: true, viewId: visitId, phone: '0123456789', clientData: null, expiresAt: new Date(now.getTime() + 60_000), now });
+      expect(lease?.number).toBe('0800000001');
+    }
+    const number = { _id: '0800000001', codeDigits: 0 };
+    const holderAt = async (ms: number) => (await pool.leaseAt(number, null, new Date(t0 + ms)))?.visitId ?? null;
+    expect(await holderAt(19 * 60_000 + 30_000)).toBe(20); // the current holder
+    expect(await holderAt(15 * 60_000 + 1)).toBe(16); // a recent one, read back by _id
+    expect(await holderAt(2 * 60_000 + 30_000)).toBe(3); // older than the recent ones: through the index
+    expect(await holderAt(30_000)).toBe(1);
+    expect(await holderAt(-1)).toBeNull(); // before anyone held it
   });
 });

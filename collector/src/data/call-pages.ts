@@ -16,6 +16,7 @@ const HOUR_MS = 3_600_000;
 const INSERT_BATCH = 100;
 
 const hourOf = (at: Date) => new Date(Math.floor(at.getTime() / HOUR_MS) * HOUR_MS);
+/** Hours sort as their keys do (ISO times of one length), so the buckets of a page are a range of `_id`. */
 const bucketKey = (domainId: string, hour: Date) => `${domainId}|${hour.toISOString()}`;
 
 function entryOf(call: CallDoc): PageEntry {
@@ -55,7 +56,7 @@ export class CallPages {
   /** The calls of [from, to) whose status is one of `statuses` (and that match `filter`), oldest first
    * (ties by id): `limit` of them after `skip`, each as the JSON of its data API record. */
   async page(domain: DomainDoc, from: Date, to: Date, statuses: readonly CallStatus[], filter: DimensionFilter | null, skip: number, limit: number): Promise<string[]> {
-    const buckets = await this.c.callPages.find({ domainId: domain._id, hour: { $gte: hourOf(from), $lt: to } }).sort({ hour: 1 }).toArray();
+    const buckets = await this.c.callPages.find({ _id: { $gte: bucketKey(domain._id, hourOf(from)), $lt: bucketKey(domain._id, to) } }).toArray();
     const wanted = new Set<CallStatus | null>(statuses);
     const field = filter && ENTRY_FIELD[filter.dimension];
     const rows: { id: number; entry: PageEntry }[] = [];
@@ -73,7 +74,7 @@ export class CallPages {
 
   /** Recomputes a domain's buckets from its calls, an hour at a time. */
   async rebuild(domainId: string): Promise<number> {
-    await this.c.callPages.deleteMany({ domainId });
+    await this.c.callPages.deleteMany({ _id: { $gte: `${domainId}|`, $lt: `${domainId}}` } });
     const cursor = this.c.calls.find({ domainId }, { batchSize: 10_000 }).sort({ startedAt: 1, _id: 1 }).hint({ domainId: 1, startedAt: 1, _id: 1 });
     let done: CallPageDoc[] = [];
     let current: CallPageDoc | null = null;

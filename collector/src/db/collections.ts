@@ -481,8 +481,6 @@ export async function ensureIndexes(c: Collections): Promise<void> {
     c.calls.createIndex({ domainId: 1, caller: 1, startedAt: 1, _id: 1 }),
     c.calls.createIndex({ domainId: 1, destination: 1, startedAt: 1, _id: 1 }),
     c.calls.createIndex({ domainId: 1, offlineDescription: 1, startedAt: 1, _id: 1 }),
-    c.callDays.createIndex({ domainId: 1, day: 1 }),
-    c.callPages.createIndex({ domainId: 1, hour: 1 }),
     c.sms.createIndex({ domainId: 1, sentAt: 1, _id: 1 }),
     // A claim takes the exclusive number of a pool released longest ago (shared slots have a code).
     c.slots.createIndex({ domainId: 1, type: 1, code: 1, freeAt: 1, _id: 1 }),

@@ -23,6 +23,9 @@ export interface AssignRequest {
 
 export type ExpiryOutcome = { lease: LeaseDoc } | { problem: 'unknown-number' | 'code-required' | 'already-expired' | 'not-held' };
 
+/** Leases of a slot read back by `_id` when routing a call, before its index is asked. */
+const RECENT_LEASES = 8;
+
 /** Random codes tried on a shared pool before it counts as full. */
 const CODED_ATTEMPTS = 30;
 
@@ -58,9 +61,17 @@ export class NumberPool {
     return { problem: heldByAnother ? 'not-held' : 'already-expired' };
   }
 
-  /** The lease that held a number (and code) at `at`: the latest one assigned by then; null if none was. */
-  leaseAt(number: { _id: string; codeDigits: number }, code: string | null, at: Date): Promise<LeaseDoc | null> {
+  /** The lease that held a number (and code) at `at`: the latest one assigned by then; null if none was.
+   * A call is reported soon after it is made, so the slot's latest leases are read back one by one by
+   * `_id`; a call older than that many leases is looked up through the {slot, assignedAt} index. */
+  async leaseAt(number: { _id: string; codeDigits: number }, code: string | null, at: Date): Promise<LeaseDoc | null> {
     const slot = slotKey(number._id, number.codeDigits > 0 ? code : null);
+    const latest = (await this.c.slots.findOne({ _id: slot }, { projection: { gen: 1 } }))?.gen ?? 0;
+    for (let gen = latest; gen > Math.max(0, latest - RECENT_LEASES); gen--) {
+      const lease = await this.c.leases.findOne({ _id: leaseIdOf({ _id: slot, gen }) });
+      if (lease && lease.assignedAt <= at) return lease; // a lease lost to a crash after its claim is passed over
+    }
+    if (latest <= RECENT_LEASES) return null;
     return this.c.leases.findOne({ slot, assignedAt: { $lte: at } }, { sort: { assignedAt: -1, gen: -1 } });
   }
 
