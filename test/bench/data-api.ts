@@ -116,9 +116,10 @@ try {
 
   // The plans the database chose for what a deep page sends: the rollups of the range, then the
   // page buckets of the days the page spans.
-  const rollupPlan = await bench.c.callDays.find({ domainId: 'data.test', day: { $gte: '2025-01-01', $lte: '2025-12-31' } }).sort({ day: 1 }).explain();
+  const rollupPlan = await bench.c.callDays.find({ _id: { $gte: 'data.test|2025-01-01', $lte: 'data.test|2025-12-31' } }, { projection: { day: 1, statuses: 1 } }).explain();
   const from = startOfLocalDay('2025-07-02', 'Europe/Paris');
-  const bucketPlan = await bench.c.callPages.find({ domainId: 'data.test', hour: { $gte: from, $lt: startOfLocalDay('2025-07-04', 'Europe/Paris') } }).sort({ hour: 1 }).explain();
+  const to = startOfLocalDay('2025-07-04', 'Europe/Paris');
+  const bucketPlan = await bench.c.callPages.find({ _id: { $gte: `data.test|${from.toISOString()}`, $lt: `data.test|${to.toISOString()}` } }).explain();
   console.log('Query plan, rollups of the range:', winningPlan(rollupPlan));
   console.log('Query plan, page buckets of the days a page spans:', winningPlan(bucketPlan));
 } finally {

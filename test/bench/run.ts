@@ -9,7 +9,7 @@ import { databaseLabel, startBenchCollector } from './bench-collector.ts';
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
 const MANY_CONNECTIONS = 100;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
-const POOL_SIZE = 200;
+const POOL_SIZE = Number(process.env.BENCH_POOL_SIZE ?? 200);
 
 const bench = await startBenchCollector(
   {
@@ -53,6 +53,17 @@ async function load(title: string, urlPath: string, body: string, connections = 
   return result;
 }
 
+/** Waits until the app has sent the database nothing for half a second (the outbox worker's polls aside). */
+async function quiet(): Promise<void> {
+  let last = Date.now();
+  const listener = (e: { commandName: string; command: Record<string, unknown> }) => {
+    if (e.command[e.commandName] !== 'outbox') last = Date.now();
+  };
+  bench.client.on('commandStarted', listener);
+  while (Date.now() - last < 500) await new Promise((r) => setTimeout(r, 100));
+  bench.client.off('commandStarted', listener);
+}
+
 /** Commands the app sends to the database while one request is answered (the outbox worker's polls left out). */
 async function roundTrips(fields: Record<string, string>): Promise<{ count: number; body: any }> {
   const commands: string[] = [];
@@ -76,7 +87,8 @@ console.log(`ratio /ospView : insertOne = ${(view.requests.average / insert.requ
 const crowd = await load('/ospView direct, one phone', '/ospView', viewBody, MANY_CONNECTIONS);
 console.log(`/ospView p99 at ${MANY_CONNECTIONS} connections: ${crowd.latency.p99} ms`);
 
-// Round trips of one view: the commands in between are the view's own (the load has ended).
+// Round trips of one view, once the requests still queued from the load are answered.
+await quiet();
 const fields = Object.fromEntries(new URLSearchParams(viewBody));
 console.log('database commands of one /ospView:');
 const first = await roundTrips({ ...fields, expiration: '600' });

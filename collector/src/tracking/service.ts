@@ -58,7 +58,8 @@ export class TrackingService {
       },
       now,
     );
-    if (stored) await this.onView(domain, stored);
+    // A visit that starts with this view has no call yet that a push could be for.
+    if (stored && !visitStarted) await this.onView(domain, stored);
     if (!req.direct_display) return { status: 'OK', visitId, viewId };
 
     const surtaxPhones: Record<string, SurtaxPhone> = {};
