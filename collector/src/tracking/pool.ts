@@ -26,9 +26,6 @@ export type ExpiryOutcome = { lease: LeaseDoc } | { problem: 'unknown-number' | 
 /** Leases of a slot read back by `_id` when routing a call, before its index is asked. */
 const RECENT_LEASES = 8;
 
-/** The index a claim reads through, named: it serves the filter and the sort at once. */
-const CLAIM_INDEX = { domainId: 1, type: 1, code: 1, freeAt: 1, _id: 1 };
-
 /** Random codes tried on a shared pool before it counts as full. */
 const CODED_ATTEMPTS = 30;
 
@@ -100,7 +97,7 @@ export class NumberPool {
     const slot = await this.c.slots.findOneAndUpdate(
       { domainId: req.domainId, type: req.pool.type, code: null, freeAt: { $lte: req.now } },
       { $inc: { gen: 1 }, $set: { freeAt: req.expiresAt, visitId: req.visitId, phone: req.phone } },
-      { sort: { freeAt: 1, _id: 1 }, hint: CLAIM_INDEX, returnDocument: 'after' },
+      { sort: { freeAt: 1, _id: 1 }, returnDocument: 'after' },
     );
     return slot ? this.writeLease(slot, req) : null;
   }
