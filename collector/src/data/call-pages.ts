@@ -1,8 +1,8 @@
 // The bucket pattern for the data API's pages: a domain's calls of one UTC hour in one document,
 // each kept rendered as the data API shows it, but for the two fields its domain's settings decide
 // (the start in its time zone, the caller as its privacy lets). A page of 5,000 calls reads a few
-// dozen buckets rather than 5,000 documents: on SecantusDB a document costs about 200 µs to fetch
-// from a collection of a million.
+// dozen buckets by `_id` rather than 5,000 calls through an index: on SecantusDB, at a million
+// calls, the latter takes about a second.
 //
 // Every call write puts the call's entry in its hour's bucket at the call's revision; an entry of
 // an older revision, arriving late, is refused by a version guard. A call moved to another hour

@@ -63,7 +63,7 @@ export class DataService {
     return renderedPage(req, total, results);
   }
 
-  /** Daily rows of calls filtered by number, caller or description: read through that filter's index. */
+  /** Daily rows of calls filtered by caller, or by two filters at once: read through a filter's index. */
   private async dailyByScan(domain: DomainDoc, req: DataRequest, index: IndexHint): Promise<DataAnswer> {
     const rows = new Map<string, DailyRow>();
     for (let day = req.startDay; day <= req.endDay; day = nextDay(day)) rows.set(day, { date: day, calls: 0, duration: 0, revenue: 0 });
