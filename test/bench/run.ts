@@ -64,17 +64,21 @@ async function quiet(): Promise<void> {
   bench.client.off('commandStarted', listener);
 }
 
-/** Commands the app sends to the database while one request is answered (the outbox worker's polls left out). */
+/** Commands the app sends to the database while one request is answered: the outbox worker's polls
+ * left out, and the id counters' `$inc`s, one per hundred ids, counted apart. */
 async function roundTrips(fields: Record<string, string>): Promise<{ count: number; body: any }> {
   const commands: string[] = [];
+  let idBlocks = 0;
   const listener = (e: { commandName: string; command: Record<string, unknown> }) => {
-    if (e.command[e.commandName] !== 'outbox') commands.push(`${e.commandName} ${String(e.command[e.commandName])}`);
+    const collection = e.command[e.commandName];
+    if (collection === 'counters') idBlocks++;
+    else if (collection !== 'outbox') commands.push(`${e.commandName} ${String(collection)}`);
   };
   bench.client.on('commandStarted', listener);
   const res = await fetch(`${base}/ospView`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields) });
   const body = await res.json();
   bench.client.off('commandStarted', listener);
-  console.log(`  ${commands.join(', ')}`);
+  console.log(`  ${commands.join(', ')}${idBlocks ? ` (and ${idBlocks} id block${idBlocks > 1 ? 's' : ''} taken)` : ''}`);
   return { count: commands.length, body };
 }
 
