@@ -47,7 +47,7 @@ describe('tracker.js when the collector fails', () => {
   it('gives up on a silent collector after about 2 s, shows the hidden numbers sooner, and sends nothing more', async () => {
     const before = silent.requests;
     const started = Date.now();
-    const page = await openPage({ collector: s.collector.baseUrl, attributes: { collector: silent.url, hide: '100' }, body: PAGE });
+    const page = await openPage({ collector: s.collector.baseUrl, attributes: { collector: silent.url, hide: '500' }, body: PAGE });
     const ready = page.ready();
     await expect.poll(() => silent.requests).toBe(before + 1);
     expect(page.document.querySelector<HTMLElement>('#text')!.style.visibility).toBe('hidden'); // anti-flicker
