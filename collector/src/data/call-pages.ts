@@ -4,12 +4,15 @@
 // dozen buckets by `_id` rather than 5,000 calls through an index: on SecantusDB, at a million
 // calls, the latter takes about a second.
 //
-// Every call write puts the call's entry in its hour's bucket at the call's revision; an entry of
-// an older revision, arriving late, is refused by a version guard. A call moved to another hour
-// leaves a tombstone in its old bucket, so that a late write of its old revision cannot bring it
-// back there. `rebuild` recomputes a domain's buckets from its calls (after a crash between the two).
+// A call's entry is one string, `[start, status, caller, number, destination, description]` as
+// JSON, a newline, then its rendered record: a page decodes one string per call, not a document.
+// Every call write puts the call's entry in its hour's bucket at the call's revision (`revs`); an
+// entry of an older revision, arriving late, is refused by a version guard. A call moved to another
+// hour leaves a tombstone (null) in its old bucket, so that a late write of its old revision cannot
+// bring it back there. `rebuild` recomputes a domain's buckets from its calls (after a crash
+// between the two).
 import type { CallStatus } from '@ringtrail/shared';
-import type { CallDoc, CallPageDoc, Collections, DomainDoc, PageEntry, RollupDimension } from '../db/collections.ts';
+import type { CallDoc, CallPageDoc, Collections, DomainDoc, RollupDimension } from '../db/collections.ts';
 import { callRecordBody, callRecordHead } from './records.ts';
 
 const HOUR_MS = 3_600_000;
@@ -19,21 +22,22 @@ const hourOf = (at: Date) => new Date(Math.floor(at.getTime() / HOUR_MS) * HOUR_
 /** Hours sort as their keys do (ISO times of one length), so the buckets of a page are a range of `_id`. */
 const bucketKey = (domainId: string, hour: Date) => `${domainId}|${hour.toISOString()}`;
 
-function entryOf(call: CallDoc): PageEntry {
-  return {
-    t: call.startedAt.getTime(),
-    s: call.status,
-    c: call.caller,
-    r: JSON.stringify(callRecordBody(call)),
-    v: call.rev,
-    n: call.trackingNumber,
-    d: call.destination,
-    o: call.offlineDescription,
-  };
+/** What a page filters an entry by, in the order it is packed. */
+type EntryHead = [start: number, status: CallStatus | null, caller: string | null, trackingNumber: string, destination: string | null, offlineDescription: string | null];
+
+/** JSON escapes every newline, so the first one ends the head. */
+export function packEntry(call: CallDoc): string {
+  const head: EntryHead = [call.startedAt.getTime(), call.status, call.caller, call.trackingNumber, call.destination, call.offlineDescription];
+  return `${JSON.stringify(head)}\n${JSON.stringify(callRecordBody(call))}`;
 }
 
-/** Where each rollup dimension's value is in an entry. */
-const ENTRY_FIELD: Record<RollupDimension, 'n' | 'd' | 'o'> = { trackingNumber: 'n', destination: 'd', offlineDescription: 'o' };
+export function unpackEntry(packed: string): { head: EntryHead; record: string } {
+  const newline = packed.indexOf('\n');
+  return { head: JSON.parse(packed.slice(0, newline)) as EntryHead, record: packed.slice(newline + 1) };
+}
+
+/** Where each rollup dimension's value is in an entry's head. */
+const HEAD_INDEX: Record<RollupDimension, 3 | 4 | 5> = { trackingNumber: 3, destination: 4, offlineDescription: 5 };
 
 /** A page's one filter besides status: a rollup dimension and the value asked for. */
 export interface DimensionFilter {
@@ -48,28 +52,30 @@ export class CallPages {
   async record(before: CallDoc | null, after: CallDoc): Promise<void> {
     const moved = before && (before.domainId !== after.domainId || hourOf(before.startedAt).getTime() !== hourOf(after.startedAt).getTime());
     await Promise.all([
-      this.put(after.domainId, hourOf(after.startedAt), after._id, entryOf(after)),
-      moved && this.put(before.domainId, hourOf(before.startedAt), after._id, { v: after.rev, gone: true }),
+      this.put(after.domainId, hourOf(after.startedAt), after._id, packEntry(after), after.rev),
+      moved && this.put(before.domainId, hourOf(before.startedAt), after._id, null, after.rev),
     ]);
   }
 
   /** The calls of [from, to) whose status is one of `statuses` (and that match `filter`), oldest first
    * (ties by id): `limit` of them after `skip`, each as the JSON of its data API record. */
   async page(domain: DomainDoc, from: Date, to: Date, statuses: readonly CallStatus[], filter: DimensionFilter | null, skip: number, limit: number): Promise<string[]> {
-    const buckets = await this.c.callPages.find({ _id: { $gte: bucketKey(domain._id, hourOf(from)), $lt: bucketKey(domain._id, to) } }).toArray();
+    const buckets = await this.c.callPages.find({ _id: { $gte: bucketKey(domain._id, hourOf(from)), $lt: bucketKey(domain._id, to) } }, { projection: { calls: 1 } }).toArray();
     const wanted = new Set<CallStatus | null>(statuses);
-    const field = filter && ENTRY_FIELD[filter.dimension];
-    const rows: { id: number; entry: PageEntry }[] = [];
+    const rows: { id: number; start: number; caller: string | null; record: string }[] = [];
     for (const bucket of buckets) {
-      for (const [id, entry] of Object.entries(bucket.calls)) {
-        if ('gone' in entry || !wanted.has(entry.s) || entry.t < from.getTime() || entry.t >= to.getTime()) continue;
-        if (field && entry[field] !== filter.value) continue;
-        rows.push({ id: Number(id), entry });
+      for (const [id, packed] of Object.entries(bucket.calls)) {
+        if (packed === null) continue;
+        const { head, record } = unpackEntry(packed);
+        const [start, status, caller] = head;
+        if (!wanted.has(status) || start < from.getTime() || start >= to.getTime()) continue;
+        if (filter && head[HEAD_INDEX[filter.dimension]] !== filter.value) continue;
+        rows.push({ id: Number(id), start, caller, record });
       }
     }
-    rows.sort((a, b) => a.entry.t - b.entry.t || a.id - b.id);
+    rows.sort((a, b) => a.start - b.start || a.id - b.id);
     // The head's two fields first, as callRecord orders them, then the rendered rest.
-    return rows.slice(skip, skip + limit).map(({ entry }) => `${JSON.stringify(callRecordHead(new Date(entry.t), entry.c, domain)).slice(0, -1)},${entry.r.slice(1)}`);
+    return rows.slice(skip, skip + limit).map((row) => `${JSON.stringify(callRecordHead(new Date(row.start), row.caller, domain)).slice(0, -1)},${row.record.slice(1)}`);
   }
 
   /** Recomputes a domain's buckets from its calls, an hour at a time. */
@@ -87,24 +93,24 @@ export class CallPages {
           await this.c.callPages.insertMany(done);
           done = [];
         }
-        current = { _id: bucketKey(domainId, hour), domainId, hour, calls: {} };
+        current = { _id: bucketKey(domainId, hour), domainId, hour, calls: {}, revs: {} };
         count++;
       }
-      current.calls[call._id] = entryOf(call);
+      current.calls[call._id] = packEntry(call);
+      current.revs[call._id] = call.rev;
     }
     if (current) done.push(current);
     if (done.length > 0) await this.c.callPages.insertMany(done);
     return count;
   }
 
-  /** Sets the call's entry unless the bucket holds the same or a later revision of it. A missing
-   * bucket is made by a plain upsert, then the guarded update runs again: it never races an insert. */
-  private async put(domainId: string, hour: Date, callId: number, entry: CallPageDoc['calls'][string]): Promise<void> {
+  /** Sets the call's entry (null: a tombstone) unless the bucket holds the same or a later revision of
+   * it. A missing bucket is made by a plain upsert, then the guarded update runs again: it never races an insert. */
+  private async put(domainId: string, hour: Date, callId: number, packed: string | null, rev: number): Promise<void> {
     const _id = bucketKey(domainId, hour);
-    const path = `calls.${callId}`;
-    const guarded = () => this.c.callPages.updateOne({ _id, [`${path}.v`]: { $not: { $gte: entry.v } } }, { $set: { [path]: entry } });
+    const guarded = () => this.c.callPages.updateOne({ _id, [`revs.${callId}`]: { $not: { $gte: rev } } }, { $set: { [`calls.${callId}`]: packed, [`revs.${callId}`]: rev } });
     if ((await guarded()).matchedCount > 0) return;
-    await this.c.callPages.updateOne({ _id }, { $setOnInsert: { domainId, hour, calls: {} } }, { upsert: true });
+    await this.c.callPages.updateOne({ _id }, { $setOnInsert: { domainId, hour, calls: {}, revs: {} } }, { upsert: true });
     await guarded();
   }
 }

@@ -239,26 +239,14 @@ export interface CallDayDoc {
   by?: Partial<Record<RollupDimension, Record<string, StatusTotals>>>;
 }
 
-/** A call as a data API page shows it (data/call-pages.ts): its start (ms), status and caller, the
- * rest of its record rendered as JSON, the call's revision, and its number, destination and offline description. */
-export interface PageEntry {
-  t: number;
-  s: CallStatus | null;
-  c: string | null;
-  r: string;
-  v: number;
-  /** The rollup dimensions' values, so a page can be filtered by them. */
-  n: string;
-  d: string | null;
-  o: string | null;
-}
-
-/** A domain's calls of one UTC hour, by call id; a call that moved to another hour leaves a tombstone. */
+/** A domain's calls of one UTC hour (data/call-pages.ts): by call id, each one's entry (null where
+ * the call moved to another hour) and the call revision it was written at. */
 export interface CallPageDoc {
   _id: string; // `<domainId>|<hour ISO>`
   domainId: string;
   hour: Date;
-  calls: Record<string, PageEntry | { v: number; gone: true }>;
+  calls: Record<string, string | null>;
+  revs: Record<string, number>;
 }
 
 export interface SmsDoc {
