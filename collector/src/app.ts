@@ -27,6 +27,8 @@ import { CommerceService } from './commerce/service.ts';
 import { DEFAULT_DELIVERY, DeliveryWorker, type DeliveryOptions } from './webhooks/delivery-worker.ts';
 import { LivePush } from './webhooks/live-push.ts';
 import { Outbox } from './webhooks/outbox.ts';
+import { manageRoutes } from './manage/routes.ts';
+import { DEFAULT_SIGN_IN_LIMITS, SignInLimit, type SignInLimits } from './manage/sign-in-limit.ts';
 import { NumberPool } from './tracking/pool.ts';
 import { trackingRoutes } from './tracking/routes.ts';
 import { TrackingService } from './tracking/service.ts';
@@ -47,6 +49,8 @@ export interface AppOptions {
   delivery?: Partial<DeliveryOptions> & { run?: boolean };
   /** GA4 Measurement Protocol endpoint of the purchase events (tests point it at a local receiver). */
   ga4Endpoint?: string;
+  /** Sign-in attempts to the back end allowed per quarter of an hour. */
+  signInLimits?: SignInLimits;
 }
 
 export interface CollectorApp {
@@ -87,6 +91,7 @@ export function createApp(options: AppOptions): CollectorApp {
     twilioRoutes(telephony, options.twilio ?? {}, log),
     commerceRoutes(c, commerce, log),
     agentRoutes(c, new AgentService(c, liveCalls), log),
+    manageRoutes(c, new SignInLimit(options.signInLimits ?? DEFAULT_SIGN_IN_LIMITS), log),
     ...(demoPages ? [demoRoutes()] : []),
   ];
   for (const router of routers) {

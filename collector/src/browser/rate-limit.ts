@@ -2,7 +2,7 @@
 // visit (the tracker's visit cookie). rate-limiter-flexible counts in fixed windows of a minute.
 // The counts live in each collector process: with N processes a client gets up to N times the
 // limit, which still bounds it; the pool's own guarantees do not depend on it.
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import { RateLimiterMemory, secondsOverLimit } from '../http/rate-limits.ts';
 import { TrackingFailure } from '../tracking/failure.ts';
 
 export interface BrowserLimits {
@@ -34,11 +34,6 @@ export class BrowserRateLimit {
 
 /** Counts one request; over the limit, a WARNING with HTTP 429 that says when to come back. */
 async function consume(limiter: RateLimiterMemory, key: string, who: string): Promise<void> {
-  try {
-    await limiter.consume(key);
-  } catch (err) {
-    if (!(err instanceof RateLimiterRes)) throw err;
-    const seconds = Math.ceil(err.msBeforeNext / 1000);
-    throw new TrackingFailure('WARNING', `Too many requests from ${who}: retry in ${seconds} s`, {}, { status: 429, headers: { 'Retry-After': String(seconds) } });
-  }
+  const seconds = await secondsOverLimit(limiter, key);
+  if (seconds !== null) throw new TrackingFailure('WARNING', `Too many requests from ${who}: retry in ${seconds} s`, {}, { status: 429, headers: { 'Retry-After': String(seconds) } });
 }

@@ -69,6 +69,8 @@ export const fixtureSchema = z.object({
       callCenterApiKey: key.optional(),
       webhookUrl: z.url({ protocol: /^https?$/, error: 'must be an http or https URL' }).optional(),
       webhookSecret: z.string().regex(/^whsec_[A-Za-z0-9+/]{32,}={0,2}$/, 'must be whsec_ and at least 24 random bytes in base64').optional(),
+      /** The back end's users of the account. */
+      users: z.array(z.object({ username: z.email('must be an e-mail address'), password: z.string().min(10, 'passwords must be at least 10 characters') })).default([]),
       domains: z.array(domain).default([]),
     }).refine((a) => !a.webhookUrl || a.webhookSecret, { message: 'a webhookUrl needs a webhookSecret to sign its pushes', path: ['webhookSecret'] }),
   ),

@@ -4,6 +4,7 @@ import { NUMBER_TYPE_PREFIXES } from '@ringtrail/shared';
 import type { Collections, DomainDoc } from '../db/collections.ts';
 import { CallSummaries } from '../data/call-summaries.ts';
 import { hashKey } from '../domains/keys.ts';
+import { saveUser, UserError } from '../manage/users.ts';
 import type { Fixture } from './fixture.ts';
 
 export class SeedError extends Error {}
@@ -26,6 +27,7 @@ export async function seedFixture(c: Collections, fixture: Fixture): Promise<See
       { upsert: true },
     );
     summary.accounts++;
+    for (const user of account.users) await saveUser(c, account.name, user.username, user.password).catch(asSeedError);
     for (const d of account.domains) {
       const { pools, name, ...settings } = d;
       const doc: Omit<DomainDoc, '_id'> = {
@@ -64,6 +66,10 @@ export async function seedFixture(c: Collections, fixture: Fixture): Promise<See
     }
   }
   return summary;
+}
+
+function asSeedError(err: unknown): never {
+  throw err instanceof UserError ? new SeedError(err.message) : err;
 }
 
 /** The slot an exclusive online number is claimed through; never assigned: free since forever, first in line. */

@@ -23,6 +23,25 @@ export interface AccountDoc {
   webhookSecret?: string;
 }
 
+/** A user of the back end (manage/users.ts); `_id` = the e-mail, lower case. */
+export interface UserDoc {
+  _id: string;
+  accountId: string;
+  /** scrypt (manage/passwords.ts); the password itself is never stored nor logged. */
+  passwordHash: string;
+  createdAt: Date;
+}
+
+/** A signed-in session (manage/sessions.ts); `_id` = SHA-256 of the cookie's token. */
+export interface SessionDoc {
+  _id: string;
+  username: string;
+  accountId: string;
+  csrfToken: string;
+  createdAt: Date;
+  expiresAt: Date;
+}
+
 export interface DomainDoc {
   _id: string;
   name: string;
@@ -401,6 +420,8 @@ export interface CounterDoc {
 
 export interface Collections {
   accounts: Collection<AccountDoc>;
+  users: Collection<UserDoc>;
+  sessions: Collection<SessionDoc>;
   domains: Collection<DomainDoc>;
   trackingNumbers: Collection<TrackingNumberDoc>;
   slots: Collection<SlotDoc>;
@@ -427,6 +448,8 @@ export interface Collections {
 export function collections(db: Db): Collections {
   return {
     accounts: db.collection('accounts'),
+    users: db.collection('users'),
+    sessions: db.collection('sessions'),
     domains: db.collection('domains'),
     trackingNumbers: db.collection('tracking_numbers'),
     slots: db.collection('slots'),
@@ -488,6 +511,8 @@ export async function ensureIndexes(c: Collections): Promise<void> {
     c.liveCalls.createIndex({ visitId: 1 }),
     c.outbox.createIndex({ enqueuedAt: 1 }),
     c.deliveryLog.createIndex({ accountId: 1, at: -1 }),
+    // Sessions end by themselves.
+    c.sessions.createIndex({ expiresAt: 1 }, { expireAfterSeconds: 0 }),
   ]);
 }
 

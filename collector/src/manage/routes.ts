@@ -1,0 +1,64 @@
+// HTTP in for the back end's sessions: sign in, who is signed in, sign out. Every state-changing
+// request of a session carries its CSRF token in `X-CSRF-Token`; the cookie is HttpOnly, SameSite=Lax.
+import Router from '@koa/router';
+import type { Context, Next } from 'koa';
+import type { Collections, SessionDoc } from '../db/collections.ts';
+import { bodyOf, parseBody } from '../http/body.ts';
+import { ManageFailure, manageEnvelope } from '../http/manage-envelope.ts';
+import type { Logger } from '../logger.ts';
+import { SESSION_COOKIE, SESSION_MS, Sessions } from './sessions.ts';
+import type { SignInLimit } from './sign-in-limit.ts';
+import { checkPassword, usernameKey } from './users.ts';
+
+const WRONG_CREDENTIALS = 'Wrong username or password';
+
+export function manageRoutes(c: Collections, limit: SignInLimit, log: Logger): Router {
+  const sessions = new Sessions(c);
+  const router = new Router({ prefix: '/manage/api' });
+  router.use(manageEnvelope(log));
+
+  router.post('/session', sameOrigin, parseBody, async (ctx) => {
+    const { username, password } = bodyOf(ctx.request);
+    if (typeof username !== 'string' || typeof password !== 'string' || !username || !password) throw new ManageFailure(400, 'username and password are required');
+    await limit.attempt(ctx.ip, usernameKey(username));
+    const user = await checkPassword(c, username, password);
+    if (!user) throw new ManageFailure(401, WRONG_CREDENTIALS);
+    const { token, session } = await sessions.open(user);
+    ctx.cookies.set(SESSION_COOKIE, token, { httpOnly: true, sameSite: 'lax', secure: ctx.secure, path: '/manage', maxAge: SESSION_MS, overwrite: true });
+    ctx.body = whoIs(session);
+  });
+
+  router.get('/session', signedIn(sessions), (ctx) => {
+    ctx.body = whoIs(ctx.state.session as SessionDoc);
+  });
+
+  router.delete('/session', signedIn(sessions), async (ctx) => {
+    await sessions.close(ctx.state.session as SessionDoc);
+    ctx.cookies.set(SESSION_COOKIE, null, { path: '/manage', overwrite: true });
+    ctx.status = 204;
+  });
+
+  return router;
+}
+
+function whoIs(session: SessionDoc) {
+  return { username: session.username, account: session.accountId, csrfToken: session.csrfToken };
+}
+
+/** A form of another site cannot sign a visitor in under an account of its choosing. */
+async function sameOrigin(ctx: Context, next: Next): Promise<void> {
+  const origin = ctx.get('origin');
+  if (origin && origin !== `${ctx.protocol}://${ctx.host}`) throw new ManageFailure(403, 'Cross-site request refused');
+  await next();
+}
+
+/** The signed-in session in `ctx.state.session`; a request that changes anything must also carry its CSRF token. */
+export function signedIn(sessions: Sessions) {
+  return async (ctx: Context, next: Next): Promise<void> => {
+    const session = await sessions.of(ctx.cookies.get(SESSION_COOKIE));
+    if (!session) throw new ManageFailure(401, 'Not signed in');
+    if (!['GET', 'HEAD'].includes(ctx.method) && ctx.get('x-csrf-token') !== session.csrfToken) throw new ManageFailure(403, 'Missing or wrong CSRF token');
+    ctx.state.session = session;
+    await next();
+  };
+}

@@ -1,0 +1,35 @@
+// The back end's users: an e-mail and a password, in one account. Knows nothing of HTTP.
+import type { Collections, UserDoc } from '../db/collections.ts';
+import { hashPassword, oneTimePassword, verifyPassword } from './passwords.ts';
+
+export class UserError extends Error {}
+
+/** Usernames are e-mails, compared without case. */
+export function usernameKey(username: string): string {
+  return username.trim().toLowerCase();
+}
+
+export function isEmail(username: string): boolean {
+  return /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(username.trim());
+}
+
+/** Creates a user of `accountId`, or sets the password of that account's user; answers the
+ * password (a new one-time password when none is given). A username of another account is refused. */
+export async function saveUser(c: Collections, accountId: string, username: string, password?: string): Promise<string> {
+  if (!isEmail(username)) throw new UserError(`"${username}" is not an e-mail address`);
+  if (!(await c.accounts.findOne({ _id: accountId }))) throw new UserError(`No account ${accountId}`);
+  const _id = usernameKey(username);
+  const existing = await c.users.findOne({ _id });
+  if (existing && existing.accountId !== accountId) throw new UserError(`${_id} is a user of another account`);
+  const chosen = password ?? oneTimePassword();
+  // The same password again changes nothing: a fixture loaded twice leaves the user as it was.
+  if (existing && (await verifyPassword(chosen, existing.passwordHash))) return chosen;
+  await c.users.updateOne({ _id }, { $set: { accountId, passwordHash: await hashPassword(chosen) }, $setOnInsert: { createdAt: new Date() } }, { upsert: true });
+  return chosen;
+}
+
+/** The user whose password this is; null for an unknown user or a wrong password alike. */
+export async function checkPassword(c: Collections, username: string, password: string): Promise<UserDoc | null> {
+  const user = await c.users.findOne({ _id: usernameKey(username) });
+  return user && (await verifyPassword(password, user.passwordHash)) ? user : null;
+}

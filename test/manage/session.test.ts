@@ -1,0 +1,99 @@
+// The back end's sessions over HTTP: sign in, the cookie, CSRF, sign out, rate limits, and users
+// made by the fixture or by `npm run admin -- create-user`.
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { describe, expect, inject, it } from 'vitest';
+import { useSeededCollector } from '../helpers/collector.ts';
+import { trackingFixture } from '../helpers/fixtures.ts';
+
+const PASSWORD = 'correct horse battery';
+const base = trackingFixture();
+const fixture = { accounts: [{ ...base.accounts[0]!, users: [{ username: 'Owner@Shop.test', password: PASSWORD }] }] };
+
+interface Answer {
+  status: number;
+  body: any;
+  cookie: string | null;
+  headers: Headers;
+}
+
+describe('back end sessions', () => {
+  const s = useSeededCollector('manage_session', fixture, { signInLimits: { perIp: 100, perUsername: 4 } });
+
+  async function call(method: string, path: string, { body, cookie, csrf, origin }: { body?: unknown; cookie?: string | null; csrf?: string; origin?: string } = {}): Promise<Answer> {
+    const headers: Record<string, string> = {};
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    if (cookie) headers.cookie = cookie;
+    if (csrf) headers['x-csrf-token'] = csrf;
+    if (origin) headers.origin = origin;
+    const res = await fetch(`${s.collector.baseUrl}${path}`, { method, headers, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
+    const text = await res.text();
+    const setCookie = res.headers.get('set-cookie');
+    return { status: res.status, body: text ? JSON.parse(text) : null, cookie: setCookie && setCookie.split(';')[0]!, headers: res.headers };
+  }
+  const signIn = (username: string, password: string, extra: { origin?: string } = {}) => call('POST', '/manage/api/session', { body: { username, password }, ...extra });
+
+  it('signs in with the right password, sets an HttpOnly SameSite=Lax cookie, and knows who is signed in', async () => {
+    const res = await signIn('owner@shop.test', PASSWORD);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ username: 'owner@shop.test', account: 'Test account', csrfToken: expect.stringMatching(/^[\w-]{20,}$/) });
+    const setCookie = res.headers.get('set-cookie')!;
+    expect(setCookie).toMatch(/^rt_session=[\w-]{40,};/);
+    expect(setCookie.toLowerCase()).toContain('httponly');
+    expect(setCookie.toLowerCase()).toContain('samesite=lax');
+    expect(setCookie.toLowerCase()).toContain('path=/manage');
+    expect(setCookie.toLowerCase()).not.toContain('secure'); // plain http here; https gets Secure
+    const me = await call('GET', '/manage/api/session', { cookie: res.cookie });
+    expect(me).toMatchObject({ status: 200, body: res.body });
+    expect(await call('GET', '/manage/api/session')).toMatchObject({ status: 401, body: { error: 'Not signed in' } });
+    expect(await call('GET', '/manage/api/session', { cookie: 'rt_session=forged' })).toMatchObject({ status: 401 });
+  });
+
+  it('answers the same for a wrong password and an unknown user, and stores only a scrypt hash', async () => {
+    for (const [username, password] of [['owner@shop.test', 'wrong password'], ['nobody@shop.test', PASSWORD]] as const) {
+      expect(await signIn(username, password)).toMatchObject({ status: 401, body: { error: 'Wrong username or password' }, cookie: null });
+    }
+    expect(await call('POST', '/manage/api/session', { body: { username: 'owner@shop.test' } })).toMatchObject({ status: 400, body: { error: 'username and password are required' } });
+    const user = (await s.t.c.users.findOne({ _id: 'owner@shop.test' }))!;
+    expect(user.passwordHash).toMatch(/^scrypt\$32768\$8\$1\$/);
+    expect(JSON.stringify(await s.t.c.users.find().toArray())).not.toContain(PASSWORD);
+  });
+
+  it('signs out only with the CSRF token, and the session ends', async () => {
+    const { cookie, body } = await signIn('owner@shop.test', PASSWORD);
+    expect(await call('DELETE', '/manage/api/session', { cookie })).toMatchObject({ status: 403, body: { error: 'Missing or wrong CSRF token' } });
+    expect(await call('DELETE', '/manage/api/session', { cookie, csrf: 'not-the-token' })).toMatchObject({ status: 403 });
+    expect((await call('GET', '/manage/api/session', { cookie })).status).toBe(200);
+    const out = await call('DELETE', '/manage/api/session', { cookie, csrf: body.csrfToken });
+    expect(out.status).toBe(204);
+    expect(out.headers.get('set-cookie')).toMatch(/^rt_session=;/);
+    expect(await call('GET', '/manage/api/session', { cookie })).toMatchObject({ status: 401 });
+  });
+
+  it('refuses a sign-in posted from another site', async () => {
+    expect(await signIn('owner@shop.test', PASSWORD, { origin: 'http://evil.test' })).toMatchObject({ status: 403, body: { error: 'Cross-site request refused' }, cookie: null });
+  });
+
+  it('limits sign-in attempts at one username, even with the right password afterwards', async () => {
+    const username = 'limited@shop.test';
+    const answers = [];
+    for (let i = 0; i < 5; i++) answers.push(await signIn(username, 'guess'));
+    expect(answers.slice(0, 4).map((a) => a.status)).toEqual([401, 401, 401, 401]);
+    expect(answers[4]).toMatchObject({ status: 429, body: { error: expect.stringMatching(/^Too many sign-in attempts: retry in \d+ s$/) } });
+    expect(Number(answers[4]!.headers.get('retry-after'))).toBeGreaterThan(0);
+  });
+
+  it('makes a user with a one-time password from the command line, who can then sign in', async () => {
+    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'collector/src/cli/admin.ts', 'create-user', '--account', 'Test account', '--username', 'New.Hire@shop.test'], {
+      env: { ...process.env, MONGODB_URI: inject('mongodbUri'), MONGODB_DB: s.t.db.databaseName, LOG_LEVEL: 'silent' },
+    });
+    const password = /One-time password: (\S+)/.exec(stdout)?.[1];
+    expect(stdout).toContain('User new.hire@shop.test of account Test account.');
+    expect(password).toMatch(/^[\w-]{24}$/);
+    expect((await signIn('new.hire@shop.test', password!)).status).toBe(200);
+    const refused = promisify(execFile)(process.execPath, ['--import', 'tsx', 'collector/src/cli/admin.ts', 'create-user', '--account', 'No such account', '--username', 'x@shop.test'], {
+      env: { ...process.env, MONGODB_URI: inject('mongodbUri'), MONGODB_DB: s.t.db.databaseName },
+    });
+    await expect(refused).rejects.toMatchObject({ stderr: expect.stringContaining('No account No such account') });
+  }, 60_000);
+});
