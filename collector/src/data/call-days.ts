@@ -44,13 +44,18 @@ function sameCounters(a: Share, b: Share): boolean {
  * reads in time proportional to what it returns (SecantusDB scans a secondary index's whole range). */
 export const dayKey = (domainId: string, day: string) => `${domainId}|${day}`;
 
+/** Every `_id` of a domain's summaries, `<domainId>|...`: a range ('}' follows '|'). */
+export const domainKeys = (domainId: string) => ({ $gte: `${domainId}|`, $lt: `${domainId}}` });
+
 export class CallDays {
   constructor(private readonly c: Collections) {}
 
   /** Moves a call's share from what it was (`before`, null for a new call) to what it is now. */
   async record(before: Counted | null, after: Counted): Promise<void> {
-    const was = before && shareOf(before, await this.timeZoneOf(before.domainId));
-    const now = shareOf(after, await this.timeZoneOf(after.domainId));
+    const afterZone = await this.timeZoneOf(after.domainId);
+    const beforeZone = before && before.domainId !== after.domainId ? await this.timeZoneOf(before.domainId) : afterZone;
+    const was = before && shareOf(before, beforeZone);
+    const now = shareOf(after, afterZone);
     if (was && now && sameCounters(was, now)) {
       await this.add({ ...now, duration: now.duration - was.duration, revenueCents: now.revenueCents - was.revenueCents }, 0);
       return;
@@ -81,7 +86,7 @@ export class CallDays {
         total.revenueCents += share.revenueCents;
       }
     }
-    await this.c.callDays.deleteMany({ _id: { $gte: dayKey(domainId, ''), $lt: `${domainId}}` } });
+    await this.c.callDays.deleteMany({ _id: domainKeys(domainId) });
     const docs = [...days.values()];
     for (let i = 0; i < docs.length; i += 1000) await this.c.callDays.insertMany(docs.slice(i, i + 1000));
     return docs.length;

@@ -13,6 +13,7 @@
 // between the two).
 import type { CallStatus } from '@ringtrail/shared';
 import type { CallDoc, CallPageDoc, Collections, DomainDoc, RollupDimension } from '../db/collections.ts';
+import { domainKeys } from './call-days.ts';
 import { callRecordBody, callRecordHead } from './records.ts';
 
 const HOUR_MS = 3_600_000;
@@ -80,7 +81,7 @@ export class CallPages {
 
   /** Recomputes a domain's buckets from its calls, an hour at a time. */
   async rebuild(domainId: string): Promise<number> {
-    await this.c.callPages.deleteMany({ _id: { $gte: `${domainId}|`, $lt: `${domainId}}` } });
+    await this.c.callPages.deleteMany({ _id: domainKeys(domainId) });
     const cursor = this.c.calls.find({ domainId }, { batchSize: 10_000 }).sort({ startedAt: 1, _id: 1 }).hint({ domainId: 1, startedAt: 1, _id: 1 });
     let done: CallPageDoc[] = [];
     let current: CallPageDoc | null = null;

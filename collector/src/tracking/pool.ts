@@ -57,7 +57,7 @@ export class NumberPool {
     const holder = holderVisitId === undefined ? {} : { visitId: holderVisitId };
     const lease = await this.renew({ _id, freeAt: { $gt: now }, ...holder }, expiresAt);
     if (lease) return { lease };
-    const heldByAnother = holderVisitId !== undefined && (await this.c.slots.countDocuments({ _id, freeAt: { $gt: now } })) > 0;
+    const heldByAnother = holderVisitId !== undefined && (await this.c.slots.findOne({ _id, freeAt: { $gt: now } }, { projection: { _id: 1 } })) !== null;
     return { problem: heldByAnother ? 'not-held' : 'already-expired' };
   }
 
