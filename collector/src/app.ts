@@ -29,6 +29,8 @@ import { LivePush } from './webhooks/live-push.ts';
 import { Outbox } from './webhooks/outbox.ts';
 import { manageRoutes } from './manage/routes.ts';
 import { DEFAULT_SIGN_IN_LIMITS, SignInLimit, type SignInLimits } from './manage/sign-in-limit.ts';
+import { managePageRoutes } from './manage/pages.ts';
+import { PoolSampler } from './reports/pool-sampler.ts';
 import { NumberPool } from './tracking/pool.ts';
 import { trackingRoutes } from './tracking/routes.ts';
 import { TrackingService } from './tracking/service.ts';
@@ -51,6 +53,10 @@ export interface AppOptions {
   ga4Endpoint?: string;
   /** Sign-in attempts to the back end allowed per quarter of an hour. */
   signInLimits?: SignInLimits;
+  /** The back end's sign-up page: on unless NODE_ENV is production (config.ts: SIGN_UP). */
+  signUp?: boolean;
+  /** How often the pools' held numbers are sampled for the pool report (ms). */
+  poolSampleMs?: number;
 }
 
 export interface CollectorApp {
@@ -70,6 +76,7 @@ export function createApp(options: AppOptions): CollectorApp {
   const push = new LivePush(c, outbox, liveCalls);
   const tracking = new TrackingService(c, ids, (domain, view) => push.viewAdded(domain, view));
   const telephony = new TelephonyService(c, ids, new CallRouter(c, new NumberPool(c)), (callId) => liveCalls.end(callId));
+  const agents = new AgentService(c, liveCalls);
   const commerce = new CommerceService(c, ids, push, outbox, options.ga4Endpoint ?? 'https://www.google-analytics.com/mp/collect');
   const { run = true, ...delivery } = options.delivery ?? {};
   const worker = new DeliveryWorker(c, outbox, log, { ...DEFAULT_DELIVERY, ...delivery });
@@ -77,6 +84,8 @@ export function createApp(options: AppOptions): CollectorApp {
     worker.start();
     void commerce.requeueLostEvents().catch((err) => log.error({ err }, 'requeueing lost analytics events failed'));
   }
+  const sampler = new PoolSampler(c, log);
+  if (run) sampler.start(options.poolSampleMs);
   const offline = new OfflineNumbers(c);
   app.silent = true; // errors are answered and logged by each family's envelope
   app.use(requestLog(log));
@@ -90,12 +99,20 @@ export function createApp(options: AppOptions): CollectorApp {
     dataRoutes(c, new DataService(c), log),
     twilioRoutes(telephony, options.twilio ?? {}, log),
     commerceRoutes(c, commerce, log),
-    agentRoutes(c, new AgentService(c, liveCalls), log),
-    manageRoutes(c, new SignInLimit(options.signInLimits ?? DEFAULT_SIGN_IN_LIMITS), log),
+    agentRoutes(c, agents, log),
+    manageRoutes(c, new SignInLimit(options.signInLimits ?? DEFAULT_SIGN_IN_LIMITS), outbox, agents, { signUp: options.signUp ?? true }, log),
+    managePageRoutes(),
     ...(demoPages ? [demoRoutes()] : []),
   ];
   for (const router of routers) {
     app.use(router.routes()).use(router.allowedMethods());
   }
-  return { app, collections: c, stop: () => worker.stop() };
+  return {
+    app,
+    collections: c,
+    stop: () => {
+      sampler.stop();
+      return worker.stop();
+    },
+  };
 }

@@ -30,6 +30,7 @@ const configSchema = z.object({
   NODE_ENV: z.string().optional(),
   ALLOW_PRIVATE_WEBHOOKS: flag.optional(),
   GA4_ENDPOINT: z.url({ protocol: /^https?$/, error: 'must be an http or https URL' }).default('https://www.google-analytics.com/mp/collect'),
+  SIGN_UP: flag.optional(),
   PUBLIC_URL: z.url({ protocol: /^https?$/, error: 'must be an http or https URL' }).optional(),
 });
 
@@ -51,6 +52,8 @@ export interface Config {
   /** Webhooks may target loopback and private addresses (on by default in development and test). */
   allowPrivateWebhooks: boolean;
   ga4Endpoint: string;
+  /** The back end's sign-up page (SIGN_UP; on unless NODE_ENV is production). */
+  signUp: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -80,5 +83,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ...(c.PUBLIC_URL ? { publicUrl: c.PUBLIC_URL } : {}),
     allowPrivateWebhooks: c.ALLOW_PRIVATE_WEBHOOKS ?? ['development', 'test'].includes(c.NODE_ENV ?? ''),
     ga4Endpoint: c.GA4_ENDPOINT,
+    signUp: c.SIGN_UP ?? c.NODE_ENV !== 'production',
   };
 }

@@ -38,6 +38,7 @@ const { app, stop } = createApp({
   ...(config.telephonyApiKey ? { telephonyApiKey: config.telephonyApiKey } : {}),
   delivery: { publicOnly: !config.allowPrivateWebhooks },
   ga4Endpoint: config.ga4Endpoint,
+  signUp: config.signUp,
   twilio: { ...(config.twilioAuthToken ? { authToken: config.twilioAuthToken } : {}), ...(config.publicUrl ? { publicUrl: config.publicUrl } : {}) },
 });
 const server = app.listen(config.port, config.host);
@@ -47,6 +48,7 @@ const base = `http://${config.host}:${typeof address === 'object' && address ? a
 console.log(`RingTrail collector on ${base}\nDatabase: ${database.description}`);
 console.log(await demoBanner(c, demo));
 if (!config.telephonyApiKey) console.log('Telephony (/telephony/*) is off: set TELEPHONY_API_KEY (16+ characters) to report calls');
+console.log(`Back end: ${base}/manage/`);
 if (config.demoPages) console.log(`Demo site: ${base}/demo/ (direct display) and ${base}/demo/click (click display)`);
 
 let stopping = false;

@@ -1,9 +1,10 @@
 // Loads a fixture into the database. Idempotent: the same file twice changes nothing, and the
 // pool's runtime state (who holds which number) is never touched.
-import { NUMBER_TYPE_PREFIXES } from '@ringtrail/shared';
 import type { Collections, DomainDoc } from '../db/collections.ts';
 import { CallSummaries } from '../data/call-summaries.ts';
 import { hashKey } from '../domains/keys.ts';
+import { addPoolNumber, numberRefusal } from '../domains/pool-numbers.ts';
+import { settingsFields } from '../domains/settings.ts';
 import { saveUser, UserError } from '../manage/users.ts';
 import type { Fixture } from './fixture.ts';
 
@@ -29,22 +30,13 @@ export async function seedFixture(c: Collections, fixture: Fixture): Promise<See
     summary.accounts++;
     for (const user of account.users) await saveUser(c, account.name, user.username, user.password).catch(asSeedError);
     for (const d of account.domains) {
-      const { pools, name, ...settings } = d;
+      const { pools, name, apiKey, dataApiKey, offlineApiKey, customerKey, publicKey, ...settings } = d;
       const doc: Omit<DomainDoc, '_id'> = {
         name,
         accountId: account.name,
-        ...hashed(Object.fromEntries(DOMAIN_KEYS.map((k) => [k, d[k]]))),
-        offlineApiEnabled: settings.offlineApiEnabled,
-        allowedOrigins: settings.allowedOrigins,
-        sitePhones: settings.sitePhones,
-        displayMode: settings.displayMode,
-        antiFlickerMs: settings.antiFlickerMs,
-        defaultExpiration: settings.defaultExpiration,
-        timeZone: settings.timeZone,
-        currency: settings.currency,
-        callerPrivacy: settings.callerPrivacy,
-        orderStatuses: settings.orderStatuses,
-        ...(settings.ga4MeasurementId && settings.ga4ApiSecret ? { ga4MeasurementId: settings.ga4MeasurementId, ga4ApiSecret: settings.ga4ApiSecret } : {}),
+        ...hashed({ apiKey, dataApiKey, offlineApiKey, customerKey, publicKey }),
+        ...(publicKey ? { publicKey } : {}),
+        ...settingsFields(settings),
         pools: pools.map(({ type, usage, codeDigits, costGroup }) => ({ type, usage, codeDigits, ...(costGroup ? { costGroup } : {}) })),
       };
       const before = await c.domains.findOne({ _id: name }, { projection: { timeZone: 1 } });
@@ -54,12 +46,7 @@ export async function seedFixture(c: Collections, fixture: Fixture): Promise<See
       summary.domains++;
       for (const pool of pools) {
         for (const number of pool.numbers) {
-          await c.trackingNumbers.updateOne(
-            { _id: number },
-            { $set: { domainId: name, type: pool.type, usage: pool.usage, codeDigits: pool.codeDigits, ...(pool.costGroup ? { costGroup: pool.costGroup } : {}) } },
-            { upsert: true },
-          );
-          if (pool.usage === 'online' && pool.codeDigits === 0) await addExclusiveSlot(c, name, pool.type, number);
+          await addPoolNumber(c, name, pool, number);
           summary.numbers++;
         }
       }
@@ -70,15 +57,6 @@ export async function seedFixture(c: Collections, fixture: Fixture): Promise<See
 
 function asSeedError(err: unknown): never {
   throw err instanceof UserError ? new SeedError(err.message) : err;
-}
-
-/** The slot an exclusive online number is claimed through; never assigned: free since forever, first in line. */
-async function addExclusiveSlot(c: Collections, domainId: string, type: number, number: string): Promise<void> {
-  await c.slots.updateOne(
-    { _id: number },
-    { $set: { domainId, type, number, code: null }, $setOnInsert: { gen: 0, freeAt: new Date(0), visitId: 0, phone: null } },
-    { upsert: true },
-  );
 }
 
 /** `{apiKey: "k"}` -> `{apiKeyHash: sha256("k")}`, leaving out absent keys. */
@@ -105,14 +83,12 @@ async function checkConsistency(c: Collections, fixture: Fixture): Promise<void>
       if (stored) throw new SeedError(`${k} of ${d.name} is already the ${k} of ${stored._id}`);
     }
     for (const pool of d.pools) {
-      const prefix = NUMBER_TYPE_PREFIXES[pool.type]!;
       for (const number of pool.numbers) {
-        if (!number.startsWith(prefix)) throw new SeedError(`${number} of ${d.name} does not start with ${prefix}, the prefix of type ${pool.type}`);
         const owner = numberOwner.get(number);
         if (owner) throw new SeedError(`${number} appears twice (${owner} and ${d.name})`);
+        const refusal = await numberRefusal(c, d.name, pool.type, number);
+        if (refusal) throw new SeedError(`${d.name}: ${refusal}`);
         numberOwner.set(number, d.name);
-        const stored = await c.trackingNumbers.findOne({ _id: number });
-        if (stored && stored.domainId !== d.name) throw new SeedError(`${number} already belongs to ${stored.domainId}`);
       }
     }
   }

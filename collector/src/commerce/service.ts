@@ -9,6 +9,8 @@ import { CommerceFailure } from '../http/commerce-envelope.ts';
 import { sourceLabel } from '../telephony/call-attribution.ts';
 import type { LivePush } from '../webhooks/live-push.ts';
 import type { Outbox } from '../webhooks/outbox.ts';
+import { sourceClassOf } from '../data/call-days.ts';
+import { TrafficDays } from '../reports/traffic-days.ts';
 import { purchaseEvent } from './analytics.ts';
 
 /** Where an order's buyer came from: its call's, else its visit's source label and keyword. */
@@ -109,7 +111,10 @@ export class CommerceService {
       if (isDuplicateKey(err)) return order;
       throw err;
     }
-    await this.c.orders.updateOne({ _id: order._id }, { $set: { convertedAt: now, attribution } });
+    await Promise.all([
+      this.c.orders.updateOne({ _id: order._id }, { $set: { convertedAt: now, attribution } }),
+      new TrafficDays(this.c).saleRecorded(domain, sourceClassOf(source), order.totalCost, now),
+    ]);
     if (event) await this.queueEvent(order._id, event, now);
     return converted;
   }

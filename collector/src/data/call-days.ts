@@ -1,18 +1,29 @@
 // Daily rollups of a domain's calls, kept at write time (MongoDB's computed pattern): per local day
 // of the domain and per status, the calls, their duration and their revenue in cents; the same again
 // per tracking number, per destination and per offline description, the filters of the data API
-// that can match most of a domain's calls. The data API reads them for totals, daily rows and the
-// days a page spans, instead of counting a year of calls.
+// that can match most of a domain's calls, and per source class and keyword, what the back end's
+// reports show. The data API reads them for totals, daily rows and the days a page spans, instead
+// of counting a year of calls.
 //
 // A call's write and its rollup's `$inc` are two steps: `rebuild` recomputes a domain's rollups
 // from its calls, after a crash between the two or a change of the domain's time zone.
 import type { CallStatus } from '@ringtrail/shared';
-import type { CallDayDoc, CallDoc, Collections, RollupDimension, StatusTotals } from '../db/collections.ts';
+import type { CallDayDoc, CallDoc, Collections, ReportDimension, RollupDimension, StatusTotals } from '../db/collections.ts';
 import { localTime } from '../domains/time-zone.ts';
 
 export const ROLLUP_DIMENSIONS: readonly RollupDimension[] = ['trackingNumber', 'destination', 'offlineDescription'];
 
-type Counted = Pick<CallDoc, 'domainId' | 'startedAt' | 'status' | 'duration' | 'revenue' | RollupDimension>;
+type Counted = Pick<CallDoc, 'domainId' | 'startedAt' | 'status' | 'duration' | 'revenue' | 'source' | 'keyword' | RollupDimension>;
+
+/** The class of a call's source (`organic` of `organic:google.com`); `unattributed` when no visit led to it. */
+export function sourceClassOf(source: string | null): string {
+  return source ? source.split(':')[0]! : 'unattributed';
+}
+
+/** The value a call is counted under for each dimension, or null where it is not counted. */
+function dimensionValues(call: Counted): [RollupDimension | ReportDimension, string | null][] {
+  return [...ROLLUP_DIMENSIONS.map((d): [RollupDimension, string | null] => [d, call[d]]), ['sourceClass', sourceClassOf(call.source)], ['keyword', call.keyword]];
+}
 
 interface Share {
   domainId: string;
@@ -32,7 +43,7 @@ export function rollupKey(value: string): string {
 /** What one call adds to its day: nothing while its outcome is unknown (status null). */
 function shareOf(call: Counted | null, timeZone: string): Share | null {
   if (!call || call.status === null) return null;
-  const places = ['statuses', ...ROLLUP_DIMENSIONS.flatMap((d) => (call[d] ? [`by.${d}.${rollupKey(call[d])}`] : []))];
+  const places = ['statuses', ...dimensionValues(call).flatMap(([d, value]) => (value ? [`by.${d}.${rollupKey(value)}`] : []))];
   return { domainId: call.domainId, day: localTime(call.startedAt, timeZone).day, status: call.status, duration: call.duration, revenueCents: Math.round(call.revenue * 100), places };
 }
 
@@ -67,14 +78,20 @@ export class CallDays {
    * matching one value of a dimension. Only those totals are read, however many values a day counts. */
   async read(domainId: string, startDay: string, endDay: string, filter: { dimension: RollupDimension; value: string } | null): Promise<Map<string, StatusTotals>> {
     const place = filter ? `by.${filter.dimension}.${rollupKey(filter.value)}` : 'statuses';
-    const docs = await this.c.callDays.find({ _id: { $gte: dayKey(domainId, startDay), $lte: dayKey(domainId, endDay) } }, { projection: { day: 1, [place]: 1 } }).toArray();
+    const docs = await this.readDays(domainId, startDay, endDay, [place]);
     return new Map(docs.map((doc) => [doc.day, totalsAt(doc, place)]));
+  }
+
+  /** The documents of each day of a range that has calls, with only the fields asked for, oldest first. */
+  async readDays(domainId: string, startDay: string, endDay: string, fields: string[]): Promise<CallDayDoc[]> {
+    const projection = Object.fromEntries([['day', 1], ...fields.map((f) => [f, 1])]);
+    return this.c.callDays.find({ _id: { $gte: dayKey(domainId, startDay), $lte: dayKey(domainId, endDay) } }, { projection, sort: { _id: 1 } }).toArray();
   }
 
   /** Recomputes a domain's rollups from its calls. */
   async rebuild(domainId: string, timeZone: string): Promise<number> {
     const days = new Map<string, CallDayDoc>();
-    const projection = { domainId: 1, startedAt: 1, status: 1, duration: 1, revenue: 1, ...Object.fromEntries(ROLLUP_DIMENSIONS.map((d) => [d, 1])) };
+    const projection = { domainId: 1, startedAt: 1, status: 1, duration: 1, revenue: 1, source: 1, keyword: 1, ...Object.fromEntries(ROLLUP_DIMENSIONS.map((d) => [d, 1])) };
     for await (const call of this.c.calls.find({ domainId, status: { $ne: null } }, { projection, batchSize: 10_000 })) {
       const share = shareOf(call, timeZone)!;
       const doc = days.get(share.day) ?? { _id: dayKey(domainId, share.day), domainId, day: share.day, statuses: {} };
@@ -109,7 +126,7 @@ export class CallDays {
 /** The per-status totals at a place (`statuses`, `by.<dimension>.<key>`) of a day's document, made when missing. */
 function totalsAt(doc: CallDayDoc, place: string): StatusTotals {
   if (place === 'statuses') return doc.statuses;
-  const [, dimension, key] = place.split('.') as [string, RollupDimension, string];
+  const [, dimension, key] = place.split('.') as [string, RollupDimension | ReportDimension, string];
   const byDimension = ((doc.by ??= {})[dimension] ??= {});
   return (byDimension[key] ??= {});
 }

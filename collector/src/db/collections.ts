@@ -52,6 +52,9 @@ export interface DomainDoc {
   offlineApiEnabled: boolean;
   customerKeyHash?: string;
   publicKeyHash?: string;
+  /** The public key in clear as well: it is published in every page of the site, and the back end
+   * shows the script tag that carries it. */
+  publicKey?: string;
   /** Origins (scheme, host, port) whose pages may call the browser doors with the public key. */
   allowedOrigins: string[];
   /** The site's real numbers, normalized digits: the only ones the browser doors map. */
@@ -248,6 +251,9 @@ export type StatusTotals = Partial<Record<CallStatus, { calls: number; duration:
 /** The call fields the daily rollups also count by: the data API's filters that can match most calls. */
 export type RollupDimension = 'trackingNumber' | 'destination' | 'offlineDescription';
 
+/** What the back end's reports count calls by besides: the class of the call's source, its keyword. */
+export type ReportDimension = 'sourceClass' | 'keyword';
+
 /** A domain's calls of one local day whose outcome is known, per status (data/call-days.ts); again
  * per value of each dimension, keyed by `rollupKey(value)`. */
 export interface CallDayDoc {
@@ -255,7 +261,7 @@ export interface CallDayDoc {
   domainId: string;
   day: string;
   statuses: StatusTotals;
-  by?: Partial<Record<RollupDimension, Record<string, StatusTotals>>>;
+  by?: Partial<Record<RollupDimension | ReportDimension, Record<string, StatusTotals>>>;
 }
 
 /** A domain's calls of one UTC hour (data/call-pages.ts): by call id, each one's entry (null where
@@ -266,6 +272,31 @@ export interface CallPageDoc {
   hour: Date;
   calls: Record<string, string | null>;
   revs: Record<string, number>;
+}
+
+/** Visits, views or sales of a day, in total or for one source class or keyword. */
+export interface TrafficCounts {
+  visits?: number;
+  views?: number;
+  orders?: number;
+  revenueCents?: number;
+}
+
+/** A domain's traffic of one local day (reports/traffic-days.ts). */
+export interface TrafficDayDoc extends TrafficCounts {
+  _id: string; // `<domainId>|<YYYY-MM-DD>`
+  domainId: string;
+  day: string;
+  botViews?: number;
+  /** The day's last view, bots' included: the back end's "views have arrived" check. */
+  lastViewAt?: Date;
+  /** By the visit's source class. */
+  src?: Record<string, TrafficCounts>;
+  /** By the visit's keyword, keyed by `rollupKey(keyword)`. */
+  kw?: Record<string, TrafficCounts>;
+  sales?: { orders: number; revenueCents: number };
+  /** By online pool type, then local hour `HH`: visitors refused a number, and the most numbers held. */
+  pools?: Record<string, { refused?: Record<string, number>; peak?: Record<string, number> }>;
 }
 
 export interface SmsDoc {
@@ -434,6 +465,7 @@ export interface Collections {
   calls: Collection<CallDoc>;
   callDays: Collection<CallDayDoc>;
   callPages: Collection<CallPageDoc>;
+  trafficDays: Collection<TrafficDayDoc>;
   sms: Collection<SmsDoc>;
   externalRefs: Collection<ExternalRefDoc>;
   carts: Collection<CartDoc>;
@@ -462,6 +494,7 @@ export function collections(db: Db): Collections {
     calls: db.collection('calls'),
     callDays: db.collection('call_days'),
     callPages: db.collection('call_pages'),
+    trafficDays: db.collection('traffic_days'),
     sms: db.collection('sms'),
     externalRefs: db.collection('external_refs'),
     carts: db.collection('carts'),

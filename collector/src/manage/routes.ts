@@ -1,21 +1,50 @@
-// HTTP in for the back end's sessions: sign in, who is signed in, sign out. Every state-changing
-// request of a session carries its CSRF token in `X-CSRF-Token`; the cookie is HttpOnly, SameSite=Lax.
+// HTTP in for the back end's sessions: sign up, sign in, who is signed in, sign out; and the
+// settings and reports routes behind them. Every state-changing request of a session carries its
+// CSRF token in `X-CSRF-Token`; the cookie is HttpOnly, SameSite=Lax.
 import Router from '@koa/router';
 import type { Context, Next } from 'koa';
-import type { Collections, SessionDoc } from '../db/collections.ts';
+import type { AgentService } from '../agent/service.ts';
+import type { Collections, SessionDoc, UserDoc } from '../db/collections.ts';
+import type { Outbox } from '../webhooks/outbox.ts';
 import { bodyOf, parseBody } from '../http/body.ts';
 import { ManageFailure, manageEnvelope } from '../http/manage-envelope.ts';
 import type { Logger } from '../logger.ts';
 import { SESSION_COOKIE, SESSION_MS, Sessions } from './sessions.ts';
 import type { SignInLimit } from './sign-in-limit.ts';
+import { reportRoutes } from './report-routes.ts';
+import { settingsRoutes } from './settings-routes.ts';
+import { signUp } from './sign-up.ts';
 import { checkPassword, usernameKey } from './users.ts';
 
 const WRONG_CREDENTIALS = 'Wrong username or password';
 
-export function manageRoutes(c: Collections, limit: SignInLimit, log: Logger): Router {
+export interface ManageOptions {
+  /** The sign-up page and its route: on in development, a setting in production. */
+  signUp: boolean;
+}
+
+export function manageRoutes(c: Collections, limit: SignInLimit, outbox: Outbox, agents: AgentService, options: ManageOptions, log: Logger): Router {
   const sessions = new Sessions(c);
   const router = new Router({ prefix: '/manage/api' });
   router.use(manageEnvelope(log));
+
+  const openSession = async (ctx: Context, user: UserDoc) => {
+    const { token, session } = await sessions.open(user);
+    ctx.cookies.set(SESSION_COOKIE, token, { httpOnly: true, sameSite: 'lax', secure: ctx.secure, path: '/manage', maxAge: SESSION_MS, overwrite: true });
+    ctx.body = whoIs(session);
+  };
+
+  router.get('/config', (ctx) => {
+    ctx.body = { signUp: options.signUp };
+  });
+
+  router.post('/signup', sameOrigin, parseBody, async (ctx) => {
+    if (!options.signUp) throw new ManageFailure(403, 'Sign-up is off on this server: ask its administrator for an account');
+    await limit.attempt(ctx.ip, 'signup');
+    const user = await signUp(c, bodyOf(ctx.request));
+    ctx.status = 201;
+    await openSession(ctx, user);
+  });
 
   router.post('/session', sameOrigin, parseBody, async (ctx) => {
     const { username, password } = bodyOf(ctx.request);
@@ -23,9 +52,7 @@ export function manageRoutes(c: Collections, limit: SignInLimit, log: Logger): R
     await limit.attempt(ctx.ip, usernameKey(username));
     const user = await checkPassword(c, username, password);
     if (!user) throw new ManageFailure(401, WRONG_CREDENTIALS);
-    const { token, session } = await sessions.open(user);
-    ctx.cookies.set(SESSION_COOKIE, token, { httpOnly: true, sameSite: 'lax', secure: ctx.secure, path: '/manage', maxAge: SESSION_MS, overwrite: true });
-    ctx.body = whoIs(session);
+    await openSession(ctx, user);
   });
 
   router.get('/session', signedIn(sessions), (ctx) => {
@@ -38,6 +65,9 @@ export function manageRoutes(c: Collections, limit: SignInLimit, log: Logger): R
     ctx.status = 204;
   });
 
+  const auth = signedIn(sessions);
+  settingsRoutes(router, c, outbox, auth);
+  reportRoutes(router, c, agents, auth);
   return router;
 }
 

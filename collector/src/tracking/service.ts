@@ -16,6 +16,7 @@ import { clientDataEntry, expiryFor, poolFor, surtaxPhoneOf } from './assignment
 import { isBotAgent } from './bots.ts';
 import { NO_NUMBER_AVAILABLE, TrackingFailure } from './failure.ts';
 import { NumberPool } from './pool.ts';
+import { TrafficDays } from '../reports/traffic-days.ts';
 import { VisitLog } from './visits.ts';
 
 const ROBOT_WARNING = 'No tracking number for robots: the user agent is a known bot';
@@ -23,6 +24,7 @@ const ROBOT_WARNING = 'No tracking number for robots: the user agent is a known 
 export class TrackingService {
   private readonly pool: NumberPool;
   private readonly visits: VisitLog;
+  private readonly traffic: TrafficDays;
 
   constructor(
     private readonly c: Collections,
@@ -31,7 +33,8 @@ export class TrackingService {
     private readonly onView: (domain: DomainDoc, view: ViewDoc) => Promise<void> = async () => {},
   ) {
     this.pool = new NumberPool(c);
-    this.visits = new VisitLog(c, ids);
+    this.traffic = new TrafficDays(c);
+    this.visits = new VisitLog(c, ids, this.traffic);
   }
 
   async view(domain: DomainDoc, req: OspViewRequest, now = new Date()): Promise<OspViewResponse> {
@@ -80,7 +83,7 @@ export class TrackingService {
         });
         if (!lease) {
           // All or nothing: numbers taken for this page go back to the pool at once.
-          await this.pool.releaseNew(claimed, now);
+          await Promise.all([this.pool.releaseNew(claimed, now), this.traffic.poolExhausted(domain, pools[i]!.type, now)]);
           throw new TrackingFailure('WARNING', NO_NUMBER_AVAILABLE, { visitId, viewId });
         }
         claimed.push(lease);
@@ -122,6 +125,7 @@ export class TrackingService {
       userAgent: req.user_agent ?? null,
       isBot,
     });
+    if (!lease && !isBot) await this.traffic.poolExhausted(domain, pool.type, now);
     if (!lease) throw new TrackingFailure('WARNING', isBot ? ROBOT_WARNING : NO_NUMBER_AVAILABLE);
     return { status: 'OK', visitId, viewId, surtaxPhone: surtaxPhoneOf(lease), clientData: req.client_data ?? null };
   }

@@ -2,6 +2,7 @@
 import type { Collections, DomainDoc, ViewDoc, VisitDoc } from '../db/collections.ts';
 import type { IdAllocator } from '../db/ids.ts';
 import { isDuplicateKey } from '../db/collections.ts';
+import type { TrafficDays } from '../reports/traffic-days.ts';
 import { attribute, type Attribution } from './attribution.ts';
 
 const VISIT_IDLE_MS = 30 * 60 * 1000;
@@ -34,6 +35,7 @@ export class VisitLog {
   constructor(
     private readonly c: Collections,
     private readonly ids: IdAllocator,
+    private readonly traffic: TrafficDays,
   ) {}
 
   async recordView(domain: DomainDoc, requestedVisitId: number, page: PageLoad, now: Date): Promise<RecordedView> {
@@ -71,7 +73,7 @@ export class VisitLog {
       uniqueViewId: page.uniqueViewId,
       attribution,
     };
-    await this.c.views.insertOne(view);
+    await Promise.all([this.c.views.insertOne(view), this.traffic.viewRecorded(domain, { attribution: visit.attribution, isBot: page.isBot || visit.isBot }, started, now)]);
     return { visitId: visit._id, viewId, visitStarted: started, stored: view };
   }
 

@@ -6,6 +6,9 @@ import type { LiveCalls } from '../agent/live-calls.ts';
 import { cartShape, orderShape, viewShape } from '../agent/shapes.ts';
 import type { Outbox } from './outbox.ts';
 
+/** Pushes are sent as the spec's form field `realtimeData`. */
+export const WEBHOOK_CONTENT_TYPE = 'application/x-www-form-urlencoded';
+
 export class LivePush {
   constructor(
     private readonly c: Collections,
@@ -42,7 +45,7 @@ export class LivePush {
           kind: 'webhook',
           label: data.type,
           url: account.webhookUrl,
-          contentType: 'application/x-www-form-urlencoded',
+          contentType: WEBHOOK_CONTENT_TYPE,
           body: new URLSearchParams({ realtimeData: JSON.stringify(data) }).toString(),
           signed: true,
         },

@@ -1,0 +1,22 @@
+// Adding a tracking number to a domain's pool: the fixture and the back end both do it this way.
+import { NUMBER_TYPE_PREFIXES } from '@ringtrail/shared';
+import type { Collections, PoolConfig } from '../db/collections.ts';
+
+/** Why a number cannot join a pool of `domainId`, or null when it can. */
+export async function numberRefusal(c: Collections, domainId: string, type: number, number: string): Promise<string | null> {
+  const prefix = NUMBER_TYPE_PREFIXES[type]!;
+  if (!number.startsWith(prefix)) return `${number} does not start with ${prefix}, the prefix of type ${type}`;
+  const stored = await c.trackingNumbers.findOne({ _id: number });
+  if (stored && stored.domainId !== domainId) return `${number} already belongs to ${stored.domainId}`;
+  return null;
+}
+
+/** Idempotent; the runtime state of a number already there (who holds it) is left as it is. */
+export async function addPoolNumber(c: Collections, domainId: string, pool: PoolConfig, number: string): Promise<void> {
+  const { type, usage, codeDigits, costGroup } = pool;
+  await c.trackingNumbers.updateOne({ _id: number }, { $set: { domainId, type, usage, codeDigits, ...(costGroup ? { costGroup } : {}) } }, { upsert: true });
+  // An exclusive online number is claimed through its slot; never assigned: free since forever, first in line.
+  if (usage === 'online' && codeDigits === 0) {
+    await c.slots.updateOne({ _id: number }, { $set: { domainId, type, number, code: null }, $setOnInsert: { gen: 0, freeAt: new Date(0), visitId: 0, phone: null } }, { upsert: true });
+  }
+}

@@ -1,0 +1,63 @@
+// A domain's settings, as the fixture and the back end both write them: one schema, one set of
+// error messages. Keys and pools are set apart (the fixture names them; the back end makes them).
+import { displayMode, isKnownNumberType, isOfflineNumberType, normalizePhone } from '@ringtrail/shared';
+import { z } from 'zod';
+import type { DomainDoc } from '../db/collections.ts';
+
+export const phone = z.string().transform((value, ctx) => {
+  const digits = normalizePhone(value);
+  if (!digits) ctx.addIssue({ code: 'custom', message: `"${value}" is not a phone number` });
+  return digits ?? '';
+});
+
+const timeZone = z.string().refine((tz) => {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: tz });
+    return true;
+  } catch {
+    return false;
+  }
+}, 'is not an IANA time zone');
+
+/** A site's address as browsers send it in `Origin`: scheme, host and port, nothing after. */
+const origin = z.url({ protocol: /^https?$/, error: 'must be an http or https URL' });
+
+export const domainName = z
+  .string()
+  .trim()
+  .min(1, 'is required')
+  .max(253)
+  .regex(/^[A-Za-z0-9][A-Za-z0-9.-]*$/, 'must be a host name (letters, digits, dots and dashes)');
+
+export const domainSettings = z.object({
+  offlineApiEnabled: z.boolean().default(false),
+  allowedOrigins: z.array(origin).default([]),
+  sitePhones: z.array(phone).default([]),
+  displayMode: displayMode.default('direct'),
+  antiFlickerMs: z.number().int().min(0).max(5000).default(1000),
+  defaultExpiration: z.number().int().positive().max(86_400 * 30).default(1800),
+  timeZone: timeZone.default('UTC'),
+  currency: z.string().regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code').default('EUR'),
+  callerPrivacy: z.enum(['none', 'partial', 'full']).default('none'),
+  orderStatuses: z.array(z.object({ name: z.string().min(1), isSale: z.boolean() })).default([]),
+  ga4MeasurementId: z.string().regex(/^G-[A-Z0-9]+$/, 'must be a GA4 measurement id (G-XXXXXXX)').optional(),
+  ga4ApiSecret: z.string().min(1).optional(),
+});
+export type DomainSettings = z.infer<typeof domainSettings>;
+
+export const poolSettings = z
+  .object({
+    type: z.number().int().refine(isKnownNumberType, 'is not a known number type'),
+    usage: z.enum(['online', 'offline']),
+    codeDigits: z.number().int().min(0).max(8).default(0),
+    costGroup: z.string().min(1).optional(),
+  })
+  .refine((p) => p.usage === 'online' || isOfflineNumberType(p.type), { message: 'offline pools take types 1 to 34 only', path: ['type'] })
+  .refine((p) => p.usage === 'online' || p.codeDigits === 0, { message: 'offline numbers cannot be shared', path: ['codeDigits'] })
+  .refine((p) => p.usage === 'offline' || p.costGroup === undefined, { message: 'cost groups are for offline pools', path: ['costGroup'] });
+
+/** The settings fields of a domain document; GA4 only when both halves are there. */
+export function settingsFields(s: DomainSettings): Omit<DomainDoc, '_id' | 'name' | 'accountId' | 'pools' | `${string}Hash`> {
+  const { ga4MeasurementId, ga4ApiSecret, ...rest } = s;
+  return { ...rest, ...(ga4MeasurementId && ga4ApiSecret ? { ga4MeasurementId, ga4ApiSecret } : {}) };
+}

@@ -1,0 +1,82 @@
+// The back end's number pools: add a pool, add and remove its numbers. A number a visitor holds,
+// or an offline number assigned to a campaign, is not removed under them. Knows nothing of HTTP.
+import type { Collections, DomainDoc, PoolConfig } from '../db/collections.ts';
+import { addPoolNumber, numberRefusal } from '../domains/pool-numbers.ts';
+import { ManageFailure } from '../http/manage-envelope.ts';
+
+export interface NumberRow {
+  number: string;
+  type: number;
+  usage: PoolConfig['usage'];
+  /** Online: a visitor holds it (or one of its codes) now. Offline: it is assigned to a campaign. */
+  inUse: boolean;
+  description: string | null;
+}
+
+export async function addPool(c: Collections, domain: DomainDoc, pool: PoolConfig): Promise<DomainDoc> {
+  // The filter refuses a second pool of the type even when two requests race.
+  const updated = await c.domains.findOneAndUpdate({ _id: domain._id, 'pools.type': { $ne: pool.type } }, { $push: { pools: pool } }, { returnDocument: 'after' });
+  if (!updated) throw new ManageFailure(409, `The domain already has a pool of type ${pool.type}`);
+  return updated;
+}
+
+export function poolOf(domain: DomainDoc, type: number): PoolConfig {
+  const pool = domain.pools.find((p) => p.type === type);
+  if (!pool) throw new ManageFailure(404, `No pool of type ${type}`);
+  return pool;
+}
+
+/** All or nothing: one refused number adds none. */
+export async function addNumbers(c: Collections, domain: DomainDoc, pool: PoolConfig, numbers: string[]): Promise<void> {
+  for (const number of numbers) {
+    const refusal = await numberRefusal(c, domain._id, pool.type, number);
+    if (refusal) throw new ManageFailure(409, refusal);
+    const stored = await c.trackingNumbers.findOne({ _id: number });
+    if (stored && stored.type !== pool.type) throw new ManageFailure(409, `${number} is already in the pool of type ${stored.type}`);
+  }
+  for (const number of numbers) await addPoolNumber(c, domain._id, pool, number);
+}
+
+export async function listNumbers(c: Collections, domain: DomainDoc, now = new Date()): Promise<NumberRow[]> {
+  const [numbers, held, assignments] = await Promise.all([
+    c.trackingNumbers.find({ domainId: domain._id }).sort({ type: 1, _id: 1 }).toArray(),
+    c.slots.find({ domainId: domain._id, freeAt: { $gt: now } }, { projection: { number: 1 } }).toArray(),
+    c.offlineAssignments.find({ domainId: domain._id }, { projection: { description: 1 } }).toArray(),
+  ]);
+  const heldNumbers = new Set(held.map((s) => s.number));
+  const descriptionOf = new Map(assignments.map((a) => [a._id, a.description]));
+  return numbers.map((n) => ({
+    number: n._id,
+    type: n.type,
+    usage: n.usage,
+    inUse: n.usage === 'online' ? heldNumbers.has(n._id) : descriptionOf.has(n._id),
+    description: descriptionOf.get(n._id) ?? null,
+  }));
+}
+
+/**
+ * Removes a number from its pool. An exclusive number's slot goes first, and only while nobody holds
+ * it: one atomic delete, so a claim racing it either got the number first (and the removal is
+ * refused) or finds no slot. A shared number leaves the pool first (no new code is claimed on it),
+ * and comes back if a code of it is still held.
+ */
+export async function removeNumber(c: Collections, domain: DomainDoc, number: string, now = new Date()): Promise<void> {
+  const stored = await c.trackingNumbers.findOne({ _id: number });
+  if (!stored || stored.domainId !== domain._id) throw new ManageFailure(404, `No number ${number} in this domain`);
+  const inUse = () => new ManageFailure(409, `${number} is in use: it can be removed once it is free`);
+  if (stored.usage === 'offline') {
+    if (await c.offlineAssignments.findOne({ _id: number })) throw new ManageFailure(409, `${number} is assigned: unassign it first`);
+  } else if (stored.codeDigits === 0) {
+    const removed = await c.slots.deleteOne({ _id: number, freeAt: { $lte: now } });
+    if (removed.deletedCount === 0 && (await c.slots.findOne({ _id: number }))) throw inUse();
+  } else {
+    await c.trackingNumbers.deleteOne({ _id: number });
+    if (await c.slots.findOne({ number, freeAt: { $gt: now } })) {
+      await c.trackingNumbers.insertOne(stored);
+      throw inUse();
+    }
+    await c.slots.deleteMany({ number });
+    return;
+  }
+  await c.trackingNumbers.deleteOne({ _id: number });
+}

@@ -1,0 +1,42 @@
+// The back end's pages: one HTML shell under /manage/ and the bundle esbuild makes of ui/
+// (manage/build.ts), served from the collector: no CDN.
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import Router from '@koa/router';
+import { MANAGE_ASSETS_DIR } from './assets-path.ts';
+
+const ASSETS: Record<string, string> = { 'app.js': 'text/javascript; charset=utf-8', 'app.css': 'text/css; charset=utf-8' };
+
+const SHELL = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>RingTrail</title>
+<link rel="stylesheet" href="/manage/assets/app.css">
+<script defer src="/manage/assets/app.js"></script>
+</head>
+<body><div id="app"></div></body>
+</html>`;
+
+/** Scripts and styles of the collector only; no frame of the back end in another site. */
+const CSP = "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
+
+export function managePageRoutes(): Router {
+  const router = new Router();
+  router.get('/manage', (ctx) => ctx.redirect('/manage/'));
+  router.get('/manage/', (ctx) => {
+    ctx.type = 'text/html; charset=utf-8';
+    ctx.set('Content-Security-Policy', CSP);
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = SHELL;
+  });
+  router.get('/manage/assets/:file', async (ctx) => {
+    const type = ASSETS[ctx.params.file!];
+    if (!type) return;
+    ctx.type = type;
+    ctx.set('Cache-Control', 'no-cache');
+    ctx.body = await readFile(path.join(MANAGE_ASSETS_DIR, ctx.params.file!));
+  });
+  return router;
+}

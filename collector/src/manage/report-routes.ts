@@ -1,0 +1,79 @@
+// HTTP in for the back end's reports: overview, calls log (and its CSVs), number pools, agents.
+// Dates are local days of the domain (`from`, `to`, YYYY-MM-DD); the last 30 days by default.
+import { Readable } from 'node:stream';
+import type Router from '@koa/router';
+import type { Context, Middleware } from 'koa';
+import { CALL_STATUSES, normalizePhone } from '@ringtrail/shared';
+import type { Collections, DomainDoc, SessionDoc } from '../db/collections.ts';
+import type { AgentService } from '../agent/service.ts';
+import { ManageFailure } from '../http/manage-envelope.ts';
+import { callsCsv, callsPage, googleAdsCsv, type CallFilters } from '../reports/calls-log.ts';
+import { reportRange } from '../reports/day-range.ts';
+import { overview } from '../reports/overview.ts';
+import { poolsReport } from '../reports/pools.ts';
+import { domainOf } from './settings-routes.ts';
+import { accountOf } from './webhooks.ts';
+
+export function reportRoutes(router: Router, c: Collections, agents: AgentService, auth: Middleware): void {
+  const report = (path: string, answer: (ctx: Context, domain: DomainDoc) => Promise<void>) =>
+    router.get(`/domains/:domain/reports/${path}`, auth, async (ctx) => answer(ctx, await domainOf(c, ctx)));
+
+  report('overview', async (ctx, domain) => {
+    const { from, to } = reportRange(ctx.query, domain.timeZone);
+    ctx.body = await overview(c, domain, from, to);
+  });
+
+  report('calls', async (ctx, domain) => {
+    const page = Number(ctx.query.page ?? 1);
+    if (!Number.isInteger(page) || page < 1 || page > 10_000) throw new ManageFailure(400, 'page must be a whole number from 1');
+    ctx.body = await callsPage(c, domain, reportRange(ctx.query, domain.timeZone), callFilters(ctx.query), page);
+  });
+
+  report('calls.csv', async (ctx, domain) => {
+    const range = reportRange(ctx.query, domain.timeZone);
+    sendCsv(ctx, `calls-${domain.name}-${range.from}-${range.to}.csv`, callsCsv(c, domain, range, callFilters(ctx.query)));
+  });
+
+  report('google-ads.csv', async (ctx, domain) => {
+    const range = reportRange(ctx.query, domain.timeZone);
+    sendCsv(ctx, `google-ads-${domain.name}-${range.from}-${range.to}.csv`, googleAdsCsv(c, domain, range));
+  });
+
+  report('pools', async (ctx, domain) => {
+    const { from, to } = reportRange(ctx.query, domain.timeZone);
+    ctx.body = { from, to, ...(await poolsReport(c, domain, from, to)) };
+  });
+
+  /** The account's agents, as /agent-api/agentStats computes them (days of its first domain). */
+  router.get('/reports/agents', auth, async (ctx) => {
+    const account = await accountOf(c, (ctx.state.session as SessionDoc).accountId);
+    const first = await c.domains.findOne({ accountId: account._id }, { sort: { _id: 1 } });
+    const { from, to } = reportRange(ctx.query, first?.timeZone ?? 'UTC');
+    ctx.body = { from, to, agents: await agents.stats(account, { startDate: from, endDate: to }) };
+  });
+}
+
+function callFilters(query: Context['query']): CallFilters {
+  const { status, source, number } = query;
+  const filters: CallFilters = {};
+  if (status) {
+    if (typeof status !== 'string' || !([...CALL_STATUSES, 'ONGOING'] as string[]).includes(status)) throw new ManageFailure(400, `status must be one of ${[...CALL_STATUSES, 'ONGOING'].join(', ')}`);
+    filters.status = status as CallFilters['status'];
+  }
+  if (source) {
+    if (typeof source !== 'string' || !/^[a-z]+$/.test(source)) throw new ManageFailure(400, 'source must be a source class: paid, organic, social, referral, direct, offline or unattributed');
+    filters.source = source;
+  }
+  if (number) {
+    const digits = typeof number === 'string' ? normalizePhone(number) : null;
+    if (!digits) throw new ManageFailure(400, 'number must be a phone number');
+    filters.trackingNumber = digits;
+  }
+  return filters;
+}
+
+function sendCsv(ctx: Context, filename: string, lines: AsyncGenerator<string>): void {
+  ctx.type = 'text/csv; charset=utf-8';
+  ctx.set('Content-Disposition', `attachment; filename="${filename.replace(/[^\w.-]/g, '_')}"`);
+  ctx.body = Readable.from(lines);
+}

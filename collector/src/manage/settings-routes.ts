@@ -1,0 +1,128 @@
+// HTTP in for the back end's settings: domains, keys, pools and numbers, the install check, and
+// the account's webhook. Every route is of the signed-in user's account: another account's domain
+// answers 404 like a domain that does not exist.
+import type Router from '@koa/router';
+import type { Context, Middleware } from 'koa';
+import { z } from 'zod';
+import { normalizePhone } from '@ringtrail/shared';
+import type { Collections, SessionDoc } from '../db/collections.ts';
+import { DOMAIN_KEY_FIELDS, type DomainKeyKind } from '../domains/keys.ts';
+import { domainName, domainSettings, phone, poolSettings } from '../domains/settings.ts';
+import { bodyOf, parseBody } from '../http/body.ts';
+import { ManageFailure } from '../http/manage-envelope.ts';
+import type { Outbox } from '../webhooks/outbox.ts';
+import { createDomain, domainOfAccount, domainsOfAccount, keyStatus, lastViewAt, rotateDomainKey, updateDomain } from './domains.ts';
+import { addNumbers, addPool, listNumbers, poolOf, removeNumber } from './numbers.ts';
+import { valid } from './validate.ts';
+import { accountOf, deliveries, resend, rotateCallCenterKey, rotateWebhookSecret, setWebhookUrl } from './webhooks.ts';
+import type { DomainDoc } from '../db/collections.ts';
+
+const accountIdOf = (ctx: Context) => (ctx.state.session as SessionDoc).accountId;
+
+/** The domain named in the path, if it is the signed-in account's. */
+export const domainOf = (c: Collections, ctx: Context) => domainOfAccount(c, accountIdOf(ctx), ctx.params.domain!);
+
+/** A domain as the back end shows it: its settings, which keys it has, and the public key. */
+function domainView(domain: DomainDoc) {
+  return { name: domain.name, ...domainSettings.parse(domain), pools: domain.pools, keys: keyStatus(domain), publicKey: domain.publicKey ?? null };
+}
+
+const webhookUrl = z.object({ url: z.url({ protocol: /^https?$/, error: 'must be an http or https URL' }).nullable() });
+const numbersBody = z.object({ numbers: z.array(phone).min(1, 'name at least one number').max(1000) });
+
+export function settingsRoutes(router: Router, c: Collections, outbox: Outbox, auth: Middleware): void {
+  router.get('/domains', auth, async (ctx) => {
+    ctx.body = (await domainsOfAccount(c, accountIdOf(ctx))).map(domainView);
+  });
+
+  router.post('/domains', auth, parseBody, async (ctx) => {
+    const { name, ...settings } = valid(domainSettings.extend({ name: domainName }), bodyOf(ctx.request));
+    ctx.status = 201;
+    ctx.body = domainView(await createDomain(c, accountIdOf(ctx), name.toLowerCase(), settings));
+  });
+
+  router.get('/domains/:domain', auth, async (ctx) => {
+    const domain = await domainOf(c, ctx);
+    ctx.body = { ...domainView(domain), numbers: await listNumbers(c, domain) };
+  });
+
+  router.patch('/domains/:domain', auth, parseBody, async (ctx) => {
+    const domain = await domainOf(c, ctx);
+    const body = bodyOf(ctx.request);
+    const changes = valid(domainSettings.partial().strict(), body);
+    ctx.body = domainView(await updateDomain(c, domain, onlySent(changes, body)));
+  });
+
+  router.post('/domains/:domain/keys/:kind', auth, async (ctx) => {
+    const domain = await domainOf(c, ctx);
+    const kind = ctx.params.kind!;
+    if (!(kind in DOMAIN_KEY_FIELDS)) throw new ManageFailure(404, `No key ${kind}: keys are ${Object.keys(DOMAIN_KEY_FIELDS).join(', ')}`);
+    ctx.body = { kind, key: await rotateDomainKey(c, domain, kind as DomainKeyKind) };
+  });
+
+  router.get('/domains/:domain/install', auth, async (ctx) => {
+    const domain = await domainOf(c, ctx);
+    const last = await lastViewAt(c, domain._id);
+    const collector = `${ctx.protocol}://${ctx.host}`;
+    ctx.body = {
+      scriptTag: domain.publicKey ? `<script async src="${collector}/tracker.js" data-key="${domain.publicKey}"></script>` : null,
+      allowedOrigins: domain.allowedOrigins,
+      lastViewAt: last?.toISOString() ?? null,
+    };
+  });
+
+  router.post('/domains/:domain/pools', auth, parseBody, async (ctx) => {
+    const domain = await domainOf(c, ctx);
+    const { costGroup, ...pool } = valid(poolSettings, bodyOf(ctx.request));
+    ctx.status = 201;
+    ctx.body = domainView(await addPool(c, domain, { ...pool, ...(costGroup ? { costGroup } : {}) }));
+  });
+
+  router.post('/domains/:domain/pools/:type/numbers', auth, parseBody, async (ctx) => {
+    const domain = await domainOf(c, ctx);
+    const pool = poolOf(domain, Number(ctx.params.type));
+    const { numbers } = valid(numbersBody, bodyOf(ctx.request));
+    await addNumbers(c, domain, pool, numbers);
+    ctx.body = await listNumbers(c, domain);
+  });
+
+  router.delete('/domains/:domain/numbers/:number', auth, async (ctx) => {
+    const domain = await domainOf(c, ctx);
+    await removeNumber(c, domain, normalizePhone(ctx.params.number!) ?? ctx.params.number!);
+    ctx.status = 204;
+  });
+
+  router.get('/account', auth, async (ctx) => {
+    const account = await accountOf(c, accountIdOf(ctx));
+    ctx.body = { name: account.name, webhookUrl: account.webhookUrl ?? null, webhookSecretSet: Boolean(account.webhookSecret), callCenterKeySet: Boolean(account.callCenterApiKeyHash) };
+  });
+
+  router.put('/account/webhook', auth, parseBody, async (ctx) => {
+    const { url } = valid(webhookUrl, bodyOf(ctx.request));
+    ctx.body = await setWebhookUrl(c, await accountOf(c, accountIdOf(ctx)), url);
+  });
+
+  router.post('/account/webhook/secret', auth, async (ctx) => {
+    ctx.body = { secret: await rotateWebhookSecret(c, await accountOf(c, accountIdOf(ctx))) };
+  });
+
+  router.post('/account/keys/call-center', auth, async (ctx) => {
+    ctx.body = { kind: 'call-center', key: await rotateCallCenterKey(c, await accountOf(c, accountIdOf(ctx))) };
+  });
+
+  router.get('/account/deliveries', auth, async (ctx) => {
+    const limit = Math.min(Math.max(Number(ctx.query.limit) || 50, 1), 500);
+    const log = await deliveries(c, await accountOf(c, accountIdOf(ctx)), limit);
+    ctx.body = log.map((d) => ({ id: d._id, messageId: d.messageId, attempt: d.attempt, at: d.at.toISOString(), kind: d.kind, type: d.label, stream: d.stream, outcome: d.outcome, httpStatus: d.httpStatus, error: d.error, body: d.body }));
+  });
+
+  router.post('/account/deliveries/:id/resend', auth, async (ctx) => {
+    ctx.status = 202;
+    ctx.body = { id: await resend(c, outbox, await accountOf(c, accountIdOf(ctx)), ctx.params.id!) };
+  });
+}
+
+/** The settings the request named: zod fills the others with their defaults, which would reset them. */
+function onlySent<T extends object>(parsed: T, body: Record<string, unknown>): Partial<T> {
+  return Object.fromEntries(Object.entries(parsed).filter(([k]) => k in body)) as Partial<T>;
+}

@@ -1,0 +1,36 @@
+// Sign-up: a new account and its first user, in one step. Knows nothing of HTTP.
+import { z } from 'zod';
+import { isDuplicateKey, type Collections, type UserDoc } from '../db/collections.ts';
+import { ManageFailure } from '../http/manage-envelope.ts';
+import { hashPassword } from './passwords.ts';
+import { usernameKey } from './users.ts';
+import { valid } from './validate.ts';
+
+export const MIN_PASSWORD = 10;
+
+const signUpBody = z.object({
+  account: z.string().trim().min(2, 'must be at least 2 characters').max(100),
+  username: z.email('must be an e-mail address'),
+  password: z.string().min(MIN_PASSWORD, `must be at least ${MIN_PASSWORD} characters`).max(200),
+});
+
+/** The account is claimed first (its name is its `_id`), then the user: a taken name or e-mail
+ * answers 409, and a taken e-mail gives the new account back. */
+export async function signUp(c: Collections, body: unknown, now = new Date()): Promise<UserDoc> {
+  const { account, username, password } = valid(signUpBody, body);
+  try {
+    await c.accounts.insertOne({ _id: account, name: account });
+  } catch (err) {
+    if (isDuplicateKey(err)) throw new ManageFailure(409, 'That account name is taken');
+    throw err;
+  }
+  const user: UserDoc = { _id: usernameKey(username), accountId: account, passwordHash: await hashPassword(password), createdAt: now };
+  try {
+    await c.users.insertOne(user);
+  } catch (err) {
+    await c.accounts.deleteOne({ _id: account });
+    if (isDuplicateKey(err)) throw new ManageFailure(409, 'That e-mail address already has an account: sign in instead');
+    throw err;
+  }
+  return user;
+}

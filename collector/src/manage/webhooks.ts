@@ -1,0 +1,55 @@
+// The back end's account settings: the webhook URL, its signing secret, the call-center key, and
+// the delivery log with "send again". Knows nothing of HTTP.
+import { randomBytes } from 'node:crypto';
+import type { AccountDoc, Collections, DeliveryLogDoc } from '../db/collections.ts';
+import { hashKey, newKey } from '../domains/keys.ts';
+import { ManageFailure } from '../http/manage-envelope.ts';
+import { WEBHOOK_CONTENT_TYPE } from '../webhooks/live-push.ts';
+import type { Outbox } from '../webhooks/outbox.ts';
+
+export async function accountOf(c: Collections, accountId: string): Promise<AccountDoc> {
+  return (await c.accounts.findOne({ _id: accountId }))!;
+}
+
+/** A URL without a secret could not be signed: the first URL makes the secret too, answered once. */
+export async function setWebhookUrl(c: Collections, account: AccountDoc, url: string | null): Promise<{ secret: string | null }> {
+  if (url === null) {
+    await c.accounts.updateOne({ _id: account._id }, { $unset: { webhookUrl: '' } });
+    return { secret: null };
+  }
+  const secret = account.webhookSecret ? null : newWebhookSecret();
+  await c.accounts.updateOne({ _id: account._id }, { $set: { webhookUrl: url, ...(secret ? { webhookSecret: secret } : {}) } });
+  return { secret };
+}
+
+/** Standard Webhooks' secret format: `whsec_` and 24 random bytes in base64. */
+function newWebhookSecret(): string {
+  return `whsec_${randomBytes(24).toString('base64')}`;
+}
+
+/** A new signing secret, answered once; pushes signed from now on use it. */
+export async function rotateWebhookSecret(c: Collections, account: AccountDoc): Promise<string> {
+  const secret = newWebhookSecret();
+  await c.accounts.updateOne({ _id: account._id }, { $set: { webhookSecret: secret } });
+  return secret;
+}
+
+export async function rotateCallCenterKey(c: Collections, account: AccountDoc): Promise<string> {
+  const key = newKey('call_center');
+  await c.accounts.updateOne({ _id: account._id }, { $set: { callCenterApiKeyHash: hashKey(key) } });
+  return key;
+}
+
+export async function deliveries(c: Collections, account: AccountDoc, limit: number): Promise<DeliveryLogDoc[]> {
+  return c.deliveryLog.find({ accountId: account._id }).sort({ at: -1, attempt: -1 }).limit(limit).toArray();
+}
+
+/** Queues the body of a logged attempt again, to the account's webhook URL of now, as a new message
+ * of its own stream (a resend waits for nothing and holds nothing up). */
+export async function resend(c: Collections, outbox: Outbox, account: AccountDoc, attemptId: string): Promise<string> {
+  const attempt = await c.deliveryLog.findOne({ _id: attemptId, accountId: account._id });
+  if (!attempt) throw new ManageFailure(404, 'No such delivery');
+  if (attempt.kind !== 'webhook') throw new ManageFailure(409, 'Only webhook pushes are sent again');
+  if (!account.webhookUrl) throw new ManageFailure(409, 'The account has no webhook URL');
+  return outbox.enqueue({ accountId: account._id, stream: `resend:${attempt.messageId}`, kind: 'webhook', label: attempt.label, url: account.webhookUrl, contentType: WEBHOOK_CONTENT_TYPE, body: attempt.body, signed: true });
+}

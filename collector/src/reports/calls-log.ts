@@ -1,0 +1,134 @@
+// The calls log: a domain's calls of a range of local days, newest first, each with what led to it;
+// the same as CSV; and the Google Ads offline-conversion CSV of the calls and sales with a gclid.
+import type { CallStatus } from '@ringtrail/shared';
+import type { CallDoc, Collections, DomainDoc } from '../db/collections.ts';
+import { maskCaller } from '../domains/caller-privacy.ts';
+import { localTime, nextDay, startOfLocalDay } from '../domains/time-zone.ts';
+import type { DayRange } from './day-range.ts';
+
+export const LOG_PAGE_SIZE = 50;
+/** A CSV export stops there: a bigger one is the data API's job. */
+export const CSV_MAX_ROWS = 100_000;
+
+export interface CallFilters {
+  status?: CallStatus | 'ONGOING';
+  /** A source class: `paid`, `organic`... or `unattributed`. */
+  source?: string;
+  trackingNumber?: string;
+}
+
+export interface CallRow {
+  callId: number;
+  startedAt: string; // local `YYYY-MM-DD HH:MM:SS`
+  trackingNumber: string;
+  caller: string;
+  destination: string | null;
+  status: CallStatus | 'ONGOING';
+  duration: number;
+  source: string | null;
+  keyword: string | null;
+  landingPage: string | null;
+  pagesSeen: string[];
+  gclid: string | null;
+  offlineDescription: string | null;
+  agent: string | null;
+  revenue: number;
+}
+
+function filterOf(domain: DomainDoc, range: DayRange, filters: CallFilters): Record<string, unknown> {
+  return {
+    domainId: domain._id,
+    startedAt: { $gte: startOfLocalDay(range.from, domain.timeZone), $lt: startOfLocalDay(nextDay(range.to), domain.timeZone) },
+    ...(filters.status ? { status: filters.status === 'ONGOING' ? null : filters.status } : {}),
+    ...(filters.source === 'unattributed' ? { source: null } : filters.source ? { source: { $regex: `^${filters.source.replace(/[^a-z]/g, '')}(:|$)` } } : {}),
+    ...(filters.trackingNumber ? { trackingNumber: filters.trackingNumber } : {}),
+  };
+}
+
+function rowOf(call: CallDoc, domain: DomainDoc): CallRow {
+  const local = localTime(call.startedAt, domain.timeZone);
+  return {
+    callId: call._id,
+    startedAt: `${local.day} ${local.time}`,
+    trackingNumber: call.trackingNumber,
+    caller: maskCaller(call.caller, domain.callerPrivacy),
+    destination: call.destination,
+    status: call.status ?? 'ONGOING',
+    duration: call.duration,
+    source: call.source,
+    keyword: call.keyword,
+    landingPage: call.url,
+    pagesSeen: call.callPath ? call.callPath.split('\n') : [],
+    gclid: call.gclid,
+    offlineDescription: call.offlineDescription,
+    agent: call.agent ?? null,
+    revenue: call.revenue,
+  };
+}
+
+/** One page of the log, newest first, and whether there is a next one. */
+export async function callsPage(c: Collections, domain: DomainDoc, range: DayRange, filters: CallFilters, page: number): Promise<{ calls: CallRow[]; page: number; hasMore: boolean }> {
+  const calls = await c.calls
+    .find(filterOf(domain, range, filters), { sort: { startedAt: -1, _id: -1 }, skip: (page - 1) * LOG_PAGE_SIZE, limit: LOG_PAGE_SIZE + 1 })
+    .toArray();
+  return { calls: calls.slice(0, LOG_PAGE_SIZE).map((call) => rowOf(call, domain)), page, hasMore: calls.length > LOG_PAGE_SIZE };
+}
+
+const CSV_COLUMNS: (keyof CallRow)[] = ['callId', 'startedAt', 'trackingNumber', 'caller', 'destination', 'status', 'duration', 'source', 'keyword', 'landingPage', 'pagesSeen', 'gclid', 'offlineDescription', 'agent', 'revenue'];
+
+export async function* callsCsv(c: Collections, domain: DomainDoc, range: DayRange, filters: CallFilters): AsyncGenerator<string> {
+  yield csvLine(CSV_COLUMNS);
+  const cursor = c.calls.find(filterOf(domain, range, filters), { sort: { startedAt: -1, _id: -1 }, limit: CSV_MAX_ROWS, batchSize: 1000 });
+  for await (const call of cursor) {
+    const row = rowOf(call, domain);
+    yield csvLine(CSV_COLUMNS.map((column) => (column === 'pagesSeen' ? row.pagesSeen.join(' ') : row[column])));
+  }
+}
+
+/** Conversion names the Google Ads account must have (Tools, Conversions, Import from clicks). */
+export const GOOGLE_ADS_CALL = 'RingTrail call';
+export const GOOGLE_ADS_SALE = 'RingTrail sale';
+
+/**
+ * Google Ads' offline conversion import template: a `Parameters:TimeZone=` line, then
+ * `Google Click ID,Conversion Name,Conversion Time,Conversion Value,Conversion Currency`, times
+ * `yyyy-MM-dd HH:mm:ss` in that zone. Calls with a gclid (answered ones, SUCCESS: a missed call is no
+ * conversion), and sales whose call or visit had one, valued at the order's total.
+ */
+export async function* googleAdsCsv(c: Collections, domain: DomainDoc, range: DayRange): AsyncGenerator<string> {
+  const tz = domain.timeZone;
+  const at = (date: Date) => {
+    const local = localTime(date, tz);
+    return `${local.day} ${local.time}`;
+  };
+  yield `Parameters:TimeZone=${tz}\n`;
+  yield csvLine(['Google Click ID', 'Conversion Name', 'Conversion Time', 'Conversion Value', 'Conversion Currency']);
+  const calls = c.calls.find({ ...filterOf(domain, range, { status: 'SUCCESS' }), gclid: { $type: 'string' } }, { sort: { startedAt: 1, _id: 1 }, limit: CSV_MAX_ROWS });
+  for await (const call of calls) yield csvLine([call.gclid, GOOGLE_ADS_CALL, at(call.startedAt), call.revenue || '', call.revenue ? domain.currency : '']);
+  const between = { $gte: startOfLocalDay(range.from, tz), $lt: startOfLocalDay(nextDay(range.to), tz) };
+  const orders = c.orders.find({ domainId: domain._id, convertedAt: between }, { sort: { convertedAt: 1, _id: 1 }, limit: CSV_MAX_ROWS });
+  for await (const order of orders) {
+    const gclid = await gclidOf(c, order.attribution?.callId ?? order.callId, order.attribution?.visitId ?? order.visitId);
+    if (gclid) yield csvLine([gclid, GOOGLE_ADS_SALE, at(order.convertedAt!), order.totalCost, order.currency]);
+  }
+}
+
+async function gclidOf(c: Collections, callId: number | null, visitId: number | null): Promise<string | null> {
+  const call = callId === null ? null : await c.calls.findOne({ _id: callId }, { projection: { gclid: 1 } });
+  if (call?.gclid) return call.gclid;
+  const visit = visitId === null ? null : await c.visits.findOne({ _id: visitId }, { projection: { attribution: 1 } });
+  return visit?.attribution.gclid ?? null;
+}
+
+/** RFC 4180: a field with a comma, quote or line break is quoted, its quotes doubled. A field that
+ * a spreadsheet would run as a formula (`=`, `+`, `-`, `@` first) gets a leading `'`. */
+export function csvLine(fields: unknown[]): string {
+  return `${fields.map(csvField).join(',')}\r\n`;
+}
+
+function csvField(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  let text = String(value);
+  if (typeof value === 'string' && /^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}

@@ -1,0 +1,37 @@
+// The range of local days a report covers: `from` and `to` (YYYY-MM-DD, both included), by
+// default the last 30 days of the domain's time zone.
+import { ManageFailure } from '../http/manage-envelope.ts';
+import { isCalendarDay, localTime, nextDay } from '../domains/time-zone.ts';
+
+export const MAX_REPORT_DAYS = 400;
+const DEFAULT_DAYS = 30;
+
+export interface DayRange {
+  from: string;
+  to: string;
+}
+
+export function reportRange(query: Record<string, unknown>, timeZone: string, now = new Date()): DayRange {
+  const to = dayParam(query.to, 'to') ?? localTime(now, timeZone).day;
+  const from = dayParam(query.from, 'from') ?? addDays(to, 1 - DEFAULT_DAYS);
+  if (from > to) throw new ManageFailure(400, 'from must not be after to');
+  if (daysBetween(from, to).length > MAX_REPORT_DAYS) throw new ManageFailure(400, `A report covers at most ${MAX_REPORT_DAYS} days`);
+  return { from, to };
+}
+
+function dayParam(value: unknown, name: string): string | undefined {
+  if (value === undefined || value === '') return undefined;
+  if (typeof value !== 'string' || !isCalendarDay(value)) throw new ManageFailure(400, `${name} must be a date YYYY-MM-DD`);
+  return value;
+}
+
+export function addDays(day: string, n: number): string {
+  return new Date(Date.parse(`${day}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
+}
+
+/** Every day from `from` to `to`, both included (stops after MAX_REPORT_DAYS + 1). */
+export function daysBetween(from: string, to: string): string[] {
+  const days: string[] = [];
+  for (let day = from; day <= to && days.length <= MAX_REPORT_DAYS; day = nextDay(day)) days.push(day);
+  return days;
+}

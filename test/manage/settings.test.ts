@@ -1,0 +1,227 @@
+// The back end's settings API over HTTP: domains, keys, pools and numbers, webhooks, install
+// check, sign-up; and every route scoped to the signed-in account.
+import { describe, expect, it } from 'vitest';
+import { AgentService } from '../../collector/src/agent/service.ts';
+import { LiveCalls } from '../../collector/src/agent/live-calls.ts';
+import { createLogger } from '../../collector/src/logger.ts';
+import { manageRoutes } from '../../collector/src/manage/routes.ts';
+import { DEFAULT_SIGN_IN_LIMITS, SignInLimit } from '../../collector/src/manage/sign-in-limit.ts';
+import { Outbox } from '../../collector/src/webhooks/outbox.ts';
+import { startCollector, useSeededCollector } from '../helpers/collector.ts';
+import { API_KEY, trackingFixture, viewParams } from '../helpers/fixtures.ts';
+import { signedInClient, type ManageClient } from '../helpers/manage-client.ts';
+
+const PASSWORD = 'owner password 1';
+const base = trackingFixture();
+const fixture = {
+  accounts: [
+    { ...base.accounts[0]!, users: [{ username: 'owner@shop.test', password: PASSWORD }] },
+    {
+      name: 'Rival account',
+      users: [{ username: 'rival@other.test', password: PASSWORD }],
+      domains: [{ name: 'other.test', apiKey: 'rival-api-key', pools: [{ type: 1, usage: 'online', numbers: ['0800000009'] }] }],
+    },
+  ],
+};
+
+describe('back end settings', () => {
+  const s = useSeededCollector('manage_settings', fixture, { signInLimits: { perIp: 1000, perUsername: 1000 } });
+  let owner: ManageClient;
+  let rival: ManageClient;
+  /** The domain's api key: the rotation test changes it. */
+  let apiKey = API_KEY;
+  const signIn = async () => {
+    owner ??= await signedInClient(s.collector.baseUrl, 'owner@shop.test', PASSWORD);
+    rival ??= await signedInClient(s.collector.baseUrl, 'rival@other.test', PASSWORD);
+  };
+
+  /** Every route that names a domain, as another account would call it on shop.test. */
+  const DOMAIN_ROUTES: [string, string, unknown?][] = [
+    ['GET', '/domains/shop.test'],
+    ['PATCH', '/domains/shop.test', { timeZone: 'Europe/Paris' }],
+    ['POST', '/domains/shop.test/keys/api'],
+    ['GET', '/domains/shop.test/install'],
+    ['POST', '/domains/shop.test/pools', { type: 2, usage: 'online' }],
+    ['POST', '/domains/shop.test/pools/1/numbers', { numbers: ['0800000077'] }],
+    ['DELETE', '/domains/shop.test/numbers/0800000001'],
+    ['GET', '/domains/shop.test/reports/overview'],
+    ['GET', '/domains/shop.test/reports/calls'],
+    ['GET', '/domains/shop.test/reports/calls.csv'],
+    ['GET', '/domains/shop.test/reports/google-ads.csv'],
+    ['GET', '/domains/shop.test/reports/pools'],
+  ];
+
+  it('answers 404 to another account for every route that names a domain, and changes nothing', async () => {
+    await signIn();
+    const before = await s.t.c.domains.findOne({ _id: 'shop.test' });
+    for (const [method, path, body] of DOMAIN_ROUTES) {
+      const res = await rival.call(method, path, body);
+      expect({ method, path, status: res.status, body: res.body }).toEqual({ method, path, status: 404, body: { error: 'No such domain' } });
+    }
+    expect(await s.t.c.domains.findOne({ _id: 'shop.test' })).toEqual(before);
+    expect(await s.t.c.trackingNumbers.findOne({ _id: '0800000001' })).toMatchObject({ domainId: 'shop.test' });
+    // Another account's number through one's own domain is not found either.
+    expect(await rival.call('DELETE', '/domains/other.test/numbers/0800000001')).toMatchObject({ status: 404, body: { error: 'No number 0800000001 in this domain' } });
+    expect((await rival.get('/domains')).body.map((d: { name: string }) => d.name)).toEqual(['other.test']);
+  });
+
+  it('lists every route that names a domain in the isolation test above', async () => {
+    const c = s.t.c;
+    const router = manageRoutes(c, new SignInLimit(DEFAULT_SIGN_IN_LIMITS), new Outbox(c), new AgentService(c, new LiveCalls(c)), { signUp: true }, createLogger('silent'));
+    const served = router.stack.filter((layer) => String(layer.path).includes(':domain')).flatMap((layer) => layer.methods.filter((m) => m !== 'HEAD').map((m) => `${m} ${layer.path}`));
+    const tested = DOMAIN_ROUTES.map(([method, path]) => `${method} /manage/api${path}`);
+    const pattern = (route: string) => route.replace('shop.test', ':domain').replace(/keys\/api$/, 'keys/:kind').replace(/pools\/1\//, 'pools/:type/').replace(/numbers\/0800000001$/, 'numbers/:number');
+    expect(tested.map(pattern).sort()).toEqual(served.sort());
+  });
+
+  it('refuses a change without the CSRF token', async () => {
+    await signIn();
+    const login = await fetch(`${s.collector.baseUrl}/manage/api/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'owner@shop.test', password: PASSWORD }) });
+    const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
+    const res = await fetch(`${s.collector.baseUrl}/manage/api/domains/shop.test`, { method: 'PATCH', headers: { cookie, 'content-type': 'application/json' }, body: JSON.stringify({ currency: 'USD' }) });
+    expect(res.status).toBe(403);
+    expect((await s.t.c.domains.findOne({ _id: 'shop.test' }))!.currency).toBe('EUR');
+  });
+
+  it('creates a domain, validates every setting with a clear error, and changes only what is sent', async () => {
+    await signIn();
+    const created = await owner.call('POST', '/domains', { name: 'New-Site.test', allowedOrigins: ['https://new-site.test'], sitePhones: ['01 23 45 67 00'], timeZone: 'Europe/Paris' });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ name: 'new-site.test', sitePhones: ['0123456700'], timeZone: 'Europe/Paris', currency: 'EUR', displayMode: 'direct', pools: [], keys: { api: false, public: false } });
+    expect(await rival.call('POST', '/domains', { name: 'new-site.test' })).toMatchObject({ status: 409, body: { error: 'new-site.test is already registered' } });
+
+    const refused: [unknown, string][] = [
+      [{ name: 'bad name!' }, 'name: must be a host name (letters, digits, dots and dashes)'],
+      [{ name: 'a.test', allowedOrigins: ['ftp://a.test'] }, 'allowedOrigins.0: must be an http or https URL'],
+      [{ name: 'a.test', sitePhones: ['call us'] }, 'sitePhones.0: "call us" is not a phone number'],
+      [{ name: 'a.test', timeZone: 'Mars/Olympus' }, 'timeZone: is not an IANA time zone'],
+      [{ name: 'a.test', currency: 'euro' }, 'currency: must be an ISO 4217 code'],
+      [{ name: 'a.test', displayMode: 'sometimes' }, 'displayMode: Invalid option: expected one of "direct"|"click"'],
+      [{ name: 'a.test', antiFlickerMs: 99999 }, 'antiFlickerMs: Too big: expected number to be <=5000'],
+      [{ name: 'a.test', callerPrivacy: 'some' }, 'callerPrivacy: Invalid option: expected one of "none"|"partial"|"full"'],
+      [{ name: 'a.test', ga4MeasurementId: 'UA-1' }, 'ga4MeasurementId: must be a GA4 measurement id (G-XXXXXXX)'],
+    ];
+    for (const [body, error] of refused) expect(await owner.call('POST', '/domains', body)).toMatchObject({ status: 400, body: { error } });
+    expect(await s.t.c.domains.findOne({ _id: 'a.test' })).toBeNull();
+
+    const patched = await owner.call('PATCH', '/domains/new-site.test', { currency: 'USD', orderStatuses: [{ name: 'paid', isSale: true }] });
+    expect(patched.body).toMatchObject({ currency: 'USD', timeZone: 'Europe/Paris', allowedOrigins: ['https://new-site.test'], orderStatuses: [{ name: 'paid', isSale: true }] });
+    expect(await owner.call('PATCH', '/domains/new-site.test', { nonsense: 1 })).toMatchObject({ status: 400, body: { error: 'Unrecognized key: "nonsense"' } });
+  });
+
+  it('rotates a key: shown once, stored hashed; the old key stops working and the new one works', async () => {
+    await signIn();
+    const view = (apiKey: string) => s.collector.post('/ospView', viewParams({ api_key: apiKey, direct_display: false }));
+    expect((await view(API_KEY)).body.status).toBe('OK');
+    const rotated = await owner.call('POST', '/domains/shop.test/keys/api');
+    expect(rotated).toMatchObject({ status: 200, body: { kind: 'api', key: expect.stringMatching(/^rt_api_[\w-]{40,}$/) } });
+    expect(JSON.stringify(await s.t.c.domains.findOne({ _id: 'shop.test' }))).not.toContain(rotated.body.key);
+    expect((await view(API_KEY)).body.status).toBe('AUTHENTICATION_ERROR');
+    expect((await view(rotated.body.key)).body.status).toBe('OK');
+    apiKey = rotated.body.key;
+    expect(JSON.stringify((await owner.get('/domains/shop.test')).body)).not.toContain(rotated.body.key);
+    expect(await owner.call('POST', '/domains/shop.test/keys/master')).toMatchObject({ status: 404 });
+
+    const pub = await owner.call('POST', '/domains/shop.test/keys/public');
+    const install = await owner.get('/domains/shop.test/install');
+    expect(install.body.scriptTag).toBe(`<script async src="${s.collector.baseUrl}/tracker.js" data-key="${pub.body.key}"></script>`);
+  });
+
+  it('says when the last view arrived', async () => {
+    await signIn();
+    const domain = await owner.call('POST', '/domains', { name: 'fresh.test' });
+    expect(domain.status).toBe(201);
+    expect((await owner.get('/domains/fresh.test/install')).body).toEqual({ scriptTag: null, allowedOrigins: [], lastViewAt: null });
+    const before = Date.now();
+    await s.collector.post('/ospView', viewParams({ api_key: apiKey, direct_display: false }));
+    const last = Date.parse((await owner.get('/domains/shop.test/install')).body.lastViewAt);
+    expect(last).toBeGreaterThanOrEqual(before - 1000);
+    expect(last).toBeLessThanOrEqual(Date.now());
+  });
+
+  it('adds a pool and numbers; refuses a wrong prefix or another domain number; keeps a held number until it is free', async () => {
+    await signIn();
+    expect(await owner.call('POST', '/domains/shop.test/pools', { type: 1, usage: 'online' })).toMatchObject({ status: 409, body: { error: 'The domain already has a pool of type 1' } });
+    expect(await owner.call('POST', '/domains/shop.test/pools', { type: 36, usage: 'offline' })).toMatchObject({ status: 400, body: { error: 'type: offline pools take types 1 to 34 only' } });
+    expect(await owner.call('POST', '/domains/shop.test/pools/1/numbers', { numbers: ['0900000001'] })).toMatchObject({ status: 409, body: { error: '0900000001 does not start with 0800, the prefix of type 1' } });
+    expect(await owner.call('POST', '/domains/shop.test/pools/1/numbers', { numbers: ['0800000009'] })).toMatchObject({ status: 409, body: { error: '0800000009 already belongs to other.test' } });
+    const added = await owner.call('POST', '/domains/shop.test/pools/1/numbers', { numbers: ['08 00 00 00 04'] });
+    expect(added.body).toContainEqual({ number: '0800000004', type: 1, usage: 'online', inUse: false, description: null });
+
+    // Take every number of pool 1, then try to remove one.
+    const held: string[] = [];
+    for (let i = 0; i < 4; i++) {
+      const res = await s.collector.post('/ospView', viewParams({ api_key: apiKey, ip: `198.51.100.${i + 1}`, expiration: 2 }));
+      held.push(Object.values(res.body.surtaxPhones as Record<string, { surtaxPhoneNumber: string }>)[0]!.surtaxPhoneNumber.replace(/\./g, ''));
+    }
+    expect(await owner.call('DELETE', `/domains/shop.test/numbers/${held[0]}`)).toMatchObject({ status: 409, body: { error: `${held[0]} is in use: it can be removed once it is free` } });
+    expect((await owner.get('/domains/shop.test')).body.numbers).toContainEqual(expect.objectContaining({ number: held[0], inUse: true }));
+    await new Promise((r) => setTimeout(r, 2100));
+    expect((await owner.call('DELETE', `/domains/shop.test/numbers/${held[0]}`)).status).toBe(204);
+    expect(await s.t.c.trackingNumbers.findOne({ _id: held[0] })).toBeNull();
+    expect(await s.t.c.slots.findOne({ _id: held[0] })).toBeNull();
+    // The pool lost one number: three visitors get one, the fourth is refused.
+    const answers = [];
+    for (let i = 0; i < 4; i++) answers.push((await s.collector.post('/ospView', viewParams({ api_key: apiKey, ip: `198.51.100.${i + 20}` }))).body.status);
+    expect(answers).toEqual(['OK', 'OK', 'OK', 'WARNING']);
+  });
+
+  it('sets the webhook URL (its secret answered once), rotates the secret and the call-center key', async () => {
+    await signIn();
+    expect(await owner.call('PUT', '/account/webhook', { url: 'ftp://hooks.test' })).toMatchObject({ status: 400, body: { error: 'url: must be an http or https URL' } });
+    const set = await owner.call('PUT', '/account/webhook', { url: 'https://hooks.test/ringtrail' });
+    expect(set.body.secret).toMatch(/^whsec_[A-Za-z0-9+/]{32}$/);
+    expect((await owner.call('PUT', '/account/webhook', { url: 'https://hooks.test/v2' })).body).toEqual({ secret: null });
+    const rotated = await owner.call('POST', '/account/webhook/secret');
+    expect(rotated.body.secret).not.toBe(set.body.secret);
+    expect((await s.t.c.accounts.findOne({ _id: 'Test account' }))!.webhookSecret).toBe(rotated.body.secret);
+    expect((await owner.get('/account')).body).toEqual({ name: 'Test account', webhookUrl: 'https://hooks.test/v2', webhookSecretSet: true, callCenterKeySet: true });
+
+    const cc = await owner.call('POST', '/account/keys/call-center');
+    const stats = (key: string) => fetch(`${s.collector.baseUrl}/agent-api/agentStats`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ apiKey: key }) }).then((r) => r.json());
+    expect((await stats('cc-test-key')).status).toBe('NOK');
+    expect((await stats(cc.body.key)).status).toBe('OK');
+  });
+
+  it('shows the delivery log and sends a push again, to this account only', async () => {
+    await signIn();
+    await s.t.c.deliveryLog.insertOne({ _id: 'msg_1#1', messageId: 'msg_1', accountId: 'Test account', stream: 'call:1', kind: 'webhook', label: 'view', attempt: 1, at: new Date(), httpStatus: 500, error: null, outcome: 'abandoned', body: 'realtimeData=%7B%7D' });
+    const log = await owner.get('/account/deliveries');
+    expect(log.body).toContainEqual(expect.objectContaining({ id: 'msg_1#1', outcome: 'abandoned', httpStatus: 500, body: 'realtimeData=%7B%7D' }));
+    expect(await rival.get('/account/deliveries')).toMatchObject({ status: 200, body: [] });
+    expect(await rival.call('POST', '/account/deliveries/msg_1%231/resend')).toMatchObject({ status: 404, body: { error: 'No such delivery' } });
+    const resent = await owner.call('POST', '/account/deliveries/msg_1%231/resend');
+    expect(resent.status).toBe(202);
+    expect(await s.t.c.outbox.findOne({ _id: resent.body.id })).toMatchObject({ accountId: 'Test account', url: 'https://hooks.test/v2', body: 'realtimeData=%7B%7D', stream: 'resend:msg_1', signed: true });
+  });
+});
+
+describe('back end sign-up', () => {
+  const s = useSeededCollector('manage_signup', { accounts: [] });
+
+  it('makes an account and its first user, signed in at once; a taken name or e-mail is refused', async () => {
+    const signUp = (body: unknown) => fetch(`${s.collector.baseUrl}/manage/api/signup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    expect(await (await fetch(`${s.collector.baseUrl}/manage/api/config`)).json()).toEqual({ signUp: true });
+    const res = await signUp({ account: 'Bakery', username: 'Baker@Bread.test', password: 'rye and wheat' });
+    expect(res.status).toBe(201);
+    expect(await res.json()).toMatchObject({ username: 'baker@bread.test', account: 'Bakery' });
+    expect(res.headers.get('set-cookie')).toMatch(/^rt_session=/);
+    expect((await signUp({ account: 'Bakery', username: 'other@bread.test', password: 'rye and wheat' })).status).toBe(409);
+    const taken = await signUp({ account: 'Bakery 2', username: 'baker@bread.test', password: 'rye and wheat' });
+    expect(taken.status).toBe(409);
+    expect(await s.t.c.accounts.findOne({ _id: 'Bakery 2' })).toBeNull();
+    expect(await (await signUp({ account: 'Mill', username: 'miller@mill.test', password: 'short' })).json()).toEqual({ error: 'password: must be at least 10 characters' });
+    await signedInClient(s.collector.baseUrl, 'baker@bread.test', 'rye and wheat');
+  });
+
+  it('is off when the server says so', async () => {
+    const off = await startCollector(s.t.db, { signUp: false, delivery: { run: false } });
+    try {
+      const res = await fetch(`${off.baseUrl}/manage/api/signup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ account: 'Sneaky', username: 'x@y.test', password: 'long enough pw' }) });
+      expect(res.status).toBe(403);
+      expect(await s.t.c.accounts.findOne({ _id: 'Sneaky' })).toBeNull();
+    } finally {
+      await off.close();
+    }
+  });
+});
