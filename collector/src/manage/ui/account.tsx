@@ -1,0 +1,105 @@
+// The account: the webhook URL and its secret, the call-center key, and the delivery log.
+import { useState } from 'preact/hooks';
+import { api, get } from './api.ts';
+import { useLoad } from './hooks.ts';
+import { Failure } from './layout.tsx';
+import { ShownOnce } from './shown-once.tsx';
+
+interface Account {
+  name: string;
+  webhookUrl: string | null;
+  webhookSecretSet: boolean;
+  callCenterKeySet: boolean;
+}
+
+interface Delivery {
+  id: string;
+  attempt: number;
+  at: string;
+  kind: string;
+  type: string;
+  stream: string;
+  outcome: string;
+  httpStatus: number | null;
+  error: string | null;
+}
+
+export function AccountScreen() {
+  const account = useLoad(() => get<Account>('/account'), []);
+  const log = useLoad(() => get<Delivery[]>('/account/deliveries?limit=100'), []);
+  const [secret, setSecret] = useState<{ label: string; value: string } | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const run = async (action: () => Promise<void>) => {
+    setError(null);
+    try {
+      await action();
+      account.reload();
+      log.reload();
+    } catch (err) {
+      setError((err as Error).message);
+    }
+  };
+  const a = account.data;
+  return (
+    <section>
+      <div class="heading">
+        <h1>Account {a?.name}</h1>
+      </div>
+      {error && <Failure message={error} />}
+      {secret && <ShownOnce label={secret.label} value={secret.value} />}
+      {a && (
+        <div class="card">
+          <h2>Webhook</h2>
+          <p class="muted">Live pushes to your call center while a call goes on, signed the Standard Webhooks way.</p>
+          <form
+            class="inline"
+            onSubmit={(event) => {
+              event.preventDefault();
+              const url = String(new FormData(event.target as HTMLFormElement).get('url')).trim();
+              void run(async () => {
+                const answer = await api<{ secret: string | null }>('PUT', '/account/webhook', { url: url || null });
+                if (answer.secret) setSecret({ label: 'Webhook signing secret', value: answer.secret });
+              });
+            }}
+          >
+            <input name="url" type="url" value={a.webhookUrl ?? ''} placeholder="https://callcenter.example/ringtrail" aria-label="Webhook URL" />
+            <button type="submit">Save</button>
+          </form>
+          <p>
+            Signing secret: {a.webhookSecretSet ? 'set' : 'none'}{' '}
+            <button type="button" onClick={() => run(async () => setSecret({ label: 'New webhook signing secret', value: (await api('POST', '/account/webhook/secret')).secret }))}>
+              Rotate the secret
+            </button>
+          </p>
+          <p>
+            Call-center key (/agent-api): {a.callCenterKeySet ? 'set' : 'none'}{' '}
+            <button type="button" onClick={() => run(async () => setSecret({ label: 'New call-center key', value: (await api('POST', '/account/keys/call-center')).key }))}>
+              {a.callCenterKeySet ? 'Rotate' : 'Make'} the key
+            </button>
+          </p>
+        </div>
+      )}
+      <div class="card flush">
+        <h2>Delivery log</h2>
+        {log.data && !log.data.length && <p class="muted">Nothing sent yet.</p>}
+        {log.data && log.data.length > 0 && (
+          <table>
+            <thead><tr><th>When</th><th>What</th><th>Stream</th><th>Attempt</th><th>Outcome</th><th></th></tr></thead>
+            <tbody>
+              {log.data.map((d) => (
+                <tr>
+                  <td class="nowrap">{new Date(d.at).toLocaleString()}</td>
+                  <td>{d.kind} {d.type}</td>
+                  <td class="mono">{d.stream}</td>
+                  <td class="num">{d.attempt}</td>
+                  <td><span class={`status ${d.outcome}`}>{d.outcome}</span> {d.httpStatus ?? ''} {d.error ?? ''}</td>
+                  <td>{d.kind === 'webhook' && <button type="button" onClick={() => run(async () => void (await api('POST', `/account/deliveries/${encodeURIComponent(d.id)}/resend`)))}>Send again</button>}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,114 @@
+// The calls log: each call with what led to it, filters, pages, and the two CSV downloads.
+import { get, withQuery } from './api.ts';
+import { duration, phone } from './format.ts';
+import { useLoad } from './hooks.ts';
+import { Failure } from './layout.tsx';
+import { RangePicker, rangeQuery } from './range.tsx';
+import { navigate, type Route } from './route.ts';
+
+interface CallRow {
+  callId: number;
+  startedAt: string;
+  trackingNumber: string;
+  caller: string;
+  destination: string | null;
+  status: string;
+  duration: number;
+  source: string | null;
+  keyword: string | null;
+  landingPage: string | null;
+  pagesSeen: string[];
+  gclid: string | null;
+  offlineDescription: string | null;
+  agent: string | null;
+}
+
+const STATUSES = ['SUCCESS', 'NORESPONSE', 'BUSY', 'EXPIRED', 'NOTASSIGNED', 'INTERRUPTED', 'ANOMALY', 'ONGOING'];
+const SOURCES = ['paid', 'organic', 'social', 'referral', 'direct', 'offline', 'unattributed'];
+
+export function CallsScreen({ route }: { route: Route }) {
+  const base = `/domains/${encodeURIComponent(route.domain!)}/reports`;
+  const filters = { ...rangeQuery(route), status: route.query.status, source: route.query.source };
+  const page = Number(route.query.page || 1);
+  const { data, error } = useLoad(() => get<{ calls: CallRow[]; hasMore: boolean }>(withQuery(`${base}/calls`, { ...filters, page })), [route.domain, JSON.stringify(filters), page]);
+  const set = (query: Record<string, string>) => navigate({ ...route, query: { ...route.query, page: '', ...query } });
+  return (
+    <section>
+      <div class="heading">
+        <h1>Calls</h1>
+        <RangePicker route={route} />
+      </div>
+      <div class="toolbar">
+        <select aria-label="Status" value={route.query.status ?? ''} onChange={(e) => set({ status: (e.target as HTMLSelectElement).value })}>
+          <option value="">Every status</option>
+          {STATUSES.map((s) => (
+            <option value={s}>{s}</option>
+          ))}
+        </select>
+        <select aria-label="Source" value={route.query.source ?? ''} onChange={(e) => set({ source: (e.target as HTMLSelectElement).value })}>
+          <option value="">Every source</option>
+          {SOURCES.map((s) => (
+            <option value={s}>{s}</option>
+          ))}
+        </select>
+        <span class="spacer" />
+        <a class="button" href={withQuery(`/manage/api${base}/calls.csv`, filters)} download>
+          Download CSV
+        </a>
+        <a class="button" href={withQuery(`/manage/api${base}/google-ads.csv`, rangeQuery(route))} download title="Answered calls and sales with a gclid, in Google Ads' offline conversion import format">
+          Google Ads conversions
+        </a>
+      </div>
+      {error && <Failure message={error} />}
+      {data && !data.calls.length && <p class="muted">No call in this range.</p>}
+      {data && data.calls.length > 0 && (
+        <div class="card flush">
+          <table class="calls">
+            <thead>
+              <tr>
+                <th>Started</th>
+                <th>Number called</th>
+                <th>Caller</th>
+                <th>Status</th>
+                <th class="num">Duration</th>
+                <th>Source</th>
+                <th>Keyword</th>
+                <th>Landing page and pages seen</th>
+                <th>gclid</th>
+              </tr>
+            </thead>
+            <tbody>
+              {data.calls.map((call) => (
+                <tr data-call={call.callId}>
+                  <td class="nowrap">{call.startedAt}</td>
+                  <td class="nowrap">{phone(call.trackingNumber)}{call.offlineDescription && <div class="muted">{call.offlineDescription}</div>}</td>
+                  <td class="nowrap">{call.caller === 'anonymous' || call.caller === 'hidden' ? call.caller : phone(call.caller)}</td>
+                  <td><span class={`status ${call.status.toLowerCase()}`}>{call.status}</span></td>
+                  <td class="num nowrap">{duration(call.duration)}</td>
+                  <td>{call.source ?? <span class="muted">none</span>}</td>
+                  <td>{call.keyword ?? ''}</td>
+                  <td class="pages">
+                    {call.landingPage && <div title={call.landingPage}>{call.landingPage}</div>}
+                    {call.pagesSeen.length > 1 && <div class="muted">{call.pagesSeen.length} pages seen</div>}
+                  </td>
+                  <td class="mono">{call.gclid ?? ''}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {data && (page > 1 || data.hasMore) && (
+        <div class="pager">
+          <button type="button" disabled={page <= 1} onClick={() => set({ page: String(page - 1) })}>
+            Newer
+          </button>
+          <span>Page {page}</span>
+          <button type="button" disabled={!data.hasMore} onClick={() => set({ page: String(page + 1) })}>
+            Older
+          </button>
+        </div>
+      )}
+    </section>
+  );
+}

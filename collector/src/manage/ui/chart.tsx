@@ -1,0 +1,49 @@
+// Calls and visits per day, drawn by uPlot (small, fast, canvas): calls as bars on the left axis,
+// visits as a line on the right one.
+import { useEffect, useRef } from 'preact/hooks';
+import uPlot from 'uplot';
+
+export interface DailyPoint {
+  day: string;
+  calls: number;
+  visits: number;
+}
+
+const dayStart = (day: string) => Date.parse(`${day}T00:00:00Z`) / 1000;
+
+export function CallsChart({ days }: { days: DailyPoint[] }) {
+  const box = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const el = box.current!;
+    const bars = uPlot.paths.bars!({ size: [0.6, 40] });
+    const plot = new uPlot(
+      {
+        width: el.clientWidth || 800,
+        height: 260,
+        tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), 'UTC'),
+        legend: { show: true },
+        cursor: { points: { show: false } },
+        scales: { x: { time: true }, calls: { range: (_u, _min, max) => [0, Math.max(1, max)] }, visits: { range: (_u, _min, max) => [0, Math.max(1, max)] } },
+        axes: [
+          { stroke: '#5b6472', grid: { stroke: '#eef0f3' } },
+          { scale: 'calls', label: 'Calls', stroke: '#5b6472', grid: { stroke: '#eef0f3' } },
+          { scale: 'visits', label: 'Visits', side: 1, stroke: '#5b6472', grid: { show: false } },
+        ],
+        series: [
+          { label: 'Day', value: (_u, ts) => (ts == null ? '' : new Date(ts * 1000).toISOString().slice(0, 10)) },
+          { label: 'Calls', scale: 'calls', stroke: '#1f6feb', fill: 'rgba(31,111,235,0.75)', paths: bars, points: { show: false } },
+          { label: 'Visits', scale: 'visits', stroke: '#f08c00', width: 2, points: { show: false } },
+        ],
+      },
+      [days.map((d) => dayStart(d.day)), days.map((d) => d.calls), days.map((d) => d.visits)],
+      el,
+    );
+    const resize = () => plot.setSize({ width: el.clientWidth, height: 260 });
+    addEventListener('resize', resize);
+    return () => {
+      removeEventListener('resize', resize);
+      plot.destroy();
+    };
+  }, [days]);
+  return <div class="chart" ref={box} data-testid="calls-chart" />;
+}

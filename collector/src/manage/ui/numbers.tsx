@@ -1,0 +1,74 @@
+// A domain's pools and numbers: add a pool, add numbers to it, remove a number that nobody holds.
+import { useState } from 'preact/hooks';
+import { api } from './api.ts';
+import { phone } from './format.ts';
+import { Failure } from './layout.tsx';
+import type { DomainView } from './settings.tsx';
+
+export function NumbersCard({ path, domain, changed }: { path: string; domain: DomainView; changed: () => void }) {
+  const [error, setError] = useState<string | null>(null);
+  const run = async (action: () => Promise<unknown>) => {
+    setError(null);
+    try {
+      await action();
+      changed();
+    } catch (err) {
+      setError((err as Error).message);
+    }
+  };
+  async function addPool(event: Event) {
+    event.preventDefault();
+    const f = new FormData(event.target as HTMLFormElement);
+    await run(() => api('POST', `${path}/pools`, { type: Number(f.get('type')), usage: f.get('usage'), codeDigits: Number(f.get('codeDigits') || 0) }));
+  }
+  return (
+    <div class="card">
+      <h2>Number pools</h2>
+      {error && <Failure message={error} />}
+      {domain.pools.map((pool) => {
+        const numbers = domain.numbers.filter((n) => n.type === pool.type);
+        return (
+          <div class="pool" data-pool={pool.type}>
+            <h3>
+              Type {pool.type}, {pool.usage}
+              {pool.codeDigits > 0 && `, shared with ${pool.codeDigits}-digit codes`}
+            </h3>
+            <ul class="numbers">
+              {numbers.map((n) => (
+                <li>
+                  {phone(n.number)}
+                  {n.description && <span class="muted"> {n.description}</span>}
+                  {n.inUse ? (
+                    <span class="muted"> {pool.usage === 'online' ? 'held now' : 'assigned'}</span>
+                  ) : (
+                    <button type="button" class="link" aria-label={`Remove ${n.number}`} onClick={() => run(() => api('DELETE', `${path}/numbers/${n.number}`))}>
+                      remove
+                    </button>
+                  )}
+                </li>
+              ))}
+            </ul>
+            <form
+              class="inline"
+              onSubmit={(event) => {
+                event.preventDefault();
+                const form = event.target as HTMLFormElement;
+                const numbers = String(new FormData(form).get('numbers')).split(/[\n,;]+/).map((n) => n.trim()).filter(Boolean);
+                void run(() => api('POST', `${path}/pools/${pool.type}/numbers`, { numbers })).then(() => form.reset());
+              }}
+            >
+              <input name="numbers" placeholder="Numbers to add, comma-separated" aria-label={`Numbers to add to type ${pool.type}`} required />
+              <button type="submit">Add numbers</button>
+            </form>
+          </div>
+        );
+      })}
+      <form class="inline" onSubmit={addPool}>
+        <label>Type<input name="type" type="number" min={1} required aria-label="Pool type" /></label>
+        <label>Use<select name="usage"><option value="online">online (the tracker)</option><option value="offline">offline (print, radio...)</option></select></label>
+        <label>Code digits<input name="codeDigits" type="number" min={0} max={8} value={0} /></label>
+        <button type="submit">Add a pool</button>
+      </form>
+    </div>
+  );
+}

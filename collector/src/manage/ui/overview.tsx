@@ -1,0 +1,110 @@
+// The overview: how many visits, views and calls, how views turn into calls, per day, per source
+// class and per keyword; revenue from orders where there are any.
+import { get, withQuery } from './api.ts';
+import { CallsChart } from './chart.tsx';
+import { count, money, percent } from './format.ts';
+import { useLoad } from './hooks.ts';
+import { Failure } from './layout.tsx';
+import { RangePicker, rangeQuery } from './range.tsx';
+import type { Route } from './route.ts';
+
+interface Row {
+  visits: number;
+  views: number;
+  calls: number;
+  conversionRate: number;
+  orders: number;
+  revenue: number;
+}
+
+interface Overview {
+  from: string;
+  to: string;
+  currency: string;
+  totals: Row & { answered: number };
+  days: (Row & { day: string })[];
+  sources: (Row & { source: string })[];
+  keywords: (Row & { keyword: string })[];
+}
+
+const SOURCE_LABELS: Record<string, string> = { paid: 'Paid search', organic: 'Organic search', social: 'Social', referral: 'Referral', direct: 'Direct', offline: 'Offline numbers', unattributed: 'Not attributed' };
+
+export function OverviewScreen({ route }: { route: Route }) {
+  const { data, error } = useLoad(() => get<Overview>(withQuery(`/domains/${encodeURIComponent(route.domain!)}/reports/overview`, rangeQuery(route))), [route.domain, route.query.from, route.query.to]);
+  const sales = data && data.totals.orders > 0;
+  return (
+    <section>
+      <div class="heading">
+        <h1>Overview</h1>
+        <RangePicker route={route} />
+      </div>
+      {error && <Failure message={error} />}
+      {data && (
+        <>
+          <p class="muted">
+            {data.from} to {data.to}, in the domain's time zone
+          </p>
+          <div class="tiles">
+            <Tile label="Visits" value={count(data.totals.visits)} />
+            <Tile label="Page views" value={count(data.totals.views)} />
+            <Tile label="Calls" value={count(data.totals.calls)} note={`${count(data.totals.answered)} answered`} />
+            <Tile label="Views → calls" value={percent(data.totals.conversionRate)} testId="conversion" />
+            {sales && <Tile label="Sales" value={count(data.totals.orders)} note={money(data.totals.revenue, data.currency)} />}
+          </div>
+          <div class="card">
+            <h2>Calls per day</h2>
+            <CallsChart days={data.days} />
+          </div>
+          <div class="columns">
+            <div class="card">
+              <h2>By source</h2>
+              <Table first="Source" rows={data.sources.filter((r) => r.visits || r.calls || r.orders).map((r) => ({ ...r, name: SOURCE_LABELS[r.source] ?? r.source }))} sales={Boolean(sales)} currency={data.currency} />
+            </div>
+            <div class="card">
+              <h2>By keyword</h2>
+              {data.keywords.length ? <Table first="Keyword" rows={data.keywords.map((r) => ({ ...r, name: r.keyword }))} sales={Boolean(sales)} currency={data.currency} /> : <p class="muted">No keyword yet: keywords come from search engines' referrers and paid campaigns' utm_term.</p>}
+            </div>
+          </div>
+        </>
+      )}
+    </section>
+  );
+}
+
+function Tile({ label, value, note, testId }: { label: string; value: string; note?: string; testId?: string }) {
+  return (
+    <div class="tile" data-testid={testId}>
+      <span class="label">{label}</span>
+      <strong>{value}</strong>
+      {note && <span class="note">{note}</span>}
+    </div>
+  );
+}
+
+function Table({ first, rows, sales, currency }: { first: string; rows: (Row & { name: string })[]; sales: boolean; currency: string }) {
+  if (!rows.length) return <p class="muted">Nothing in this range yet.</p>;
+  return (
+    <table>
+      <thead>
+        <tr>
+          <th>{first}</th>
+          <th class="num">Visits</th>
+          <th class="num">Calls</th>
+          <th class="num">Calls per visit</th>
+          {sales && <th class="num">Revenue</th>}
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((r) => (
+          <tr>
+            <td>{r.name}</td>
+            <td class="num">{count(r.visits)}</td>
+            <td class="num">{count(r.calls)}</td>
+            <td class="num">{r.visits ? percent(r.conversionRate) : '–'}</td>
+            {sales && <td class="num">{money(r.revenue, currency)}</td>}
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}

@@ -1,0 +1,86 @@
+// The number pools report: numbers held now and at peak, the hours a pool ran out, the size it
+// should have; offline numbers and their calls.
+import { get, withQuery } from './api.ts';
+import { count, phone } from './format.ts';
+import { useLoad } from './hooks.ts';
+import { Failure } from './layout.tsx';
+import { RangePicker, rangeQuery } from './range.tsx';
+import type { Route } from './route.ts';
+
+interface OnlinePool {
+  type: number;
+  shared: boolean;
+  numbers: number;
+  capacity: number;
+  heldNow: number;
+  peakHeld: number;
+  exhaustedHours: { day: string; hour: string; refused: number }[];
+  recommendedSize: number;
+}
+
+interface OfflineNumber {
+  number: string;
+  type: number;
+  description: string | null;
+  destination: string | null;
+  calls: number;
+}
+
+export function PoolsScreen({ route }: { route: Route }) {
+  const { data, error } = useLoad(() => get<{ online: OnlinePool[]; offline: OfflineNumber[] }>(withQuery(`/domains/${encodeURIComponent(route.domain!)}/reports/pools`, rangeQuery(route))), [route.domain, route.query.from, route.query.to]);
+  return (
+    <section>
+      <div class="heading">
+        <h1>Number pools</h1>
+        <RangePicker route={route} />
+      </div>
+      {error && <Failure message={error} />}
+      {data && !data.online.length && <p class="muted">No online pool yet: add one in Settings.</p>}
+      {data?.online.map((pool) => {
+        const short = pool.recommendedSize > pool.numbers;
+        return (
+          <div class="card">
+            <h2>
+              Pool of type {pool.type} {pool.shared && <span class="muted">(shared: {count(pool.capacity)} visitors at once)</span>}
+            </h2>
+            <div class="tiles">
+              <div class="tile"><span class="label">Numbers</span><strong>{count(pool.numbers)}</strong></div>
+              <div class="tile"><span class="label">Held now</span><strong>{count(pool.heldNow)}</strong></div>
+              <div class="tile"><span class="label">Peak held</span><strong>{count(pool.peakHeld)}</strong></div>
+              <div class={`tile ${short ? 'warn' : ''}`}>
+                <span class="label">Recommended size</span>
+                <strong>{count(pool.recommendedSize)}</strong>
+                <span class="note">{short ? `${pool.recommendedSize - pool.numbers} more numbers needed` : 'the pool is large enough'}</span>
+              </div>
+            </div>
+            {pool.exhaustedHours.length ? (
+              <table>
+                <thead><tr><th>Hour the pool ran out</th><th class="num">Visitors refused a number</th></tr></thead>
+                <tbody>
+                  {pool.exhaustedHours.map((h) => (
+                    <tr><td>{h.day} {h.hour}:00</td><td class="num">{count(h.refused)}</td></tr>
+                  ))}
+                </tbody>
+              </table>
+            ) : (
+              <p class="muted">The pool never ran out in this range.</p>
+            )}
+          </div>
+        );
+      })}
+      {data && data.offline.length > 0 && (
+        <div class="card">
+          <h2>Offline numbers</h2>
+          <table>
+            <thead><tr><th>Number</th><th>Campaign</th><th>Forwards to</th><th class="num">Calls</th></tr></thead>
+            <tbody>
+              {data.offline.map((n) => (
+                <tr><td>{phone(n.number)}</td><td>{n.description ?? <span class="muted">not assigned</span>}</td><td>{phone(n.destination)}</td><td class="num">{count(n.calls)}</td></tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,41 @@
+// Where the user is, kept in the address's hash so that reload, back and a shared link work:
+// `#/<domain>/<screen>?from=...&to=...`, or `#/new` for a new domain, `#/account` for the account.
+import { useEffect, useState } from 'preact/hooks';
+
+export const SCREENS = ['overview', 'calls', 'pools', 'agents', 'settings'] as const;
+export type Screen = (typeof SCREENS)[number] | 'new' | 'account';
+
+export interface Route {
+  domain: string | null;
+  screen: Screen;
+  query: Record<string, string>;
+}
+
+export function parseRoute(hash: string): Route {
+  const [path = '', search = ''] = hash.replace(/^#\/?/, '').split('?');
+  const parts = path.split('/').filter(Boolean).map(decodeURIComponent);
+  const query = Object.fromEntries(new URLSearchParams(search));
+  if (parts[0] === 'new' || parts[0] === 'account') return { domain: null, screen: parts[0], query };
+  const screen = (SCREENS as readonly string[]).includes(parts[1] ?? '') ? (parts[1] as Screen) : 'overview';
+  return { domain: parts[0] ?? null, screen, query };
+}
+
+export function routeHash(route: Route): string {
+  const path = route.domain ? `#/${encodeURIComponent(route.domain)}/${route.screen}` : `#/${route.screen}`;
+  const search = new URLSearchParams(Object.entries(route.query).filter(([, v]) => v));
+  return search.size ? `${path}?${search}` : path;
+}
+
+export function navigate(route: Route): void {
+  location.hash = routeHash(route);
+}
+
+export function useRoute(): Route {
+  const [route, setRoute] = useState(() => parseRoute(location.hash));
+  useEffect(() => {
+    const changed = () => setRoute(parseRoute(location.hash));
+    addEventListener('hashchange', changed);
+    return () => removeEventListener('hashchange', changed);
+  }, []);
+  return route;
+}

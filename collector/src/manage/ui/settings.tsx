@@ -1,0 +1,188 @@
+// A domain's settings: install, keys, the settings themselves, pools and numbers.
+import { useState } from 'preact/hooks';
+import { api, get } from './api.ts';
+import { useLoad } from './hooks.ts';
+import { Failure } from './layout.tsx';
+import { NumbersCard } from './numbers.tsx';
+import type { Route } from './route.ts';
+import { ShownOnce } from './shown-once.tsx';
+
+export interface DomainView {
+  name: string;
+  offlineApiEnabled: boolean;
+  allowedOrigins: string[];
+  sitePhones: string[];
+  displayMode: 'direct' | 'click';
+  antiFlickerMs: number;
+  defaultExpiration: number;
+  timeZone: string;
+  currency: string;
+  callerPrivacy: 'none' | 'partial' | 'full';
+  orderStatuses: { name: string; isSale: boolean }[];
+  ga4MeasurementId?: string;
+  ga4ApiSecret?: string;
+  pools: { type: number; usage: 'online' | 'offline'; codeDigits: number; costGroup?: string }[];
+  keys: Record<string, boolean>;
+  publicKey: string | null;
+  numbers: { number: string; type: number; usage: string; inUse: boolean; description: string | null }[];
+}
+
+export function SettingsScreen({ route }: { route: Route }) {
+  const path = `/domains/${encodeURIComponent(route.domain!)}`;
+  const domain = useLoad(() => get<DomainView>(path), [path]);
+  if (domain.error) return <Failure message={domain.error} />;
+  if (!domain.data) return <p class="muted">Loading…</p>;
+  return (
+    <section>
+      <div class="heading">
+        <h1>Settings of {domain.data.name}</h1>
+      </div>
+      <InstallCard path={path} keyMade={domain.reload} />
+      <KeysCard path={path} domain={domain.data} changed={domain.reload} />
+      <SettingsForm path={path} domain={domain.data} saved={domain.reload} />
+      <NumbersCard path={path} domain={domain.data} changed={domain.reload} />
+    </section>
+  );
+}
+
+function InstallCard({ path, keyMade }: { path: string; keyMade: () => void }) {
+  const install = useLoad(() => get<{ scriptTag: string | null; allowedOrigins: string[]; lastViewAt: string | null }>(`${path}/install`), [path]);
+  const [copied, setCopied] = useState(false);
+  const data = install.data;
+  return (
+    <div class="card">
+      <h2>Install</h2>
+      {data && !data.scriptTag && (
+        <p>
+          The script tag needs a public key.{' '}
+          <button type="button" onClick={() => api('POST', `${path}/keys/public`).then(() => { install.reload(); keyMade(); })}>
+            Make the public key
+          </button>
+        </p>
+      )}
+      {data?.scriptTag && (
+        <>
+          <p>Add this tag to every page of the site, before &lt;/body&gt;:</p>
+          <pre class="snippet" data-testid="script-tag">{data.scriptTag}</pre>
+          <button type="button" onClick={() => navigator.clipboard?.writeText(data.scriptTag!).then(() => setCopied(true))}>
+            {copied ? 'Copied' : 'Copy the tag'}
+          </button>
+          {!data.allowedOrigins.length && <p class="warn-text">No allowed origin yet: add the site's address (https://www.example.com) below, or browsers' requests are refused.</p>}
+        </>
+      )}
+      {data && (
+        <p class={data.lastViewAt ? 'ok-text' : 'muted'} data-testid="last-view">
+          {data.lastViewAt ? `Views are arriving: the last one came ${new Date(data.lastViewAt).toLocaleString()}.` : 'No view has arrived from the site yet.'}{' '}
+          <button type="button" class="link" onClick={install.reload}>
+            Check again
+          </button>
+        </p>
+      )}
+    </div>
+  );
+}
+
+const KEY_LABELS: Record<string, string> = {
+  public: 'Public key (the script tag)',
+  api: 'Tracking API key (/ospView, /ospClick, /ospExpiration)',
+  data: 'Data API key (/data-api)',
+  offline: 'Offline numbers key',
+  customer: 'Customer key (carts and orders)',
+};
+
+function KeysCard({ path, domain, changed }: { path: string; domain: DomainView; changed: () => void }) {
+  const [made, setMade] = useState<{ kind: string; key: string } | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const make = async (kind: string) => {
+    if (domain.keys[kind] && !confirm(`The current ${kind} key stops working at once. Make a new one?`)) return;
+    try {
+      setMade(await api('POST', `${path}/keys/${kind}`));
+      changed();
+    } catch (err) {
+      setError((err as Error).message);
+    }
+  };
+  return (
+    <div class="card">
+      <h2>Keys</h2>
+      <p class="muted">Keys are stored hashed: a new key is shown once. The call-center key is on the Account page.</p>
+      {made && <ShownOnce label={`New ${made.kind} key`} value={made.key} />}
+      {error && <Failure message={error} />}
+      <table>
+        <tbody>
+          {Object.entries(KEY_LABELS).map(([kind, label]) => (
+            <tr>
+              <td>{label}</td>
+              <td>{domain.keys[kind] ? <span class="ok-text">set</span> : <span class="muted">none</span>}</td>
+              <td class="num">
+                <button type="button" onClick={() => make(kind)} data-key-kind={kind}>
+                  {domain.keys[kind] ? 'Rotate' : 'Make'}
+                </button>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+const lines = (text: string) => text.split('\n').map((l) => l.trim()).filter(Boolean);
+
+function SettingsForm({ path, domain, saved }: { path: string; domain: DomainView; saved: () => void }) {
+  const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
+  async function submit(event: Event) {
+    event.preventDefault();
+    const f = new FormData(event.target as HTMLFormElement);
+    const text = (name: string) => String(f.get(name) ?? '');
+    const sales = new Set(text('saleStatuses').split(',').map((s) => s.trim()).filter(Boolean));
+    const body: Record<string, unknown> = {
+      allowedOrigins: lines(text('allowedOrigins')),
+      sitePhones: lines(text('sitePhones')),
+      displayMode: text('displayMode'),
+      antiFlickerMs: Number(text('antiFlickerMs')),
+      defaultExpiration: Number(text('defaultExpiration')),
+      timeZone: text('timeZone'),
+      currency: text('currency').toUpperCase(),
+      callerPrivacy: text('callerPrivacy'),
+      offlineApiEnabled: f.get('offlineApiEnabled') === 'on',
+      orderStatuses: lines(text('orderStatuses')).map((name) => ({ name, isSale: sales.has(name) })),
+    };
+    if (text('ga4MeasurementId')) Object.assign(body, { ga4MeasurementId: text('ga4MeasurementId'), ga4ApiSecret: text('ga4ApiSecret') });
+    try {
+      await api('PATCH', path, body);
+      setMessage({ ok: true, text: 'Saved.' });
+      saved();
+    } catch (err) {
+      setMessage({ ok: false, text: (err as Error).message });
+    }
+  }
+  return (
+    <form class="card settings" onSubmit={submit}>
+      <h2>Site</h2>
+      <label>Allowed origins, one per line<textarea name="allowedOrigins" rows={2} placeholder="https://www.example.com">{domain.allowedOrigins.join('\n')}</textarea></label>
+      <label>The site's phone numbers, one per line (the tracker swaps only these)<textarea name="sitePhones" rows={2}>{domain.sitePhones.join('\n')}</textarea></label>
+      <div class="row">
+        <label>Display<select name="displayMode" value={domain.displayMode}><option value="direct">direct: swap at once</option><option value="click">click: reveal on click</option></select></label>
+        <label>Anti-flicker (ms)<input name="antiFlickerMs" type="number" min={0} max={5000} value={domain.antiFlickerMs} /></label>
+        <label>Number held for (s)<input name="defaultExpiration" type="number" min={1} value={domain.defaultExpiration} /></label>
+      </div>
+      <div class="row">
+        <label>Time zone<input name="timeZone" value={domain.timeZone} /></label>
+        <label>Currency<input name="currency" value={domain.currency} maxLength={3} /></label>
+        <label>Callers shown<select name="callerPrivacy" value={domain.callerPrivacy}><option value="none">whole</option><option value="partial">without the last 4 digits</option><option value="full">hidden</option></select></label>
+      </div>
+      <div class="row">
+        <label>Order statuses, one per line<textarea name="orderStatuses" rows={3}>{domain.orderStatuses.map((s) => s.name).join('\n')}</textarea></label>
+        <label>Of which sales (comma-separated)<input name="saleStatuses" value={domain.orderStatuses.filter((s) => s.isSale).map((s) => s.name).join(', ')} /></label>
+      </div>
+      <div class="row">
+        <label>GA4 measurement id<input name="ga4MeasurementId" value={domain.ga4MeasurementId ?? ''} placeholder="G-XXXXXXX" /></label>
+        <label>GA4 API secret<input name="ga4ApiSecret" value={domain.ga4ApiSecret ?? ''} /></label>
+      </div>
+      <label class="check"><input type="checkbox" name="offlineApiEnabled" checked={domain.offlineApiEnabled} /> Offline numbers API enabled</label>
+      {message && <p class={message.ok ? 'ok-text' : 'error'} role="status">{message.text}</p>}
+      <button type="submit">Save</button>
+    </form>
+  );
+}
