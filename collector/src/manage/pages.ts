@@ -13,6 +13,7 @@ const SHELL = `<!doctype html>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>RingTrail</title>
+<link rel="icon" href="data:,">
 <link rel="stylesheet" href="/manage/assets/app.css">
 <script defer src="/manage/assets/app.js"></script>
 </head>
@@ -23,7 +24,8 @@ const SHELL = `<!doctype html>
 const CSP = "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
 
 export function managePageRoutes(): Router {
-  const router = new Router();
+  // Strict: `/manage` and `/manage/` are two routes, the first sending to the second.
+  const router = new Router({ strict: true });
   router.get('/manage', (ctx) => ctx.redirect('/manage/'));
   router.get('/manage/', (ctx) => {
     ctx.type = 'text/html; charset=utf-8';

@@ -9,7 +9,11 @@ export interface DailyPoint {
   visits: number;
 }
 
+const DAY = 86_400;
 const dayStart = (day: string) => Date.parse(`${day}T00:00:00Z`) / 1000;
+/** Counts: whole steps only. */
+const COUNT_STEPS = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10_000, 50_000, 100_000, 1_000_000];
+const dayLabel = (ts: number) => new Date(ts * 1000).toISOString().slice(5, 10);
 
 export function CallsChart({ days }: { days: DailyPoint[] }) {
   const box = useRef<HTMLDivElement>(null);
@@ -21,13 +25,18 @@ export function CallsChart({ days }: { days: DailyPoint[] }) {
         width: el.clientWidth || 800,
         height: 260,
         tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), 'UTC'),
-        legend: { show: true },
+        legend: { live: false },
         cursor: { points: { show: false } },
-        scales: { x: { time: true }, calls: { range: (_u, _min, max) => [0, Math.max(1, max)] }, visits: { range: (_u, _min, max) => [0, Math.max(1, max)] } },
+        scales: {
+          // Half a day either side, so the first and last days' bars are whole.
+          x: { time: true, range: (_u, min, max) => [min - DAY / 2, max + DAY / 2] },
+          calls: { range: (_u, _min, max) => [0, Math.max(1, max)] },
+          visits: { range: (_u, _min, max) => [0, Math.max(1, max)] },
+        },
         axes: [
-          { stroke: '#5b6472', grid: { stroke: '#eef0f3' } },
-          { scale: 'calls', label: 'Calls', stroke: '#5b6472', grid: { stroke: '#eef0f3' } },
-          { scale: 'visits', label: 'Visits', side: 1, stroke: '#5b6472', grid: { show: false } },
+          { stroke: '#5b6472', grid: { stroke: '#eef0f3' }, incrs: [DAY, 2 * DAY, 7 * DAY, 14 * DAY, 28 * DAY, 91 * DAY], values: (_u, splits) => splits.map(dayLabel) },
+          { scale: 'calls', label: 'Calls', stroke: '#5b6472', grid: { stroke: '#eef0f3' }, incrs: COUNT_STEPS },
+          { scale: 'visits', label: 'Visits', side: 1, stroke: '#5b6472', grid: { show: false }, incrs: COUNT_STEPS },
         ],
         series: [
           { label: 'Day', value: (_u, ts) => (ts == null ? '' : new Date(ts * 1000).toISOString().slice(0, 10)) },

@@ -1,6 +1,6 @@
 // The frame of every screen once signed in: the domain picker, the screens, the account.
 import type { ComponentChildren } from 'preact';
-import { navigate, SCREENS, type Route } from './route.ts';
+import { navigate, routeHash, SCREENS, type Route } from './route.ts';
 
 const LABELS: Record<(typeof SCREENS)[number], string> = { overview: 'Overview', calls: 'Calls', pools: 'Number pools', agents: 'Agents', settings: 'Settings' };
 
@@ -10,7 +10,7 @@ export function Layout({ route, domains, username, onSignOut, children }: { rout
       <header class="top">
         <a class="brand" href="#/">RingTrail</a>
         <select
-          aria-label="Domain"
+          aria-label="Current domain"
           value={route.domain ?? ''}
           onChange={(e) => {
             const value = (e.target as HTMLSelectElement).value;
@@ -26,7 +26,7 @@ export function Layout({ route, domains, username, onSignOut, children }: { rout
         <nav>
           {route.domain &&
             SCREENS.map((screen) => (
-              <a href={`#/${encodeURIComponent(route.domain!)}/${screen}`} class={route.screen === screen ? 'active' : ''}>
+              <a href={routeHash({ domain: route.domain, screen, query: { from: route.query.from ?? '', to: route.query.to ?? '' } })} class={route.screen === screen ? 'active' : ''}>
                 {LABELS[screen]}
               </a>
             ))}

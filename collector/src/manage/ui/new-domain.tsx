@@ -21,7 +21,7 @@ export function NewDomainScreen({ created, first }: { created: () => void; first
     <section class="narrow">
       <h1>{first ? 'Add your first domain' : 'Add a domain'}</h1>
       <form class="card" onSubmit={submit}>
-        <label>Domain<input name="name" required placeholder="www.example.com" /></label>
+        <label>Domain name<input name="name" required placeholder="www.example.com" /></label>
         <label>The site's address (allowed origin)<input name="origin" type="url" placeholder="https://www.example.com" /></label>
         <label>Time zone of its reports<input name="timeZone" value={Intl.DateTimeFormat().resolvedOptions().timeZone} /></label>
         {error && <p class="error" role="alert">{error}</p>}

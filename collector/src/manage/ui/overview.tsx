@@ -48,7 +48,7 @@ export function OverviewScreen({ route }: { route: Route }) {
             <Tile label="Visits" value={count(data.totals.visits)} />
             <Tile label="Page views" value={count(data.totals.views)} />
             <Tile label="Calls" value={count(data.totals.calls)} note={`${count(data.totals.answered)} answered`} />
-            <Tile label="Views → calls" value={percent(data.totals.conversionRate)} testId="conversion" />
+            <Tile label="Views → calls" value={percent(data.totals.conversionRate)} />
             {sales && <Tile label="Sales" value={count(data.totals.orders)} note={money(data.totals.revenue, data.currency)} />}
           </div>
           <div class="card">
@@ -71,9 +71,9 @@ export function OverviewScreen({ route }: { route: Route }) {
   );
 }
 
-function Tile({ label, value, note, testId }: { label: string; value: string; note?: string; testId?: string }) {
+function Tile({ label, value, note }: { label: string; value: string; note?: string }) {
   return (
-    <div class="tile" data-testid={testId}>
+    <div class="tile" data-tile={label}>
       <span class="label">{label}</span>
       <strong>{value}</strong>
       {note && <span class="note">{note}</span>}
