@@ -3,11 +3,14 @@
 // them, an index built on the full
 // collection, then /data-api over HTTP: the first page, a deep page, group_by_day over 365 days
 // and a filtered page, each at limit=5000, with the database's query plans. BENCH_CALLS changes the count.
+// Then the back end's overview of the year, over those calls and the counters of 10,000,000 views
+// (BENCH_VIEWS), counted by the tracker's own counter function.
 import http from 'node:http';
 import { CallSummaries } from '../../collector/src/data/call-summaries.ts';
 import { ensureIndexes, type CallDoc } from '../../collector/src/db/collections.ts';
 import { startOfLocalDay } from '../../collector/src/domains/time-zone.ts';
 import { databaseLabel, startBenchCollector } from './bench-collector.ts';
+import { benchKeyword, BENCH_SOURCES, seedTrafficCounters, timeOverview } from './overview.ts';
 
 const CALLS = Number(process.env.BENCH_CALLS ?? 1_000_000);
 const BATCH = 5000;
@@ -19,7 +22,7 @@ const STATUSES = ['SUCCESS', 'SUCCESS', 'SUCCESS', 'BUSY', 'NORESPONSE'] as cons
 
 const bench = await startBenchCollector(
   {
-    accounts: [{ name: 'Bench', domains: [{ name: 'data.test', dataApiKey: 'bench-data-key', timeZone: 'Europe/Paris', pools: [{ type: 1, usage: 'online', numbers: ['0800000001', '0800000002'] }] }] }],
+    accounts: [{ name: 'Bench', users: [{ username: 'bench@data.test', password: 'bench password' }], domains: [{ name: 'data.test', dataApiKey: 'bench-data-key', timeZone: 'Europe/Paris', pools: [{ type: 1, usage: 'online', numbers: ['0800000001', '0800000002'] }] }] }],
   },
   'data',
 );
@@ -53,8 +56,8 @@ function call(i: number): CallDoc {
     viewId: i + 1,
     url: 'https://data.test/contact',
     referrer: 'https://www.google.com/',
-    source: 'organic:www.google.com',
-    keyword: 'plumber',
+    source: BENCH_SOURCES[i % BENCH_SOURCES.length]!,
+    keyword: benchKeyword(i),
     gclid: null,
     clientData: null,
     callPath: 'https://data.test/\nhttps://data.test/contact',
@@ -122,6 +125,9 @@ try {
   const bucketPlan = await bench.c.callPages.find({ _id: { $gte: `data.test|${from.toISOString()}`, $lt: `data.test|${to.toISOString()}` } }).explain();
   console.log('Query plan, rollups of the range:', winningPlan(rollupPlan));
   console.log('Query plan, page buckets of the days a page spans:', winningPlan(bucketPlan));
+
+  await seedTrafficCounters(bench.c, 'data.test', 'Europe/Paris', YEAR_START);
+  await timeOverview(base, 'data.test', RUNS);
 } finally {
   await bench.close();
 }

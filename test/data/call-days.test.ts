@@ -1,4 +1,5 @@
-// The data API's summaries, the daily rollups and the hourly page buckets: kept right at write time
+// The data API's summaries, the daily rollups and the hourly page buckets, and the back end's calls
+// by source (reports/call-sources.ts): kept right at write time
 // through every kind of report, equal to what a rebuild from the calls gives, and paging from them
 // reads each call once whatever the filter.
 import fc from 'fast-check';
@@ -28,6 +29,16 @@ function withoutZeros(node: unknown): unknown {
   return kept.length === 0 ? undefined : Object.fromEntries(kept);
 }
 
+/** Plain counters without the zeros (and the objects left empty) of calls that moved; undefined when all are zero. */
+function withoutZeroCounts(node: unknown): unknown {
+  if (typeof node !== 'object' || node === null) return node === 0 ? undefined : node;
+  const kept = Object.entries(node).flatMap(([k, v]) => {
+    const pruned = withoutZeroCounts(v);
+    return pruned === undefined ? [] : [[k, pruned] as const];
+  });
+  return kept.length === 0 ? undefined : Object.fromEntries(kept);
+}
+
 describe('daily call rollups', () => {
   const s = useSeededCollector('call_days', fixture, { telephonyApiKey: TELEPHONY_KEY });
   const data = (query: Record<string, unknown>) => s.collector.get('/data-api', { api_key: DATA_KEY, type: 'calls', page: 1, limit: 10, ...query });
@@ -46,15 +57,22 @@ describe('daily call rollups', () => {
   }
   /** The summaries as a rebuild from the calls makes them, with the written ones put back afterwards. */
   async function rebuilt() {
-    const written = { days: await rollups(), pages: await s.t.c.callPages.find({ domainId: 'shop.test' }).toArray() };
+    const written = { days: await rollups(), pages: await s.t.c.callPages.find({ domainId: 'shop.test' }).toArray(), traffic: await s.t.c.trafficDays.find({ domainId: 'shop.test' }).toArray() };
     await new CallSummaries(s.t.c).rebuild('shop.test', 'Europe/Paris');
-    const fresh = { days: await rollups(), pages: await pageEntries() };
+    const fresh = { days: await rollups(), pages: await pageEntries(), sources: await callSources() };
     await s.t.c.callDays.deleteMany({ domainId: 'shop.test' });
     await s.t.c.callPages.deleteMany({ domainId: 'shop.test' });
+    await s.t.c.trafficDays.deleteMany({ domainId: 'shop.test' });
     if (written.days.length > 0) await s.t.c.callDays.insertMany(written.days);
     if (written.pages.length > 0) await s.t.c.callPages.insertMany(written.pages);
+    if (written.traffic.length > 0) await s.t.c.trafficDays.insertMany(written.traffic);
     return fresh;
   }
+  /** The back end's calls by day, status class and source, without the zeros of calls that moved. */
+  const callSources = async () =>
+    (await s.t.c.trafficDays.find({ domainId: 'shop.test' }).sort({ day: 1 }).toArray())
+      .map((d) => ({ day: d.day, calls: withoutZeroCounts(d.calls) }))
+      .filter((d) => d.calls !== undefined);
   /** Zero counters left by a call that moved to another day or status say nothing: compare without them. */
   const nonZero = (docs: Awaited<ReturnType<typeof rollups>>) =>
     docs.map((d) => ({ day: d.day, counts: withoutZeros({ statuses: d.statuses, by: d.by ?? {} }) })).filter((d) => d.counts !== undefined);
@@ -90,9 +108,10 @@ describe('daily call rollups', () => {
           );
           expect(answers.map((a) => a.status)).toEqual(wave.map(() => 200));
         }
-        const kept = { days: nonZero(await rollups()), pages: await pageEntries() };
+        const kept = { days: nonZero(await rollups()), pages: await pageEntries(), sources: await callSources() };
         const fresh = await rebuilt();
-        expect(kept).toEqual({ days: nonZero(fresh.days), pages: fresh.pages });
+        expect(kept).toEqual({ days: nonZero(fresh.days), pages: fresh.pages, sources: fresh.sources });
+        expect(kept.sources.length).toBeGreaterThan(0);
       }),
       { numRuns: 15 },
     );
@@ -159,6 +178,11 @@ describe('daily call rollups', () => {
 
   it('answers the same from the summaries as through the index, with each filter they count by', async () => {
     const range = { start_date: '2026-03-01', end_date: '2026-03-04' };
+    // Enough calls of each filtered status for page 3 whatever the first test left (it is random).
+    for (let i = 0; i < 30; i++) {
+      const status = i % 2 ? 'SUCCESS' : 'ANOMALY';
+      expect((await reportCall(s.collector.baseUrl, { callRef: `paged-${i}`, trackingNumber: OFFLINE, startDate: new Date(Date.UTC(2026, 2, 2, 12, i)), status })).status).toBe(200);
+    }
     const filters = [{}, { tracking_phone: OFFLINE }, { phone: '01 55 55 55 55' }, { offline_phone_description: 'Flyer' }, { phone: '0999999999' }];
     const modes = [{ group_by_day: 'true' }, { page: 1, limit: 5000 }, { page: 2, limit: 11 }, { page: 3, limit: 10, status: 'SUCCESS,ANOMALY' }];
     for (const filter of filters) {

@@ -63,6 +63,10 @@ describe('back end reports', () => {
       expect(source(cls).visits).toBe(visits.filter((v) => v.attribution.source === cls).length);
       expect(source(cls).calls).toBe(calls.filter((c) => c.source?.split(':')[0] === cls).length);
     }
+    // A whole month reads its keywords from the monthly counters: the same rows.
+    const month = today.slice(0, 7);
+    const lastDay = new Date(Date.UTC(Number(month.slice(0, 4)), Number(month.slice(5)), 0)).toISOString().slice(0, 10);
+    expect((await owner.get(`/domains/shop.test/reports/overview?from=${month}-01&to=${lastDay}`)).body.keywords).toEqual(body.keywords);
     // A range without traffic has every day, at zero.
     const empty = await owner.get('/domains/shop.test/reports/overview?from=2020-01-01&to=2020-01-03');
     expect(empty.body.days.map((d: { day: string; calls: number }) => [d.day, d.calls])).toEqual([['2020-01-01', 0], ['2020-01-02', 0], ['2020-01-03', 0]]);

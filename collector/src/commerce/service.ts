@@ -9,7 +9,7 @@ import { CommerceFailure } from '../http/commerce-envelope.ts';
 import { sourceLabel } from '../telephony/call-attribution.ts';
 import type { LivePush } from '../webhooks/live-push.ts';
 import type { Outbox } from '../webhooks/outbox.ts';
-import { sourceClassOf } from '../data/call-days.ts';
+import { sourceClassOf } from '../reports/call-sources.ts';
 import { TrafficDays } from '../reports/traffic-days.ts';
 import { purchaseEvent } from './analytics.ts';
 

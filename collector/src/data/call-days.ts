@@ -1,28 +1,23 @@
 // Daily rollups of a domain's calls, kept at write time (MongoDB's computed pattern): per local day
 // of the domain and per status, the calls, their duration and their revenue in cents; the same again
 // per tracking number, per destination and per offline description, the filters of the data API
-// that can match most of a domain's calls, and per source class and keyword, what the back end's
-// reports show. The data API reads them for totals, daily rows and the days a page spans, instead
-// of counting a year of calls.
+// that can match most of a domain's calls. The data API reads them for totals, daily rows and the
+// days a page spans, instead of counting a year of calls.
 //
 // A call's write and its rollup's `$inc` are two steps: `rebuild` recomputes a domain's rollups
 // from its calls, after a crash between the two or a change of the domain's time zone.
 import type { CallStatus } from '@ringtrail/shared';
-import type { CallDayDoc, CallDoc, Collections, ReportDimension, RollupDimension, StatusTotals } from '../db/collections.ts';
+import type { CallDayDoc, CallDoc, Collections, RollupDimension, StatusTotals } from '../db/collections.ts';
 import { localTime } from '../domains/time-zone.ts';
 
 export const ROLLUP_DIMENSIONS: readonly RollupDimension[] = ['trackingNumber', 'destination', 'offlineDescription'];
 
-type Counted = Pick<CallDoc, 'domainId' | 'startedAt' | 'status' | 'duration' | 'revenue' | 'source' | 'keyword' | RollupDimension>;
+type Counted = Pick<CallDoc, 'domainId' | 'startedAt' | 'status' | 'duration' | 'revenue' | RollupDimension>;
 
-/** The class of a call's source (`organic` of `organic:google.com`); `unattributed` when no visit led to it. */
-export function sourceClassOf(source: string | null): string {
-  return source ? source.split(':')[0]! : 'unattributed';
-}
-
-/** The value a call is counted under for each dimension, or null where it is not counted. */
-function dimensionValues(call: Counted): [RollupDimension | ReportDimension, string | null][] {
-  return [...ROLLUP_DIMENSIONS.map((d): [RollupDimension, string | null] => [d, call[d]]), ['sourceClass', sourceClassOf(call.source)], ['keyword', call.keyword]];
+/** The time zones of a call's domain before and after a change (two when the call moved domains). */
+export interface CallZones {
+  before: string;
+  after: string;
 }
 
 interface Share {
@@ -43,7 +38,7 @@ export function rollupKey(value: string): string {
 /** What one call adds to its day: nothing while its outcome is unknown (status null). */
 function shareOf(call: Counted | null, timeZone: string): Share | null {
   if (!call || call.status === null) return null;
-  const places = ['statuses', ...dimensionValues(call).flatMap(([d, value]) => (value ? [`by.${d}.${rollupKey(value)}`] : []))];
+  const places = ['statuses', ...ROLLUP_DIMENSIONS.flatMap((d) => (call[d] ? [`by.${d}.${rollupKey(call[d])}`] : []))];
   return { domainId: call.domainId, day: localTime(call.startedAt, timeZone).day, status: call.status, duration: call.duration, revenueCents: Math.round(call.revenue * 100), places };
 }
 
@@ -62,11 +57,9 @@ export class CallDays {
   constructor(private readonly c: Collections) {}
 
   /** Moves a call's share from what it was (`before`, null for a new call) to what it is now. */
-  async record(before: Counted | null, after: Counted): Promise<void> {
-    const afterZone = await this.timeZoneOf(after.domainId);
-    const beforeZone = before && before.domainId !== after.domainId ? await this.timeZoneOf(before.domainId) : afterZone;
-    const was = before && shareOf(before, beforeZone);
-    const now = shareOf(after, afterZone);
+  async record(before: Counted | null, after: Counted, zones: CallZones): Promise<void> {
+    const was = before && shareOf(before, zones.before);
+    const now = shareOf(after, zones.after);
     if (was && now && sameCounters(was, now)) {
       await this.add({ ...now, duration: now.duration - was.duration, revenueCents: now.revenueCents - was.revenueCents }, 0);
       return;
@@ -91,7 +84,7 @@ export class CallDays {
   /** Recomputes a domain's rollups from its calls. */
   async rebuild(domainId: string, timeZone: string): Promise<number> {
     const days = new Map<string, CallDayDoc>();
-    const projection = { domainId: 1, startedAt: 1, status: 1, duration: 1, revenue: 1, source: 1, keyword: 1, ...Object.fromEntries(ROLLUP_DIMENSIONS.map((d) => [d, 1])) };
+    const projection = { domainId: 1, startedAt: 1, status: 1, duration: 1, revenue: 1, ...Object.fromEntries(ROLLUP_DIMENSIONS.map((d) => [d, 1])) };
     for await (const call of this.c.calls.find({ domainId, status: { $ne: null } }, { projection, batchSize: 10_000 })) {
       const share = shareOf(call, timeZone)!;
       const doc = days.get(share.day) ?? { _id: dayKey(domainId, share.day), domainId, day: share.day, statuses: {} };
@@ -117,16 +110,12 @@ export class CallDays {
     }
     await this.c.callDays.updateOne({ _id: dayKey(share.domainId, share.day) }, { $inc: inc, $setOnInsert: { domainId: share.domainId, day: share.day } }, { upsert: true });
   }
-
-  private async timeZoneOf(domainId: string): Promise<string> {
-    return (await this.c.domains.findOne({ _id: domainId }, { projection: { timeZone: 1 } }))!.timeZone;
-  }
 }
 
 /** The per-status totals at a place (`statuses`, `by.<dimension>.<key>`) of a day's document, made when missing. */
 function totalsAt(doc: CallDayDoc, place: string): StatusTotals {
   if (place === 'statuses') return doc.statuses;
-  const [, dimension, key] = place.split('.') as [string, RollupDimension | ReportDimension, string];
+  const [, dimension, key] = place.split('.') as [string, RollupDimension, string];
   const byDimension = ((doc.by ??= {})[dimension] ??= {});
   return (byDimension[key] ??= {});
 }

@@ -251,9 +251,6 @@ export type StatusTotals = Partial<Record<CallStatus, { calls: number; duration:
 /** The call fields the daily rollups also count by: the data API's filters that can match most calls. */
 export type RollupDimension = 'trackingNumber' | 'destination' | 'offlineDescription';
 
-/** What the back end's reports count calls by besides: the class of the call's source, its keyword. */
-export type ReportDimension = 'sourceClass' | 'keyword';
-
 /** A domain's calls of one local day whose outcome is known, per status (data/call-days.ts); again
  * per value of each dimension, keyed by `rollupKey(value)`. */
 export interface CallDayDoc {
@@ -261,7 +258,7 @@ export interface CallDayDoc {
   domainId: string;
   day: string;
   statuses: StatusTotals;
-  by?: Partial<Record<RollupDimension | ReportDimension, Record<string, StatusTotals>>>;
+  by?: Partial<Record<RollupDimension, Record<string, StatusTotals>>>;
 }
 
 /** A domain's calls of one UTC hour (data/call-pages.ts): by call id, each one's entry (null where
@@ -282,6 +279,13 @@ export interface TrafficCounts {
   revenueCents?: number;
 }
 
+export interface CallSourceCounts {
+  total?: number;
+  answered?: number;
+  src?: Record<string, number>;
+  kw?: Record<string, number>;
+}
+
 /** A domain's traffic of one local day (reports/traffic-days.ts). */
 export interface TrafficDayDoc extends TrafficCounts {
   _id: string; // `<domainId>|<YYYY-MM-DD>`
@@ -295,8 +299,19 @@ export interface TrafficDayDoc extends TrafficCounts {
   /** By the visit's keyword, keyed by `rollupKey(keyword)`. */
   kw?: Record<string, TrafficCounts>;
   sales?: { orders: number; revenueCents: number };
+  /** Calls whose outcome is known (reports/call-sources.ts): all, answered, by source class and by keyword. */
+  calls?: CallSourceCounts;
   /** By online pool type, then local hour `HH`: visitors refused a number, and the most numbers held. */
   pools?: Record<string, { refused?: Record<string, number>; peak?: Record<string, number> }>;
+}
+
+/** A domain's visits and calls per keyword (keyed by `rollupKey`) of one month (reports/keyword-months.ts). */
+export interface KeywordMonthDoc {
+  _id: string; // `<domainId>|<YYYY-MM>`
+  domainId: string;
+  month: string;
+  visits?: Record<string, number>;
+  calls?: Record<string, number>;
 }
 
 export interface SmsDoc {
@@ -466,6 +481,7 @@ export interface Collections {
   callDays: Collection<CallDayDoc>;
   callPages: Collection<CallPageDoc>;
   trafficDays: Collection<TrafficDayDoc>;
+  keywordMonths: Collection<KeywordMonthDoc>;
   sms: Collection<SmsDoc>;
   externalRefs: Collection<ExternalRefDoc>;
   carts: Collection<CartDoc>;
@@ -495,6 +511,7 @@ export function collections(db: Db): Collections {
     callDays: db.collection('call_days'),
     callPages: db.collection('call_pages'),
     trafficDays: db.collection('traffic_days'),
+    keywordMonths: db.collection('keyword_months'),
     sms: db.collection('sms'),
     externalRefs: db.collection('external_refs'),
     carts: db.collection('carts'),

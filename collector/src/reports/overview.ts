@@ -1,8 +1,9 @@
 // The overview of a domain over a range of local days: visits, views, calls and sales in total,
-// per day, per source class and per keyword. It reads the daily counters only (traffic-days.ts and
-// the data API's call rollups): a year is two ranges of at most 366 documents each.
-import type { CallDayDoc, Collections, StatusTotals, TrafficCounts, TrafficDayDoc } from '../db/collections.ts';
-import { CallDays } from '../data/call-days.ts';
+// per day, per source class and per keyword. It reads counters only (traffic-days.ts, with the
+// calls of call-sources.ts; keyword-months.ts): a year is one range of at most 366 small documents
+// and 12 months of keywords.
+import type { Collections, TrafficDayDoc } from '../db/collections.ts';
+import { KeywordMonths, splitByMonth } from './keyword-months.ts';
 import { TrafficDays } from './traffic-days.ts';
 import { daysBetween } from './day-range.ts';
 
@@ -30,73 +31,67 @@ export interface Overview {
   keywords: ({ keyword: string } & Row)[];
 }
 
-export async function overview(c: Collections, domain: { _id: string; currency: string }, from: string, to: string): Promise<Overview> {
-  const [traffic, calls] = await Promise.all([
-    new TrafficDays(c).read(domain._id, from, to, { visits: 1, views: 1, src: 1, kw: 1, sales: 1 }),
-    new CallDays(c).readDays(domain._id, from, to, ['statuses', 'by.sourceClass', 'by.keyword']),
-  ]);
-  const trafficOf = new Map(traffic.map((d) => [d.day, d]));
-  const callsOf = new Map(calls.map((d) => [d.day, d]));
-  const days = daysBetween(from, to).map((day) => ({ day, ...row(dayCounts(trafficOf.get(day)), callCount(callsOf.get(day)?.statuses), 'views') }));
+interface Counts {
+  visits: number;
+  views: number;
+  calls: number;
+  orders: number;
+  revenueCents: number;
+}
 
-  const sources = new Map<string, { counts: TrafficCounts; calls: number }>();
-  const keywords = new Map<string, { counts: TrafficCounts; calls: number }>();
-  const entry = (table: typeof sources, key: string) => table.get(key) ?? table.set(key, { counts: {}, calls: 0 }).get(key)!;
-  let answered = 0;
-  for (const day of traffic) {
-    for (const [key, counts] of Object.entries(day.src ?? {})) addCounts(entry(sources, key).counts, counts);
-    for (const [key, counts] of Object.entries(day.kw ?? {})) addCounts(entry(keywords, key).counts, counts);
+const zero = (): Counts => ({ visits: 0, views: 0, calls: 0, orders: 0, revenueCents: 0 });
+
+export async function overview(c: Collections, domain: { _id: string; currency: string }, from: string, to: string): Promise<Overview> {
+  const { months, edgeDays } = splitByMonth(from, to);
+  const traffic = new TrafficDays(c);
+  // Keywords: whole months from their monthly counters, the days at the edges from theirs.
+  const [days, keywordMonths, edges] = await Promise.all([
+    traffic.read(domain._id, from, to, { visits: 1, views: 1, src: 1, sales: 1, 'calls.total': 1, 'calls.answered': 1, 'calls.src': 1 }),
+    new KeywordMonths(c).read(domain._id, months),
+    traffic.readDays(domain._id, edgeDays, { kw: 1, 'calls.kw': 1 }),
+  ]);
+  const trafficOf = new Map(days.map((d) => [d.day, d]));
+  const totals = zero();
+  const sources = new Map<string, Counts>();
+  const keywords = new Map<string, Counts>();
+  const entry = (table: Map<string, Counts>, key: string) => table.get(key) ?? table.set(key, zero()).get(key)!;
+  for (const day of days) {
+    add(totals, dayCounts(day));
+    for (const [key, counts] of Object.entries(day.src ?? {})) add(entry(sources, key), counts);
+    for (const [key, calls] of Object.entries(day.calls?.src ?? {})) entry(sources, key).calls += calls;
   }
-  for (const day of calls) {
-    answered += day.statuses.SUCCESS?.calls ?? 0;
-    for (const [key, totals] of Object.entries(day.by?.sourceClass ?? {})) entry(sources, key).calls += callCount(totals);
-    for (const [key, totals] of Object.entries(day.by?.keyword ?? {})) entry(keywords, key).calls += callCount(totals);
+  for (const [key, counts] of keywordMonths) add(entry(keywords, key), counts);
+  for (const day of edges) {
+    for (const [key, counts] of Object.entries(day.kw ?? {})) add(entry(keywords, key), counts);
+    for (const [key, calls] of Object.entries(day.calls?.kw ?? {})) entry(keywords, key).calls += calls;
   }
-  const totals = sumDays(traffic, calls);
+  const classes = [...SOURCE_CLASSES, ...[...sources.keys()].filter((k) => !(SOURCE_CLASSES as readonly string[]).includes(k)).sort()];
   return {
     from,
     to,
     currency: domain.currency,
-    totals: { ...row(totals.counts, totals.calls, 'views'), answered },
-    days,
-    sources: [...SOURCE_CLASSES, ...[...sources.keys()].filter((k) => !(SOURCE_CLASSES as readonly string[]).includes(k)).sort()]
-      .map((source) => ({ source, ...row(sources.get(source)?.counts ?? {}, sources.get(source)?.calls ?? 0, 'visits') })),
+    totals: { ...row(totals, 'views'), answered: days.reduce((n, day) => n + (day.calls?.answered ?? 0), 0) },
+    days: daysBetween(from, to).map((day) => ({ day, ...row(dayCounts(trafficOf.get(day)), 'views') })),
+    sources: classes.map((source) => ({ source, ...row(sources.get(source) ?? zero(), 'visits') })),
     keywords: [...keywords.entries()]
-      .map(([key, { counts, calls }]) => ({ keyword: decodeURIComponent(key), ...row(counts, calls, 'visits') }))
+      .map(([key, counts]) => ({ keyword: decodeURIComponent(key), ...row(counts, 'visits') }))
       .sort((a, b) => b.calls - a.calls || b.visits - a.visits || a.keyword.localeCompare(b.keyword))
       .slice(0, KEYWORD_ROWS),
   };
 }
 
-function sumDays(traffic: TrafficDayDoc[], calls: CallDayDoc[]): { counts: TrafficCounts; calls: number } {
-  const counts: TrafficCounts = {};
-  for (const day of traffic) addCounts(counts, dayCounts(day));
-  return { counts, calls: calls.reduce((n, day) => n + callCount(day.statuses), 0) };
+function dayCounts(day: TrafficDayDoc | undefined): Partial<Counts> {
+  return { visits: day?.visits, views: day?.views, calls: day?.calls?.total, orders: day?.sales?.orders, revenueCents: day?.sales?.revenueCents };
 }
 
-function dayCounts(day: TrafficDayDoc | undefined): TrafficCounts {
-  return { visits: day?.visits, views: day?.views, orders: day?.sales?.orders, revenueCents: day?.sales?.revenueCents };
+function add(into: Counts, counts: Partial<Counts>): void {
+  for (const key of ['visits', 'views', 'calls', 'orders', 'revenueCents'] as const) into[key] += counts[key] ?? 0;
 }
 
-function addCounts(into: TrafficCounts, counts: TrafficCounts): void {
-  for (const key of ['visits', 'views', 'orders', 'revenueCents'] as const) into[key] = (into[key] ?? 0) + (counts[key] ?? 0);
-}
-
-/** Calls of every status. */
-export function callCount(totals: StatusTotals | undefined): number {
-  return Object.values(totals ?? {}).reduce((n, t) => n + (t?.calls ?? 0), 0);
-}
-
-function row(counts: TrafficCounts, calls: number, per: 'visits' | 'views'): Row {
+function row(counts: Partial<Counts>, per: 'visits' | 'views'): Row {
   const visits = counts.visits ?? 0;
   const views = counts.views ?? 0;
+  const calls = counts.calls ?? 0;
   const base = per === 'visits' ? visits : views;
-  return {
-    visits,
-    views,
-    calls,
-    conversionRate: base ? Math.round((calls / base) * 10_000) / 10_000 : 0,
-    orders: counts.orders ?? 0,
-    revenue: (counts.revenueCents ?? 0) / 100,
-  };
+  return { visits, views, calls, conversionRate: base ? Math.round((calls / base) * 10_000) / 10_000 : 0, orders: counts.orders ?? 0, revenue: (counts.revenueCents ?? 0) / 100 };
 }

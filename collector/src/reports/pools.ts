@@ -2,7 +2,6 @@
 // it ran out, and the size it should have; per offline number, its campaign and its calls.
 import type { Collections, DomainDoc, PoolConfig } from '../db/collections.ts';
 import { CallDays, rollupKey } from '../data/call-days.ts';
-import { callCount } from './overview.ts';
 import { TrafficDays } from './traffic-days.ts';
 
 /** Head room over the measured demand, so an ordinary day's spike finds a number. */
@@ -91,6 +90,6 @@ async function offlineNumbers(c: Collections, domain: DomainDoc, from: string, t
     type: n.type,
     description: assignmentOf.get(n._id)?.description ?? null,
     destination: assignmentOf.get(n._id)?.destination ?? null,
-    calls: days.reduce((sum, day) => sum + callCount(day.by?.trackingNumber?.[rollupKey(n._id)]), 0),
+    calls: days.reduce((sum, day) => sum + Object.values(day.by?.trackingNumber?.[rollupKey(n._id)] ?? {}).reduce((calls, t) => calls + (t?.calls ?? 0), 0), 0),
   }));
 }

@@ -6,23 +6,32 @@
 import type { Collections, DomainDoc, TrafficDayDoc, VisitDoc } from '../db/collections.ts';
 import { dayKey, rollupKey } from '../data/call-days.ts';
 import { localTime } from '../domains/time-zone.ts';
+import { KeywordMonths } from './keyword-months.ts';
+
+/** What one view of a visit (the first one starts it) adds to its day; bots are counted apart, out of every table. */
+export function viewCounters(visit: Pick<VisitDoc, 'attribution' | 'isBot'>, visitStarted: boolean): Record<string, number> {
+  if (visit.isBot) return { botViews: 1 };
+  const inc: Record<string, number> = {};
+  const { source, keyword } = visit.attribution;
+  for (const place of ['', `src.${source}.`]) {
+    inc[`${place}views`] = 1;
+    if (visitStarted) inc[`${place}visits`] = 1;
+  }
+  // Keywords count visits only: the table shows visits and calls, and a day may have hundreds.
+  if (keyword && visitStarted) inc[`kw.${rollupKey(keyword)}.visits`] = 1;
+  return inc;
+}
 
 export class TrafficDays {
   constructor(private readonly c: Collections) {}
 
-  /** One view of a visit (the first one starts it); bots are counted apart, out of every table. */
   async viewRecorded(domain: DomainDoc, visit: Pick<VisitDoc, 'attribution' | 'isBot'>, visitStarted: boolean, now: Date): Promise<void> {
-    const inc: Record<string, number> = {};
-    if (visit.isBot) inc.botViews = 1;
-    else {
-      const { source, keyword } = visit.attribution;
-      const places = ['', `src.${source}.`, ...(keyword ? [`kw.${rollupKey(keyword)}.`] : [])];
-      for (const place of places) {
-        inc[`${place}views`] = 1;
-        if (visitStarted) inc[`${place}visits`] = 1;
-      }
-    }
-    await this.inc(domain, now, inc, { lastViewAt: now });
+    const counters = viewCounters(visit, visitStarted);
+    const keyword = Object.keys(counters).find((path) => path.startsWith('kw.'))?.split('.')[1];
+    await Promise.all([
+      this.inc(domain, now, counters, { lastViewAt: now }),
+      keyword && new KeywordMonths(this.c).add(domain._id, localTime(now, domain.timeZone).day, 'visits', keyword, 1),
+    ]);
   }
 
   /** An order's first move to a sale status, credited to the source of its call or visit. */
@@ -44,6 +53,12 @@ export class TrafficDays {
       { $max: { [`pools.${type}.peak.${hourOf(domain, now)}`]: held }, $setOnInsert: { domainId: domain._id, day } },
       { upsert: true },
     );
+  }
+
+  /** The documents of these days (those that exist), with only the fields asked for. */
+  async readDays(domainId: string, days: string[], projection: Record<string, 1>): Promise<TrafficDayDoc[]> {
+    if (!days.length) return [];
+    return this.c.trafficDays.find({ _id: { $in: days.map((day) => dayKey(domainId, day)) } }, { projection: { day: 1, ...projection } }).toArray();
   }
 
   /** Each day of a range that had traffic, oldest first. */

@@ -1,0 +1,81 @@
+// The back end's count of calls per local day, by the class of their source and by keyword, kept at
+// every call write in the day's traffic document (traffic-days.ts, field `calls`), so the overview
+// reads one range of small documents. Like the data API's rollups, a call counts once its outcome is
+// known, and a carrier's later report moves it (another day, another status) by exactly the change.
+import type { CallDoc, CallSourceCounts, Collections, TrafficDayDoc } from '../db/collections.ts';
+import { dayKey, domainKeys, rollupKey, type CallZones } from '../data/call-days.ts';
+import { localTime } from '../domains/time-zone.ts';
+import { KeywordMonths } from './keyword-months.ts';
+
+type Counted = Pick<CallDoc, 'domainId' | 'startedAt' | 'status' | 'source' | 'keyword'>;
+
+/** The class of a call's source (`organic` of `organic:google.com`); `unattributed` when no visit led to it. */
+export function sourceClassOf(source: string | null): string {
+  return source ? source.split(':')[0]! : 'unattributed';
+}
+
+interface Share {
+  domainId: string;
+  day: string;
+  /** Counters of `calls` the call adds one to: `total`, `answered`, `src.paid`, `kw.<key>`. */
+  places: string[];
+}
+
+function shareOf(call: Counted | null, timeZone: string): Share | null {
+  if (!call || call.status === null) return null;
+  const places = ['total', ...(call.status === 'SUCCESS' ? ['answered'] : []), `src.${sourceClassOf(call.source)}`, ...(call.keyword ? [`kw.${rollupKey(call.keyword)}`] : [])];
+  return { domainId: call.domainId, day: localTime(call.startedAt, timeZone).day, places };
+}
+
+export class CallSources {
+  private readonly months: KeywordMonths;
+
+  constructor(private readonly c: Collections) {
+    this.months = new KeywordMonths(c);
+  }
+
+  async record(before: Counted | null, after: Counted, zones: CallZones): Promise<void> {
+    const was = before && shareOf(before, zones.before);
+    const now = shareOf(after, zones.after);
+    if (was && now && was.domainId === now.domainId && was.day === now.day && was.places.join() === now.places.join()) return;
+    await Promise.all([was && this.add(was, -1), now && this.add(now, 1)]);
+  }
+
+  /** Counts a domain's calls again into its traffic days, after a crash between a call write and its
+   * count, or a change of the domain's time zone. */
+  async rebuild(domainId: string, timeZone: string): Promise<number> {
+    const days = new Map<string, CallSourceCounts>();
+    const months = new Map<string, Record<string, number>>();
+    for await (const call of this.c.calls.find({ domainId, status: { $ne: null } }, { projection: { domainId: 1, startedAt: 1, status: 1, source: 1, keyword: 1 }, batchSize: 10_000 })) {
+      const share = shareOf(call, timeZone)!;
+      const counts = days.get(share.day) ?? days.set(share.day, {}).get(share.day)!;
+      for (const place of share.places) addAt(counts as Record<string, unknown>, place.split('.'), 1);
+      const keyword = keywordOf(share);
+      if (keyword) addAt(months.get(share.day.slice(0, 7)) ?? months.set(share.day.slice(0, 7), {}).get(share.day.slice(0, 7))!, [keyword], 1);
+    }
+    await this.months.replaceCalls(domainId, months);
+    await this.c.trafficDays.updateMany({ _id: domainKeys(domainId) }, { $unset: { calls: '' } });
+    for (const [day, calls] of days) {
+      await this.c.trafficDays.updateOne({ _id: dayKey(domainId, day) }, { $set: { calls }, $setOnInsert: { domainId, day } }, { upsert: true });
+    }
+    return days.size;
+  }
+
+  private async add(share: Share, n: number): Promise<void> {
+    const inc = Object.fromEntries(share.places.map((place) => [`calls.${place}`, n]));
+    const keyword = keywordOf(share);
+    await Promise.all([
+      this.c.trafficDays.updateOne({ _id: dayKey(share.domainId, share.day) }, { $inc: inc, $setOnInsert: { domainId: share.domainId, day: share.day } as Partial<TrafficDayDoc> }, { upsert: true }),
+      keyword && this.months.add(share.domainId, share.day, 'calls', keyword, n),
+    ]);
+  }
+}
+
+const keywordOf = (share: Share) => share.places.find((p) => p.startsWith('kw.'))?.slice(3);
+
+/** Adds `n` at a dotted path of a plain object, making the objects on the way. */
+export function addAt(doc: Record<string, unknown>, path: string[], n: number): void {
+  const [head, ...rest] = path as [string, ...string[]];
+  if (!rest.length) doc[head] = ((doc[head] as number | undefined) ?? 0) + n;
+  else addAt((doc[head] ??= {}) as Record<string, unknown>, rest, n);
+}
