@@ -214,6 +214,24 @@ describe('back end sign-up', () => {
     await signedInClient(s.collector.baseUrl, 'baker@bread.test', 'rye and wheat');
   });
 
+  it('limits sign-ups per ip, not for everyone at once', async () => {
+    // Behind a proxy of ours, the client's address comes from X-Forwarded-For.
+    const limited = await startCollector(s.t.db, { trustProxy: true, signInLimits: { perIp: 100, perUsername: 2 }, delivery: { run: false } });
+    try {
+      const signUp = (n: number, ip: string) =>
+        fetch(`${limited.baseUrl}/manage/api/signup`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-forwarded-for': ip },
+          body: JSON.stringify({ account: `Shop ${ip} ${n}`, username: `owner${n}@shop${n}.test`, password: 'long enough pw' }),
+        }).then((r) => r.status);
+      expect([await signUp(1, '192.0.2.1'), await signUp(2, '192.0.2.1'), await signUp(3, '192.0.2.1')]).toEqual([201, 201, 429]);
+      expect(await s.t.c.accounts.findOne({ _id: 'Shop 192.0.2.1 3' })).toBeNull();
+      expect(await signUp(4, '192.0.2.2')).toBe(201);
+    } finally {
+      await limited.close();
+    }
+  });
+
   it('is off when the server says so', async () => {
     const off = await startCollector(s.t.db, { signUp: false, delivery: { run: false } });
     try {

@@ -40,7 +40,7 @@ export function manageRoutes(c: Collections, limit: SignInLimit, outbox: Outbox,
 
   router.post('/signup', sameOrigin, parseBody, async (ctx) => {
     if (!options.signUp) throw new ManageFailure(403, 'Sign-up is off on this server: ask its administrator for an account');
-    await limit.attempt(ctx.ip, 'signup');
+    await limit.attempt(ctx.ip, `signup:${ctx.ip}`); // 10 sign-ups per ip, in the per-username bucket
     const user = await signUp(c, bodyOf(ctx.request));
     ctx.status = 201;
     await openSession(ctx, user);
