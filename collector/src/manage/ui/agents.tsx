@@ -4,19 +4,8 @@ import { count, percent } from './format.ts';
 import { useLoad } from './hooks.ts';
 import { Failure } from './layout.tsx';
 import { RangePicker, rangeQuery } from './range.tsx';
+import type { AgentStats } from '@ringtrail/shared';
 import type { Route } from './route.ts';
-
-interface AgentStats {
-  agent: string;
-  callsTaken: number;
-  cartsTouched: number;
-  cartValueBefore: number;
-  cartValueAfter: number;
-  ordersByPhone: number;
-  sales: number;
-  conversionRate: number;
-  revenue: number;
-}
 
 export function AgentsScreen({ route }: { route: Route }) {
   const { data, error } = useLoad(() => get<{ agents: AgentStats[] }>(withQuery('/reports/agents', rangeQuery(route))), [route.query.from, route.query.to]);

@@ -1,27 +1,11 @@
 // The calls log: each call with what led to it, filters, pages, and the two CSV downloads.
+import type { CallRow } from '../../reports/calls-log.ts';
 import { get, withQuery } from './api.ts';
 import { duration, phone } from './format.ts';
 import { useLoad } from './hooks.ts';
 import { Failure } from './layout.tsx';
 import { RangePicker, rangeQuery } from './range.tsx';
 import { navigate, type Route } from './route.ts';
-
-interface CallRow {
-  callId: number;
-  startedAt: string;
-  trackingNumber: string;
-  caller: string;
-  destination: string | null;
-  status: string;
-  duration: number;
-  source: string | null;
-  keyword: string | null;
-  landingPage: string | null;
-  pagesSeen: string[];
-  gclid: string | null;
-  offlineDescription: string | null;
-  agent: string | null;
-}
 
 const STATUSES = ['SUCCESS', 'NORESPONSE', 'BUSY', 'EXPIRED', 'NOTASSIGNED', 'INTERRUPTED', 'ANOMALY', 'ONGOING'];
 const SOURCES = ['paid', 'organic', 'social', 'referral', 'direct', 'offline', 'unattributed'];

@@ -1,5 +1,6 @@
 // The overview: how many visits, views and calls, how views turn into calls, per day, per source
 // class and per keyword; revenue from orders where there are any.
+import type { Overview, Row } from '../../reports/overview.ts';
 import { get, withQuery } from './api.ts';
 import { CallsChart } from './chart.tsx';
 import { count, money, percent } from './format.ts';
@@ -7,25 +8,6 @@ import { useLoad } from './hooks.ts';
 import { Failure } from './layout.tsx';
 import { RangePicker, rangeQuery } from './range.tsx';
 import type { Route } from './route.ts';
-
-interface Row {
-  visits: number;
-  views: number;
-  calls: number;
-  conversionRate: number;
-  orders: number;
-  revenue: number;
-}
-
-interface Overview {
-  from: string;
-  to: string;
-  currency: string;
-  totals: Row & { answered: number };
-  days: (Row & { day: string })[];
-  sources: (Row & { source: string })[];
-  keywords: (Row & { keyword: string })[];
-}
 
 const SOURCE_LABELS: Record<string, string> = { paid: 'Paid search', organic: 'Organic search', social: 'Social', referral: 'Referral', direct: 'Direct', offline: 'Offline numbers', unattributed: 'Not attributed' };
 

@@ -1,5 +1,6 @@
 // The number pools report: numbers held now and at peak, the hours a pool ran out, the size it
 // should have; offline numbers and their calls.
+import type { OfflineNumberReport, OnlinePoolReport } from '../../reports/pools.ts';
 import { get, withQuery } from './api.ts';
 import { count, phone } from './format.ts';
 import { useLoad } from './hooks.ts';
@@ -7,27 +8,8 @@ import { Failure } from './layout.tsx';
 import { RangePicker, rangeQuery } from './range.tsx';
 import type { Route } from './route.ts';
 
-interface OnlinePool {
-  type: number;
-  shared: boolean;
-  numbers: number;
-  capacity: number;
-  heldNow: number;
-  peakHeld: number;
-  exhaustedHours: { day: string; hour: string; refused: number }[];
-  recommendedSize: number;
-}
-
-interface OfflineNumber {
-  number: string;
-  type: number;
-  description: string | null;
-  destination: string | null;
-  calls: number;
-}
-
 export function PoolsScreen({ route }: { route: Route }) {
-  const { data, error } = useLoad(() => get<{ online: OnlinePool[]; offline: OfflineNumber[] }>(withQuery(`/domains/${encodeURIComponent(route.domain!)}/reports/pools`, rangeQuery(route))), [route.domain, route.query.from, route.query.to]);
+  const { data, error } = useLoad(() => get<{ online: OnlinePoolReport[]; offline: OfflineNumberReport[] }>(withQuery(`/domains/${encodeURIComponent(route.domain!)}/reports/pools`, rangeQuery(route))), [route.domain, route.query.from, route.query.to]);
   return (
     <section>
       <div class="heading">
