@@ -100,7 +100,7 @@ export function createApp(options: AppOptions): CollectorApp {
     twilioRoutes(telephony, options.twilio ?? {}, log),
     commerceRoutes(c, commerce, log),
     agentRoutes(c, agents, log),
-    manageRoutes(c, new SignInLimit(options.signInLimits ?? DEFAULT_SIGN_IN_LIMITS), outbox, agents, { signUp: options.signUp ?? true }, log),
+    manageRoutes(c, new SignInLimit(options.signInLimits ?? DEFAULT_SIGN_IN_LIMITS), { outbox, agents, offline }, { signUp: options.signUp ?? true }, log),
     managePageRoutes(),
     ...(demoPages ? [demoRoutes()] : []),
   ];

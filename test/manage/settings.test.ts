@@ -6,6 +6,7 @@ import { LiveCalls } from '../../collector/src/agent/live-calls.ts';
 import { createLogger } from '../../collector/src/logger.ts';
 import { manageRoutes } from '../../collector/src/manage/routes.ts';
 import { DEFAULT_SIGN_IN_LIMITS, SignInLimit } from '../../collector/src/manage/sign-in-limit.ts';
+import { OfflineNumbers } from '../../collector/src/offline/service.ts';
 import { Outbox } from '../../collector/src/webhooks/outbox.ts';
 import { startCollector, useSeededCollector } from '../helpers/collector.ts';
 import { API_KEY, trackingFixture, viewParams } from '../helpers/fixtures.ts';
@@ -44,6 +45,8 @@ describe('back end settings', () => {
     ['POST', '/domains/shop.test/pools', { type: 2, usage: 'online' }],
     ['POST', '/domains/shop.test/pools/1/numbers', { numbers: ['0800000077'] }],
     ['DELETE', '/domains/shop.test/numbers/0800000001'],
+    ['POST', '/domains/shop.test/offline-numbers/0100000001/assign', { destination: '0155555555', description: 'Flyer' }],
+    ['POST', '/domains/shop.test/offline-numbers/0100000001/unassign'],
     ['GET', '/domains/shop.test/reports/overview'],
     ['GET', '/domains/shop.test/reports/calls'],
     ['GET', '/domains/shop.test/reports/calls.csv'],
@@ -67,10 +70,11 @@ describe('back end settings', () => {
 
   it('lists every route that names a domain in the isolation test above', async () => {
     const c = s.t.c;
-    const router = manageRoutes(c, new SignInLimit(DEFAULT_SIGN_IN_LIMITS), new Outbox(c), new AgentService(c, new LiveCalls(c)), { signUp: true }, createLogger('silent'));
+    const services = { outbox: new Outbox(c), agents: new AgentService(c, new LiveCalls(c)), offline: new OfflineNumbers(c) };
+    const router = manageRoutes(c, new SignInLimit(DEFAULT_SIGN_IN_LIMITS), services, { signUp: true }, createLogger('silent'));
     const served = router.stack.filter((layer) => String(layer.path).includes(':domain')).flatMap((layer) => layer.methods.filter((m) => m !== 'HEAD').map((m) => `${m} ${layer.path}`));
     const tested = DOMAIN_ROUTES.map(([method, path]) => `${method} /manage/api${path}`);
-    const pattern = (route: string) => route.replace('shop.test', ':domain').replace(/keys\/api$/, 'keys/:kind').replace(/pools\/1\//, 'pools/:type/').replace(/numbers\/0800000001$/, 'numbers/:number');
+    const pattern = (route: string) => route.replace('shop.test', ':domain').replace(/keys\/api$/, 'keys/:kind').replace(/pools\/1\//, 'pools/:type/').replace(/numbers\/0800000001$/, 'numbers/:number').replace(/offline-numbers\/0100000001\//, 'offline-numbers/:number/');
     expect(tested.map(pattern).sort()).toEqual(served.sort());
   });
 
@@ -164,6 +168,19 @@ describe('back end settings', () => {
     const answers = [];
     for (let i = 0; i < 4; i++) answers.push((await s.collector.post('/ospView', viewParams({ api_key: apiKey, ip: `198.51.100.${i + 20}` }))).body.status);
     expect(answers).toEqual(['OK', 'OK', 'OK', 'WARNING']);
+  });
+
+  it('assigns an offline number to a campaign and unassigns it, with the offline API\'s rules', async () => {
+    await signIn();
+    const path = '/domains/shop.test/offline-numbers/0100000001';
+    expect(await owner.call('POST', `${path}/assign`, { destination: 'nowhere', description: 'Flyer' })).toMatchObject({ status: 400, body: { error: 'destination: "nowhere" is not a phone number' } });
+    const assigned = await owner.call('POST', `${path}/assign`, { destination: '01 55 55 55 55', description: 'Spring flyer' });
+    expect(assigned.body).toContainEqual({ number: '0100000001', type: 6, usage: 'offline', inUse: true, description: 'Spring flyer' });
+    expect(await s.t.c.offlineAssignments.findOne({ _id: '0100000001' })).toMatchObject({ destination: '0155555555', description: 'Spring flyer' });
+    expect(await owner.call('POST', `${path}/assign`, { destination: '0155555556', description: 'Other' })).toMatchObject({ status: 409, body: { error: 'Tracking number already assigned' } });
+    expect(await owner.call('DELETE', '/domains/shop.test/numbers/0100000001')).toMatchObject({ status: 409, body: { error: '0100000001 is assigned: unassign it first' } });
+    expect(await owner.call('POST', '/domains/shop.test/offline-numbers/0800000002/assign', { destination: '0155555555', description: 'x' })).toMatchObject({ status: 404 });
+    expect((await owner.call('POST', `${path}/unassign`)).body).toContainEqual(expect.objectContaining({ number: '0100000001', inUse: false, description: null }));
   });
 
   it('sets the webhook URL (its secret answered once), rotates the secret and the call-center key', async () => {

@@ -5,6 +5,7 @@ import Router from '@koa/router';
 import type { Context, Next } from 'koa';
 import type { AgentService } from '../agent/service.ts';
 import type { Collections, SessionDoc, UserDoc } from '../db/collections.ts';
+import type { OfflineNumbers } from '../offline/service.ts';
 import type { Outbox } from '../webhooks/outbox.ts';
 import { bodyOf, parseBody } from '../http/body.ts';
 import { ManageFailure, manageEnvelope } from '../http/manage-envelope.ts';
@@ -23,7 +24,13 @@ export interface ManageOptions {
   signUp: boolean;
 }
 
-export function manageRoutes(c: Collections, limit: SignInLimit, outbox: Outbox, agents: AgentService, options: ManageOptions, log: Logger): Router {
+export interface ManageServices {
+  outbox: Outbox;
+  agents: AgentService;
+  offline: OfflineNumbers;
+}
+
+export function manageRoutes(c: Collections, limit: SignInLimit, services: ManageServices, options: ManageOptions, log: Logger): Router {
   const sessions = new Sessions(c);
   const router = new Router({ prefix: '/manage/api' });
   router.use(manageEnvelope(log));
@@ -66,8 +73,8 @@ export function manageRoutes(c: Collections, limit: SignInLimit, outbox: Outbox,
   });
 
   const auth = signedIn(sessions);
-  settingsRoutes(router, c, outbox, auth);
-  reportRoutes(router, c, agents, auth);
+  settingsRoutes(router, c, services.outbox, services.offline, auth);
+  reportRoutes(router, c, services.agents, auth);
   return router;
 }
 

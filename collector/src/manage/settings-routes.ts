@@ -13,6 +13,8 @@ import { ManageFailure } from '../http/manage-envelope.ts';
 import type { Outbox } from '../webhooks/outbox.ts';
 import { createDomain, domainOfAccount, domainsOfAccount, keyStatus, lastViewAt, rotateDomainKey, updateDomain } from './domains.ts';
 import { addNumbers, addPool, listNumbers, poolOf, removeNumber } from './numbers.ts';
+import { assignOffline, unassignOffline } from './offline-numbers.ts';
+import type { OfflineNumbers } from '../offline/service.ts';
 import { valid } from './validate.ts';
 import { accountOf, deliveries, resend, rotateCallCenterKey, rotateWebhookSecret, setWebhookUrl } from './webhooks.ts';
 import type { DomainDoc } from '../db/collections.ts';
@@ -29,8 +31,9 @@ function domainView(domain: DomainDoc) {
 
 const webhookUrl = z.object({ url: z.url({ protocol: /^https?$/, error: 'must be an http or https URL' }).nullable() });
 const numbersBody = z.object({ numbers: z.array(phone).min(1, 'name at least one number').max(1000) });
+const offlineAssignment = z.object({ destination: phone, description: z.string().trim().min(1, 'is required').max(255) });
 
-export function settingsRoutes(router: Router, c: Collections, outbox: Outbox, auth: Middleware): void {
+export function settingsRoutes(router: Router, c: Collections, outbox: Outbox, offline: OfflineNumbers, auth: Middleware): void {
   router.get('/domains', auth, async (ctx) => {
     ctx.body = (await domainsOfAccount(c, accountIdOf(ctx))).map(domainView);
   });
@@ -90,6 +93,19 @@ export function settingsRoutes(router: Router, c: Collections, outbox: Outbox, a
     const domain = await domainOf(c, ctx);
     await removeNumber(c, domain, normalizePhone(ctx.params.number!) ?? ctx.params.number!);
     ctx.status = 204;
+  });
+
+  router.post('/domains/:domain/offline-numbers/:number/assign', auth, parseBody, async (ctx) => {
+    const domain = await domainOf(c, ctx);
+    const { destination, description } = valid(offlineAssignment, bodyOf(ctx.request));
+    await assignOffline(c, offline, domain, normalizePhone(ctx.params.number!) ?? ctx.params.number!, destination, description);
+    ctx.body = await listNumbers(c, domain);
+  });
+
+  router.post('/domains/:domain/offline-numbers/:number/unassign', auth, async (ctx) => {
+    const domain = await domainOf(c, ctx);
+    await unassignOffline(offline, domain, normalizePhone(ctx.params.number!) ?? ctx.params.number!);
+    ctx.body = await listNumbers(c, domain);
   });
 
   router.get('/account', auth, async (ctx) => {

@@ -38,13 +38,18 @@ export function NumbersCard({ path, domain, changed }: { path: string; domain: D
                 <li>
                   {phone(n.number)}
                   {n.description && <span class="muted"> {n.description}</span>}
-                  {n.inUse ? (
-                    <span class="muted"> {pool.usage === 'online' ? 'held now' : 'assigned'}</span>
-                  ) : (
+                  {pool.usage === 'offline' && n.inUse && (
+                    <button type="button" class="link" onClick={() => run(() => api('POST', `${path}/offline-numbers/${n.number}/unassign`))}>
+                      unassign
+                    </button>
+                  )}
+                  {pool.usage === 'online' && n.inUse && <span class="muted"> held now</span>}
+                  {!n.inUse && (
                     <button type="button" class="link" aria-label={`Remove ${n.number}`} onClick={() => run(() => api('DELETE', `${path}/numbers/${n.number}`))}>
                       remove
                     </button>
                   )}
+                  {pool.usage === 'offline' && !n.inUse && <AssignForm assign={(body) => run(() => api('POST', `${path}/offline-numbers/${n.number}/assign`, body))} number={n.number} />}
                 </li>
               ))}
             </ul>
@@ -70,5 +75,23 @@ export function NumbersCard({ path, domain, changed }: { path: string; domain: D
         <button type="submit">Add a pool</button>
       </form>
     </div>
+  );
+}
+
+/** An offline number's campaign: where its calls go, and what it is printed on. */
+function AssignForm({ number, assign }: { number: string; assign: (body: { destination: string; description: string }) => Promise<void> }) {
+  return (
+    <form
+      class="inline"
+      onSubmit={(event) => {
+        event.preventDefault();
+        const f = new FormData(event.target as HTMLFormElement);
+        void assign({ destination: String(f.get('destination')), description: String(f.get('description')) });
+      }}
+    >
+      <input name="destination" placeholder="Forwards to" aria-label={`Where ${number} forwards`} required />
+      <input name="description" placeholder="Campaign (flyer, radio...)" aria-label={`Campaign of ${number}`} required />
+      <button type="submit">Assign</button>
+    </form>
   );
 }

@@ -1,0 +1,26 @@
+// The back end's offline numbers: assign one to a campaign (where it forwards, what it is for) and
+// unassign it, through the offline numbers service, so the rules are the API's own.
+import { OfflineFailure } from '../http/offline-envelope.ts';
+import { ManageFailure } from '../http/manage-envelope.ts';
+import type { Collections, DomainDoc } from '../db/collections.ts';
+import type { OfflineNumbers } from '../offline/service.ts';
+
+export async function assignOffline(c: Collections, offline: OfflineNumbers, domain: DomainDoc, number: string, destination: string, description: string): Promise<void> {
+  const stored = await c.trackingNumbers.findOne({ _id: number });
+  if (!stored || stored.domainId !== domain._id || stored.usage !== 'offline') throw new ManageFailure(404, `No offline number ${number} in this domain`);
+  await asManageFailure(offline.run(domain, { action: 'assign', tracking_number: number, phone_number: destination, description, type: stored.type }));
+}
+
+export async function unassignOffline(offline: OfflineNumbers, domain: DomainDoc, number: string): Promise<void> {
+  await asManageFailure(offline.run(domain, { action: 'unassign', tracking_number: number }));
+}
+
+/** The service's refusals (`Tracking number already assigned`...) are conflicts here. */
+async function asManageFailure<T>(work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (err) {
+    if (err instanceof OfflineFailure) throw new ManageFailure(409, err.message);
+    throw err;
+  }
+}
