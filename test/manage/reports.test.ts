@@ -3,12 +3,14 @@
 // the pools report.
 import { describe, expect, it } from 'vitest';
 import { useSeededCollector } from '../helpers/collector.ts';
-import { trackingFixture, viewParams } from '../helpers/fixtures.ts';
+import { CC_KEY, commerceFixture, CUSTOMER_KEY, viewParams } from '../helpers/fixtures.ts';
+import { PoolSampler } from '../../collector/src/reports/pool-sampler.ts';
+import { createLogger } from '../../collector/src/logger.ts';
 import { signedInClient, type ManageClient } from '../helpers/manage-client.ts';
 import { reportCall, TELEPHONY_KEY } from '../helpers/telephony.ts';
 
 const PASSWORD = 'owner password 1';
-const base = trackingFixture();
+const base = commerceFixture({ ga4: false });
 const fixture = { accounts: [{ ...base.accounts[0]!, users: [{ username: 'owner@shop.test', password: PASSWORD }] }] };
 const today = new Date().toISOString().slice(0, 10);
 const BOT = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
@@ -109,6 +111,26 @@ describe('back end reports', () => {
     expect(adLines.slice(2)).toEqual([expect.stringMatching(/^abc123,RingTrail call,\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,12\.5,EUR$/)]);
   });
 
+  it('counts a sale once, under the source of its visit, and puts it in the Google Ads file', async () => {
+    const paidVisit = (await s.t.c.visits.findOne({ 'attribution.gclid': 'abc123' }))!._id;
+    const order = (status: string) =>
+      s.collector.post('/api/customer-order', { key: CUSTOMER_KEY, id: 'O-1', cart_id: 'cart-o1', currency: 'EUR', visit_id: paidVisit, status, 'products[0][id]': 'SKU-1', 'products[0][name]': 'Boiler', 'products[0][quantity]': 2, 'products[0][price]': '24.50' });
+    for (const status of ['pending', 'paid', 'shipped']) expect((await order(status)).body).toEqual({ status: 'success' });
+    const { body } = await owner.get(`/domains/shop.test/reports/overview?from=${today}&to=${today}`);
+    expect(body.totals).toMatchObject({ orders: 1, revenue: 49 });
+    expect(body.sources.find((r: { source: string }) => r.source === 'paid')).toMatchObject({ orders: 1, revenue: 49 });
+    const ads = (await owner.get('/domains/shop.test/reports/google-ads.csv')).text.trimEnd().split(/\r?\n/);
+    expect(ads.slice(2)).toEqual([expect.stringMatching(/^abc123,RingTrail call,/), expect.stringMatching(/^abc123,RingTrail sale,\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,49,EUR$/)]);
+  });
+
+  it('shows the agents of the account', async () => {
+    const callId = (await s.t.c.calls.findOne({ callRef: 'c1' }))!._id;
+    const set = await s.collector.post('/agent-api/setAgentToCall', { apiKey: CC_KEY, callId, agent: 'alice@shop.test' });
+    expect(set.body.status).toBe('OK');
+    const { body } = await owner.get(`/reports/agents?from=${today}&to=${today}`);
+    expect(body.agents).toEqual([expect.objectContaining({ agent: 'alice@shop.test', callsTaken: 1 })]);
+  });
+
   it('reports the numbers held now and at peak, the hours the pool ran out, and the size it should have', async () => {
     // The three visitors of the first test hold pool 1's three numbers: a fourth is refused.
     const refused = await s.collector.post('/ospView', viewParams({ ip: '192.0.2.99' }));
@@ -119,5 +141,10 @@ describe('back end reports', () => {
     expect(pool).toEqual({ type: 1, shared: false, numbers: 3, capacity: 3, heldNow: 3, peakHeld: 3, exhaustedHours: [{ day: today, hour, refused: 1 }], recommendedSize: 5 });
     expect(body.online.find((p: { type: number }) => p.type === 9)).toMatchObject({ shared: true, numbers: 1, capacity: 10_000, recommendedSize: 1 });
     expect(body.offline).toEqual([{ number: '0100000001', type: 6, description: null, destination: null, calls: 1 }]);
+
+    // The minute sampler writes the same peak into the hour's counters.
+    await s.t.c.trafficDays.updateOne({ _id: `shop.test|${today}` }, { $unset: { 'pools.1.peak': '' } });
+    await new PoolSampler(s.t.c, createLogger('silent')).sample();
+    expect((await s.t.c.trafficDays.findOne({ _id: `shop.test|${today}` }))!.pools!['1']!.peak).toEqual({ [hour]: 3 });
   });
 });
