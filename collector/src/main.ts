@@ -80,7 +80,7 @@ async function demoBanner(c: Collections, fixture: Fixture): Promise<string> {
         `  data api_key: ${d.dataApiKey ?? '-'}    offline key: ${d.offlineApiKey ?? '-'}`,
         `  customer key: ${d.customerKey ?? '-'}    public key: ${d.publicKey ?? '-'}    call-center apiKey: ${account.callCenterApiKey ?? '-'}`,
         `  site phones: ${d.sitePhones.join(', ')}`,
-        ...account.users.map((u) => `  back end user: ${u.username}, password ${u.password} (sign in: POST ${base}/manage/api/session)`),
+        ...account.users.map((u) => `  back end user: ${u.username}, password ${u.password} (sign in at ${base}/manage/)`),
         `Try: curl -s ${base}/ospView -d api_key=${d.apiKey} -d visit_id=0 -d ip=203.0.113.7 -d url=https://${d.name}/ -d page_title=Home -d is_mobile=false -d referer_url= -d nr_phones=1 -d direct_display=true -d phones=${d.sitePhones[0] ?? ''}`,
       );
     }

@@ -4,29 +4,30 @@ import { navigate, routeHash, SCREENS, type Route } from './route.ts';
 
 const LABELS: Record<(typeof SCREENS)[number], string> = { overview: 'Overview', calls: 'Calls', pools: 'Number pools', agents: 'Agents', settings: 'Settings' };
 
-export function Layout({ route, domains, username, onSignOut, children }: { route: Route; domains: string[]; username: string; onSignOut: () => void; children: ComponentChildren }) {
+/** `domain`: the route's, or on the Account screen the one last shown. */
+export function Layout({ route, domain, domains, username, onSignOut, children }: { route: Route; domain: string | null; domains: string[]; username: string; onSignOut: () => void; children: ComponentChildren }) {
   return (
     <div class="shell">
       <header class="top">
         <a class="brand" href="#/">RingTrail</a>
         <select
           aria-label="Current domain"
-          value={route.domain ?? ''}
+          value={domain ?? ''}
           onChange={(e) => {
             const value = (e.target as HTMLSelectElement).value;
             navigate(value === '+' ? { domain: null, screen: 'new', query: {} } : { domain: value, screen: route.screen === 'new' || route.screen === 'account' ? 'overview' : route.screen, query: route.query });
           }}
         >
-          {route.domain === null && <option value="">Choose a domain</option>}
+          {domain === null && <option value="">Choose a domain</option>}
           {domains.map((d) => (
             <option value={d}>{d}</option>
           ))}
           <option value="+">+ Add a domain</option>
         </select>
         <nav>
-          {route.domain &&
+          {domain &&
             SCREENS.map((screen) => (
-              <a href={routeHash({ domain: route.domain, screen, query: { from: route.query.from ?? '', to: route.query.to ?? '' } })} class={route.screen === screen ? 'active' : ''}>
+              <a href={routeHash({ domain, screen, query: { from: route.query.from ?? '', to: route.query.to ?? '' } })} class={route.screen === screen ? 'active' : ''}>
                 {LABELS[screen]}
               </a>
             ))}

@@ -32,8 +32,12 @@ function App() {
   return <SignedIn who={who} onSignOut={() => api('DELETE', '/session').finally(() => setWho(null))} />;
 }
 
+/** The domain of the last domain screen: the Account screen keeps it in the picker and the menu. */
+let lastDomain: string | null = null;
+
 function SignedIn({ who, onSignOut }: { who: Who; onSignOut: () => void }) {
   const route = useRoute();
+  if (route.domain) lastDomain = route.domain;
   const domains = useLoad(() => get<{ name: string }[]>('/domains'), []);
   const names = domains.data?.map((d) => d.name) ?? [];
   useEffect(() => {
@@ -43,7 +47,7 @@ function SignedIn({ who, onSignOut }: { who: Who; onSignOut: () => void }) {
   }, [domains.data, route.domain, route.screen]);
   if (!domains.data) return null;
   return (
-    <Layout route={route} domains={names} username={who.username} onSignOut={onSignOut}>
+    <Layout route={route} domain={route.domain ?? (route.screen === 'account' && lastDomain && names.includes(lastDomain) ? lastDomain : null)} domains={names} username={who.username} onSignOut={onSignOut}>
       {route.screen === 'new' && <NewDomainScreen created={domains.reload} first={!names.length} />}
       {route.screen === 'account' && <AccountScreen />}
       {route.domain && route.screen === 'overview' && <OverviewScreen route={route} />}

@@ -33,7 +33,7 @@ export function NumbersCard({ path, domain, changed }: { path: string; domain: D
               Type {pool.type}, {pool.usage}
               {pool.codeDigits > 0 && `, shared with ${pool.codeDigits}-digit codes`}
             </h3>
-            <ul class="numbers">
+            <ul class={`numbers ${pool.usage}`}>
               {numbers.map((n) => (
                 <li>
                   {phone(n.number)}

@@ -173,7 +173,7 @@ function SettingsForm({ path, domain, saved }: { path: string; domain: DomainVie
         <label>Callers shown<select name="callerPrivacy" value={domain.callerPrivacy}><option value="none">whole</option><option value="partial">without the last 4 digits</option><option value="full">hidden</option></select></label>
       </div>
       <div class="row">
-        <label>Order statuses, one per line<textarea name="orderStatuses" rows={3}>{domain.orderStatuses.map((s) => s.name).join('\n')}</textarea></label>
+        <label>Order statuses, one per line<textarea name="orderStatuses" rows={4}>{domain.orderStatuses.map((s) => s.name).join('\n')}</textarea></label>
         <label>Of which sales (comma-separated)<input name="saleStatuses" value={domain.orderStatuses.filter((s) => s.isSale).map((s) => s.name).join(', ')} /></label>
       </div>
       <div class="row">
