@@ -124,7 +124,7 @@ describe('back end settings', () => {
     expect((await view(rotated.body.key)).body.status).toBe('OK');
     apiKey = rotated.body.key;
     expect(JSON.stringify((await owner.get('/domains/shop.test')).body)).not.toContain(rotated.body.key);
-    expect(await owner.call('POST', '/domains/shop.test/keys/master')).toMatchObject({ status: 404 });
+    for (const kind of ['master', 'toString', 'constructor']) expect(await owner.call('POST', `/domains/shop.test/keys/${kind}`)).toMatchObject({ status: 404 });
 
     const pub = await owner.call('POST', '/domains/shop.test/keys/public');
     const install = await owner.get('/domains/shop.test/install');

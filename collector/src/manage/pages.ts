@@ -34,11 +34,11 @@ export function managePageRoutes(): Router {
     ctx.body = SHELL;
   });
   router.get('/manage/assets/:file', async (ctx) => {
-    const type = ASSETS[ctx.params.file!];
-    if (!type) return;
-    ctx.type = type;
+    const file = ctx.params.file!;
+    if (!Object.hasOwn(ASSETS, file)) return;
+    ctx.type = ASSETS[file]!;
     ctx.set('Cache-Control', 'no-cache');
-    ctx.body = await readFile(path.join(MANAGE_ASSETS_DIR, ctx.params.file!));
+    ctx.body = await readFile(path.join(MANAGE_ASSETS_DIR, file));
   });
   return router;
 }

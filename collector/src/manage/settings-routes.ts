@@ -5,7 +5,7 @@ import type Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import { z } from 'zod';
 import { normalizePhone } from '@ringtrail/shared';
-import type { Collections, SessionDoc } from '../db/collections.ts';
+import type { Collections, DomainDoc, SessionDoc } from '../db/collections.ts';
 import { DOMAIN_KEY_FIELDS, type DomainKeyKind } from '../domains/keys.ts';
 import { domainName, domainSettings, phone, poolSettings } from '../domains/settings.ts';
 import { bodyOf, parseBody } from '../http/body.ts';
@@ -13,11 +13,10 @@ import { ManageFailure } from '../http/manage-envelope.ts';
 import type { Outbox } from '../webhooks/outbox.ts';
 import { createDomain, domainOfAccount, domainsOfAccount, keyStatus, lastViewAt, rotateDomainKey, updateDomain } from './domains.ts';
 import { addNumbers, addPool, listNumbers, poolOf, removeNumber } from './numbers.ts';
-import { assignOffline, unassignOffline } from './offline-numbers.ts';
 import type { OfflineNumbers } from '../offline/service.ts';
+import { assignOffline, unassignOffline } from './offline-numbers.ts';
 import { valid } from './validate.ts';
 import { accountOf, deliveries, resend, rotateCallCenterKey, rotateWebhookSecret, setWebhookUrl } from './webhooks.ts';
-import type { DomainDoc } from '../db/collections.ts';
 
 const accountIdOf = (ctx: Context) => (ctx.state.session as SessionDoc).accountId;
 
@@ -59,7 +58,7 @@ export function settingsRoutes(router: Router, c: Collections, outbox: Outbox, o
   router.post('/domains/:domain/keys/:kind', auth, async (ctx) => {
     const domain = await domainOf(c, ctx);
     const kind = ctx.params.kind!;
-    if (!(kind in DOMAIN_KEY_FIELDS)) throw new ManageFailure(404, `No key ${kind}: keys are ${Object.keys(DOMAIN_KEY_FIELDS).join(', ')}`);
+    if (!Object.hasOwn(DOMAIN_KEY_FIELDS, kind)) throw new ManageFailure(404, `No key ${kind}: keys are ${Object.keys(DOMAIN_KEY_FIELDS).join(', ')}`);
     ctx.body = { kind, key: await rotateDomainKey(c, domain, kind as DomainKeyKind) };
   });
 

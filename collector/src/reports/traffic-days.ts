@@ -2,7 +2,8 @@
 // pattern) so a report of a year reads a few hundred documents, never the views themselves:
 // per local day of the domain, its visits and views, per source class and per keyword of the
 // visit; its sales; and per online pool and local hour, the visitors refused a number and the
-// peak of numbers held. Calls are counted by the data API's rollups (data/call-days.ts).
+// peak of numbers held. Its calls are counted into the same document by call-sources.ts.
+import type { UpdateFilter } from 'mongodb';
 import type { Collections, DomainDoc, TrafficDayDoc, VisitDoc } from '../db/collections.ts';
 import { dayKey, rollupKey } from '../data/call-days.ts';
 import { localTime } from '../domains/time-zone.ts';
@@ -47,12 +48,7 @@ export class TrafficDays {
 
   /** Numbers of the pool held at a moment (pool-sampler.ts): the hour's peak goes up to it. */
   async poolHeld(domain: DomainDoc, type: number, held: number, now: Date): Promise<void> {
-    const { day } = localTime(now, domain.timeZone);
-    await this.c.trafficDays.updateOne(
-      { _id: dayKey(domain._id, day) },
-      { $max: { [`pools.${type}.peak.${hourOf(domain, now)}`]: held }, $setOnInsert: { domainId: domain._id, day } },
-      { upsert: true },
-    );
+    await this.update(domain, now, { $max: { [`pools.${type}.peak.${hourOf(domain, now)}`]: held } });
   }
 
   /** The documents of these days (those that exist), with only the fields asked for. */
@@ -67,8 +63,13 @@ export class TrafficDays {
   }
 
   private async inc(domain: DomainDoc, now: Date, inc: Record<string, number>, max?: Record<string, Date>): Promise<void> {
+    await this.update(domain, now, { $inc: inc, ...(max ? { $max: max } : {}) });
+  }
+
+  /** Applies the update to the day of `now`, making its document the first time. */
+  private async update(domain: DomainDoc, now: Date, update: UpdateFilter<TrafficDayDoc>): Promise<void> {
     const { day } = localTime(now, domain.timeZone);
-    await this.c.trafficDays.updateOne({ _id: dayKey(domain._id, day) }, { $inc: inc, ...(max ? { $max: max } : {}), $setOnInsert: { domainId: domain._id, day } }, { upsert: true });
+    await this.c.trafficDays.updateOne({ _id: dayKey(domain._id, day) }, { ...update, $setOnInsert: { domainId: domain._id, day } }, { upsert: true });
   }
 }
 
