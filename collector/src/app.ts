@@ -30,6 +30,7 @@ import { Outbox } from './webhooks/outbox.ts';
 import { manageRoutes } from './manage/routes.ts';
 import { DEFAULT_SIGN_IN_LIMITS, SignInLimit, type SignInLimits } from './manage/sign-in-limit.ts';
 import { managePageRoutes } from './manage/pages.ts';
+import { openApiRoutes } from './openapi/routes.ts';
 import { PoolSampler } from './reports/pool-sampler.ts';
 import { NumberPool } from './tracking/pool.ts';
 import { trackingRoutes } from './tracking/routes.ts';
@@ -61,6 +62,8 @@ export interface AppOptions {
 
 export interface CollectorApp {
   app: Koa;
+  /** Every route the app serves, `GET /domains/:domain` style: the OpenAPI test compares them with the document. */
+  routes: { method: string; path: string }[];
   collections: Collections;
   /** Stops the delivery worker (after its attempts under way); the caller closes the HTTP server first. */
   stop(): Promise<void>;
@@ -102,13 +105,16 @@ export function createApp(options: AppOptions): CollectorApp {
     agentRoutes(c, agents, log),
     manageRoutes(c, new SignInLimit(options.signInLimits ?? DEFAULT_SIGN_IN_LIMITS), { outbox, agents, offline }, { signUp: options.signUp ?? true }, log),
     managePageRoutes(),
+    openApiRoutes({ demoPages }),
     ...(demoPages ? [demoRoutes()] : []),
   ];
   for (const router of routers) {
     app.use(router.routes()).use(router.allowedMethods());
   }
+  const routes = routers.flatMap((router) => router.stack.flatMap((layer) => layer.methods.filter((m) => m !== 'HEAD').map((method) => ({ method, path: String(layer.path) }))));
   return {
     app,
+    routes,
     collections: c,
     stop: () => {
       sampler.stop();

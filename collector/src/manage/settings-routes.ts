@@ -3,11 +3,10 @@
 // answers 404 like a domain that does not exist.
 import type Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
-import { z } from 'zod';
 import { normalizePhone } from '@ringtrail/shared';
 import type { Collections, DomainDoc, SessionDoc } from '../db/collections.ts';
 import { DOMAIN_KEY_FIELDS, type DomainKeyKind } from '../domains/keys.ts';
-import { domainName, domainSettings, phone, poolSettings } from '../domains/settings.ts';
+import { domainName, domainSettings, poolSettings } from '../domains/settings.ts';
 import { bodyOf, parseBody } from '../http/body.ts';
 import { ManageFailure } from '../http/manage-envelope.ts';
 import type { Outbox } from '../webhooks/outbox.ts';
@@ -15,6 +14,7 @@ import { createDomain, domainOfAccount, domainsOfAccount, keyStatus, lastViewAt,
 import { addNumbers, addPool, listNumbers, poolOf, removeNumber } from './numbers.ts';
 import type { OfflineNumbers } from '../offline/service.ts';
 import { assignOffline, unassignOffline } from './offline-numbers.ts';
+import { numbersBody, offlineAssignment, webhookUrl } from './bodies.ts';
 import { valid } from './validate.ts';
 import { accountOf, deliveries, resend, rotateCallCenterKey, rotateWebhookSecret, setWebhookUrl } from './webhooks.ts';
 
@@ -28,9 +28,6 @@ function domainView(domain: DomainDoc) {
   return { name: domain.name, ...domainSettings.parse(domain), pools: domain.pools, keys: keyStatus(domain), publicKey: domain.publicKey ?? null };
 }
 
-const webhookUrl = z.object({ url: z.url({ protocol: /^https?$/, error: 'must be an http or https URL' }).nullable() });
-const numbersBody = z.object({ numbers: z.array(phone).min(1, 'name at least one number').max(1000) });
-const offlineAssignment = z.object({ destination: phone, description: z.string().trim().min(1, 'is required').max(255) });
 
 export function settingsRoutes(router: Router, c: Collections, outbox: Outbox, offline: OfflineNumbers, auth: Middleware): void {
   router.get('/domains', auth, async (ctx) => {

@@ -8,7 +8,7 @@ import { valid } from './validate.ts';
 
 export const MIN_PASSWORD = 10;
 
-const signUpBody = z.object({
+export const signUpBody = z.object({
   account: z.string().trim().min(2, 'must be at least 2 characters').max(100),
   username: z.email('must be an e-mail address'),
   password: z.string().min(MIN_PASSWORD, `must be at least ${MIN_PASSWORD} characters`).max(200),

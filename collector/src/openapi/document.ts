@@ -1,0 +1,74 @@
+// The OpenAPI 3.1 document of the collector, made from OPERATIONS with zod's own JSON Schema output
+// (requests as their input, answers as their output), once per process.
+import { z, type ZodType } from 'zod';
+import { DEMO_OPERATIONS, OPERATIONS, type Operation } from './operations.ts';
+
+type Json = Record<string, unknown>;
+
+const FORM = 'application/x-www-form-urlencoded';
+
+function schemaOf(schema: ZodType, io: 'input' | 'output'): Json {
+  // `any` for what JSON Schema cannot say (a refinement's rule, a transform's output): the check
+  // stays with the collector, which answers in its envelope.
+  const { $schema: _, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as Json;
+  return rest;
+}
+
+/** `/domains/:domain` -> `/domains/{domain}`. */
+export const openApiPath = (path: string) => path.replace(/:(\w+)/g, '{$1}');
+
+function parameters(op: Operation): Json[] {
+  const inPath = [...op.path.matchAll(/:(\w+)/g)].map(([, name]) => ({ name, in: 'path', required: true, schema: { type: 'string' } }));
+  const query = op.query
+    ? Object.entries(op.query.shape).map(([name, field]) => ({
+        name,
+        in: 'query',
+        required: !(field as ZodType).safeParse(undefined).success,
+        schema: schemaOf(field as ZodType, 'input'),
+      }))
+    : [];
+  const csrf = op.auth === 'session' && op.method !== 'get' ? [{ name: 'X-CSRF-Token', in: 'header', required: true, schema: { type: 'string' }, description: 'The token the sign-in answered' }] : [];
+  return [...inPath, ...query, ...csrf];
+}
+
+function operation(op: Operation): Json {
+  const params = parameters(op);
+  const body = op.body && schemaOf(op.body, 'input');
+  return {
+    tags: [op.tag],
+    summary: op.summary,
+    operationId: `${op.method}${op.path.replace(/[^A-Za-z0-9]+(\w)?/g, (_, c: string | undefined) => (c ?? '').toUpperCase())}`,
+    ...(params.length ? { parameters: params } : {}),
+    ...(body ? { requestBody: { required: true, content: { [FORM]: { schema: body }, 'application/json': { schema: body } } } } : {}),
+    ...(op.auth ? { security: [{ [op.auth]: [] }] } : {}),
+    responses: Object.fromEntries(
+      Object.entries(op.responses).map(([status, r]) => [
+        status,
+        { description: r.description, ...(r.schema ? { content: { 'application/json': { schema: schemaOf(r.schema, 'output') } } } : r.type ? { content: { [r.type]: { schema: { type: 'string' } } } } : {}) },
+      ]),
+    ),
+  };
+}
+
+export function openApiDocument({ demoPages = false }: { demoPages?: boolean } = {}): Json {
+  const paths: Record<string, Json> = {};
+  for (const op of [...OPERATIONS, ...(demoPages ? DEMO_OPERATIONS : [])]) (paths[openApiPath(op.path)] ??= {})[op.method] = operation(op);
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'RingTrail collector',
+      version: '1.0.0',
+      description:
+        "Call tracking, offline numbers, call data, carts and orders, and call-center agents (the spec's three documents), the browser doors of tracker.js, the telephony side, and the site owner's back end. Each family answers in its own envelope, as its section of the README says.",
+    },
+    tags: [...new Set(OPERATIONS.map((op) => op.tag))].map((name) => ({ name })),
+    components: {
+      securitySchemes: {
+        bearer: { type: 'http', scheme: 'bearer', description: 'TELEPHONY_API_KEY' },
+        session: { type: 'apiKey', in: 'cookie', name: 'rt_session', description: 'Set by POST /manage/api/session' },
+        twilio: { type: 'apiKey', in: 'header', name: 'X-Twilio-Signature', description: "Twilio's signature of the request (TWILIO_AUTH_TOKEN)" },
+      },
+    },
+    paths,
+  };
+}

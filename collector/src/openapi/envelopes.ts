@@ -1,0 +1,48 @@
+// Each family's answers as zod schemas, for the OpenAPI document: the error envelope the family
+// always uses, and its success answer (as precise as the family's own schemas go).
+import { browserViewAnswer, ospClickResponse, ospExpirationResponse, ospViewResponse, trackingProblem } from '@ringtrail/shared';
+import { z } from 'zod';
+
+export const tracking = {
+  view: z.union([ospViewResponse, trackingProblem]),
+  click: z.union([ospClickResponse, trackingProblem]),
+  expiration: z.union([ospExpirationResponse, trackingProblem]),
+  browserView: z.union([browserViewAnswer, trackingProblem]),
+  problem: trackingProblem,
+};
+
+export const offline = {
+  error: z.object({ status: z.literal('error'), error: z.string() }),
+  state: z.object({ status: z.literal('success'), phone_number: z.string().nullable(), tracking_number: z.string(), description: z.string().nullable(), type: z.number().int() }).loose(),
+  list: z.union([
+    z.record(z.string(), z.string().nullable()),
+    z.object({ tracking_number_details: z.array(z.object({ tracking_phone: z.string(), destination_phone: z.string().nullable(), description: z.string().nullable(), product_name: z.string(), last_update: z.string().nullable() })) }),
+  ]),
+};
+
+export const data = {
+  error: z.object({ status: z.literal('ERROR'), errors: z.array(z.string()) }),
+  ok: z.object({ status: z.literal('OK'), results: z.array(z.record(z.string(), z.unknown())) }).loose(),
+};
+
+export const commerce = {
+  answer: z.union([z.object({ status: z.literal('success') }).loose(), z.object({ status: z.literal('error'), message: z.string() })]),
+};
+
+export const agent = {
+  answer: z.union([z.object({ status: z.literal('OK'), resultsNb: z.number().int(), results: z.array(z.unknown()) }), z.object({ status: z.literal('NOK'), error: z.string() })]),
+  error: z.object({ status: z.literal('NOK'), error: z.string() }),
+};
+
+export const telephony = {
+  ok: z.object({ status: z.literal('OK') }).loose(),
+  error: z.object({ status: z.literal('ERROR'), error: z.string() }),
+};
+
+export const manage = {
+  error: z.object({ error: z.string() }),
+  object: z.object({}).loose(),
+  list: z.array(z.object({}).loose()),
+};
+
+export const health = z.object({ status: z.string() });

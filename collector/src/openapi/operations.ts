@@ -1,0 +1,291 @@
+// Every endpoint the collector serves, described by the zod schemas that validate it (shared/ and
+// the back end's own), with each answer's HTTP status and envelope. document.ts turns this list
+// into OpenAPI 3.1; test/openapi checks it against the routes the app really has.
+import {
+  agentStatsRequest,
+  browserClickRequest,
+  browserExpirationRequest,
+  browserViewRequest,
+  callReport,
+  callStartRequest,
+  cartRequest,
+  deliveryLogRequest,
+  offlineListRequest,
+  offlineRequest,
+  orderRequest,
+  ospClickRequest,
+  ospExpirationRequest,
+  ospViewRequest,
+  routeQuery,
+  setAgentRequest,
+  smsReport,
+} from '@ringtrail/shared';
+import { z, type ZodType } from 'zod';
+import { domainName, domainSettings, poolSettings } from '../domains/settings.ts';
+import { numbersBody, offlineAssignment, webhookUrl } from '../manage/bodies.ts';
+import { signUpBody } from '../manage/sign-up.ts';
+import * as answer from './envelopes.ts';
+
+export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+export interface Response {
+  description: string;
+  /** JSON answer; absent with `type` for another media type, absent alone for no body. */
+  schema?: ZodType;
+  type?: string;
+}
+
+export interface Operation {
+  method: Method;
+  /** As the router writes it: `/domains/:domain`. */
+  path: string;
+  tag: string;
+  summary: string;
+  query?: z.ZodObject;
+  /** Sent as a form (`application/x-www-form-urlencoded`) or as JSON. */
+  body?: ZodType;
+  /** `bearer`: the platform key; `session`: the back end's cookie (and its CSRF token on changes); `twilio`: a signed request. */
+  auth?: 'bearer' | 'session' | 'twilio';
+  responses: Record<number, Response>;
+}
+
+const TAGS = {
+  tracking: 'Call tracking (spec document 1)',
+  browser: 'Browser doors',
+  offline: 'Offline numbers (spec document 1)',
+  data: 'Data (spec document 2)',
+  commerce: 'Carts and orders (spec document 2)',
+  agent: 'Call-center agents (spec document 3)',
+  telephony: 'Telephony',
+  manage: 'Back end',
+  service: 'Service',
+};
+
+const json = (description: string, schema: ZodType): Response => ({ description, schema });
+
+// --- the spec's families ---------------------------------------------------------------------
+
+const trackingOp = (path: string, summary: string, body: ZodType, ok: ZodType): Operation => ({
+  method: 'post',
+  path,
+  tag: TAGS.tracking,
+  summary,
+  body,
+  responses: { 200: json('The answer, or WARNING, MISSING_PARAMETER, INVALID_PARAMETER, AUTHENTICATION_ERROR', ok), 500: json('SYSTEM_ERROR: worth retrying', answer.tracking.problem) },
+});
+
+const browserOp = (path: string, summary: string, body: ZodType, ok: ZodType): Operation => ({
+  method: 'post',
+  path,
+  tag: TAGS.browser,
+  summary,
+  body,
+  responses: {
+    200: json('The answer, or a tracking problem', ok),
+    403: json('AUTHENTICATION_ERROR: the page origin is not allowed for this key', answer.tracking.problem),
+    429: json('WARNING: too many requests, with Retry-After', answer.tracking.problem),
+    500: json('SYSTEM_ERROR', answer.tracking.problem),
+  },
+});
+
+/** The data API's query: checked by data/request.ts, which lists every problem at once. */
+const dataQuery = z.object({
+  api_key: z.string(),
+  type: z.enum(['calls', 'sms']),
+  start_date: z.string().describe('YYYY-MM-DD'),
+  end_date: z.string().describe('YYYY-MM-DD'),
+  page: z.string().describe('1 or more'),
+  limit: z.string().describe('10 to 5000'),
+  group_by_day: z.enum(['true', 'false']).optional(),
+  phone: z.string().optional(),
+  tracking_phone: z.string().optional(),
+  caller_phone: z.string().optional(),
+  status: z.string().optional().describe('Comma-separated call statuses'),
+  offline_phone_description: z.string().optional(),
+});
+
+const commerceOp = (path: string, summary: string, body: ZodType): Operation => ({
+  method: 'post',
+  path,
+  tag: TAGS.commerce,
+  summary,
+  body,
+  responses: { 200: json('success, or error with the message of the spec', answer.commerce.answer), 500: json('Internal error: retry', answer.commerce.answer) },
+});
+
+const products = { products: z.unknown().optional().describe('Bracket fields products[i][id|name|quantity|price|details] (variant A) or a JSON array (variant B)') };
+
+const agentOp = (path: string, summary: string, body: z.ZodObject): Operation => ({
+  method: 'post',
+  path,
+  tag: TAGS.agent,
+  summary,
+  body: body.extend({ apiKey: z.string() }),
+  responses: { 200: json('OK with resultsNb and results, or NOK with error', answer.agent.answer), 500: json('NOK: internal error', answer.agent.error) },
+});
+
+const telephonyOp = (method: Method, path: string, summary: string, request: { query?: z.ZodObject; body?: ZodType }): Operation => ({
+  method,
+  path,
+  tag: TAGS.telephony,
+  summary,
+  ...request,
+  auth: 'bearer',
+  responses: {
+    200: json('OK', answer.telephony.ok),
+    400: json('The report is invalid: every problem at once', answer.telephony.error),
+    401: json('No or a wrong bearer key', answer.telephony.error),
+    403: json('Telephony is off on this server', answer.telephony.error),
+    500: json('Internal error: retry', answer.telephony.error),
+  },
+});
+
+const twilioOp = (path: string, summary: string, type: string): Operation => ({
+  method: 'post',
+  path,
+  tag: TAGS.telephony,
+  summary,
+  body: z.object({}).loose().describe("Twilio's webhook fields (To, From, CallSid, CallStatus, Digits, Body...)"),
+  auth: 'twilio',
+  responses: { 200: { description: 'TwiML or an empty answer', type }, 400: json('Invalid fields', answer.telephony.error), 403: json('Missing or wrong X-Twilio-Signature, or Twilio is off', answer.telephony.error), 500: json('Internal error', answer.telephony.error) },
+});
+
+// --- the back end ---------------------------------------------------------------------------
+
+const MANAGE_ERRORS: Record<number, Response> = {
+  400: json('A setting or parameter is invalid: the error names it', answer.manage.error),
+  401: json('Not signed in', answer.manage.error),
+  403: json('Missing or wrong CSRF token, or a cross-site request', answer.manage.error),
+  404: json("Not found, or another account's", answer.manage.error),
+  409: json('In conflict with what is stored (taken, in use, assigned)', answer.manage.error),
+  500: json('Internal error', answer.manage.error),
+};
+
+const manageOp = (method: Method, path: string, summary: string, ok: Response, request: { query?: z.ZodObject; body?: ZodType } = {}, okStatus = 200): Operation => ({
+  method,
+  path: `/manage/api${path}`,
+  tag: TAGS.manage,
+  summary,
+  ...request,
+  auth: 'session',
+  responses: { [okStatus]: ok, ...MANAGE_ERRORS },
+});
+
+const range = z.object({ from: z.string().optional().describe('YYYY-MM-DD, domain time zone'), to: z.string().optional().describe('YYYY-MM-DD') });
+const callFilters = range.extend({ status: z.string().optional(), source: z.string().optional(), number: z.string().optional() });
+const csv = (description: string): Response => ({ description, type: 'text/csv' });
+const object = (description: string) => json(description, answer.manage.object);
+
+export const OPERATIONS: Operation[] = [
+  trackingOp('/ospView', 'A page view: the visit and view ids, and a tracking number per phone in direct display', ospViewRequest, answer.tracking.view),
+  trackingOp('/ospClick', 'A click on a number (click display): a tracking number for it', ospClickRequest, answer.tracking.click),
+  trackingOp('/ospExpiration', "Extends or ends a tracking number's assignment", ospExpirationRequest, answer.tracking.expiration),
+
+  browserOp('/t/view', "tracker.js: a page view, with the public key; CORS for the domain's origins", browserViewRequest, answer.tracking.browserView),
+  browserOp('/t/click', 'tracker.js: a click on a number, or a number shown after the view', browserClickRequest, answer.tracking.click),
+  browserOp('/t/expiration', "tracker.js: keeps the page's number while it is open", browserExpirationRequest, answer.tracking.expiration),
+
+  {
+    method: 'get',
+    path: '/offline-numbers-api',
+    tag: TAGS.offline,
+    summary: 'assign, unassign, reassign, check or redirect_setup an offline number',
+    query: offlineRequest.extend({ key: z.string() }),
+    responses: { 200: json('The number\'s state, or status error', z.union([answer.offline.state, answer.offline.error])), 500: json('Internal error', answer.offline.error) },
+  },
+  {
+    method: 'get',
+    path: '/offline-numbers-api/list',
+    tag: TAGS.offline,
+    summary: "The domain's offline numbers",
+    query: offlineListRequest.extend({ key: z.string() }),
+    responses: { 200: json('The numbers, or status error', z.union([answer.offline.list, answer.offline.error])), 500: json('Internal error', answer.offline.error) },
+  },
+
+  {
+    method: 'get',
+    path: '/data-api',
+    tag: TAGS.data,
+    summary: 'Calls or SMS of a date range, a page at a time, or a row per day',
+    query: dataQuery,
+    responses: { 200: json('OK with results, or ERROR with every problem', z.union([answer.data.ok, answer.data.error])), 500: json('Cannot handle request: retry', answer.data.error) },
+  },
+
+  commerceOp('/api/customer-cart', 'Creates or replaces a cart', cartRequest.extend({ key: z.string(), ...products })),
+  commerceOp('/api/customer-order', 'Creates or updates an order (variant A with a cart, variant B alone)', orderRequest.extend({ key: z.string(), ...products })),
+
+  agentOp('/agent-api/callStart', 'The ringing call and what is known of its caller; opens the live pushes', callStartRequest),
+  agentOp('/agent-api/setAgentToCall', 'Names the agent on a call', setAgentRequest),
+  agentOp('/agent-api/agentStats', 'Statistics per agent (ours)', agentStatsRequest),
+  agentOp('/agent-api/webhookDeliveries', "The account's webhook attempts (ours)", deliveryLogRequest),
+
+  telephonyOp('get', '/telephony/route', 'Where a call to a tracking number goes', { query: routeQuery }),
+  telephonyOp('post', '/telephony/calls', 'A call, reported by the carrier (again when its outcome is known)', { body: callReport }),
+  telephonyOp('post', '/telephony/sms', 'An SMS to a tracking number', { body: smsReport }),
+  twilioOp('/telephony/twilio/voice', "Twilio's voice webhook: forwards the call", 'text/xml'),
+  twilioOp('/telephony/twilio/status', "Twilio's status callback: the call's outcome", 'text/xml'),
+  twilioOp('/telephony/twilio/sms', "Twilio's messaging webhook", 'text/xml'),
+
+  {
+    method: 'post',
+    path: '/manage/api/session',
+    tag: TAGS.manage,
+    summary: 'Signs in: sets the rt_session cookie, answers the CSRF token',
+    body: z.object({ username: z.string(), password: z.string() }),
+    responses: { 200: object('Who is signed in, and the CSRF token'), 400: MANAGE_ERRORS[400]!, 401: json('Wrong username or password', answer.manage.error), 403: json('Cross-site request refused', answer.manage.error), 429: json('Too many attempts, with Retry-After', answer.manage.error), 500: MANAGE_ERRORS[500]! },
+  },
+  manageOp('get', '/session', 'Who is signed in', object('The session')),
+  manageOp('delete', '/session', 'Signs out', { description: 'Signed out' }, {}, 204),
+  {
+    method: 'post',
+    path: '/manage/api/signup',
+    tag: TAGS.manage,
+    summary: 'A new account and its first user, signed in (when the server allows sign-up)',
+    body: signUpBody,
+    responses: { 201: object('Who is signed in, and the CSRF token'), 400: MANAGE_ERRORS[400]!, 403: json('Sign-up is off, or a cross-site request', answer.manage.error), 409: json('The account name or e-mail is taken', answer.manage.error), 429: json('Too many sign-ups, with Retry-After', answer.manage.error), 500: MANAGE_ERRORS[500]! },
+  },
+  { method: 'get', path: '/manage/api/config', tag: TAGS.manage, summary: 'Whether sign-up is open', responses: { 200: json('The settings the sign-in page needs', z.object({ signUp: z.boolean() })) } },
+  manageOp('get', '/domains', "The account's domains", json('The domains', answer.manage.list)),
+  manageOp('post', '/domains', 'A new domain', object('The domain'), { body: domainSettings.extend({ name: domainName }) }, 201),
+  manageOp('get', '/domains/:domain', 'A domain: settings, keys set, pools, numbers', object('The domain')),
+  manageOp('patch', '/domains/:domain', 'Changes the settings sent, the others stay', object('The domain'), { body: domainSettings.partial() }),
+  manageOp('post', '/domains/:domain/keys/:kind', 'A new key (api, data, offline, customer, public), answered once', object('The key')),
+  manageOp('get', '/domains/:domain/install', 'The script tag and when the last view arrived', object('The install check')),
+  manageOp('post', '/domains/:domain/pools', 'A new pool', object('The domain'), { body: poolSettings }, 201),
+  manageOp('post', '/domains/:domain/pools/:type/numbers', 'Adds numbers to a pool, all or none', json('The numbers', answer.manage.list), { body: numbersBody }),
+  manageOp('delete', '/domains/:domain/numbers/:number', 'Removes a number nobody holds', { description: 'Removed' }, {}, 204),
+  manageOp('post', '/domains/:domain/offline-numbers/:number/assign', "An offline number's campaign", json('The numbers', answer.manage.list), { body: offlineAssignment }),
+  manageOp('post', '/domains/:domain/offline-numbers/:number/unassign', 'Ends an offline number\'s campaign', json('The numbers', answer.manage.list)),
+  manageOp('get', '/account', 'The account: webhook URL, which secrets are set', object('The account')),
+  manageOp('put', '/account/webhook', 'Sets or clears the webhook URL (the first one makes the secret)', object('The new secret, if one was made'), { body: webhookUrl }),
+  manageOp('post', '/account/webhook/secret', 'A new webhook signing secret, answered once', object('The secret')),
+  manageOp('post', '/account/keys/call-center', 'A new call-center key, answered once', object('The key')),
+  manageOp('get', '/account/deliveries', 'The delivery log, newest first', json('Attempts', answer.manage.list), { query: z.object({ limit: z.string().optional() }) }),
+  manageOp('post', '/account/deliveries/:id/resend', "Queues a logged push's body again", object('The new message id'), {}, 202),
+  manageOp('get', '/domains/:domain/reports/overview', 'Visits, views, calls, sales: in total, per day, per source class, per keyword', object('The overview'), { query: range }),
+  manageOp('get', '/domains/:domain/reports/calls', 'The calls log, a page of 50, newest first', object('A page of calls'), { query: callFilters.extend({ page: z.string().optional() }) }),
+  manageOp('get', '/domains/:domain/reports/calls.csv', 'The calls log as CSV', csv('CSV, one call per line'), { query: callFilters }),
+  manageOp('get', '/domains/:domain/reports/google-ads.csv', "Google Ads' offline conversion import file", csv('The import file'), { query: range }),
+  manageOp('get', '/domains/:domain/reports/pools', 'Numbers held now and at peak, hours the pools ran out, recommended sizes', object('The pools report'), { query: range }),
+  manageOp('get', '/reports/agents', "The account's agents", object('The agents'), { query: range }),
+
+  { method: 'get', path: '/manage', tag: TAGS.manage, summary: 'Sends to /manage/', responses: { 302: { description: 'To /manage/' } } },
+  { method: 'get', path: '/manage/', tag: TAGS.manage, summary: "The back end's page", responses: { 200: { description: 'HTML', type: 'text/html' } } },
+  { method: 'get', path: '/manage/assets/:file', tag: TAGS.manage, summary: "The back end's script and styles (app.js, app.css)", responses: { 200: { description: 'The file', type: 'application/octet-stream' }, 404: { description: 'No such asset' } } },
+
+  { method: 'get', path: '/healthz', tag: TAGS.service, summary: 'Liveness', responses: { 200: json('ok', answer.health) } },
+  { method: 'get', path: '/readyz', tag: TAGS.service, summary: 'Readiness: the database answers', responses: { 200: json('ready', answer.health), 503: json('database unreachable', answer.health) } },
+  { method: 'get', path: '/tracker.js', tag: TAGS.service, summary: 'The tracker sites load', responses: { 200: { description: 'The script', type: 'application/javascript' }, 304: { description: 'Not modified (ETag)' }, 503: { description: 'Not built', type: 'text/plain' } } },
+  { method: 'get', path: '/openapi.json', tag: TAGS.service, summary: 'This document', responses: { 200: json('OpenAPI 3.1', z.object({ openapi: z.string() }).loose()) } },
+  { method: 'get', path: '/docs', tag: TAGS.service, summary: 'This document, readable', responses: { 200: { description: 'HTML', type: 'text/html' } } },
+  { method: 'get', path: '/docs/assets/:file', tag: TAGS.service, summary: "The reference page's script and styles", responses: { 200: { description: 'The file', type: 'application/octet-stream' }, 404: { description: 'No such asset' } } },
+];
+
+/** The demo site's pages, served when DEMO_PAGES is on. */
+export const DEMO_OPERATIONS: Operation[] = ['/demo', '/demo/click', '/demo/demo.css', '/demo/demo.js'].map((path) => ({
+  method: 'get',
+  path,
+  tag: TAGS.service,
+  summary: 'The demo site (DEMO_PAGES)',
+  responses: { 200: { description: 'The page or file', type: 'text/html' } },
+}));

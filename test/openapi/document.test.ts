@@ -1,0 +1,54 @@
+// The OpenAPI document describes every route the app serves, and nothing it does not; it is served
+// at /openapi.json and readable at /docs.
+import { describe, expect, it } from 'vitest';
+import { createApp } from '../../collector/src/app.ts';
+import { createLogger } from '../../collector/src/logger.ts';
+import { openApiDocument, openApiPath } from '../../collector/src/openapi/document.ts';
+import { testDatabase, useSeededCollector } from '../helpers/collector.ts';
+
+type Doc = { paths: Record<string, Record<string, { responses: Record<string, unknown>; tags: string[] }>> };
+
+const described = (doc: Doc) => Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).map((method) => `${method.toUpperCase()} ${path}`)).sort();
+
+describe('the OpenAPI document', () => {
+  it('describes exactly the routes the app serves, with and without the demo pages', async () => {
+    const t = await testDatabase('openapi_routes');
+    try {
+      for (const demoPages of [false, true]) {
+        const { routes, stop } = createApp({ db: t.db, log: createLogger('silent'), demoPages, delivery: { run: false } });
+        await stop();
+        const served = [...new Set(routes.map((r) => `${r.method} ${openApiPath(r.path)}`))].sort();
+        expect(described(openApiDocument({ demoPages }) as Doc)).toEqual(served);
+      }
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('gives every operation a tag, a 2xx answer and, for JSON families, its error envelope', () => {
+    const doc = openApiDocument() as Doc;
+    for (const [path, ops] of Object.entries(doc.paths)) {
+      for (const [method, op] of Object.entries(ops)) {
+        expect(op.tags, `${method} ${path}`).toHaveLength(1);
+        expect(Object.keys(op.responses).some((s) => /^[23]/.test(s)), `${method} ${path}`).toBe(true);
+      }
+    }
+    expect(doc.paths['/ospView']!.post!.responses['500']).toMatchObject({ content: { 'application/json': { schema: { properties: { status: { enum: expect.arrayContaining(['SYSTEM_ERROR']) } } } } } });
+    expect(doc.paths['/data-api']!.get!.responses['500']).toMatchObject({ content: { 'application/json': { schema: { properties: { status: { const: 'ERROR' } } } } } });
+  });
+});
+
+describe('/openapi.json and /docs', () => {
+  const s = useSeededCollector('openapi_served', { accounts: [] });
+
+  it('serves the document, and Swagger UI from the collector itself', async () => {
+    const doc = await (await fetch(`${s.collector.baseUrl}/openapi.json`)).json();
+    expect(doc).toEqual(openApiDocument());
+    const page = await fetch(`${s.collector.baseUrl}/docs`);
+    expect(page.headers.get('content-security-policy')).toContain("default-src 'self'");
+    const html = await page.text();
+    for (const asset of html.match(/\/docs\/assets\/[\w.-]+/g)!) expect((await fetch(`${s.collector.baseUrl}${asset}`)).status).toBe(200);
+    expect(html).not.toMatch(/https?:\/\//);
+    expect((await fetch(`${s.collector.baseUrl}/docs/assets/package.json`)).status).toBe(404);
+  });
+});
