@@ -9,6 +9,7 @@ import { trackerScriptRoutes } from './browser/tracker-script.ts';
 import { collections, type Collections } from './db/collections.ts';
 import { IdAllocator } from './db/ids.ts';
 import { healthRoutes } from './http/health.ts';
+import { refuseUnknownMethods } from './http/methods.ts';
 import { requestLog } from './http/request-log.ts';
 import type { Logger } from './logger.ts';
 import { dataRoutes } from './data/routes.ts';
@@ -92,6 +93,7 @@ export function createApp(options: AppOptions): CollectorApp {
   const offline = new OfflineNumbers(c);
   app.silent = true; // errors are answered and logged by each family's envelope
   app.use(requestLog(log));
+  app.use(refuseUnknownMethods);
   const routers = [
     healthRoutes(db),
     trackingRoutes(c, tracking, log),

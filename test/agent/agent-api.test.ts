@@ -32,7 +32,13 @@ describe('agent service', () => {
     expect(wrong.body).toEqual({ status: 'NOK', error: 'Invalid apiKey secr...' });
     expect((await agentApi('setAgentToCall', { apiKey: undefined, callId, agent: 'a' })).body).toEqual({ status: 'NOK', error: 'Missing apiKey' });
     expect((await agentApi('callStart', { startDate: formatUtcDateTime(startedAt) })).body).toEqual({ status: 'NOK', error: 'Missing parameter destinationPhone' });
-    expect((await agentApi('callStart', { destinationPhone: number, startDate: '2026-02-30 10:00:00' })).body).toEqual({ status: 'NOK', error: 'Invalid parameter startDate: is not a real date and time' });
+    // Found by schemathesis: '0000-00-00' made the date check throw (500), and so did a startDate of another shape.
+    for (const startDate of ['2026-02-30 10:00:00', '0000-00-00 00:00:00', 'x', '2026-01-01 24:00:00']) {
+      expect((await agentApi('callStart', { destinationPhone: number, startDate })).body).toEqual({ status: 'NOK', error: 'Invalid parameter startDate: must be a real date and time YYYY-MM-DD HH:MM:SS' });
+    }
+    for (const startDate of ['0000-00-00', '2026-13-45']) {
+      expect(await agentApi('agentStats', { startDate })).toEqual({ status: 200, body: { status: 'NOK', error: 'Invalid parameter startDate: must be a date YYYY-MM-DD' } });
+    }
   });
 
   it('finds the ringing call with its caller, pages, current cart and orders, and attaches the agent', async () => {

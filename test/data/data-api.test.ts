@@ -48,6 +48,8 @@ describe('data API', () => {
     for (const limit of [9, 5001, 'ten']) expect((await data({ limit })).body.errors).toEqual(['Limit must be between 10 and 5000']);
     for (const limit of [10, 5000]) expect((await data({ limit })).body.status).toBe('OK');
     expect((await data({ start_date: '2026/01/01' })).body.errors).toEqual(['Invalid date 2026/01/01']);
+    // Dates of the right shape that no calendar has made the date check throw: 500, Cannot handle request.
+    for (const day of ['2026-13-45', '0000-00-00']) expect(await data({ start_date: day })).toEqual({ status: 200, body: { status: 'ERROR', errors: [`Invalid date ${day}`] } });
     expect((await data({ status: 'SUCCESS,LOST' })).body.errors).toEqual(['Invalid parameter status']);
     expect((await data({ page: 0 })).body.errors).toEqual(['Invalid parameter page']);
     expect((await data({ type: 'sms', status: 'SUCCESS' })).body.errors).toEqual(['Invalid parameter status: not for type=sms']);

@@ -52,3 +52,14 @@ describe('/openapi.json and /docs', () => {
     expect((await fetch(`${s.collector.baseUrl}/docs/assets/package.json`)).status).toBe(404);
   });
 });
+
+describe('methods no route takes', () => {
+  const s = useSeededCollector('openapi_methods', { accounts: [] });
+
+  it('answer 405 with Allow, not a 5xx (schemathesis sent TRACE and got 501)', async () => {
+    for (const path of ['/ospView', '/tracker.js', '/manage/api/domains']) {
+      const res = await fetch(`${s.collector.baseUrl}${path}`, { method: 'PROPFIND' });
+      expect([path, res.status, res.headers.get('allow')]).toEqual([path, 405, 'GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS']);
+    }
+  });
+});

@@ -71,7 +71,4 @@ export function nextDay(day: string): string {
   return new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
 }
 
-/** A real calendar date written YYYY-MM-DD. */
-export function isCalendarDay(value: string): boolean {
-  return /^\d{4}-\d\d-\d\d$/.test(value) && new Date(`${value}T00:00:00Z`).toISOString().slice(0, 10) === value;
-}
+export { isCalendarDay } from '@ringtrail/shared';

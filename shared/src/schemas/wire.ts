@@ -22,6 +22,13 @@ export const httpUrl = wireText.refine((value) => {
   }
 }, 'must be a full http or https URL');
 
+/** A real calendar date written YYYY-MM-DD (not `0000-00-00`, not `2026-02-30`). Never throws. */
+export function isCalendarDay(value: string): boolean {
+  if (!/^\d{4}-\d\d-\d\d$/.test(value)) return false;
+  const date = new Date(`${value}T00:00:00Z`);
+  return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === value;
+}
+
 /** `YYYY-MM-DD HH:MM:SS` in UTC, the spec's format for `expiresAt` and most dates. */
 export function formatUtcDateTime(date: Date): string {
   return date.toISOString().slice(0, 19).replace('T', ' ');
