@@ -31,6 +31,8 @@ import { Outbox } from './webhooks/outbox.ts';
 import { manageRoutes } from './manage/routes.ts';
 import { DEFAULT_SIGN_IN_LIMITS, SignInLimit, type SignInLimits } from './manage/sign-in-limit.ts';
 import { managePageRoutes } from './manage/pages.ts';
+import { Metrics } from './metrics/metrics.ts';
+import { measureRequests, metricsRoutes } from './metrics/routes.ts';
 import { openApiRoutes } from './openapi/routes.ts';
 import { PoolSampler } from './reports/pool-sampler.ts';
 import { NumberPool } from './tracking/pool.ts';
@@ -59,6 +61,8 @@ export interface AppOptions {
   signUp?: boolean;
   /** How often the pools' held numbers are sampled for the pool report (ms). */
   poolSampleMs?: number;
+  /** The bearer key of GET /metrics; unset, metrics are off (404). */
+  metricsKey?: string;
 }
 
 export interface CollectorApp {
@@ -83,7 +87,8 @@ export function createApp(options: AppOptions): CollectorApp {
   const agents = new AgentService(c, liveCalls);
   const commerce = new CommerceService(c, ids, push, outbox, options.ga4Endpoint ?? 'https://www.google-analytics.com/mp/collect');
   const { run = true, ...delivery } = options.delivery ?? {};
-  const worker = new DeliveryWorker(c, outbox, log, { ...DEFAULT_DELIVERY, ...delivery });
+  const metrics = new Metrics(c, db);
+  const worker = new DeliveryWorker(c, outbox, log, { ...DEFAULT_DELIVERY, ...delivery }, (kind, outcome) => metrics.deliveries.inc({ kind, outcome }));
   if (run) {
     worker.start();
     void commerce.requeueLostEvents().catch((err) => log.error({ err }, 'requeueing lost analytics events failed'));
@@ -93,6 +98,7 @@ export function createApp(options: AppOptions): CollectorApp {
   const offline = new OfflineNumbers(c);
   app.silent = true; // errors are answered and logged by each family's envelope
   app.use(requestLog(log));
+  app.use(measureRequests(metrics));
   app.use(refuseUnknownMethods);
   const routers = [
     healthRoutes(db),
@@ -108,6 +114,7 @@ export function createApp(options: AppOptions): CollectorApp {
     manageRoutes(c, new SignInLimit(options.signInLimits ?? DEFAULT_SIGN_IN_LIMITS), { outbox, agents, offline }, { signUp: options.signUp ?? true }, log),
     managePageRoutes(),
     openApiRoutes({ demoPages }),
+    metricsRoutes(metrics, options.metricsKey),
     ...(demoPages ? [demoRoutes()] : []),
   ];
   for (const router of routers) {
@@ -120,6 +127,7 @@ export function createApp(options: AppOptions): CollectorApp {
     collections: c,
     stop: () => {
       sampler.stop();
+      metrics.close();
       return worker.stop();
     },
   };

@@ -31,6 +31,7 @@ const configSchema = z.object({
   ALLOW_PRIVATE_WEBHOOKS: flag.optional(),
   GA4_ENDPOINT: z.url({ protocol: /^https?$/, error: 'must be an http or https URL' }).default('https://www.google-analytics.com/mp/collect'),
   SIGN_UP: flag.optional(),
+  METRICS_KEY: z.string().min(16, 'must be at least 16 characters').optional(),
   PUBLIC_URL: z.url({ protocol: /^https?$/, error: 'must be an http or https URL' }).optional(),
 });
 
@@ -54,6 +55,8 @@ export interface Config {
   ga4Endpoint: string;
   /** The back end's sign-up page (SIGN_UP; on unless NODE_ENV is production). */
   signUp: boolean;
+  /** The bearer key of GET /metrics (METRICS_KEY); unset, metrics are off. */
+  metricsKey?: string;
 }
 
 export class ConfigError extends Error {}
@@ -84,5 +87,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     allowPrivateWebhooks: c.ALLOW_PRIVATE_WEBHOOKS ?? ['development', 'test'].includes(c.NODE_ENV ?? ''),
     ga4Endpoint: c.GA4_ENDPOINT,
     signUp: c.SIGN_UP ?? c.NODE_ENV !== 'production',
+    ...(c.METRICS_KEY ? { metricsKey: c.METRICS_KEY } : {}),
   };
 }

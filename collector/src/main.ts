@@ -39,6 +39,7 @@ const { app, stop } = createApp({
   delivery: { publicOnly: !config.allowPrivateWebhooks },
   ga4Endpoint: config.ga4Endpoint,
   signUp: config.signUp,
+  ...(config.metricsKey ? { metricsKey: config.metricsKey } : {}),
   twilio: { ...(config.twilioAuthToken ? { authToken: config.twilioAuthToken } : {}), ...(config.publicUrl ? { publicUrl: config.publicUrl } : {}) },
 });
 const server = app.listen(config.port, config.host);

@@ -14,7 +14,8 @@ export interface DatabaseHandle {
 export async function connectDatabase(opts: { mongodbUri?: string; dataDir: string; dbName: string; cacheSize?: string }): Promise<DatabaseHandle> {
   const embedded = opts.mongodbUri ? undefined : await startEmbeddedDatabase(opts.dataDir, { cacheSize: opts.cacheSize });
   const uri = opts.mongodbUri ?? embedded!.uri;
-  const client = new MongoClient(uri, { serverSelectionTimeoutMS: 5000 });
+  // Command monitoring feeds the database latency metric (metrics/metrics.ts).
+  const client = new MongoClient(uri, { serverSelectionTimeoutMS: 5000, monitorCommands: true });
   try {
     await client.connect();
     await ensureIndexes(collections(client.db(opts.dbName)));

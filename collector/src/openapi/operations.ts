@@ -276,6 +276,13 @@ export const OPERATIONS: Operation[] = [
   { method: 'get', path: '/healthz', tag: TAGS.service, summary: 'Liveness', responses: { 200: json('ok', answer.health) } },
   { method: 'get', path: '/readyz', tag: TAGS.service, summary: 'Readiness: the database answers', responses: { 200: json('ready', answer.health), 503: json('database unreachable', answer.health) } },
   { method: 'get', path: '/tracker.js', tag: TAGS.service, summary: 'The tracker sites load', responses: { 200: { description: 'The script', type: 'application/javascript' }, 304: { description: 'Not modified (ETag)' }, 503: { description: 'Not built', type: 'text/plain' } } },
+  {
+    method: 'get',
+    path: '/metrics',
+    tag: TAGS.service,
+    summary: 'Prometheus metrics, behind Authorization: Bearer <METRICS_KEY>',
+    responses: { 200: { description: 'The Prometheus text format', type: 'text/plain' }, 401: { description: 'Missing or wrong bearer key', type: 'text/plain' }, 404: { description: 'Metrics are off (no METRICS_KEY)', type: 'text/plain' } },
+  },
   { method: 'get', path: '/openapi.json', tag: TAGS.service, summary: 'This document', responses: { 200: json('OpenAPI 3.1', z.object({ openapi: z.string() }).loose()) } },
   { method: 'get', path: '/docs', tag: TAGS.service, summary: 'This document, readable', responses: { 200: { description: 'HTML', type: 'text/html' } } },
   { method: 'get', path: '/docs/assets/:file', tag: TAGS.service, summary: "The reference page's script and styles", responses: { 200: { description: 'The file', type: 'application/octet-stream' }, 404: { description: 'No such asset' } } },

@@ -59,6 +59,8 @@ export class DeliveryWorker {
     outbox: Outbox,
     private readonly log: Logger,
     private readonly o: DeliveryOptions,
+    /** Told of each attempt's outcome (the metrics count them). */
+    private readonly onAttempt: (kind: OutboxDoc['kind'], outcome: DeliveryLogDoc['outcome']) => void = () => {},
   ) {
     this.unsubscribe = outbox.onEnqueue(() => this.wake());
   }
@@ -169,6 +171,7 @@ export class DeliveryWorker {
     const outcome = delivered ? 'delivered' : abandoned ? 'abandoned' : 'retrying';
     const error = delivered ? null : (result.error ?? `HTTP ${result.httpStatus}`);
     await this.recordAttempt(m, attempt, now, result, error, outcome);
+    this.onAttempt(m.kind, outcome);
     if (outcome === 'retrying') {
       await this.c.outbox.updateOne({ _id: m._id }, { $set: { attempts: attempt, firstAttemptAt, nextAttemptAt: new Date(now.getTime() + retryDelay(attempt, this.o)), ...UNCLAIMED } });
     } else {
