@@ -105,6 +105,9 @@ describe('data API', () => {
       is_redirect: false,
       expired_redirect: false,
       answer_time: 4,
+      // Ours: nobody held the number, so no visit could have been shown it.
+      match_confidence: 'none',
+      match_candidates: 0,
     });
   });
 

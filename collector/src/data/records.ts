@@ -38,6 +38,8 @@ export function callRecordBody(call: CallDoc): Omit<CallRecord, 'start_date' | '
     ...(call.visitId !== null ? { visit_id: String(call.visitId) } : {}),
     ...(call.gclid ? { gclid: call.gclid } : {}),
     ...(call.clientData !== null && call.clientData !== undefined ? { client_data: typeof call.clientData === 'string' ? call.clientData : JSON.stringify(call.clientData) } : {}),
+    // Ours, not the spec's: how sure the attribution is (telephony/call-match.ts).
+    ...(call.matchConfidence ? { match_confidence: call.matchConfidence, match_candidates: call.matchCandidates ?? 0 } : {}),
   };
 }
 

@@ -244,6 +244,10 @@ export interface CallDoc extends CallAttribution {
   agent?: string | null;
   /** Revision, raised by every carrier report: a report's change applies only to the call it read. */
   rev: number;
+  /** Visits that held the number in the reservation window before the call (telephony/call-match.ts);
+   * null for offline numbers and calls stored before it was kept. */
+  matchCandidates?: number | null;
+  matchConfidence?: 'certain' | 'likely' | 'possible' | 'none' | null;
 }
 
 export type StatusTotals = Partial<Record<CallStatus, { calls: number; duration: number; revenueCents: number }>>;

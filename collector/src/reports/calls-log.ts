@@ -33,6 +33,9 @@ export interface CallRow {
   offlineDescription: string | null;
   agent: string | null;
   revenue: number;
+  /** How sure the visit match is (telephony/call-match.ts); null for offline numbers. */
+  matchConfidence: CallDoc['matchConfidence'];
+  matchCandidates: number | null;
 }
 
 function filterOf(domain: DomainDoc, range: DayRange, filters: CallFilters): Record<string, unknown> {
@@ -63,6 +66,8 @@ function rowOf(call: CallDoc, domain: DomainDoc): CallRow {
     offlineDescription: call.offlineDescription,
     agent: call.agent ?? null,
     revenue: call.revenue,
+    matchConfidence: call.matchConfidence ?? null,
+    matchCandidates: call.matchCandidates ?? null,
   };
 }
 
@@ -74,7 +79,7 @@ export async function callsPage(c: Collections, domain: DomainDoc, range: DayRan
   return { calls: calls.slice(0, LOG_PAGE_SIZE).map((call) => rowOf(call, domain)), page, hasMore: calls.length > LOG_PAGE_SIZE };
 }
 
-const CSV_COLUMNS: (keyof CallRow)[] = ['callId', 'startedAt', 'trackingNumber', 'caller', 'destination', 'status', 'duration', 'source', 'keyword', 'landingPage', 'pagesSeen', 'gclid', 'offlineDescription', 'agent', 'revenue'];
+const CSV_COLUMNS: (keyof CallRow)[] = ['callId', 'startedAt', 'trackingNumber', 'caller', 'destination', 'status', 'duration', 'source', 'keyword', 'landingPage', 'pagesSeen', 'gclid', 'offlineDescription', 'agent', 'revenue', 'matchConfidence', 'matchCandidates'];
 
 export async function* callsCsv(c: Collections, domain: DomainDoc, range: DayRange, filters: CallFilters): AsyncGenerator<string> {
   yield csvLine(CSV_COLUMNS);

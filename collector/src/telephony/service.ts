@@ -7,6 +7,7 @@ import { claimRecordId, recordIdOf } from '../db/external-refs.ts';
 import type { IdAllocator } from '../db/ids.ts';
 import { TelephonyFailure } from '../http/telephony-envelope.ts';
 import { attributeCall } from './call-attribution.ts';
+import { matchOf } from './call-match.ts';
 import type { CallRouter, Route } from './routing.ts';
 
 /** A report whose outcome may not be known yet (status null: ringing or going on). */
@@ -131,6 +132,7 @@ export class TelephonyService {
     if (!route.domain) throw new TelephonyFailure(404, UNKNOWN_NUMBER);
     return {
       ...(await attributeCall(this.c, route, report.startDate)),
+      ...(await matchOf(this.c, route, report.code ?? null, report.startDate)),
       domainId: route.domain._id,
       trackingNumber: report.trackingNumber,
       code: report.code ?? null,

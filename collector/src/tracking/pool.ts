@@ -25,6 +25,8 @@ export type ExpiryOutcome = { lease: LeaseDoc } | { problem: 'unknown-number' | 
 
 /** Leases of a slot read back by `_id` when routing a call, before its index is asked. */
 const RECENT_LEASES = 8;
+/** Leases a call's match looks back over at most. */
+const MATCH_LEASES = 20;
 
 /** Random codes tried on a shared pool before it counts as full. */
 const CODED_ATTEMPTS = 30;
@@ -73,6 +75,26 @@ export class NumberPool {
     }
     if (latest <= RECENT_LEASES) return null;
     return this.c.leases.findOne({ slot, assignedAt: { $lte: at } }, { sort: { assignedAt: -1, gen: -1 } });
+  }
+
+  /**
+   * The leases of a number (and code) that overlapped `[at - windowMs, at]`, newest first: who
+   * could have been shown the number in the reservation window before a call. A slot's leases
+   * follow one another by generation, so the walk stops at the first one that ended before the
+   * window (and after `MATCH_LEASES`, a number passed around faster than any visitor could call).
+   */
+  async holdersAround(number: { _id: string; codeDigits: number }, code: string | null, at: Date, windowMs: number): Promise<LeaseDoc[]> {
+    const slot = slotKey(number._id, number.codeDigits > 0 ? code : null);
+    const latest = (await this.c.slots.findOne({ _id: slot }, { projection: { gen: 1 } }))?.gen ?? 0;
+    const since = at.getTime() - windowMs;
+    const held: LeaseDoc[] = [];
+    for (let gen = latest; gen > Math.max(0, latest - MATCH_LEASES); gen--) {
+      const lease = await this.c.leases.findOne({ _id: leaseIdOf({ _id: slot, gen }) });
+      if (!lease) continue; // lost to a crash after its claim
+      if (lease.expiresAt.getTime() < since) break;
+      if (lease.assignedAt <= at) held.push(lease);
+    }
+    return held;
   }
 
   /** Gives back the leases that were claimed at `now` (not the ones a visit already held). */

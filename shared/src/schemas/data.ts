@@ -23,6 +23,9 @@ export interface CallRecord {
   visit_id?: string;
   gclid?: string;
   client_data?: string;
+  /** Ours (not in the spec): how sure the visit match is, and how many visits held the number before the call. */
+  match_confidence?: 'certain' | 'likely' | 'possible' | 'none';
+  match_candidates?: number;
 }
 
 export interface DailyRow {

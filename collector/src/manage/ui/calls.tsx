@@ -55,6 +55,7 @@ export function CallsScreen({ route }: { route: Route }) {
                 <th>Caller</th>
                 <th>Status</th>
                 <th class="num">Duration</th>
+                <th title="How sure the visit match is: certain, likely (the number changed hands shortly before), possible (the call came after the hold ended), none">Match</th>
                 <th>Source</th>
                 <th>Keyword</th>
                 <th>Landing page and pages seen</th>
@@ -69,6 +70,7 @@ export function CallsScreen({ route }: { route: Route }) {
                   <td class="nowrap">{call.caller === 'anonymous' || call.caller === 'hidden' ? call.caller : phone(call.caller)}</td>
                   <td><span class={`status ${call.status.toLowerCase()}`}>{call.status}</span></td>
                   <td class="num nowrap">{duration(call.duration)}</td>
+                  <td>{call.matchConfidence ? <span class={`status match-${call.matchConfidence}`} title={`${call.matchCandidates} visit(s) held the number before the call`}>{call.matchConfidence}</span> : <span class="muted">offline</span>}</td>
                   <td>{call.source ?? <span class="muted">none</span>}</td>
                   <td>{call.keyword ?? ''}</td>
                   <td class="pages">

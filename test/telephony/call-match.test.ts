@@ -1,0 +1,46 @@
+// How sure a call's attribution is: the visits that held the number in the reservation window
+// before the call, and a confidence, kept on the call and shown by the data API (our own field).
+import { describe, expect, it } from 'vitest';
+import { useSeededCollector } from '../helpers/collector.ts';
+import { DATA_KEY, trackingFixture, viewParams } from '../helpers/fixtures.ts';
+import { reportCall, TELEPHONY_KEY } from '../helpers/telephony.ts';
+
+const MINUTE = 60_000;
+
+describe('call match confidence', () => {
+  // One exclusive number, held 30 minutes by default: the reservation window.
+  const s = useSeededCollector('call_match', trackingFixture({ exclusive: ['0800000001'], defaultExpiration: 1800 }), { telephonyApiKey: TELEPHONY_KEY });
+  const holdFor = async (ip: string, expiration: number) => {
+    const view = await s.collector.post('/ospView', viewParams({ ip, expiration }));
+    return { visitId: view.body.visitId as number, number: view.body.surtaxPhones['0123456789'].surtaxPhoneNumber.replaceAll('.', '') as string };
+  };
+  const matchOf = async (callRef: string, trackingNumber: string, startDate: Date) => {
+    const { body } = await reportCall(s.collector.baseUrl, { callRef, trackingNumber, startDate });
+    const call = (await s.t.c.calls.findOne({ _id: body.callId }))!;
+    return { candidates: call.matchCandidates, confidence: call.matchConfidence, visitId: call.visitId };
+  };
+
+  it('is certain when one visit held the number and still holds it', async () => {
+    const a = await holdFor('198.51.100.1', 1);
+    expect(await matchOf('m-1', a.number, new Date())).toEqual({ candidates: 1, confidence: 'certain', visitId: a.visitId });
+  });
+
+  it('is likely when the number changed hands shortly before, possible after the hold ended, none when nobody held it', async () => {
+    await new Promise((r) => setTimeout(r, 1100)); // the first visit's second ends: the number goes back to the pool
+    const b = await holdFor('198.51.100.2', 60);
+    expect(await s.t.c.leases.countDocuments({ number: b.number })).toBe(2); // the first visit held it, then this one
+    expect(await matchOf('m-2', b.number, new Date())).toEqual({ candidates: 2, confidence: 'likely', visitId: b.visitId });
+    // Twenty minutes on, nobody holds it (the second hold was 60 s), both visits did in the 30 minutes before.
+    expect(await matchOf('m-3', b.number, new Date(Date.now() + 20 * MINUTE))).toMatchObject({ candidates: 2, confidence: 'possible' });
+    // Two hours on, both holds ended before the window.
+    expect(await matchOf('m-4', b.number, new Date(Date.now() + 120 * MINUTE))).toMatchObject({ candidates: 0, confidence: 'none' });
+    expect(await matchOf('m-6', '0100000001', new Date())).toMatchObject({ candidates: null, confidence: null }); // offline
+  });
+
+  it('shows it in the data API records, as our own fields', async () => {
+    const today = new Date().toISOString().slice(0, 10);
+    const { body } = await s.collector.get('/data-api', { api_key: DATA_KEY, type: 'calls', start_date: today, end_date: today, page: 1, limit: 50 });
+    const confidences = body.results.map((r: { match_confidence?: string; match_candidates?: number }) => [r.match_confidence, r.match_candidates]);
+    expect(confidences).toEqual(expect.arrayContaining([['certain', 1], ['likely', 2], [undefined, undefined]]));
+  });
+});
