@@ -9,8 +9,8 @@ import { build } from 'esbuild';
 import { minify } from 'terser';
 import { trackerBundlePath } from './bundle-path.ts';
 
-export const BUDGET_GZIP_BYTES = 2500;
-export const MAX_GZIP_BYTES = 3000;
+export const BUDGET_GZIP_BYTES = 2000;
+export const MAX_GZIP_BYTES = 2200;
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 

@@ -1,49 +1,28 @@
 // The back end in a real browser, as a new site owner meets it: sign up, add a domain and a pool,
 // copy the script tag into a site on another loopback origin, a visitor comes from a search
 // engine and calls; the overview, its chart, the calls log and the CSV show it.
-import { mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startCollector, testDatabase, type RunningCollector, type TestDatabase } from '../helpers/collector.ts';
-import { launchChromium, visitorContext } from '../helpers/chromium.ts';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { ARTIFACTS, useBrowserSite } from '../helpers/browser-site.ts';
+import { visitorContext } from '../helpers/chromium.ts';
 import { reportCall, TELEPHONY_KEY } from '../helpers/telephony.ts';
-import { startTestSite, type TestSite } from '../helpers/test-site.ts';
 
-const ARTIFACTS = path.resolve('test-artifacts');
-
-let site: TestSite;
-let t: TestDatabase;
-let collector: RunningCollector;
-let browser: Browser;
-
-beforeAll(async () => {
-  site = await startTestSite();
-  t = await testDatabase('e2e_manage');
-  collector = await startCollector(t.db, { telephonyApiKey: TELEPHONY_KEY, demoPages: false });
-  site.collector = collector.baseUrl;
-  browser = await launchChromium();
-  mkdirSync(ARTIFACTS, { recursive: true });
-});
-afterAll(async () => {
-  await browser?.close();
-  await collector?.close();
-  await site?.close();
-  await t?.close();
-});
+const b = useBrowserSite('e2e_manage', null, { telephonyApiKey: TELEPHONY_KEY, demoPages: false });
 
 const shot = (page: Page, name: string) => page.screenshot({ path: path.join(ARTIFACTS, `manage-${name}.png`), fullPage: true });
 
 describe('the back end in Chromium', () => {
   it('takes a new owner from sign-up to the first call on the overview, the calls log and the CSV', async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
+    const context = await b.browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
     const owner = await context.newPage();
     const errors: string[] = [];
     owner.on('pageerror', (err) => errors.push(err.message));
     owner.on('console', (msg) => msg.type() === 'error' && !msg.text().includes('401') && errors.push(msg.text()));
 
     // Sign up.
-    await owner.goto(`${collector.baseUrl}/manage/`);
+    await owner.goto(`${b.collector.baseUrl}/manage/`);
     await owner.getByRole('link', { name: 'Create an account' }).click();
     await owner.getByLabel('Company').fill('Acme Plumbing');
     await owner.getByLabel('E-mail').fill('owner@acme.test');
@@ -54,7 +33,7 @@ describe('the back end in Chromium', () => {
     // The first domain, with the test site's origin.
     await owner.getByRole('heading', { name: 'Add your first domain' }).waitFor();
     await owner.getByLabel('Domain name').fill('acme.test');
-    await owner.getByLabel("The site's address (allowed origin)").fill(site.origin);
+    await owner.getByLabel("The site's address (allowed origin)").fill(b.site.origin);
     await owner.getByLabel('Time zone of its reports').fill('UTC');
     await owner.getByRole('button', { name: 'Add the domain' }).click();
     await owner.getByRole('heading', { name: 'Settings of acme.test' }).waitFor();
@@ -70,15 +49,15 @@ describe('the back end in Chromium', () => {
     await owner.getByText('08 00 00 01 02').waitFor();
     await owner.getByRole('button', { name: 'Make the public key' }).click();
     const scriptTag = await owner.getByTestId('script-tag').innerText();
-    expect(scriptTag).toMatch(new RegExp(`^<script async src="${collector.baseUrl}/tracker.js" data-key="rt_public_[\\w-]+"></script>$`));
+    expect(scriptTag).toMatch(new RegExp(`^<script async src="${b.collector.baseUrl}/tracker.js" data-key="rt_public_[\\w-]+"></script>$`));
     expect(await owner.getByTestId('last-view').innerText()).toContain('No view has arrived from the site yet.');
     await shot(owner, '2-settings');
 
     // The tag, copied into a page of the site; a visitor comes from a search for "emergency plumber".
-    site.pages['/'] = `<!doctype html><html><head><meta charset="utf-8"><title>Acme Plumbing</title>${scriptTag}</head>
+    b.site.pages['/'] = `<!doctype html><html><head><meta charset="utf-8"><title>Acme Plumbing</title>${scriptTag}</head>
       <body style="font:18px system-ui;margin:2rem"><h1>Acme Plumbing</h1><p>Call us: <span id="phone">01 23 45 67 89</span></p></body></html>`;
-    const visitor = await (await visitorContext(browser)).newPage();
-    await visitor.goto(`${site.origin}/`, { referer: 'https://www.google.com/search?q=emergency+plumber' });
+    const visitor = await (await visitorContext(b.browser)).newPage();
+    await visitor.goto(`${b.site.origin}/`, { referer: 'https://www.google.com/search?q=emergency+plumber' });
     await visitor.waitForFunction(() => /^08 00 00 01 0[12]$/.test(document.getElementById('phone')!.textContent!.trim()));
     const shown = (await visitor.locator('#phone').innerText()).replace(/\s/g, '');
     await visitor.screenshot({ path: path.join(ARTIFACTS, 'manage-3-site.png') });
@@ -87,7 +66,7 @@ describe('the back end in Chromium', () => {
     await owner.getByText('Views are arriving').waitFor();
 
     // The visitor calls the number shown.
-    expect((await reportCall(collector.baseUrl, { callRef: 'e2e-call-1', trackingNumber: shown, startDate: new Date(), duration: 95 })).status).toBe(200);
+    expect((await reportCall(b.collector.baseUrl, { callRef: 'e2e-call-1', trackingNumber: shown, startDate: new Date(), duration: 95 })).status).toBe(200);
 
     // The overview: one visit, one view, one call, 100 % of views turned into calls, from organic search.
     await owner.getByRole('link', { name: 'Overview' }).click();
@@ -118,8 +97,8 @@ describe('the back end in Chromium', () => {
     await row.waitFor();
     const cells = await row.locator('td').allInnerTexts();
     expect(cells[1]).toBe(shown.replace(/(\d\d)(?=\d)/g, '$1 '));
-    expect(cells.slice(3, 7)).toEqual(['SUCCESS', '1 min 35 s', 'organic:www.google.com', 'emergency plumber']);
-    expect(cells[7]).toContain(`${site.origin}/`);
+    expect(cells.slice(3, 8)).toEqual(['SUCCESS', '1 min 35 s', 'certain', 'organic:www.google.com', 'emergency plumber']);
+    expect(cells[8]).toContain(`${b.site.origin}/`);
     await shot(owner, '5-calls');
     const [download] = await Promise.all([owner.waitForEvent('download'), owner.getByRole('link', { name: 'Download CSV' }).click()]);
     const csv = readFileSync((await download.path())!, 'utf8').trimEnd().split('\r\n');

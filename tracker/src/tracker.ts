@@ -4,10 +4,10 @@ import type { OspClickResponse, SurtaxPhone } from '../../shared/src/schemas/tra
 import { post } from './collector.ts';
 import { elementOf, findPhones, isText, rewrite, telLinkOf, type Occurrence } from './page.ts';
 import { formatLike } from './phones.ts';
-import { currentVisitId, keepVisit } from './visit-cookie.ts';
+import { currentVisitId, keepVisit, mayStore } from './visit-cookie.ts';
 
 /** The script tag's data attributes (README, "The tracker"): data-key, data-display, data-hide,
- * data-label, data-keepalive, data-collector. */
+ * data-label, data-keepalive, data-collector, data-consent. */
 export interface TrackerOptions extends DOMStringMap {
   key: string;
 }
@@ -136,7 +136,7 @@ export function startTracker(o: TrackerOptions, base: string): Promise<void> {
     if (answer?.visitId) keepVisit(answer.visitId);
     if (answer?.status == 'OK') {
       try {
-        localStorage.ringtrail_hide = answer.antiFlicker;
+        if (mayStore()) localStorage.ringtrail_hide = answer.antiFlicker;
       } catch {}
       if (!view) new MutationObserver(apply).observe(document.body, { childList: true, subtree: true, characterData: true });
       view = answer;
