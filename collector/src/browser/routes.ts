@@ -7,6 +7,7 @@ import type { Context } from 'koa';
 import type { ZodType } from 'zod';
 import { browserClickRequest, browserExpirationRequest, browserViewRequest, type RequestedPhone } from '@ringtrail/shared';
 import type { Collections, DomainDoc } from '../db/collections.ts';
+import { isExhausted, showOverflow } from './overflow.ts';
 import { domainByKey } from '../domains/domain-lookup.ts';
 import { bodyOf, parseBrowserBody } from '../http/body.ts';
 import { parseTrackingParams, trackingEnvelope } from '../http/tracking-envelope.ts';
@@ -49,6 +50,7 @@ export function browserRoutes(c: Collections, service: TrackingService, limit: B
     handle(browserViewRequest, async (domain, req, visitor) => {
       const phones = sitePhonesAmong(domain, req.phones ?? []);
       const display = req.display || domain.displayMode;
+      const now = new Date();
       const answer = await service.view(domain, {
         api_key: '',
         visit_id: req.visit_id,
@@ -62,6 +64,11 @@ export function browserRoutes(c: Collections, service: TrackingService, limit: B
         phones,
         type: req.type,
         user_agent: visitor.userAgent,
+      }, now).catch(async (err: unknown) => {
+        // The pool ran out: its overflow number, where it has one, instead of the site's own.
+        const shown = isExhausted(err) && (await showOverflow(c, domain, phones, req.type, { visitId: err.ids.visitId ?? 0, viewId: err.ids.viewId ?? 0 }, now));
+        if (!shown) throw err;
+        return { status: 'OK' as const, visitId: err.ids.visitId!, viewId: err.ids.viewId!, surtaxPhones: shown, clientData: null };
       });
       return { ...answer, display, sitePhones: domain.sitePhones, expiration: domain.defaultExpiration, antiFlicker: domain.antiFlickerMs };
     }),
@@ -76,7 +83,13 @@ export function browserRoutes(c: Collections, service: TrackingService, limit: B
         throw new TrackingFailure('INVALID_PARAMETER', "Invalid parameter phone: not one of the site's phone numbers");
       }
       const kind = req.display === 'direct' ? 'display' : 'click';
-      return service.click(domain, { api_key: '', phone: req.phone, view_id: req.view_id, type: req.type, user_agent: visitor.userAgent }, { kind });
+      const now = new Date();
+      return service.click(domain, { api_key: '', phone: req.phone, view_id: req.view_id, type: req.type, user_agent: visitor.userAgent }, { kind }, now).catch(async (err: unknown) => {
+        const view = isExhausted(err) ? await c.views.findOne({ _id: req.view_id, domainId: domain._id }) : null;
+        const shown = view && (await showOverflow(c, domain, [req.phone], req.type, { visitId: view.visitId, viewId: view._id }, now));
+        if (!shown) throw err;
+        return { status: 'OK' as const, visitId: view.visitId, viewId: view._id, surtaxPhone: shown[req.phone.original]!, clientData: null };
+      });
     }),
   );
 

@@ -3,7 +3,7 @@
 import type { Collections, DomainDoc } from '../db/collections.ts';
 import { CallSummaries } from '../data/call-summaries.ts';
 import { hashKey } from '../domains/keys.ts';
-import { addPoolNumber, numberRefusal } from '../domains/pool-numbers.ts';
+import { addOverflowNumber, addPoolNumber, numberRefusal } from '../domains/pool-numbers.ts';
 import { settingsFields } from '../domains/settings.ts';
 import { saveUser, UserError } from '../manage/users.ts';
 import type { Fixture } from './fixture.ts';
@@ -37,7 +37,7 @@ export async function seedFixture(c: Collections, fixture: Fixture): Promise<See
         ...hashed({ apiKey, dataApiKey, offlineApiKey, customerKey, publicKey }),
         ...(publicKey ? { publicKey } : {}),
         ...settingsFields(settings),
-        pools: pools.map(({ type, usage, codeDigits, costGroup }) => ({ type, usage, codeDigits, ...(costGroup ? { costGroup } : {}) })),
+        pools: pools.map(({ type, usage, codeDigits, costGroup, overflowNumber }) => ({ type, usage, codeDigits, ...(costGroup ? { costGroup } : {}), ...(overflowNumber ? { overflowNumber } : {}) })),
       };
       const before = await c.domains.findOne({ _id: name }, { projection: { timeZone: 1 } });
       await c.domains.updateOne({ _id: name }, { $set: doc }, { upsert: true });
@@ -49,6 +49,7 @@ export async function seedFixture(c: Collections, fixture: Fixture): Promise<See
           await addPoolNumber(c, name, pool, number);
           summary.numbers++;
         }
+        if (pool.overflowNumber) await addOverflowNumber(c, name, pool, pool.overflowNumber);
       }
     }
   }
@@ -83,7 +84,7 @@ async function checkConsistency(c: Collections, fixture: Fixture): Promise<void>
       if (stored) throw new SeedError(`${k} of ${d.name} is already the ${k} of ${stored._id}`);
     }
     for (const pool of d.pools) {
-      for (const number of pool.numbers) {
+      for (const number of [...pool.numbers, ...(pool.overflowNumber ? [pool.overflowNumber] : [])]) {
         const owner = numberOwner.get(number);
         if (owner) throw new SeedError(`${number} appears twice (${owner} and ${d.name})`);
         const refusal = await numberRefusal(c, d.name, pool.type, number);

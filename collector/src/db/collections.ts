@@ -12,6 +12,8 @@ export interface PoolConfig {
   codeDigits: number;
   /** Offline surtax pools: the cost group `assign` may ask for. */
   costGroup?: string;
+  /** Online pools: the number the browser doors show when every number is held (reports/overflow). */
+  overflowNumber?: string;
 }
 
 export interface AccountDoc {
@@ -85,6 +87,21 @@ export interface TrackingNumberDoc {
   costGroup?: string;
   /** Offline numbers: when the number was last released, for `/list`'s `last_update`. */
   releasedAt?: Date;
+  /** A pool's overflow number: never claimed, shown when the pool is exhausted. */
+  overflow?: boolean;
+}
+
+/** A page the browser doors showed a pool's overflow number (tracking/overflow.ts): a call to it
+ * is attributed when one visit was shown it in the minutes before. */
+export interface OverflowShowDoc {
+  _id: number; // the view
+  domainId: string;
+  number: string;
+  visitId: number;
+  /** The site's phone the overflow number stood for. */
+  phone: string;
+  clientData: unknown;
+  at: Date;
 }
 
 /** An offline number's assignment; `_id` = the number, so two assigns of one number collide. Deleted on unassign. */
@@ -492,6 +509,7 @@ export interface Collections {
   orders: Collection<OrderDoc>;
   conversions: Collection<ConversionDoc>;
   liveCalls: Collection<LiveCallDoc>;
+  overflowShows: Collection<OverflowShowDoc>;
   outbox: Collection<OutboxDoc>;
   deliveryLog: Collection<DeliveryLogDoc>;
   counters: Collection<CounterDoc>;
@@ -522,6 +540,7 @@ export function collections(db: Db): Collections {
     orders: db.collection('orders'),
     conversions: db.collection('conversions'),
     liveCalls: db.collection('live_calls'),
+    overflowShows: db.collection('overflow_shows'),
     outbox: db.collection('outbox'),
     deliveryLog: db.collection('delivery_log'),
     counters: db.collection('counters'),
@@ -563,6 +582,8 @@ export async function ensureIndexes(c: Collections): Promise<void> {
     c.orders.createIndex({ visitId: 1 }),
     c.orders.createIndex({ callId: 1 }),
     c.liveCalls.createIndex({ visitId: 1 }),
+    // The pages shown an overflow number in the minutes before a call to it.
+    c.overflowShows.createIndex({ number: 1, at: -1 }),
     c.outbox.createIndex({ enqueuedAt: 1 }),
     c.deliveryLog.createIndex({ accountId: 1, at: -1 }),
     // Sessions end by themselves.

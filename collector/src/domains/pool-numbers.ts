@@ -14,9 +14,15 @@ export async function numberRefusal(c: Collections, domainId: string, type: numb
 /** Idempotent; the runtime state of a number already there (who holds it) is left as it is. */
 export async function addPoolNumber(c: Collections, domainId: string, pool: PoolConfig, number: string): Promise<void> {
   const { type, usage, codeDigits, costGroup } = pool;
-  await c.trackingNumbers.updateOne({ _id: number }, { $set: { domainId, type, usage, codeDigits, ...(costGroup ? { costGroup } : {}) } }, { upsert: true });
+  await c.trackingNumbers.updateOne({ _id: number }, { $set: { domainId, type, usage, codeDigits, ...(costGroup ? { costGroup } : {}) }, $unset: { overflow: '' } }, { upsert: true });
   // An exclusive online number is claimed through its slot; never assigned: free since forever, first in line.
   if (usage === 'online' && codeDigits === 0) {
     await c.slots.updateOne({ _id: number }, { $set: { domainId, type, number, code: null }, $setOnInsert: { gen: 0, freeAt: new Date(0), visitId: 0, phone: null } }, { upsert: true });
   }
+}
+
+/** A pool's overflow number: a number of the domain that no visitor claims (it has no slot). */
+export async function addOverflowNumber(c: Collections, domainId: string, pool: PoolConfig, number: string): Promise<void> {
+  await c.trackingNumbers.updateOne({ _id: number }, { $set: { domainId, type: pool.type, usage: 'online', codeDigits: 0, overflow: true } }, { upsert: true });
+  await c.slots.deleteOne({ _id: number, freeAt: { $lte: new Date() } });
 }

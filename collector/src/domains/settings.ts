@@ -51,10 +51,12 @@ export const poolSettings = z
     usage: z.enum(['online', 'offline']),
     codeDigits: z.number().int().min(0).max(8).default(0),
     costGroup: z.string().min(1).optional(),
+    overflowNumber: phone.optional(),
   })
   .refine((p) => p.usage === 'online' || isOfflineNumberType(p.type), { message: 'offline pools take types 1 to 34 only', path: ['type'] })
   .refine((p) => p.usage === 'online' || p.codeDigits === 0, { message: 'offline numbers cannot be shared', path: ['codeDigits'] })
-  .refine((p) => p.usage === 'offline' || p.costGroup === undefined, { message: 'cost groups are for offline pools', path: ['costGroup'] });
+  .refine((p) => p.usage === 'offline' || p.costGroup === undefined, { message: 'cost groups are for offline pools', path: ['costGroup'] })
+  .refine((p) => p.usage === 'online' || p.overflowNumber === undefined, { message: 'overflow numbers are for online pools', path: ['overflowNumber'] });
 
 /** The settings fields of a domain document; GA4 only when both halves are there. */
 export function settingsFields(s: DomainSettings): Omit<DomainDoc, '_id' | 'name' | 'accountId' | 'pools' | `${string}Hash`> {

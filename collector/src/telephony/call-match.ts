@@ -4,6 +4,8 @@
 // - `likely`: the visit holding it at the call is known, but the number changed hands in the window;
 // - `possible`: nobody held it at the call (it came after the hold ended), somebody did shortly before;
 // - `none`: nobody held it in the window.
+// A pool's overflow number: `likely` with one visit shown it in the window, `possible` with several,
+// `none` with none.
 // Offline numbers are not matched to visits: null.
 import type { CallDoc, Collections } from '../db/collections.ts';
 import { NumberPool } from '../tracking/pool.ts';
@@ -14,7 +16,14 @@ export type CallMatch = Pick<CallDoc, 'matchCandidates' | 'matchConfidence'>;
 
 const NOT_MATCHED: CallMatch = { matchCandidates: null, matchConfidence: null };
 
+/** An overflow number is shown to every visitor a full pool refuses: one of them in the window is
+ * likely the caller, several only possibly. */
+function overflowMatch(candidates: number): CallMatch {
+  return { matchCandidates: candidates, matchConfidence: candidates === 0 ? 'none' : candidates === 1 ? 'likely' : 'possible' };
+}
+
 export async function matchOf(c: Collections, route: Route, code: string | null, at: Date): Promise<CallMatch> {
+  if (route.reason === 'overflow') return overflowMatch(route.overflowCandidates ?? 0);
   if (!route.domain || !route.number || route.number.usage === 'offline') return NOT_MATCHED;
   // As the route's lease: whatever happened during the call's second came before it.
   const held = await new NumberPool(c).holdersAround(route.number, code, endOfSecond(at), route.domain.defaultExpiration * 1000);

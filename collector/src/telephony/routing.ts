@@ -27,7 +27,12 @@ export interface Route {
   /** The lease whose visit the call is attributed to. */
   lease: LeaseDoc | null;
   offline: OfflineAssignmentDoc | null;
+  /** An overflow number: the visits shown it in the minutes before the call. */
+  overflowCandidates?: number;
 }
+
+/** How far back a call to an overflow number looks for the pages that showed it. */
+export const OVERFLOW_WINDOW_MS = 10 * 60_000;
 
 export class CallRouter {
   constructor(
@@ -46,11 +51,23 @@ export class CallRouter {
       const offline = await this.c.offlineAssignments.findOne({ _id: number._id });
       return offline ? { ...base, reason: 'offline', destination: offline.destination, offline } : notAssigned;
     }
+    if (number.overflow) return this.overflowRoute(base, number._id, domain, at);
     if (number.codeDigits > 0 && !code) return { ...base, reason: 'code-required', destination: null };
     const lease = await this.pool.leaseAt(number, code, endOfSecond(at));
     if (!lease) return notAssigned;
     if (at < lease.expiresAt) return { ...base, reason: 'online', destination: lease.phone, lease };
     const withinGrace = at.getTime() - lease.expiresAt.getTime() <= EXPIRED_GRACE_MS;
     return { ...base, reason: 'expired', destination: lease.phone, lease: withinGrace ? lease : null, forcedStatus: withinGrace ? null : 'EXPIRED' };
+  }
+
+  /** To the site phone the number stood for on the latest page that showed it; attributed to that
+   * page's visit when it is the only visit shown the number in the window. */
+  private async overflowRoute(base: Omit<Route, 'reason' | 'destination'>, number: string, domain: DomainDoc, at: Date): Promise<Route> {
+    const shows = await this.c.overflowShows.find({ number, at: { $gte: new Date(at.getTime() - OVERFLOW_WINDOW_MS), $lte: endOfSecond(at) } }, { sort: { at: -1 }, limit: 100 }).toArray();
+    const visits = new Set(shows.map((s) => s.visitId));
+    const latest = shows[0];
+    // One candidate: the page's view stands in for the lease an ordinary number would have.
+    const lease = visits.size === 1 ? ({ visitId: latest!.visitId, viewId: latest!._id, phone: latest!.phone, clientData: latest!.clientData } as LeaseDoc) : null;
+    return { ...base, reason: 'overflow', destination: latest?.phone ?? domain.sitePhones[0] ?? null, lease, overflowCandidates: visits.size };
   }
 }

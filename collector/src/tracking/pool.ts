@@ -127,7 +127,7 @@ export class NumberPool {
   /** A shared number serves many visitors at once, told apart by a random code; a code's slot is
    * made by its first claim, and a held one makes the upsert collide. */
   private async claimCoded(req: AssignRequest): Promise<LeaseDoc | null> {
-    const numbers = await this.c.trackingNumbers.find({ domainId: req.domainId, usage: 'online', type: req.pool.type }, { projection: { _id: 1 } }).toArray();
+    const numbers = await this.c.trackingNumbers.find({ domainId: req.domainId, usage: 'online', type: req.pool.type, overflow: { $ne: true } }, { projection: { _id: 1 } }).toArray();
     if (numbers.length === 0) return null;
     for (let attempt = 0; attempt < CODED_ATTEMPTS; attempt++) {
       const number = numbers[randomInt(numbers.length)]!._id;

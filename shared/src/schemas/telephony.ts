@@ -79,7 +79,7 @@ export const routeQuery = z.object({
   code: wireText.regex(/^\d{1,8}$/, 'must be the digits of a code').optional(),
 });
 
-export type RouteReason = 'online' | 'expired' | 'offline' | 'not-assigned' | 'code-required' | 'unknown-number';
+export type RouteReason = 'online' | 'expired' | 'overflow' | 'offline' | 'not-assigned' | 'code-required' | 'unknown-number';
 
 export interface RouteAnswer {
   status: 'OK';
