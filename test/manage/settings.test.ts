@@ -147,6 +147,11 @@ describe('back end settings', () => {
     await signIn();
     expect(await owner.call('POST', '/domains/shop.test/pools', { type: 1, usage: 'online' })).toMatchObject({ status: 409, body: { error: 'The domain already has a pool of type 1' } });
     expect(await owner.call('POST', '/domains/shop.test/pools', { type: 36, usage: 'offline' })).toMatchObject({ status: 400, body: { error: 'type: offline pools take types 1 to 34 only' } });
+    // A pool with its overflow number: kept apart, never claimed.
+    const withOverflow = await owner.call('POST', '/domains/shop.test/pools', { type: 2, usage: 'online', overflowNumber: '0810000099' });
+    expect(withOverflow.body.pools).toContainEqual({ type: 2, usage: 'online', codeDigits: 0, overflowNumber: '0810000099' });
+    expect(await s.t.c.trackingNumbers.findOne({ _id: '0810000099' })).toMatchObject({ domainId: 'shop.test', type: 2, overflow: true });
+    expect(await owner.call('POST', '/domains/shop.test/pools', { type: 3, usage: 'online', overflowNumber: '0800000009' })).toMatchObject({ status: 409, body: { error: '0800000009 does not start with 09, the prefix of type 3' } });
     expect(await owner.call('POST', '/domains/shop.test/pools/1/numbers', { numbers: ['0900000001'] })).toMatchObject({ status: 409, body: { error: '0900000001 does not start with 0800, the prefix of type 1' } });
     expect(await owner.call('POST', '/domains/shop.test/pools/1/numbers', { numbers: ['0800000009'] })).toMatchObject({ status: 409, body: { error: '0800000009 already belongs to other.test' } });
     const added = await owner.call('POST', '/domains/shop.test/pools/1/numbers', { numbers: ['08 00 00 00 04'] });

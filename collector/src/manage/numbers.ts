@@ -1,7 +1,7 @@
 // The back end's number pools: add a pool, add and remove its numbers. A number a visitor holds,
 // or an offline number assigned to a campaign, is not removed under them. Knows nothing of HTTP.
 import type { Collections, DomainDoc, PoolConfig } from '../db/collections.ts';
-import { addPoolNumber, numberRefusal } from '../domains/pool-numbers.ts';
+import { addOverflowNumber, addPoolNumber, numberRefusal } from '../domains/pool-numbers.ts';
 import { ManageFailure } from '../http/manage-envelope.ts';
 
 export interface NumberRow {
@@ -14,9 +14,14 @@ export interface NumberRow {
 }
 
 export async function addPool(c: Collections, domain: DomainDoc, pool: PoolConfig): Promise<DomainDoc> {
+  if (pool.overflowNumber) {
+    const refusal = await numberRefusal(c, domain._id, pool.type, pool.overflowNumber);
+    if (refusal) throw new ManageFailure(409, refusal);
+  }
   // The filter refuses a second pool of the type even when two requests race.
   const updated = await c.domains.findOneAndUpdate({ _id: domain._id, 'pools.type': { $ne: pool.type } }, { $push: { pools: pool } }, { returnDocument: 'after' });
   if (!updated) throw new ManageFailure(409, `The domain already has a pool of type ${pool.type}`);
+  if (pool.overflowNumber) await addOverflowNumber(c, domain._id, pool, pool.overflowNumber);
   return updated;
 }
 

@@ -72,9 +72,9 @@ export function settingsRoutes(router: Router, c: Collections, outbox: Outbox, o
 
   router.post('/domains/:domain/pools', auth, parseBody, async (ctx) => {
     const domain = await domainOf(c, ctx);
-    const { costGroup, ...pool } = valid(poolSettings, bodyOf(ctx.request));
+    const { costGroup, overflowNumber, ...pool } = valid(poolSettings, bodyOf(ctx.request));
     ctx.status = 201;
-    ctx.body = domainView(await addPool(c, domain, { ...pool, ...(costGroup ? { costGroup } : {}) }));
+    ctx.body = domainView(await addPool(c, domain, { ...pool, ...(costGroup ? { costGroup } : {}), ...(overflowNumber ? { overflowNumber } : {}) }));
   });
 
   router.post('/domains/:domain/pools/:type/numbers', auth, parseBody, async (ctx) => {
