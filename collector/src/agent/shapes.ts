@@ -28,6 +28,7 @@ export function callShape(call: CallDoc, timeZone: string): AgentCall {
     referrer: call.referrer || null,
     Keyword: call.keyword ?? '',
     agent: call.agent ?? null,
+    ...(call.matchConfidence ? { matchConfidence: call.matchConfidence, matchCandidates: call.matchCandidates ?? 0 } : {}),
   };
 }
 

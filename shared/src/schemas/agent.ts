@@ -38,6 +38,9 @@ export interface AgentCall {
   referrer: string | null;
   Keyword: string;
   agent: string | null;
+  /** Ours (not in the spec): how sure the call's visit match is, and how many visits held the number. */
+  matchConfidence?: 'certain' | 'likely' | 'possible' | 'none';
+  matchCandidates?: number;
 }
 
 export interface AgentView {
