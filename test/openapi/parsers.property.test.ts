@@ -2,29 +2,9 @@
 // form or a JSON body can carry), either parses them or refuses them with the family's own
 // failure, which its envelope answers. Never another error: that would be a 500.
 import fc from 'fast-check';
-import {
-  agentStatsRequest,
-  browserClickRequest,
-  browserExpirationRequest,
-  browserViewRequest,
-  callReport,
-  callStartRequest,
-  cartRequest,
-  deliveryLogRequest,
-  offlineListRequest,
-  offlineRequest,
-  orderRequest,
-  ospClickRequest,
-  ospExpirationRequest,
-  ospViewRequest,
-  parseBracketProducts,
-  parseJsonProducts,
-  routeQuery,
-  setAgentRequest,
-  smsReport,
-} from '@ringtrail/shared';
+import { parseBracketProducts, parseJsonProducts } from '@ringtrail/shared';
 import { describe, expect, it } from 'vitest';
-import type { ZodObject } from 'zod';
+import type { ZodObject, ZodType } from 'zod';
 import { parseDataRequest } from '../../collector/src/data/request.ts';
 import { AgentFailure, parseAgentParams } from '../../collector/src/http/agent-envelope.ts';
 import { CommerceFailure, parseCommerceParams } from '../../collector/src/http/commerce-envelope.ts';
@@ -33,8 +13,8 @@ import { ManageFailure } from '../../collector/src/http/manage-envelope.ts';
 import { OfflineFailure, parseOfflineParams } from '../../collector/src/http/offline-envelope.ts';
 import { parseTelephonyParams, TelephonyFailure } from '../../collector/src/http/telephony-envelope.ts';
 import { parseTrackingParams } from '../../collector/src/http/tracking-envelope.ts';
-import { domainSettings } from '../../collector/src/domains/settings.ts';
 import { valid } from '../../collector/src/manage/validate.ts';
+import { OPERATIONS, TAGS } from '../../collector/src/openapi/operations.ts';
 import { reportRange } from '../../collector/src/reports/day-range.ts';
 import { TrackingFailure } from '../../collector/src/tracking/failure.ts';
 
@@ -69,37 +49,46 @@ function neverThrowsOtherwise(names: string[], parse: (raw: Record<string, unkno
 
 const keys = (schema: ZodObject) => Object.keys(schema.shape);
 
+/** Each family's parser of the fields of a request, and the failure its envelope answers. */
+const PARSERS: Record<string, [(schema: ZodType, raw: Record<string, unknown>) => unknown, new (...args: never[]) => Error]> = {
+  [TAGS.tracking]: [parseTrackingParams, TrackingFailure],
+  [TAGS.browser]: [parseTrackingParams, TrackingFailure],
+  [TAGS.offline]: [parseOfflineParams, OfflineFailure],
+  [TAGS.commerce]: [parseCommerceParams, CommerceFailure],
+  [TAGS.agent]: [parseAgentParams, AgentFailure],
+  [TAGS.telephony]: [parseTelephonyParams, TelephonyFailure],
+  [TAGS.manage]: [valid, ManageFailure],
+};
+
 describe('parameter parsers under arbitrary fields', () => {
-  it('call tracking and the browser doors answer a tracking status', () => {
-    for (const schema of [ospViewRequest, ospClickRequest, ospExpirationRequest, browserViewRequest, browserClickRequest, browserExpirationRequest] as ZodObject[]) {
-      neverThrowsOtherwise(keys(schema), (raw) => parseTrackingParams(schema, raw), TrackingFailure);
-    }
+  // Every operation of the API description whose fields a family's parser checks with its schema.
+  const checked = OPERATIONS.flatMap((op) => {
+    const schema = (op.body ?? op.query) as ZodObject | undefined;
+    const parser = PARSERS[op.tag];
+    return schema && 'shape' in schema && parser && op.path !== '/data-api' && !op.path.startsWith('/telephony/twilio') && Object.keys(schema.shape).length ? [{ op, schema, parser }] : [];
   });
 
-  it('offline numbers answer status error', () => {
-    for (const schema of [offlineRequest, offlineListRequest] as ZodObject[]) neverThrowsOtherwise(keys(schema), (raw) => parseOfflineParams(schema, raw), OfflineFailure);
+  it('covers the operations of every family', () => {
+    expect(new Set(checked.map((c) => c.op.tag))).toEqual(new Set(Object.keys(PARSERS)));
   });
+
+  for (const { op, schema, parser } of checked) {
+    it(`${op.method.toUpperCase()} ${op.path} answers its family's failure`, () => {
+      const [parse, failure] = parser;
+      neverThrowsOtherwise(keys(schema), (raw) => parse(schema, raw), failure);
+    });
+  }
 
   it('the data API answers ERROR with its problems', () => {
     neverThrowsOtherwise(['type', 'start_date', 'end_date', 'page', 'limit', 'group_by_day', 'phone', 'tracking_phone', 'caller_phone', 'status', 'offline_phone_description'], parseDataRequest, DataFailure);
   });
 
-  it('carts and orders answer status error, and their products parse or are refused', () => {
-    for (const schema of [cartRequest, orderRequest] as ZodObject[]) neverThrowsOtherwise(keys(schema), (raw) => parseCommerceParams(schema, raw), CommerceFailure);
+  it('products parse or are refused', () => {
     fc.assert(fc.property(value, (products) => void parseBracketProducts(products)));
     fc.assert(fc.property(fc.string(), (products) => void parseJsonProducts(products)));
   });
 
-  it('the agent API answers NOK', () => {
-    for (const schema of [callStartRequest, setAgentRequest, agentStatsRequest, deliveryLogRequest] as ZodObject[]) neverThrowsOtherwise(keys(schema), (raw) => parseAgentParams(schema, raw), AgentFailure);
-  });
-
-  it('telephony answers ERROR', () => {
-    for (const schema of [callReport, smsReport, routeQuery] as ZodObject[]) neverThrowsOtherwise(keys(schema), (raw) => parseTelephonyParams(schema, raw), TelephonyFailure);
-  });
-
-  it("the back end's settings and report ranges answer an error", () => {
-    neverThrowsOtherwise(keys(domainSettings), (raw) => valid(domainSettings.partial().strict(), raw), ManageFailure);
+  it("the back end's report ranges answer an error", () => {
     neverThrowsOtherwise(['from', 'to'], (raw) => reportRange(raw, 'Europe/Paris'), ManageFailure);
   });
 });

@@ -49,7 +49,7 @@ export interface Operation {
   responses: Record<number, Response>;
 }
 
-const TAGS = {
+export const TAGS = {
   tracking: 'Call tracking (spec document 1)',
   browser: 'Browser doors',
   offline: 'Offline numbers (spec document 1)',
