@@ -3,7 +3,7 @@ import { get, withQuery } from './api.ts';
 import { count, percent } from './format.ts';
 import { useLoad } from './hooks.ts';
 import { Failure } from './layout.tsx';
-import { RangePicker, rangeQuery } from './range.tsx';
+import { rangeQuery, ReportHeading } from './range.tsx';
 import type { AgentStats } from '@ringtrail/shared';
 import type { Route } from './route.ts';
 
@@ -11,10 +11,7 @@ export function AgentsScreen({ route }: { route: Route }) {
   const { data, error } = useLoad(() => get<{ agents: AgentStats[] }>(withQuery('/reports/agents', rangeQuery(route))), [route.query.from, route.query.to]);
   return (
     <section>
-      <div class="heading">
-        <h1>Agents</h1>
-        <RangePicker route={route} />
-      </div>
+      <ReportHeading title="Agents" route={route} />
       <p class="muted">Every domain of the account; agents are named by callStart or setAgentToCall.</p>
       {error && <Failure message={error} />}
       {data && !data.agents.length && <p class="muted">No agent took a call in this range.</p>}

@@ -4,7 +4,7 @@ import { get, withQuery } from './api.ts';
 import { duration, phone } from './format.ts';
 import { useLoad } from './hooks.ts';
 import { Failure } from './layout.tsx';
-import { RangePicker, rangeQuery } from './range.tsx';
+import { rangeQuery, ReportHeading } from './range.tsx';
 import { navigate, type Route } from './route.ts';
 
 const STATUSES = ['SUCCESS', 'NORESPONSE', 'BUSY', 'EXPIRED', 'NOTASSIGNED', 'INTERRUPTED', 'ANOMALY', 'ONGOING'];
@@ -18,10 +18,7 @@ export function CallsScreen({ route }: { route: Route }) {
   const set = (query: Record<string, string>) => navigate({ ...route, query: { ...route.query, page: '', ...query } });
   return (
     <section>
-      <div class="heading">
-        <h1>Calls</h1>
-        <RangePicker route={route} />
-      </div>
+      <ReportHeading title="Calls" route={route} />
       <div class="toolbar">
         <select aria-label="Status" value={route.query.status ?? ''} onChange={(e) => set({ status: (e.target as HTMLSelectElement).value })}>
           <option value="">Every status</option>

@@ -6,7 +6,7 @@ import { CallsChart } from './chart.tsx';
 import { count, money, percent } from './format.ts';
 import { useLoad } from './hooks.ts';
 import { Failure } from './layout.tsx';
-import { RangePicker, rangeQuery } from './range.tsx';
+import { rangeQuery, ReportHeading } from './range.tsx';
 import type { Route } from './route.ts';
 
 const SOURCE_LABELS: Record<string, string> = { paid: 'Paid search', organic: 'Organic search', social: 'Social', referral: 'Referral', direct: 'Direct', offline: 'Offline numbers', unattributed: 'Not attributed' };
@@ -16,10 +16,7 @@ export function OverviewScreen({ route }: { route: Route }) {
   const sales = data && data.totals.orders > 0;
   return (
     <section>
-      <div class="heading">
-        <h1>Overview</h1>
-        <RangePicker route={route} />
-      </div>
+      <ReportHeading title="Overview" route={route} />
       {error && <Failure message={error} />}
       {data && (
         <>

@@ -5,17 +5,14 @@ import { get, withQuery } from './api.ts';
 import { count, phone } from './format.ts';
 import { useLoad } from './hooks.ts';
 import { Failure } from './layout.tsx';
-import { RangePicker, rangeQuery } from './range.tsx';
+import { rangeQuery, ReportHeading } from './range.tsx';
 import type { Route } from './route.ts';
 
 export function PoolsScreen({ route }: { route: Route }) {
   const { data, error } = useLoad(() => get<{ online: OnlinePoolReport[]; offline: OfflineNumberReport[] }>(withQuery(`/domains/${encodeURIComponent(route.domain!)}/reports/pools`, rangeQuery(route))), [route.domain, route.query.from, route.query.to]);
   return (
     <section>
-      <div class="heading">
-        <h1>Number pools</h1>
-        <RangePicker route={route} />
-      </div>
+      <ReportHeading title="Number pools" route={route} />
       {error && <Failure message={error} />}
       {data && !data.online.length && <p class="muted">No online pool yet: add one in Settings.</p>}
       {data?.online.map((pool) => {

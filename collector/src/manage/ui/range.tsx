@@ -12,7 +12,7 @@ function daysAgo(n: number): string {
   return new Date(Date.now() - n * 86_400_000).toISOString().slice(0, 10);
 }
 
-export function RangePicker({ route }: { route: Route }) {
+function RangePicker({ route }: { route: Route }) {
   const set = (query: Record<string, string>) => navigate({ ...route, query: { ...route.query, page: '', ...query } });
   return (
     <div class="range">
@@ -30,3 +30,13 @@ export function RangePicker({ route }: { route: Route }) {
 
 /** The range of the route as the API's query (the API fills in what is left out). */
 export const rangeQuery = (route: Route) => ({ from: route.query.from, to: route.query.to });
+
+/** A report's title, with the range it covers beside it. */
+export function ReportHeading({ title, route }: { title: string; route: Route }) {
+  return (
+    <div class="heading">
+      <h1>{title}</h1>
+      <RangePicker route={route} />
+    </div>
+  );
+}
