@@ -103,7 +103,7 @@ export function createApp(options: AppOptions): CollectorApp {
   const routers = [
     healthRoutes(db),
     trackingRoutes(c, tracking, log),
-    browserRoutes(c, tracking, new BrowserRateLimit(browserLimits), log),
+    browserRoutes(c, tracking, new BrowserRateLimit(c, browserLimits), log),
     trackerScriptRoutes(trackerBundlePath),
     offlineRoutes(c, offline, log),
     telephonyRoutes(telephony, options.telephonyApiKey, log),
@@ -111,7 +111,7 @@ export function createApp(options: AppOptions): CollectorApp {
     twilioRoutes(telephony, options.twilio ?? {}, log),
     commerceRoutes(c, commerce, log),
     agentRoutes(c, agents, log),
-    manageRoutes(c, new SignInLimit(options.signInLimits ?? DEFAULT_SIGN_IN_LIMITS), { outbox, agents, offline }, { signUp: options.signUp ?? true }, log),
+    manageRoutes(c, new SignInLimit(c, options.signInLimits ?? DEFAULT_SIGN_IN_LIMITS), { outbox, agents, offline }, { signUp: options.signUp ?? true }, log),
     managePageRoutes(),
     openApiRoutes({ demoPages }),
     metricsRoutes(metrics, options.metricsKey),

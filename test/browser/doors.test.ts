@@ -151,11 +151,19 @@ describe('/t/expiration', () => {
 });
 
 describe('rate limits', () => {
+  // A database of its own: the counts are kept in the database, and the other tests' requests
+  // came from this address too.
   let limited: RunningCollector;
+  let own: Awaited<ReturnType<typeof testDatabase>>;
   beforeAll(async () => {
-    limited = await startCollector(s.t.db, { browserLimits: { perIp: 6, perVisit: 3 } });
+    own = await testDatabase('browser_limits');
+    await seed(own.c, trackingFixture());
+    limited = await startCollector(own.db, { browserLimits: { perIp: 6, perVisit: 3 } });
   });
-  afterAll(() => limited.close());
+  afterAll(async () => {
+    await limited.close();
+    await own.close();
+  });
 
   it('per visit, then per ip: HTTP 429 with Retry-After, a WARNING in the envelope, and no number', async () => {
     const first = (await send('/t/view', { key: 'pk-test-key', visit_id: 0, url: `${ORIGIN}/`, page_title: 'Home', referer_url: '', phones: '0123456789' }, {}, limited.baseUrl)).body;

@@ -1,8 +1,8 @@
 // Rate limits of the browser doors, so a script cannot drain the pool: per client ip, and per
-// visit (the tracker's visit cookie). rate-limiter-flexible counts in fixed windows of a minute.
-// The counts live in each collector process: with N processes a client gets up to N times the
-// limit, which still bounds it; the pool's own guarantees do not depend on it.
-import { RateLimiterMemory, secondsOverLimit } from '../http/rate-limits.ts';
+// visit (the tracker's visit cookie), in fixed windows of a minute counted in the database, so
+// that every collector process counts against the same limit.
+import type { Collections } from '../db/collections.ts';
+import { WindowLimiter } from '../http/rate-limits.ts';
 import { TrackingFailure } from '../tracking/failure.ts';
 
 export interface BrowserLimits {
@@ -15,12 +15,12 @@ export interface BrowserLimits {
 export const DEFAULT_BROWSER_LIMITS: BrowserLimits = { perIp: 120, perVisit: 30 };
 
 export class BrowserRateLimit {
-  private readonly byIp: RateLimiterMemory;
-  private readonly byVisit: RateLimiterMemory;
+  private readonly byIp: WindowLimiter;
+  private readonly byVisit: WindowLimiter;
 
-  constructor(limits: BrowserLimits) {
-    this.byIp = new RateLimiterMemory({ keyPrefix: 'ip', points: limits.perIp, duration: 60 });
-    this.byVisit = new RateLimiterMemory({ keyPrefix: 'visit', points: limits.perVisit, duration: 60 });
+  constructor(c: Collections, limits: BrowserLimits) {
+    this.byIp = new WindowLimiter(c.rateLimits, 'ip', limits.perIp, 60);
+    this.byVisit = new WindowLimiter(c.rateLimits, 'visit', limits.perVisit, 60);
   }
 
   ip(ip: string): Promise<void> {
@@ -33,7 +33,7 @@ export class BrowserRateLimit {
 }
 
 /** Counts one request; over the limit, a WARNING with HTTP 429 that says when to come back. */
-async function consume(limiter: RateLimiterMemory, key: string, who: string): Promise<void> {
-  const seconds = await secondsOverLimit(limiter, key);
+async function consume(limiter: WindowLimiter, key: string, who: string): Promise<void> {
+  const seconds = await limiter.secondsOver(key);
   if (seconds !== null) throw new TrackingFailure('WARNING', `Too many requests from ${who}: retry in ${seconds} s`, {}, { status: 429, headers: { 'Retry-After': String(seconds) } });
 }

@@ -479,6 +479,13 @@ export interface DeliveryLogDoc {
   body: string;
 }
 
+/** Requests of one key in one fixed window (http/rate-limits.ts); removed by a TTL index after it. */
+export interface RateLimitDoc {
+  _id: string; // `<limit>|<key>|<window start ms>`
+  n: number;
+  expireAt: Date;
+}
+
 /** The last integer id handed out of a sequence (visit, view, call...): blocks are taken with `$inc`. */
 export interface CounterDoc {
   _id: string;
@@ -513,6 +520,7 @@ export interface Collections {
   outbox: Collection<OutboxDoc>;
   deliveryLog: Collection<DeliveryLogDoc>;
   counters: Collection<CounterDoc>;
+  rateLimits: Collection<RateLimitDoc>;
 }
 
 export function collections(db: Db): Collections {
@@ -544,6 +552,7 @@ export function collections(db: Db): Collections {
     outbox: db.collection('outbox'),
     deliveryLog: db.collection('delivery_log'),
     counters: db.collection('counters'),
+    rateLimits: db.collection('rate_limits'),
   };
 }
 
@@ -586,6 +595,8 @@ export async function ensureIndexes(c: Collections): Promise<void> {
     c.overflowShows.createIndex({ number: 1, at: -1 }),
     c.outbox.createIndex({ enqueuedAt: 1 }),
     c.deliveryLog.createIndex({ accountId: 1, at: -1 }),
+    // Rate limit windows end by themselves.
+    c.rateLimits.createIndex({ expireAt: 1 }, { expireAfterSeconds: 0 }),
     // Sessions end by themselves.
     c.sessions.createIndex({ expiresAt: 1 }, { expireAfterSeconds: 0 }),
   ]);
