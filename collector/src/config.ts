@@ -31,6 +31,7 @@ const configSchema = z.object({
   ALLOW_PRIVATE_WEBHOOKS: flag.optional(),
   GA4_ENDPOINT: z.url({ protocol: /^https?$/, error: 'must be an http or https URL' }).default('https://www.google-analytics.com/mp/collect'),
   SIGN_UP: flag.optional(),
+  WORKERS: z.coerce.number({ error: 'must be a number of processes' }).int().min(1).max(64).default(1),
   METRICS_KEY: z.string().min(16, 'must be at least 16 characters').optional(),
   PUBLIC_URL: z.url({ protocol: /^https?$/, error: 'must be an http or https URL' }).optional(),
 });
@@ -57,6 +58,8 @@ export interface Config {
   signUp: boolean;
   /** The bearer key of GET /metrics (METRICS_KEY); unset, metrics are off. */
   metricsKey?: string;
+  /** Collector processes sharing the port (WORKERS; node:cluster). */
+  workers: number;
 }
 
 export class ConfigError extends Error {}
@@ -88,5 +91,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ga4Endpoint: c.GA4_ENDPOINT,
     signUp: c.SIGN_UP ?? c.NODE_ENV !== 'production',
     ...(c.METRICS_KEY ? { metricsKey: c.METRICS_KEY } : {}),
+    workers: c.WORKERS,
   };
 }

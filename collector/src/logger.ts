@@ -6,7 +6,8 @@ export type { Logger };
 export function createLogger(level: string, destination?: DestinationStream): Logger {
   const options: LoggerOptions = {
     level,
-    base: { service: 'ringtrail-collector' },
+    // The process too: with WORKERS=N, N processes write to one output.
+    base: { service: 'ringtrail-collector', pid: process.pid },
     redact: {
       paths: ['*.api_key', '*.apiKey', '*.key', '*.authorization', '*.password', 'uri'],
       censor: '[redacted]',

@@ -6,6 +6,8 @@ import { startEmbeddedDatabase } from './embedded.ts';
 export interface DatabaseHandle {
   db: Db;
   client: MongoClient;
+  /** Its connection string (the embedded server's, or MONGODB_URI): other processes connect with it. */
+  uri: string;
   /** Where it is, without credentials, for the start banner. */
   description: string;
   close(): Promise<void>;
@@ -28,6 +30,7 @@ export async function connectDatabase(opts: { mongodbUri?: string; dataDir: stri
   return {
     db: client.db(opts.dbName),
     client,
+    uri,
     description: `${where}, database ${opts.dbName}`,
     async close() {
       await client.close();

@@ -1,0 +1,49 @@
+// WORKERS=N: this process starts the database (the embedded one, or connects to MONGODB_URI),
+// loads the demo into an empty one, then forks N collector processes that share its port
+// (node:cluster hands each new connection to one of them). They reach the database through
+// MONGODB_URI; everything they must agree on (pool, ids, rate limits, outbox) is in it. A process
+// that dies is replaced; SIGTERM or SIGINT drains them all, then stops the database.
+import cluster, { type Worker } from 'node:cluster';
+import type { Config } from './config.ts';
+import { collections } from './db/collections.ts';
+import { connectDatabase } from './db/connect.ts';
+import type { Logger } from './logger.ts';
+import { printBanner, seedDemoIfEmpty } from './start-banner.ts';
+
+export async function runPrimary(config: Config, log: Logger): Promise<void> {
+  const database = await connectDatabase({ mongodbUri: config.mongodbUri, dataDir: config.dataDir, dbName: config.mongodbDb, cacheSize: config.cacheSize });
+  const c = collections(database.db);
+  await seedDemoIfEmpty(c, log);
+  let stopping = false;
+  const fork = (): Worker => {
+    const worker = cluster.fork({ MONGODB_URI: config.mongodbUri ?? database.uri });
+    worker.on('exit', (code, signal) => {
+      if (stopping) return;
+      log.error({ pid: worker.process.pid, code, signal }, 'a collector process died: starting another');
+      fork();
+    });
+    return worker;
+  };
+  const workers = Array.from({ length: config.workers }, fork);
+  const port = await new Promise<number>((resolve) => workers[0]!.on('message', (m: { listening?: number }) => m.listening && resolve(m.listening)));
+  await printBanner(c, config, `http://${config.host}:${port}`, database.description, config.workers);
+
+  const shutdown = async (signal: string): Promise<void> => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, 'stopping the collector processes');
+    await Promise.all(
+      Object.values(cluster.workers ?? {}).map(
+        (w) =>
+          new Promise<void>((resolve) => {
+            if (!w || w.isDead()) return resolve();
+            w.once('exit', () => resolve());
+            w.send('shutdown');
+          }),
+      ),
+    );
+    await database.close();
+    log.info('stopped');
+  };
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void shutdown(signal));
+}

@@ -1,0 +1,48 @@
+// What `npm start` does for someone trying RingTrail: the demo fixture loaded into an empty
+// database, and a banner with the demo's keys, its back-end user and a curl line to try.
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { readFixtureFile } from './cli/fixture-file.ts';
+import type { Fixture } from './cli/fixture.ts';
+import { seedFixture } from './cli/seed-service.ts';
+import type { Config } from './config.ts';
+import type { Collections } from './db/collections.ts';
+import { hashKey } from './domains/keys.ts';
+import type { Logger } from './logger.ts';
+
+const DEMO_FIXTURE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../fixtures/demo.json');
+
+export async function seedDemoIfEmpty(c: Collections, log: Logger): Promise<void> {
+  if ((await c.domains.countDocuments({}, { limit: 1 })) > 0) return;
+  await seedFixture(c, await readFixtureFile(DEMO_FIXTURE));
+  log.info({ fixture: DEMO_FIXTURE }, 'empty database: demo fixture loaded');
+}
+
+export async function printBanner(c: Collections, config: Config, base: string, database: string, workers = 1): Promise<void> {
+  console.log(`RingTrail collector on ${base}${workers > 1 ? ` (${workers} processes)` : ''}\nDatabase: ${database}`);
+  console.log(await demoBanner(c, await readFixtureFile(DEMO_FIXTURE), base));
+  if (!config.telephonyApiKey) console.log('Telephony (/telephony/*) is off: set TELEPHONY_API_KEY (16+ characters) to report calls');
+  console.log(`Back end: ${base}/manage/`);
+  if (config.demoPages) console.log(`Demo site: ${base}/demo/ (direct display) and ${base}/demo/click (click display)`);
+}
+
+/** The demo's keys, printed while they are still the ones in the database. */
+async function demoBanner(c: Collections, fixture: Fixture, base: string): Promise<string> {
+  const lines: string[] = [];
+  for (const account of fixture.accounts) {
+    for (const d of account.domains) {
+      const stored = await c.domains.findOne({ _id: d.name });
+      if (!stored || !d.apiKey || stored.apiKeyHash !== hashKey(d.apiKey)) continue;
+      lines.push(
+        `Demo domain ${d.name} (account ${account.name}):`,
+        `  api_key (/ospView, /ospClick, /ospExpiration): ${d.apiKey}`,
+        `  data api_key: ${d.dataApiKey ?? '-'}    offline key: ${d.offlineApiKey ?? '-'}`,
+        `  customer key: ${d.customerKey ?? '-'}    public key: ${d.publicKey ?? '-'}    call-center apiKey: ${account.callCenterApiKey ?? '-'}`,
+        `  site phones: ${d.sitePhones.join(', ')}`,
+        ...account.users.map((u) => `  back end user: ${u.username}, password ${u.password} (sign in at ${base}/manage/)`),
+        `Try: curl -s ${base}/ospView -d api_key=${d.apiKey} -d visit_id=0 -d ip=203.0.113.7 -d url=https://${d.name}/ -d page_title=Home -d is_mobile=false -d referer_url= -d nr_phones=1 -d direct_display=true -d phones=${d.sitePhones[0] ?? ''}`,
+      );
+    }
+  }
+  return lines.join('\n');
+}
