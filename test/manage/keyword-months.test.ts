@@ -2,7 +2,8 @@
 // at its edges: together, every day of the range once.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { addDays, daysBetween } from '../../collector/src/reports/day-range.ts';
+import { addDays } from '../../collector/src/domains/time-zone.ts';
+import { daysBetween } from '../../collector/src/reports/day-range.ts';
 import { splitByMonth } from '../../collector/src/reports/keyword-months.ts';
 
 const monthDays = (month: string) => daysBetween(`${month}-01`, addDays(`${month}-01`, 31)).filter((d) => d.startsWith(month));

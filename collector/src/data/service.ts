@@ -9,7 +9,7 @@
 import { CALL_STATUSES, type CallRecord, type DailyRow, type DataAnswer, type SmsRecord } from '@ringtrail/shared';
 import type { Collection, Filter, WithId } from 'mongodb';
 import type { CallDoc, Collections, DomainDoc, SmsDoc } from '../db/collections.ts';
-import { localTime, nextDay, startOfLocalDay } from '../domains/time-zone.ts';
+import { localDaysBetween, localTime, nextDay, startOfLocalDay } from '../domains/time-zone.ts';
 import type { DimensionFilter } from './call-pages.ts';
 import { CallSummaries } from './call-summaries.ts';
 import { callRecord, smsRecord } from './records.ts';
@@ -91,7 +91,7 @@ export class DataService {
 
 /** From the start day's first local instant to the instant after the end day's last. */
 function rangeOf(domain: DomainDoc, req: DataRequest): { $gte: Date; $lt: Date } {
-  return { $gte: startOfLocalDay(req.startDay, domain.timeZone), $lt: startOfLocalDay(nextDay(req.endDay), domain.timeZone) };
+  return localDaysBetween(req.startDay, req.endDay, domain.timeZone);
 }
 
 /** Calls whose outcome is known: a call still ringing (status null) shows once it ends. */

@@ -66,9 +66,16 @@ export function localInstant(day: string, time: string, timeZone: string): Date 
   return new Date(wall - offsetAt(guess));
 }
 
-/** `2026-01-31` -> `2026-02-01`. */
-export function nextDay(day: string): string {
-  return new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+/** `2026-01-31` plus 1 -> `2026-02-01`; `n` may be negative. */
+export function addDays(day: string, n: number): string {
+  return new Date(Date.parse(`${day}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
+}
+
+export const nextDay = (day: string) => addDays(day, 1);
+
+/** The instants of local days `from`..`to`, both included: a query's `{$gte, $lt}`. */
+export function localDaysBetween(from: string, to: string, timeZone: string): { $gte: Date; $lt: Date } {
+  return { $gte: startOfLocalDay(from, timeZone), $lt: startOfLocalDay(nextDay(to), timeZone) };
 }
 
 export { isCalendarDay } from '@ringtrail/shared';

@@ -3,7 +3,7 @@
 import type { CallStatus } from '@ringtrail/shared';
 import type { CallDoc, Collections, DomainDoc } from '../db/collections.ts';
 import { maskCaller } from '../domains/caller-privacy.ts';
-import { localTime, nextDay, startOfLocalDay } from '../domains/time-zone.ts';
+import { localDaysBetween, localTime } from '../domains/time-zone.ts';
 import type { DayRange } from './day-range.ts';
 
 export const LOG_PAGE_SIZE = 50;
@@ -41,7 +41,7 @@ export interface CallRow {
 function filterOf(domain: DomainDoc, range: DayRange, filters: CallFilters): Record<string, unknown> {
   return {
     domainId: domain._id,
-    startedAt: { $gte: startOfLocalDay(range.from, domain.timeZone), $lt: startOfLocalDay(nextDay(range.to), domain.timeZone) },
+    startedAt: localDaysBetween(range.from, range.to, domain.timeZone),
     ...(filters.status ? { status: filters.status === 'ONGOING' ? null : filters.status } : {}),
     ...(filters.source === 'unattributed' ? { source: null } : filters.source ? { source: { $regex: `^${filters.source.replace(/[^a-z]/g, '')}(:|$)` } } : {}),
     ...(filters.trackingNumber ? { trackingNumber: filters.trackingNumber } : {}),
@@ -110,8 +110,7 @@ export async function* googleAdsCsv(c: Collections, domain: DomainDoc, range: Da
   yield csvLine(['Google Click ID', 'Conversion Name', 'Conversion Time', 'Conversion Value', 'Conversion Currency']);
   const calls = c.calls.find({ ...filterOf(domain, range, { status: 'SUCCESS' }), gclid: { $type: 'string' } }, { sort: { startedAt: 1, _id: 1 }, limit: CSV_MAX_ROWS });
   for await (const call of calls) yield csvLine([call.gclid, GOOGLE_ADS_CALL, at(call.startedAt), call.revenue || '', call.revenue ? domain.currency : '']);
-  const between = { $gte: startOfLocalDay(range.from, tz), $lt: startOfLocalDay(nextDay(range.to), tz) };
-  const orders = c.orders.find({ domainId: domain._id, convertedAt: between }, { sort: { convertedAt: 1, _id: 1 }, limit: CSV_MAX_ROWS });
+  const orders = c.orders.find({ domainId: domain._id, convertedAt: localDaysBetween(range.from, range.to, tz) }, { sort: { convertedAt: 1, _id: 1 }, limit: CSV_MAX_ROWS });
   for await (const order of orders) {
     const gclid = await gclidOf(c, order.attribution?.callId ?? order.callId, order.attribution?.visitId ?? order.visitId);
     if (gclid) yield csvLine([gclid, GOOGLE_ADS_SALE, at(order.convertedAt!), order.totalCost, order.currency]);

@@ -1,7 +1,7 @@
 // The range of local days a report covers: `from` and `to` (YYYY-MM-DD, both included), by
 // default the last 30 days of the domain's time zone.
 import { ManageFailure } from '../http/manage-envelope.ts';
-import { isCalendarDay, localTime, nextDay } from '../domains/time-zone.ts';
+import { addDays, isCalendarDay, localTime, nextDay } from '../domains/time-zone.ts';
 
 export const MAX_REPORT_DAYS = 400;
 const DEFAULT_DAYS = 30;
@@ -23,10 +23,6 @@ function dayParam(value: unknown, name: string): string | undefined {
   if (value === undefined || value === '') return undefined;
   if (typeof value !== 'string' || !isCalendarDay(value)) throw new ManageFailure(400, `${name} must be a date YYYY-MM-DD`);
   return value;
-}
-
-export function addDays(day: string, n: number): string {
-  return new Date(Date.parse(`${day}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
 }
 
 /** Every day from `from` to `to`, both included (stops after MAX_REPORT_DAYS + 1). */

@@ -4,7 +4,7 @@
 // call-sources.ts `calls.kw`).
 import type { Collections } from '../db/collections.ts';
 import { domainKeys } from '../data/call-days.ts';
-import { addDays } from './day-range.ts';
+import { addDays } from '../domains/time-zone.ts';
 
 export const monthKey = (domainId: string, month: string) => `${domainId}|${month}`;
 
