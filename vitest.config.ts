@@ -8,5 +8,8 @@ export default defineConfig({
     hookTimeout: 60_000,
     // Two cores: two workers keep the shared database busy without starving it.
     maxWorkers: 2,
+    // expect.poll waits for a condition: its deadline is only there to fail a test that never gets
+    // there, so it is generous (vitest's own 1 s is shorter than a busy machine's pauses).
+    expect: { poll: { timeout: 15_000 } },
   },
 });

@@ -42,6 +42,8 @@ describe('cart and order services', () => {
       ...fields,
     });
   const order = (fields: Record<string, unknown>) => collector.post('/api/customer-order', { key: CUSTOMER_KEY, ...fields });
+  /** Every queued event delivered: whatever an order sent is at the receiver now. */
+  const outboxDrained = () => expect.poll(() => t.c.outbox.countDocuments()).toBe(0);
   const orderA = (fields: Record<string, unknown>) =>
     order({ id: 'A-1', cart_id: 'cart-1', currency: 'EUR', visit_id: visitId, status: 'pending', 'products[0][id]': 'SKU-1', 'products[0][name]': 'Boiler', 'products[0][quantity]': 3, 'products[0][price]': '0.10', ...fields });
 
@@ -140,7 +142,7 @@ describe('cart and order services', () => {
         },
       ],
     });
-    await new Promise((r) => setTimeout(r, 600)); // room for a wrong second event to arrive
+    await outboxDrained(); // a wrong second event would have been sent by now
     expect(ga4.received.filter((r) => r.body.includes('"A-sale"'))).toHaveLength(1);
   });
 
@@ -149,7 +151,7 @@ describe('cart and order services', () => {
     expect(answers.map((a) => a.body.status)).toEqual(Array(4).fill('success'));
     expect(await t.c.orders.countDocuments({ externalId: 'A-race' })).toBe(1);
     await ga4.waitFor(1, (r) => r.body.includes('"A-race"'));
-    await new Promise((r) => setTimeout(r, 600));
+    await outboxDrained();
     expect(ga4.received.filter((r) => r.body.includes('"A-race"'))).toHaveLength(1);
   });
 
@@ -176,7 +178,7 @@ describe('cart and order services', () => {
     expect(stored!.isSale).toBe(true);
     expect(stored!.convertedAt ?? null).toBeNull();
     expect(stored!.attribution ?? null).toBeNull();
-    await new Promise((r) => setTimeout(r, 400));
+    await outboxDrained();
     expect(ga4.received.some((r) => r.body.includes('"B-anon"'))).toBe(false);
   });
 });

@@ -49,9 +49,9 @@ describe('tracker.js waiting for consent', () => {
   });
 
   it('stays cookieless when the visitor refuses', async () => {
-    const { page, context } = await open('no');
-    await page.click('#spa'); // and keeps working: another view, still nothing written
-    await new Promise((r) => setTimeout(r, 700));
+    const { page, context, visitId } = await open('no');
+    await page.evaluate(() => history.pushState({}, '', '/about')); // and keeps working: another view, still nothing written
+    await expect.poll(() => b.t.c.views.countDocuments({ visitId })).toBe(3);
     expect(await written(page)).toEqual({ cookie: '', local: 0, session: 0 });
     await context.close();
   });

@@ -12,6 +12,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import path from 'node:path';
 import { startBenchCollector } from '../bench/bench-collector.ts';
 import { pythonTools } from '../helpers/python-tools.ts';
+import { writeStepResult, type Counts } from '../helpers/step-result.ts';
 import { fuzzFixture, FUZZ_KEYS, FUZZ_USER } from './fixture.ts';
 
 const SCHEMATHESIS = '4.32.5';
@@ -34,19 +35,26 @@ function pinKeys(node: unknown): void {
   for (const value of Object.values(obj)) pinKeys(value);
 }
 
+const TOOL_ONLY_ERROR = 'AST constructor recursion depth mismatch';
+
 /**
- * schemathesis's exit status, but for errors of its own making: Python 3.11's `ast` module sometimes
- * fails inside Hypothesis ("AST constructor recursion depth mismatch") while it describes a
- * strategy, before any request; that is not an answer of the collector. A failed check, or any
- * other error (a refused connection, a crash), still fails the run.
+ * Each operation in schemathesis's JUnit report is one test: failed on any failed check or error of
+ * the collector's making, skipped where schemathesis skipped it, or where its only errors are
+ * Hypothesis's own (Python 3.11's `ast` module sometimes fails inside Hypothesis while it describes
+ * a strategy, before any request: not an answer of the collector), else passed.
  */
-function verdict(exit: number): number {
-  if (exit === 0) return 0;
-  const xml = existsSync(JUNIT) ? readFileSync(JUNIT, 'utf8') : '';
-  const errors = [...xml.matchAll(/<error[^>]*>([^<]*)/g)].map((m) => m[1]!);
-  const toolOnly = !xml.includes('<failure') && errors.length > 0 && errors.every((e) => e.includes('AST constructor recursion depth mismatch'));
-  if (toolOnly) console.log(`schemathesis: ${errors.length} error(s) inside Hypothesis itself (Python's ast), no failed check: passed`);
-  return toolOnly ? 0 : exit;
+function operationCounts(): Counts | null {
+  if (!existsSync(JUNIT)) return null;
+  const xml = readFileSync(JUNIT, 'utf8');
+  const counts: Counts = { passed: 0, failed: 0, skipped: 0 };
+  for (const [testcase] of xml.matchAll(/<testcase\b[^>]*?(?:\/>|>[\s\S]*?<\/testcase>)/g)) {
+    const errors = [...testcase.matchAll(/<error[^>]*>([^<]*)/g)].map((m) => m[1]!);
+    if (testcase.includes('<failure') || errors.some((e) => !e.includes(TOOL_ONLY_ERROR))) counts.failed++;
+    else if (errors.length > 0 || testcase.includes('<skipped')) counts.skipped++;
+    else counts.passed++;
+  }
+  if (counts.skipped > 0) console.log(`schemathesis: ${counts.skipped} operation(s) skipped, by schemathesis or for errors inside Hypothesis itself (${TOOL_ONLY_ERROR})`);
+  return counts;
 }
 
 const st = path.join(pythonTools(`schemathesis-${SCHEMATHESIS}`, [`schemathesis==${SCHEMATHESIS}`]), 'st');
@@ -85,7 +93,10 @@ try {
   ];
   console.log(`schemathesis ${SCHEMATHESIS}: ${Object.keys(doc.paths).length} paths, ${SECONDS} s`);
   const exit = await new Promise<number>((resolve) => spawn(st, args, { stdio: 'inherit', env: { ...process.env, NO_COLOR: '1' } }).on('exit', (c) => resolve(c ?? 1)));
-  code = verdict(exit);
+  // schemathesis's exit status, but for errors of Hypothesis's own making (above).
+  const counts = operationCounts();
+  if (counts) writeStepResult('fuzzing', counts);
+  code = exit === 0 || (counts !== null && counts.failed === 0 && counts.skipped > 0) ? 0 : exit;
 } finally {
   await bench.close();
 }

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { MongoClient } from 'mongodb';
 import { afterAll, describe, expect, it } from 'vitest';
 import { answers, exitOf, startMain, type Started } from '../helpers/main-process.ts';
+import { until } from '../helpers/until.ts';
 
 const TELEPHONY_API_KEY = 'crash-test-telephony-key';
 const dataDirs: string[] = [];
@@ -29,8 +30,11 @@ interface Acknowledged {
   callIds: number[];
 }
 
-/** Views and call reports from `workers` loops until the collector stops answering; what it acknowledged. */
-async function writeLoad(baseUrl: string, workers: number, prefix: string): Promise<Acknowledged> {
+/**
+ * Views and call reports from `workers` loops until the collector stops answering: `acked` grows as
+ * it acknowledges them, `done` resolves when every loop has stopped.
+ */
+function writeLoad(baseUrl: string, workers: number, prefix: string): { acked: Acknowledged; done: Promise<void> } {
   const acked: Acknowledged = { viewIds: [], visitIds: [], callIds: [] };
   const view = new URLSearchParams(VIEW);
   let n = 0;
@@ -58,9 +62,12 @@ async function writeLoad(baseUrl: string, workers: number, prefix: string): Prom
       }
     }
   };
-  await Promise.all(Array.from({ length: workers }, loop));
-  return acked;
+  return { acked, done: Promise.all(Array.from({ length: workers }, loop)).then(() => {}) };
 }
+
+/** Mid-load: once the collector has acknowledged at least this many views and calls. */
+const acknowledged = ({ acked }: { acked: Acknowledged }, views: number, calls: number) =>
+  until(() => acked.viewIds.length >= views && acked.callIds.length >= calls, `${views} views and ${calls} calls acknowledged`);
 
 /** Every acknowledged write is in the database, once. */
 async function expectAllStored(uri: string, acked: Acknowledged): Promise<void> {
@@ -87,11 +94,10 @@ describe('a collector killed under load', () => {
     const env = { TELEPHONY_API_KEY, DEMO_PAGES: 'false' };
     const first = await startMain(dataDir, env, { detached: true });
     const load = writeLoad(first.baseUrl, 8, 'a');
-    await new Promise((r) => setTimeout(r, 2000));
+    await acknowledged(load, 21, 6);
     process.kill(-first.child.pid!, 'SIGKILL'); // the collector and its database, as a power cut would
-    const acked = await load;
-    expect(acked.viewIds.length).toBeGreaterThan(20);
-    expect(acked.callIds.length).toBeGreaterThan(5);
+    await load.done;
+    const { acked } = load;
     expect(new Set(acked.viewIds).size).toBe(acked.viewIds.length);
 
     const second = await startMain(dataDir, env);
@@ -111,9 +117,10 @@ describe('a collector killed under load', () => {
     const env = { TELEPHONY_API_KEY, DEMO_PAGES: 'false' };
     const first = await startMain(dataDir, env);
     const load = writeLoad(first.baseUrl, 4, 'c');
-    await new Promise((r) => setTimeout(r, 1500));
+    await acknowledged(load, 10, 3);
     first.child.kill('SIGKILL');
-    const acked = await load;
+    await load.done;
+    const { acked } = load;
     expect(await answers(first.databaseUri)).toBe(true); // its database lives on, holding the data directory
 
     const second = await startMain(dataDir, env);

@@ -108,11 +108,11 @@ describe('tracker.js in direct display', () => {
     await page.ready();
     const visitId = page.window.RingTrail.visitId();
     page.window.history.pushState({}, '', '/checkout');
-    await expect.poll(() => s.t.c.views.countDocuments({ visitId }), { timeout: 3000 }).toBe(2);
+    await expect.poll(() => s.t.c.views.countDocuments({ visitId })).toBe(2);
     const spaView = await s.t.c.views.findOne({ visitId, url: `${SITE_ORIGIN}/checkout` });
     expect(spaView).toMatchObject({ referrer: `${SITE_ORIGIN}/contact` });
     page.window.history.back();
-    await expect.poll(() => s.t.c.views.countDocuments({ visitId }), { timeout: 3000 }).toBe(3);
+    await expect.poll(() => s.t.c.views.countDocuments({ visitId })).toBe(3);
     await settle();
     expect(page.errors).toEqual([]);
     page.close();

@@ -1,0 +1,9 @@
+// Waiting for a condition, never for a fixed time: checks `done` every `everyMs` until it holds,
+// and fails, naming what it waited for, once `timeoutMs` has passed.
+export async function until(done: () => boolean | Promise<boolean>, what: string, { timeoutMs = 60_000, everyMs = 20 } = {}): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await done())) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+}
