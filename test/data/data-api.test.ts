@@ -142,8 +142,9 @@ describe('data API', () => {
   it('shows visit_id, gclid and client_data only when the call has them', async () => {
     const view = await s.collector.post('/ospView', viewParams({ url: 'https://shop.test/?gclid=abc', 'client_data[0123456789]': 'order-form' }));
     const number = view.body.surtaxPhones['0123456789'].surtaxPhoneNumber.replaceAll('.', '');
-    await reportCall(s.collector.baseUrl, { callRef: 'attributed', trackingNumber: number, startDate: new Date() });
-    const today = new Date().toISOString().slice(0, 10);
+    const startDate = new Date();
+    await reportCall(s.collector.baseUrl, { callRef: 'attributed', trackingNumber: number, startDate });
+    const today = startDate.toISOString().slice(0, 10); // the call's own day, whatever the clock reads now
     const [call] = (await data({ start_date: today, end_date: today, tracking_phone: number })).body.results;
     expect(call).toMatchObject({ visit_id: String(view.body.visitId), gclid: 'abc', client_data: 'order-form', source: 'paid', url: 'https://shop.test/?gclid=abc', call_path: 'https://shop.test/?gclid=abc' });
     const [plain] = (await data({ start_date: '2026-01-10', end_date: '2026-01-10' })).body.results;
