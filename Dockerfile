@@ -21,8 +21,7 @@ RUN npm run build && npm prune --omit=dev --ignore-scripts
 FROM node:20.20-bookworm-slim
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
-    PORT=8080 \
-    DEMO_PAGES=false
+    PORT=8080
 WORKDIR /app
 COPY --from=build --chown=1000:1000 /app /app
 # The image's `node` user, by number so that the host resolves it too.

@@ -1,5 +1,5 @@
 // WORKERS=N: this process starts the database (the embedded one, or connects to MONGODB_URI),
-// loads the demo into an empty one, then forks N collector processes that share its port
+// loads the demo into an empty one (DEMO), then forks N collector processes that share its port
 // (node:cluster hands each new connection to one of them). They reach the database through
 // MONGODB_URI; everything they must agree on (pool, ids, rate limits, outbox) is in it. A process
 // that dies is replaced; SIGTERM or SIGINT drains them all, then stops the database.
@@ -13,7 +13,7 @@ import { printBanner, seedDemoIfEmpty } from './start-banner.ts';
 export async function runPrimary(config: Config, log: Logger): Promise<void> {
   const database = await connectDatabase({ mongodbUri: config.mongodbUri, dataDir: config.dataDir, dbName: config.mongodbDb, cacheSize: config.cacheSize });
   const c = collections(database.db);
-  await seedDemoIfEmpty(c, log);
+  if (config.demo) await seedDemoIfEmpty(c, log);
   let stopping = false;
   const fork = (): Worker => {
     const worker = cluster.fork({ MONGODB_URI: config.mongodbUri ?? database.uri });

@@ -24,7 +24,8 @@ const configSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   BROWSER_LIMIT_PER_IP: perMinute.default(DEFAULT_BROWSER_LIMITS.perIp),
   BROWSER_LIMIT_PER_VISIT: perMinute.default(DEFAULT_BROWSER_LIMITS.perVisit),
-  DEMO_PAGES: flag.default(true),
+  DEMO: flag.optional(),
+  DEMO_PAGES: z.never({ error: 'renamed DEMO, which decides both the demo fixture and its pages' }).optional(),
   TELEPHONY_API_KEY: z.string().min(16, 'must be at least 16 characters').optional(),
   TWILIO_AUTH_TOKEN: z.string().min(1).optional(),
   NODE_ENV: z.string().optional(),
@@ -47,7 +48,8 @@ export interface Config {
   trustProxy: boolean;
   logLevel: string;
   browserLimits: BrowserLimits;
-  demoPages: boolean;
+  /** The demo (DEMO): its fixture loaded into an empty database, and its pages under /demo/. Off in production. */
+  demo: boolean;
   telephonyApiKey?: string;
   twilioAuthToken?: string;
   publicUrl?: string;
@@ -83,7 +85,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: c.TRUST_PROXY,
     logLevel: c.LOG_LEVEL,
     browserLimits: { perIp: c.BROWSER_LIMIT_PER_IP, perVisit: c.BROWSER_LIMIT_PER_VISIT },
-    demoPages: c.DEMO_PAGES,
+    demo: c.DEMO ?? c.NODE_ENV !== 'production',
     ...(c.TELEPHONY_API_KEY ? { telephonyApiKey: c.TELEPHONY_API_KEY } : {}),
     ...(c.TWILIO_AUTH_TOKEN ? { twilioAuthToken: c.TWILIO_AUTH_TOKEN } : {}),
     ...(c.PUBLIC_URL ? { publicUrl: c.PUBLIC_URL } : {}),

@@ -25,14 +25,14 @@ if (config.workers > 1 && cluster.isPrimary) {
   // A cluster worker reaches the primary's database through MONGODB_URI (cluster.ts sets it).
   const database = await connectDatabase({ mongodbUri: config.mongodbUri, dataDir: config.dataDir, dbName: config.mongodbDb, cacheSize: config.cacheSize });
   const c = collections(database.db);
-  if (cluster.isPrimary) await seedDemoIfEmpty(c, log);
+  if (cluster.isPrimary && config.demo) await seedDemoIfEmpty(c, log);
 
   const { app, stop } = createApp({
     db: database.db,
     log,
     trustProxy: config.trustProxy,
     browserLimits: config.browserLimits,
-    demoPages: config.demoPages,
+    demoPages: config.demo,
     ...(config.telephonyApiKey ? { telephonyApiKey: config.telephonyApiKey } : {}),
     delivery: { publicOnly: !config.allowPrivateWebhooks },
     ga4Endpoint: config.ga4Endpoint,

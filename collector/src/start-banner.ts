@@ -20,10 +20,14 @@ export async function seedDemoIfEmpty(c: Collections, log: Logger): Promise<void
 
 export async function printBanner(c: Collections, config: Config, base: string, database: string, workers = 1): Promise<void> {
   console.log(`RingTrail collector on ${base}${workers > 1 ? ` (${workers} processes)` : ''}\nDatabase: ${database}`);
-  console.log(await demoBanner(c, await readFixtureFile(DEMO_FIXTURE), base));
+  const demo = config.demo ? await demoBanner(c, await readFixtureFile(DEMO_FIXTURE), base) : '';
+  if (demo) console.log(demo);
+  else if ((await c.users.countDocuments({}, { limit: 1 })) === 0) {
+    console.log(`No user yet${config.demo ? '' : ' (no demo: DEMO is off)'}: npm run admin -- create-user --account NAME --username EMAIL`);
+  }
   if (!config.telephonyApiKey) console.log('Telephony (/telephony/*) is off: set TELEPHONY_API_KEY (16+ characters) to report calls');
   console.log(`Back end: ${base}/manage/`);
-  if (config.demoPages) console.log(`Demo site: ${base}/demo/ (direct display) and ${base}/demo/click (click display)`);
+  if (config.demo) console.log(`Demo site: ${base}/demo/ (direct display) and ${base}/demo/click (click display)`);
 }
 
 /** The demo's keys, printed while they are still the ones in the database. */

@@ -27,7 +27,7 @@ async function load(url: string, body: string, headers: Record<string, string>) 
 console.log(`collector processes on one embedded SecantusDB, ${CONNECTIONS} connections, ${SECONDS} s each, 2 cores`);
 for (const workers of [1, 2, 4]) {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'ringtrail-processes-'));
-  const started = await startMain(dataDir, { WORKERS: String(workers), DEMO_PAGES: 'false', BROWSER_LIMIT_PER_IP: '100000000', BROWSER_LIMIT_PER_VISIT: '100000000' });
+  const started = await startMain(dataDir, { WORKERS: String(workers), BROWSER_LIMIT_PER_IP: '100000000', BROWSER_LIMIT_PER_VISIT: '100000000' });
   try {
     const ospLine = await load(`${started.baseUrl}/ospView`, osp, { 'content-type': 'application/x-www-form-urlencoded' });
     const doorLine = await load(`${started.baseUrl}/t/view`, door, { 'content-type': 'text/plain;charset=UTF-8', origin: 'http://127.0.0.1:8080', 'user-agent': AGENT });

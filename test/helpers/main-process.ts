@@ -22,7 +22,7 @@ export function startMain(dataDir: string, env: Record<string, string> = {}, { d
       out += chunk.toString();
       const base = /collector on (http:\/\/\S+)/.exec(out)?.[1];
       const db = /SecantusDB at (mongodb:\/\/\S+)/.exec(out)?.[1];
-      if (base && db && out.includes('Try: curl')) resolve({ child, baseUrl: base, databaseUri: db, output });
+      if (base && db && out.includes('Back end:')) resolve({ child, baseUrl: base, databaseUri: db, output });
     };
     child.stdout.on('data', onData);
     child.stderr.on('data', onData);

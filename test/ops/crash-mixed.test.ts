@@ -85,7 +85,7 @@ async function story(base: string, i: number, stories: Story[]): Promise<void> {
 describe('a collector killed under a mixed load', () => {
   it('keeps every acknowledged write and delivers every queued push, in order per call', async () => {
     const receiver = await startReceiver();
-    const env = { TELEPHONY_API_KEY, DEMO_PAGES: 'false', ALLOW_PRIVATE_WEBHOOKS: 'true' };
+    const env = { TELEPHONY_API_KEY, ALLOW_PRIVATE_WEBHOOKS: 'true' };
     const first = await startMain(dataDir, env, { detached: true });
     const admin = await new MongoClient(first.databaseUri).connect();
     await admin.db('ringtrail').collection('accounts').updateOne({ _id: 'Acme' as never }, { $set: { webhookUrl: receiver.url() } });

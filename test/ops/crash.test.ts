@@ -91,7 +91,7 @@ async function stop(started: Started): Promise<void> {
 describe('a collector killed under load', () => {
   it('keeps every acknowledged write when it and its database die at once, and hands out no id twice', async () => {
     const dataDir = freshDataDir();
-    const env = { TELEPHONY_API_KEY, DEMO_PAGES: 'false' };
+    const env = { TELEPHONY_API_KEY };
     const first = await startMain(dataDir, env, { detached: true });
     const load = writeLoad(first.baseUrl, 8, 'a');
     await acknowledged(load, 21, 6);
@@ -114,7 +114,7 @@ describe('a collector killed under load', () => {
 
   it('takes over the database of a collector killed alone, with every acknowledged write', async () => {
     const dataDir = freshDataDir();
-    const env = { TELEPHONY_API_KEY, DEMO_PAGES: 'false' };
+    const env = { TELEPHONY_API_KEY };
     const first = await startMain(dataDir, env);
     const load = writeLoad(first.baseUrl, 4, 'c');
     await acknowledged(load, 10, 3);

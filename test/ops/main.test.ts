@@ -46,9 +46,30 @@ describe('npm start', () => {
     }
   }, 90_000);
 
+  it('loads no demo in production: an empty database stays empty, the demo user and keys are refused', async () => {
+    const prodDir = mkdtempSync(path.join(os.tmpdir(), 'ringtrail-main-prod-'));
+    const prod = await startMainIn(prodDir, { NODE_ENV: 'production' });
+    try {
+      expect(prod.output()).not.toContain('track-acme-demo');
+      expect(prod.output()).toContain('No user yet (no demo: DEMO is off): npm run admin -- create-user');
+      expect(prod.output()).not.toContain('Demo site:');
+      const view = await (await fetch(`${prod.baseUrl}/ospView`, { method: 'POST', body: demoView(0) })).json();
+      expect(view.status).toBe('AUTHENTICATION_ERROR');
+      const signIn = await fetch(`${prod.baseUrl}/manage/api/session`, { method: 'POST', headers: { 'content-type': 'application/json', origin: prod.baseUrl }, body: JSON.stringify({ username: 'demo@acme.example', password: 'acme-demo-password' }) });
+      expect(signIn.status).toBe(401);
+      const cc = await (await fetch(`${prod.baseUrl}/agent-api/agentStats`, { method: 'POST', body: new URLSearchParams({ apiKey: 'cc-acme-demo' }) })).json();
+      expect(cc.status).toBe('NOK');
+      expect((await fetch(`${prod.baseUrl}/demo/`)).status).toBe(404);
+    } finally {
+      prod.child.kill('SIGTERM');
+      await exitOf(prod.child);
+      rmSync(prodDir, { recursive: true, force: true });
+    }
+  }, 90_000);
+
   it('refuses a bad environment with a message naming the variable', async () => {
-    await expect(startMain({ PORT: 'eighty', TRUST_PROXY: 'maybe', BROWSER_LIMIT_PER_IP: 'lots' })).rejects.toThrow(
-      /exited with 1[\s\S]*PORT: must be a port number[\s\S]*TRUST_PROXY: must be true or false[\s\S]*BROWSER_LIMIT_PER_IP: must be a number of requests a minute/,
+    await expect(startMain({ PORT: 'eighty', TRUST_PROXY: 'maybe', BROWSER_LIMIT_PER_IP: 'lots', DEMO_PAGES: 'false' })).rejects.toThrow(
+      /exited with 1[\s\S]*PORT: must be a port number[\s\S]*TRUST_PROXY: must be true or false[\s\S]*BROWSER_LIMIT_PER_IP: must be a number of requests a minute[\s\S]*DEMO_PAGES: renamed DEMO/,
     );
   });
 });

@@ -11,7 +11,7 @@ afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
 describe('WORKERS=2', () => {
   it('serves one port from two processes that count one rate limit, and stops them and the database on SIGTERM', async () => {
-    const started = await startMain(dataDir, { WORKERS: '2', BROWSER_LIMIT_PER_IP: '20', BROWSER_LIMIT_PER_VISIT: '1000', LOG_LEVEL: 'info', DEMO_PAGES: 'false' });
+    const started = await startMain(dataDir, { WORKERS: '2', BROWSER_LIMIT_PER_IP: '20', BROWSER_LIMIT_PER_VISIT: '1000', LOG_LEVEL: 'info' });
     try {
       expect(started.output()).toContain('(2 processes)');
       const view = () =>

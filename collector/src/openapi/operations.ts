@@ -288,11 +288,11 @@ export const OPERATIONS: Operation[] = [
   { method: 'get', path: '/docs/assets/:file', tag: TAGS.service, summary: "The reference page's script and styles", responses: { 200: { description: 'The file', type: 'application/octet-stream' }, 404: { description: 'No such asset' } } },
 ];
 
-/** The demo site's pages, served when DEMO_PAGES is on. */
+/** The demo site's pages, served when DEMO is on. */
 export const DEMO_OPERATIONS: Operation[] = ['/demo', '/demo/click', '/demo/demo.css', '/demo/demo.js'].map((path) => ({
   method: 'get',
   path,
   tag: TAGS.service,
-  summary: 'The demo site (DEMO_PAGES)',
+  summary: 'The demo site (DEMO)',
   responses: { 200: { description: 'The page or file', type: 'text/html' } },
 }));
