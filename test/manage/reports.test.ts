@@ -16,7 +16,7 @@ const today = new Date().toISOString().slice(0, 10);
 const BOT = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
 
 describe('back end reports', () => {
-  const s = useSeededCollector('manage_reports', fixture, { telephonyApiKey: TELEPHONY_KEY, signInLimits: { perIp: 1000, perUsername: 1000 } });
+  const s = useSeededCollector('manage_reports', fixture, { telephonyApiKey: TELEPHONY_KEY, signInLimits: { perIp: 1000, perUsernameAndIp: 1000, signUpsPerIp: 1000 } });
   let owner: ManageClient;
   const held: Record<string, string> = {};
 

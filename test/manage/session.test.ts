@@ -3,7 +3,8 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { describe, expect, inject, it } from 'vitest';
-import { useSeededCollector } from '../helpers/collector.ts';
+import { hashPassword, UNMATCHABLE_HASH, verifyPassword } from '../../collector/src/manage/passwords.ts';
+import { startCollector, useSeededCollector } from '../helpers/collector.ts';
 import { trackingFixture } from '../helpers/fixtures.ts';
 
 const PASSWORD = 'correct horse battery';
@@ -18,7 +19,7 @@ interface Answer {
 }
 
 describe('back end sessions', () => {
-  const s = useSeededCollector('manage_session', fixture, { signInLimits: { perIp: 100, perUsername: 4 } });
+  const s = useSeededCollector('manage_session', fixture, { signInLimits: { perIp: 100, perUsernameAndIp: 4, signUpsPerIp: 100 } });
 
   async function call(method: string, path: string, { body, cookie, csrf, origin }: { body?: unknown; cookie?: string | null; csrf?: string; origin?: string } = {}): Promise<Answer> {
     const headers: Record<string, string> = {};
@@ -81,6 +82,55 @@ describe('back end sessions', () => {
     expect(answers.slice(0, 4).map((a) => a.status)).toEqual([401, 401, 401, 401]);
     expect(answers[4]).toMatchObject({ status: 429, body: { error: expect.stringMatching(/^Too many sign-in attempts: retry in \d+ s$/) } });
     expect(Number(answers[4]!.headers.get('retry-after'))).toBeGreaterThan(0);
+  });
+
+  describe('from many addresses (behind a proxy of ours: X-Forwarded-For)', () => {
+    const limits = { perIp: 6, perUsernameAndIp: 3, signUpsPerIp: 100 };
+    const signInFrom = async (baseUrl: string, ip: string, username: string, password: string) =>
+      (await fetch(`${baseUrl}/manage/api/session`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': ip }, body: JSON.stringify({ username, password }) })).status;
+
+    it('never locks a user out: failures elsewhere at their username do not refuse the right password from another address', async () => {
+      const proxied = await startCollector(s.t.db, { trustProxy: true, signInLimits: limits, delivery: { run: false } });
+      try {
+        // Ten addresses each fail at the owner's username until refused.
+        for (let i = 1; i <= 10; i++) {
+          const answers = [];
+          for (let n = 0; n < 4; n++) answers.push(await signInFrom(proxied.baseUrl, `198.51.100.${i}`, 'owner@shop.test', `guess ${n}`));
+          expect(answers).toEqual([401, 401, 401, 429]);
+        }
+        expect(await signInFrom(proxied.baseUrl, '203.0.113.50', 'owner@shop.test', PASSWORD)).toBe(200);
+        // An address that failed under the limit still signs in, and its right password is not counted.
+        expect(await signInFrom(proxied.baseUrl, '203.0.113.51', 'owner@shop.test', 'typo')).toBe(401);
+        for (let n = 0; n < 4; n++) expect(await signInFrom(proxied.baseUrl, '203.0.113.51', 'owner@shop.test', PASSWORD)).toBe(200);
+        // One address still cannot guess on: its failures at other usernames count too.
+        const spread = [];
+        for (let n = 0; n < 7; n++) spread.push(await signInFrom(proxied.baseUrl, '203.0.113.52', `user${n}@shop.test`, 'guess'));
+        expect(spread).toEqual([401, 401, 401, 401, 401, 401, 429]);
+      } finally {
+        await proxied.close();
+      }
+    });
+
+    it('counts simultaneous guesses from one address exactly: no burst slips under the limit', async () => {
+      // Only the per-username limit binds here (the per-ip one is far), so its count is exact.
+      const proxied = await startCollector(s.t.db, { trustProxy: true, signInLimits: { ...limits, perIp: 100 }, delivery: { run: false } });
+      try {
+        const answers = await Promise.all(Array.from({ length: 12 }, (_, n) => signInFrom(proxied.baseUrl, '203.0.113.60', 'owner@shop.test', `burst ${n}`)));
+        expect(answers.filter((a) => a === 401)).toHaveLength(limits.perUsernameAndIp);
+        expect(answers.filter((a) => a === 429)).toHaveLength(12 - limits.perUsernameAndIp);
+      } finally {
+        await proxied.close();
+      }
+    });
+  });
+
+  it('checks an unknown user\'s password at the cost of a real one, against a hash no password matches', async () => {
+    const real = await hashPassword('anything at all');
+    const cost = (hash: string) => hash.split('$').slice(0, 4);
+    expect(cost(UNMATCHABLE_HASH)).toEqual(cost(real));
+    expect(await verifyPassword('', UNMATCHABLE_HASH)).toBe(false);
+    expect(await verifyPassword(PASSWORD, UNMATCHABLE_HASH)).toBe(false);
+    expect((await signIn('nobody@shop.test', PASSWORD)).body).toEqual((await signIn('owner@shop.test', 'wrong password')).body);
   });
 
   it('makes a user with a one-time password from the command line, who can then sign in', async () => {

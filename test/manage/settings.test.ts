@@ -26,7 +26,7 @@ const fixture = {
 };
 
 describe('back end settings', () => {
-  const s = useSeededCollector('manage_settings', fixture, { signInLimits: { perIp: 1000, perUsername: 1000 } });
+  const s = useSeededCollector('manage_settings', fixture, { signInLimits: { perIp: 1000, perUsernameAndIp: 1000, signUpsPerIp: 1000 } });
   let owner: ManageClient;
   let rival: ManageClient;
   /** The domain's api key: the rotation test changes it. */
@@ -238,7 +238,7 @@ describe('back end sign-up', () => {
 
   it('limits sign-ups per ip, not for everyone at once', async () => {
     // Behind a proxy of ours, the client's address comes from X-Forwarded-For.
-    const limited = await startCollector(s.t.db, { trustProxy: true, signInLimits: { perIp: 100, perUsername: 2 }, delivery: { run: false } });
+    const limited = await startCollector(s.t.db, { trustProxy: true, signInLimits: { perIp: 100, perUsernameAndIp: 100, signUpsPerIp: 2 }, delivery: { run: false } });
     try {
       const signUp = (n: number, ip: string) =>
         fetch(`${limited.baseUrl}/manage/api/signup`, {

@@ -21,10 +21,19 @@ export class WindowLimiter {
     this.ms = durationSeconds * 1000;
   }
 
+  private windowOf(key: string, now: number): { start: number; _id: string } {
+    const start = Math.floor(now / this.ms) * this.ms;
+    return { start, _id: `${this.prefix}|${key}|${start}` };
+  }
+
+  /** Takes back one request counted at `now` (one that turned out not to count, such as a right password). */
+  async giveBack(key: string, now: number): Promise<void> {
+    await this.col.updateOne({ _id: this.windowOf(key, now)._id, n: { $gt: 0 } }, { $inc: { n: -1 } });
+  }
+
   /** Counts one request for `key`: null while under the limit, else the seconds to wait. */
   async secondsOver(key: string, now = Date.now()): Promise<number | null> {
-    const start = Math.floor(now / this.ms) * this.ms;
-    const _id = `${this.prefix}|${key}|${start}`;
+    const { start, _id } = this.windowOf(key, now);
     const count = () => this.col.findOneAndUpdate({ _id }, { $inc: { n: 1 } }, { returnDocument: 'after' });
     let doc = await count();
     if (!doc) {

@@ -47,7 +47,7 @@ export function manageRoutes(c: Collections, limit: SignInLimit, services: Manag
 
   router.post('/signup', sameOrigin, parseBody, async (ctx) => {
     if (!options.signUp) throw new ManageFailure(403, 'Sign-up is off on this server: ask its administrator for an account');
-    await limit.attempt(ctx.ip, `signup:${ctx.ip}`); // 10 sign-ups per ip, in the per-username bucket
+    await limit.signUp(ctx.ip);
     const user = await signUp(c, bodyOf(ctx.request));
     ctx.status = 201;
     await openSession(ctx, user);
@@ -56,8 +56,7 @@ export function manageRoutes(c: Collections, limit: SignInLimit, services: Manag
   router.post('/session', sameOrigin, parseBody, async (ctx) => {
     const { username, password } = bodyOf(ctx.request);
     if (typeof username !== 'string' || typeof password !== 'string' || !username || !password) throw new ManageFailure(400, 'username and password are required');
-    await limit.attempt(ctx.ip, usernameKey(username));
-    const user = await checkPassword(c, username, password);
+    const user = await limit.attempt(ctx.ip, usernameKey(username), () => checkPassword(c, username, password));
     if (!user) throw new ManageFailure(401, WRONG_CREDENTIALS);
     await openSession(ctx, user);
   });

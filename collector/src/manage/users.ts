@@ -1,6 +1,6 @@
 // The back end's users: an e-mail and a password, in one account. Knows nothing of HTTP.
 import type { Collections, UserDoc } from '../db/collections.ts';
-import { hashPassword, oneTimePassword, verifyPassword } from './passwords.ts';
+import { hashPassword, oneTimePassword, UNMATCHABLE_HASH, verifyPassword } from './passwords.ts';
 
 export class UserError extends Error {}
 
@@ -28,8 +28,13 @@ export async function saveUser(c: Collections, accountId: string, username: stri
   return chosen;
 }
 
-/** The user whose password this is; null for an unknown user or a wrong password alike. */
+/**
+ * The user whose password this is; null for an unknown user or a wrong password alike. An unknown
+ * user's password is checked too, against a hash no password matches, so the answer takes as long
+ * and does not tell who has an account.
+ */
 export async function checkPassword(c: Collections, username: string, password: string): Promise<UserDoc | null> {
   const user = await c.users.findOne({ _id: usernameKey(username) });
-  return user && (await verifyPassword(password, user.passwordHash)) ? user : null;
+  const matches = await verifyPassword(password, user?.passwordHash ?? UNMATCHABLE_HASH);
+  return user && matches ? user : null;
 }
