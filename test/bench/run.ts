@@ -18,6 +18,8 @@ const bench = await startBenchCollector(
       domains: [{
         name: 'bench.test',
         apiKey: 'bench-api-key',
+        // Every request of the load comes from one address: no per-address limit.
+        numbersPerAddress: 0,
         pools: [{ type: 1, usage: 'online', numbers: Array.from({ length: POOL_SIZE }, (_, i) => `0800${String(i).padStart(6, '0')}`) }],
       }],
     }],

@@ -21,6 +21,8 @@ const bench = await startBenchCollector(
         publicKey: 'pk-test-key',
         allowedOrigins: [site.origin],
         sitePhones: ['0123456789'],
+        // Every request of the load comes from one address: no per-address limit.
+        numbersPerAddress: 0,
         pools: [{ type: 1, usage: 'online', numbers: Array.from({ length: 4 * LOADS }, (_, i) => `0800${String(i).padStart(6, '0')}`) }],
       }],
     }],

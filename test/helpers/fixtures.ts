@@ -12,6 +12,7 @@ export interface FixtureOverrides {
   antiFlickerMs?: number;
   timeZone?: string;
   callerPrivacy?: 'none' | 'partial' | 'full';
+  numbersPerAddress?: number;
 }
 
 export function trackingFixture(overrides: FixtureOverrides = {}) {
@@ -35,6 +36,8 @@ export function trackingFixture(overrides: FixtureOverrides = {}) {
             displayMode: overrides.displayMode ?? 'direct',
             antiFlickerMs: overrides.antiFlickerMs ?? 1000,
             defaultExpiration: overrides.defaultExpiration ?? 1800,
+            // Off unless a test is about it: most tests send every visitor from one address.
+            numbersPerAddress: overrides.numbersPerAddress ?? 0,
             pools: [
               { type: 1, usage: 'online', numbers: overrides.exclusive ?? ['0800000001', '0800000002', '0800000003'] },
               { type: 9, usage: 'online', codeDigits: overrides.codeDigits ?? 4, numbers: overrides.shared ?? ['0400000001'] },

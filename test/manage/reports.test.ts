@@ -146,7 +146,7 @@ describe('back end reports', () => {
     const pool = body.online.find((p: { type: number }) => p.type === 1);
     const hour = pool.exhaustedHours[0]?.hour;
     expect(refused.hours).toContain(hour);
-    expect(pool).toEqual({ type: 1, shared: false, numbers: 3, capacity: 3, heldNow: 3, peakHeld: 3, exhaustedHours: [{ day: today, hour, refused: 1 }], recommendedSize: 5 });
+    expect(pool).toEqual({ type: 1, shared: false, numbers: 3, capacity: 3, heldNow: 3, peakHeld: 3, exhaustedHours: [{ day: today, hour, refused: 1 }], heldBackFromOneAddress: 0, recommendedSize: 5 });
     expect(body.online.find((p: { type: number }) => p.type === 9)).toMatchObject({ shared: true, numbers: 1, capacity: 10_000, recommendedSize: 1 });
     expect(body.offline).toEqual([{ number: '0100000001', type: 6, description: null, destination: null, calls: 1 }]);
 

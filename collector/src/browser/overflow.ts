@@ -6,10 +6,11 @@
 import { formatDotted, type RequestedPhone, type SurtaxPhone } from '@ringtrail/shared';
 import type { Collections, DomainDoc } from '../db/collections.ts';
 import { poolFor } from '../tracking/assignment.ts';
-import { NO_NUMBER_AVAILABLE, TrackingFailure } from '../tracking/failure.ts';
+import { ADDRESS_HOLDS_ITS_LIMIT, NO_NUMBER_AVAILABLE, TrackingFailure } from '../tracking/failure.ts';
 
-/** Whether the failure is a pool that ran out (not a bad request, not a robot). */
-export const isExhausted = (err: unknown): err is TrackingFailure => err instanceof TrackingFailure && err.status === 'WARNING' && err.message === NO_NUMBER_AVAILABLE;
+/** Whether the failure is a pool that ran out, or an address that holds its limit (not a bad request, not a robot). */
+export const isExhausted = (err: unknown): err is TrackingFailure =>
+  err instanceof TrackingFailure && err.status === 'WARNING' && (err.message === NO_NUMBER_AVAILABLE || err.message === ADDRESS_HOLDS_ITS_LIMIT);
 
 /** The overflow numbers for the page's phones, its view recorded as shown them; null when a
  * phone's pool has none (the WARNING stands). */

@@ -84,7 +84,7 @@ export function browserRoutes(c: Collections, service: TrackingService, limit: B
       }
       const kind = req.display === 'direct' ? 'display' : 'click';
       const now = new Date();
-      return service.click(domain, { api_key: '', phone: req.phone, view_id: req.view_id, type: req.type, user_agent: visitor.userAgent }, { kind }, now).catch(async (err: unknown) => {
+      return service.click(domain, { api_key: '', phone: req.phone, view_id: req.view_id, type: req.type, user_agent: visitor.userAgent }, { kind, ip: visitor.ip }, now).catch(async (err: unknown) => {
         const view = isExhausted(err) ? await c.views.findOne({ _id: req.view_id, domainId: domain._id }) : null;
         const shown = view && (await showOverflow(c, domain, [req.phone], req.type, { visitId: view.visitId, viewId: view._id }, now));
         if (!shown) throw err;

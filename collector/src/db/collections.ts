@@ -76,6 +76,8 @@ export interface DomainDoc {
   ga4ApiSecret?: string;
   /** In fixture order: the first online pool is the default when a request names no type. */
   pools: PoolConfig[];
+  /** Numbers one client address may hold at once (ours); 0: no limit. Absent: the default (settings.ts). */
+  numbersPerAddress?: number;
 }
 
 export interface TrackingNumberDoc {
@@ -137,6 +139,8 @@ export interface SlotDoc {
   /** The holder of the current (or last) lease: a visit finds what it holds by these. */
   visitId: number;
   phone: string | null;
+  /** The current lease's hold on its client address's limit (numbersPerAddress); null or absent: none. */
+  hold?: { address: string; token: string } | null;
 }
 
 /** One assignment of a slot to a visitor, kept after it ends so a late call finds who held the number.
@@ -322,8 +326,9 @@ export interface TrafficDayDoc extends TrafficCounts {
   sales?: { orders: number; revenueCents: number };
   /** Calls whose outcome is known (reports/call-sources.ts): all, answered, by source class and by keyword. */
   calls?: CallSourceCounts;
-  /** By online pool type, then local hour `HH`: visitors refused a number, and the most numbers held. */
-  pools?: Record<string, { refused?: Record<string, number>; peak?: Record<string, number> }>;
+  /** By online pool type, then local hour `HH`: visitors refused a number (the pool was exhausted, or
+   * held back: their address held its limit), and the most numbers held. */
+  pools?: Record<string, { refused?: Record<string, number>; heldBack?: Record<string, number>; peak?: Record<string, number> }>;
 }
 
 /** A domain's visits and calls per keyword (keyed by `rollupKey`) of one month (reports/keyword-months.ts). */
@@ -480,6 +485,15 @@ export interface DeliveryLogDoc {
 }
 
 /** Requests of one key in one fixed window (http/rate-limits.ts); removed by a TTL index after it. */
+/** The numbers of a domain one client address holds (tracking/address-holds.ts); `_id` = `<domain>|<address>`. */
+export interface AddressHoldDoc {
+  _id: string;
+  /** One per lease claimed from the address: it counts until `until`, the lease's end. */
+  holds: { token: string; until: Date }[];
+  /** The latest end of its holds: the document goes (TTL) once every hold has ended. */
+  expireAt: Date;
+}
+
 export interface RateLimitDoc {
   _id: string; // `<limit>|<key>|<window start ms>`
   n: number;
@@ -521,6 +535,7 @@ export interface Collections {
   deliveryLog: Collection<DeliveryLogDoc>;
   counters: Collection<CounterDoc>;
   rateLimits: Collection<RateLimitDoc>;
+  addressHolds: Collection<AddressHoldDoc>;
 }
 
 export function collections(db: Db): Collections {
@@ -553,6 +568,7 @@ export function collections(db: Db): Collections {
     deliveryLog: db.collection('delivery_log'),
     counters: db.collection('counters'),
     rateLimits: db.collection('rate_limits'),
+    addressHolds: db.collection('address_holds'),
   };
 }
 
@@ -597,6 +613,7 @@ export async function ensureIndexes(c: Collections): Promise<void> {
     c.deliveryLog.createIndex({ accountId: 1, at: -1 }),
     // Rate limit windows end by themselves.
     c.rateLimits.createIndex({ expireAt: 1 }, { expireAfterSeconds: 0 }),
+    c.addressHolds.createIndex({ expireAt: 1 }, { expireAfterSeconds: 0 }),
     // Sessions end by themselves.
     c.sessions.createIndex({ expiresAt: 1 }, { expireAfterSeconds: 0 }),
   ]);

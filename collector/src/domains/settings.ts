@@ -19,6 +19,9 @@ const timeZone = z.string().refine((tz) => {
   }
 }, 'is not an IANA time zone');
 
+/** Numbers of a domain one client address may hold at once, unless the domain says otherwise. */
+export const DEFAULT_NUMBERS_PER_ADDRESS = 4;
+
 /** A site's address as browsers send it in `Origin`: scheme, host and port, nothing after. */
 const origin = z.url({ protocol: /^https?$/, error: 'must be an http or https URL' });
 
@@ -35,6 +38,7 @@ export const domainSettings = z.object({
   sitePhones: z.array(phone).default([]),
   displayMode: displayMode.default('direct'),
   antiFlickerMs: z.number().int().min(0).max(5000).default(1000),
+  numbersPerAddress: z.number().int().min(0).max(10_000).default(DEFAULT_NUMBERS_PER_ADDRESS),
   defaultExpiration: z.number().int().positive().max(86_400 * 30).default(1800),
   timeZone: timeZone.default('UTC'),
   currency: z.string().regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code').default('EUR'),

@@ -5,12 +5,13 @@ import type { CommandFailedEvent, CommandSucceededEvent, Db } from 'mongodb';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Collections } from '../db/collections.ts';
 import { heldNow } from '../reports/pools.ts';
-import { NO_NUMBER_AVAILABLE } from '../tracking/failure.ts';
+import { ADDRESS_HOLDS_ITS_LIMIT, NO_NUMBER_AVAILABLE } from '../tracking/failure.ts';
 
 /** What a WARNING's errorMessage is about, as a label of few values. */
 export function warningReason(message: string): string {
   if (message.startsWith('No tracking number available: the domain has no online pool')) return 'no_online_pool';
   if (message === NO_NUMBER_AVAILABLE) return 'pool_exhausted';
+  if (message === ADDRESS_HOLDS_ITS_LIMIT) return 'address_limit';
   if (message.startsWith('No tracking number for robots')) return 'robot';
   if (message.startsWith('Too many requests')) return 'rate_limited';
   if (message.startsWith('Tracking number already expired')) return 'expired';

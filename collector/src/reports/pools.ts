@@ -17,6 +17,8 @@ export interface OnlinePoolReport {
   peakHeld: number;
   /** Local hours in which visitors were refused a number, with how many. */
   exhaustedHours: { day: string; hour: string; refused: number }[];
+  /** Visitors refused a number because their address already held numbersPerAddress of them (ours). */
+  heldBackFromOneAddress: number;
   recommendedSize: number;
 }
 
@@ -59,10 +61,12 @@ async function onlinePoolReport(c: Collections, domain: DomainDoc, pool: PoolCon
   const numbers = await c.trackingNumbers.countDocuments({ domainId: domain._id, usage: 'online', type: pool.type });
   const codes = pool.codeDigits > 0 ? 10 ** pool.codeDigits : 1;
   let peakHeld = 0;
+  let heldBackFromOneAddress = 0;
   const exhaustedHours: OnlinePoolReport['exhaustedHours'] = [];
   for (const day of days) {
     const stats = day.pools?.[pool.type];
     for (const peak of Object.values(stats?.peak ?? {})) peakHeld = Math.max(peakHeld, peak);
+    for (const heldBack of Object.values(stats?.heldBack ?? {})) heldBackFromOneAddress += heldBack;
     for (const [hour, refused] of Object.entries(stats?.refused ?? {}).sort()) exhaustedHours.push({ day: day.day, hour, refused });
   }
   const worst = Math.max(0, ...exhaustedHours.map((h) => h.refused));
@@ -74,6 +78,7 @@ async function onlinePoolReport(c: Collections, domain: DomainDoc, pool: PoolCon
     heldNow,
     peakHeld,
     exhaustedHours,
+    heldBackFromOneAddress,
     recommendedSize: recommendedSize(peakHeld, worst, domain.defaultExpiration, codes),
   };
 }

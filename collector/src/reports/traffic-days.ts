@@ -41,9 +41,10 @@ export class TrafficDays {
     await this.inc(domain, now, { 'sales.orders': 1, 'sales.revenueCents': cents, [`src.${sourceClass}.orders`]: 1, [`src.${sourceClass}.revenueCents`]: cents });
   }
 
-  /** A visitor refused a number because every number of the pool was held. */
-  async poolExhausted(domain: DomainDoc, type: number, now: Date): Promise<void> {
-    await this.inc(domain, now, { [`pools.${type}.refused.${hourOf(domain, now)}`]: 1 });
+  /** A visitor refused a number: every number of the pool was held (`refused`), or their address
+   * already held its limit (`heldBack`, not demand the pool should grow for). */
+  async numberRefused(domain: DomainDoc, type: number, why: 'exhausted' | 'address-limit', now: Date): Promise<void> {
+    await this.inc(domain, now, { [`pools.${type}.${why === 'exhausted' ? 'refused' : 'heldBack'}.${hourOf(domain, now)}`]: 1 });
   }
 
   /** Numbers of the pool held at a moment (pool-sampler.ts): the hour's peak goes up to it. */

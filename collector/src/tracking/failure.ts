@@ -15,3 +15,7 @@ export class TrackingFailure extends Error {
 }
 
 export const NO_NUMBER_AVAILABLE = 'No tracking number available: the pool is exhausted';
+
+/** Answered as an exhausted pool is (WARNING, the site's own numbers stay): the client address
+ * already holds as many numbers as the domain's numbersPerAddress allows. */
+export const ADDRESS_HOLDS_ITS_LIMIT = 'No tracking number available: this address already holds as many numbers as one address may';

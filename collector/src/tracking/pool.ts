@@ -7,6 +7,7 @@
 import { randomInt } from 'node:crypto';
 import type { Collections, LeaseDoc, PoolConfig, SlotDoc } from '../db/collections.ts';
 import { isDuplicateKey } from '../db/collections.ts';
+import { AddressHolds, type AddressHold, type AddressLimit } from './address-holds.ts';
 
 export interface AssignRequest {
   domainId: string;
@@ -19,7 +20,12 @@ export interface AssignRequest {
   clientData: unknown;
   expiresAt: Date;
   now: Date;
+  /** The client address's limit (numbersPerAddress) when a new number is claimed; null: none. */
+  addressLimit: AddressLimit | null;
 }
+
+/** A lease, or why there is none: every number of the pool is held, or the address holds its limit. */
+export type AssignOutcome = { lease: LeaseDoc } | { refused: 'exhausted' | 'address-limit' };
 
 export type ExpiryOutcome = { lease: LeaseDoc } | { problem: 'unknown-number' | 'code-required' | 'already-expired' | 'not-held' };
 
@@ -40,13 +46,26 @@ function leaseIdOf(slot: Pick<SlotDoc, '_id' | 'gen'>): string {
 }
 
 export class NumberPool {
-  constructor(private readonly c: Collections) {}
+  private readonly holds: AddressHolds;
 
-  /** The number this visit already holds for this phone, renewed to the new expiry; else a free one; else null. */
-  async assign(req: AssignRequest): Promise<LeaseDoc | null> {
+  constructor(private readonly c: Collections) {
+    this.holds = new AddressHolds(c);
+  }
+
+  /** The number this visit already holds for this phone, renewed to the new expiry; else a free one,
+   * if the client address holds fewer than its limit; else why not. */
+  async assign(req: AssignRequest): Promise<AssignOutcome> {
     const held = req.visitId > 0 && !req.visitStarted ? await this.renewHeld(req) : null;
-    if (held) return held;
-    return req.pool.codeDigits > 0 ? this.claimCoded(req) : this.claimExclusive(req);
+    if (held) return { lease: held };
+    let hold: AddressHold | null = null;
+    if (req.addressLimit && req.addressLimit.max > 0) {
+      hold = await this.holds.reserve(req.domainId, req.addressLimit, req.expiresAt, req.now);
+      if (!hold) return { refused: 'address-limit' };
+    }
+    const lease = req.pool.codeDigits > 0 ? await this.claimCoded(req, hold) : await this.claimExclusive(req, hold);
+    if (lease) return { lease };
+    if (hold) await this.holds.cancel(hold);
+    return { refused: 'exhausted' };
   }
 
   /** Sets a new expiry on the lease currently holding a number (and code); `already-expired` if none does,
@@ -107,18 +126,23 @@ export class NumberPool {
     return this.renew({ visitId: req.visitId, phone: req.phone, domainId: req.domainId, type: req.pool.type, freeAt: { $gt: req.now } }, req.expiresAt);
   }
 
-  /** Moves the expiry of the slot matching `filter`, then of its current lease; null when no slot matched. */
+  /** Moves the expiry of the slot matching `filter`, then of its current lease (and of its address hold);
+   * null when no slot matched. */
   private async renew(filter: Record<string, unknown>, expiresAt: Date): Promise<LeaseDoc | null> {
     const slot = await this.c.slots.findOneAndUpdate(filter, { $set: { freeAt: expiresAt } }, { returnDocument: 'after' });
     if (!slot) return null;
-    return this.c.leases.findOneAndUpdate({ _id: leaseIdOf(slot) }, { $set: { expiresAt } }, { returnDocument: 'after' });
+    const [lease] = await Promise.all([
+      this.c.leases.findOneAndUpdate({ _id: leaseIdOf(slot) }, { $set: { expiresAt } }, { returnDocument: 'after' }),
+      slot.hold && this.holds.follow(slot.hold, expiresAt),
+    ]);
+    return lease;
   }
 
   /** The free number released longest ago, so a late call to a number still finds its last visitor. */
-  private async claimExclusive(req: AssignRequest): Promise<LeaseDoc | null> {
+  private async claimExclusive(req: AssignRequest, hold: AddressHold | null): Promise<LeaseDoc | null> {
     const slot = await this.c.slots.findOneAndUpdate(
       { domainId: req.domainId, type: req.pool.type, code: null, freeAt: { $lte: req.now } },
-      { $inc: { gen: 1 }, $set: { freeAt: req.expiresAt, visitId: req.visitId, phone: req.phone } },
+      { $inc: { gen: 1 }, $set: { freeAt: req.expiresAt, visitId: req.visitId, phone: req.phone, hold } },
       { sort: { freeAt: 1, _id: 1 }, returnDocument: 'after' },
     );
     return slot ? this.writeLease(slot, req) : null;
@@ -126,7 +150,7 @@ export class NumberPool {
 
   /** A shared number serves many visitors at once, told apart by a random code; a code's slot is
    * made by its first claim, and a held one makes the upsert collide. */
-  private async claimCoded(req: AssignRequest): Promise<LeaseDoc | null> {
+  private async claimCoded(req: AssignRequest, hold: AddressHold | null): Promise<LeaseDoc | null> {
     const numbers = await this.c.trackingNumbers.find({ domainId: req.domainId, usage: 'online', type: req.pool.type, overflow: { $ne: true } }, { projection: { _id: 1 } }).toArray();
     if (numbers.length === 0) return null;
     for (let attempt = 0; attempt < CODED_ATTEMPTS; attempt++) {
@@ -135,7 +159,7 @@ export class NumberPool {
       try {
         const slot = await this.c.slots.findOneAndUpdate(
           { _id: slotKey(number, code), freeAt: { $lte: req.now } },
-          { $inc: { gen: 1 }, $set: { freeAt: req.expiresAt, visitId: req.visitId, phone: req.phone }, $setOnInsert: { domainId: req.domainId, type: req.pool.type, number, code } },
+          { $inc: { gen: 1 }, $set: { freeAt: req.expiresAt, visitId: req.visitId, phone: req.phone, hold }, $setOnInsert: { domainId: req.domainId, type: req.pool.type, number, code } },
           { upsert: true, returnDocument: 'after' },
         );
         return await this.writeLease(slot!, req);

@@ -14,12 +14,20 @@ import type { ClickDoc, Collections, DomainDoc, LeaseDoc, ViewDoc } from '../db/
 import type { IdAllocator } from '../db/ids.ts';
 import { clientDataEntry, expiryFor, poolFor, surtaxPhoneOf } from './assignment.ts';
 import { isBotAgent } from './bots.ts';
-import { NO_NUMBER_AVAILABLE, TrackingFailure } from './failure.ts';
+import { ADDRESS_HOLDS_ITS_LIMIT, NO_NUMBER_AVAILABLE, TrackingFailure } from './failure.ts';
+import type { AddressLimit } from './address-holds.ts';
 import { NumberPool } from './pool.ts';
 import { TrafficDays } from '../reports/traffic-days.ts';
 import { VisitLog } from './visits.ts';
+import { DEFAULT_NUMBERS_PER_ADDRESS } from '../domains/settings.ts';
 
 const ROBOT_WARNING = 'No tracking number for robots: the user agent is a known bot';
+
+function addressLimitOf(domain: DomainDoc, address: string): AddressLimit {
+  return { address, max: domain.numbersPerAddress ?? DEFAULT_NUMBERS_PER_ADDRESS };
+}
+
+const refusalMessage = (refused: 'exhausted' | 'address-limit') => (refused === 'exhausted' ? NO_NUMBER_AVAILABLE : ADDRESS_HOLDS_ITS_LIMIT);
 
 export class TrackingService {
   private readonly pool: NumberPool;
@@ -70,7 +78,7 @@ export class TrackingService {
       const expiresAt = expiryFor(req.expiration, domain, now);
       const claimed: LeaseDoc[] = [];
       for (const [i, phone] of phones.entries()) {
-        const lease = await this.pool.assign({
+        const outcome = await this.pool.assign({
           domainId: domain._id,
           pool: pools[i]!,
           visitId,
@@ -80,27 +88,33 @@ export class TrackingService {
           clientData: clientDataEntry(req.client_data, phone),
           expiresAt,
           now,
+          addressLimit: addressLimitOf(domain, req.ip),
         });
-        if (!lease) {
+        if ('refused' in outcome) {
           // All or nothing: numbers taken for this page go back to the pool at once.
-          await Promise.all([this.pool.releaseNew(claimed, now), this.traffic.poolExhausted(domain, pools[i]!.type, now)]);
-          throw new TrackingFailure('WARNING', NO_NUMBER_AVAILABLE, { visitId, viewId });
+          await Promise.all([this.pool.releaseNew(claimed, now), this.traffic.numberRefused(domain, pools[i]!.type, outcome.refused, now)]);
+          throw new TrackingFailure('WARNING', refusalMessage(outcome.refused), { visitId, viewId });
         }
-        claimed.push(lease);
-        surtaxPhones[phone.original] = surtaxPhoneOf(lease);
+        claimed.push(outcome.lease);
+        surtaxPhones[phone.original] = surtaxPhoneOf(outcome.lease);
       }
     }
     return { status: 'OK', visitId, viewId, surtaxPhones, clientData: req.client_data ?? null };
   }
 
-  /** `kind: 'display'`: the browser door asks for a number that appeared on a direct display page after its view. */
-  async click(domain: DomainDoc, req: OspClickRequest, { kind = 'click' }: { kind?: ClickDoc['kind'] } = {}, now = new Date()): Promise<OspClickResponse> {
+  /**
+   * `kind: 'display'`: the browser door asks for a number that appeared on a direct display page
+   * after its view. `ip`: the client's address (the browser doors'); /ospClick has none, so the
+   * address of its view stands for it, and a click without a view has no address limit.
+   */
+  async click(domain: DomainDoc, req: OspClickRequest, { kind = 'click', ip }: { kind?: ClickDoc['kind']; ip?: string } = {}, now = new Date()): Promise<OspClickResponse> {
     const view = req.view_id === undefined ? null : await this.viewOf(domain, req.view_id);
     const pool = poolFor(domain, req.type);
     const isBot = isBotAgent(req.user_agent);
     const visitId = view?.visitId ?? 0;
     const viewId = view?._id ?? 0;
-    const lease = isBot
+    const address = ip ?? view?.ip;
+    const outcome = isBot
       ? null
       : await this.pool.assign({
           domainId: domain._id,
@@ -112,7 +126,9 @@ export class TrackingService {
           clientData: clientDataEntry(req.client_data, req.phone) ?? req.client_data ?? null,
           expiresAt: expiryFor(req.expiration, domain, now),
           now,
+          addressLimit: address ? addressLimitOf(domain, address) : null,
         });
+    const lease = outcome && 'lease' in outcome ? outcome.lease : null;
     await this.c.clicks.insertOne({
       _id: await this.ids.next('click'),
       domainId: domain._id,
@@ -125,8 +141,11 @@ export class TrackingService {
       userAgent: req.user_agent ?? null,
       isBot,
     });
-    if (!lease && !isBot) await this.traffic.poolExhausted(domain, pool.type, now);
-    if (!lease) throw new TrackingFailure('WARNING', isBot ? ROBOT_WARNING : NO_NUMBER_AVAILABLE);
+    if (outcome && 'refused' in outcome) {
+      await this.traffic.numberRefused(domain, pool.type, outcome.refused, now);
+      throw new TrackingFailure('WARNING', refusalMessage(outcome.refused));
+    }
+    if (!lease) throw new TrackingFailure('WARNING', ROBOT_WARNING);
     return { status: 'OK', visitId, viewId, surtaxPhone: surtaxPhoneOf(lease), clientData: req.client_data ?? null };
   }
 

@@ -15,6 +15,7 @@ export interface DomainView {
   displayMode: 'direct' | 'click';
   antiFlickerMs: number;
   defaultExpiration: number;
+  numbersPerAddress: number;
   timeZone: string;
   currency: string;
   callerPrivacy: 'none' | 'partial' | 'full';
@@ -142,6 +143,7 @@ function SettingsForm({ path, domain, saved }: { path: string; domain: DomainVie
       displayMode: text('displayMode'),
       antiFlickerMs: Number(text('antiFlickerMs')),
       defaultExpiration: Number(text('defaultExpiration')),
+      numbersPerAddress: Number(text('numbersPerAddress')),
       timeZone: text('timeZone'),
       currency: text('currency').toUpperCase(),
       callerPrivacy: text('callerPrivacy'),
@@ -166,6 +168,9 @@ function SettingsForm({ path, domain, saved }: { path: string; domain: DomainVie
         <label>Display<select name="displayMode" value={domain.displayMode}><option value="direct">direct: swap at once</option><option value="click">click: reveal on click</option></select></label>
         <label>Anti-flicker (ms)<input name="antiFlickerMs" type="number" min={0} max={5000} value={domain.antiFlickerMs} /></label>
         <label>Number held for (s)<input name="defaultExpiration" type="number" min={1} value={domain.defaultExpiration} /></label>
+        <label title="So that one address cannot take the whole pool. Behind one office or school address, raise it to the visitors there at once; 0: no limit.">
+          Numbers one address may hold<input name="numbersPerAddress" type="number" min={0} max={10000} value={domain.numbersPerAddress} />
+        </label>
       </div>
       <div class="row">
         <label>Time zone<input name="timeZone" value={domain.timeZone} /></label>
