@@ -11,7 +11,7 @@ import type { Logger } from './logger.ts';
 import { printBanner, seedDemoIfEmpty } from './start-banner.ts';
 
 export async function runPrimary(config: Config, log: Logger): Promise<void> {
-  const database = await connectDatabase({ mongodbUri: config.mongodbUri, dataDir: config.dataDir, dbName: config.mongodbDb, cacheSize: config.cacheSize });
+  const database = await connectDatabase({ mongodbUri: config.mongodbUri, dataDir: config.dataDir, dbName: config.mongodbDb, cacheSize: config.cacheSize, operationTimeoutMs: config.operationTimeoutMs, log });
   const c = collections(database.db);
   if (config.demo) await seedDemoIfEmpty(c, log);
   let stopping = false;

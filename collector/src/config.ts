@@ -32,6 +32,7 @@ const configSchema = z.object({
   ALLOW_PRIVATE_WEBHOOKS: flag.optional(),
   GA4_ENDPOINT: z.url({ protocol: /^https?$/, error: 'must be an http or https URL' }).default('https://www.google-analytics.com/mp/collect'),
   SIGN_UP: flag.optional(),
+  DB_OPERATION_TIMEOUT_MS: z.coerce.number({ error: 'must be a number of milliseconds' }).int().min(100).max(600_000).default(3000),
   WORKERS: z.coerce.number({ error: 'must be a number of processes' }).int().min(1).max(64).default(1),
   METRICS_KEY: z.string().min(16, 'must be at least 16 characters').optional(),
   PUBLIC_URL: z.url({ protocol: /^https?$/, error: 'must be an http or https URL' }).optional(),
@@ -62,6 +63,8 @@ export interface Config {
   metricsKey?: string;
   /** Collector processes sharing the port (WORKERS; node:cluster). */
   workers: number;
+  /** How long one database operation of the collector may take before it fails (DB_OPERATION_TIMEOUT_MS). */
+  operationTimeoutMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -94,5 +97,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     signUp: c.SIGN_UP ?? c.NODE_ENV !== 'production',
     ...(c.METRICS_KEY ? { metricsKey: c.METRICS_KEY } : {}),
     workers: c.WORKERS,
+    operationTimeoutMs: c.DB_OPERATION_TIMEOUT_MS,
   };
 }

@@ -23,7 +23,7 @@ if (config.workers > 1 && cluster.isPrimary) {
   await runPrimary(config, log);
 } else {
   // A cluster worker reaches the primary's database through MONGODB_URI (cluster.ts sets it).
-  const database = await connectDatabase({ mongodbUri: config.mongodbUri, dataDir: config.dataDir, dbName: config.mongodbDb, cacheSize: config.cacheSize });
+  const database = await connectDatabase({ mongodbUri: config.mongodbUri, dataDir: config.dataDir, dbName: config.mongodbDb, cacheSize: config.cacheSize, operationTimeoutMs: config.operationTimeoutMs, log });
   const c = collections(database.db);
   if (cluster.isPrimary && config.demo) await seedDemoIfEmpty(c, log);
 

@@ -1,6 +1,7 @@
 // Config -> a connected database with its indexes: MONGODB_URI when given, otherwise the embedded SecantusDB.
 import { MongoClient, type Db } from 'mongodb';
 import { collections, ensureIndexes } from './collections.ts';
+import type { Logger } from '../logger.ts';
 import { startEmbeddedDatabase } from './embedded.ts';
 
 export interface DatabaseHandle {
@@ -13,14 +14,37 @@ export interface DatabaseHandle {
   close(): Promise<void>;
 }
 
-export async function connectDatabase(opts: { mongodbUri?: string; dataDir: string; dbName: string; cacheSize?: string }): Promise<DatabaseHandle> {
-  const embedded = opts.mongodbUri ? undefined : await startEmbeddedDatabase(opts.dataDir, { cacheSize: opts.cacheSize });
+export interface ConnectOptions {
+  mongodbUri?: string;
+  dataDir: string;
+  dbName: string;
+  cacheSize?: string;
+  /** The collector's: a database that has not answered one operation of a request for this long
+   * fails it (the driver's socketTimeoutMS; its own timeoutMS is deprecated and has no effect), so a
+   * stalled database answers a failure instead of holding requests. Unset: no bound (the CLI tools). */
+  operationTimeoutMs?: number;
+  /** Told when the embedded database dies and is started again. */
+  log?: Logger;
+}
+
+/** How long the driver looks for a server that does not answer before an operation fails. */
+const SERVER_SELECTION_MS = 5000;
+
+export async function connectDatabase(opts: ConnectOptions): Promise<DatabaseHandle> {
+  const embedded = opts.mongodbUri ? undefined : await startEmbeddedDatabase(opts.dataDir, { cacheSize: opts.cacheSize, ...(opts.log ? { log: opts.log } : {}) });
   const uri = opts.mongodbUri ?? embedded!.uri;
   // Command monitoring feeds the database latency metric (metrics/metrics.ts).
-  const client = new MongoClient(uri, { serverSelectionTimeoutMS: 5000, monitorCommands: true });
+  const bounded = opts.operationTimeoutMs ? { socketTimeoutMS: opts.operationTimeoutMs, connectTimeoutMS: opts.operationTimeoutMs } : {};
+  const client = new MongoClient(uri, { serverSelectionTimeoutMS: Math.min(SERVER_SELECTION_MS, opts.operationTimeoutMs ?? SERVER_SELECTION_MS), monitorCommands: true, ...bounded });
   try {
     await client.connect();
-    await ensureIndexes(collections(client.db(opts.dbName)));
+    // Building an index on a large collection takes what it takes: not on the bounded connections.
+    const builder = opts.operationTimeoutMs ? await new MongoClient(uri, { serverSelectionTimeoutMS: SERVER_SELECTION_MS }).connect() : client;
+    try {
+      await ensureIndexes(collections(builder.db(opts.dbName)));
+    } finally {
+      if (builder !== client) await builder.close();
+    }
   } catch (err) {
     await client.close();
     await embedded?.stop();

@@ -1,10 +1,13 @@
 // Starts the embedded database, SecantusDB's Rust server, on a loopback port it picks itself, data
 // under DATA_DIR, every commit synced to disk (without it, a write acknowledged just before a
-// kill -9 can be lost).
+// kill -9 can be lost). It is watched: a server that exits without being asked to is logged at
+// error, with its exit code or signal, and started again on the same data and port (the driver
+// reconnects by itself), after a back-off that grows while it keeps failing.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
+import type { Logger } from '../logger.ts';
 import { ensureSecantusBinary } from './secantus-binary.ts';
 
 export interface EmbeddedDatabase {
@@ -16,39 +19,79 @@ export interface EmbeddedOptions {
   /** WiredTiger's cache (`4G`, `512M`): at 1G or less, building an index on a million documents
    * retries forever on write conflicts; 4G builds it in seconds. The cache grows only as used. */
   cacheSize?: string;
+  /** Where the watcher says that the server died and was started again; unset: nobody is told. */
+  log?: Pick<Logger, 'error' | 'warn'>;
 }
 
 export const DEFAULT_CACHE_SIZE = '4G';
 const READY_TIMEOUT_MS = 60_000;
 const STOP_GRACE_MS = 10_000;
+/** Restarts of a server that keeps dying wait longer each time, up to this. */
+const RESTART_FIRST_MS = 250;
+const RESTART_MAX_MS = 30_000;
 
-export async function startEmbeddedDatabase(dataDir: string, { cacheSize = DEFAULT_CACHE_SIZE }: EmbeddedOptions = {}): Promise<EmbeddedDatabase> {
+export async function startEmbeddedDatabase(dataDir: string, { cacheSize = DEFAULT_CACHE_SIZE, log }: EmbeddedOptions = {}): Promise<EmbeddedDatabase> {
   const binary = ensureSecantusBinary();
   const storage = path.join(dataDir, 'secantus');
   mkdirSync(storage, { recursive: true });
   const pidFile = path.join(dataDir, 'secantus.pid');
   await stopOrphan(pidFile, storage);
-  const child = spawn(
-    binary,
-    ['--host', '127.0.0.1', '--port', '0', '--storage-path', storage, '--sync-on-commit', '--cache-size', cacheSize, '--log-level', 'WARNING'],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  const output = captureTail(child);
-  try {
-    const address = await boundAddress(child, output);
-    writeFileSync(pidFile, String(child.pid));
-    const stop = stopper(child);
-    return {
-      uri: `mongodb://${address}/`,
-      async stop() {
-        await stop();
-        rmSync(pidFile, { force: true });
-      },
-    };
-  } catch (err) {
-    child.kill('SIGKILL');
-    throw err;
-  }
+  /** Starts a server on `port` (0: any), resolving with it once it accepts connections. */
+  const launch = async (port: string): Promise<{ child: ChildProcess; address: string }> => {
+    const child = spawn(
+      binary,
+      ['--host', '127.0.0.1', '--port', port, '--storage-path', storage, '--sync-on-commit', '--cache-size', cacheSize, '--log-level', 'WARNING'],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    const output = captureTail(child);
+    try {
+      const address = await boundAddress(child, output);
+      writeFileSync(pidFile, String(child.pid));
+      return { child, address };
+    } catch (err) {
+      child.kill('SIGKILL');
+      throw err;
+    }
+  };
+
+  const first = await launch('0');
+  const port = first.address.split(':').pop()!;
+  let current = first.child;
+  let stopping = false;
+  let restarting: Promise<void> | null = null;
+  const watch = (child: ChildProcess) =>
+    child.once('exit', (code, signal) => {
+      if (stopping) return;
+      log?.error({ pid: child.pid, code, signal }, 'the embedded database exited: starting it again on the same data');
+      restarting = restart();
+    });
+  const restart = async () => {
+    for (let attempt = 0; !stopping; attempt++) {
+      await new Promise((r) => setTimeout(r, Math.min(RESTART_FIRST_MS * 2 ** attempt, RESTART_MAX_MS)));
+      if (stopping) return;
+      try {
+        current = (await launch(port)).child;
+        watch(current);
+        log?.warn({ pid: current.pid, port }, 'the embedded database is running again');
+        return;
+      } catch (err) {
+        log?.error({ err, attempt: attempt + 1 }, 'the embedded database did not start again: retrying');
+      }
+    }
+  };
+  watch(current);
+  const killOnExit = () => current.kill('SIGKILL');
+  process.once('exit', killOnExit);
+  return {
+    uri: `mongodb://${first.address}/`,
+    async stop() {
+      stopping = true;
+      process.off('exit', killOnExit);
+      await restarting;
+      await stopServer(current);
+      rmSync(pidFile, { force: true });
+    },
+  };
 }
 
 /**
@@ -103,16 +146,11 @@ function captureTail(child: ChildProcess): () => string {
 }
 
 /** SIGTERM lets WiredTiger close cleanly; a server busy past the grace period is killed. */
-function stopper(child: ChildProcess): () => Promise<void> {
-  const killOnExit = () => child.kill('SIGKILL');
-  process.once('exit', killOnExit);
-  return async () => {
-    process.off('exit', killOnExit);
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-    child.kill('SIGTERM');
-    const timer = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS);
-    await exited;
-    clearTimeout(timer);
-  };
+async function stopServer(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS);
+  await exited;
+  clearTimeout(timer);
 }
