@@ -33,6 +33,7 @@ const configSchema = z.object({
   GA4_ENDPOINT: z.url({ protocol: /^https?$/, error: 'must be an http or https URL' }).default('https://www.google-analytics.com/mp/collect'),
   SIGN_UP: flag.optional(),
   DB_OPERATION_TIMEOUT_MS: z.coerce.number({ error: 'must be a number of milliseconds' }).int().min(100).max(600_000).default(3000),
+  REQUEST_TIMEOUT_MS: z.coerce.number({ error: 'must be a number of milliseconds' }).int().min(1000).max(600_000).default(30_000),
   WORKERS: z.coerce.number({ error: 'must be a number of processes' }).int().min(1).max(64).default(1),
   METRICS_KEY: z.string().min(16, 'must be at least 16 characters').optional(),
   PUBLIC_URL: z.url({ protocol: /^https?$/, error: 'must be an http or https URL' }).optional(),
@@ -65,6 +66,8 @@ export interface Config {
   workers: number;
   /** How long one database operation of the collector may take before it fails (DB_OPERATION_TIMEOUT_MS). */
   operationTimeoutMs: number;
+  /** A request not arrived whole by then is answered 408 and its connection closed (REQUEST_TIMEOUT_MS). */
+  requestTimeoutMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -98,5 +101,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ...(c.METRICS_KEY ? { metricsKey: c.METRICS_KEY } : {}),
     workers: c.WORKERS,
     operationTimeoutMs: c.DB_OPERATION_TIMEOUT_MS,
+    requestTimeoutMs: c.REQUEST_TIMEOUT_MS,
   };
 }

@@ -7,6 +7,7 @@ import { runPrimary } from './cluster.ts';
 import { connectDatabase } from './db/connect.ts';
 import { collections } from './db/collections.ts';
 import { createApp } from './app.ts';
+import { createHttpServer } from './http/server.ts';
 import { createLogger } from './logger.ts';
 import { printBanner, seedDemoIfEmpty } from './start-banner.ts';
 
@@ -40,7 +41,7 @@ if (config.workers > 1 && cluster.isPrimary) {
     ...(config.metricsKey ? { metricsKey: config.metricsKey } : {}),
     twilio: { ...(config.twilioAuthToken ? { authToken: config.twilioAuthToken } : {}), ...(config.publicUrl ? { publicUrl: config.publicUrl } : {}) },
   });
-  const server = app.listen(config.port, config.host);
+  const server = createHttpServer(app, { requestTimeoutMs: config.requestTimeoutMs }).listen(config.port, config.host);
   await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
