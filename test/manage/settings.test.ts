@@ -93,10 +93,18 @@ describe('back end settings', () => {
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({ name: 'new-site.test', sitePhones: ['0123456700'], timeZone: 'Europe/Paris', currency: 'EUR', displayMode: 'direct', pools: [], keys: { api: false, public: false } });
     expect(await rival.call('POST', '/domains', { name: 'new-site.test' })).toMatchObject({ status: 409, body: { error: 'new-site.test is already registered' } });
+    // One name, one domain: the trailing dot of a fully qualified name and the case change nothing.
+    expect(await rival.call('POST', '/domains', { name: 'NEW-SITE.test.' })).toMatchObject({ status: 409, body: { error: 'new-site.test is already registered' } });
+    expect((await owner.get('/domains/New-Site.Test.')).body.name).toBe('new-site.test');
+    // An internationalized name is kept in its ASCII (punycode) form, as DNS and browsers use it.
+    expect((await owner.call('POST', '/domains', { name: 'Bücher.test', allowedOrigins: ['https://xn--bcher-kva.test/'] })).body).toMatchObject({ name: 'xn--bcher-kva.test', allowedOrigins: ['https://xn--bcher-kva.test'] });
 
     const refused: [unknown, string][] = [
       [{ name: 'bad name!' }, 'name: must be a host name (letters, digits, dots and dashes)'],
       [{ name: 'a.test', allowedOrigins: ['ftp://a.test'] }, 'allowedOrigins.0: must be an http or https URL'],
+      [{ name: 'a.test', allowedOrigins: ['https://a.test/shop'] }, 'allowedOrigins.0: "https://a.test/shop" must be an origin, scheme://host[:port], with no path'],
+      [{ name: 'a.test', allowedOrigins: ['https://a.test?x=1'] }, 'allowedOrigins.0: "https://a.test?x=1" must be an origin, scheme://host[:port], with no path'],
+      [{ name: 'a..test' }, 'name: must be a host name (letters, digits, dots and dashes)'],
       [{ name: 'a.test', sitePhones: ['call us'] }, 'sitePhones.0: "call us" is not a phone number'],
       [{ name: 'a.test', timeZone: 'Mars/Olympus' }, 'timeZone: is not an IANA time zone'],
       [{ name: 'a.test', currency: 'euro' }, 'currency: must be an ISO 4217 code'],
@@ -153,7 +161,7 @@ describe('back end settings', () => {
     expect(await s.t.c.trackingNumbers.findOne({ _id: '0810000099' })).toMatchObject({ domainId: 'shop.test', type: 2, overflow: true });
     expect(await owner.call('POST', '/domains/shop.test/pools', { type: 3, usage: 'online', overflowNumber: '0800000009' })).toMatchObject({ status: 409, body: { error: '0800000009 does not start with 09, the prefix of type 3' } });
     expect(await owner.call('POST', '/domains/shop.test/pools/1/numbers', { numbers: ['0900000001'] })).toMatchObject({ status: 409, body: { error: '0900000001 does not start with 0800, the prefix of type 1' } });
-    expect(await owner.call('POST', '/domains/shop.test/pools/1/numbers', { numbers: ['0800000009'] })).toMatchObject({ status: 409, body: { error: '0800000009 already belongs to other.test' } });
+    expect(await owner.call('POST', '/domains/shop.test/pools/1/numbers', { numbers: ['0800000009'] })).toMatchObject({ status: 409, body: { error: '0800000009 already belongs to another domain' } });
     const added = await owner.call('POST', '/domains/shop.test/pools/1/numbers', { numbers: ['08 00 00 00 04'] });
     expect(added.body).toContainEqual({ number: '0800000004', type: 1, usage: 'online', inUse: false, description: null });
 

@@ -1,13 +1,13 @@
 // The seed fixture format: accounts, their domains, keys and number pools.
 import { z } from 'zod';
-import { domainSettings, phone, poolSettings } from '../domains/settings.ts';
+import { domainName, domainSettings, phone, poolSettings } from '../domains/settings.ts';
 
 const key = z.string().min(8, 'keys must be at least 8 characters');
 
 const pool = poolSettings.and(z.object({ numbers: z.array(phone).min(1) }));
 
 const domain = domainSettings.extend({
-  name: z.string().min(1),
+  name: domainName,
   apiKey: key.optional(),
   dataApiKey: key.optional(),
   offlineApiKey: key.optional(),

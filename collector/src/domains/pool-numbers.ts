@@ -2,12 +2,15 @@
 import { NUMBER_TYPE_PREFIXES } from '@ringtrail/shared';
 import type { Collections, PoolConfig } from '../db/collections.ts';
 
-/** Why a number cannot join a pool of `domainId`, or null when it can. */
-export async function numberRefusal(c: Collections, domainId: string, type: number, number: string): Promise<string | null> {
+/**
+ * Why a number cannot join a pool of `domainId`, or null when it can. The domain that holds it is
+ * named only to the operator (`nameOwner`: the seed); a site owner is never told another tenant's domain.
+ */
+export async function numberRefusal(c: Collections, domainId: string, type: number, number: string, { nameOwner = false } = {}): Promise<string | null> {
   const prefix = NUMBER_TYPE_PREFIXES[type]!;
   if (!number.startsWith(prefix)) return `${number} does not start with ${prefix}, the prefix of type ${type}`;
   const stored = await c.trackingNumbers.findOne({ _id: number });
-  if (stored && stored.domainId !== domainId) return `${number} already belongs to ${stored.domainId}`;
+  if (stored && stored.domainId !== domainId) return `${number} already belongs to ${nameOwner ? stored.domainId : 'another domain'}`;
   return null;
 }
 

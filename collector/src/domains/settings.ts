@@ -1,6 +1,7 @@
 // A domain's settings, as the fixture and the back end both write them: one schema, one set of
 // error messages. Keys and pools are set apart (the fixture names them; the back end makes them).
 import { displayMode, isKnownNumberType, isOfflineNumberType, normalizePhone } from '@ringtrail/shared';
+import { domainToASCII } from 'node:url';
 import { z } from 'zod';
 import type { DomainDoc } from '../db/collections.ts';
 
@@ -22,15 +23,37 @@ const timeZone = z.string().refine((tz) => {
 /** Numbers of a domain one client address may hold at once, unless the domain says otherwise. */
 export const DEFAULT_NUMBERS_PER_ADDRESS = 4;
 
-/** A site's address as browsers send it in `Origin`: scheme, host and port, nothing after. */
-const origin = z.url({ protocol: /^https?$/, error: 'must be an http or https URL' });
+/** A site's address as browsers send it in `Origin`: scheme, host and port, nothing after (a lone
+ * trailing slash is dropped); stored as the browser writes it (lower case, no default port). */
+const origin = z.url({ protocol: /^https?$/, error: 'must be an http or https URL' }).transform((value, ctx) => {
+  const url = new URL(value);
+  if (url.pathname !== '/' || url.search || url.hash || url.username || url.password || value.includes('?') || value.includes('#')) {
+    ctx.addIssue({ code: 'custom', message: `"${value}" must be an origin, scheme://host[:port], with no path` });
+  }
+  return url.origin;
+});
+
+/**
+ * A host name in the one form it is stored and looked up in: without case, without the trailing
+ * dot of a fully qualified name, an internationalized name in its ASCII (punycode) form. '' when
+ * it is no host name.
+ */
+export function normalizeDomainName(name: string): string {
+  return domainToASCII(name.trim().replace(/\.$/, '').toLowerCase());
+}
 
 export const domainName = z
   .string()
   .trim()
   .min(1, 'is required')
   .max(253)
-  .regex(/^[A-Za-z0-9][A-Za-z0-9.-]*$/, 'must be a host name (letters, digits, dots and dashes)');
+  .transform((name, ctx) => {
+    const ascii = normalizeDomainName(name);
+    if (!/^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/.test(ascii) || ascii.length > 253) {
+      ctx.addIssue({ code: 'custom', message: 'must be a host name (letters, digits, dots and dashes)' });
+    }
+    return ascii;
+  });
 
 export const domainSettings = z.object({
   offlineApiEnabled: z.boolean().default(false),

@@ -5,7 +5,7 @@ import type { UpdateFilter } from 'mongodb';
 import type { Collections, DomainDoc } from '../db/collections.ts';
 import { CallSummaries } from '../data/call-summaries.ts';
 import { DOMAIN_KEY_FIELDS, hashKey, newKey, type DomainKeyKind } from '../domains/keys.ts';
-import { domainSettings, settingsFields, type DomainSettings } from '../domains/settings.ts';
+import { domainSettings, normalizeDomainName, settingsFields, type DomainSettings } from '../domains/settings.ts';
 import { ManageFailure } from '../http/manage-envelope.ts';
 import { domainKeys } from '../data/call-days.ts';
 
@@ -13,7 +13,7 @@ export const DOMAIN_NOT_FOUND = 'No such domain';
 
 /** The domain `name` of the account, or a 404 that says nothing of other accounts' domains. */
 export async function domainOfAccount(c: Collections, accountId: string, name: string): Promise<DomainDoc> {
-  const domain = await c.domains.findOne({ _id: name });
+  const domain = await c.domains.findOne({ _id: normalizeDomainName(name) });
   if (!domain || domain.accountId !== accountId) throw new ManageFailure(404, DOMAIN_NOT_FOUND);
   return domain;
 }
