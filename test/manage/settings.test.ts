@@ -127,6 +127,7 @@ describe('back end settings', () => {
     expect((await view(API_KEY)).body.status).toBe('OK');
     const rotated = await owner.call('POST', '/domains/shop.test/keys/api');
     expect(rotated).toMatchObject({ status: 200, body: { kind: 'api', key: expect.stringMatching(/^rt_api_[\w-]{40,}$/) } });
+    expect(rotated.headers.get('cache-control')).toBe('no-store'); // a secret shown once is kept by no cache
     expect(JSON.stringify(await s.t.c.domains.findOne({ _id: 'shop.test' }))).not.toContain(rotated.body.key);
     expect((await view(API_KEY)).body.status).toBe('AUTHENTICATION_ERROR');
     expect((await view(rotated.body.key)).body.status).toBe('OK');
@@ -203,11 +204,13 @@ describe('back end settings', () => {
     expect(set.body.secret).toMatch(/^whsec_[A-Za-z0-9+/]{32}$/);
     expect((await owner.call('PUT', '/account/webhook', { url: 'https://hooks.test/v2' })).body).toEqual({ secret: null });
     const rotated = await owner.call('POST', '/account/webhook/secret');
+    expect(rotated.headers.get('cache-control')).toBe('no-store');
     expect(rotated.body.secret).not.toBe(set.body.secret);
     expect((await s.t.c.accounts.findOne({ _id: 'Test account' }))!.webhookSecret).toBe(rotated.body.secret);
     expect((await owner.get('/account')).body).toEqual({ name: 'Test account', webhookUrl: 'https://hooks.test/v2', webhookSecretSet: true, callCenterKeySet: true });
 
     const cc = await owner.call('POST', '/account/keys/call-center');
+    expect(cc.headers.get('cache-control')).toBe('no-store');
     const stats = (key: string) => fetch(`${s.collector.baseUrl}/agent-api/agentStats`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ apiKey: key }) }).then((r) => r.json());
     expect((await stats('cc-test-key')).status).toBe('NOK');
     expect((await stats(cc.body.key)).status).toBe('OK');

@@ -34,6 +34,11 @@ export function manageRoutes(c: Collections, limit: SignInLimit, services: Manag
   const sessions = new Sessions(c);
   const router = new Router({ prefix: '/manage/api' });
   router.use(manageEnvelope(log));
+  // An account's own data, its new keys and secrets among them: never kept by a cache on the way.
+  router.use(async (ctx, next) => {
+    ctx.set('Cache-Control', 'no-store');
+    await next();
+  });
 
   const openSession = async (ctx: Context, user: UserDoc) => {
     const { token, session } = await sessions.open(user);
