@@ -88,7 +88,8 @@ export function createApp(options: AppOptions): CollectorApp {
   const commerce = new CommerceService(c, ids, push, outbox, options.ga4Endpoint ?? 'https://www.google-analytics.com/mp/collect');
   const { run = true, ...delivery } = options.delivery ?? {};
   const metrics = new Metrics(c, db);
-  const worker = new DeliveryWorker(c, outbox, log, { ...DEFAULT_DELIVERY, ...delivery }, (kind, outcome) => metrics.deliveries.inc({ kind, outcome }));
+  const deliveryOptions = { ...DEFAULT_DELIVERY, ...delivery };
+  const worker = new DeliveryWorker(c, outbox, log, deliveryOptions, (kind, outcome) => metrics.deliveries.inc({ kind, outcome }));
   if (run) {
     worker.start();
     void commerce.requeueLostEvents().catch((err) => log.error({ err }, 'requeueing lost analytics events failed'));
@@ -111,7 +112,7 @@ export function createApp(options: AppOptions): CollectorApp {
     twilioRoutes(telephony, options.twilio ?? {}, log),
     commerceRoutes(c, commerce, log),
     agentRoutes(c, agents, log),
-    manageRoutes(c, new SignInLimit(c, options.signInLimits ?? DEFAULT_SIGN_IN_LIMITS), { outbox, agents, offline }, { signUp: options.signUp ?? true }, log),
+    manageRoutes(c, new SignInLimit(c, options.signInLimits ?? DEFAULT_SIGN_IN_LIMITS), { outbox, agents, offline }, { signUp: options.signUp ?? true, publicWebhooksOnly: deliveryOptions.publicOnly }, log),
     managePageRoutes(),
     openApiRoutes({ demoPages }),
     metricsRoutes(metrics, options.metricsKey),

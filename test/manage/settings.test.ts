@@ -71,7 +71,7 @@ describe('back end settings', () => {
   it('lists every route that names a domain in the isolation test above', async () => {
     const c = s.t.c;
     const services = { outbox: new Outbox(c), agents: new AgentService(c, new LiveCalls(c)), offline: new OfflineNumbers(c) };
-    const router = manageRoutes(c, new SignInLimit(c, DEFAULT_SIGN_IN_LIMITS), services, { signUp: true }, createLogger('silent'));
+    const router = manageRoutes(c, new SignInLimit(c, DEFAULT_SIGN_IN_LIMITS), services, { signUp: true, publicWebhooksOnly: true }, createLogger('silent'));
     const served = router.stack.filter((layer) => String(layer.path).includes(':domain')).flatMap((layer) => layer.methods.filter((m) => m !== 'HEAD').map((m) => `${m} ${layer.path}`));
     const tested = DOMAIN_ROUTES.map(([method, path]) => `${method} /manage/api${path}`);
     const pattern = (route: string) => route.replace('shop.test', ':domain').replace(/keys\/api$/, 'keys/:kind').replace(/pools\/1\//, 'pools/:type/').replace(/numbers\/0800000001$/, 'numbers/:number').replace(/offline-numbers\/0100000001\//, 'offline-numbers/:number/');
@@ -214,6 +214,28 @@ describe('back end settings', () => {
     const stats = (key: string) => fetch(`${s.collector.baseUrl}/agent-api/agentStats`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ apiKey: key }) }).then((r) => r.json());
     expect((await stats('cc-test-key')).status).toBe('NOK');
     expect((await stats(cc.body.key)).status).toBe('OK');
+  });
+
+  it('refuses a webhook URL of a loopback or private address at once, unless private webhooks are allowed', async () => {
+    await signIn();
+    // This suite's collector refuses private addresses (ALLOW_PRIVATE_WEBHOOKS off); nothing is sent to them.
+    for (const [url, host, address] of [
+      ['http://127.0.0.1:9/hook', '127.0.0.1', '127.0.0.1'],
+      ['http://localhost:9/hook', 'localhost', '127.0.0.1'],
+      ['https://10.1.2.3/hook', '10.1.2.3', '10.1.2.3'],
+      ['http://[::1]:9/hook', '[::1]', '::1'],
+    ]) {
+      expect(await owner.call('PUT', '/account/webhook', { url })).toMatchObject({ status: 400, body: { error: `url: ${host} is ${address}, a private address: webhooks go to public addresses only (ALLOW_PRIVATE_WEBHOOKS)` } });
+    }
+    expect((await s.t.c.accounts.findOne({ _id: 'Test account' }))!.webhookUrl).not.toMatch(/127\.0\.0\.1|localhost|10\.1\.2\.3|::1/);
+    const allowing = await startCollector(s.t.db, { delivery: { run: false, publicOnly: false } });
+    try {
+      const local = await signedInClient(allowing.baseUrl, 'owner@shop.test', PASSWORD);
+      expect((await local.call('PUT', '/account/webhook', { url: 'http://127.0.0.1:9/hook' })).status).toBe(200);
+      expect((await local.call('PUT', '/account/webhook', { url: 'https://hooks.test/v2' })).status).toBe(200);
+    } finally {
+      await allowing.close();
+    }
   });
 
   it('shows the delivery log and sends a push again, to this account only', async () => {

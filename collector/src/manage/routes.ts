@@ -22,6 +22,8 @@ const WRONG_CREDENTIALS = 'Wrong username or password';
 export interface ManageOptions {
   /** The sign-up page and its route: on in development, a setting in production. */
   signUp: boolean;
+  /** Refuse webhook URLs of loopback and private addresses (ALLOW_PRIVATE_WEBHOOKS off). */
+  publicWebhooksOnly: boolean;
 }
 
 export interface ManageServices {
@@ -77,7 +79,7 @@ export function manageRoutes(c: Collections, limit: SignInLimit, services: Manag
   });
 
   const auth = signedIn(sessions);
-  settingsRoutes(router, c, services.outbox, services.offline, auth);
+  settingsRoutes(router, c, services.outbox, services.offline, auth, options);
   reportRoutes(router, c, services.agents, auth);
   return router;
 }

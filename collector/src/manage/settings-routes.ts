@@ -29,7 +29,7 @@ function domainView(domain: DomainDoc) {
 }
 
 
-export function settingsRoutes(router: Router, c: Collections, outbox: Outbox, offline: OfflineNumbers, auth: Middleware): void {
+export function settingsRoutes(router: Router, c: Collections, outbox: Outbox, offline: OfflineNumbers, auth: Middleware, { publicWebhooksOnly }: { publicWebhooksOnly: boolean }): void {
   router.get('/domains', auth, async (ctx) => {
     ctx.body = (await domainsOfAccount(c, accountIdOf(ctx))).map(domainView);
   });
@@ -111,7 +111,7 @@ export function settingsRoutes(router: Router, c: Collections, outbox: Outbox, o
 
   router.put('/account/webhook', auth, parseBody, async (ctx) => {
     const { url } = valid(webhookUrl, bodyOf(ctx.request));
-    ctx.body = await setWebhookUrl(c, await accountOf(c, accountIdOf(ctx)), url);
+    ctx.body = await setWebhookUrl(c, await accountOf(c, accountIdOf(ctx)), url, { publicOnly: publicWebhooksOnly });
   });
 
   router.post('/account/webhook/secret', auth, async (ctx) => {

@@ -5,18 +5,26 @@ import type { AccountDoc, Collections, DeliveryLogDoc } from '../db/collections.
 import { hashKey, newKey } from '../domains/keys.ts';
 import { ManageFailure } from '../http/manage-envelope.ts';
 import { WEBHOOK_CONTENT_TYPE } from '../webhooks/live-push.ts';
+import { privateAddressOf } from '../webhooks/public-address.ts';
 import type { Outbox } from '../webhooks/outbox.ts';
 
 export async function accountOf(c: Collections, accountId: string): Promise<AccountDoc> {
   return (await c.accounts.findOne({ _id: accountId }))!;
 }
 
-/** A URL without a secret could not be signed: the first URL makes the secret too, answered once. */
-export async function setWebhookUrl(c: Collections, account: AccountDoc, url: string | null): Promise<{ secret: string | null }> {
+/**
+ * A URL without a secret could not be signed: the first URL makes the secret too, answered once.
+ * `publicOnly` (ALLOW_PRIVATE_WEBHOOKS off): a URL whose host is, or resolves to, a loopback or
+ * private address is refused now, not only at delivery.
+ */
+export async function setWebhookUrl(c: Collections, account: AccountDoc, url: string | null, { publicOnly }: { publicOnly: boolean }): Promise<{ secret: string | null }> {
   if (url === null) {
     await c.accounts.updateOne({ _id: account._id }, { $unset: { webhookUrl: '' } });
     return { secret: null };
   }
+  const host = new URL(url).hostname;
+  const privateAddress = publicOnly ? await privateAddressOf(host) : null;
+  if (privateAddress) throw new ManageFailure(400, `url: ${host} is ${privateAddress}, a private address: webhooks go to public addresses only (ALLOW_PRIVATE_WEBHOOKS)`);
   const secret = account.webhookSecret ? null : newWebhookSecret();
   await c.accounts.updateOne({ _id: account._id }, { $set: { webhookUrl: url, ...(secret ? { webhookSecret: secret } : {}) } });
   return { secret };

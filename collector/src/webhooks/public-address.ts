@@ -18,6 +18,21 @@ export function literalAddress(hostname: string): string | null {
   return ipaddr.isValid(bare) ? bare : null;
 }
 
+/** How long a webhook URL's host is looked up at configuration before it counts as not resolving. */
+const CONFIGURATION_LOOKUP_MS = 2000;
+
+/**
+ * The first address of `hostname` that is not public (the literal itself, or what the name resolves
+ * to); null when all are public, or when the name does not resolve (yet): delivery checks again.
+ */
+export async function privateAddressOf(hostname: string): Promise<string | null> {
+  const literal = literalAddress(hostname);
+  if (literal) return isPublicAddress(literal) ? null : literal;
+  const timeout = new Promise<[]>((resolve) => setTimeout(() => resolve([]), CONFIGURATION_LOOKUP_MS).unref());
+  const addresses = await Promise.race([dns.promises.lookup(hostname, { all: true }).catch(() => []), timeout]);
+  return addresses.find((a) => !isPublicAddress(a.address))?.address ?? null;
+}
+
 /** dns.lookup, failing when any resolved address is not public. */
 export const publicOnlyLookup: LookupFunction = (hostname, options, callback) => {
   dns.lookup(hostname, { ...options, all: true }, (err, addresses) => {
