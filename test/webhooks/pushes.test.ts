@@ -3,6 +3,7 @@
 // private-address guard, retries and giving up.
 import { formatUtcDateTime } from '@ringtrail/shared';
 import { MongoClient } from 'mongodb';
+import type { OutboxDoc } from '../../collector/src/db/collections.ts';
 import { afterEach, describe, expect, inject, it } from 'vitest';
 import { seed, startCollector, testDatabase, type RunningCollector, type TestDatabase } from '../helpers/collector.ts';
 import { CC_KEY, commerceFixture, CUSTOMER_KEY, viewParams, WEBHOOK_SECRET } from '../helpers/fixtures.ts';
@@ -153,6 +154,27 @@ describe('webhook pushes', () => {
     for (const { callId } of calls) {
       expect(pushes.filter((p) => p.callId === callId).map((p) => p.cart.products[0].quantity)).toEqual(Array.from({ length: CHANGES }, (_, i) => i + 1));
     }
+  });
+
+  it('retries a host that does not resolve without holding back the pushes of other calls', async () => {
+    const receiver = await startReceiver();
+    cleanups.push(() => receiver.close());
+    const t = await setUp('push_unresolved', receiver.url('/hook'));
+    // What an account whose receiver's name stopped resolving leaves behind: 1,100 pushes of one
+    // call, older than anything else, and twenty other calls with one each.
+    const stuck = (stream: string, i: number): OutboxDoc => ({
+      _id: `msg_stuck_${stream}_${i}`, accountId: 'Test account', stream, kind: 'webhook', label: 'cart', url: 'http://receiver.invalid/hook', contentType: 'application/x-www-form-urlencoded',
+      body: 'realtimeData=%7B%7D', signed: false, createdAt: new Date(), enqueuedAt: i, attempts: 0, nextAttemptAt: new Date(0), claimedBy: null, claimedUntil: new Date(0),
+    });
+    await t.c.outbox.insertMany([...Array.from({ length: 1100 }, (_, i) => stuck('call:900001', i)), ...Array.from({ length: 20 }, (_, i) => stuck(`call:${900100 + i}`, 2000 + i))]);
+    const collector = await collectorOn(t);
+    const { visitId, callId } = await liveCall(collector, 'unresolved-1');
+    await collector.post('/api/customer-cart', cartFields(visitId, 1));
+    const [push] = await receiver.waitFor(1);
+    expect(verifiedPush(push!, WEBHOOK_SECRET)).toMatchObject({ callId, type: 'cart' });
+    // The host that does not resolve is retried, not given up.
+    await expect.poll(() => t.c.deliveryLog.countDocuments({ messageId: 'msg_stuck_call:900001_0', outcome: 'retrying', error: { $ne: null } })).toBeGreaterThan(0);
+    expect(await t.c.outbox.countDocuments({ stream: 'call:900001' })).toBe(1100);
   });
 
   it('refuses private webhook addresses unless allowed, and says so in the delivery log', async () => {

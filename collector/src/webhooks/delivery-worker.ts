@@ -36,9 +36,13 @@ export const DEFAULT_DELIVERY: DeliveryOptions = {
   giveUpAfterMs: 24 * 3600_000,
 };
 
-/** How many stream heads one worker sends at once. */
+/** How many stream heads one worker sends at once, and at most how many of them to one host: a
+ * failing or slow receiver cannot take every attempt of the worker. */
 const PARALLEL = 8;
+const PER_HOST = 4;
+/** Messages read per round while looking for the streams' heads; rounds stop at MAX_ROUNDS. */
 const BATCH = 1000;
+const MAX_ROUNDS = 10;
 const UNCLAIMED = { claimedBy: null, claimedUntil: new Date(0) };
 
 export function retryDelay(attempts: number, o: Pick<DeliveryOptions, 'firstRetryMs' | 'maxRetryMs'>): number {
@@ -48,6 +52,7 @@ export function retryDelay(attempts: number, o: Pick<DeliveryOptions, 'firstRetr
 export class DeliveryWorker {
   private readonly owner = `worker_${randomUUID()}`;
   private readonly inFlight = new Set<string>();
+  private readonly inFlightHosts = new Map<string, number>();
   private running = false;
   private loop: Promise<void> | null = null;
   private wakeUp: (() => void) | null = null;
@@ -107,19 +112,44 @@ export class DeliveryWorker {
 
   /** Starts an attempt for each stream whose oldest message is due and not being sent here. */
   private async tick(now = new Date()): Promise<void> {
-    const waiting = await this.c.outbox.find({}).sort({ enqueuedAt: 1 }).limit(BATCH).toArray();
-    const heads = new Map<string, OutboxDoc>();
-    for (const m of waiting) if (!heads.has(m.stream)) heads.set(m.stream, m);
-    const due = [...heads.values()].filter((m) => m.nextAttemptAt <= now && m.claimedUntil <= now && !this.inFlight.has(m.stream));
-    for (const m of due.slice(0, Math.max(0, PARALLEL - this.inFlight.size))) {
+    for (const m of await this.dueHeads(now)) {
+      const host = hostOf(m.url);
       this.inFlight.add(m.stream);
+      this.inFlightHosts.set(host, (this.inFlightHosts.get(host) ?? 0) + 1);
       void this.attempt(m)
         .catch((err) => this.log.error({ err, messageId: m._id }, 'webhook delivery failed'))
         .finally(() => {
           this.inFlight.delete(m.stream);
+          this.inFlightHosts.set(host, this.inFlightHosts.get(host)! - 1);
           this.wake(); // the stream's next message may be ready
         });
     }
+  }
+
+  /**
+   * The oldest message of each stream, oldest first, that is due, not being sent here, and whose
+   * host has room, as many as the worker has room for. Read in rounds that pass over the streams
+   * already seen, so a stream with thousands of messages waiting (a receiver down for long) hides
+   * no other stream's head behind them.
+   */
+  private async dueHeads(now: Date): Promise<OutboxDoc[]> {
+    const seen = new Set<string>();
+    const perHost = new Map(this.inFlightHosts);
+    const due: OutboxDoc[] = [];
+    const room = PARALLEL - this.inFlight.size;
+    for (let round = 0; round < MAX_ROUNDS && due.length < room; round++) {
+      const batch = await this.c.outbox.find(seen.size ? { stream: { $nin: [...seen] } } : {}).sort({ enqueuedAt: 1 }).limit(BATCH).toArray();
+      for (const m of batch) {
+        if (seen.has(m.stream) || due.length >= room) continue;
+        seen.add(m.stream);
+        const host = hostOf(m.url);
+        if (m.nextAttemptAt > now || m.claimedUntil > now || this.inFlight.has(m.stream) || (perHost.get(host) ?? 0) >= PER_HOST) continue;
+        perHost.set(host, (perHost.get(host) ?? 0) + 1);
+        due.push(m);
+      }
+      if (batch.length < BATCH) break;
+    }
+    return due;
   }
 
   private async drained(): Promise<void> {
@@ -201,5 +231,13 @@ export class DeliveryWorker {
     } catch (err) {
       if (!isDuplicateKey(err)) throw err;
     }
+  }
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return url;
   }
 }
