@@ -63,6 +63,8 @@ export interface AppOptions {
   poolSampleMs?: number;
   /** The bearer key of GET /metrics; unset, metrics are off (404). */
   metricsKey?: string;
+  /** /data-api pages of one domain read at once (data/page-gate.ts); the benchmark compares. */
+  dataPagesAtOnce?: number;
 }
 
 export interface CollectorApp {
@@ -108,7 +110,7 @@ export function createApp(options: AppOptions): CollectorApp {
     trackerScriptRoutes(trackerBundlePath),
     offlineRoutes(c, offline, log),
     telephonyRoutes(telephony, options.telephonyApiKey, log),
-    dataRoutes(c, new DataService(c), log),
+    dataRoutes(c, new DataService(c), log, options.dataPagesAtOnce),
     twilioRoutes(telephony, options.twilio ?? {}, log),
     commerceRoutes(c, commerce, log),
     agentRoutes(c, agents, log),

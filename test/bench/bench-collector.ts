@@ -16,6 +16,8 @@ import { createLogger } from '../../collector/src/logger.ts';
 
 export interface BenchCollector {
   base: string;
+  /** The database server's connection string: another process (a collector of its own) may use it. */
+  uri: string;
   /** Monitors its commands (`commandStarted`), for counting round trips. */
   client: MongoClient;
   db: Db;
@@ -31,7 +33,8 @@ export const databaseLabel = () => (process.env.MONGODB_URI ? 'MONGODB_URI' : 'e
 export async function startBenchCollector(fixture: unknown, label: string, appOptions: Partial<AppOptions> = {}): Promise<BenchCollector> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'ringtrail-bench-'));
   const embedded = process.env.MONGODB_URI ? undefined : await startEmbeddedDatabase(dataDir);
-  const client = await new MongoClient(process.env.MONGODB_URI ?? embedded!.uri, { monitorCommands: true }).connect();
+  const uri = process.env.MONGODB_URI ?? embedded!.uri;
+  const client = await new MongoClient(uri, { monitorCommands: true }).connect();
   const db = client.db(`bench_${label}_${Date.now()}`);
   const c = collections(db);
   await ensureIndexes(c);
@@ -41,6 +44,7 @@ export async function startBenchCollector(fixture: unknown, label: string, appOp
   let server: Server | undefined;
   const bench: BenchCollector = {
     base: '',
+    uri,
     client,
     db,
     c,
