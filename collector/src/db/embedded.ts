@@ -62,7 +62,7 @@ export async function startEmbeddedDatabase(dataDir: string, { cacheSize = DEFAU
   const watch = (child: ChildProcess) =>
     child.once('exit', (code, signal) => {
       if (stopping) return;
-      log?.error({ pid: child.pid, code, signal }, 'the embedded database exited: starting it again on the same data');
+      log?.error({ databasePid: child.pid, code, signal }, 'the embedded database exited: starting it again on the same data');
       restarting = restart();
     });
   const restart = async () => {
@@ -72,7 +72,7 @@ export async function startEmbeddedDatabase(dataDir: string, { cacheSize = DEFAU
       try {
         current = (await launch(port)).child;
         watch(current);
-        log?.warn({ pid: current.pid, port }, 'the embedded database is running again');
+        log?.warn({ databasePid: current.pid, port }, 'the embedded database is running again');
         return;
       } catch (err) {
         log?.error({ err, attempt: attempt + 1 }, 'the embedded database did not start again: retrying');
