@@ -44,6 +44,12 @@ export function PoolsScreen({ route }: { route: Route }) {
             ) : (
               <p class="muted">The pool never ran out in this range.</p>
             )}
+            {pool.heldBackFromOneAddress > 0 && (
+              <p class="muted">
+                {count(pool.heldBackFromOneAddress)} visitors were held back because their address already held as many numbers as one address may (Settings: numbers one
+                address may hold). They are not counted in the recommended size.
+              </p>
+            )}
           </div>
         );
       })}
