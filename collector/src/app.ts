@@ -8,6 +8,7 @@ import { browserRoutes } from './browser/routes.ts';
 import { trackerScriptRoutes } from './browser/tracker-script.ts';
 import { collections, type Collections } from './db/collections.ts';
 import { IdAllocator } from './db/ids.ts';
+import { DatabaseStallWatch } from './db/stall-watch.ts';
 import { healthRoutes } from './http/health.ts';
 import { refuseUnknownMethods } from './http/methods.ts';
 import { requestLog } from './http/request-log.ts';
@@ -100,7 +101,13 @@ export function createApp(options: AppOptions): CollectorApp {
   if (run) sampler.start(options.poolSampleMs);
   const offline = new OfflineNumbers(c);
   app.silent = true; // errors are answered and logged by each family's envelope
+  const stallWatch = new DatabaseStallWatch(db.client, log);
   app.use(requestLog(log));
+  app.use(async (ctx, next) => {
+    ctx.state.databaseStalled = stallWatch.stalled;
+    ctx.state.nextStall = stallWatch.nextStall;
+    await next();
+  });
   app.use(measureRequests(metrics));
   app.use(refuseUnknownMethods);
   const routers = [
@@ -130,6 +137,7 @@ export function createApp(options: AppOptions): CollectorApp {
     collections: c,
     stop: () => {
       sampler.stop();
+      stallWatch.stop();
       metrics.close();
       return worker.stop();
     },

@@ -60,10 +60,14 @@ describe('a collector whose database fails', () => {
       process.kill(pid, 'SIGSTOP');
       expect(await ready(main.baseUrl)).toBe(503);
       expect(await view(main.baseUrl)).toMatchObject({ status: 'SYSTEM_ERROR' });
+      // One operation timed out: the collector knows, and the next requests fail at once.
+      await expect.poll(() => main.output()).toContain('the database does not answer: failing requests at once until it does');
+      expect(await view(main.baseUrl)).toMatchObject({ status: 'SYSTEM_ERROR' });
       expect((await fetch(`${main.baseUrl}/healthz`, { signal: PATIENCE.signal() })).status).toBe(200); // the process itself is alive
       process.kill(pid, 'SIGCONT');
       await expect.poll(() => ready(main.baseUrl)).toBe(200);
       await expect.poll(async () => (await view(main.baseUrl)).status).toBe('OK');
+      expect(main.output()).toContain('the database answers again');
       expect(databasePid()).toBe(pid); // stalled is not dead: nothing was restarted
     } finally {
       process.kill(pid, 'SIGCONT');

@@ -1,6 +1,7 @@
 // What every family's envelope does alike: run the route, turn a failure it knows into its own
 // answer, and log and answer anything else as an internal error.
 import type { Context, Middleware } from 'koa';
+import { DatabaseStalled } from '../db/stall-watch.ts';
 import type { Logger } from '../logger.ts';
 
 export interface EnvelopeAnswer {
@@ -12,10 +13,14 @@ export interface EnvelopeAnswer {
 export function envelope(log: Logger, family: string, known: (err: unknown) => EnvelopeAnswer | null, internal: EnvelopeAnswer): Middleware {
   return async (ctx: Context, next) => {
     try {
-      await next();
+      // While the database does not answer (db/stall-watch.ts), the family's internal error at once,
+      // and for a request under way as soon as the database is found not to answer.
+      if (ctx.state.databaseStalled) throw new DatabaseStalled();
+      const route = next();
+      await (ctx.state.nextStall ? Promise.race([route, ctx.state.nextStall]) : route);
     } catch (err) {
       const answer = known(err);
-      if (!answer) log.error({ err, path: ctx.path }, `${family} request failed`);
+      if (!answer && !(err instanceof DatabaseStalled)) log.error({ err, path: ctx.path }, `${family} request failed`);
       const { status, body, headers } = answer ?? internal;
       ctx.status = status;
       if (headers) ctx.set(headers);
