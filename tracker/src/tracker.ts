@@ -6,7 +6,7 @@ import { elementOf, findPhones, isText, rewrite, telLinkOf, type Occurrence } fr
 import { formatLike } from './phones.ts';
 import { currentVisitId, keepVisit, mayStore } from './visit-cookie.ts';
 
-/** The script tag's data attributes (README, "The tracker"): data-key, data-display, data-hide,
+/** The script tag's data attributes (docs/tracker.md): data-key, data-display, data-hide,
  * data-label, data-keepalive, data-collector, data-consent. */
 export interface TrackerOptions extends DOMStringMap {
   key: string;

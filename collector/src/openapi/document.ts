@@ -59,7 +59,7 @@ export function openApiDocument({ demoPages = false }: { demoPages?: boolean } =
       title: 'RingTrail collector',
       version: '1.0.0',
       description:
-        "Call tracking, offline numbers, call data, carts and orders, and call-center agents (the spec's three documents), the browser doors of tracker.js, the telephony side, and the site owner's back end. Each family answers in its own envelope, as its section of the README says.",
+        "Call tracking, offline numbers, call data, carts and orders, and call-center agents (the spec's three documents), the browser doors of tracker.js, the telephony side, and the site owner's back end. Each family answers in its own envelope, as its page under docs/ says.",
     },
     tags: [...new Set(OPERATIONS.map((op) => op.tag))].map((name) => ({ name })),
     components: {
