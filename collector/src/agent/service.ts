@@ -38,7 +38,8 @@ export class AgentService {
     for (const call of matched) {
       if (req.agent) await this.setAgent(call, req.agent);
       const withAgent = req.agent ? { ...call, agent: req.agent } : call;
-      await this.liveCalls.open(withAgent, account._id, now);
+      // A blocked caller's call was refused: nothing of it is pushed.
+      if (call.status !== 'CALLER_PHONE_BLACKLISTED') await this.liveCalls.open(withAgent, account._id, now);
       results.push(await this.contextOf(domain, withAgent));
     }
     return results;

@@ -14,6 +14,8 @@ const domain = domainSettings.extend({
   customerKey: key.optional(),
   publicKey: key.optional(),
   pools: z.array(pool).default([]),
+  /** Callers refused (ours): added to the domain's blocklist, never removed from it by a seed. */
+  blockedCallers: z.array(phone).default([]),
 });
 
 export const fixtureSchema = z.object({

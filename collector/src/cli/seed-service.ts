@@ -6,6 +6,7 @@ import { hashKey } from '../domains/keys.ts';
 import { addOverflowNumber, addPoolNumber, numberRefusal } from '../domains/pool-numbers.ts';
 import { settingsFields } from '../domains/settings.ts';
 import { saveUser, UserError } from '../manage/users.ts';
+import { BlockedCallers } from '../telephony/blocked-callers.ts';
 import type { Fixture } from './fixture.ts';
 
 export class SeedError extends Error {}
@@ -30,7 +31,7 @@ export async function seedFixture(c: Collections, fixture: Fixture): Promise<See
     summary.accounts++;
     for (const user of account.users) await saveUser(c, account.name, user.username, user.password).catch(asSeedError);
     for (const d of account.domains) {
-      const { pools, name, apiKey, dataApiKey, offlineApiKey, customerKey, publicKey, ...settings } = d;
+      const { pools, name, apiKey, dataApiKey, offlineApiKey, customerKey, publicKey, blockedCallers, ...settings } = d;
       const doc: Omit<DomainDoc, '_id'> = {
         name,
         accountId: account.name,
@@ -51,6 +52,7 @@ export async function seedFixture(c: Collections, fixture: Fixture): Promise<See
         }
         if (pool.overflowNumber) await addOverflowNumber(c, name, pool, pool.overflowNumber);
       }
+      for (const caller of blockedCallers) await new BlockedCallers(c).add(name, caller, 'fixture');
     }
   }
   return summary;

@@ -84,6 +84,7 @@ export class DataService {
       sentAt: rangeOf(domain, req),
       ...(req.trackingPhone ? { trackingNumber: req.trackingPhone } : {}),
       ...(req.callerPhone ? { caller: req.callerPhone } : {}),
+      blocked: { $ne: true }, // an SMS from a blocked caller is kept, never listed nor counted
     };
     return paged(this.c.sms, filter, 'sentAt', req, (s) => smsRecord(s, domain));
   }

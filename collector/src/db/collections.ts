@@ -1,6 +1,6 @@
 // Every collection the collector uses, its document shape, and its indexes.
 import type { Collection, Db, Filter, UpdateFilter } from 'mongodb';
-import type { CallStatus, DisplayMode, RouteReason, TimetableEntry } from '@ringtrail/shared';
+import type { CallStatus, DisplayMode, RedirectPlan, RouteReason, TimetableEntry } from '@ringtrail/shared';
 import type { Attribution } from '../tracking/attribution.ts';
 
 export type PoolUsage = 'online' | 'offline';
@@ -78,6 +78,11 @@ export interface DomainDoc {
   pools: PoolConfig[];
   /** Numbers one client address may hold at once (ours); 0: no limit. Absent: the default (settings.ts). */
   numbersPerAddress?: number;
+  /** Ours (telephony/redirects.ts), absent in domains made before them: the defaults of settings.ts. */
+  redirectPhone?: string | null;
+  redirect?: { enabled: boolean; timetable: TimetableEntry[] };
+  redirectAfterSeconds?: number;
+  whisper?: boolean;
 }
 
 export interface TrackingNumberDoc {
@@ -269,6 +274,8 @@ export interface CallDoc extends CallAttribution {
    * null for offline numbers and calls stored before it was kept. */
   matchCandidates?: number | null;
   matchConfidence?: 'certain' | 'likely' | 'possible' | 'none' | null;
+  /** Where the call goes if nobody answers, decided with its route (telephony/redirects.ts); absent: none. */
+  redirect?: RedirectPlan | null;
 }
 
 export type StatusTotals = Partial<Record<CallStatus, { calls: number; duration: number; revenueCents: number }>>;
@@ -307,6 +314,8 @@ export interface TrafficCounts {
 export interface CallSourceCounts {
   total?: number;
   answered?: number;
+  /** Calls of blocked callers (CALLER_PHONE_BLACKLISTED): in none of the other counters. */
+  blocked?: number;
   src?: Record<string, number>;
   kw?: Record<string, number>;
 }
@@ -350,6 +359,19 @@ export interface SmsDoc {
   /** A string for one plain part; an array for unicode or several parts. */
   message: string | string[];
   receivedAt: Date;
+  /** From a caller on the domain's blocklist: kept, never listed by the data API. */
+  blocked?: boolean;
+}
+
+/** A caller a domain refuses (telephony/blocked-callers.ts); `_id` = `<domainId>|<number>`. */
+export interface BlockedCallerDoc {
+  _id: string;
+  domainId: string;
+  /** Normalized digits, as callers are stored. */
+  number: string;
+  addedAt: Date;
+  /** The back end's user, `fixture`, or `api`. */
+  addedBy: string;
 }
 
 /** Claims an outside reference (`call:<callRef>`, `sms:<smsRef>`, `cart:<domain>:<id>`, `order:<domain>:<id>`)
@@ -536,6 +558,7 @@ export interface Collections {
   counters: Collection<CounterDoc>;
   rateLimits: Collection<RateLimitDoc>;
   addressHolds: Collection<AddressHoldDoc>;
+  blockedCallers: Collection<BlockedCallerDoc>;
 }
 
 export function collections(db: Db): Collections {
@@ -569,6 +592,7 @@ export function collections(db: Db): Collections {
     counters: db.collection('counters'),
     rateLimits: db.collection('rate_limits'),
     addressHolds: db.collection('address_holds'),
+    blockedCallers: db.collection('blocked_callers'),
   };
 }
 

@@ -1,6 +1,6 @@
 // A domain's settings, as the fixture and the back end both write them: one schema, one set of
 // error messages. Keys and pools are set apart (the fixture names them; the back end makes them).
-import { displayMode, isKnownNumberType, isOfflineNumberType, normalizePhone } from '@ringtrail/shared';
+import { displayMode, HH_MM, isKnownNumberType, isOfflineNumberType, normalizePhone, sortTimetable, WEEK_DAYS } from '@ringtrail/shared';
 import { domainToASCII } from 'node:url';
 import { z } from 'zod';
 import type { DomainDoc } from '../db/collections.ts';
@@ -55,6 +55,19 @@ export const domainName = z
     return ascii;
   });
 
+/** When a redirect applies, in the domain's time zone: ranges per day of the week; none: always. */
+export const timetableEntries = z
+  .array(
+    z
+      .object({ day: z.enum(WEEK_DAYS, { error: `must be one of ${WEEK_DAYS.join(', ')}` }), from: z.string().regex(HH_MM, 'must be HH:MM'), to: z.string().regex(HH_MM, 'must be HH:MM') })
+      .refine((e) => e.from < e.to, { message: 'must end after it starts', path: ['to'] }),
+  )
+  .max(70)
+  .transform(sortTimetable);
+
+/** Ring time before an unanswered call is redirected, unless the domain says otherwise. */
+export const DEFAULT_REDIRECT_AFTER_SECONDS = 20;
+
 export const domainSettings = z.object({
   offlineApiEnabled: z.boolean().default(false),
   allowedOrigins: z.array(origin).default([]),
@@ -69,6 +82,13 @@ export const domainSettings = z.object({
   orderStatuses: z.array(z.object({ name: z.string().min(1), isSale: z.boolean() })).default([]),
   ga4MeasurementId: z.string().regex(/^G-[A-Z0-9]+$/, 'must be a GA4 measurement id (G-XXXXXXX)').optional(),
   ga4ApiSecret: z.string().min(1).optional(),
+  /** Ours (telephony/redirects.ts): where calls nobody answers go; null: nowhere. */
+  redirectPhone: phone.nullable().default(null),
+  /** Ours: whether calls to online pool numbers are redirected, and when (offline numbers have their own). */
+  redirect: z.object({ enabled: z.boolean().default(false), timetable: timetableEntries.default([]) }).strict().default({ enabled: false, timetable: [] }),
+  redirectAfterSeconds: z.number().int().min(5).max(120).default(DEFAULT_REDIRECT_AFTER_SECONDS),
+  /** Ours (telephony/whisper.ts): whoever answers hears the call's source first. */
+  whisper: z.boolean().default(false),
 });
 export type DomainSettings = z.infer<typeof domainSettings>;
 

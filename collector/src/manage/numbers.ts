@@ -1,5 +1,6 @@
 // The back end's number pools: add a pool, add and remove its numbers. A number a visitor holds,
 // or an offline number assigned to a campaign, is not removed under them. Knows nothing of HTTP.
+import type { TimetableEntry } from '@ringtrail/shared';
 import type { Collections, DomainDoc, PoolConfig } from '../db/collections.ts';
 import { addOverflowNumber, addPoolNumber, numberRefusal } from '../domains/pool-numbers.ts';
 import { ManageFailure } from '../http/manage-envelope.ts';
@@ -11,6 +12,8 @@ export interface NumberRow {
   /** Online: a visitor holds it (or one of its codes) now. Offline: it is assigned to a campaign. */
   inUse: boolean;
   description: string | null;
+  /** An assigned offline number's no-answer redirect (the offline numbers API's allow_redirect and timetable). */
+  redirect?: { allowRedirect: boolean; timetable: TimetableEntry[] };
 }
 
 export async function addPool(c: Collections, domain: DomainDoc, pool: PoolConfig): Promise<DomainDoc> {
@@ -46,17 +49,21 @@ export async function listNumbers(c: Collections, domain: DomainDoc, now = new D
   const [numbers, held, assignments] = await Promise.all([
     c.trackingNumbers.find({ domainId: domain._id }).sort({ type: 1, _id: 1 }).toArray(),
     c.slots.find({ domainId: domain._id, freeAt: { $gt: now } }, { projection: { number: 1 } }).toArray(),
-    c.offlineAssignments.find({ domainId: domain._id }, { projection: { description: 1 } }).toArray(),
+    c.offlineAssignments.find({ domainId: domain._id }, { projection: { description: 1, allowRedirect: 1, timetable: 1 } }).toArray(),
   ]);
   const heldNumbers = new Set(held.map((s) => s.number));
-  const descriptionOf = new Map(assignments.map((a) => [a._id, a.description]));
-  return numbers.map((n) => ({
-    number: n._id,
-    type: n.type,
-    usage: n.usage,
-    inUse: n.usage === 'online' ? heldNumbers.has(n._id) : descriptionOf.has(n._id),
-    description: descriptionOf.get(n._id) ?? null,
-  }));
+  const assignmentOf = new Map(assignments.map((a) => [a._id, a]));
+  return numbers.map((n) => {
+    const assigned = assignmentOf.get(n._id);
+    return {
+      number: n._id,
+      type: n.type,
+      usage: n.usage,
+      inUse: n.usage === 'online' ? heldNumbers.has(n._id) : Boolean(assigned),
+      description: assigned?.description ?? null,
+      ...(assigned ? { redirect: { allowRedirect: assigned.allowRedirect, timetable: assigned.timetable } } : {}),
+    };
+  });
 }
 
 /**

@@ -2,13 +2,28 @@
 // unassign it, through the offline numbers service, so the rules are the API's own.
 import { OfflineFailure } from '../http/offline-envelope.ts';
 import { ManageFailure } from '../http/manage-envelope.ts';
+import type { TimetableEntry } from '@ringtrail/shared';
 import type { Collections, DomainDoc } from '../db/collections.ts';
 import type { OfflineNumbers } from '../offline/service.ts';
 
-export async function assignOffline(c: Collections, offline: OfflineNumbers, domain: DomainDoc, number: string, destination: string, description: string): Promise<void> {
+export interface RedirectRule {
+  allowRedirect?: boolean;
+  timetable?: TimetableEntry[];
+}
+
+export async function assignOffline(c: Collections, offline: OfflineNumbers, domain: DomainDoc, number: string, destination: string, description: string, redirect: RedirectRule = {}): Promise<void> {
   const stored = await c.trackingNumbers.findOne({ _id: number });
   if (!stored || stored.domainId !== domain._id || stored.usage !== 'offline') throw new ManageFailure(404, `No offline number ${number} in this domain`);
-  await asManageFailure(offline.run(domain, { action: 'assign', tracking_number: number, phone_number: destination, description, type: stored.type }));
+  await asManageFailure(offline.run(domain, { action: 'assign', tracking_number: number, phone_number: destination, description, type: stored.type, ...asRequest(redirect) }));
+}
+
+/** `redirect_setup` of an assigned number. */
+export async function setOfflineRedirect(offline: OfflineNumbers, domain: DomainDoc, number: string, redirect: Required<RedirectRule>): Promise<void> {
+  await asManageFailure(offline.run(domain, { action: 'redirect_setup', tracking_number: number, ...asRequest(redirect) }));
+}
+
+function asRequest({ allowRedirect, timetable }: RedirectRule) {
+  return { ...(allowRedirect === undefined ? {} : { allow_redirect: allowRedirect ? ('1' as const) : ('0' as const) }), ...(timetable ? { timetable } : {}) };
 }
 
 export async function unassignOffline(offline: OfflineNumbers, domain: DomainDoc, number: string): Promise<void> {

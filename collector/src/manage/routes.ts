@@ -14,6 +14,7 @@ import { SESSION_COOKIE, SESSION_MS, Sessions } from './sessions.ts';
 import type { SignInLimit } from './sign-in-limit.ts';
 import { reportRoutes } from './report-routes.ts';
 import { settingsRoutes } from './settings-routes.ts';
+import { blocklistRoutes } from './blocklist-routes.ts';
 import { signUp } from './sign-up.ts';
 import { checkPassword, usernameKey } from './users.ts';
 
@@ -80,6 +81,7 @@ export function manageRoutes(c: Collections, limit: SignInLimit, services: Manag
 
   const auth = signedIn(sessions);
   settingsRoutes(router, c, services.outbox, services.offline, auth, options);
+  blocklistRoutes(router, c, auth);
   reportRoutes(router, c, services.agents, auth);
   return router;
 }

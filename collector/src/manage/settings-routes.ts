@@ -13,8 +13,8 @@ import type { Outbox } from '../webhooks/outbox.ts';
 import { createDomain, domainOfAccount, domainsOfAccount, keyStatus, lastViewAt, rotateDomainKey, updateDomain } from './domains.ts';
 import { addNumbers, addPool, listNumbers, poolOf, removeNumber } from './numbers.ts';
 import type { OfflineNumbers } from '../offline/service.ts';
-import { assignOffline, unassignOffline } from './offline-numbers.ts';
-import { numbersBody, offlineAssignment, webhookUrl } from './bodies.ts';
+import { assignOffline, setOfflineRedirect, unassignOffline } from './offline-numbers.ts';
+import { numbersBody, offlineAssignment, offlineRedirect, webhookUrl } from './bodies.ts';
 import { valid } from './validate.ts';
 import { accountOf, deliveries, resend, rotateCallCenterKey, rotateWebhookSecret, setWebhookUrl } from './webhooks.ts';
 
@@ -93,8 +93,14 @@ export function settingsRoutes(router: Router, c: Collections, outbox: Outbox, o
 
   router.post('/domains/:domain/offline-numbers/:number/assign', auth, parseBody, async (ctx) => {
     const domain = await domainOf(c, ctx);
-    const { destination, description } = valid(offlineAssignment, bodyOf(ctx.request));
-    await assignOffline(c, offline, domain, normalizePhone(ctx.params.number!) ?? ctx.params.number!, destination, description);
+    const { destination, description, ...redirect } = valid(offlineAssignment, bodyOf(ctx.request));
+    await assignOffline(c, offline, domain, normalizePhone(ctx.params.number!) ?? ctx.params.number!, destination, description, redirect);
+    ctx.body = await listNumbers(c, domain);
+  });
+
+  router.post('/domains/:domain/offline-numbers/:number/redirect', auth, parseBody, async (ctx) => {
+    const domain = await domainOf(c, ctx);
+    await setOfflineRedirect(offline, domain, normalizePhone(ctx.params.number!) ?? ctx.params.number!, valid(offlineRedirect, bodyOf(ctx.request)));
     ctx.body = await listNumbers(c, domain);
   });
 

@@ -17,12 +17,14 @@ export function sourceClassOf(source: string | null): string {
 interface Share {
   domainId: string;
   day: string;
-  /** Counters of `calls` the call adds one to: `total`, `answered`, `src.paid`, `kw.<key>`. */
+  /** Counters of `calls` the call adds one to: `total`, `answered`, `src.paid`, `kw.<key>`; or `blocked`. */
   places: string[];
 }
 
 function shareOf(call: Counted | null, timeZone: string): Share | null {
   if (!call || call.status === null) return null;
+  // A blocked caller's call is counted apart: never a call of a source, never an answered one.
+  if (call.status === 'CALLER_PHONE_BLACKLISTED') return { domainId: call.domainId, day: localTime(call.startedAt, timeZone).day, places: ['blocked'] };
   const places = ['total', ...(call.status === 'SUCCESS' ? ['answered'] : []), `src.${sourceClassOf(call.source)}`, ...(call.keyword ? [`kw.${rollupKey(call.keyword)}`] : [])];
   return { domainId: call.domainId, day: localTime(call.startedAt, timeZone).day, places };
 }

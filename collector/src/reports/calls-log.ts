@@ -4,6 +4,7 @@ import type { CallStatus } from '@ringtrail/shared';
 import type { CallDoc, Collections, DomainDoc } from '../db/collections.ts';
 import { maskCaller } from '../domains/caller-privacy.ts';
 import { localDaysBetween, localTime } from '../domains/time-zone.ts';
+import { BlockedCallers } from '../telephony/blocked-callers.ts';
 import type { DayRange } from './day-range.ts';
 
 export const LOG_PAGE_SIZE = 50;
@@ -71,12 +72,16 @@ function rowOf(call: CallDoc, domain: DomainDoc): CallRow {
   };
 }
 
-/** One page of the log, newest first, and whether there is a next one. */
-export async function callsPage(c: Collections, domain: DomainDoc, range: DayRange, filters: CallFilters, page: number): Promise<{ calls: CallRow[]; page: number; hasMore: boolean }> {
+/** One page of the log, newest first, and whether there is a next one. `callerBlocked`: the caller is
+ * on the blocklist now (the log's block and unblock action). */
+export async function callsPage(c: Collections, domain: DomainDoc, range: DayRange, filters: CallFilters, page: number): Promise<{ calls: (CallRow & { callerBlocked: boolean })[]; page: number; hasMore: boolean }> {
   const calls = await c.calls
     .find(filterOf(domain, range, filters), { sort: { startedAt: -1, _id: -1 }, skip: (page - 1) * LOG_PAGE_SIZE, limit: LOG_PAGE_SIZE + 1 })
     .toArray();
-  return { calls: calls.slice(0, LOG_PAGE_SIZE).map((call) => rowOf(call, domain)), page, hasMore: calls.length > LOG_PAGE_SIZE };
+  const shown = calls.slice(0, LOG_PAGE_SIZE);
+  const callers = [...new Set(shown.flatMap((call) => (call.caller ? [call.caller] : [])))];
+  const blocked = await new BlockedCallers(c).blockedAmong(domain._id, callers);
+  return { calls: shown.map((call) => ({ ...rowOf(call, domain), callerBlocked: call.caller !== null && blocked.has(call.caller) })), page, hasMore: calls.length > LOG_PAGE_SIZE };
 }
 
 const CSV_COLUMNS: (keyof CallRow)[] = ['callId', 'startedAt', 'trackingNumber', 'caller', 'destination', 'status', 'duration', 'source', 'keyword', 'landingPage', 'pagesSeen', 'gclid', 'offlineDescription', 'agent', 'revenue', 'matchConfidence', 'matchCandidates'];

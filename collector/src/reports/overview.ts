@@ -25,7 +25,8 @@ export interface Overview {
   from: string;
   to: string;
   currency: string;
-  totals: Row & { answered: number };
+  /** `blocked`: calls of blocked callers, which `calls` leaves out. */
+  totals: Row & { answered: number; blocked: number };
   days: ({ day: string } & Row)[];
   sources: ({ source: string } & Row)[];
   keywords: ({ keyword: string } & Row)[];
@@ -46,7 +47,7 @@ export async function overview(c: Collections, domain: { _id: string; currency: 
   const traffic = new TrafficDays(c);
   // Keywords: whole months from their monthly counters, the days at the edges from theirs.
   const [days, keywordMonths, edges] = await Promise.all([
-    traffic.read(domain._id, from, to, { visits: 1, views: 1, src: 1, sales: 1, 'calls.total': 1, 'calls.answered': 1, 'calls.src': 1 }),
+    traffic.read(domain._id, from, to, { visits: 1, views: 1, src: 1, sales: 1, 'calls.total': 1, 'calls.answered': 1, 'calls.blocked': 1, 'calls.src': 1 }),
     new KeywordMonths(c).read(domain._id, months),
     traffic.readDays(domain._id, edgeDays, { kw: 1, 'calls.kw': 1 }),
   ]);
@@ -70,7 +71,7 @@ export async function overview(c: Collections, domain: { _id: string; currency: 
     from,
     to,
     currency: domain.currency,
-    totals: { ...row(totals, 'views'), answered: days.reduce((n, day) => n + (day.calls?.answered ?? 0), 0) },
+    totals: { ...row(totals, 'views'), answered: days.reduce((n, day) => n + (day.calls?.answered ?? 0), 0), blocked: days.reduce((n, day) => n + (day.calls?.blocked ?? 0), 0) },
     days: daysBetween(from, to).map((day) => ({ day, ...row(dayCounts(trafficOf.get(day)), 'views') })),
     sources: classes.map((source) => ({ source, ...row(sources.get(source) ?? zero(), 'visits') })),
     keywords: [...keywords.entries()]

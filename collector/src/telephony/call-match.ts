@@ -24,7 +24,7 @@ function overflowMatch(candidates: number): CallMatch {
 
 export async function matchOf(c: Collections, route: Route, code: string | null, at: Date): Promise<CallMatch> {
   if (route.reason === 'overflow') return overflowMatch(route.overflowCandidates ?? 0);
-  if (!route.domain || !route.number || route.number.usage === 'offline') return NOT_MATCHED;
+  if (!route.domain || !route.number || route.number.usage === 'offline' || route.reason === 'blocked') return NOT_MATCHED;
   // As the route's lease: whatever happened during the call's second came before it.
   const held = await new NumberPool(c).holdersAround(route.number, code, endOfSecond(at), route.domain.defaultExpiration * 1000);
   const visits = new Set(held.filter((l) => l.visitId > 0).map((l) => l.visitId));

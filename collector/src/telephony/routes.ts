@@ -14,7 +14,8 @@ export function telephonyRoutes(service: TelephonyService, apiKey: string | unde
 
   router.get('/route', ...guard, async (ctx) => {
     const q = parseTelephonyParams(routeQuery, queryOf(ctx));
-    ctx.body = service.answerOf(q.tracking_number, await service.routeOf(q.tracking_number, q.code ?? null));
+    const now = new Date();
+    ctx.body = await service.answerOf(q.tracking_number, await service.routeOf(q.tracking_number, q.code ?? null, now, q.caller_phone ?? null), now);
   });
   router.post('/calls', ...guard, parseBody, async (ctx) => {
     const callId = await service.recordCall(parseTelephonyParams(callReport, bodyOf(ctx.request)));

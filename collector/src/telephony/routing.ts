@@ -6,9 +6,13 @@
 // - A lease that ended longer ago: forwarded to the same phone, unattributed, status EXPIRED.
 // - An online number never assigned (or a code no one held): the site's first phone, NOTASSIGNED.
 // - An offline number: its destination and description; unassigned, NOTASSIGNED.
-import type { CallStatus, RouteReason } from '@ringtrail/shared';
+// - A caller on the domain's blocklist: nowhere, CALLER_PHONE_BLACKLISTED, whatever the number.
+// Each route with a destination carries its no-answer redirect, if any (redirects.ts).
+import type { CallStatus, RedirectPlan, RouteReason } from '@ringtrail/shared';
 import type { Collections, DomainDoc, LeaseDoc, OfflineAssignmentDoc, TrackingNumberDoc } from '../db/collections.ts';
 import type { NumberPool } from '../tracking/pool.ts';
+import { BlockedCallers } from './blocked-callers.ts';
+import { redirectOf } from './redirects.ts';
 
 /** A caller who kept the number from a page they left this long ago is still credited to that visit. */
 export const EXPIRED_GRACE_MS = 24 * 60 * 60 * 1000;
@@ -29,23 +33,38 @@ export interface Route {
   offline: OfflineAssignmentDoc | null;
   /** An overflow number: the visits shown it in the minutes before the call. */
   overflowCandidates?: number;
+  /** Where the call goes if the destination does not answer; null: nowhere. */
+  redirect: RedirectPlan | null;
 }
 
 /** How far back a call to an overflow number looks for the pages that showed it. */
 export const OVERFLOW_WINDOW_MS = 10 * 60_000;
 
+type Found = Omit<Route, 'redirect'>;
+
 export class CallRouter {
+  private readonly blocked: BlockedCallers;
+
   constructor(
     private readonly c: Collections,
     private readonly pool: NumberPool,
-  ) {}
+  ) {
+    this.blocked = new BlockedCallers(c);
+  }
 
-  async route(trackingNumber: string, code: string | null, at: Date): Promise<Route> {
+  /** `caller`: the caller's digits, null when anonymous or not known. */
+  async route(trackingNumber: string, code: string | null, at: Date, caller: string | null = null): Promise<Route> {
+    const found = await this.find(trackingNumber, code, at, caller);
+    return { ...found, redirect: redirectOf(found, at) };
+  }
+
+  private async find(trackingNumber: string, code: string | null, at: Date, caller: string | null): Promise<Found> {
     const number = await this.c.trackingNumbers.findOne({ _id: trackingNumber });
     const domain = number ? await this.c.domains.findOne({ _id: number.domainId }) : null;
     const base = { domain, number, lease: null, offline: null, forcedStatus: null };
     if (!number || !domain) return { ...base, reason: 'unknown-number', destination: null };
-    const notAssigned: Route = { ...base, reason: 'not-assigned', destination: domain.sitePhones[0] ?? null, forcedStatus: 'NOTASSIGNED' };
+    if (await this.blocked.isBlocked(domain._id, caller)) return { ...base, reason: 'blocked', destination: null, forcedStatus: 'CALLER_PHONE_BLACKLISTED' };
+    const notAssigned: Found = { ...base, reason: 'not-assigned', destination: domain.sitePhones[0] ?? null, forcedStatus: 'NOTASSIGNED' };
 
     if (number.usage === 'offline') {
       const offline = await this.c.offlineAssignments.findOne({ _id: number._id });
@@ -62,7 +81,7 @@ export class CallRouter {
 
   /** To the site phone the number stood for on the latest page that showed it; attributed to that
    * page's visit when it is the only visit shown the number in the window. */
-  private async overflowRoute(base: Omit<Route, 'reason' | 'destination'>, number: string, domain: DomainDoc, at: Date): Promise<Route> {
+  private async overflowRoute(base: Omit<Found, 'reason' | 'destination'>, number: string, domain: DomainDoc, at: Date): Promise<Found> {
     const shows = await this.c.overflowShows.find({ number, at: { $gte: new Date(at.getTime() - OVERFLOW_WINDOW_MS), $lte: endOfSecond(at) } }, { sort: { at: -1 }, limit: 100 }).toArray();
     const visits = new Set(shows.map((s) => s.visitId));
     const latest = shows[0];

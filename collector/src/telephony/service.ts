@@ -6,9 +6,11 @@ import { CallSummaries } from '../data/call-summaries.ts';
 import { claimRecordId, recordIdOf } from '../db/external-refs.ts';
 import type { IdAllocator } from '../db/ids.ts';
 import { TelephonyFailure } from '../http/telephony-envelope.ts';
+import { BlockedCallers } from './blocked-callers.ts';
 import { attributeCall } from './call-attribution.ts';
 import { matchOf } from './call-match.ts';
 import type { CallRouter, Route } from './routing.ts';
+import { whisperOf } from './whisper.ts';
 
 /** A report whose outcome may not be known yet (status null: ringing or going on). */
 export type CallInput = Omit<CallReport, 'status'> & { status: CallStatus | null };
@@ -18,8 +20,10 @@ function isSameCall(stored: CallDoc, report: CallInput): boolean {
   return stored.trackingNumber === report.trackingNumber && stored.code === (report.code ?? null) && stored.startedAt.getTime() === report.startDate.getTime();
 }
 
-/** The route's status (NOTASSIGNED, EXPIRED) wins over the outcome, once there is one: null is a call still going on. */
+/** The route's status (NOTASSIGNED, EXPIRED) wins over the outcome, once there is one: null is a call
+ * still going on. A blocked caller's call is over as soon as it is refused. */
 function statusOf(forced: CallStatus | null, reported: CallStatus | null): CallStatus | null {
+  if (forced === 'CALLER_PHONE_BLACKLISTED') return forced;
   return reported === null ? null : (forced ?? reported);
 }
 
@@ -30,6 +34,7 @@ const UNKNOWN_NUMBER = 'Unknown tracking number: it is in no pool of any domain'
 
 export class TelephonyService {
   private readonly summaries: CallSummaries;
+  private readonly blocked: BlockedCallers;
 
   constructor(
     private readonly c: Collections,
@@ -39,14 +44,15 @@ export class TelephonyService {
     private readonly onOutcome: (callId: number) => Promise<void> = async () => {},
   ) {
     this.summaries = new CallSummaries(c);
+    this.blocked = new BlockedCallers(c);
   }
 
   /** Where a call goes and who it is credited to; `answerOf` words it for a PBX. */
-  routeOf(trackingNumber: string, code: string | null, at = new Date()): Promise<Route> {
-    return this.router.route(trackingNumber, code, at);
+  routeOf(trackingNumber: string, code: string | null, at = new Date(), caller: string | null = null): Promise<Route> {
+    return this.router.route(trackingNumber, code, at, caller);
   }
 
-  answerOf(trackingNumber: string, route: Route): RouteAnswer {
+  async answerOf(trackingNumber: string, route: Route, at: Date): Promise<RouteAnswer> {
     return {
       status: 'OK',
       trackingNumber,
@@ -55,7 +61,16 @@ export class TelephonyService {
       forcedStatus: route.forcedStatus,
       ...(route.reason === 'code-required' ? { codeDigits: route.number!.codeDigits } : {}),
       ...(route.lease ? { visitId: route.lease.visitId } : {}),
+      redirect: route.redirect,
+      whisper: route.domain?.whisper && route.destination ? whisperOf(await attributeCall(this.c, route, at)) : null,
     };
+  }
+
+  /** The whisper of a stored call, or null when its domain's whisper is off. */
+  async whisperFor(callId: number): Promise<string | null> {
+    const call = await this.c.calls.findOne({ _id: callId });
+    const domain = call && (await this.c.domains.findOne({ _id: call.domainId }, { projection: { whisper: 1 } }));
+    return call && domain?.whisper ? whisperOf(call) : null;
   }
 
   /** Creates the call of a new `callRef`, or updates the one it created; answers its callId.
@@ -76,18 +91,21 @@ export class TelephonyService {
     };
     // Compare-and-set on the call's revision: the stored call a change was made from is known
     // exactly, so its summaries move by exactly that change even when reports race.
+    let status: CallStatus | null;
     for (let attempt = 0; ; attempt++) {
       if (attempt === MAX_WRITE_ATTEMPTS) throw new Error(`call ${callId}: too many simultaneous reports`);
       const existing = await this.c.calls.findOne({ _id: callId });
       if (existing && isSameCall(existing, report)) {
-        if (await this.update(existing, { ...outcome, status: statusOf(existing.forcedStatus, report.status) })) break;
+        status = statusOf(existing.forcedStatus, report.status);
+        if (await this.update(existing, { ...outcome, status })) break;
         continue;
       }
       const decided = await this.decide(report, routed);
-      const fields = { ...decided, ...outcome, callRef: report.callRef, status: statusOf(decided.forcedStatus, report.status) };
+      status = statusOf(decided.forcedStatus, report.status);
+      const fields = { ...decided, ...outcome, callRef: report.callRef, status };
       if (existing ? await this.update(existing, fields) : await this.insert({ ...fields, _id: callId, receivedAt: now, rev: 0 })) break;
     }
-    if (report.status !== null) await this.onOutcome(callId);
+    if (status !== null) await this.onOutcome(callId);
     return callId;
   }
 
@@ -121,14 +139,15 @@ export class TelephonyService {
     if (!number) throw new TelephonyFailure(404, UNKNOWN_NUMBER);
     const id = await claimRecordId(this.c, this.ids, 'sms', `sms:${report.smsRef}`);
     const message = report.parts ?? report.message!;
-    const sms = { domainId: number.domainId, smsRef: report.smsRef, trackingNumber: report.trackingNumber, caller: report.callerPhone, sentAt: report.sentDate, message };
+    const blocked = await this.blocked.isBlocked(number.domainId, report.callerPhone);
+    const sms = { domainId: number.domainId, smsRef: report.smsRef, trackingNumber: report.trackingNumber, caller: report.callerPhone, sentAt: report.sentDate, message, ...(blocked ? { blocked } : {}) };
     await upsertById(this.c.sms, id, sms, { receivedAt: now });
     return id;
   }
 
   /** `routed`: the route the caller already found for this report's number, code and start. */
   private async decide(report: CallInput, routed?: Route) {
-    const route = routed ?? (await this.router.route(report.trackingNumber, report.code ?? null, report.startDate));
+    const route = routed ?? (await this.router.route(report.trackingNumber, report.code ?? null, report.startDate, report.callerPhone));
     if (!route.domain) throw new TelephonyFailure(404, UNKNOWN_NUMBER);
     return {
       ...(await attributeCall(this.c, route, report.startDate)),
@@ -141,6 +160,7 @@ export class TelephonyService {
       destination: route.destination,
       forcedStatus: route.forcedStatus,
       expiredRedirect: route.reason === 'expired',
+      redirect: route.redirect,
     };
   }
 }

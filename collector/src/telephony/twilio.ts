@@ -1,14 +1,18 @@
 // A Twilio-compatible adapter: Twilio's webhooks in, TwiML out, mapped onto the telephony service.
 // Point a Twilio number's voice URL at /telephony/twilio/voice, its call status callback at
-// /telephony/twilio/status and its messaging URL at /telephony/twilio/sms.
+// /telephony/twilio/status and its messaging URL at /telephony/twilio/sms. The voice answer's
+// <Dial action> brings the forwarded leg's true outcome to /dial (and dials the no-answer redirect);
+// its <Number url> asks /whisper what to say to whoever answers. Relative URLs: Twilio resolves them
+// against the voice URL, so they hold behind a proxy's path prefix too.
 import Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import twilio from 'twilio';
 import { normalizePhone, toE164, type CallStatus } from '@ringtrail/shared';
+import type { CallDoc } from '../db/collections.ts';
 import { bodyOf, parseBody } from '../http/body.ts';
 import { TelephonyFailure, telephonyEnvelope } from '../http/telephony-envelope.ts';
 import type { Logger } from '../logger.ts';
-import type { TelephonyService } from './service.ts';
+import type { CallInput, TelephonyService } from './service.ts';
 
 export interface TwilioOptions {
   /** The account's auth token: every request must carry a valid X-Twilio-Signature. */
@@ -26,6 +30,13 @@ const OUTCOMES: Record<string, CallStatus> = {
   canceled: 'INTERRUPTED',
 };
 
+/** `DialCallStatus` of the <Dial action> request: the forwarded leg's outcome. `answered` is what a
+ * dial to a conference reports for `completed`. */
+const DIAL_OUTCOMES: Record<string, CallStatus> = { ...OUTCOMES, answered: 'SUCCESS' };
+
+/** Ring time of a leg without a redirect after it: Twilio's own default. */
+const RING_SECONDS = 30;
+
 const GSM_BASIC = /^[\n\r\x20-\x7E£¥èéùìòÇØøÅåΔ_ΦΓΛΩΠΨΣΘΞÆæßÉÄÖÑÜ§¿äöñüà€]*$/;
 
 export function twilioRoutes(service: TelephonyService, options: TwilioOptions, log: Logger): Router {
@@ -37,42 +48,92 @@ export function twilioRoutes(service: TelephonyService, options: TwilioOptions, 
     const trackingNumber = normalizePhone(p.To ?? '') ?? '';
     const code = p.Digits || null;
     const now = wholeSecond(new Date());
-    const route = await service.routeOf(trackingNumber, code, now);
+    const route = await service.routeOf(trackingNumber, code, now, normalizePhone(p.From ?? ''));
     const twiml = new twilio.twiml.VoiceResponse();
+    const report = () => ({ ...reportOf(p, trackingNumber, now), code: code ?? undefined });
     if (route.reason === 'code-required') {
       const gather = twiml.gather({ numDigits: route.number!.codeDigits, action: ctx.path, method: 'POST', timeout: 8 });
       gather.say('Please enter the code shown next to the number.');
       twiml.say('No code was entered. Goodbye.');
     } else if (route.reason === 'unknown-number') {
       twiml.say('This number is not in service.');
+    } else if (route.reason === 'blocked') {
+      await service.recordCall({ ...report(), status: 'CALLER_PHONE_BLACKLISTED' }, new Date(), route);
+      twiml.reject();
     } else {
-      await service.recordCall({ ...reportOf(p, trackingNumber, now), code: code ?? undefined, status: null }, new Date(), route);
-      if (route.destination) twiml.dial({ callerId: p.From || undefined }, toE164(route.destination));
-      else twiml.say('This number is not in service.');
+      const callId = await service.recordCall({ ...report(), status: null }, new Date(), route);
+      if (route.destination) {
+        const leg = twiml.dial({ callerId: p.From || undefined, action: 'dial', method: 'POST', timeout: route.redirect?.afterSeconds ?? RING_SECONDS });
+        leg.number(route.domain?.whisper ? { url: `whisper?call=${callId}`, method: 'POST' } : {}, toE164(route.destination));
+      } else {
+        twiml.say('This number is not in service.');
+      }
     }
-    ctx.type = 'text/xml';
-    ctx.body = twiml.toString();
+    xml(ctx, twiml);
   });
 
+  // The forwarded leg ended: its outcome, or the redirect when nobody answered and the call's route has one.
+  router.post('/dial', ...guard, async (ctx) => {
+    const p = params(ctx);
+    const twiml = new twilio.twiml.VoiceResponse();
+    const known = await service.callByRef(required(p, 'CallSid'));
+    const redirectLeg = ctx.query.leg === 'redirect';
+    const dialStatus = p.DialCallStatus ?? '';
+    if (known && !redirectLeg && known.redirect && (dialStatus === 'no-answer' || dialStatus === 'busy')) {
+      await service.recordCall({ ...storedReport(known), isRedirect: true });
+      const leg = twiml.dial({ callerId: p.From || undefined, action: 'dial?leg=redirect', method: 'POST', timeout: RING_SECONDS });
+      leg.number((await service.whisperFor(known._id)) ? { url: `whisper?call=${known._id}`, method: 'POST' } : {}, toE164(known.redirect.destination));
+    } else if (known) {
+      const now = Date.now();
+      const status = DIAL_OUTCOMES[dialStatus] ?? 'ANOMALY';
+      const talked = status === 'SUCCESS' ? Number(p.DialCallDuration ?? 0) || 0 : 0;
+      await service.recordCall({
+        ...storedReport(known),
+        status,
+        duration: talked,
+        // Answered this long after the call came in: what rang before, the first leg's ring included.
+        answerTime: status === 'SUCCESS' ? Math.max(0, Math.round((now - talked * 1000 - known.startedAt.getTime()) / 1000)) : 0,
+        billingDuration: minutesOf(Math.round((now - known.startedAt.getTime()) / 1000)),
+        isRedirect: redirectLeg,
+      });
+    }
+    xml(ctx, twiml);
+  });
+
+  // Said to whoever answers, before the caller is put through.
+  router.post('/whisper', ...guard, async (ctx) => {
+    const twiml = new twilio.twiml.VoiceResponse();
+    const sentence = await service.whisperFor(Number(ctx.query.call));
+    if (sentence) twiml.say(sentence);
+    xml(ctx, twiml);
+  });
+
+  // The inbound call ended. Its outcome stands only for a call that reached no <Dial> (or whose
+  // <Dial action> never came): the dialled leg's outcome is the truer one. Either way it brings the
+  // call's whole length, which Twilio bills.
   router.post('/status', ...guard, async (ctx) => {
     const p = params(ctx);
     const outcome = OUTCOMES[p.CallStatus ?? ''];
     if (outcome) {
       const known = await service.callByRef(p.CallSid ?? '');
-      const duration = Number(p.CallDuration ?? 0) || 0;
-      const trackingNumber = known?.trackingNumber ?? normalizePhone(p.To ?? '') ?? '';
-      const startDate = known?.startedAt ?? wholeSecond(new Date(Date.now() - duration * 1000));
-      await service.recordCall({
-        ...reportOf(p, trackingNumber, startDate),
-        callerPhone: normalizePhone(p.From ?? '') ?? known?.caller ?? null,
-        code: known?.code ?? undefined,
-        status: outcome,
-        duration,
-        billingDuration: Math.ceil(duration / 60) * 60, // Twilio bills voice by the started minute
-      });
+      const length = Number(p.CallDuration ?? 0) || 0;
+      if (known?.status) {
+        await service.recordCall({ ...storedReport(known), billingDuration: minutesOf(length) });
+      } else {
+        const trackingNumber = known?.trackingNumber ?? normalizePhone(p.To ?? '') ?? '';
+        const startDate = known?.startedAt ?? wholeSecond(new Date(Date.now() - length * 1000));
+        await service.recordCall({
+          ...reportOf(p, trackingNumber, startDate),
+          callerPhone: normalizePhone(p.From ?? '') ?? known?.caller ?? null,
+          code: known?.code ?? undefined,
+          status: outcome,
+          duration: length,
+          billingDuration: minutesOf(length),
+          isRedirect: known?.isRedirect ?? false,
+        });
+      }
     }
-    ctx.type = 'text/xml';
-    ctx.body = new twilio.twiml.VoiceResponse().toString();
+    xml(ctx, new twilio.twiml.VoiceResponse());
   });
 
   router.post('/sms', ...guard, async (ctx) => {
@@ -86,8 +147,7 @@ export function twilioRoutes(service: TelephonyService, options: TwilioOptions, 
       sentDate: wholeSecond(new Date()),
       ...(several ? { parts: [body] } : { message: body }),
     });
-    ctx.type = 'text/xml';
-    ctx.body = new twilio.twiml.MessagingResponse().toString();
+    xml(ctx, new twilio.twiml.MessagingResponse());
   });
   return router;
 }
@@ -125,6 +185,36 @@ function reportOf(p: Record<string, string | undefined>, trackingNumber: string,
     isRedirect: false,
     revenue: 0,
   };
+}
+
+/** A stored call as a report of itself: a later report that changes only what it names. */
+function storedReport(call: CallDoc): CallInput {
+  return {
+    callRef: call.callRef,
+    trackingNumber: call.trackingNumber,
+    callerPhone: call.caller,
+    startDate: call.startedAt,
+    status: call.status,
+    duration: call.duration,
+    billingDuration: call.billingDuration,
+    answerTime: call.answerTime,
+    triggerType: call.triggerType,
+    code: call.code ?? undefined,
+    keypad: call.keypad ?? undefined,
+    postcode: call.postcode ?? undefined,
+    isRedirect: call.isRedirect,
+    revenue: call.revenue,
+  };
+}
+
+/** Twilio bills voice by the started minute. */
+function minutesOf(seconds: number): number {
+  return Math.ceil(seconds / 60) * 60;
+}
+
+function xml(ctx: Context, twiml: { toString(): string }): void {
+  ctx.type = 'text/xml';
+  ctx.body = twiml.toString();
 }
 
 function wholeSecond(date: Date): Date {

@@ -15,12 +15,17 @@ export interface TimetableEntry {
   to: string;
 }
 
-const HH_MM = /^([01]\d|2[0-3]):[0-5]\d$|^24:00$/;
+export const HH_MM = /^([01]\d|2[0-3]):[0-5]\d$|^24:00$/;
 
 /** A day given as `mon` or `monday`, any case. */
 function weekDayOf(name: string): WeekDay | null {
   const day = name.trim().toLowerCase().slice(0, 3);
   return (WEEK_DAYS as readonly string[]).includes(day) && /^[a-z]+$/i.test(name.trim()) ? (day as WeekDay) : null;
+}
+
+/** Entries sorted by day of the week, then start. */
+export function sortTimetable(entries: TimetableEntry[]): TimetableEntry[] {
+  return entries.sort((a, b) => WEEK_DAYS.indexOf(a.day) - WEEK_DAYS.indexOf(b.day) || a.from.localeCompare(b.from));
 }
 
 /** `0` unsets; else `timetable[<day>]=09:00-12:00;14:00-18:00`, each range from < to. */
@@ -42,7 +47,7 @@ const timetable = z.union([z.literal('0'), z.record(z.string(), wireText)], { er
       }
     }
   }
-  return entries.sort((a, b) => WEEK_DAYS.indexOf(a.day) - WEEK_DAYS.indexOf(b.day) || a.from.localeCompare(b.from));
+  return sortTimetable(entries);
 });
 
 export const offlineRequest = z.object({

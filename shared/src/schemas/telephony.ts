@@ -77,9 +77,17 @@ export type SmsReport = z.infer<typeof smsReport>;
 export const routeQuery = z.object({
   tracking_number: phoneDigits,
   code: wireText.regex(/^\d{1,8}$/, 'must be the digits of a code').optional(),
+  /** The caller, as carriers know it before they route: a blocked one is refused. */
+  caller_phone: callerPhone.optional(),
 });
 
-export type RouteReason = 'online' | 'expired' | 'overflow' | 'offline' | 'not-assigned' | 'code-required' | 'unknown-number';
+export type RouteReason = 'online' | 'expired' | 'overflow' | 'offline' | 'not-assigned' | 'code-required' | 'unknown-number' | 'blocked';
+
+/** Where a call goes when the destination does not answer within `afterSeconds` (or is busy). */
+export interface RedirectPlan {
+  destination: string;
+  afterSeconds: number;
+}
 
 export interface RouteAnswer {
   status: 'OK';
@@ -92,4 +100,8 @@ export interface RouteAnswer {
   /** For a shared number without a valid code: how many digits to ask for. */
   codeDigits?: number;
   visitId?: number;
+  /** Null: a missed call stays missed (redirects off, outside their timetable, or no redirect number). */
+  redirect: RedirectPlan | null;
+  /** The sentence to say to whoever answers before connecting the caller; null: the domain's whisper is off. */
+  whisper: string | null;
 }

@@ -1,0 +1,71 @@
+// HTTP in for the back end's blocklist of callers: the list under Settings (add, remove, when and by
+// whom), and the calls log's action that blocks or unblocks a call's caller. Numbers are shown as
+// the domain's caller privacy shows callers; an entry is removed by its `id` or by its number.
+import type Router from '@koa/router';
+import type { Context, Middleware } from 'koa';
+import { createHash } from 'node:crypto';
+import { normalizePhone } from '@ringtrail/shared';
+import { z } from 'zod';
+import type { BlockedCallerDoc, Collections, DomainDoc, SessionDoc } from '../db/collections.ts';
+import { maskCaller } from '../domains/caller-privacy.ts';
+import { phone } from '../domains/settings.ts';
+import { bodyOf, parseBody } from '../http/body.ts';
+import { ManageFailure } from '../http/manage-envelope.ts';
+import { BlockedCallers } from '../telephony/blocked-callers.ts';
+import { domainOf } from './settings-routes.ts';
+import { valid } from './validate.ts';
+
+export const blockedCallerBody = z.object({ number: phone });
+
+/** An entry's handle that does not show its number. */
+const idOf = (number: string) => createHash('sha256').update(number).digest('hex').slice(0, 16);
+
+function entryView(entry: BlockedCallerDoc, domain: DomainDoc) {
+  return { id: idOf(entry.number), number: maskCaller(entry.number, domain.callerPrivacy), addedAt: entry.addedAt.toISOString(), addedBy: entry.addedBy };
+}
+
+export function blocklistRoutes(router: Router, c: Collections, auth: Middleware): void {
+  const blocked = new BlockedCallers(c);
+  const userOf = (ctx: Context) => (ctx.state.session as SessionDoc).username;
+
+  router.get('/domains/:domain/blocked-callers', auth, async (ctx) => {
+    const domain = await domainOf(c, ctx);
+    ctx.body = (await blocked.list(domain._id)).map((e) => entryView(e, domain));
+  });
+
+  router.post('/domains/:domain/blocked-callers', auth, parseBody, async (ctx) => {
+    const domain = await domainOf(c, ctx);
+    const { number } = valid(blockedCallerBody, bodyOf(ctx.request));
+    ctx.status = 201;
+    ctx.body = entryView(await blocked.add(domain._id, number, userOf(ctx)), domain);
+  });
+
+  router.delete('/domains/:domain/blocked-callers/:entry', auth, async (ctx) => {
+    const domain = await domainOf(c, ctx);
+    const entry = ctx.params.entry!;
+    const number = (await blocked.list(domain._id)).find((e) => idOf(e.number) === entry)?.number ?? normalizePhone(entry);
+    if (!number || !(await blocked.remove(domain._id, number))) throw new ManageFailure(404, `${entry} is not blocked`);
+    ctx.status = 204;
+  });
+
+  // The calls log's actions: by call, so they work whatever the caller privacy hides.
+  router.post('/domains/:domain/calls/:callId/block-caller', auth, async (ctx) => {
+    const { domain, caller } = await callerOf(c, ctx);
+    ctx.body = entryView(await blocked.add(domain._id, caller, userOf(ctx)), domain);
+  });
+
+  router.delete('/domains/:domain/calls/:callId/block-caller', auth, async (ctx) => {
+    const { domain, caller } = await callerOf(c, ctx);
+    await blocked.remove(domain._id, caller);
+    ctx.status = 204;
+  });
+}
+
+async function callerOf(c: Collections, ctx: Context): Promise<{ domain: DomainDoc; caller: string }> {
+  const domain = await domainOf(c, ctx);
+  const callId = Number(ctx.params.callId);
+  const call = Number.isSafeInteger(callId) ? await c.calls.findOne({ _id: callId, domainId: domain._id }, { projection: { caller: 1 } }) : null;
+  if (!call) throw new ManageFailure(404, `No call ${ctx.params.callId} in this domain`);
+  if (!call.caller) throw new ManageFailure(409, 'The caller was anonymous: there is no number to block');
+  return { domain, caller: call.caller };
+}
