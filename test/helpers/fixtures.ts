@@ -13,6 +13,10 @@ export interface FixtureOverrides {
   timeZone?: string;
   callerPrivacy?: 'none' | 'partial' | 'full';
   numbersPerAddress?: number;
+  /** Further domain settings, as a fixture names them (redirectPhone, whisper, blockedCallers...). */
+  settings?: Record<string, unknown>;
+  /** Users of the back end. */
+  users?: { username: string; password: string }[];
 }
 
 export function trackingFixture(overrides: FixtureOverrides = {}) {
@@ -21,6 +25,7 @@ export function trackingFixture(overrides: FixtureOverrides = {}) {
       {
         name: 'Test account',
         callCenterApiKey: 'cc-test-key',
+        users: overrides.users ?? [],
         domains: [
           {
             name: 'shop.test',
@@ -43,6 +48,7 @@ export function trackingFixture(overrides: FixtureOverrides = {}) {
               { type: 9, usage: 'online', codeDigits: overrides.codeDigits ?? 4, numbers: overrides.shared ?? ['0400000001'] },
               { type: 6, usage: 'offline', numbers: ['0100000001'] },
             ],
+            ...overrides.settings,
           },
         ],
       },

@@ -2,16 +2,13 @@
 import { describe, expect, it } from 'vitest';
 import { startCollector, useSeededCollector } from '../helpers/collector.ts';
 import { trackingFixture, viewParams } from '../helpers/fixtures.ts';
-import { reportCall, TELEPHONY_KEY } from '../helpers/telephony.ts';
+import { reportCall, routeCall, TELEPHONY_KEY } from '../helpers/telephony.ts';
 
 const HOUR = 3600_000;
 
 describe('telephony', () => {
   const s = useSeededCollector('telephony', trackingFixture(), { telephonyApiKey: TELEPHONY_KEY });
-  const route = async (query: Record<string, string>) => {
-    const res = await fetch(`${s.collector.baseUrl}/telephony/route?${new URLSearchParams(query)}`, { headers: { authorization: `Bearer ${TELEPHONY_KEY}` } });
-    return { status: res.status, body: await res.json() };
-  };
+  const route = (query: Record<string, string>) => routeCall(s.collector.baseUrl, query);
   const sms = async (fields: Record<string, unknown>) => {
     const res = await fetch(`${s.collector.baseUrl}/telephony/sms`, {
       method: 'POST',
@@ -55,7 +52,7 @@ describe('telephony', () => {
     const view = await s.collector.post('/ospView', viewParams({ url: 'https://shop.test/contact?gclid=G-1', client_data: undefined }));
     const number = view.body.surtaxPhones['0123456789'].surtaxPhoneNumber.replaceAll('.', '');
     const answer = await route({ tracking_number: number });
-    expect(answer.body).toEqual({ status: 'OK', trackingNumber: number, destination: '0123456789', reason: 'online', forcedStatus: null, visitId: view.body.visitId });
+    expect(answer.body).toEqual({ status: 'OK', trackingNumber: number, destination: '0123456789', reason: 'online', forcedStatus: null, visitId: view.body.visitId, redirect: null, whisper: null });
 
     const call = await reportCall(s.collector.baseUrl, { callRef: 'pbx-1', trackingNumber: number, startDate: new Date() });
     expect(call).toEqual({ status: 200, body: { status: 'OK', callId: expect.any(Number) } });

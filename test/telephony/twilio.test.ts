@@ -1,23 +1,14 @@
 // The Twilio adapter over HTTP, with requests signed as Twilio signs them; and the whole story:
 // a page view, its tracking number, a call through Twilio, the call in /data-api with its attribution.
-import twilio from 'twilio';
 import { describe, expect, it } from 'vitest';
 import { useSeededCollector } from '../helpers/collector.ts';
 import { DATA_KEY, trackingFixture, viewParams } from '../helpers/fixtures.ts';
-import { TWILIO_TOKEN } from '../helpers/telephony.ts';
+import { TWILIO_TOKEN, twilioPost as signedPost } from '../helpers/telephony.ts';
 
 describe('Twilio adapter', () => {
   const s = useSeededCollector('twilio', trackingFixture(), { twilio: { authToken: TWILIO_TOKEN } });
 
-  async function twilioPost(path: string, params: Record<string, string>, token = TWILIO_TOKEN) {
-    const url = `${s.collector.baseUrl}/telephony/twilio${path}`;
-    const res = await fetch(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-twilio-signature': twilio.getExpectedTwilioSignature(token, url, params) },
-      body: new URLSearchParams(params),
-    });
-    return { status: res.status, text: await res.text() };
-  }
+  const twilioPost = (path: string, params: Record<string, string>, token = TWILIO_TOKEN) => signedPost(s.collector.baseUrl, path, params, token);
 
   it('refuses a request not signed with the auth token, and records nothing', async () => {
     const forged = await twilioPost('/voice', { CallSid: 'CAforged', From: '+33611223344', To: '+33800000001' }, 'another-token');
@@ -37,11 +28,14 @@ describe('Twilio adapter', () => {
 
     const voice = await twilioPost('/voice', { CallSid: 'CA100', From: '+33611223344', To: e164, CallStatus: 'ringing' });
     expect(voice.status).toBe(200);
-    expect(voice.text).toContain('<Dial callerId="+33611223344">+33123456789</Dial>');
+    expect(voice.text).toContain('<Dial callerId="+33611223344" action="dial" method="POST" timeout="30"><Number>+33123456789</Number></Dial>');
     const ringing = await s.collector.get('/data-api', { api_key: DATA_KEY, type: 'calls', start_date: from, end_date: day(), page: 1, limit: 10 });
     expect(ringing.body.total_results).toBe(0); // shown once it ends
 
-    const status = await twilioPost('/status', { CallSid: 'CA100', From: '+33611223344', To: e164, CallStatus: 'completed', CallDuration: '75' });
+    // The forwarded leg ends (Twilio requests the <Dial action>), then the inbound call does.
+    const dialed = await twilioPost('/dial', { CallSid: 'CA100', From: '+33611223344', To: e164, CallStatus: 'in-progress', DialCallSid: 'CA101', DialCallStatus: 'completed', DialCallDuration: '75', DialBridged: 'true' });
+    expect(dialed.text).toBe('<?xml version="1.0" encoding="UTF-8"?><Response/>');
+    const status = await twilioPost('/status', { CallSid: 'CA100', From: '+33611223344', To: e164, CallStatus: 'completed', CallDuration: '81' });
     expect(status.status).toBe(200);
 
     const res = await s.collector.get('/data-api', { api_key: DATA_KEY, type: 'calls', start_date: from, end_date: day(), page: 1, limit: 10 });
@@ -88,7 +82,7 @@ describe('Twilio adapter', () => {
     const view = await s.collector.post('/ospView', viewParams({ type: 9, phones: '0987654321' }));
     const code = view.body.surtaxPhones['0987654321'].surtaxPhoneCode;
     const second = await twilioPost('/voice', { CallSid: 'CA-coded', From: '+33611223344', To: '+33400000001', Digits: code });
-    expect(second.text).toContain('+33987654321</Dial>');
+    expect(second.text).toContain('<Number>+33987654321</Number></Dial>');
     expect(await s.t.c.calls.findOne({ callRef: 'CA-coded' })).toMatchObject({ code, visitId: view.body.visitId });
   });
 
