@@ -86,7 +86,7 @@ export const domainSettings = z.object({
   redirectPhone: phone.nullable().default(null),
   /** Ours: whether calls to online pool numbers are redirected, and when (offline numbers have their own). */
   redirect: z.object({ enabled: z.boolean().default(false), timetable: timetableEntries.default([]) }).strict().default({ enabled: false, timetable: [] }),
-  redirectAfterSeconds: z.number().int().min(5).max(120).default(DEFAULT_REDIRECT_AFTER_SECONDS),
+  redirectAfterSeconds: z.number().int().min(5, 'must be 5 to 120 seconds').max(120, 'must be 5 to 120 seconds').default(DEFAULT_REDIRECT_AFTER_SECONDS),
   /** Ours (telephony/whisper.ts): whoever answers hears the call's source first. */
   whisper: z.boolean().default(false),
 });
