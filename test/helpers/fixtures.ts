@@ -79,8 +79,8 @@ export const CC_KEY = 'cc-test-key';
 export const WEBHOOK_SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
 
 /** The tracking fixture with the shop side: customer key, order statuses, webhook and GA4. */
-export function commerceFixture({ webhookUrl, ga4 = true }: { webhookUrl?: string; ga4?: boolean } = {}) {
-  const fixture = trackingFixture();
+export function commerceFixture({ webhookUrl, ga4 = true, tracking = {} }: { webhookUrl?: string; ga4?: boolean; tracking?: FixtureOverrides } = {}) {
+  const fixture = trackingFixture(tracking);
   const account = fixture.accounts[0]!;
   const domain = account.domains[0]!;
   return {
