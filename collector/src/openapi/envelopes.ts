@@ -36,6 +36,20 @@ export const agent = {
 
 export const telephony = {
   ok: z.object({ status: z.literal('OK') }).loose(),
+  route: z.object({
+    status: z.literal('OK'),
+    trackingNumber: z.string(),
+    destination: z.string().nullable().describe('Where to forward the call; null: nowhere (ask for the code, or refuse it)'),
+    reason: z.enum(['online', 'expired', 'overflow', 'offline', 'not-assigned', 'code-required', 'unknown-number', 'blocked']),
+    forcedStatus: z.string().nullable().describe('The Appendix A status the call carries whatever its outcome: NOTASSIGNED, EXPIRED, CALLER_PHONE_BLACKLISTED'),
+    codeDigits: z.number().int().optional().describe('code-required: how many digits to ask for'),
+    visitId: z.number().int().optional().describe('The visit the call is credited to'),
+    redirect: z
+      .object({ destination: z.string(), afterSeconds: z.number().int() })
+      .nullable()
+      .describe('Ours: dial `destination` when the first leg is not answered within `afterSeconds` or is busy; null: no redirect'),
+    whisper: z.string().nullable().describe('Ours: the sentence to say to whoever answers before connecting the caller; null: whisper off'),
+  }),
   error: z.object({ status: z.literal('ERROR'), error: z.string() }),
 };
 

@@ -22,7 +22,8 @@ import {
 } from '@ringtrail/shared';
 import { z, type ZodType } from 'zod';
 import { domainName, domainSettings, poolSettings } from '../domains/settings.ts';
-import { numbersBody, offlineAssignment, webhookUrl } from '../manage/bodies.ts';
+import { numbersBody, offlineAssignment, offlineRedirect, webhookUrl } from '../manage/bodies.ts';
+import { blockedCallerBody } from '../manage/blocklist-routes.ts';
 import { signUpBody } from '../manage/sign-up.ts';
 import * as answer from './envelopes.ts';
 
@@ -124,7 +125,7 @@ const agentOp = (path: string, summary: string, body: z.ZodObject): Operation =>
   responses: { 200: json('OK with resultsNb and results, or NOK with error', answer.agent.answer), 500: json('NOK: internal error', answer.agent.error) },
 });
 
-const telephonyOp = (method: Method, path: string, summary: string, request: { query?: z.ZodObject; body?: ZodType }): Operation => ({
+const telephonyOp = (method: Method, path: string, summary: string, request: { query?: z.ZodObject; body?: ZodType }, ok = json('OK', answer.telephony.ok)): Operation => ({
   method,
   path,
   tag: TAGS.telephony,
@@ -132,7 +133,7 @@ const telephonyOp = (method: Method, path: string, summary: string, request: { q
   ...request,
   auth: 'bearer',
   responses: {
-    200: json('OK', answer.telephony.ok),
+    200: ok,
     400: json('The report is invalid: every problem at once', answer.telephony.error),
     401: json('No or a wrong bearer key', answer.telephony.error),
     403: json('Telephony is off on this server', answer.telephony.error),
@@ -140,11 +141,12 @@ const telephonyOp = (method: Method, path: string, summary: string, request: { q
   },
 });
 
-const twilioOp = (path: string, summary: string, type: string): Operation => ({
+const twilioOp = (path: string, summary: string, type: string, query?: z.ZodObject): Operation => ({
   method: 'post',
   path,
   tag: TAGS.telephony,
   summary,
+  ...(query ? { query } : {}),
   body: z.object({}).loose().describe("Twilio's webhook fields (To, From, CallSid, CallStatus, Digits, Body...)"),
   auth: 'twilio',
   responses: { 200: { description: 'TwiML or an empty answer', type }, 400: json('Invalid fields', answer.telephony.error), 403: json('Missing or wrong X-Twilio-Signature, or Twilio is off', answer.telephony.error), 500: json('Internal error', answer.telephony.error) },
@@ -219,11 +221,13 @@ export const OPERATIONS: Operation[] = [
   agentOp('/agent-api/agentStats', 'Statistics per agent (ours)', agentStatsRequest),
   agentOp('/agent-api/webhookDeliveries', "The account's webhook attempts (ours)", deliveryLogRequest),
 
-  telephonyOp('get', '/telephony/route', 'Where a call to a tracking number goes', { query: routeQuery }),
+  telephonyOp('get', '/telephony/route', 'Where a call to a tracking number goes, its no-answer redirect and whisper', { query: routeQuery }, json('The route', answer.telephony.route)),
   telephonyOp('post', '/telephony/calls', 'A call, reported by the carrier (again when its outcome is known)', { body: callReport }),
   telephonyOp('post', '/telephony/sms', 'An SMS to a tracking number', { body: smsReport }),
   twilioOp('/telephony/twilio/voice', "Twilio's voice webhook: forwards the call", 'text/xml'),
-  twilioOp('/telephony/twilio/status', "Twilio's status callback: the call's outcome", 'text/xml'),
+  twilioOp('/telephony/twilio/dial', "Twilio's <Dial action>: the forwarded leg's outcome (DialCallStatus, DialCallDuration), or the no-answer redirect's <Dial>", 'text/xml', z.object({ leg: z.enum(['redirect']).optional().describe('The redirect leg ended') })),
+  twilioOp('/telephony/twilio/whisper', "Twilio's <Number url>: the whisper said to whoever answers", 'text/xml', z.object({ call: z.string().describe('The call id') })),
+  twilioOp('/telephony/twilio/status', "Twilio's status callback: the outcome of a call that reached no <Dial>, and its billed length", 'text/xml'),
   twilioOp('/telephony/twilio/sms', "Twilio's messaging webhook", 'text/xml'),
 
   {
@@ -256,6 +260,12 @@ export const OPERATIONS: Operation[] = [
   manageOp('delete', '/domains/:domain/numbers/:number', 'Removes a number nobody holds', { description: 'Removed' }, {}, 204),
   manageOp('post', '/domains/:domain/offline-numbers/:number/assign', "An offline number's campaign", json('The numbers', answer.manage.list), { body: offlineAssignment }),
   manageOp('post', '/domains/:domain/offline-numbers/:number/unassign', 'Ends an offline number\'s campaign', json('The numbers', answer.manage.list)),
+  manageOp('post', '/domains/:domain/offline-numbers/:number/redirect', "An offline number's no-answer redirect (allow_redirect and timetable)", json('The numbers', answer.manage.list), { body: offlineRedirect }),
+  manageOp('get', '/domains/:domain/blocked-callers', "The domain's blocked callers, newest first: id, number (as the caller privacy shows it), addedAt, addedBy", json('The entries', answer.manage.list)),
+  manageOp('post', '/domains/:domain/blocked-callers', 'Blocks a caller, any format', object('The entry'), { body: blockedCallerBody }, 201),
+  manageOp('delete', '/domains/:domain/blocked-callers/:entry', 'Unblocks a caller, by entry id or number', { description: 'Unblocked' }, {}, 204),
+  manageOp('post', '/domains/:domain/calls/:callId/block-caller', "Blocks a call's caller", object('The entry')),
+  manageOp('delete', '/domains/:domain/calls/:callId/block-caller', "Unblocks a call's caller", { description: 'Unblocked' }, {}, 204),
   manageOp('get', '/account', 'The account: webhook URL, which secrets are set', object('The account')),
   manageOp('put', '/account/webhook', 'Sets or clears the webhook URL (the first one makes the secret)', object('The new secret, if one was made'), { body: webhookUrl }),
   manageOp('post', '/account/webhook/secret', 'A new webhook signing secret, answered once', object('The secret')),
