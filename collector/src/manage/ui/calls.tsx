@@ -1,20 +1,20 @@
 // The calls log: each call with what led to it, filters, pages, and the two CSV downloads.
 import type { CallRow } from '../../reports/calls-log.ts';
-import { get, withQuery } from './api.ts';
+import { api, get, withQuery } from './api.ts';
 import { duration, phone } from './format.ts';
 import { useLoad } from './hooks.ts';
 import { Failure } from './layout.tsx';
 import { rangeQuery, ReportHeading } from './range.tsx';
 import { navigate, type Route } from './route.ts';
 
-const STATUSES = ['SUCCESS', 'NORESPONSE', 'BUSY', 'EXPIRED', 'NOTASSIGNED', 'INTERRUPTED', 'ANOMALY', 'ONGOING'];
+const STATUSES = ['SUCCESS', 'NORESPONSE', 'BUSY', 'EXPIRED', 'NOTASSIGNED', 'INTERRUPTED', 'ANOMALY', 'CALLER_PHONE_BLACKLISTED', 'ONGOING'];
 const SOURCES = ['paid', 'organic', 'social', 'referral', 'direct', 'offline', 'unattributed'];
 
 export function CallsScreen({ route }: { route: Route }) {
   const base = `/domains/${encodeURIComponent(route.domain!)}/reports`;
   const filters = { ...rangeQuery(route), status: route.query.status, source: route.query.source };
   const page = Number(route.query.page || 1);
-  const { data, error } = useLoad(() => get<{ calls: CallRow[]; hasMore: boolean }>(withQuery(`${base}/calls`, { ...filters, page })), [route.domain, JSON.stringify(filters), page]);
+  const { data, error, reload } = useLoad(() => get<{ calls: (CallRow & { callerBlocked: boolean })[]; hasMore: boolean }>(withQuery(`${base}/calls`, { ...filters, page })), [route.domain, JSON.stringify(filters), page]);
   const set = (query: Record<string, string>) => navigate({ ...route, query: { ...route.query, page: '', ...query } });
   return (
     <section>
@@ -64,10 +64,22 @@ export function CallsScreen({ route }: { route: Route }) {
                 <tr data-call={call.callId}>
                   <td class="nowrap">{call.startedAt}</td>
                   <td class="nowrap">{phone(call.trackingNumber)}{call.offlineDescription && <div class="muted">{call.offlineDescription}</div>}</td>
-                  <td class="nowrap">{call.caller === 'anonymous' || call.caller === 'hidden' ? call.caller : phone(call.caller)}</td>
+                  <td class="nowrap">
+                    {call.caller === 'anonymous' || call.caller === 'hidden' ? call.caller : phone(call.caller)}
+                    {call.caller !== 'anonymous' && (
+                      <button
+                        type="button"
+                        class="link block"
+                        title={call.callerBlocked ? 'Let this caller through again' : 'Refuse this caller’s next calls'}
+                        onClick={() => api(call.callerBlocked ? 'DELETE' : 'POST', `/domains/${encodeURIComponent(route.domain!)}/calls/${call.callId}/block-caller`).then(reload, (err: Error) => alert(err.message))}
+                      >
+                        {call.callerBlocked ? 'unblock' : 'block'}
+                      </button>
+                    )}
+                  </td>
                   <td><span class={`status ${call.status.toLowerCase()}`}>{call.status}</span></td>
                   <td class="num nowrap">{duration(call.duration)}</td>
-                  <td>{call.matchConfidence ? <span class={`status match-${call.matchConfidence}`} title={`${call.matchCandidates} visit(s) held the number before the call`}>{call.matchConfidence}</span> : <span class="muted">offline</span>}</td>
+                  <td>{call.matchConfidence ? <span class={`status match-${call.matchConfidence}`} title={`${call.matchCandidates} visit(s) held the number before the call`}>{call.matchConfidence}</span> : <span class="muted">{call.source === 'offline' ? 'offline' : '—'}</span>}</td>
                   <td>{call.source ?? <span class="muted">none</span>}</td>
                   <td>{call.keyword ?? ''}</td>
                   <td class="pages">

@@ -4,6 +4,7 @@ import { api } from './api.ts';
 import { phone } from './format.ts';
 import { Failure } from './layout.tsx';
 import type { DomainView } from './settings.tsx';
+import { parseTimetable, timetableText, type TimetableEntry } from './timetable.ts';
 
 export function NumbersCard({ path, domain, changed }: { path: string; domain: DomainView; changed: () => void }) {
   const [error, setError] = useState<string | null>(null);
@@ -43,6 +44,7 @@ export function NumbersCard({ path, domain, changed }: { path: string; domain: D
                       unassign
                     </button>
                   )}
+                  {pool.usage === 'offline' && n.redirect && <RedirectForm key={JSON.stringify(n.redirect)} number={n.number} redirect={n.redirect} save={(body) => run(() => api('POST', `${path}/offline-numbers/${n.number}/redirect`, body))} />}
                   {pool.usage === 'online' && n.inUse && <span class="muted"> held now</span>}
                   {!n.inUse && (
                     <button type="button" class="link" aria-label={`Remove ${n.number}`} onClick={() => run(() => api('DELETE', `${path}/numbers/${n.number}`))}>
@@ -79,19 +81,45 @@ export function NumbersCard({ path, domain, changed }: { path: string; domain: D
 }
 
 /** An offline number's campaign: where its calls go, and what it is printed on. */
-function AssignForm({ number, assign }: { number: string; assign: (body: { destination: string; description: string }) => Promise<void> }) {
+function AssignForm({ number, assign }: { number: string; assign: (body: { destination: string; description: string; allowRedirect: boolean }) => Promise<void> }) {
   return (
     <form
       class="inline"
       onSubmit={(event) => {
         event.preventDefault();
         const f = new FormData(event.target as HTMLFormElement);
-        void assign({ destination: String(f.get('destination')), description: String(f.get('description')) });
+        void assign({ destination: String(f.get('destination')), description: String(f.get('description')), allowRedirect: f.get('allowRedirect') === 'on' });
       }}
     >
       <input name="destination" placeholder="Forwards to" aria-label={`Where ${number} forwards`} required />
       <input name="description" placeholder="Campaign (flyer, radio...)" aria-label={`Campaign of ${number}`} required />
+      <label class="check"><input type="checkbox" name="allowRedirect" /> redirect if unanswered</label>
       <button type="submit">Assign</button>
+    </form>
+  );
+}
+
+/** An assigned offline number's no-answer redirect: on or off, and when (the offline API's allow_redirect and timetable). */
+function RedirectForm({ number, redirect, save }: { number: string; redirect: { allowRedirect: boolean; timetable: TimetableEntry[] }; save: (body: { allowRedirect: boolean; timetable: TimetableEntry[] }) => Promise<void> }) {
+  const [error, setError] = useState<string | null>(null);
+  return (
+    <form
+      class="inline redirect"
+      onSubmit={(event) => {
+        event.preventDefault();
+        const f = new FormData(event.target as HTMLFormElement);
+        try {
+          setError(null);
+          void save({ allowRedirect: f.get('allowRedirect') === 'on', timetable: parseTimetable(String(f.get('timetable') ?? '')) });
+        } catch (err) {
+          setError((err as Error).message);
+        }
+      }}
+    >
+      <label class="check"><input type="checkbox" name="allowRedirect" defaultChecked={redirect.allowRedirect} aria-label={`Redirect ${number} if unanswered`} /> redirect if unanswered</label>
+      <input name="timetable" defaultValue={timetableText(redirect.timetable, ', ')} placeholder="always, or mon-fri 09:00-18:00" aria-label={`When ${number} redirects`} />
+      <button type="submit">Set redirect</button>
+      {error && <span class="error">{error}</span>}
     </form>
   );
 }

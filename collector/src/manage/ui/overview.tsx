@@ -26,7 +26,7 @@ export function OverviewScreen({ route }: { route: Route }) {
           <div class="tiles">
             <Tile label="Visits" value={count(data.totals.visits)} />
             <Tile label="Page views" value={count(data.totals.views)} />
-            <Tile label="Calls" value={count(data.totals.calls)} note={`${count(data.totals.answered)} answered`} />
+            <Tile label="Calls" value={count(data.totals.calls)} note={`${count(data.totals.answered)} answered${data.totals.blocked ? `; ${count(data.totals.blocked)} blocked, not counted` : ''}`} />
             <Tile label="Views → calls" value={percent(data.totals.conversionRate)} />
             {sales && <Tile label="Sales" value={count(data.totals.orders)} note={money(data.totals.revenue, data.currency)} />}
           </div>

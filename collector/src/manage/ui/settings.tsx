@@ -6,6 +6,8 @@ import { Failure } from './layout.tsx';
 import { NumbersCard } from './numbers.tsx';
 import type { Route } from './route.ts';
 import { ShownOnce } from './shown-once.tsx';
+import { BlockedCallersCard, CallHandlingForm } from './call-handling.tsx';
+import type { TimetableEntry } from './timetable.ts';
 
 export interface DomainView {
   name: string;
@@ -22,10 +24,14 @@ export interface DomainView {
   orderStatuses: { name: string; isSale: boolean }[];
   ga4MeasurementId?: string;
   ga4ApiSecret?: string;
+  redirectPhone: string | null;
+  redirect: { enabled: boolean; timetable: TimetableEntry[] };
+  redirectAfterSeconds: number;
+  whisper: boolean;
   pools: { type: number; usage: 'online' | 'offline'; codeDigits: number; costGroup?: string }[];
   keys: Record<string, boolean>;
   publicKey: string | null;
-  numbers: { number: string; type: number; usage: string; inUse: boolean; description: string | null }[];
+  numbers: { number: string; type: number; usage: string; inUse: boolean; description: string | null; redirect?: { allowRedirect: boolean; timetable: TimetableEntry[] } }[];
 }
 
 export function SettingsScreen({ route }: { route: Route }) {
@@ -33,6 +39,7 @@ export function SettingsScreen({ route }: { route: Route }) {
   const domain = useLoad(() => get<DomainView>(path), [path]);
   if (domain.error) return <Failure message={domain.error} />;
   if (!domain.data) return <p class="muted">Loading…</p>;
+  const revision = JSON.stringify(domain.data);
   return (
     <section>
       <div class="heading">
@@ -40,7 +47,11 @@ export function SettingsScreen({ route }: { route: Route }) {
       </div>
       <InstallCard path={path} keyMade={domain.reload} />
       <KeysCard path={path} domain={domain.data} changed={domain.reload} />
-      <SettingsForm path={path} domain={domain.data} saved={domain.reload} />
+      {/* The forms are uncontrolled, so a refused save keeps what was typed; they start again from
+          the stored settings whenever those change. */}
+      <SettingsForm key={`site-${revision}`} path={path} domain={domain.data} saved={domain.reload} />
+      <CallHandlingForm key={`calls-${revision}`} path={path} domain={domain.data} saved={domain.reload} />
+      <BlockedCallersCard path={path} />
       <NumbersCard path={path} domain={domain.data} changed={domain.reload} />
     </section>
   );
@@ -165,27 +176,27 @@ function SettingsForm({ path, domain, saved }: { path: string; domain: DomainVie
       <label>Allowed origins, one per line<textarea name="allowedOrigins" rows={2} placeholder="https://www.example.com">{domain.allowedOrigins.join('\n')}</textarea></label>
       <label>The site's phone numbers, one per line (the tracker swaps only these)<textarea name="sitePhones" rows={2}>{domain.sitePhones.join('\n')}</textarea></label>
       <div class="row">
-        <label>Display<select name="displayMode" value={domain.displayMode}><option value="direct">direct: swap at once</option><option value="click">click: reveal on click</option></select></label>
-        <label>Anti-flicker (ms)<input name="antiFlickerMs" type="number" min={0} max={5000} value={domain.antiFlickerMs} /></label>
-        <label>Number held for (s)<input name="defaultExpiration" type="number" min={1} value={domain.defaultExpiration} /></label>
+        <label>Display<select name="displayMode"><option value="direct" selected={domain.displayMode === 'direct'}>direct: swap at once</option><option value="click" selected={domain.displayMode === 'click'}>click: reveal on click</option></select></label>
+        <label>Anti-flicker (ms)<input name="antiFlickerMs" type="number" min={0} max={5000} defaultValue={domain.antiFlickerMs} /></label>
+        <label>Number held for (s)<input name="defaultExpiration" type="number" min={1} defaultValue={domain.defaultExpiration} /></label>
         <label title="So that one address cannot take the whole pool. Behind one office or school address, raise it to the visitors there at once; 0: no limit.">
-          Numbers one address may hold<input name="numbersPerAddress" type="number" min={0} max={10000} value={domain.numbersPerAddress} />
+          Numbers one address may hold<input name="numbersPerAddress" type="number" min={0} max={10000} defaultValue={domain.numbersPerAddress} />
         </label>
       </div>
       <div class="row">
-        <label>Time zone<input name="timeZone" value={domain.timeZone} /></label>
-        <label>Currency<input name="currency" value={domain.currency} maxLength={3} /></label>
-        <label>Callers shown<select name="callerPrivacy" value={domain.callerPrivacy}><option value="none">whole</option><option value="partial">without the last 4 digits</option><option value="full">hidden</option></select></label>
+        <label>Time zone<input name="timeZone" defaultValue={domain.timeZone} /></label>
+        <label>Currency<input name="currency" defaultValue={domain.currency} maxLength={3} /></label>
+        <label>Callers shown<select name="callerPrivacy"><option value="none" selected={domain.callerPrivacy === 'none'}>whole</option><option value="partial" selected={domain.callerPrivacy === 'partial'}>without the last 4 digits</option><option value="full" selected={domain.callerPrivacy === 'full'}>hidden</option></select></label>
       </div>
       <div class="row">
         <label>Order statuses, one per line<textarea name="orderStatuses" rows={4}>{domain.orderStatuses.map((s) => s.name).join('\n')}</textarea></label>
-        <label>Of which sales (comma-separated)<input name="saleStatuses" value={domain.orderStatuses.filter((s) => s.isSale).map((s) => s.name).join(', ')} /></label>
+        <label>Of which sales (comma-separated)<input name="saleStatuses" defaultValue={domain.orderStatuses.filter((s) => s.isSale).map((s) => s.name).join(', ')} /></label>
       </div>
       <div class="row">
-        <label>GA4 measurement id<input name="ga4MeasurementId" value={domain.ga4MeasurementId ?? ''} placeholder="G-XXXXXXX" /></label>
-        <label>GA4 API secret<input name="ga4ApiSecret" value={domain.ga4ApiSecret ?? ''} /></label>
+        <label>GA4 measurement id<input name="ga4MeasurementId" defaultValue={domain.ga4MeasurementId ?? ''} placeholder="G-XXXXXXX" /></label>
+        <label>GA4 API secret<input name="ga4ApiSecret" defaultValue={domain.ga4ApiSecret ?? ''} /></label>
       </div>
-      <label class="check"><input type="checkbox" name="offlineApiEnabled" checked={domain.offlineApiEnabled} /> Offline numbers API enabled</label>
+      <label class="check"><input type="checkbox" name="offlineApiEnabled" defaultChecked={domain.offlineApiEnabled} /> Offline numbers API enabled</label>
       {message && <p class={message.ok ? 'ok-text' : 'error'} role="status">{message.text}</p>}
       <button type="submit">Save</button>
     </form>

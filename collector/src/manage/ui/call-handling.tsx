@@ -1,0 +1,113 @@
+// A domain's call handling: where unanswered calls go and when, the whisper, and the blocklist.
+import { useState } from 'preact/hooks';
+import { api, get } from './api.ts';
+import { phone } from './format.ts';
+import { useLoad } from './hooks.ts';
+import { Failure } from './layout.tsx';
+import type { DomainView } from './settings.tsx';
+import { parseTimetable, timetableText } from './timetable.ts';
+
+export function CallHandlingForm({ path, domain, saved }: { path: string; domain: DomainView; saved: () => void }) {
+  const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
+  async function submit(event: Event) {
+    event.preventDefault();
+    const f = new FormData(event.target as HTMLFormElement);
+    const text = (name: string) => String(f.get(name) ?? '').trim();
+    try {
+      await api('PATCH', path, {
+        redirectPhone: text('redirectPhone') || null,
+        redirectAfterSeconds: Number(text('redirectAfterSeconds')),
+        redirect: { enabled: f.get('redirectEnabled') === 'on', timetable: parseTimetable(text('redirectTimetable')) },
+        whisper: f.get('whisper') === 'on',
+      });
+      setMessage({ ok: true, text: 'Saved.' });
+      saved();
+    } catch (err) {
+      setMessage({ ok: false, text: (err as Error).message });
+    }
+  }
+  return (
+    <form class="card settings" onSubmit={submit} data-testid="call-handling">
+      <h2>Calls</h2>
+      <div class="row">
+        <label>When nobody answers, redirect to<input name="redirectPhone" defaultValue={domain.redirectPhone ?? ''} placeholder="06 11 22 33 44" /></label>
+        <label>after ringing (s)<input name="redirectAfterSeconds" type="number" min={5} max={120} defaultValue={domain.redirectAfterSeconds} /></label>
+      </div>
+      <label class="check"><input type="checkbox" name="redirectEnabled" defaultChecked={domain.redirect.enabled} /> Redirect unanswered calls to the website's numbers (offline numbers have their own switch, under Number pools)</label>
+      <label>
+        Redirect only at these times ({domain.timeZone}), one day or run of days per line; empty: always
+        <textarea name="redirectTimetable" rows={2} placeholder="mon-fri 09:00-12:00;14:00-18:00">{timetableText(domain.redirect.timetable)}</textarea>
+      </label>
+      {!domain.redirectPhone && (domain.redirect.enabled || domain.numbers.some((n) => n.redirect?.allowRedirect)) && <p class="warn-text">Redirects are on, but there is no number to redirect to.</p>}
+      <label class="check"><input type="checkbox" name="whisper" defaultChecked={domain.whisper} /> Whisper: whoever answers hears where the call comes from ("Call from Google Ads, keyword boiler") before the caller is put through</label>
+      {message && <p class={message.ok ? 'ok-text' : 'error'} role="status">{message.text}</p>}
+      <button type="submit">Update call handling</button>
+    </form>
+  );
+}
+
+interface BlockedCaller {
+  id: string;
+  number: string;
+  addedAt: string;
+  addedBy: string;
+}
+
+export function BlockedCallersCard({ path }: { path: string }) {
+  const list = useLoad(() => get<BlockedCaller[]>(`${path}/blocked-callers`), [path]);
+  const [error, setError] = useState<string | null>(null);
+  const run = async (action: () => Promise<unknown>) => {
+    setError(null);
+    try {
+      await action();
+      list.reload();
+    } catch (err) {
+      setError((err as Error).message);
+    }
+  };
+  return (
+    <div class="card" data-testid="blocked-callers">
+      <h2>Blocked callers</h2>
+      <p class="muted">Their calls are refused and logged as CALLER_PHONE_BLACKLISTED, apart from the other calls; their SMS are kept but not listed.</p>
+      {(error || list.error) && <Failure message={error ?? list.error!} />}
+      {list.data && list.data.length > 0 && (
+        <table>
+          <thead>
+            <tr>
+              <th>Caller</th>
+              <th>Blocked</th>
+              <th>By</th>
+              <th />
+            </tr>
+          </thead>
+          <tbody>
+            {list.data.map((entry) => (
+              <tr>
+                <td class="nowrap">{/^\d+$/.test(entry.number) ? phone(entry.number) : entry.number}</td>
+                <td>{new Date(entry.addedAt).toLocaleString()}</td>
+                <td>{entry.addedBy}</td>
+                <td class="num">
+                  <button type="button" class="link" onClick={() => run(() => api('DELETE', `${path}/blocked-callers/${entry.id}`))}>
+                    unblock
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {list.data?.length === 0 && <p class="muted">Nobody is blocked.</p>}
+      <form
+        class="inline"
+        onSubmit={(event) => {
+          event.preventDefault();
+          const form = event.target as HTMLFormElement;
+          void run(() => api('POST', `${path}/blocked-callers`, { number: String(new FormData(form).get('number')) })).then(() => form.reset());
+        }}
+      >
+        <input name="number" placeholder="Caller's number, any format" aria-label="Number to block" required />
+        <button type="submit">Block</button>
+      </form>
+    </div>
+  );
+}
