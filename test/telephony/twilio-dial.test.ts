@@ -72,6 +72,17 @@ describe('Twilio <Dial action>: the forwarded leg decides the outcome', () => {
     expect(record.answer_time).toBeLessThan(15);
   });
 
+  it('keeps the <Dial action>’s outcome when the inbound status callback arrives at the same moment', async () => {
+    const number = await shownNumber(s);
+    const calls = Array.from({ length: 8 }, (_, i) => twilioCall(s, `CA-race-${i}`, `+3364400000${i}`, number));
+    for (const call of calls) await call.voice();
+    // A caller who hangs up while it rings: Twilio sends both requests at once, in either order.
+    await Promise.all(calls.flatMap((call, i) => (i % 2 ? [call.dialEnded('canceled'), call.ended(75)] : [call.ended(75), call.dialEnded('canceled')])));
+    const records = (await dataApiCalls(s)).filter((r) => r.caller.startsWith('06440000'));
+    expect(records).toHaveLength(8);
+    for (const record of records) expect(record).toMatchObject({ status: 'INTERRUPTED', duration: 0 });
+  });
+
   it('still closes a call that reached no <Dial> from the inbound status callback', async () => {
     const call = twilioCall(s, 'CA-no-dial', '+33622000002', '+33800000003');
     await call.ended(12); // Twilio sends it even when the voice webhook failed to answer

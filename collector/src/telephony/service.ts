@@ -74,8 +74,10 @@ export class TelephonyService {
   }
 
   /** Creates the call of a new `callRef`, or updates the one it created; answers its callId.
-   * Route and attribution are decided at the first report of a call; later reports bring the outcome. */
-  async recordCall(report: CallInput, now = new Date(), routed?: Route): Promise<number> {
+   * Route and attribution are decided at the first report of a call; later reports bring the outcome.
+   * `fallback`: the report's outcome is only for a call that has none yet; a call that has one takes
+   * just its billing duration (a carrier's summary arriving beside a truer report of the outcome). */
+  async recordCall(report: CallInput, now = new Date(), routed?: Route, { fallback = false } = {}): Promise<number> {
     const callId = await claimRecordId(this.c, this.ids, 'call', `call:${report.callRef}`);
     const outcome = {
       caller: report.callerPhone,
@@ -96,8 +98,9 @@ export class TelephonyService {
       if (attempt === MAX_WRITE_ATTEMPTS) throw new Error(`call ${callId}: too many simultaneous reports`);
       const existing = await this.c.calls.findOne({ _id: callId });
       if (existing && isSameCall(existing, report)) {
-        status = statusOf(existing.forcedStatus, report.status);
-        if (await this.update(existing, { ...outcome, status })) break;
+        const closed = fallback && existing.status !== null;
+        status = closed ? existing.status : statusOf(existing.forcedStatus, report.status);
+        if (await this.update(existing, closed ? { billingDuration: outcome.billingDuration, updatedAt: now } : { ...outcome, status })) break;
         continue;
       }
       const decided = await this.decide(report, routed);

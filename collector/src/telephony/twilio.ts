@@ -117,21 +117,11 @@ export function twilioRoutes(service: TelephonyService, options: TwilioOptions, 
     if (outcome) {
       const known = await service.callByRef(p.CallSid ?? '');
       const length = Number(p.CallDuration ?? 0) || 0;
-      if (known?.status) {
-        await service.recordCall({ ...storedReport(known), billingDuration: minutesOf(length) });
-      } else {
-        const trackingNumber = known?.trackingNumber ?? normalizePhone(p.To ?? '') ?? '';
-        const startDate = known?.startedAt ?? wholeSecond(new Date(Date.now() - length * 1000));
-        await service.recordCall({
-          ...reportOf(p, trackingNumber, startDate),
-          callerPhone: normalizePhone(p.From ?? '') ?? known?.caller ?? null,
-          code: known?.code ?? undefined,
-          status: outcome,
-          duration: length,
-          billingDuration: minutesOf(length),
-          isRedirect: known?.isRedirect ?? false,
-        });
-      }
+      const report = known
+        ? { ...storedReport(known), status: outcome, duration: length }
+        : { ...reportOf(p, normalizePhone(p.To ?? '') ?? '', wholeSecond(new Date(Date.now() - length * 1000))), status: outcome, duration: length };
+      // Even when the <Dial action> is being recorded at this very moment, its outcome wins.
+      await service.recordCall({ ...report, callerPhone: normalizePhone(p.From ?? '') ?? known?.caller ?? null, billingDuration: minutesOf(length) }, new Date(), undefined, { fallback: true });
     }
     xml(ctx, new twilio.twiml.VoiceResponse());
   });
