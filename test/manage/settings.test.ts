@@ -47,6 +47,12 @@ describe('back end settings', () => {
     ['DELETE', '/domains/shop.test/numbers/0800000001'],
     ['POST', '/domains/shop.test/offline-numbers/0100000001/assign', { destination: '0155555555', description: 'Flyer' }],
     ['POST', '/domains/shop.test/offline-numbers/0100000001/unassign'],
+    ['POST', '/domains/shop.test/offline-numbers/0100000001/redirect', { allowRedirect: true }],
+    ['GET', '/domains/shop.test/blocked-callers'],
+    ['POST', '/domains/shop.test/blocked-callers', { number: '0611111111' }],
+    ['DELETE', '/domains/shop.test/blocked-callers/0611111111'],
+    ['POST', '/domains/shop.test/calls/1/block-caller'],
+    ['DELETE', '/domains/shop.test/calls/1/block-caller'],
     ['GET', '/domains/shop.test/reports/overview'],
     ['GET', '/domains/shop.test/reports/calls'],
     ['GET', '/domains/shop.test/reports/calls.csv'],
@@ -62,6 +68,7 @@ describe('back end settings', () => {
       expect({ method, path, status: res.status, body: res.body }).toEqual({ method, path, status: 404, body: { error: 'No such domain' } });
     }
     expect(await s.t.c.domains.findOne({ _id: 'shop.test' })).toEqual(before);
+    expect(await s.t.c.blockedCallers.countDocuments()).toBe(0);
     expect(await s.t.c.trackingNumbers.findOne({ _id: '0800000001' })).toMatchObject({ domainId: 'shop.test' });
     // Another account's number through one's own domain is not found either.
     expect(await rival.call('DELETE', '/domains/other.test/numbers/0800000001')).toMatchObject({ status: 404, body: { error: 'No number 0800000001 in this domain' } });
@@ -74,7 +81,7 @@ describe('back end settings', () => {
     const router = manageRoutes(c, new SignInLimit(c, DEFAULT_SIGN_IN_LIMITS), services, { signUp: true, publicWebhooksOnly: true }, createLogger('silent'));
     const served = router.stack.filter((layer) => String(layer.path).includes(':domain')).flatMap((layer) => layer.methods.filter((m) => m !== 'HEAD').map((m) => `${m} ${layer.path}`));
     const tested = DOMAIN_ROUTES.map(([method, path]) => `${method} /manage/api${path}`);
-    const pattern = (route: string) => route.replace('shop.test', ':domain').replace(/keys\/api$/, 'keys/:kind').replace(/pools\/1\//, 'pools/:type/').replace(/numbers\/0800000001$/, 'numbers/:number').replace(/offline-numbers\/0100000001\//, 'offline-numbers/:number/');
+    const pattern = (route: string) => route.replace('shop.test', ':domain').replace(/keys\/api$/, 'keys/:kind').replace(/pools\/1\//, 'pools/:type/').replace(/numbers\/0800000001$/, 'numbers/:number').replace(/offline-numbers\/0100000001\//, 'offline-numbers/:number/').replace(/blocked-callers\/0611111111$/, 'blocked-callers/:entry').replace(/calls\/1\//, 'calls/:callId/');
     expect(tested.map(pattern).sort()).toEqual(served.sort());
   });
 
@@ -189,7 +196,7 @@ describe('back end settings', () => {
     const path = '/domains/shop.test/offline-numbers/0100000001';
     expect(await owner.call('POST', `${path}/assign`, { destination: 'nowhere', description: 'Flyer' })).toMatchObject({ status: 400, body: { error: 'destination: "nowhere" is not a phone number' } });
     const assigned = await owner.call('POST', `${path}/assign`, { destination: '01 55 55 55 55', description: 'Spring flyer' });
-    expect(assigned.body).toContainEqual({ number: '0100000001', type: 6, usage: 'offline', inUse: true, description: 'Spring flyer' });
+    expect(assigned.body).toContainEqual({ number: '0100000001', type: 6, usage: 'offline', inUse: true, description: 'Spring flyer', redirect: { allowRedirect: false, timetable: [] } });
     expect(await s.t.c.offlineAssignments.findOne({ _id: '0100000001' })).toMatchObject({ destination: '0155555555', description: 'Spring flyer' });
     expect(await owner.call('POST', `${path}/assign`, { destination: '0155555556', description: 'Other' })).toMatchObject({ status: 409, body: { error: 'Tracking number already assigned' } });
     expect(await owner.call('DELETE', '/domains/shop.test/numbers/0100000001')).toMatchObject({ status: 409, body: { error: '0100000001 is assigned: unassign it first' } });
