@@ -25,7 +25,9 @@ describe('call handling in the back end', () => {
     await page.getByLabel('E-mail').fill(USER.username);
     await page.getByLabel('Password').fill(USER.password);
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.goto(`${b.collector.baseUrl}/manage/#/shop.test/settings`);
+    // Signed in once the navigation shows; going elsewhere before would race the session cookie.
+    await page.getByRole('link', { name: 'Settings' }).click();
+    await page.getByRole('heading', { name: 'Settings of shop.test' }).waitFor();
 
     const calls = page.getByTestId('call-handling');
     await calls.getByLabel('When nobody answers, redirect to').fill('06 11 00 00 00');
@@ -39,6 +41,9 @@ describe('call handling in the back end', () => {
     await calls.getByLabel('Whisper', { exact: false }).check();
     await calls.getByRole('button', { name: 'Update call handling' }).click();
     await calls.getByText('Saved.').waitFor();
+    // The fields start again from what was stored (the number normalized); the confirmation stays.
+    await expect.poll(() => calls.getByLabel('When nobody answers, redirect to').inputValue()).toBe('0611000000');
+    expect(await calls.getByText('Saved.').isVisible()).toBe(true);
     expect((await routeCall(b.collector.baseUrl, { tracking_number: number })).body).toMatchObject({
       redirect: { destination: '0611000000', afterSeconds: 15 },
       whisper: 'Call from Google Ads, keyword boiler',
@@ -63,7 +68,7 @@ describe('call handling in the back end', () => {
     await shot(page, '1-settings');
 
     // The spam caller, blocked from the calls log.
-    await page.goto(`${b.collector.baseUrl}/manage/#/shop.test/calls`);
+    await page.getByRole('link', { name: 'Calls', exact: true }).click();
     const row = page.locator(`tr[data-call="${spam.body.callId}"]`);
     await row.getByRole('button', { name: 'block' }).click();
     await row.getByRole('button', { name: 'unblock' }).waitFor();
@@ -73,7 +78,7 @@ describe('call handling in the back end', () => {
     await page.getByRole('cell', { name: 'CALLER_PHONE_BLACKLISTED' }).waitFor();
     await shot(page, '2-calls-log');
 
-    await page.goto(`${b.collector.baseUrl}/manage/#/shop.test/settings`);
+    await page.getByRole('link', { name: 'Settings' }).click();
     await expect.poll(() => page.getByTestId('blocked-callers').locator('tbody tr').count()).toBe(2);
     expect(await page.getByTestId('blocked-callers').innerText()).toContain(USER.username);
     expect(errors).toEqual([]);

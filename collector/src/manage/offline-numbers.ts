@@ -1,8 +1,8 @@
 // The back end's offline numbers: assign one to a campaign (where it forwards, what it is for) and
 // unassign it, through the offline numbers service, so the rules are the API's own.
+import type { TimetableEntry } from '@ringtrail/shared';
 import { OfflineFailure } from '../http/offline-envelope.ts';
 import { ManageFailure } from '../http/manage-envelope.ts';
-import type { TimetableEntry } from '@ringtrail/shared';
 import type { Collections, DomainDoc } from '../db/collections.ts';
 import type { OfflineNumbers } from '../offline/service.ts';
 

@@ -4,7 +4,7 @@ import { api, get } from './api.ts';
 import { phone } from './format.ts';
 import { useLoad } from './hooks.ts';
 import { Failure } from './layout.tsx';
-import type { DomainView } from './settings.tsx';
+import { StoredFields, type DomainView } from './settings.tsx';
 import { parseTimetable, timetableText } from './timetable.ts';
 
 export function CallHandlingForm({ path, domain, saved }: { path: string; domain: DomainView; saved: () => void }) {
@@ -29,6 +29,7 @@ export function CallHandlingForm({ path, domain, saved }: { path: string; domain
   return (
     <form class="card settings" onSubmit={submit} data-testid="call-handling">
       <h2>Calls</h2>
+      <StoredFields domain={domain}>
       <div class="row">
         <label>When nobody answers, redirect to<input name="redirectPhone" defaultValue={domain.redirectPhone ?? ''} placeholder="06 11 22 33 44" /></label>
         <label>after ringing (s)<input name="redirectAfterSeconds" type="number" min={5} max={120} defaultValue={domain.redirectAfterSeconds} /></label>
@@ -40,6 +41,7 @@ export function CallHandlingForm({ path, domain, saved }: { path: string; domain
       </label>
       {!domain.redirectPhone && (domain.redirect.enabled || domain.numbers.some((n) => n.redirect?.allowRedirect)) && <p class="warn-text">Redirects are on, but there is no number to redirect to.</p>}
       <label class="check"><input type="checkbox" name="whisper" defaultChecked={domain.whisper} /> Whisper: whoever answers hears where the call comes from ("Call from Google Ads, keyword boiler") before the caller is put through</label>
+      </StoredFields>
       {message && <p class={message.ok ? 'ok-text' : 'error'} role="status">{message.text}</p>}
       <button type="submit">Update call handling</button>
     </form>

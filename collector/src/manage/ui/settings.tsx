@@ -1,4 +1,5 @@
 // A domain's settings: install, keys, the settings themselves, pools and numbers.
+import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import { api, get } from './api.ts';
 import { useLoad } from './hooks.ts';
@@ -39,7 +40,6 @@ export function SettingsScreen({ route }: { route: Route }) {
   const domain = useLoad(() => get<DomainView>(path), [path]);
   if (domain.error) return <Failure message={domain.error} />;
   if (!domain.data) return <p class="muted">Loading…</p>;
-  const revision = JSON.stringify(domain.data);
   return (
     <section>
       <div class="heading">
@@ -47,10 +47,8 @@ export function SettingsScreen({ route }: { route: Route }) {
       </div>
       <InstallCard path={path} keyMade={domain.reload} />
       <KeysCard path={path} domain={domain.data} changed={domain.reload} />
-      {/* The forms are uncontrolled, so a refused save keeps what was typed; they start again from
-          the stored settings whenever those change. */}
-      <SettingsForm key={`site-${revision}`} path={path} domain={domain.data} saved={domain.reload} />
-      <CallHandlingForm key={`calls-${revision}`} path={path} domain={domain.data} saved={domain.reload} />
+      <SettingsForm path={path} domain={domain.data} saved={domain.reload} />
+      <CallHandlingForm path={path} domain={domain.data} saved={domain.reload} />
       <BlockedCallersCard path={path} />
       <NumbersCard path={path} domain={domain.data} changed={domain.reload} />
     </section>
@@ -173,6 +171,7 @@ function SettingsForm({ path, domain, saved }: { path: string; domain: DomainVie
   return (
     <form class="card settings" onSubmit={submit}>
       <h2>Site</h2>
+      <StoredFields domain={domain}>
       <label>Allowed origins, one per line<textarea name="allowedOrigins" rows={2} placeholder="https://www.example.com">{domain.allowedOrigins.join('\n')}</textarea></label>
       <label>The site's phone numbers, one per line (the tracker swaps only these)<textarea name="sitePhones" rows={2}>{domain.sitePhones.join('\n')}</textarea></label>
       <div class="row">
@@ -197,8 +196,18 @@ function SettingsForm({ path, domain, saved }: { path: string; domain: DomainVie
         <label>GA4 API secret<input name="ga4ApiSecret" defaultValue={domain.ga4ApiSecret ?? ''} /></label>
       </div>
       <label class="check"><input type="checkbox" name="offlineApiEnabled" defaultChecked={domain.offlineApiEnabled} /> Offline numbers API enabled</label>
+      </StoredFields>
       {message && <p class={message.ok ? 'ok-text' : 'error'} role="status">{message.text}</p>}
       <button type="submit">Save</button>
     </form>
   );
+}
+
+/**
+ * A settings form's fields. They are uncontrolled, so a refused save keeps what was typed; they
+ * start again from the stored settings whenever those change (a save, normalized), while the form
+ * around them, and its message, stays.
+ */
+export function StoredFields({ domain, children }: { domain: object; children: ComponentChildren }) {
+  return <div key={JSON.stringify(domain)}>{children}</div>;
 }
