@@ -10,6 +10,7 @@ import { collections, type Collections } from './db/collections.ts';
 import { IdAllocator } from './db/ids.ts';
 import { DatabaseStallWatch } from './db/stall-watch.ts';
 import { healthRoutes } from './http/health.ts';
+import { homeRoutes } from './http/home.ts';
 import { refuseUnknownMethods } from './http/methods.ts';
 import { requestLog } from './http/request-log.ts';
 import type { Logger } from './logger.ts';
@@ -112,6 +113,7 @@ export function createApp(options: AppOptions): CollectorApp {
   app.use(refuseUnknownMethods);
   const routers = [
     healthRoutes(db),
+    homeRoutes({ demoPages }),
     trackingRoutes(c, tracking, log),
     browserRoutes(c, tracking, new BrowserRateLimit(c, browserLimits), log),
     trackerScriptRoutes(trackerBundlePath),

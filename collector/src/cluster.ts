@@ -8,7 +8,7 @@ import type { Config } from './config.ts';
 import { collections } from './db/collections.ts';
 import { connectDatabase } from './db/connect.ts';
 import type { Logger } from './logger.ts';
-import { printBanner, seedDemoIfEmpty } from './start-banner.ts';
+import { allowDemoOrigins, demoOrigins, printBanner, seedDemoIfEmpty } from './start-banner.ts';
 
 export async function runPrimary(config: Config, log: Logger): Promise<void> {
   const database = await connectDatabase({ mongodbUri: config.mongodbUri, dataDir: config.dataDir, dbName: config.mongodbDb, cacheSize: config.cacheSize, operationTimeoutMs: config.operationTimeoutMs, log });
@@ -26,6 +26,7 @@ export async function runPrimary(config: Config, log: Logger): Promise<void> {
   };
   const workers = Array.from({ length: config.workers }, fork);
   const port = await new Promise<number>((resolve) => workers[0]!.on('message', (m: { listening?: number }) => m.listening && resolve(m.listening)));
+  if (config.demo) await allowDemoOrigins(c, demoOrigins(config.host, port, config.publicUrl), log);
   await printBanner(c, config, `http://${config.host}:${port}`, database.description, config.workers);
 
   const shutdown = async (signal: string): Promise<void> => {

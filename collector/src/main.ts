@@ -9,7 +9,7 @@ import { collections } from './db/collections.ts';
 import { createApp } from './app.ts';
 import { createHttpServer } from './http/server.ts';
 import { createLogger } from './logger.ts';
-import { printBanner, seedDemoIfEmpty } from './start-banner.ts';
+import { allowDemoOrigins, demoOrigins, printBanner, seedDemoIfEmpty } from './start-banner.ts';
 
 let config;
 try {
@@ -46,6 +46,7 @@ if (config.workers > 1 && cluster.isPrimary) {
   await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
+  if (cluster.isPrimary && config.demo) await allowDemoOrigins(c, demoOrigins(config.host, port, config.publicUrl), log);
   if (cluster.isPrimary) await printBanner(c, config, `http://${config.host}:${port}`, database.description);
   else process.send!({ listening: port });
 

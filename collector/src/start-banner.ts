@@ -18,6 +18,24 @@ export async function seedDemoIfEmpty(c: Collections, log: Logger): Promise<void
   log.info({ fixture: DEMO_FIXTURE }, 'empty database: demo fixture loaded');
 }
 
+/** The origins a browser uses to open the demo pages of a collector listening on `host`:`port`:
+ * loopback by both its names, whatever interface it listens on. */
+export function demoOrigins(host: string, port: number, publicUrl?: string): string[] {
+  const hosts = new Set([host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host]);
+  if (hosts.has('127.0.0.1') || hosts.has('localhost')) hosts.add('127.0.0.1').add('localhost');
+  return [...[...hosts].map((h) => `http://${h}:${port}`), ...(publicUrl ? [new URL(publicUrl).origin] : [])];
+}
+
+/** On every start, the demo domains also allow the address the collector listens on now: the
+ * fixture's own origins are for port 8080, and a demo on another port would refuse its own pages. */
+export async function allowDemoOrigins(c: Collections, origins: string[], log: Logger): Promise<void> {
+  const fixture = await readFixtureFile(DEMO_FIXTURE);
+  for (const d of fixture.accounts.flatMap((a) => a.domains)) {
+    const { modifiedCount } = await c.domains.updateOne({ _id: d.name }, { $addToSet: { allowedOrigins: { $each: origins } } });
+    if (modifiedCount) log.info({ domain: d.name, origins }, 'demo domain: the origins it is served on now allowed');
+  }
+}
+
 export async function printBanner(c: Collections, config: Config, base: string, database: string, workers = 1): Promise<void> {
   console.log(`RingTrail collector on ${base}${workers > 1 ? ` (${workers} processes)` : ''}\nDatabase: ${database}`);
   const demo = config.demo ? await demoBanner(c, await readFixtureFile(DEMO_FIXTURE), base) : '';

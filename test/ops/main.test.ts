@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { answers, exitOf, startMain as startMainIn } from '../helpers/main-process.ts';
+import { CHROME_AGENT } from '../helpers/site-page.ts';
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'ringtrail-main-'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
@@ -29,6 +30,19 @@ describe('npm start', () => {
       expect(await (await fetch(first.baseUrl + page)).text()).toContain('<script async src="/tracker.js" data-key="pk-acme-demo"');
     }
     expect((await fetch(`${first.baseUrl}/tracker.js`)).status).toBe(200);
+    const home = await (await fetch(`${first.baseUrl}/`)).text();
+    for (const link of ['/manage/', '/docs', '/demo/', '/healthz']) expect(home).toContain(`href="${link}"`);
+    // The demo pages, opened by either loopback name on whatever port it got, may call the tracker's doors.
+    const port = new URL(first.baseUrl).port;
+    const pageView = (origin: string) =>
+      fetch(`${first.baseUrl}/t/view`, {
+        method: 'POST',
+        headers: { origin, 'user-agent': CHROME_AGENT, 'content-type': 'text/plain;charset=UTF-8' },
+        body: new URLSearchParams({ key: 'pk-acme-demo', visit_id: '0', url: `${origin}/demo/`, page_title: 'Demo', referer_url: '', phones: '01 23 45 67 89' }).toString(),
+      }).then((r) => r.status);
+    expect(await pageView(`http://127.0.0.1:${port}`)).toBe(200);
+    expect(await pageView(`http://localhost:${port}`)).toBe(200);
+    expect(await pageView('http://127.0.0.1:1')).toBe(403);
 
     first.child.kill('SIGTERM');
     expect(await exitOf(first.child)).toBe(0);
@@ -60,6 +74,7 @@ describe('npm start', () => {
       const cc = await (await fetch(`${prod.baseUrl}/agent-api/agentStats`, { method: 'POST', body: new URLSearchParams({ apiKey: 'cc-acme-demo' }) })).json();
       expect(cc.status).toBe('NOK');
       expect((await fetch(`${prod.baseUrl}/demo/`)).status).toBe(404);
+      expect(await (await fetch(`${prod.baseUrl}/`)).text()).not.toContain('/demo/');
     } finally {
       prod.child.kill('SIGTERM');
       await exitOf(prod.child);

@@ -15,6 +15,7 @@ import type { Logger } from '../logger.ts';
 import { TrackingFailure } from '../tracking/failure.ts';
 import type { TrackingService } from '../tracking/service.ts';
 import { admitOrigin } from './origin.ts';
+import { noteRefusedOrigin } from './refused-origins.ts';
 import type { BrowserRateLimit } from './rate-limit.ts';
 
 const MOBILE_AGENT = /Mobi|Android/i;
@@ -36,7 +37,12 @@ export function browserRoutes(c: Collections, service: TrackingService, limit: B
       const raw = bodyOf(ctx.request);
       const domain = await domainByKey(c, 'publicKeyHash', raw.key);
       if (!domain) throw new TrackingFailure('AUTHENTICATION_ERROR', 'Invalid key: no domain has this public key');
-      admitOrigin(ctx, domain);
+      try {
+        admitOrigin(ctx, domain);
+      } catch (err) {
+        await noteRefusedOrigin(c, domain, ctx.get('Origin'), log);
+        throw err;
+      }
       const req = parseTrackingParams(schema, raw);
       if (req.visit_id > 0) await limit.visit(domain._id, req.visit_id);
       ctx.body = await run(domain, req, visitor);

@@ -83,6 +83,8 @@ export interface DomainDoc {
   redirect?: { enabled: boolean; timetable: TimetableEntry[] };
   redirectAfterSeconds?: number;
   whisper?: boolean;
+  /** The last origins the browser doors refused (browser/refused-origins.ts). */
+  refusedOrigins?: { origin: string; count: number; firstAt: Date; lastAt: Date }[];
 }
 
 export interface TrackingNumberDoc {

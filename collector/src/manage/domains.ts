@@ -40,6 +40,8 @@ export async function updateDomain(c: Collections, domain: DomainDoc, changes: P
   const next = settingsFields({ ...current, ...changes });
   const update: UpdateFilter<DomainDoc> = { $set: next };
   if (!next.ga4MeasurementId) update.$unset = { ga4MeasurementId: 1, ga4ApiSecret: 1 };
+  // An origin allowed now is no longer one of the refused ones.
+  if (changes.allowedOrigins) update.$pull = { refusedOrigins: { origin: { $in: next.allowedOrigins } } };
   const updated = await c.domains.findOneAndUpdate({ _id: domain._id }, update, { returnDocument: 'after' });
   if (!updated) throw new ManageFailure(404, DOMAIN_NOT_FOUND);
   if (next.timeZone !== domain.timeZone) await new CallSummaries(c).rebuild(domain._id, next.timeZone);

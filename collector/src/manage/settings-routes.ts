@@ -67,6 +67,7 @@ export function settingsRoutes(router: Router, c: Collections, outbox: Outbox, o
       scriptTag: domain.publicKey ? `<script async src="${collector}/tracker.js" data-key="${domain.publicKey}"></script>` : null,
       allowedOrigins: domain.allowedOrigins,
       lastViewAt: last?.toISOString() ?? null,
+      refusedOrigins: [...(domain.refusedOrigins ?? [])].sort((a, b) => b.lastAt.getTime() - a.lastAt.getTime()).map((r) => ({ origin: r.origin, count: r.count, lastAt: r.lastAt.toISOString() })),
     };
   });
 

@@ -283,6 +283,7 @@ export const OPERATIONS: Operation[] = [
   { method: 'get', path: '/manage/', tag: TAGS.manage, summary: "The back end's page", responses: { 200: { description: 'HTML', type: 'text/html' } } },
   { method: 'get', path: '/manage/assets/:file', tag: TAGS.manage, summary: "The back end's script and styles (app.js, app.css)", responses: { 200: { description: 'The file', type: 'application/octet-stream' }, 404: { description: 'No such asset' } } },
 
+  { method: 'get', path: '/', tag: TAGS.service, summary: 'A page linking the back end, this reference, the demo site (when on) and /healthz', responses: { 200: { description: 'HTML', type: 'text/html' } } },
   { method: 'get', path: '/healthz', tag: TAGS.service, summary: 'Liveness', responses: { 200: json('ok', answer.health) } },
   { method: 'get', path: '/readyz', tag: TAGS.service, summary: 'Readiness: the database answers', responses: { 200: json('ready', answer.health), 503: json('database unreachable', answer.health) } },
   { method: 'get', path: '/tracker.js', tag: TAGS.service, summary: 'The tracker sites load', responses: { 200: { description: 'The script', type: 'application/javascript' }, 304: { description: 'Not modified (ETag)' }, 503: { description: 'Not built', type: 'text/plain' } } },

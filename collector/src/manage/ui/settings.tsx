@@ -45,7 +45,7 @@ export function SettingsScreen({ route }: { route: Route }) {
       <div class="heading">
         <h1>Settings of {domain.data.name}</h1>
       </div>
-      <InstallCard path={path} keyMade={domain.reload} />
+      <InstallCard path={path} publicKey={domain.data.publicKey} changed={domain.reload} />
       <KeysCard path={path} domain={domain.data} changed={domain.reload} />
       <SettingsForm path={path} domain={domain.data} saved={domain.reload} />
       <CallHandlingForm path={path} domain={domain.data} saved={domain.reload} />
@@ -55,8 +55,9 @@ export function SettingsScreen({ route }: { route: Route }) {
   );
 }
 
-function InstallCard({ path, keyMade }: { path: string; keyMade: () => void }) {
-  const install = useLoad(() => get<{ scriptTag: string | null; allowedOrigins: string[]; lastViewAt: string | null }>(`${path}/install`), [path]);
+/** `publicKey`: the tag is loaded again whenever the key changes (made or rotated in the keys card). */
+function InstallCard({ path, publicKey, changed }: { path: string; publicKey: string | null; changed: () => void }) {
+  const install = useLoad(() => get<{ scriptTag: string | null; allowedOrigins: string[]; lastViewAt: string | null; refusedOrigins: { origin: string; count: number; lastAt: string }[] }>(`${path}/install`), [path, publicKey]);
   const [copied, setCopied] = useState(false);
   const data = install.data;
   return (
@@ -65,7 +66,7 @@ function InstallCard({ path, keyMade }: { path: string; keyMade: () => void }) {
       {data && !data.scriptTag && (
         <p>
           The script tag needs a public key.{' '}
-          <button type="button" onClick={() => api('POST', `${path}/keys/public`).then(() => { install.reload(); keyMade(); })}>
+          <button type="button" onClick={() => api('POST', `${path}/keys/public`).then(() => { install.reload(); changed(); })}>
             Make the public key
           </button>
         </p>
@@ -79,6 +80,21 @@ function InstallCard({ path, keyMade }: { path: string; keyMade: () => void }) {
           </button>
           {!data.allowedOrigins.length && <p class="warn-text">No allowed origin yet: add the site's address (https://www.example.com) below, or browsers' requests are refused.</p>}
         </>
+      )}
+      {data && data.refusedOrigins.length > 0 && (
+        <div class="refused" data-testid="refused-origins">
+          <p class="warn-text">Pages at these addresses sent the tag's requests, and were refused: they are not allowed origins of this domain.</p>
+          <ul>
+            {data.refusedOrigins.map((r) => (
+              <li>
+                <code>{r.origin}</code> <span class="muted">{r.count} refused, the last {new Date(r.lastAt).toLocaleString()}</span>{' '}
+                <button type="button" onClick={() => api('PATCH', path, { allowedOrigins: [...data.allowedOrigins, r.origin] }).then(() => { install.reload(); changed(); })}>
+                  Allow this origin
+                </button>
+              </li>
+            ))}
+          </ul>
+        </div>
       )}
       {data && (
         <p class={data.lastViewAt ? 'ok-text' : 'muted'} data-testid="last-view">
@@ -104,7 +120,8 @@ function KeysCard({ path, domain, changed }: { path: string; domain: DomainView;
   const [made, setMade] = useState<{ kind: string; key: string } | null>(null);
   const [error, setError] = useState<string | null>(null);
   const make = async (kind: string) => {
-    if (domain.keys[kind] && !confirm(`The current ${kind} key stops working at once. Make a new one?`)) return;
+    const warning = kind === 'public' ? 'The tag on the site stops working at once: every page needs the new one.' : `The current ${kind} key stops working at once.`;
+    if (domain.keys[kind] && !confirm(`${warning} Make a new one?`)) return;
     try {
       setMade(await api('POST', `${path}/keys/${kind}`));
       changed();
