@@ -75,7 +75,7 @@ describe('call handling in the back end', () => {
     expect((await routeCall(b.collector.baseUrl, { tracking_number: number, caller_phone: '0699887766' })).body).toMatchObject({ reason: 'blocked', destination: null });
     await reportCall(b.collector.baseUrl, { callRef: 'spam-2', trackingNumber: number, startDate: new Date(), callerPhone: '0699887766' });
     await page.reload();
-    await page.getByRole('cell', { name: 'CALLER_PHONE_BLACKLISTED' }).waitFor();
+    await page.getByRole('cell', { name: 'Blocked caller' }).waitFor();
     await shot(page, '2-calls-log');
 
     await page.getByRole('link', { name: 'Settings' }).click();

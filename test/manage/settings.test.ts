@@ -151,7 +151,7 @@ describe('back end settings', () => {
     await signIn();
     const domain = await owner.call('POST', '/domains', { name: 'fresh.test' });
     expect(domain.status).toBe(201);
-    expect((await owner.get('/domains/fresh.test/install')).body).toEqual({ scriptTag: null, allowedOrigins: [], lastViewAt: null });
+    expect((await owner.get('/domains/fresh.test/install')).body).toEqual({ scriptTag: null, allowedOrigins: [], lastViewAt: null, refusedOrigins: [] });
     const before = Date.now();
     await s.collector.post('/ospView', viewParams({ api_key: apiKey, direct_display: false }));
     const last = Date.parse((await owner.get('/domains/shop.test/install')).body.lastViewAt);

@@ -7,6 +7,7 @@ import type { OutboxDoc } from '../../collector/src/db/collections.ts';
 import { afterEach, describe, expect, inject, it } from 'vitest';
 import { seed, startCollector, testDatabase, type RunningCollector, type TestDatabase } from '../helpers/collector.ts';
 import { CC_KEY, commerceFixture, CUSTOMER_KEY, viewParams, WEBHOOK_SECRET } from '../helpers/fixtures.ts';
+import { signedInClient } from '../helpers/manage-client.ts';
 import { startReceiver, verifiedPush, type Receiver } from '../helpers/receiver.ts';
 import { reportCall, TELEPHONY_KEY } from '../helpers/telephony.ts';
 
@@ -100,6 +101,25 @@ describe('webhook pushes', () => {
       ['cart', 'delivered', 204],
       ['view', 'delivered', 204],
     ]);
+  });
+
+  it('sends a signed test push from the back end, logged as test', async () => {
+    const receiver = await startReceiver();
+    cleanups.push(() => receiver.close());
+    const t = await testDatabase('push_test');
+    cleanups.push(() => t.close());
+    const owner = { username: 'owner@shop.test', password: 'owner-password-1' };
+    await seed(t.c, commerceFixture({ webhookUrl: receiver.url('/hook'), tracking: { users: [owner] } }));
+    const collector = await collectorOn(t);
+    const client = await signedInClient(collector.baseUrl, owner.username, owner.password);
+    const queued = await client.call('POST', '/account/webhook/test');
+    expect(queued.status).toBe(202);
+    const [push] = await receiver.waitFor(1, (r) => r.path === '/hook');
+    expect(verifiedPush(push!, WEBHOOK_SECRET)).toEqual({ callId: 0, type: 'test', view: null, cart: null, order: null });
+    await expect.poll(async () => (await client.get('/account/deliveries')).body.map((d: any) => [d.type, d.outcome])).toEqual([['test', 'delivered']]);
+
+    await client.call('PUT', '/account/webhook', { url: null });
+    expect(await client.call('POST', '/account/webhook/test')).toMatchObject({ status: 409, body: { error: 'The account has no webhook URL' } });
   });
 
   it('keeps what a collector accepted while the receiver was down, and delivers it all once after a restart', async () => {

@@ -16,7 +16,7 @@ import type { OfflineNumbers } from '../offline/service.ts';
 import { assignOffline, setOfflineRedirect, unassignOffline } from './offline-numbers.ts';
 import { numbersBody, offlineAssignment, offlineRedirect, webhookUrl } from './bodies.ts';
 import { valid } from './validate.ts';
-import { accountOf, deliveries, resend, rotateCallCenterKey, rotateWebhookSecret, setWebhookUrl } from './webhooks.ts';
+import { accountOf, deliveries, resend, rotateCallCenterKey, rotateWebhookSecret, sendTestPush, setWebhookUrl } from './webhooks.ts';
 
 const accountIdOf = (ctx: Context) => (ctx.state.session as SessionDoc).accountId;
 
@@ -119,6 +119,11 @@ export function settingsRoutes(router: Router, c: Collections, outbox: Outbox, o
   router.put('/account/webhook', auth, parseBody, async (ctx) => {
     const { url } = valid(webhookUrl, bodyOf(ctx.request));
     ctx.body = await setWebhookUrl(c, await accountOf(c, accountIdOf(ctx)), url, { publicOnly: publicWebhooksOnly });
+  });
+
+  router.post('/account/webhook/test', auth, async (ctx) => {
+    ctx.status = 202;
+    ctx.body = { id: await sendTestPush(outbox, await accountOf(c, accountIdOf(ctx))) };
   });
 
   router.post('/account/webhook/secret', auth, async (ctx) => {

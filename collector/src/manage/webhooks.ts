@@ -61,3 +61,11 @@ export async function resend(c: Collections, outbox: Outbox, account: AccountDoc
   if (!account.webhookUrl) throw new ManageFailure(409, 'The account has no webhook URL');
   return outbox.enqueue({ accountId: account._id, stream: `resend:${attempt.messageId}`, kind: 'webhook', label: attempt.label, url: account.webhookUrl, contentType: WEBHOOK_CONTENT_TYPE, body: attempt.body, signed: true });
 }
+
+/** A push of our own type `test` (callId 0, nothing else), signed like every push, so the call
+ * center can check its receiver and its signature check before a real call comes. */
+export async function sendTestPush(outbox: Outbox, account: AccountDoc): Promise<string> {
+  if (!account.webhookUrl) throw new ManageFailure(409, 'The account has no webhook URL');
+  const realtimeData = JSON.stringify({ callId: 0, type: 'test', view: null, cart: null, order: null });
+  return outbox.enqueue({ accountId: account._id, stream: 'test', kind: 'webhook', label: 'test', url: account.webhookUrl, contentType: WEBHOOK_CONTENT_TYPE, body: new URLSearchParams({ realtimeData }).toString(), signed: true });
+}

@@ -268,6 +268,7 @@ export const OPERATIONS: Operation[] = [
   manageOp('delete', '/domains/:domain/calls/:callId/block-caller', "Unblocks a call's caller", { description: 'Unblocked' }, {}, 204),
   manageOp('get', '/account', 'The account: webhook URL, which secrets are set', object('The account')),
   manageOp('put', '/account/webhook', 'Sets or clears the webhook URL (the first one makes the secret)', object('The new secret, if one was made'), { body: webhookUrl }),
+  manageOp('post', '/account/webhook/test', 'Queues a signed test push (type "test", callId 0) to the webhook URL', object('The queued message id'), {}, 202),
   manageOp('post', '/account/webhook/secret', 'A new webhook signing secret, answered once', object('The secret')),
   manageOp('post', '/account/keys/call-center', 'A new call-center key, answered once', object('The key')),
   manageOp('get', '/account/deliveries', 'The delivery log, newest first', json('Attempts', answer.manage.list), { query: z.object({ limit: z.string().optional() }) }),

@@ -9,9 +9,12 @@ import { KeywordMonths } from './keyword-months.ts';
 
 type Counted = Pick<CallDoc, 'domainId' | 'startedAt' | 'status' | 'source' | 'keyword'>;
 
+/** The one name of the source of a call no visit led to, in every report and in the CSV. */
+export const UNATTRIBUTED = 'unattributed';
+
 /** The class of a call's source (`organic` of `organic:google.com`); `unattributed` when no visit led to it. */
 export function sourceClassOf(source: string | null): string {
-  return source ? source.split(':')[0]! : 'unattributed';
+  return source ? source.split(':')[0]! : UNATTRIBUTED;
 }
 
 interface Share {

@@ -5,6 +5,7 @@ import type { CallDoc, Collections, DomainDoc } from '../db/collections.ts';
 import { maskCaller } from '../domains/caller-privacy.ts';
 import { localDaysBetween, localTime } from '../domains/time-zone.ts';
 import { BlockedCallers } from '../telephony/blocked-callers.ts';
+import { UNATTRIBUTED } from './call-sources.ts';
 import type { DayRange } from './day-range.ts';
 
 export const LOG_PAGE_SIZE = 50;
@@ -44,7 +45,7 @@ function filterOf(domain: DomainDoc, range: DayRange, filters: CallFilters): Rec
     domainId: domain._id,
     startedAt: localDaysBetween(range.from, range.to, domain.timeZone),
     ...(filters.status ? { status: filters.status === 'ONGOING' ? null : filters.status } : {}),
-    ...(filters.source === 'unattributed' ? { source: null } : filters.source ? { source: { $regex: `^${filters.source.replace(/[^a-z]/g, '')}(:|$)` } } : {}),
+    ...(filters.source === UNATTRIBUTED ? { source: null } : filters.source ? { source: { $regex: `^${filters.source.replace(/[^a-z]/g, '')}(:|$)` } } : {}),
     ...(filters.trackingNumber ? { trackingNumber: filters.trackingNumber } : {}),
   };
 }
@@ -91,7 +92,7 @@ export async function* callsCsv(c: Collections, domain: DomainDoc, range: DayRan
   const cursor = c.calls.find(filterOf(domain, range, filters), { sort: { startedAt: -1, _id: -1 }, limit: CSV_MAX_ROWS, batchSize: 1000 });
   for await (const call of cursor) {
     const row = rowOf(call, domain);
-    yield csvLine(CSV_COLUMNS.map((column) => (column === 'pagesSeen' ? row.pagesSeen.join(' ') : row[column])));
+    yield csvLine(CSV_COLUMNS.map((column) => (column === 'pagesSeen' ? row.pagesSeen.join(' ') : column === 'source' ? (row.source ?? UNATTRIBUTED) : row[column])));
   }
 }
 

@@ -15,7 +15,8 @@ export interface Row {
   visits: number;
   views: number;
   calls: number;
-  /** Calls per visit (tables) or per view (totals, days), 0 without visits or views. */
+  /** Calls per visit (tables), or calls that came from a page view per view (totals, days: an
+   * offline number's or an unattributed call came from no view); 0 without visits or views. */
   conversionRate: number;
   orders: number;
   revenue: number;
@@ -36,11 +37,13 @@ interface Counts {
   visits: number;
   views: number;
   calls: number;
+  /** Calls credited to a visit: of a source class of the web. */
+  webCalls: number;
   orders: number;
   revenueCents: number;
 }
 
-const zero = (): Counts => ({ visits: 0, views: 0, calls: 0, orders: 0, revenueCents: 0 });
+const zero = (): Counts => ({ visits: 0, views: 0, calls: 0, webCalls: 0, orders: 0, revenueCents: 0 });
 
 export async function overview(c: Collections, domain: { _id: string; currency: string }, from: string, to: string): Promise<Overview> {
   const { months, edgeDays } = splitByMonth(from, to);
@@ -82,17 +85,18 @@ export async function overview(c: Collections, domain: { _id: string; currency: 
 }
 
 function dayCounts(day: TrafficDayDoc | undefined): Partial<Counts> {
-  return { visits: day?.visits, views: day?.views, calls: day?.calls?.total, orders: day?.sales?.orders, revenueCents: day?.sales?.revenueCents };
+  const webCalls = SOURCE_CLASSES.reduce((n, source) => n + (day?.calls?.src?.[source] ?? 0), 0);
+  return { visits: day?.visits, views: day?.views, calls: day?.calls?.total, webCalls, orders: day?.sales?.orders, revenueCents: day?.sales?.revenueCents };
 }
 
 function add(into: Counts, counts: Partial<Counts>): void {
-  for (const key of ['visits', 'views', 'calls', 'orders', 'revenueCents'] as const) into[key] += counts[key] ?? 0;
+  for (const key of ['visits', 'views', 'calls', 'webCalls', 'orders', 'revenueCents'] as const) into[key] += counts[key] ?? 0;
 }
 
 function row(counts: Partial<Counts>, per: 'visits' | 'views'): Row {
   const visits = counts.visits ?? 0;
   const views = counts.views ?? 0;
   const calls = counts.calls ?? 0;
-  const base = per === 'visits' ? visits : views;
-  return { visits, views, calls, conversionRate: base ? Math.round((calls / base) * 10_000) / 10_000 : 0, orders: counts.orders ?? 0, revenue: (counts.revenueCents ?? 0) / 100 };
+  const [converted, base] = per === 'visits' ? [calls, visits] : [counts.webCalls ?? 0, views];
+  return { visits, views, calls, conversionRate: base ? Math.round((converted / base) * 10_000) / 10_000 : 0, orders: counts.orders ?? 0, revenue: (counts.revenueCents ?? 0) / 100 };
 }

@@ -1,5 +1,6 @@
 // The account: the webhook URL and its secret, the call-center key, and the delivery log.
 import { useState } from 'preact/hooks';
+import { localDateTime } from './format.ts';
 import { api, get } from './api.ts';
 import { useLoad } from './hooks.ts';
 import { Failure } from './layout.tsx';
@@ -24,13 +25,18 @@ interface Delivery {
   error: string | null;
 }
 
+/** The account's pushes span its domains: times in the browser's zone, in the reports' format. */
+const BROWSER_ZONE = Intl.DateTimeFormat().resolvedOptions().timeZone;
+
 export function AccountScreen() {
   const account = useLoad(() => get<Account>('/account'), []);
   const log = useLoad(() => get<Delivery[]>('/account/deliveries?limit=100'), []);
   const [secret, setSecret] = useState<{ label: string; value: string } | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [done, setDone] = useState<string | null>(null);
   const run = async (action: () => Promise<void>) => {
     setError(null);
+    setDone(null);
     try {
       await action();
       account.reload();
@@ -59,12 +65,28 @@ export function AccountScreen() {
               void run(async () => {
                 const answer = await api<{ secret: string | null }>('PUT', '/account/webhook', { url: url || null });
                 if (answer.secret) setSecret({ label: 'Webhook signing secret', value: answer.secret });
+                setDone(url ? 'Saved: pushes go to this URL now.' : 'Saved: no more pushes.');
               });
             }}
           >
-            <input name="url" type="url" value={a.webhookUrl ?? ''} placeholder="https://callcenter.example/ringtrail" aria-label="Webhook URL" />
+            <input name="url" type="url" defaultValue={a.webhookUrl ?? ''} placeholder="https://callcenter.example/ringtrail" aria-label="Webhook URL" />
             <button type="submit">Save</button>
+            {a.webhookUrl && (
+              <button
+                type="button"
+                onClick={() =>
+                  run(async () => {
+                    await api('POST', '/account/webhook/test');
+                    setDone('Test push queued: its attempt shows in the delivery log below in a moment.');
+                    setTimeout(log.reload, 1500);
+                  })
+                }
+              >
+                Send a test push
+              </button>
+            )}
           </form>
+          {done && <p class="ok-text" role="status">{done}</p>}
           <p>
             Signing secret: {a.webhookSecretSet ? 'set' : 'none'}{' '}
             <button type="button" onClick={() => run(async () => setSecret({ label: 'New webhook signing secret', value: (await api('POST', '/account/webhook/secret')).secret }))}>
@@ -88,7 +110,7 @@ export function AccountScreen() {
             <tbody>
               {log.data.map((d) => (
                 <tr>
-                  <td class="nowrap">{new Date(d.at).toLocaleString()}</td>
+                  <td class="nowrap">{localDateTime(d.at, BROWSER_ZONE)}</td>
                   <td>{d.kind} {d.type}</td>
                   <td class="mono">{d.stream}</td>
                   <td class="num">{d.attempt}</td>

@@ -1,7 +1,7 @@
 // A domain's call handling: where unanswered calls go and when, the whisper, and the blocklist.
 import { useState } from 'preact/hooks';
 import { api, get } from './api.ts';
-import { phone } from './format.ts';
+import { localDateTime, phone } from './format.ts';
 import { useLoad } from './hooks.ts';
 import { Failure } from './layout.tsx';
 import { StoredFields, type DomainView } from './settings.tsx';
@@ -55,7 +55,7 @@ interface BlockedCaller {
   addedBy: string;
 }
 
-export function BlockedCallersCard({ path }: { path: string }) {
+export function BlockedCallersCard({ path, timeZone }: { path: string; timeZone: string }) {
   const list = useLoad(() => get<BlockedCaller[]>(`${path}/blocked-callers`), [path]);
   const [error, setError] = useState<string | null>(null);
   const run = async (action: () => Promise<unknown>) => {
@@ -86,7 +86,7 @@ export function BlockedCallersCard({ path }: { path: string }) {
             {list.data.map((entry) => (
               <tr>
                 <td class="nowrap">{/^\d+$/.test(entry.number) ? phone(entry.number) : entry.number}</td>
-                <td>{new Date(entry.addedAt).toLocaleString()}</td>
+                <td class="nowrap">{localDateTime(entry.addedAt, timeZone)}</td>
                 <td>{entry.addedBy}</td>
                 <td class="num">
                   <button type="button" class="link" onClick={() => run(() => api('DELETE', `${path}/blocked-callers/${entry.id}`))}>

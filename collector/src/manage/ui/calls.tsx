@@ -1,7 +1,7 @@
 // The calls log: each call with what led to it, filters, pages, and the two CSV downloads.
 import type { CallRow } from '../../reports/calls-log.ts';
 import { api, get, withQuery } from './api.ts';
-import { duration, phone } from './format.ts';
+import { duration, phone, STATUS_LABELS, UNATTRIBUTED } from './format.ts';
 import { useLoad } from './hooks.ts';
 import { Failure } from './layout.tsx';
 import { rangeQuery, ReportHeading } from './range.tsx';
@@ -23,7 +23,7 @@ export function CallsScreen({ route }: { route: Route }) {
         <select aria-label="Status" value={route.query.status ?? ''} onChange={(e) => set({ status: (e.target as HTMLSelectElement).value })}>
           <option value="">Every status</option>
           {STATUSES.map((s) => (
-            <option value={s}>{s}</option>
+            <option value={s}>{STATUS_LABELS[s] ?? s}</option>
           ))}
         </select>
         <select aria-label="Source" value={route.query.source ?? ''} onChange={(e) => set({ source: (e.target as HTMLSelectElement).value })}>
@@ -53,10 +53,8 @@ export function CallsScreen({ route }: { route: Route }) {
                 <th>Status</th>
                 <th class="num">Duration</th>
                 <th title="How sure the visit match is: certain, likely (the number changed hands shortly before), possible (the call came after the hold ended), none">Match</th>
-                <th>Source</th>
-                <th>Keyword</th>
-                <th>Landing page and pages seen</th>
-                <th>gclid</th>
+                <th>Source and keyword</th>
+                <th>Landing page, pages seen, gclid</th>
               </tr>
             </thead>
             <tbody>
@@ -77,16 +75,18 @@ export function CallsScreen({ route }: { route: Route }) {
                       </button>
                     )}
                   </td>
-                  <td><span class={`status ${call.status.toLowerCase()}`}>{call.status}</span></td>
+                  <td><span class={`status ${call.status.toLowerCase()}`} title={call.status}>{STATUS_LABELS[call.status] ?? call.status}</span></td>
                   <td class="num nowrap">{duration(call.duration)}</td>
                   <td>{call.matchConfidence ? <span class={`status match-${call.matchConfidence}`} title={`${call.matchCandidates} visit(s) held the number before the call`}>{call.matchConfidence}</span> : <span class="muted">{call.source === 'offline' ? 'offline' : '—'}</span>}</td>
-                  <td>{call.source ?? <span class="muted">none</span>}</td>
-                  <td>{call.keyword ?? ''}</td>
+                  <td>
+                    {call.source ?? <span class="muted">{UNATTRIBUTED}</span>}
+                    {call.keyword && <div class="muted">{call.keyword}</div>}
+                  </td>
                   <td class="pages">
                     {call.landingPage && <div title={call.landingPage}>{call.landingPage}</div>}
                     {call.pagesSeen.length > 1 && <div class="muted">{call.pagesSeen.length} pages seen</div>}
+                    {call.gclid && <div class="muted mono" title={call.gclid}>gclid {call.gclid}</div>}
                   </td>
-                  <td class="mono">{call.gclid ?? ''}</td>
                 </tr>
               ))}
             </tbody>

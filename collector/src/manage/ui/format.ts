@@ -3,6 +3,9 @@ const integer = new Intl.NumberFormat('en');
 
 export const count = (n: number) => integer.format(n);
 
+/** Calls per visit and the like: may exceed 1, so never a percentage. */
+export const ratio = (n: number) => n.toFixed(2);
+
 export const percent = (rate: number) => `${(rate * 100).toFixed(rate > 0 && rate < 0.1 ? 2 : 1)}%`;
 
 export const money = (amount: number, currency: string) => new Intl.NumberFormat('en', { style: 'currency', currency }).format(amount);
@@ -14,3 +17,27 @@ export function duration(seconds: number): string {
 
 /** `0123456789` -> `01 23 45 67 89`. */
 export const phone = (digits: string | null) => (digits ? digits.replace(/(\d\d)(?=\d)/g, '$1 ') : '');
+
+/** Appendix A's statuses as the back end shows them; the code itself is the title and the CSV's. */
+export const STATUS_LABELS: Record<string, string> = {
+  SUCCESS: 'Answered',
+  NORESPONSE: 'No answer',
+  BUSY: 'Busy',
+  EXPIRED: 'Expired number',
+  NOTASSIGNED: 'Number not assigned',
+  INTERRUPTED: 'Caller hung up',
+  ANOMALY: 'Failed',
+  ERR_SVI_STOP: 'Left the voice menu',
+  ERR_CALLER_MSG: 'Hung up during the message',
+  CALLER_PHONE_BLACKLISTED: 'Blocked caller',
+  ONGOING: 'Ongoing',
+};
+
+/** A call that no visit led to: one name on every screen and in the CSV. */
+export const UNATTRIBUTED = 'unattributed';
+
+/** A time in the domain's zone, as its reports show times: `2026-11-23 21:17:02`. */
+export function localDateTime(iso: string, timeZone: string): string {
+  const parts = Object.fromEntries(new Intl.DateTimeFormat('en-CA', { timeZone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' }).formatToParts(new Date(iso)).map((p) => [p.type, p.value]));
+  return `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}:${parts.second}`;
+}

@@ -3,13 +3,13 @@
 import type { Overview, Row } from '../../reports/overview.ts';
 import { get, withQuery } from './api.ts';
 import { CallsChart } from './chart.tsx';
-import { count, money, percent } from './format.ts';
+import { count, money, percent, ratio } from './format.ts';
 import { useLoad } from './hooks.ts';
 import { Failure } from './layout.tsx';
 import { rangeQuery, ReportHeading } from './range.tsx';
 import type { Route } from './route.ts';
 
-const SOURCE_LABELS: Record<string, string> = { paid: 'Paid search', organic: 'Organic search', social: 'Social', referral: 'Referral', direct: 'Direct', offline: 'Offline numbers', unattributed: 'Not attributed' };
+const SOURCE_LABELS: Record<string, string> = { paid: 'Paid search', organic: 'Organic search', social: 'Social', referral: 'Referral', direct: 'Direct', offline: 'Offline numbers', unattributed: 'Unattributed' };
 
 export function OverviewScreen({ route }: { route: Route }) {
   const { data, error } = useLoad(() => get<Overview>(withQuery(`/domains/${encodeURIComponent(route.domain!)}/reports/overview`, rangeQuery(route))), [route.domain, route.query.from, route.query.to]);
@@ -27,7 +27,7 @@ export function OverviewScreen({ route }: { route: Route }) {
             <Tile label="Visits" value={count(data.totals.visits)} />
             <Tile label="Page views" value={count(data.totals.views)} />
             <Tile label="Calls" value={count(data.totals.calls)} note={`${count(data.totals.answered)} answered${data.totals.blocked ? `; ${count(data.totals.blocked)} blocked, not counted` : ''}`} />
-            <Tile label="Views → calls" value={percent(data.totals.conversionRate)} />
+            <Tile label="Views → calls" value={percent(data.totals.conversionRate)} note="calls from a page view, per view" />
             {sales && <Tile label="Sales" value={count(data.totals.orders)} note={money(data.totals.revenue, data.currency)} />}
           </div>
           <div class="card">
@@ -79,7 +79,7 @@ function Table({ first, rows, sales, currency }: { first: string; rows: (Row & {
             <td>{r.name}</td>
             <td class="num">{count(r.visits)}</td>
             <td class="num">{count(r.calls)}</td>
-            <td class="num">{r.visits ? percent(r.conversionRate) : '–'}</td>
+            <td class="num">{r.visits ? ratio(r.conversionRate) : '–'}</td>
             {sales && <td class="num">{money(r.revenue, currency)}</td>}
           </tr>
         ))}

@@ -8,22 +8,29 @@ const PRESETS: [string, number][] = [
   ['1 year', 365],
 ];
 
+/** The day `n` days before today, on the browser's calendar. */
 function daysAgo(n: number): string {
-  return new Date(Date.now() - n * 86_400_000).toISOString().slice(0, 10);
+  const d = new Date(Date.now() - n * 86_400_000);
+  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
 }
+
+/** Without a range in the route, the reports cover the last 30 days (the API's default too). */
+const DEFAULT_DAYS = 30;
 
 function RangePicker({ route }: { route: Route }) {
   const set = (query: Record<string, string>) => navigate({ ...route, query: { ...route.query, page: '', ...query } });
+  const from = route.query.from || daysAgo(DEFAULT_DAYS - 1);
+  const to = route.query.to || daysAgo(0);
   return (
     <div class="range">
       {PRESETS.map(([label, days]) => (
-        <button type="button" class={route.query.from === daysAgo(days - 1) && !route.query.to ? 'active' : ''} onClick={() => set({ from: daysAgo(days - 1), to: '' })}>
+        <button type="button" class={from === daysAgo(days - 1) && to === daysAgo(0) ? 'active' : ''} onClick={() => set({ from: daysAgo(days - 1), to: '' })}>
           {label}
         </button>
       ))}
-      <input type="date" aria-label="From" value={route.query.from ?? ''} onChange={(e) => set({ from: (e.target as HTMLInputElement).value })} />
+      <input type="date" aria-label="From" value={from} onChange={(e) => set({ from: (e.target as HTMLInputElement).value })} />
       <span>to</span>
-      <input type="date" aria-label="To" value={route.query.to ?? ''} onChange={(e) => set({ to: (e.target as HTMLInputElement).value })} />
+      <input type="date" aria-label="To" value={to} onChange={(e) => set({ to: (e.target as HTMLInputElement).value })} />
     </div>
   );
 }

@@ -2,6 +2,7 @@
 import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import { api, get } from './api.ts';
+import { localDateTime } from './format.ts';
 import { useLoad } from './hooks.ts';
 import { Failure } from './layout.tsx';
 import { NumbersCard } from './numbers.tsx';
@@ -45,18 +46,18 @@ export function SettingsScreen({ route }: { route: Route }) {
       <div class="heading">
         <h1>Settings of {domain.data.name}</h1>
       </div>
-      <InstallCard path={path} publicKey={domain.data.publicKey} changed={domain.reload} />
+      <InstallCard path={path} publicKey={domain.data.publicKey} timeZone={domain.data.timeZone} changed={domain.reload} />
       <KeysCard path={path} domain={domain.data} changed={domain.reload} />
       <SettingsForm path={path} domain={domain.data} saved={domain.reload} />
       <CallHandlingForm path={path} domain={domain.data} saved={domain.reload} />
-      <BlockedCallersCard path={path} />
+      <BlockedCallersCard path={path} timeZone={domain.data.timeZone} />
       <NumbersCard path={path} domain={domain.data} changed={domain.reload} />
     </section>
   );
 }
 
 /** `publicKey`: the tag is loaded again whenever the key changes (made or rotated in the keys card). */
-function InstallCard({ path, publicKey, changed }: { path: string; publicKey: string | null; changed: () => void }) {
+function InstallCard({ path, publicKey, timeZone, changed }: { path: string; publicKey: string | null; timeZone: string; changed: () => void }) {
   const install = useLoad(() => get<{ scriptTag: string | null; allowedOrigins: string[]; lastViewAt: string | null; refusedOrigins: { origin: string; count: number; lastAt: string }[] }>(`${path}/install`), [path, publicKey]);
   const [copied, setCopied] = useState(false);
   const data = install.data;
@@ -87,7 +88,7 @@ function InstallCard({ path, publicKey, changed }: { path: string; publicKey: st
           <ul>
             {data.refusedOrigins.map((r) => (
               <li>
-                <code>{r.origin}</code> <span class="muted">{r.count} refused, the last {new Date(r.lastAt).toLocaleString()}</span>{' '}
+                <code>{r.origin}</code> <span class="muted">{r.count} refused, the last {localDateTime(r.lastAt, timeZone)}</span>{' '}
                 <button type="button" onClick={() => api('PATCH', path, { allowedOrigins: [...data.allowedOrigins, r.origin] }).then(() => { install.reload(); changed(); })}>
                   Allow this origin
                 </button>
@@ -98,7 +99,7 @@ function InstallCard({ path, publicKey, changed }: { path: string; publicKey: st
       )}
       {data && (
         <p class={data.lastViewAt ? 'ok-text' : 'muted'} data-testid="last-view">
-          {data.lastViewAt ? `Views are arriving: the last one came ${new Date(data.lastViewAt).toLocaleString()}.` : 'No view has arrived from the site yet.'}{' '}
+          {data.lastViewAt ? `Views are arriving: the last one came ${localDateTime(data.lastViewAt, timeZone)} (${timeZone}).` : 'No view has arrived from the site yet.'}{' '}
           <button type="button" class="link" onClick={install.reload}>
             Check again
           </button>
