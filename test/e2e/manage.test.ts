@@ -33,24 +33,31 @@ describe('the back end in Chromium', () => {
     // The first domain, with the test site's origin.
     await owner.getByRole('heading', { name: 'Add your first domain' }).waitFor();
     await owner.getByLabel('Domain name').fill('acme.test');
+    // Its own https addresses are proposed, with and without www.; the test site's is added by hand.
+    expect(await owner.getByLabel('https://www.acme.test').isChecked()).toBe(true);
     await owner.getByLabel("The site's address (allowed origin)").fill(b.site.origin);
     await owner.getByLabel('Time zone of its reports').fill('UTC');
     await owner.getByRole('button', { name: 'Add the domain' }).click();
     await owner.getByRole('heading', { name: 'Settings of acme.test' }).waitFor();
+    // The set-up guides through what is left, in order: addresses done, and the tag (its key made with the domain).
+    await owner.getByRole('heading', { name: 'Set up acme.test: 2 of 5 done' }).waitFor();
 
-    // The site's number, a pool with two numbers, the public key.
+    // The site's number, a pool with two numbers.
     await owner.getByLabel("The site's phone numbers, one per line (the tracker swaps only these)").fill('01 23 45 67 89');
     await owner.getByRole('button', { name: 'Save' }).click();
     await owner.getByText('Saved.').waitFor();
-    await owner.getByLabel('Pool type').fill('1');
+    await owner.getByLabel('Pool type').selectOption('1');
+    expect(await owner.getByLabel('Pool type').locator('option:checked').innerText()).toBe('1: 0800…, free to call');
     await owner.getByRole('button', { name: 'Add a pool' }).click();
+    await owner.getByLabel('Numbers to add to type 1').fill('08 00 00 01 01, 01 23 45 67 00');
+    await owner.getByText('01 23 45 67 00: not 0800… numbers').waitFor(); // checked as it is typed
     await owner.getByLabel('Numbers to add to type 1').fill('08 00 00 01 01, 0800000102');
     await owner.getByRole('button', { name: 'Add numbers' }).click();
     await owner.getByText('08 00 00 01 02').waitFor();
-    await owner.getByRole('button', { name: 'Make the public key' }).click();
     const scriptTag = await owner.getByTestId('script-tag').innerText();
     expect(scriptTag).toMatch(new RegExp(`^<script async src="${b.collector.baseUrl}/tracker.js" data-key="rt_public_[\\w-]+"></script>$`));
     expect(await owner.getByTestId('last-view').innerText()).toContain('No view has arrived from the site yet.');
+    await owner.getByRole('heading', { name: 'Set up acme.test: 4 of 5 done' }).waitFor();
     await shot(owner, '2-settings');
 
     // The tag, copied into a page of the site; a visitor comes from a search for "emergency plumber".
@@ -62,8 +69,9 @@ describe('the back end in Chromium', () => {
     const shown = (await visitor.locator('#phone').innerText()).replace(/\s/g, '');
     await visitor.screenshot({ path: path.join(ARTIFACTS, 'manage-3-site.png') });
 
-    await owner.getByRole('button', { name: 'Check again' }).click();
+    // The settings see the first view by themselves: the set-up is done and goes away.
     await owner.getByText('Views are arriving').waitFor();
+    await owner.getByTestId('set-up').waitFor({ state: 'detached' });
 
     // The visitor calls the number shown.
     expect((await reportCall(b.collector.baseUrl, { callRef: 'e2e-call-1', trackingNumber: shown, startDate: new Date(), duration: 95 })).status).toBe(200);

@@ -151,7 +151,14 @@ describe('back end settings', () => {
     await signIn();
     const domain = await owner.call('POST', '/domains', { name: 'fresh.test' });
     expect(domain.status).toBe(201);
-    expect((await owner.get('/domains/fresh.test/install')).body).toEqual({ scriptTag: null, allowedOrigins: [], lastViewAt: null, refusedOrigins: [] });
+    // Its public key is made with it: the tag is ready to copy.
+    expect(domain.body.publicKey).toMatch(/^rt_public_[\w-]+$/);
+    expect((await owner.get('/domains/fresh.test/install')).body).toEqual({
+      scriptTag: `<script async src="${s.collector.baseUrl}/tracker.js" data-key="${domain.body.publicKey}"></script>`,
+      allowedOrigins: [],
+      lastViewAt: null,
+      refusedOrigins: [],
+    });
     const before = Date.now();
     await s.collector.post('/ospView', viewParams({ api_key: apiKey, direct_display: false }));
     const last = Date.parse((await owner.get('/domains/shop.test/install')).body.lastViewAt);

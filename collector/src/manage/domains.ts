@@ -22,8 +22,10 @@ export async function domainsOfAccount(c: Collections, accountId: string): Promi
   return c.domains.find({ accountId }).sort({ _id: 1 }).toArray();
 }
 
+/** A new domain of the account, with its public key made at once: the tag is ready to copy. */
 export async function createDomain(c: Collections, accountId: string, name: string, settings: DomainSettings): Promise<DomainDoc> {
-  const doc: DomainDoc = { _id: name, name, accountId, ...settingsFields(settings), pools: [] };
+  const publicKey = newKey('public');
+  const doc: DomainDoc = { _id: name, name, accountId, ...settingsFields(settings), pools: [], publicKey, [DOMAIN_KEY_FIELDS.public]: hashKey(publicKey) };
   try {
     await c.domains.insertOne(doc);
   } catch (err) {

@@ -4,6 +4,7 @@ import { api } from './api.ts';
 import { phone } from './format.ts';
 import { Failure } from './layout.tsx';
 import type { DomainView } from './settings.tsx';
+import { NUMBER_TYPES, offPrefix } from './number-types.ts';
 import { parseTimetable, timetableText, type TimetableEntry } from './timetable.ts';
 
 export function NumbersCard({ path, domain, changed }: { path: string; domain: DomainView; changed: () => void }) {
@@ -23,7 +24,7 @@ export function NumbersCard({ path, domain, changed }: { path: string; domain: D
     await run(() => api('POST', `${path}/pools`, { type: Number(f.get('type')), usage: f.get('usage'), codeDigits: Number(f.get('codeDigits') || 0) }));
   }
   return (
-    <div class="card">
+    <div class="card" id="pools">
       <h2>Number pools</h2>
       {error && <Failure message={error} />}
       {domain.pools.map((pool) => {
@@ -55,28 +56,50 @@ export function NumbersCard({ path, domain, changed }: { path: string; domain: D
                 </li>
               ))}
             </ul>
-            <form
-              class="inline"
-              onSubmit={(event) => {
-                event.preventDefault();
-                const form = event.target as HTMLFormElement;
-                const numbers = String(new FormData(form).get('numbers')).split(/[\n,;]+/).map((n) => n.trim()).filter(Boolean);
-                void run(() => api('POST', `${path}/pools/${pool.type}/numbers`, { numbers })).then(() => form.reset());
-              }}
-            >
-              <input name="numbers" placeholder="Numbers to add, comma-separated" aria-label={`Numbers to add to type ${pool.type}`} required />
-              <button type="submit">Add numbers</button>
-            </form>
+            <AddNumbersForm type={pool.type} add={(numbers) => run(() => api('POST', `${path}/pools/${pool.type}/numbers`, { numbers }))} />
           </div>
         );
       })}
       <form class="inline" onSubmit={addPool}>
-        <label>Type<input name="type" type="number" min={1} required aria-label="Pool type" /></label>
+        <label>
+          Type
+          <select name="type" required aria-label="Pool type">
+            {NUMBER_TYPES.filter((t) => !domain.pools.some((p) => p.type === t.type)).map((t) => (
+              <option value={t.type}>{t.label}</option>
+            ))}
+          </select>
+        </label>
         <label>Use<select name="usage"><option value="online">online (the tracker)</option><option value="offline">offline (print, radio...)</option></select></label>
         <label>Code digits<input name="codeDigits" type="number" min={0} max={8} value={0} /></label>
         <button type="submit">Add a pool</button>
       </form>
     </div>
+  );
+}
+
+/** Numbers for a pool, each checked against the type's prefix as it is typed. */
+function AddNumbersForm({ type, add }: { type: number; add: (numbers: string[]) => Promise<void> }) {
+  const [wrong, setWrong] = useState<string[]>([]);
+  return (
+    <form
+      class="inline"
+      onSubmit={(event) => {
+        event.preventDefault();
+        const form = event.target as HTMLFormElement;
+        const numbers = String(new FormData(form).get('numbers')).split(/[\n,;]+/).map((n) => n.trim()).filter(Boolean);
+        void add(numbers).then(() => form.reset());
+      }}
+    >
+      <input
+        name="numbers"
+        placeholder="Numbers to add, comma-separated"
+        aria-label={`Numbers to add to type ${type}`}
+        required
+        onInput={(e) => setWrong(offPrefix((e.target as HTMLInputElement).value, type))}
+      />
+      <button type="submit">Add numbers</button>
+      {wrong.length > 0 && <span class="warn-text">{wrong.join(', ')}: not {NUMBER_TYPES.find((t) => t.type === type)?.prefix}… numbers</span>}
+    </form>
   );
 }
 

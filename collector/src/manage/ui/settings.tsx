@@ -1,9 +1,9 @@
 // A domain's settings: install, keys, the settings themselves, pools and numbers.
 import type { ComponentChildren } from 'preact';
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { api, get } from './api.ts';
 import { localDateTime } from './format.ts';
-import { useLoad } from './hooks.ts';
+import { useLoad, type Loaded } from './hooks.ts';
 import { Failure } from './layout.tsx';
 import { NumbersCard } from './numbers.tsx';
 import type { Route } from './route.ts';
@@ -36,9 +36,27 @@ export interface DomainView {
   numbers: { number: string; type: number; usage: string; inUse: boolean; description: string | null; redirect?: { allowRedirect: boolean; timetable: TimetableEntry[] } }[];
 }
 
+interface Install {
+  scriptTag: string | null;
+  allowedOrigins: string[];
+  lastViewAt: string | null;
+  refusedOrigins: { origin: string; count: number; lastAt: string }[];
+}
+
+/** Until the first view arrives, the install check is asked again this often: the set-up turns green by itself. */
+const WAITING_POLL_MS = 3000;
+
 export function SettingsScreen({ route }: { route: Route }) {
   const path = `/domains/${encodeURIComponent(route.domain!)}`;
   const domain = useLoad(() => get<DomainView>(path), [path]);
+  // Loaded again whenever the key or the origins change (made, rotated, allowed).
+  const install = useLoad(() => get<Install>(`${path}/install`), [path, domain.data?.publicKey, domain.data?.allowedOrigins.join()]);
+  const waiting = Boolean(install.data) && !install.data!.lastViewAt;
+  useEffect(() => {
+    if (!waiting) return;
+    const timer = setInterval(install.reload, WAITING_POLL_MS);
+    return () => clearInterval(timer);
+  }, [waiting, install.reload]);
   if (domain.error) return <Failure message={domain.error} />;
   if (!domain.data) return <p class="muted">Loading…</p>;
   return (
@@ -46,7 +64,8 @@ export function SettingsScreen({ route }: { route: Route }) {
       <div class="heading">
         <h1>Settings of {domain.data.name}</h1>
       </div>
-      <InstallCard path={path} publicKey={domain.data.publicKey} timeZone={domain.data.timeZone} changed={domain.reload} />
+      <SetUpCard domain={domain.data} install={install.data} />
+      <InstallCard path={path} install={install} timeZone={domain.data.timeZone} changed={domain.reload} />
       <KeysCard path={path} domain={domain.data} changed={domain.reload} />
       <SettingsForm path={path} domain={domain.data} saved={domain.reload} />
       <CallHandlingForm path={path} domain={domain.data} saved={domain.reload} />
@@ -56,13 +75,42 @@ export function SettingsScreen({ route }: { route: Route }) {
   );
 }
 
-/** `publicKey`: the tag is loaded again whenever the key changes (made or rotated in the keys card). */
-function InstallCard({ path, publicKey, timeZone, changed }: { path: string; publicKey: string | null; timeZone: string; changed: () => void }) {
-  const install = useLoad(() => get<{ scriptTag: string | null; allowedOrigins: string[]; lastViewAt: string | null; refusedOrigins: { origin: string; count: number; lastAt: string }[] }>(`${path}/install`), [path, publicKey]);
+/** What a new site still needs, in order, each step checked; gone once the first view has arrived. */
+function SetUpCard({ domain, install }: { domain: DomainView; install: Install | null }) {
+  const steps: [boolean, string, string][] = [
+    [domain.allowedOrigins.length > 0, "The site's addresses (allowed origins), as browsers send them", 'site'],
+    [domain.sitePhones.length > 0, "The site's phone numbers: the ones the tracker swaps", 'site'],
+    [domain.numbers.some((n) => n.usage === 'online'), 'A pool of tracking numbers, of the type you bought', 'pools'],
+    [Boolean(domain.publicKey), 'The tag, pasted into every page of the site', 'install'],
+    [Boolean(install?.lastViewAt), 'The first view from the site: waiting for it (checked every 3 seconds)', 'install'],
+  ];
+  if (!install || steps.every(([done]) => done)) return null;
+  return (
+    <div class="card setup" data-testid="set-up">
+      <h2>
+        Set up {domain.name}: {steps.filter(([done]) => done).length} of {steps.length} done
+      </h2>
+      <ol>
+        {steps.map(([done, text, card]) => (
+          <li class={done ? 'done' : ''}>
+            <span aria-hidden="true">{done ? '✓' : '○'}</span> {text}
+            {!done && (
+              <button type="button" class="link" onClick={() => document.getElementById(card)?.scrollIntoView({ behavior: 'smooth' })}>
+                go there
+              </button>
+            )}
+          </li>
+        ))}
+      </ol>
+    </div>
+  );
+}
+
+function InstallCard({ path, install, timeZone, changed }: { path: string; install: Loaded<Install>; timeZone: string; changed: () => void }) {
   const [copied, setCopied] = useState(false);
   const data = install.data;
   return (
-    <div class="card">
+    <div class="card" id="install">
       <h2>Install</h2>
       {data && !data.scriptTag && (
         <p>
@@ -187,10 +235,10 @@ function SettingsForm({ path, domain, saved }: { path: string; domain: DomainVie
     }
   }
   return (
-    <form class="card settings" onSubmit={submit}>
+    <form class="card settings" id="site" onSubmit={submit}>
       <h2>Site</h2>
       <StoredFields domain={domain}>
-      <label>Allowed origins, one per line<textarea name="allowedOrigins" rows={2} placeholder="https://www.example.com">{domain.allowedOrigins.join('\n')}</textarea></label>
+      <label>Allowed origins, one per line<textarea name="allowedOrigins" rows={Math.max(2, domain.allowedOrigins.length)} placeholder="https://www.example.com">{domain.allowedOrigins.join('\n')}</textarea></label>
       <label>The site's phone numbers, one per line (the tracker swaps only these)<textarea name="sitePhones" rows={2}>{domain.sitePhones.join('\n')}</textarea></label>
       <div class="row">
         <label>Display<select name="displayMode"><option value="direct" selected={domain.displayMode === 'direct'}>direct: swap at once</option><option value="click" selected={domain.displayMode === 'click'}>click: reveal on click</option></select></label>

@@ -1,0 +1,43 @@
+// The pools' number types as a person chooses one: the type, its prefix, and what such numbers are.
+import { NUMBER_TYPE_PREFIXES } from '../../../../shared/src/number-types.ts';
+
+/** What numbers of a prefix are, in France (the spec's table); foreign prefixes by their country. */
+const KINDS: [RegExp, string][] = [
+  [/^080[0-5]$/, 'free to call'],
+  [/^080[6-9]$/, 'normal rate'],
+  [/^08[12]/, 'shared cost'],
+  [/^089/, 'premium rate'],
+  [/^01$/, 'Paris and Île-de-France'],
+  [/^02$/, 'north-west France'],
+  [/^03$/, 'north-east France'],
+  [/^04$/, 'south-east France'],
+  [/^05$/, 'south-west France'],
+  [/^06$/, 'mobile'],
+  [/^09$/, 'non-geographic'],
+  [/^0044/, 'United Kingdom'],
+  [/^0049/, 'Germany'],
+  [/^0034/, 'Spain'],
+  [/^0032/, 'Belgium'],
+];
+
+export interface NumberType {
+  type: number;
+  prefix: string;
+  label: string;
+}
+
+export const NUMBER_TYPES: NumberType[] = Object.entries(NUMBER_TYPE_PREFIXES).map(([type, prefix]) => {
+  const kind = KINDS.find(([pattern]) => pattern.test(prefix))?.[1];
+  return { type: Number(type), prefix, label: `${type}: ${prefix}…${kind ? `, ${kind}` : ''}` };
+});
+
+/** The numbers of a comma- or line-separated list that do not start with the type's prefix. */
+export function offPrefix(list: string, type: number): string[] {
+  const prefix = NUMBER_TYPE_PREFIXES[type];
+  if (!prefix) return [];
+  return list
+    .split(/[\n,;]+/)
+    .map((n) => n.trim())
+    .filter(Boolean)
+    .filter((n) => !n.replace(/(\d)\s*\(0\)/, '$1').replace(/[\s.\-()/]/g, '').replace(/^(\+|00)33/, '0').replace(/^\+/, '00').startsWith(prefix));
+}
