@@ -98,7 +98,7 @@ describe('back end settings', () => {
     await signIn();
     const created = await owner.call('POST', '/domains', { name: 'New-Site.test', allowedOrigins: ['https://new-site.test'], sitePhones: ['01 23 45 67 00'], timeZone: 'Europe/Paris' });
     expect(created.status).toBe(201);
-    expect(created.body).toMatchObject({ name: 'new-site.test', sitePhones: ['0123456700'], timeZone: 'Europe/Paris', currency: 'EUR', displayMode: 'direct', pools: [], keys: { api: false, public: false } });
+    expect(created.body).toMatchObject({ name: 'new-site.test', sitePhones: ['0123456700'], timeZone: 'Europe/Paris', currency: 'EUR', displayMode: 'direct', pools: [], keys: { api: false, public: true } }); // the tag's key comes with the domain
     expect(await rival.call('POST', '/domains', { name: 'new-site.test' })).toMatchObject({ status: 409, body: { error: 'new-site.test is already registered' } });
     // One name, one domain: the trailing dot of a fully qualified name and the case change nothing.
     expect(await rival.call('POST', '/domains', { name: 'NEW-SITE.test.' })).toMatchObject({ status: 409, body: { error: 'new-site.test is already registered' } });
