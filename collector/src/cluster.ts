@@ -8,12 +8,12 @@ import type { Config } from './config.ts';
 import { collections } from './db/collections.ts';
 import { connectDatabase } from './db/connect.ts';
 import type { Logger } from './logger.ts';
-import { allowDemoOrigins, demoOrigins, printBanner, seedDemoIfEmpty } from './start-banner.ts';
+import { allowDemoOrigins, demoOrigins, printBanner, seedDemoIfEmpty, startDemoHistory } from './start-banner.ts';
 
 export async function runPrimary(config: Config, log: Logger): Promise<void> {
   const database = await connectDatabase({ mongodbUri: config.mongodbUri, dataDir: config.dataDir, dbName: config.mongodbDb, cacheSize: config.cacheSize, operationTimeoutMs: config.operationTimeoutMs, log });
   const c = collections(database.db);
-  if (config.demo) await seedDemoIfEmpty(c, log);
+  const demoSeeded = config.demo && (await seedDemoIfEmpty(c, log));
   let stopping = false;
   const fork = (): Worker => {
     const worker = cluster.fork({ MONGODB_URI: config.mongodbUri ?? database.uri });
@@ -28,6 +28,7 @@ export async function runPrimary(config: Config, log: Logger): Promise<void> {
   const port = await new Promise<number>((resolve) => workers[0]!.on('message', (m: { listening?: number }) => m.listening && resolve(m.listening)));
   if (config.demo) await allowDemoOrigins(c, demoOrigins(config.host, port, config.publicUrl), log);
   await printBanner(c, config, `http://${config.host}:${port}`, database.description, config.workers);
+  if (demoSeeded) startDemoHistory(c, config.demoHistoryDays, log);
 
   const shutdown = async (signal: string): Promise<void> => {
     if (stopping) return;

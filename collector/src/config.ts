@@ -26,6 +26,7 @@ const configSchema = z.object({
   BROWSER_LIMIT_PER_IP: perMinute.default(DEFAULT_BROWSER_LIMITS.perIp),
   BROWSER_LIMIT_PER_VISIT: perMinute.default(DEFAULT_BROWSER_LIMITS.perVisit),
   DEMO: flag.optional(),
+  DEMO_HISTORY_DAYS: z.coerce.number().int().min(0).max(366).default(60),
   DEMO_PAGES: z.never({ error: 'renamed DEMO, which decides both the demo fixture and its pages' }).optional(),
   TELEPHONY_API_KEY: z.string().min(16, 'must be at least 16 characters').optional(),
   TWILIO_AUTH_TOKEN: z.string().min(1).optional(),
@@ -54,6 +55,8 @@ export interface Config {
   browserLimits: BrowserLimits;
   /** The demo (DEMO): its fixture loaded into an empty database, and its pages under /demo/. Off in production. */
   demo: boolean;
+  /** Days of generated traffic the demo starts with on an empty database (demo/history.ts); 0: none. */
+  demoHistoryDays: number;
   telephonyApiKey?: string;
   twilioAuthToken?: string;
   publicUrl?: string;
@@ -96,6 +99,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: c.LOG_LEVEL,
     browserLimits: { perIp: c.BROWSER_LIMIT_PER_IP, perVisit: c.BROWSER_LIMIT_PER_VISIT },
     demo: c.DEMO ?? c.NODE_ENV !== 'production',
+    demoHistoryDays: c.DEMO_HISTORY_DAYS,
     ...(c.TELEPHONY_API_KEY ? { telephonyApiKey: c.TELEPHONY_API_KEY } : {}),
     ...(c.TWILIO_AUTH_TOKEN ? { twilioAuthToken: c.TWILIO_AUTH_TOKEN } : {}),
     ...(c.PUBLIC_URL ? { publicUrl: c.PUBLIC_URL } : {}),

@@ -9,7 +9,7 @@ import { collections } from './db/collections.ts';
 import { createApp } from './app.ts';
 import { createHttpServer } from './http/server.ts';
 import { createLogger } from './logger.ts';
-import { allowDemoOrigins, demoOrigins, printBanner, seedDemoIfEmpty } from './start-banner.ts';
+import { allowDemoOrigins, demoOrigins, printBanner, seedDemoIfEmpty, startDemoHistory } from './start-banner.ts';
 
 let config;
 try {
@@ -26,7 +26,7 @@ if (config.workers > 1 && cluster.isPrimary) {
   // A cluster worker reaches the primary's database through MONGODB_URI (cluster.ts sets it).
   const database = await connectDatabase({ mongodbUri: config.mongodbUri, dataDir: config.dataDir, dbName: config.mongodbDb, cacheSize: config.cacheSize, operationTimeoutMs: config.operationTimeoutMs, log });
   const c = collections(database.db);
-  if (cluster.isPrimary && config.demo) await seedDemoIfEmpty(c, log);
+  const demoSeeded = cluster.isPrimary && config.demo && (await seedDemoIfEmpty(c, log));
 
   const { app, stop } = createApp({
     db: database.db,
@@ -47,8 +47,12 @@ if (config.workers > 1 && cluster.isPrimary) {
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   if (cluster.isPrimary && config.demo) await allowDemoOrigins(c, demoOrigins(config.host, port, config.publicUrl), log);
-  if (cluster.isPrimary) await printBanner(c, config, `http://${config.host}:${port}`, database.description);
-  else process.send!({ listening: port });
+  if (cluster.isPrimary) {
+    await printBanner(c, config, `http://${config.host}:${port}`, database.description);
+    if (demoSeeded) startDemoHistory(c, config.demoHistoryDays, log);
+  } else {
+    process.send!({ listening: port });
+  }
 
   let stopping = false;
   const shutdown = async (signal: string): Promise<void> => {

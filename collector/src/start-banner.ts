@@ -7,15 +7,31 @@ import type { Fixture } from './cli/fixture.ts';
 import { seedFixture } from './cli/seed-service.ts';
 import type { Config } from './config.ts';
 import type { Collections } from './db/collections.ts';
+import { generateDemoHistory } from './demo/history.ts';
 import { hashKey } from './domains/keys.ts';
 import type { Logger } from './logger.ts';
 
 const DEMO_FIXTURE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../fixtures/demo.json');
+/** The demo fixture's domain, the one its history is made for. */
+const DEMO_DOMAIN = 'acme.example';
 
-export async function seedDemoIfEmpty(c: Collections, log: Logger): Promise<void> {
-  if ((await c.domains.countDocuments({}, { limit: 1 })) > 0) return;
+/** True when the database was empty and now holds the demo. */
+export async function seedDemoIfEmpty(c: Collections, log: Logger): Promise<boolean> {
+  if ((await c.domains.countDocuments({}, { limit: 1 })) > 0) return false;
   await seedFixture(c, await readFixtureFile(DEMO_FIXTURE));
   log.info({ fixture: DEMO_FIXTURE }, 'empty database: demo fixture loaded');
+  return true;
+}
+
+/** The demo's past, made in the background while the collector already answers; says so first. */
+export function startDemoHistory(c: Collections, days: number, log: Logger): void {
+  if (days === 0) return;
+  console.log(`Demo history: making ${days} days of traffic in the background (about a second a day); the reports fill as it goes`);
+  const started = Date.now();
+  void generateDemoHistory(c, DEMO_DOMAIN, { days }).then(
+    (made) => made && log.info({ ...made, seconds: Math.round((Date.now() - started) / 1000) }, 'demo history made'),
+    (err: unknown) => log.error({ err }, 'the demo history could not be made'),
+  );
 }
 
 /** The origins a browser uses to open the demo pages of a collector listening on `host`:`port`:

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { answers, exitOf, startMain as startMainIn } from '../helpers/main-process.ts';
 import { CHROME_AGENT } from '../helpers/site-page.ts';
+import { until } from '../helpers/until.ts';
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'ringtrail-main-'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
@@ -18,8 +19,10 @@ const demoView = (visitId: number) =>
 
 describe('npm start', () => {
   it('seeds the demo on an empty database, serves it, stops cleanly, and keeps the data across a restart', async () => {
-    const first = await startMain({});
+    const first = await startMain({ DEMO_HISTORY_DAYS: '2' });
     expect(first.output()).toContain('api_key (/ospView, /ospClick, /ospExpiration): track-acme-demo');
+    // Printed once the collector answers: the history is made behind it.
+    await until(() => first.output().includes('Demo history: making 2 days of traffic in the background'), 'the demo history line');
     expect(first.databaseUri).toMatch(/^mongodb:\/\/127\.0\.0\.1:\d+\/$/); // loopback only
     expect(await (await fetch(`${first.baseUrl}/healthz`)).json()).toEqual({ status: 'ok' });
     expect(await (await fetch(`${first.baseUrl}/readyz`)).json()).toEqual({ status: 'ready' });
