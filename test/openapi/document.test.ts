@@ -6,7 +6,7 @@ import { createLogger } from '../../collector/src/logger.ts';
 import { openApiDocument, openApiPath } from '../../collector/src/openapi/document.ts';
 import { testDatabase, useSeededCollector } from '../helpers/collector.ts';
 
-type Doc = { paths: Record<string, Record<string, { responses: Record<string, unknown>; tags: string[] }>> };
+type Doc = { paths: Record<string, Record<string, { responses: Record<string, unknown>; tags: string[]; description: string }>>; tags: { name: string; description: string }[]; servers: unknown[] };
 
 const described = (doc: Doc) => Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).map((method) => `${method.toUpperCase()} ${path}`)).sort();
 
@@ -30,9 +30,13 @@ describe('the OpenAPI document', () => {
     for (const [path, ops] of Object.entries(doc.paths)) {
       for (const [method, op] of Object.entries(ops)) {
         expect(op.tags, `${method} ${path}`).toHaveLength(1);
+        expect(op.description, `${method} ${path}`).toMatch(/\. \S/); // its summary, then how its family answers
         expect(Object.keys(op.responses).some((s) => /^[23]/.test(s)), `${method} ${path}`).toBe(true);
       }
     }
+    expect(doc.servers).toEqual([{ url: '/', description: 'This collector' }]);
+    for (const tag of doc.tags) expect(tag.description, tag.name).toBeTruthy();
+    expect(doc.tags.map((t) => t.name).join()).not.toMatch(/spec document/);
     expect(doc.paths['/ospView']!.post!.responses['500']).toMatchObject({ content: { 'application/json': { schema: { properties: { status: { enum: expect.arrayContaining(['SYSTEM_ERROR']) } } } } } });
     expect(doc.paths['/data-api']!.get!.responses['500']).toMatchObject({ content: { 'application/json': { schema: { properties: { status: { const: 'ERROR' } } } } } });
   });

@@ -1,7 +1,7 @@
 // The OpenAPI 3.1 document of the collector, made from OPERATIONS with zod's own JSON Schema output
 // (requests as their input, answers as their output), once per process.
 import { z, type ZodType } from 'zod';
-import { DEMO_OPERATIONS, OPERATIONS, type Operation } from './operations.ts';
+import { DEMO_OPERATIONS, OPERATIONS, TAG_DESCRIPTIONS, type Operation } from './operations.ts';
 
 type Json = Record<string, unknown>;
 
@@ -37,6 +37,7 @@ function operation(op: Operation): Json {
   return {
     tags: [op.tag],
     summary: op.summary,
+    description: `${op.summary}. ${TAG_DESCRIPTIONS[op.tag] ?? ''}`.trim(),
     operationId: `${op.method}${op.path.replace(/[^A-Za-z0-9]+(\w)?/g, (_, c: string | undefined) => (c ?? '').toUpperCase())}`,
     ...(params.length ? { parameters: params } : {}),
     ...(body ? { requestBody: { required: true, content: { [FORM]: { schema: body }, 'application/json': { schema: body } } } } : {}),
@@ -59,9 +60,10 @@ export function openApiDocument({ demoPages = false }: { demoPages?: boolean } =
       title: 'RingTrail collector',
       version: '1.0.0',
       description:
-        "Call tracking, offline numbers, call data, carts and orders, and call-center agents (the spec's three documents), the browser doors of tracker.js, the telephony side, and the site owner's back end. Each family answers in its own envelope, as its page under docs/ says.",
+        "Call tracking, offline numbers, call and SMS data, carts and orders, call-center agents, the browser doors of tracker.js, the telephony side, and the site owner's back end. Each family answers in its own envelope, as its group says.",
     },
-    tags: [...new Set(OPERATIONS.map((op) => op.tag))].map((name) => ({ name })),
+    servers: [{ url: '/', description: 'This collector' }],
+    tags: [...new Set(OPERATIONS.map((op) => op.tag))].map((name) => ({ name, description: TAG_DESCRIPTIONS[name] })),
     components: {
       securitySchemes: {
         bearer: { type: 'http', scheme: 'bearer', description: 'TELEPHONY_API_KEY' },

@@ -51,15 +51,29 @@ export interface Operation {
 }
 
 export const TAGS = {
-  tracking: 'Call tracking (spec document 1)',
+  tracking: 'Call tracking',
   browser: 'Browser doors',
-  offline: 'Offline numbers (spec document 1)',
-  data: 'Data (spec document 2)',
-  commerce: 'Carts and orders (spec document 2)',
-  agent: 'Call-center agents (spec document 3)',
+  offline: 'Offline numbers',
+  data: 'Call and SMS data',
+  commerce: 'Carts and orders',
+  agent: 'Call-center agents',
   telephony: 'Telephony',
   manage: 'Back end',
   service: 'Service',
+};
+
+/** What each family is, and how it answers: the reference's group headings, and a line of every
+ * operation's description. */
+export const TAG_DESCRIPTIONS: Record<string, string> = {
+  [TAGS.tracking]: 'Server-side page views and clicks: tracking numbers from the pool, held for a time. Form or JSON body with `api_key`; answers `status` OK, WARNING (no number available, already expired) or the kind of error (MISSING_PARAMETER, INVALID_PARAMETER, AUTHENTICATION_ERROR) with `errorMessage`; SYSTEM_ERROR with HTTP 500 on an internal error.',
+  [TAGS.browser]: "What tracker.js calls from a site's pages, with the domain's public key, for its allowed origins only (CORS). Same answers as call tracking, plus what the tracker needs.",
+  [TAGS.offline]: "Permanent numbers for print, radio and the like, each forwarded to a destination. `key` in the query; answers HTTP 200 with `status` success or error (`error`).",
+  [TAGS.data]: "A domain's calls and SMS of a date range, a page at a time or a row per day. `api_key` in the query; answers HTTP 200 with `status` OK or ERROR (`errors`, every problem at once).",
+  [TAGS.commerce]: 'Carts and orders of a shop, tied to the visit and the call that led to them. `key` in the body; answers `status` success or error (`message`).',
+  [TAGS.agent]: "For a call center: the ringing call's context, its agent, and statistics. `apiKey` in the body; answers `status` OK or NOK (`error`).",
+  [TAGS.telephony]: 'For a carrier or PBX: where a call goes, and what happened to calls and SMS (Bearer TELEPHONY_API_KEY), and the Twilio adapter (X-Twilio-Signature). Answers `status` OK or ERROR (`error`).',
+  [TAGS.manage]: "The site owner's back end: a signed-in session (cookie `rt_session`) and its CSRF token on every change. Answers JSON, errors as `{error}` with their HTTP status.",
+  [TAGS.service]: 'Health, the tracker script, metrics, this reference and the demo.',
 };
 
 const json = (description: string, schema: ZodType): Response => ({ description, schema });
