@@ -41,7 +41,7 @@ export function OverviewScreen({ route }: { route: Route }) {
             </div>
             <div class="card">
               <h2>By keyword</h2>
-              {data.keywords.length ? <Table first="Keyword" rows={data.keywords.map((r) => ({ ...r, name: r.keyword }))} sales={Boolean(sales)} currency={data.currency} /> : <p class="muted">No keyword yet: keywords come from search engines' referrers and paid campaigns' utm_term.</p>}
+              {data.keywords.length ? <Table first="Keyword" rows={data.keywords.map((r) => ({ ...r, name: r.keyword }))} sales={false} currency={data.currency} /* sales are counted by source class, not by keyword */ /> : <p class="muted">No keyword yet: keywords come from search engines' referrers and paid campaigns' utm_term.</p>}
             </div>
           </div>
         </>
