@@ -66,4 +66,34 @@ describe('methods no route takes', () => {
       expect([path, res.status, res.headers.get('allow')]).toEqual([path, 405, 'GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS']);
     }
   });
+
+  it('describes at least 90 % of the fields: parameters, bodies and answers', () => {
+    const doc = openApiDocument() as unknown as { paths: Record<string, Record<string, any>> };
+    const counts = { fields: 0, described: 0 };
+    const undescribed: string[] = [];
+    const walk = (schema: any, where: string): void => {
+      if (!schema || typeof schema !== 'object') return;
+      for (const [name, property] of Object.entries<any>(schema.properties ?? {})) {
+        counts.fields++;
+        if (property?.description) counts.described++;
+        else undescribed.push(`${where}.${name}`);
+        walk(property, `${where}.${name}`);
+      }
+      for (const key of ['items', 'anyOf', 'oneOf', 'allOf', 'additionalProperties']) for (const child of [schema[key]].flat()) walk(child, where);
+    };
+    for (const [path, ops] of Object.entries(doc.paths)) {
+      for (const [method, op] of Object.entries(ops)) {
+        for (const p of op.parameters ?? []) {
+          counts.fields++;
+          if (p.description) counts.described++;
+          else undescribed.push(`${method} ${path} ${p.name}`);
+        }
+        walk(Object.values<any>(op.requestBody?.content ?? {})[0]?.schema, `${method} ${path} body`);
+        for (const answer of Object.values<any>(op.responses)) for (const content of Object.values<any>(answer.content ?? {})) walk(content.schema, `${method} ${path} answer`);
+      }
+    }
+    expect(counts.fields).toBeGreaterThan(600);
+    expect(counts.described / counts.fields, undescribed.slice(0, 20).join('\n')).toBeGreaterThanOrEqual(0.9);
+    expect(doc.paths['/ospView']!.post.requestBody.content['application/x-www-form-urlencoded'].schema.properties.visit_id.description).toMatch(/visit/);
+  });
 });

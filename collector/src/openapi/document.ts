@@ -1,6 +1,7 @@
 // The OpenAPI 3.1 document of the collector, made from OPERATIONS with zod's own JSON Schema output
 // (requests as their input, answers as their output), once per process.
 import { z, type ZodType } from 'zod';
+import { describeField } from './glossary.ts';
 import { DEMO_OPERATIONS, OPERATIONS, TAG_DESCRIPTIONS, type Operation } from './operations.ts';
 
 type Json = Record<string, unknown>;
@@ -14,26 +15,46 @@ function schemaOf(schema: ZodType, io: 'input' | 'output'): Json {
   return rest;
 }
 
+/** Gives each property without a description of its own the glossary's, through the whole schema. */
+function described(schema: unknown, family: string): void {
+  if (!schema || typeof schema !== 'object') return;
+  const node = schema as Json;
+  for (const [name, property] of Object.entries((node.properties as Record<string, Json> | undefined) ?? {})) {
+    const text = describeField(family, name);
+    if (text && property && typeof property === 'object' && !property.description) property.description = text;
+    described(property, family);
+  }
+  for (const key of ['items', 'anyOf', 'oneOf', 'allOf', 'additionalProperties', 'prefixItems']) {
+    const value = node[key];
+    for (const child of Array.isArray(value) ? value : [value]) described(child, family);
+  }
+}
+
 /** `/domains/:domain` -> `/domains/{domain}`. */
 export const openApiPath = (path: string) => path.replace(/:(\w+)/g, '{$1}');
 
 function parameters(op: Operation): Json[] {
-  const inPath = [...op.path.matchAll(/:(\w+)/g)].map(([, name]) => ({ name, in: 'path', required: true, schema: { type: 'string' } }));
+  const inPath = [...op.path.matchAll(/:(\w+)/g)].map(([, name]) => ({ name, in: 'path', required: true, schema: { type: 'string' }, description: describeField(op.tag, name!) }));
   const query = op.query
-    ? Object.entries(op.query.shape).map(([name, field]) => ({
-        name,
-        in: 'query',
-        required: !(field as ZodType).safeParse(undefined).success,
-        schema: schemaOf(field as ZodType, 'input'),
-      }))
+    ? Object.entries(op.query.shape).map(([name, field]) => {
+        const schema = schemaOf(field as ZodType, 'input');
+        return { name, in: 'query', required: !(field as ZodType).safeParse(undefined).success, schema, description: (schema.description as string | undefined) ?? describeField(op.tag, name) };
+      })
     : [];
   const csrf = op.auth === 'session' && op.method !== 'get' ? [{ name: 'X-CSRF-Token', in: 'header', required: true, schema: { type: 'string' }, description: 'The token the sign-in answered' }] : [];
   return [...inPath, ...query, ...csrf];
 }
 
+function answerSchema(schema: ZodType, family: string): Json {
+  const json = schemaOf(schema, 'output');
+  described(json, family);
+  return json;
+}
+
 function operation(op: Operation): Json {
   const params = parameters(op);
   const body = op.body && schemaOf(op.body, 'input');
+  described(body, op.tag);
   return {
     tags: [op.tag],
     summary: op.summary,
@@ -45,7 +66,7 @@ function operation(op: Operation): Json {
     responses: Object.fromEntries(
       Object.entries(op.responses).map(([status, r]) => [
         status,
-        { description: r.description, ...(r.schema ? { content: { 'application/json': { schema: schemaOf(r.schema, 'output') } } } : r.type ? { content: { [r.type]: { schema: { type: 'string' } } } } : {}) },
+        { description: r.description, ...(r.schema ? { content: { 'application/json': { schema: answerSchema(r.schema, op.tag) } } } : r.type ? { content: { [r.type]: { schema: { type: 'string' } } } } : {}) },
       ]),
     ),
   };
