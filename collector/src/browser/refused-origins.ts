@@ -7,12 +7,7 @@ import type { Logger } from '../logger.ts';
 /** Origins kept per domain: the newest replace the oldest. */
 export const REFUSED_ORIGINS_KEPT = 10;
 
-export interface RefusedOrigin {
-  origin: string;
-  count: number;
-  firstAt: Date;
-  lastAt: Date;
-}
+export type RefusedOrigin = NonNullable<DomainDoc['refusedOrigins']>[number];
 
 /** Counts a refusal of `origin`; the first one of an origin is logged at warn, saying what to change. */
 export async function noteRefusedOrigin(c: Collections, domain: DomainDoc, origin: string, log: Logger, now = new Date()): Promise<void> {

@@ -22,6 +22,7 @@ const DOMAIN_KEYS = ['apiKey', 'dataApiKey', 'offlineApiKey', 'customerKey', 'pu
 export async function seedFixture(c: Collections, fixture: Fixture): Promise<SeedSummary> {
   await checkConsistency(c, fixture);
   const summary: SeedSummary = { accounts: 0, domains: 0, numbers: 0 };
+  const blocklist = new BlockedCallers(c);
   for (const account of fixture.accounts) {
     await c.accounts.updateOne(
       { _id: account.name },
@@ -52,7 +53,7 @@ export async function seedFixture(c: Collections, fixture: Fixture): Promise<See
         }
         if (pool.overflowNumber) await addOverflowNumber(c, name, pool, pool.overflowNumber);
       }
-      for (const caller of blockedCallers) await new BlockedCallers(c).add(name, caller, 'fixture');
+      for (const caller of blockedCallers) await blocklist.add(name, caller, 'fixture');
     }
   }
   return summary;

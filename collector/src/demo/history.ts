@@ -158,8 +158,3 @@ async function sale(commerce: CommerceService, domain: DomainDoc, id: string, vi
   const order = orderRequest.parse({ id: `order-${id}`, status: 'paid', cart_id: `cart-${id}`, currency: 'EUR', visit_id: String(visitId), call_id: String(callId) });
   await commerce.saveOrder(domain, 'A', order, products, new Date(at.getTime() + 5 * 60_000));
 }
-
-/** When the history was generated up to, for the banner. */
-export function historyRange(today: string, days = DEMO_HISTORY_DAYS): string {
-  return `${addDays(today, -days)} to ${addDays(today, -1)}`;
-}

@@ -66,11 +66,15 @@ export class TelephonyService {
     };
   }
 
+  /** Whether the domain's whisper is on. */
+  async whispers(domainId: string): Promise<boolean> {
+    return Boolean((await this.c.domains.findOne({ _id: domainId }, { projection: { whisper: 1 } }))?.whisper);
+  }
+
   /** The whisper of a stored call, or null when its domain's whisper is off. */
   async whisperFor(callId: number): Promise<string | null> {
     const call = await this.c.calls.findOne({ _id: callId });
-    const domain = call && (await this.c.domains.findOne({ _id: call.domainId }, { projection: { whisper: 1 } }));
-    return call && domain?.whisper ? whisperOf(call) : null;
+    return call && (await this.whispers(call.domainId)) ? whisperOf(call) : null;
   }
 
   /** Creates the call of a new `callRef`, or updates the one it created; answers its callId.

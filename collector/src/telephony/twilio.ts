@@ -82,7 +82,7 @@ export function twilioRoutes(service: TelephonyService, options: TwilioOptions, 
     if (known && !redirectLeg && known.redirect && (dialStatus === 'no-answer' || dialStatus === 'busy')) {
       await service.recordCall({ ...storedReport(known), isRedirect: true });
       const leg = twiml.dial({ callerId: p.From || undefined, action: 'dial?leg=redirect', method: 'POST', timeout: RING_SECONDS });
-      leg.number((await service.whisperFor(known._id)) ? { url: `whisper?call=${known._id}`, method: 'POST' } : {}, toE164(known.redirect.destination));
+      leg.number((await service.whispers(known.domainId)) ? { url: `whisper?call=${known._id}`, method: 'POST' } : {}, toE164(known.redirect.destination));
     } else if (known) {
       const now = Date.now();
       const status = DIAL_OUTCOMES[dialStatus] ?? 'ANOMALY';

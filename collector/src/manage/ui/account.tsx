@@ -2,7 +2,7 @@
 import { useState } from 'preact/hooks';
 import { localDateTime } from './format.ts';
 import { api, get } from './api.ts';
-import { useLoad } from './hooks.ts';
+import { useAction, useLoad } from './hooks.ts';
 import { Failure } from './layout.tsx';
 import { ShownOnce } from './shown-once.tsx';
 
@@ -32,18 +32,15 @@ export function AccountScreen() {
   const account = useLoad(() => get<Account>('/account'), []);
   const log = useLoad(() => get<Delivery[]>('/account/deliveries?limit=100'), []);
   const [secret, setSecret] = useState<{ label: string; value: string } | null>(null);
-  const [error, setError] = useState<string | null>(null);
   const [done, setDone] = useState<string | null>(null);
-  const run = async (action: () => Promise<void>) => {
-    setError(null);
+  const action = useAction(() => {
+    account.reload();
+    log.reload();
+  });
+  const error = action.error;
+  const run = (work: () => Promise<void>) => {
     setDone(null);
-    try {
-      await action();
-      account.reload();
-      log.reload();
-    } catch (err) {
-      setError((err as Error).message);
-    }
+    return action.run(work);
   };
   const a = account.data;
   return (

@@ -2,7 +2,7 @@
 import { useState } from 'preact/hooks';
 import { api, get } from './api.ts';
 import { localDateTime, phone } from './format.ts';
-import { useLoad } from './hooks.ts';
+import { useAction, useLoad } from './hooks.ts';
 import { Failure } from './layout.tsx';
 import { StoredFields, type DomainView } from './settings.tsx';
 import { parseTimetable, timetableText } from './timetable.ts';
@@ -57,16 +57,7 @@ interface BlockedCaller {
 
 export function BlockedCallersCard({ path, timeZone }: { path: string; timeZone: string }) {
   const list = useLoad(() => get<BlockedCaller[]>(`${path}/blocked-callers`), [path]);
-  const [error, setError] = useState<string | null>(null);
-  const run = async (action: () => Promise<unknown>) => {
-    setError(null);
-    try {
-      await action();
-      list.reload();
-    } catch (err) {
-      setError((err as Error).message);
-    }
-  };
+  const { error, run } = useAction(list.reload);
   return (
     <div class="card" data-testid="blocked-callers">
       <h2>Blocked callers</h2>

@@ -26,3 +26,18 @@ export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): Loaded<T> {
   const reload = useCallback(() => setRound((r) => r + 1), []);
   return { ...state, reload };
 }
+
+/** A button's or form's request: its error to show, and `after` once it succeeded (a reload). */
+export function useAction(after: () => void): { error: string | null; run: (action: () => Promise<unknown>) => Promise<void> } {
+  const [error, setError] = useState<string | null>(null);
+  const run = async (action: () => Promise<unknown>) => {
+    setError(null);
+    try {
+      await action();
+      after();
+    } catch (err) {
+      setError((err as Error).message);
+    }
+  };
+  return { error, run };
+}

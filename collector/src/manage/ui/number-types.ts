@@ -1,5 +1,6 @@
 // The pools' number types as a person chooses one: the type, its prefix, and what such numbers are.
 import { NUMBER_TYPE_PREFIXES } from '../../../../shared/src/number-types.ts';
+import { normalizePhone } from '../../../../shared/src/phone.ts';
 
 /** What numbers of a prefix are, in France (the spec's table); foreign prefixes by their country. */
 const KINDS: [RegExp, string][] = [
@@ -39,5 +40,5 @@ export function offPrefix(list: string, type: number): string[] {
     .split(/[\n,;]+/)
     .map((n) => n.trim())
     .filter(Boolean)
-    .filter((n) => !n.replace(/(\d)\s*\(0\)/, '$1').replace(/[\s.\-()/]/g, '').replace(/^(\+|00)33/, '0').replace(/^\+/, '00').startsWith(prefix));
+    .filter((n) => !(normalizePhone(n) ?? n).startsWith(prefix));
 }

@@ -1,6 +1,7 @@
 // A domain's pools and numbers: add a pool, add numbers to it, remove a number that nobody holds.
 import { useState } from 'preact/hooks';
 import { api } from './api.ts';
+import { useAction } from './hooks.ts';
 import { phone } from './format.ts';
 import { Failure } from './layout.tsx';
 import type { DomainView } from './settings.tsx';
@@ -8,16 +9,7 @@ import { NUMBER_TYPES, offPrefix } from './number-types.ts';
 import { parseTimetable, timetableText, type TimetableEntry } from './timetable.ts';
 
 export function NumbersCard({ path, domain, changed }: { path: string; domain: DomainView; changed: () => void }) {
-  const [error, setError] = useState<string | null>(null);
-  const run = async (action: () => Promise<unknown>) => {
-    setError(null);
-    try {
-      await action();
-      changed();
-    } catch (err) {
-      setError((err as Error).message);
-    }
-  };
+  const { error, run } = useAction(changed);
   async function addPool(event: Event) {
     event.preventDefault();
     const f = new FormData(event.target as HTMLFormElement);
