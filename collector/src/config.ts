@@ -27,7 +27,8 @@ const configSchema = z.object({
   BROWSER_LIMIT_PER_VISIT: perMinute.default(DEFAULT_BROWSER_LIMITS.perVisit),
   DEMO: flag.optional(),
   DEMO_HISTORY_DAYS: z.coerce.number().int().min(0).max(366).default(60),
-  DEMO_PAGES: z.never({ error: 'renamed DEMO, which decides both the demo fixture and its pages' }).optional(),
+  /** DEMO's former name, still read when DEMO is unset: DEMO_PAGES=false starts with no demo at all. */
+  DEMO_PAGES: flag.optional(),
   TELEPHONY_API_KEY: z.string().min(16, 'must be at least 16 characters').optional(),
   TWILIO_AUTH_TOKEN: z.string().min(1).optional(),
   NODE_ENV: z.string().optional(),
@@ -98,7 +99,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: c.TRUST_PROXY,
     logLevel: c.LOG_LEVEL,
     browserLimits: { perIp: c.BROWSER_LIMIT_PER_IP, perVisit: c.BROWSER_LIMIT_PER_VISIT },
-    demo: c.DEMO ?? c.NODE_ENV !== 'production',
+    demo: c.DEMO ?? c.DEMO_PAGES ?? c.NODE_ENV !== 'production',
     demoHistoryDays: c.DEMO_HISTORY_DAYS,
     ...(c.TELEPHONY_API_KEY ? { telephonyApiKey: c.TELEPHONY_API_KEY } : {}),
     ...(c.TWILIO_AUTH_TOKEN ? { twilioAuthToken: c.TWILIO_AUTH_TOKEN } : {}),

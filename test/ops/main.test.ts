@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../collector/src/config.ts';
 import { answers, exitOf, startMain as startMainIn } from '../helpers/main-process.ts';
 import { CHROME_AGENT } from '../helpers/site-page.ts';
 import { until } from '../helpers/until.ts';
@@ -86,8 +87,15 @@ describe('npm start', () => {
   }, 90_000);
 
   it('refuses a bad environment with a message naming the variable', async () => {
-    await expect(startMain({ PORT: 'eighty', TRUST_PROXY: 'maybe', BROWSER_LIMIT_PER_IP: 'lots', DEMO_PAGES: 'false' })).rejects.toThrow(
-      /exited with 1[\s\S]*PORT: must be a port number[\s\S]*TRUST_PROXY: must be true or false[\s\S]*BROWSER_LIMIT_PER_IP: must be a number of requests a minute[\s\S]*DEMO_PAGES: renamed DEMO/,
+    await expect(startMain({ PORT: 'eighty', TRUST_PROXY: 'maybe', BROWSER_LIMIT_PER_IP: 'lots', DEMO_PAGES: 'maybe' })).rejects.toThrow(
+      /exited with 1[\s\S]*PORT: must be a port number[\s\S]*TRUST_PROXY: must be true or false[\s\S]*BROWSER_LIMIT_PER_IP: must be a number of requests a minute[\s\S]*DEMO_PAGES: must be true or false/,
     );
+  });
+
+  it('reads DEMO_PAGES, the former name of DEMO, only where DEMO is unset', () => {
+    expect(loadConfig({ DEMO_PAGES: 'false' }).demo).toBe(false);
+    expect(loadConfig({ DEMO_PAGES: 'true', NODE_ENV: 'production' }).demo).toBe(true);
+    expect(loadConfig({ DEMO: 'true', DEMO_PAGES: 'false' }).demo).toBe(true);
+    expect(loadConfig({}).demo).toBe(true);
   });
 });
