@@ -1,6 +1,7 @@
 // The OpenAPI 3.1 document of the collector, made from OPERATIONS with zod's own JSON Schema output
 // (requests as their input, answers as their output), once per process.
 import { z, type ZodType } from 'zod';
+import { exampleOf } from './examples.ts';
 import { describeField } from './glossary.ts';
 import { DEMO_OPERATIONS, OPERATIONS, TAG_DESCRIPTIONS, type Operation } from './operations.ts';
 
@@ -64,10 +65,12 @@ function operation(op: Operation): Json {
     ...(body ? { requestBody: { required: true, content: { [FORM]: { schema: body }, 'application/json': { schema: body } } } } : {}),
     ...(op.auth ? { security: [{ [op.auth]: [] }] } : {}),
     responses: Object.fromEntries(
-      Object.entries(op.responses).map(([status, r]) => [
-        status,
-        { description: r.description, ...(r.schema ? { content: { 'application/json': { schema: answerSchema(r.schema, op.tag) } } } : r.type ? { content: { [r.type]: { schema: { type: 'string' } } } } : {}) },
-      ]),
+      Object.entries(op.responses).map(([status, r]) => {
+        const example = exampleOf(`${op.method} ${openApiPath(op.path)}`, Number(status));
+        const shown = example === undefined ? {} : { example };
+        const content = r.schema ? { 'application/json': { schema: answerSchema(r.schema, op.tag), ...shown } } : r.type ? { [r.type]: { schema: { type: 'string' }, ...shown } } : undefined;
+        return [status, { description: r.description, ...(content ? { content } : {}) }];
+      }),
     ),
   };
 }

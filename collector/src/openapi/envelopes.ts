@@ -41,7 +41,7 @@ export const telephony = {
     trackingNumber: z.string(),
     destination: z.string().nullable().describe('Where to forward the call; null: nowhere (ask for the code, or refuse it)'),
     reason: z.enum(['online', 'expired', 'overflow', 'offline', 'not-assigned', 'code-required', 'unknown-number', 'blocked']),
-    forcedStatus: z.string().nullable().describe('The Appendix A status the call carries whatever its outcome: NOTASSIGNED, EXPIRED, CALLER_PHONE_BLACKLISTED'),
+    forcedStatus: z.string().nullable().describe('The call status (see the data API) the call carries whatever its outcome: NOTASSIGNED, EXPIRED, CALLER_PHONE_BLACKLISTED'),
     codeDigits: z.number().int().optional().describe('code-required: how many digits to ask for'),
     visitId: z.number().int().optional().describe('The visit the call is credited to'),
     redirect: z

@@ -125,7 +125,7 @@ const commerceOp = (path: string, summary: string, body: ZodType): Operation => 
   tag: TAGS.commerce,
   summary,
   body,
-  responses: { 200: json('success, or error with the message of the spec', answer.commerce.answer), 500: json('Internal error: retry', answer.commerce.answer) },
+  responses: { 200: json('success, or error with its message', answer.commerce.answer), 500: json('Internal error: retry', answer.commerce.answer) },
 });
 
 const products = { products: z.unknown().optional().describe('Bracket fields products[i][id|name|quantity|price|details] (variant A) or a JSON array (variant B)') };

@@ -1,0 +1,143 @@
+// One real request to every operation that answers something worth showing, in an order that
+// gives each one something to answer about: a view, a click, calls, an SMS, a cart and an order,
+// the call center, then the back end. The answers are the OpenAPI document's examples
+// (collector/src/openapi/examples.json), recorded by examples.test.ts and checked against it.
+import { formatUtcDateTime } from '@ringtrail/shared';
+import { commerceFixture, CC_KEY, CUSTOMER_KEY, DATA_KEY, viewParams } from '../helpers/fixtures.ts';
+import { signedInClient } from '../helpers/manage-client.ts';
+import { CHROME_AGENT } from '../helpers/site-page.ts';
+import { TELEPHONY_KEY, twilioPost } from '../helpers/telephony.ts';
+import { until } from '../helpers/until.ts';
+
+export const TOUR_USER = { username: 'owner@shop.test', password: 'tour-password-1' };
+
+/** commerceFixture with a back-end user, whispers and a no-answer redirect to show. */
+export function tourFixture() {
+  return commerceFixture({
+    ga4: false,
+    tracking: { users: [TOUR_USER], exclusive: ['0800000001', '0800000002', '0800000003', '0800000004', '0800000005', '0800000006'], settings: { whisper: true, redirectPhone: '06 11 00 00 00', redirect: { enabled: true, timetable: [] } } },
+  });
+}
+
+/** What one operation answered: its status and body (parsed JSON, or the text of another type). */
+export interface Answer {
+  status: number;
+  body: unknown;
+}
+
+/** `post /ospView` -> its answer. */
+export type Tour = Record<string, Answer>;
+
+const ORIGIN = 'http://shop.test';
+const CALLER = '+33611223344';
+
+/** `webhookUrl`: where the account's pushes go (a receiver the caller runs). */
+export async function exampleTour(baseUrl: string, webhookUrl: string): Promise<Tour> {
+  const tour: Tour = {};
+  const keep = async (key: string, res: Response): Promise<any> => {
+    const text = await res.text();
+    const body = res.headers.get('content-type')?.includes('json') ? JSON.parse(text) : text;
+    tour[key] = { status: res.status, body };
+    return body;
+  };
+  const form = (fields: Record<string, unknown>) => new URLSearchParams(Object.entries(fields).map(([k, v]) => [k, String(v)]));
+  const post = (path: string, fields: Record<string, unknown>, headers: Record<string, string> = {}) => fetch(`${baseUrl}${path}`, { method: 'POST', headers, body: form(fields) });
+  const get = (path: string, query: Record<string, unknown> = {}, headers: Record<string, string> = {}) => fetch(`${baseUrl}${path}?${form(query)}`, { headers });
+  const browser = (path: string, fields: Record<string, unknown>) => post(path, { key: 'pk-test-key', ...fields }, { origin: ORIGIN, 'user-agent': CHROME_AGENT, 'content-type': 'text/plain;charset=UTF-8' });
+  const bearer = { authorization: `Bearer ${TELEPHONY_KEY}` };
+  const twilio = async (key: string, path: string, fields: Record<string, string>) => {
+    const { status, text } = await twilioPost(baseUrl, path, fields);
+    tour[key] = { status, body: text };
+    return text;
+  };
+  // The domain's zone is UTC; a range from yesterday holds the calls even just after midnight.
+  const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+  const [yesterday, today] = [day(-1), day(0)];
+
+  // Call tracking: a visitor from a Google Ads click sees a number, clicks the other, keeps the first.
+  const view = await keep('post /ospView', await post('/ospView', viewParams({ url: 'https://shop.test/contact?utm_source=google&utm_medium=cpc&utm_term=emergency+plumber&gclid=EAIaIQobChMI', page_title: 'Contact us' })));
+  const shown = view.surtaxPhones['0123456789'].surtaxPhoneNumber as string;
+  await keep('post /ospClick', await post('/ospClick', { api_key: viewParams().api_key, phone: '0987654321', view_id: view.viewId }));
+  await keep('post /ospExpiration', await post('/ospExpiration', { api_key: viewParams().api_key, surtax_phone: shown, expiration: 1200 }));
+
+  const page = await keep('post /t/view', await browser('/t/view', { visit_id: 0, url: `${ORIGIN}/`, page_title: 'Home', referer_url: 'https://www.bing.com/', phones: '01 23 45 67 89' }));
+  await keep('post /t/click', await browser('/t/click', { visit_id: page.visitId, view_id: page.viewId, phone: '0987654321' }));
+  await keep('post /t/expiration', await browser('/t/expiration', { visit_id: page.visitId, view_id: page.viewId, surtax_phone: page.surtaxPhones['01 23 45 67 89'].surtaxPhoneNumber }));
+
+  // Offline numbers: a leaflet campaign.
+  await keep('get /offline-numbers-api', await get('/offline-numbers-api', { key: 'offline-test-key', action: 'assign', tracking_number: '0100000001', phone_number: '0123456789', description: 'Leaflet, spring', type: 6 }));
+  await keep('get /offline-numbers-api/list', await get('/offline-numbers-api/list', { key: 'offline-test-key' }));
+
+  // Telephony: where the call goes, the call itself through Twilio, a generic report, an SMS.
+  const digits = shown.replaceAll('.', '');
+  await keep('get /telephony/route', await get('/telephony/route', { tracking_number: digits, caller_phone: CALLER }, bearer));
+  const twilioCall = { AccountSid: 'AC00000000000000000000000000000000', CallSid: 'CA0001', From: CALLER, To: `+33${digits.slice(1)}`, Direction: 'inbound', ApiVersion: '2010-04-01' };
+  const voice = await twilio('post /telephony/twilio/voice', '/voice', { ...twilioCall, CallStatus: 'ringing' });
+  const callId = /whisper\?call=(\d+)/.exec(voice)![1]!;
+  await twilio('post /telephony/twilio/whisper', `/whisper?call=${callId}`, { ...twilioCall, CallSid: 'CA0001-leg', ParentCallSid: 'CA0001', Direction: 'outbound-dial', CallStatus: 'in-progress' });
+  await twilio('post /telephony/twilio/dial', '/dial', { ...twilioCall, CallStatus: 'in-progress', DialCallSid: 'CA0001-leg', DialCallStatus: 'completed', DialCallDuration: '184', DialBridged: 'true' });
+  await twilio('post /telephony/twilio/status', '/status', { ...twilioCall, CallStatus: 'completed', CallDuration: '190' });
+  await twilio('post /telephony/twilio/sms', '/sms', { AccountSid: twilioCall.AccountSid, MessageSid: 'SM0001', From: CALLER, To: twilioCall.To, Body: 'Are you open on Sunday?', NumMedia: '0' });
+  const startDate = formatUtcDateTime(new Date(Date.now() - 60_000));
+  await keep('post /telephony/calls', await fetch(`${baseUrl}/telephony/calls`, { method: 'POST', headers: { ...bearer, 'content-type': 'application/json' }, body: JSON.stringify({ callRef: 'pbx-0002', trackingNumber: '0100000001', callerPhone: '0698765432', status: 'SUCCESS', duration: 95, answerTime: 6, startDate }) }));
+  await keep('post /telephony/sms', await fetch(`${baseUrl}/telephony/sms`, { method: 'POST', headers: { ...bearer, 'content-type': 'application/json' }, body: JSON.stringify({ smsRef: 'pbx-sms-0001', trackingNumber: '0100000001', callerPhone: '0698765432', sentDate: startDate, message: 'Call me back please' }) }));
+
+  await keep('get /data-api', await get('/data-api', { api_key: DATA_KEY, type: 'calls', start_date: yesterday, end_date: today, page: 1, limit: 10 }));
+
+  // Carts and orders: the visitor buys after the call.
+  const products = { 'products[0][id]': 'SKU-12', 'products[0][name]': 'Boiler service', 'products[0][quantity]': 1, 'products[0][price]': '129.00' };
+  await keep('post /api/customer-cart', await post('/api/customer-cart', { key: CUSTOMER_KEY, id: 'cart-1', currency: 'EUR', visit_id: view.visitId, is_logged_in: 0, ...products }));
+  await keep('post /api/customer-order', await post('/api/customer-order', { key: CUSTOMER_KEY, id: 'order-1', cart_id: 'cart-1', currency: 'EUR', visit_id: view.visitId, ...products, status: 'paid', call_id: callId }));
+
+  // The call center: a ringing call to the page's number, its agent, statistics (its webhook attempts below).
+  const ringing = await keep('post /agent-api/callStart', await post('/agent-api/callStart', { apiKey: CC_KEY, callerPhone: '0611223344', destinationPhone: digits, startDate: formatUtcDateTime(new Date()), agent: 'alice' }));
+  await keep('post /agent-api/setAgentToCall', await post('/agent-api/setAgentToCall', { apiKey: CC_KEY, callId: ringing.results[0]?.id ?? callId, agent: 'bob' }));
+  await keep('post /agent-api/agentStats', await post('/agent-api/agentStats', { apiKey: CC_KEY }));
+
+  // The back end.
+  await keep('get /manage/api/config', await fetch(`${baseUrl}/manage/api/config`));
+  await keep('post /manage/api/session', await fetch(`${baseUrl}/manage/api/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(TOUR_USER) }));
+  const owner = await signedInClient(baseUrl, TOUR_USER.username, TOUR_USER.password);
+  const manage = async (key: string, method: string, path: string, body?: unknown) => {
+    const answer = await owner.call(method, path, body);
+    if (answer.status !== 204) tour[key] = { status: answer.status, body: answer.body ?? answer.text };
+    return answer.body;
+  };
+  await manage('get /manage/api/session', 'GET', '/session');
+  await manage('get /manage/api/domains', 'GET', '/domains');
+  await manage('post /manage/api/domains', 'POST', '/domains', { name: 'plumber.example', allowedOrigins: ['https://plumber.example', 'https://www.plumber.example'], sitePhones: ['01 44 55 66 77'] });
+  await manage('patch /manage/api/domains/{domain}', 'PATCH', '/domains/plumber.example', { timeZone: 'Europe/Paris' });
+  await manage('post /manage/api/domains/{domain}/pools', 'POST', '/domains/plumber.example/pools', { type: 1, usage: 'online' });
+  await manage('post /manage/api/domains/{domain}/pools/{type}/numbers', 'POST', '/domains/plumber.example/pools/1/numbers', { numbers: ['0800 10 20 30', '0800 10 20 31'] });
+  await manage('delete /manage/api/domains/{domain}/numbers/{number}', 'DELETE', '/domains/plumber.example/numbers/0800102031');
+  await manage('post /manage/api/domains/{domain}/keys/{kind}', 'POST', '/domains/plumber.example/keys/data');
+  await manage('get /manage/api/domains/{domain}/install', 'GET', '/domains/plumber.example/install');
+  await manage('get /manage/api/domains/{domain}', 'GET', '/domains/plumber.example');
+  await manage('post /manage/api/domains/{domain}/offline-numbers/{number}/redirect', 'POST', '/domains/shop.test/offline-numbers/0100000001/redirect', { allowRedirect: true, timetable: [{ day: 'mon', from: '09:00', to: '18:00' }] });
+  await manage('post /manage/api/domains/{domain}/offline-numbers/{number}/unassign', 'POST', '/domains/shop.test/offline-numbers/0100000001/unassign');
+  await manage('post /manage/api/domains/{domain}/offline-numbers/{number}/assign', 'POST', '/domains/shop.test/offline-numbers/0100000001/assign', { destination: '01 23 45 67 89', description: 'Radio, autumn' });
+  await manage('post /manage/api/domains/{domain}/blocked-callers', 'POST', '/domains/shop.test/blocked-callers', { number: '06 66 66 66 66' });
+  await manage('post /manage/api/domains/{domain}/calls/{callId}/block-caller', 'POST', `/domains/shop.test/calls/${callId}/block-caller`);
+  await manage('get /manage/api/domains/{domain}/blocked-callers', 'GET', '/domains/shop.test/blocked-callers');
+  await manage('put /manage/api/account/webhook', 'PUT', '/account/webhook', { url: webhookUrl });
+  await manage('post /manage/api/account/webhook/test', 'POST', '/account/webhook/test');
+  await until(async () => ((await owner.get('/account/deliveries')).body as unknown[]).length > 0, 'a logged webhook attempt', { timeoutMs: 15_000 });
+  const deliveries = await manage('get /manage/api/account/deliveries', 'GET', '/account/deliveries?limit=2');
+  await manage('post /manage/api/account/deliveries/{id}/resend', 'POST', `/account/deliveries/${encodeURIComponent(deliveries[0].id)}/resend`);
+  await keep('post /agent-api/webhookDeliveries', await post('/agent-api/webhookDeliveries', { apiKey: CC_KEY, limit: 2 }));
+  await manage('post /manage/api/account/webhook/secret', 'POST', '/account/webhook/secret');
+  await manage('post /manage/api/account/keys/call-center', 'POST', '/account/keys/call-center');
+  await manage('get /manage/api/account', 'GET', '/account');
+  const range = `from=${yesterday}&to=${today}`;
+  await manage('get /manage/api/domains/{domain}/reports/overview', 'GET', `/domains/shop.test/reports/overview?${range}`);
+  await manage('get /manage/api/domains/{domain}/reports/calls', 'GET', `/domains/shop.test/reports/calls?${range}`);
+  await manage('get /manage/api/domains/{domain}/reports/calls.csv', 'GET', `/domains/shop.test/reports/calls.csv?${range}`);
+  await manage('get /manage/api/domains/{domain}/reports/google-ads.csv', 'GET', `/domains/shop.test/reports/google-ads.csv?${range}`);
+  await manage('get /manage/api/domains/{domain}/reports/pools', 'GET', `/domains/shop.test/reports/pools?${range}`);
+  await manage('get /manage/api/reports/agents', 'GET', `/reports/agents?${range}`);
+
+  await keep('post /manage/api/signup', await fetch(`${baseUrl}/manage/api/signup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ account: 'Leak Busters', username: 'anna@leakbusters.example', password: 'a-long-password' }) }));
+  await keep('get /healthz', await fetch(`${baseUrl}/healthz`));
+  await keep('get /readyz', await fetch(`${baseUrl}/readyz`));
+  return tour;
+}

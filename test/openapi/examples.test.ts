@@ -1,0 +1,62 @@
+// The OpenAPI document's examples are real answers: example-tour.ts asks every operation once, and
+// each stored example (collector/src/openapi/examples.json) must fit its operation's answer schema
+// and have the shape the collector answers today. `RECORD_EXAMPLES=1 npx vitest run
+// test/openapi/examples.test.ts` records them again after an answer changes.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EXAMPLES_FILE, successStatus, type Examples } from '../../collector/src/openapi/examples.ts';
+import { openApiPath } from '../../collector/src/openapi/document.ts';
+import { OPERATIONS } from '../../collector/src/openapi/operations.ts';
+import { useSeededCollector } from '../helpers/collector.ts';
+import { startReceiver, type Receiver } from '../helpers/receiver.ts';
+import { TELEPHONY_KEY, TWILIO_TOKEN } from '../helpers/telephony.ts';
+import { exampleTour, tourFixture, type Tour } from './example-tour.ts';
+
+const s = useSeededCollector('openapi_examples', tourFixture(), { telephonyApiKey: TELEPHONY_KEY, twilio: { authToken: TWILIO_TOKEN }, delivery: { publicOnly: false }, signUp: true });
+let tour: Tour;
+let receiver: Receiver;
+beforeAll(async () => {
+  receiver = await startReceiver();
+  tour = await exampleTour(s.collector.baseUrl, receiver.url());
+  if (process.env.RECORD_EXAMPLES) writeFileSync(EXAMPLES_FILE, `${JSON.stringify(tour, null, 2)}\n`);
+}, 60_000);
+afterAll(() => receiver?.close());
+
+const stored = () => JSON.parse(readFileSync(EXAMPLES_FILE, 'utf8')) as Examples;
+const opOf = (key: string) => OPERATIONS.find((op) => `${op.method} ${openApiPath(op.path)}` === key)!;
+
+/** A value's structure without its values: keys, and the types of what they hold. */
+function shape(value: unknown): unknown {
+  if (Array.isArray(value)) return value.length ? [shape(value[0])] : [];
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).sort(([a], [b]) => a.localeCompare(b)).map(([k, v]) => [k, shape(v)]));
+  if (typeof value === 'string' && value.startsWith('<?xml')) return value.match(/<\w+/g); // TwiML: its verbs in order
+  if (typeof value === 'string' && value.includes('\n')) return value.split('\n')[0]; // CSV: its header
+  return value === null ? 'null' : typeof value;
+}
+
+describe('the examples of the OpenAPI document', () => {
+  it('come from an answer of every operation that answers a body, each its success', () => {
+    const withBody = OPERATIONS.filter((op) => {
+      const answer = op.responses[successStatus(op)];
+      return (answer?.schema || answer?.type === 'text/xml' || answer?.type === 'text/csv') && op.path !== '/openapi.json';
+    }).map((op) => `${op.method} ${openApiPath(op.path)}`);
+    expect(Object.keys(tour).sort()).toEqual(withBody.sort());
+    // HTTP 200 is not enough: the families answer their errors with it too.
+    const familyStatus = (body: unknown) => (body && typeof body === 'object' && 'status' in body ? body.status : 'OK');
+    const failed = Object.entries(tour).filter(([key, answer]) => answer.status !== successStatus(opOf(key)) || !['OK', 'success', 'ok', 'ready'].includes(familyStatus(answer.body) as string));
+    expect(Object.fromEntries(failed)).toEqual({});
+  });
+
+  it('fit the schema the document gives each answer', () => {
+    for (const [key, answer] of Object.entries(stored())) {
+      const schema = opOf(key).responses[answer.status]!.schema;
+      if (schema) expect(schema.safeParse(answer.body).error, key).toBeUndefined();
+    }
+  });
+
+  it('have the shape of what the collector answers today', () => {
+    const examples = stored();
+    expect(Object.keys(examples).sort()).toEqual(Object.keys(tour).sort());
+    for (const [key, answer] of Object.entries(tour)) expect(shape(examples[key]!.body), key).toEqual(shape(answer.body));
+  });
+});
