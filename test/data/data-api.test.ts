@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { useSeededCollector } from '../helpers/collector.ts';
 import { DATA_KEY, trackingFixture, viewParams } from '../helpers/fixtures.ts';
 import { reportCall, TELEPHONY_KEY } from '../helpers/telephony.ts';
+import { daysAroundNow } from '../helpers/days.ts';
 
 /** Paris is UTC+1 in January: 23:30 UTC on 14 January is 00:30 on the 15th there. */
 const fixture = trackingFixture({ timeZone: 'Europe/Paris', callerPrivacy: 'partial' });
@@ -144,8 +145,8 @@ describe('data API', () => {
     const number = view.body.surtaxPhones['0123456789'].surtaxPhoneNumber.replaceAll('.', '');
     const startDate = new Date();
     await reportCall(s.collector.baseUrl, { callRef: 'attributed', trackingNumber: number, startDate });
-    const today = startDate.toISOString().slice(0, 10); // the call's own day, whatever the clock reads now
-    const [call] = (await data({ start_date: today, end_date: today, tracking_phone: number })).body.results;
+    const { from, to } = daysAroundNow();
+    const [call] = (await data({ start_date: from, end_date: to, tracking_phone: number })).body.results;
     expect(call).toMatchObject({ visit_id: String(view.body.visitId), gclid: 'abc', client_data: 'order-form', source: 'paid', url: 'https://shop.test/?gclid=abc', call_path: 'https://shop.test/?gclid=abc' });
     const [plain] = (await data({ start_date: '2026-01-10', end_date: '2026-01-10' })).body.results;
     expect(plain).not.toHaveProperty('visit_id');

@@ -7,9 +7,9 @@ import { useSeededCollector } from '../helpers/collector.ts';
 import { CC_KEY, commerceFixture, CUSTOMER_KEY, DATA_KEY, viewParams } from '../helpers/fixtures.ts';
 import { signedInClient } from '../helpers/manage-client.ts';
 import { reportCall, routeCall, TELEPHONY_KEY } from '../helpers/telephony.ts';
+import { daysAroundNow } from '../helpers/days.ts';
 
 const USER = { username: 'owner@shop.test', password: 'owner-password-1' };
-const today = () => new Date().toISOString().slice(0, 10);
 
 describe('blocked callers', () => {
   const fixture = commerceFixture({ webhookUrl: 'http://127.0.0.1:9/hook', ga4: false, tracking: { users: [USER], exclusive: Array.from({ length: 12 }, (_, i) => `08000001${String(i).padStart(2, '0')}`), settings: { blockedCallers: ['+33 6 66 66 66 66'] } } });
@@ -59,19 +59,19 @@ describe('blocked callers', () => {
   it('records a blocked caller’s call CALLER_PHONE_BLACKLISTED whatever the carrier says, unattributed, counted apart, in no conversion file', async () => {
     const blocked = await callFromAdVisit('pbx-blocked-1', '0666666666');
     const answered = await callFromAdVisit('pbx-ok-1', '0611223344');
-    const data = await s.collector.get('/data-api', { api_key: DATA_KEY, type: 'calls', start_date: today(), end_date: today(), page: 1, limit: 100 });
+    const data = await s.collector.get('/data-api', { api_key: DATA_KEY, type: 'calls', start_date: daysAroundNow().from, end_date: daysAroundNow().to, page: 1, limit: 100 });
     const byCaller = new Map(data.body.results.map((r: any) => [r.caller, r]));
     expect(byCaller.get('0666666666')).toMatchObject({ status: 'CALLER_PHONE_BLACKLISTED', phone: '', source: '' });
     expect(byCaller.get('0666666666')).not.toHaveProperty('visit_id');
     expect(byCaller.get('0611223344')).toMatchObject({ status: 'SUCCESS', visit_id: String(answered.visitId), gclid: 'CLICK-1' });
 
     const client = await manage();
-    const overview = (await client.get(`/domains/shop.test/reports/overview?from=${today()}&to=${today()}`)).body;
+    const overview = (await client.get(`/domains/shop.test/reports/overview?from=${daysAroundNow().from}&to=${daysAroundNow().to}`)).body;
     expect(overview.totals).toMatchObject({ calls: 1, answered: 1, blocked: 1 });
     expect(overview.sources.find((r: any) => r.source === 'paid').calls).toBe(1);
-    const log = (await client.get(`/domains/shop.test/reports/calls?from=${today()}&to=${today()}&status=CALLER_PHONE_BLACKLISTED`)).body.calls;
+    const log = (await client.get(`/domains/shop.test/reports/calls?from=${daysAroundNow().from}&to=${daysAroundNow().to}&status=CALLER_PHONE_BLACKLISTED`)).body.calls;
     expect(log).toEqual([expect.objectContaining({ callId: blocked.callId, status: 'CALLER_PHONE_BLACKLISTED', callerBlocked: true })]);
-    const ads = (await client.get(`/domains/shop.test/reports/google-ads.csv?from=${today()}&to=${today()}`)).text;
+    const ads = (await client.get(`/domains/shop.test/reports/google-ads.csv?from=${daysAroundNow().from}&to=${daysAroundNow().to}`)).text;
     expect(ads.match(/CLICK-1,RingTrail call/g)).toHaveLength(1);
   });
 
@@ -103,7 +103,7 @@ describe('blocked callers', () => {
     expect((await sms('sms-blocked', '0666666666')).status).toBe(200);
     expect((await sms('sms-ok', '0611223344')).status).toBe(200);
     expect(await s.t.c.sms.findOne({ smsRef: 'sms-blocked' })).toMatchObject({ caller: '0666666666', blocked: true });
-    const data = await s.collector.get('/data-api', { api_key: DATA_KEY, type: 'sms', start_date: today(), end_date: today(), page: 1, limit: 100 });
+    const data = await s.collector.get('/data-api', { api_key: DATA_KEY, type: 'sms', start_date: daysAroundNow().from, end_date: daysAroundNow().to, page: 1, limit: 100 });
     expect(data.body.total_results).toBe(1);
     expect(data.body.results.map((r: any) => r.caller_phone)).toEqual(['0611223344']);
   });
@@ -114,7 +114,7 @@ describe('blocked callers', () => {
     const blocked = await client.call('POST', `/domains/shop.test/calls/${first.callId}/block-caller`);
     expect(blocked.body).toMatchObject({ number: '0688888888', addedBy: USER.username });
     const second = await callFromAdVisit('pbx-later-2', '0688888888');
-    const statusOf = async (callId: number) => (await client.get(`/domains/shop.test/reports/calls?from=${today()}&to=${today()}`)).body.calls.find((c: any) => c.callId === callId);
+    const statusOf = async (callId: number) => (await client.get(`/domains/shop.test/reports/calls?from=${daysAroundNow().from}&to=${daysAroundNow().to}`)).body.calls.find((c: any) => c.callId === callId);
     expect(await statusOf(first.callId)).toMatchObject({ status: 'SUCCESS', callerBlocked: true }); // decided when it came
     expect(await statusOf(second.callId)).toMatchObject({ status: 'CALLER_PHONE_BLACKLISTED', callerBlocked: true });
     expect((await client.call('DELETE', `/domains/shop.test/calls/${first.callId}/block-caller`)).status).toBe(204);

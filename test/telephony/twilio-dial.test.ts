@@ -6,6 +6,7 @@ import { useSeededCollector, type SeededCollector } from '../helpers/collector.t
 import { DATA_KEY, trackingFixture, viewParams } from '../helpers/fixtures.ts';
 import { TWILIO_TOKEN, twilioPost } from '../helpers/telephony.ts';
 import { until } from '../helpers/until.ts';
+import { daysAroundNow } from '../helpers/days.ts';
 
 const ACCOUNT_SID = 'AC00000000000000000000000000000000';
 const XML = '<?xml version="1.0" encoding="UTF-8"?>';
@@ -25,8 +26,8 @@ function twilioCall(s: SeededCollector, sid: string, from: string, to: string) {
 }
 
 async function dataApiCalls(s: SeededCollector): Promise<any[]> {
-  const today = new Date().toISOString().slice(0, 10);
-  const res = await s.collector.get('/data-api', { api_key: DATA_KEY, type: 'calls', start_date: today, end_date: today, page: 1, limit: 100 });
+  const { from, to } = daysAroundNow();
+  const res = await s.collector.get('/data-api', { api_key: DATA_KEY, type: 'calls', start_date: from, end_date: to, page: 1, limit: 100 });
   return res.body.results;
 }
 
