@@ -8,6 +8,7 @@ import { signedInClient } from '../helpers/manage-client.ts';
 import { CHROME_AGENT } from '../helpers/site-page.ts';
 import { TELEPHONY_KEY, twilioPost } from '../helpers/telephony.ts';
 import { until } from '../helpers/until.ts';
+import { daysAroundNow } from '../helpers/days.ts';
 
 export const TOUR_USER = { username: 'owner@shop.test', password: 'tour-password-1' };
 
@@ -50,9 +51,7 @@ export async function exampleTour(baseUrl: string, webhookUrl: string): Promise<
     tour[key] = { status, body: text };
     return text;
   };
-  // The domain's zone is UTC; a range from yesterday holds the calls even just after midnight.
-  const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
-  const [yesterday, today] = [day(-1), day(0)];
+  const { from, to } = daysAroundNow();
 
   // Call tracking: a visitor from a Google Ads click sees a number, clicks the other, keeps the first.
   const view = await keep('post /ospView', await post('/ospView', viewParams({ url: 'https://shop.test/contact?utm_source=google&utm_medium=cpc&utm_term=emergency+plumber&gclid=EAIaIQobChMI', page_title: 'Contact us' })));
@@ -82,7 +81,7 @@ export async function exampleTour(baseUrl: string, webhookUrl: string): Promise<
   await keep('post /telephony/calls', await fetch(`${baseUrl}/telephony/calls`, { method: 'POST', headers: { ...bearer, 'content-type': 'application/json' }, body: JSON.stringify({ callRef: 'pbx-0002', trackingNumber: '0100000001', callerPhone: '0698765432', status: 'SUCCESS', duration: 95, answerTime: 6, startDate }) }));
   await keep('post /telephony/sms', await fetch(`${baseUrl}/telephony/sms`, { method: 'POST', headers: { ...bearer, 'content-type': 'application/json' }, body: JSON.stringify({ smsRef: 'pbx-sms-0001', trackingNumber: '0100000001', callerPhone: '0698765432', sentDate: startDate, message: 'Call me back please' }) }));
 
-  await keep('get /data-api', await get('/data-api', { api_key: DATA_KEY, type: 'calls', start_date: yesterday, end_date: today, page: 1, limit: 10 }));
+  await keep('get /data-api', await get('/data-api', { api_key: DATA_KEY, type: 'calls', start_date: from, end_date: to, page: 1, limit: 10 }));
 
   // Carts and orders: the visitor buys after the call.
   const products = { 'products[0][id]': 'SKU-12', 'products[0][name]': 'Boiler service', 'products[0][quantity]': 1, 'products[0][price]': '129.00' };
@@ -128,7 +127,7 @@ export async function exampleTour(baseUrl: string, webhookUrl: string): Promise<
   await manage('post /manage/api/account/webhook/secret', 'POST', '/account/webhook/secret');
   await manage('post /manage/api/account/keys/call-center', 'POST', '/account/keys/call-center');
   await manage('get /manage/api/account', 'GET', '/account');
-  const range = `from=${yesterday}&to=${today}`;
+  const range = `from=${from}&to=${to}`;
   await manage('get /manage/api/domains/{domain}/reports/overview', 'GET', `/domains/shop.test/reports/overview?${range}`);
   await manage('get /manage/api/domains/{domain}/reports/calls', 'GET', `/domains/shop.test/reports/calls?${range}`);
   await manage('get /manage/api/domains/{domain}/reports/calls.csv', 'GET', `/domains/shop.test/reports/calls.csv?${range}`);

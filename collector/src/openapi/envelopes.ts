@@ -1,6 +1,6 @@
 // Each family's answers as zod schemas, for the OpenAPI document: the error envelope the family
 // always uses, and its success answer (as precise as the family's own schemas go).
-import { browserViewAnswer, ospClickResponse, ospExpirationResponse, ospViewResponse, trackingProblem } from '@ringtrail/shared';
+import { browserViewAnswer, dataAnswer, ospClickResponse, ospExpirationResponse, ospViewResponse, trackingProblem } from '@ringtrail/shared';
 import { z } from 'zod';
 
 export const tracking = {
@@ -22,7 +22,7 @@ export const offline = {
 
 export const data = {
   error: z.object({ status: z.literal('ERROR'), errors: z.array(z.string()) }),
-  ok: z.object({ status: z.literal('OK'), results: z.array(z.record(z.string(), z.unknown())) }).loose(),
+  ok: dataAnswer,
 };
 
 export const commerce = {

@@ -1,48 +1,59 @@
-// Answers of the data service (spec document 2): call records, daily rows, SMS records.
+// Answers of the data service (/data-api): call records, daily rows, SMS records. The zod schemas describe them
+// for the API reference; the types the collector builds them with are inferred from the schemas.
+import { z } from 'zod';
 
-export interface CallRecord {
-  start_date: string; // DD/MM/YYYY HH:MM:SS
-  caller: string;
-  tracking_number: string;
-  phone: string;
-  trigger_type: number;
-  source: string;
-  url: string;
-  referer: string;
-  keyword: string;
-  call_path: string;
-  status: string;
-  duration: number;
-  billing_duration: number;
-  revenue: number;
-  postcode: string;
-  keypad: string;
-  is_redirect: boolean;
-  expired_redirect: boolean;
-  answer_time: number;
-  visit_id?: string;
-  gclid?: string;
-  client_data?: string;
-  /** Ours (not in the spec): how sure the visit match is, and how many visits held the number before the call. */
-  match_confidence?: 'certain' | 'likely' | 'possible' | 'none';
-  match_candidates?: number;
-}
+export const callRecord = z.object({
+  start_date: z.string().describe('When the call started, DD/MM/YYYY HH:MM:SS in the domain time zone'),
+  caller: z.string().describe("The caller's number, as the domain's caller privacy shows it"),
+  tracking_number: z.string().describe('The tracking number called'),
+  phone: z.string().describe('The destination the call was forwarded to'),
+  trigger_type: z.number().int().describe('How the number was shown: see Trigger types'),
+  source: z.string().describe('Where the visitor came from (source class, or the offline campaign)'),
+  url: z.string().describe('The page that showed the number'),
+  referer: z.string().describe("That page's referrer"),
+  keyword: z.string().describe('The search or ad keyword'),
+  call_path: z.string().describe("The visit's pages, in order"),
+  status: z.string().describe('The call status: see Call statuses'),
+  duration: z.number().int().describe('Seconds of conversation'),
+  billing_duration: z.number().int().describe('Seconds billed'),
+  revenue: z.number().describe('Revenue the carrier reported for the call'),
+  postcode: z.string().describe('The postcode the caller keyed in, if asked'),
+  keypad: z.string().describe('What the caller keyed in'),
+  is_redirect: z.boolean().describe('The call went to the no-answer redirect'),
+  expired_redirect: z.boolean().describe('The number was no longer held by a visit when the call came in (the assignment had expired)'),
+  answer_time: z.number().int().describe('Seconds from the call coming in to its answer'),
+  visit_id: z.string().optional().describe('The visit the call is credited to'),
+  gclid: z.string().optional().describe("The visit's Google click id"),
+  client_data: z.string().optional().describe('The client data of the view, as a string (JSON for an object)'),
+  match_confidence: z.enum(['certain', 'likely', 'possible', 'none']).optional().describe('Ours: how sure the visit match is'),
+  match_candidates: z.number().int().optional().describe('Ours: how many visits held the number before the call'),
+});
+export type CallRecord = z.infer<typeof callRecord>;
 
-export interface DailyRow {
-  date: string; // YYYY-MM-DD
-  calls: number;
-  duration: number;
-  revenue: number;
-}
+export const dailyRow = z.object({
+  date: z.string().describe('The local day, YYYY-MM-DD'),
+  calls: z.number().int().describe("The day's calls"),
+  duration: z.number().int().describe('Their seconds of conversation'),
+  revenue: z.number().describe('Their revenue, to the cent'),
+});
+export type DailyRow = z.infer<typeof dailyRow>;
 
-export interface SmsRecord {
-  sent_date: string; // YYYY-MM-DD HH:MM:SS
-  caller_phone: string;
-  tracking_phone: string;
-  id: number;
-  message_content: string | string[];
-}
+export const smsRecord = z.object({
+  sent_date: z.string().describe('When the SMS was sent, YYYY-MM-DD HH:MM:SS in the domain time zone'),
+  caller_phone: z.string().describe("The sender's number, as the domain's caller privacy shows it"),
+  tracking_phone: z.string().describe('The tracking number it was sent to'),
+  id: z.number().int().describe("The SMS's id"),
+  message_content: z.union([z.string(), z.array(z.string())]).describe('The text, or its parts'),
+});
+export type SmsRecord = z.infer<typeof smsRecord>;
 
-export type DataAnswer =
-  | { status: 'OK'; total_results: number; next_page?: number; results: (CallRecord | SmsRecord)[] }
-  | { status: 'OK'; results: DailyRow[] };
+export const dataAnswer = z.union([
+  z.object({
+    status: z.literal('OK'),
+    total_results: z.number().int().describe('Records in the whole range'),
+    next_page: z.number().int().optional().describe('The next page; absent on the last'),
+    results: z.array(z.union([callRecord, smsRecord])),
+  }),
+  z.object({ status: z.literal('OK'), results: z.array(dailyRow).describe('One row per day of the range (group_by_day=true)') }),
+]);
+export type DataAnswer = z.infer<typeof dataAnswer>;
