@@ -7,7 +7,8 @@
 // (BENCH_VIEWS), counted by the tracker's own counter function.
 import http from 'node:http';
 import { CallSummaries } from '../../collector/src/data/call-summaries.ts';
-import { ensureIndexes, type CallDoc } from '../../collector/src/db/collections.ts';
+import { ensureIndexes } from '../../collector/src/db/collections.ts';
+import type { CallDoc } from '../../collector/src/telephony/documents.ts';
 import { startOfLocalDay } from '../../collector/src/domains/time-zone.ts';
 import { databaseLabel, startBenchCollector } from './bench-collector.ts';
 import { benchKeyword, BENCH_SOURCES, seedTrafficCounters, timeOverview } from './overview.ts';

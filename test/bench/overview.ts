@@ -2,7 +2,8 @@
 // the traffic counters of 10,000,000 views over a year (BENCH_VIEWS), made by the tracker's own
 // counter function (reports/traffic-days.ts `viewCounters`) and written as the days and keyword
 // months they add up to, then GET /manage/api/domains/:domain/reports/overview for the year and for 30 days.
-import type { Collections, TrafficDayDoc } from '../../collector/src/db/collections.ts';
+import type { Collections } from '../../collector/src/db/collections.ts';
+import type { TrafficDayDoc } from '../../collector/src/reports/documents.ts';
 import { dayKey } from '../../collector/src/data/call-days.ts';
 import { localTime } from '../../collector/src/domains/time-zone.ts';
 import { addAt } from '../../collector/src/reports/call-sources.ts';

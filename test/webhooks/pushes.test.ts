@@ -3,7 +3,7 @@
 // private-address guard, retries and giving up.
 import { formatUtcDateTime } from '@ringtrail/shared';
 import { MongoClient } from 'mongodb';
-import type { OutboxDoc } from '../../collector/src/db/collections.ts';
+import type { OutboxDoc } from '../../collector/src/webhooks/documents.ts';
 import { afterEach, describe, expect, inject, it } from 'vitest';
 import { seed, startCollector, testDatabase, type RunningCollector, type TestDatabase } from '../helpers/collector.ts';
 import { CC_KEY, commerceFixture, CUSTOMER_KEY, viewParams, WEBHOOK_SECRET } from '../helpers/fixtures.ts';

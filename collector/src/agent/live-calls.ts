@@ -3,7 +3,10 @@
 //
 // Every page view asks this collection for its visit's live calls, so it holds only live calls:
 // ended ones are deleted, and each callStart sweeps those past their limit.
-import { upsertById, type CallDoc, type Collections, type LiveCallDoc } from '../db/collections.ts';
+import { upsertById } from '../db/writes.ts';
+import type { CallDoc } from '../telephony/documents.ts';
+import type { Collections } from '../db/collections.ts';
+import type { LiveCallDoc } from './documents.ts';
 
 export const LIVE_CALL_LIMIT_MS = 2 * 3600_000;
 

@@ -2,7 +2,8 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import { agentStatsRequest, callStartRequest, deliveryLogRequest, formatUtcDateTime, setAgentRequest } from '@ringtrail/shared';
-import type { AccountDoc, Collections } from '../db/collections.ts';
+import type { AccountDoc } from '../manage/documents.ts';
+import type { Collections } from '../db/collections.ts';
 import { hashKey } from '../domains/keys.ts';
 import { AgentFailure, agentEnvelope, invalidKeyMessage, parseAgentParams } from '../http/agent-envelope.ts';
 import { bodyOf, parseBody } from '../http/body.ts';

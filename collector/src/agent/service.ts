@@ -1,7 +1,11 @@
 // The call-center agent service: the ringing call's record and what is known of its caller,
 // agents attached to calls, and their statistics. Knows nothing of HTTP.
 import { toCents, type AgentStats, type CallStartRequest, type CallStartResult } from '@ringtrail/shared';
-import type { AccountDoc, CallDoc, CartDoc, Collections, DomainDoc, OrderDoc } from '../db/collections.ts';
+import type { AccountDoc } from '../manage/documents.ts';
+import type { CallDoc } from '../telephony/documents.ts';
+import type { CartDoc, OrderDoc } from '../commerce/documents.ts';
+import type { Collections } from '../db/collections.ts';
+import type { DomainDoc } from '../domains/documents.ts';
 import { localInstant, startOfLocalDay, nextDay } from '../domains/time-zone.ts';
 import { AgentFailure } from '../http/agent-envelope.ts';
 import type { LiveCalls } from './live-calls.ts';

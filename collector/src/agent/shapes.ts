@@ -1,7 +1,9 @@
 // Calls, views, carts and orders as the agent service shows them (callStart and webhook pushes).
 // Dates are wall-clock times of the domain's time zone, as the call center dials and reads them.
 import type { AgentCall, AgentCart, AgentOrder, AgentProduct, AgentView } from '@ringtrail/shared';
-import type { CallDoc, CartDoc, OrderDoc, ProductLine, ViewDoc } from '../db/collections.ts';
+import type { CallDoc } from '../telephony/documents.ts';
+import type { CartDoc, OrderDoc, ProductLine } from '../commerce/documents.ts';
+import type { ViewDoc } from '../tracking/documents.ts';
 import { localTime } from '../domains/time-zone.ts';
 
 /** Cart status codes (the spec shows the field, not its values). */

@@ -3,7 +3,7 @@
 // does not ask first: the collector itself refuses a request from any other origin, before
 // anything is stored, and names the origin in Access-Control-Allow-Origin only when allowed.
 import type { Context } from 'koa';
-import type { DomainDoc } from '../db/collections.ts';
+import type { DomainDoc } from '../domains/documents.ts';
 import { TrackingFailure } from '../tracking/failure.ts';
 
 export function admitOrigin(ctx: Context, domain: DomainDoc): void {

@@ -4,7 +4,8 @@
 // visit was shown it in the minutes before (telephony/routing.ts). The /osp* endpoints keep the
 // spec's WARNING.
 import { formatDotted, type RequestedPhone, type SurtaxPhone } from '@ringtrail/shared';
-import type { Collections, DomainDoc } from '../db/collections.ts';
+import type { Collections } from '../db/collections.ts';
+import type { DomainDoc } from '../domains/documents.ts';
 import { poolFor } from '../tracking/assignment.ts';
 import { ADDRESS_HOLDS_ITS_LIMIT, NO_NUMBER_AVAILABLE, TrackingFailure } from '../tracking/failure.ts';
 

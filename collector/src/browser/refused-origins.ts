@@ -1,7 +1,8 @@
 // The origins a domain's browser doors refused lately: the back end's install check shows them, each
 // with one action to allow it, so a site owner who pasted the tag on a page the domain does not yet
 // allow sees why no view arrives. Kept on the domain document: the last few origins, each counted.
-import type { Collections, DomainDoc } from '../db/collections.ts';
+import type { Collections } from '../db/collections.ts';
+import type { DomainDoc } from '../domains/documents.ts';
 import type { Logger } from '../logger.ts';
 
 /** Origins kept per domain: the newest replace the oldest. */

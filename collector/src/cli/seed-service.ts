@@ -1,6 +1,7 @@
 // Loads a fixture into the database. Idempotent: the same file twice changes nothing, and the
 // pool's runtime state (who holds which number) is never touched.
-import type { Collections, DomainDoc } from '../db/collections.ts';
+import type { Collections } from '../db/collections.ts';
+import type { DomainDoc } from '../domains/documents.ts';
 import { CallSummaries } from '../data/call-summaries.ts';
 import { hashKey } from '../domains/keys.ts';
 import { addOverflowNumber, addPoolNumber, numberRefusal } from '../domains/pool-numbers.ts';

@@ -1,7 +1,9 @@
 // The e-commerce analytics event of an order's first sale: a GA4 Measurement Protocol `purchase`,
 // sent through the outbox. Queued once per order by the conversion's claim (commerce/service.ts);
 // its id is fixed per order all the same, and GA4 drops a repeated transaction_id.
-import type { DomainDoc, OrderDoc, OutboxMessage } from '../db/collections.ts';
+import type { DomainDoc } from '../domains/documents.ts';
+import type { OrderDoc } from './documents.ts';
+import type { OutboxMessage } from '../webhooks/documents.ts';
 
 export function purchaseEvent(domain: DomainDoc, order: OrderDoc, endpoint: string): OutboxMessage | null {
   if (!domain.ga4MeasurementId || !domain.ga4ApiSecret) return null;

@@ -16,7 +16,8 @@ import {
   parseJsonProducts,
   type ProductInput,
 } from '@ringtrail/shared';
-import type { Collections, DomainDoc } from '../db/collections.ts';
+import type { Collections } from '../db/collections.ts';
+import type { DomainDoc } from '../domains/documents.ts';
 import { domainByKey } from '../domains/domain-lookup.ts';
 import { bodyOf, parseBody } from '../http/body.ts';
 import { CommerceFailure, commerceEnvelope, parseCommerceParams } from '../http/commerce-envelope.ts';

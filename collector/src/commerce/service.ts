@@ -1,7 +1,12 @@
 // Carts and orders as a shop sends them: stored once per shop id, tied to a visit, a call and an
 // agent, counted as a conversion at an order's first move to a sale status. Knows nothing of HTTP.
 import { COMMERCE_MESSAGES, totalOf, type CartRequest, type OrderRequest, type ProductInput } from '@ringtrail/shared';
-import { isDuplicateKey, upsertById, type CallDoc, type CartDoc, type Collections, type DomainDoc, type OrderAttribution, type OrderDoc, type OutboxMessage } from '../db/collections.ts';
+import { isDuplicateKey, upsertById } from '../db/writes.ts';
+import type { CallDoc } from '../telephony/documents.ts';
+import type { CartDoc, OrderAttribution, OrderDoc } from './documents.ts';
+import type { Collections } from '../db/collections.ts';
+import type { DomainDoc } from '../domains/documents.ts';
+import type { OutboxMessage } from '../webhooks/documents.ts';
 import { claimRecordId, recordIdOf } from '../db/external-refs.ts';
 import type { IdAllocator } from '../db/ids.ts';
 import { CART_OPEN, CART_ORDERED } from '../agent/shapes.ts';

@@ -7,7 +7,9 @@
 // A call's write and its rollup's `$inc` are two steps: `rebuild` recomputes a domain's rollups
 // from its calls, after a crash between the two or a change of the domain's time zone.
 import type { CallStatus } from '@ringtrail/shared';
-import type { CallDayDoc, CallDoc, Collections, RollupDimension, StatusTotals } from '../db/collections.ts';
+import type { CallDayDoc, RollupDimension, StatusTotals } from './documents.ts';
+import type { CallDoc } from '../telephony/documents.ts';
+import type { Collections } from '../db/collections.ts';
 import { localTime } from '../domains/time-zone.ts';
 
 export const ROLLUP_DIMENSIONS: readonly RollupDimension[] = ['trackingNumber', 'destination', 'offlineDescription'];

@@ -12,7 +12,10 @@
 // bring it back there. `rebuild` recomputes a domain's buckets from its calls (after a crash
 // between the two).
 import type { CallStatus } from '@ringtrail/shared';
-import type { CallDoc, CallPageDoc, Collections, DomainDoc, RollupDimension } from '../db/collections.ts';
+import type { CallDoc } from '../telephony/documents.ts';
+import type { CallPageDoc, RollupDimension } from './documents.ts';
+import type { Collections } from '../db/collections.ts';
+import type { DomainDoc } from '../domains/documents.ts';
 import { domainKeys } from './call-days.ts';
 import { callRecordBody, callRecordHead } from './records.ts';
 

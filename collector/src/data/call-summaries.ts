@@ -1,7 +1,8 @@
 // What the data API and the back end read instead of the calls themselves, kept at every call
 // write: the daily rollups (call-days.ts), the hourly page buckets (call-pages.ts), and the calls by
 // source and keyword of the back end's reports (reports/call-sources.ts).
-import type { CallDoc, Collections } from '../db/collections.ts';
+import type { CallDoc } from '../telephony/documents.ts';
+import type { Collections } from '../db/collections.ts';
 import { CallSources } from '../reports/call-sources.ts';
 import { CallDays } from './call-days.ts';
 import { CallPages } from './call-pages.ts';

@@ -1,6 +1,7 @@
 // Stored calls and SMS as the data API shows them, each field in its own format.
 import type { CallRecord, SmsRecord } from '@ringtrail/shared';
-import type { CallDoc, DomainDoc, SmsDoc } from '../db/collections.ts';
+import type { CallDoc, SmsDoc } from '../telephony/documents.ts';
+import type { DomainDoc } from '../domains/documents.ts';
 import { maskCaller } from '../domains/caller-privacy.ts';
 import { localTime } from '../domains/time-zone.ts';
 

@@ -8,7 +8,9 @@
 // number. A caller filter, or two filters at once, reads the calls through an index of its own.
 import { CALL_STATUSES, type CallRecord, type DailyRow, type DataAnswer, type SmsRecord } from '@ringtrail/shared';
 import type { Collection, Filter, WithId } from 'mongodb';
-import type { CallDoc, Collections, DomainDoc, SmsDoc } from '../db/collections.ts';
+import type { CallDoc, SmsDoc } from '../telephony/documents.ts';
+import type { Collections } from '../db/collections.ts';
+import type { DomainDoc } from '../domains/documents.ts';
 import { localDaysBetween, localTime, nextDay, startOfLocalDay } from '../domains/time-zone.ts';
 import type { DimensionFilter } from './call-pages.ts';
 import { CallSummaries } from './call-summaries.ts';

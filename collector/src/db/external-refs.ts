@@ -1,5 +1,6 @@
 // Outside references (a carrier's callRef, a shop's cart id) mapped to our integer record ids.
-import { isDuplicateKey, type Collections } from './collections.ts';
+import { isDuplicateKey } from './writes.ts';
+import type { Collections } from './collections.ts';
 import type { IdAllocator, IdSequence } from './ids.ts';
 
 /** The record id `key` stands for. A new key is claimed by an upsert, so two simultaneous first

@@ -4,7 +4,8 @@
 // locally: one round trip per block instead of one per id. Ids of a block left unused when the
 // process stops are skipped, never reused.
 import type { Collection } from 'mongodb';
-import { isDuplicateKey, type CounterDoc } from './collections.ts';
+import { isDuplicateKey } from './writes.ts';
+import type { CounterDoc } from './documents.ts';
 
 export type IdSequence = 'visit' | 'view' | 'click' | 'call' | 'sms' | 'cart' | 'order';
 

@@ -7,7 +7,8 @@ import { cartRequest, orderRequest, ospViewRequest, type CallStatus, type Produc
 import { AgentService } from '../agent/service.ts';
 import { LiveCalls } from '../agent/live-calls.ts';
 import { CommerceService } from '../commerce/service.ts';
-import type { Collections, DomainDoc } from '../db/collections.ts';
+import type { Collections } from '../db/collections.ts';
+import type { DomainDoc } from '../domains/documents.ts';
 import { IdAllocator } from '../db/ids.ts';
 import { addDays, localTime, startOfLocalDay } from '../domains/time-zone.ts';
 import { OfflineNumbers } from '../offline/service.ts';

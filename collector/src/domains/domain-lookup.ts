@@ -1,5 +1,6 @@
 // Finds the domain a request's key belongs to.
-import type { Collections, DomainDoc, PoolConfig } from '../db/collections.ts';
+import type { Collections } from '../db/collections.ts';
+import type { DomainDoc, PoolConfig } from './documents.ts';
 import { hashKey } from './keys.ts';
 
 /** The domain whose key of this kind (`apiKeyHash`, `publicKeyHash`...) is `key`; null for a missing or empty key. */

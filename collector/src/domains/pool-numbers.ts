@@ -1,6 +1,7 @@
 // Adding a tracking number to a domain's pool: the fixture and the back end both do it this way.
 import { NUMBER_TYPE_PREFIXES } from '@ringtrail/shared';
-import type { Collections, PoolConfig } from '../db/collections.ts';
+import type { Collections } from '../db/collections.ts';
+import type { PoolConfig } from './documents.ts';
 
 /**
  * Why a number cannot join a pool of `domainId`, or null when it can. The domain that holds it is

@@ -3,7 +3,7 @@
 import { displayMode, HH_MM, isKnownNumberType, isOfflineNumberType, normalizePhone, sortTimetable, WEEK_DAYS } from '@ringtrail/shared';
 import { domainToASCII } from 'node:url';
 import { z } from 'zod';
-import type { DomainDoc } from '../db/collections.ts';
+import type { DomainDoc } from './documents.ts';
 
 export const phone = z.string().transform((value, ctx) => {
   const digits = normalizePhone(value);

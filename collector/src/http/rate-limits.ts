@@ -7,7 +7,8 @@
 // but no document back, so it cannot know its own count. rate-limiter-flexible's MongoDB store
 // upserts, and threw on 25 of 50 simultaneous first requests here.
 import type { Collection } from 'mongodb';
-import { isDuplicateKey, type RateLimitDoc } from '../db/collections.ts';
+import { isDuplicateKey } from '../db/writes.ts';
+import type { RateLimitDoc } from './documents.ts';
 
 export class WindowLimiter {
   private readonly ms: number;

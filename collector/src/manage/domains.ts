@@ -2,7 +2,8 @@
 // whether its pages have sent views yet. Every call names the account: another account's domain
 // is not found. Knows nothing of HTTP.
 import type { UpdateFilter } from 'mongodb';
-import type { Collections, DomainDoc } from '../db/collections.ts';
+import type { Collections } from '../db/collections.ts';
+import type { DomainDoc } from '../domains/documents.ts';
 import { CallSummaries } from '../data/call-summaries.ts';
 import { DOMAIN_KEY_FIELDS, hashKey, newKey, type DomainKeyKind } from '../domains/keys.ts';
 import { domainSettings, normalizeDomainName, settingsFields, type DomainSettings } from '../domains/settings.ts';

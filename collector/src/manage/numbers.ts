@@ -1,7 +1,8 @@
 // The back end's number pools: add a pool, add and remove its numbers. A number a visitor holds,
 // or an offline number assigned to a campaign, is not removed under them. Knows nothing of HTTP.
 import type { TimetableEntry } from '@ringtrail/shared';
-import type { Collections, DomainDoc, PoolConfig } from '../db/collections.ts';
+import type { Collections } from '../db/collections.ts';
+import type { DomainDoc, PoolConfig } from '../domains/documents.ts';
 import { addOverflowNumber, addPoolNumber, numberRefusal } from '../domains/pool-numbers.ts';
 import { ManageFailure } from '../http/manage-envelope.ts';
 

@@ -3,7 +3,8 @@
 import type { TimetableEntry } from '@ringtrail/shared';
 import { OfflineFailure } from '../http/offline-envelope.ts';
 import { ManageFailure } from '../http/manage-envelope.ts';
-import type { Collections, DomainDoc } from '../db/collections.ts';
+import type { Collections } from '../db/collections.ts';
+import type { DomainDoc } from '../domains/documents.ts';
 import type { OfflineNumbers } from '../offline/service.ts';
 
 export interface RedirectRule {

@@ -4,7 +4,8 @@
 import Router from '@koa/router';
 import type { Context, Next } from 'koa';
 import type { AgentService } from '../agent/service.ts';
-import type { Collections, SessionDoc, UserDoc } from '../db/collections.ts';
+import type { Collections } from '../db/collections.ts';
+import type { SessionDoc, UserDoc } from './documents.ts';
 import type { OfflineNumbers } from '../offline/service.ts';
 import type { Outbox } from '../webhooks/outbox.ts';
 import { bodyOf, parseBody } from '../http/body.ts';

@@ -2,7 +2,8 @@
 // with a CSRF token that every state-changing request must send back in a header. Expired
 // sessions are removed by a TTL index.
 import { createHash, randomBytes } from 'node:crypto';
-import type { Collections, SessionDoc, UserDoc } from '../db/collections.ts';
+import type { Collections } from '../db/collections.ts';
+import type { SessionDoc, UserDoc } from './documents.ts';
 
 export const SESSION_COOKIE = 'rt_session';
 export const SESSION_MS = 12 * 3600_000;

@@ -4,7 +4,9 @@
 import type Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import { normalizePhone } from '@ringtrail/shared';
-import type { Collections, DomainDoc, SessionDoc } from '../db/collections.ts';
+import type { Collections } from '../db/collections.ts';
+import type { DomainDoc } from '../domains/documents.ts';
+import type { SessionDoc } from './documents.ts';
 import { DOMAIN_KEY_FIELDS, type DomainKeyKind } from '../domains/keys.ts';
 import { domainName, domainSettings, poolSettings } from '../domains/settings.ts';
 import { bodyOf, parseBody } from '../http/body.ts';

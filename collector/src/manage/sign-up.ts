@@ -1,6 +1,8 @@
 // Sign-up: a new account and its first user, in one step. Knows nothing of HTTP.
 import { z } from 'zod';
-import { isDuplicateKey, type Collections, type UserDoc } from '../db/collections.ts';
+import { isDuplicateKey } from '../db/writes.ts';
+import type { Collections } from '../db/collections.ts';
+import type { UserDoc } from './documents.ts';
 import { ManageFailure } from '../http/manage-envelope.ts';
 import { hashPassword } from './passwords.ts';
 import { usernameKey } from './users.ts';

@@ -1,5 +1,6 @@
 // The back end's users: an e-mail and a password, in one account. Knows nothing of HTTP.
-import type { Collections, UserDoc } from '../db/collections.ts';
+import type { Collections } from '../db/collections.ts';
+import type { UserDoc } from './documents.ts';
 import { hashPassword, oneTimePassword, UNMATCHABLE_HASH, verifyPassword } from './passwords.ts';
 
 export class UserError extends Error {}

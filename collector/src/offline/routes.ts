@@ -2,7 +2,8 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import { offlineListRequest, offlineRequest } from '@ringtrail/shared';
-import type { Collections, DomainDoc } from '../db/collections.ts';
+import type { Collections } from '../db/collections.ts';
+import type { DomainDoc } from '../domains/documents.ts';
 import { domainByKey } from '../domains/domain-lookup.ts';
 import { OfflineFailure, offlineEnvelope, parseOfflineParams } from '../http/offline-envelope.ts';
 import { queryOf } from '../http/query.ts';

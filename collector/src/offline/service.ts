@@ -12,7 +12,10 @@ import {
   type OfflineNumberState,
   type OfflineRequest,
 } from '@ringtrail/shared';
-import { isDuplicateKey, type Collections, type DomainDoc, type OfflineAssignmentDoc, type TrackingNumberDoc } from '../db/collections.ts';
+import { isDuplicateKey } from '../db/writes.ts';
+import type { Collections } from '../db/collections.ts';
+import type { DomainDoc, TrackingNumberDoc } from '../domains/documents.ts';
+import type { OfflineAssignmentDoc } from './documents.ts';
 import { OfflineFailure } from '../http/offline-envelope.ts';
 
 export const NO_NUMBER_AVAILABLE = 'No tracking number available';

@@ -2,7 +2,9 @@
 // every call write in the day's traffic document (traffic-days.ts, field `calls`), so the overview
 // reads one range of small documents. Like the data API's rollups, a call counts once its outcome is
 // known, and a carrier's later report moves it (another day, another status) by exactly the change.
-import type { CallDoc, CallSourceCounts, Collections, TrafficDayDoc } from '../db/collections.ts';
+import type { CallDoc } from '../telephony/documents.ts';
+import type { CallSourceCounts, TrafficDayDoc } from './documents.ts';
+import type { Collections } from '../db/collections.ts';
 import { dayKey, domainKeys, rollupKey, type CallZones } from '../data/call-days.ts';
 import { localTime } from '../domains/time-zone.ts';
 import { KeywordMonths } from './keyword-months.ts';

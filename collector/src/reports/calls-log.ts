@@ -1,7 +1,9 @@
 // The calls log: a domain's calls of a range of local days, newest first, each with what led to it;
 // the same as CSV; and the Google Ads offline-conversion CSV of the calls and sales with a gclid.
 import type { CallStatus } from '@ringtrail/shared';
-import type { CallDoc, Collections, DomainDoc } from '../db/collections.ts';
+import type { CallDoc } from '../telephony/documents.ts';
+import type { Collections } from '../db/collections.ts';
+import type { DomainDoc } from '../domains/documents.ts';
 import { maskCaller } from '../domains/caller-privacy.ts';
 import { localDaysBetween, localTime } from '../domains/time-zone.ts';
 import { BlockedCallers } from '../telephony/blocked-callers.ts';

@@ -2,7 +2,8 @@
 // per day, per source class and per keyword. It reads counters only (traffic-days.ts, with the
 // calls of call-sources.ts; keyword-months.ts): a year is one range of at most 366 small documents
 // and 12 months of keywords.
-import type { Collections, TrafficDayDoc } from '../db/collections.ts';
+import type { Collections } from '../db/collections.ts';
+import type { TrafficDayDoc } from './documents.ts';
 import { KeywordMonths, splitByMonth } from './keyword-months.ts';
 import { TrafficDays } from './traffic-days.ts';
 import { daysBetween } from './day-range.ts';

@@ -1,6 +1,7 @@
 // The number pools report: per online pool, the numbers held now and at the range's peak, the hours
 // it ran out, and the size it should have; per offline number, its campaign and its calls.
-import type { Collections, DomainDoc, PoolConfig } from '../db/collections.ts';
+import type { Collections } from '../db/collections.ts';
+import type { DomainDoc, PoolConfig } from '../domains/documents.ts';
 import { CallDays, rollupKey } from '../data/call-days.ts';
 import { TrafficDays } from './traffic-days.ts';
 

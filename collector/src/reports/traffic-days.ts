@@ -4,7 +4,10 @@
 // visit; its sales; and per online pool and local hour, the visitors refused a number and the
 // peak of numbers held. Its calls are counted into the same document by call-sources.ts.
 import type { UpdateFilter } from 'mongodb';
-import type { Collections, DomainDoc, TrafficDayDoc, VisitDoc } from '../db/collections.ts';
+import type { Collections } from '../db/collections.ts';
+import type { DomainDoc } from '../domains/documents.ts';
+import type { TrafficDayDoc } from './documents.ts';
+import type { VisitDoc } from '../tracking/documents.ts';
 import { dayKey, rollupKey } from '../data/call-days.ts';
 import { localTime } from '../domains/time-zone.ts';
 import { KeywordMonths } from './keyword-months.ts';

@@ -1,6 +1,8 @@
 // A domain's blocklist of caller numbers (Appendix A's CALLER_PHONE_BLACKLISTED): a call from one is
 // refused and recorded with that status, an SMS from one is kept but never listed. Knows nothing of HTTP.
-import { isDuplicateKey, type BlockedCallerDoc, type Collections } from '../db/collections.ts';
+import { isDuplicateKey } from '../db/writes.ts';
+import type { BlockedCallerDoc } from './documents.ts';
+import type { Collections } from '../db/collections.ts';
 import { domainKeys } from '../data/call-days.ts';
 
 const keyOf = (domainId: string, number: string) => `${domainId}|${number}`;

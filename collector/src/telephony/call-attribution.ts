@@ -1,5 +1,6 @@
 // Who led to a call, from the route it took: the visit holding the number, or the offline campaign.
-import type { CallAttribution, Collections } from '../db/collections.ts';
+import type { CallAttribution } from './documents.ts';
+import type { Collections } from '../db/collections.ts';
 import type { Attribution } from '../tracking/attribution.ts';
 import { endOfSecond, type Route } from './routing.ts';
 

@@ -7,7 +7,8 @@
 // A pool's overflow number: `likely` with one visit shown it in the window, `possible` with several,
 // `none` with none.
 // Offline numbers are not matched to visits: null.
-import type { CallDoc, Collections } from '../db/collections.ts';
+import type { CallDoc } from './documents.ts';
+import type { Collections } from '../db/collections.ts';
 import { NumberPool } from '../tracking/pool.ts';
 import { endOfSecond, type Route } from './routing.ts';
 

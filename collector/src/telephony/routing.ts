@@ -9,7 +9,10 @@
 // - A caller on the domain's blocklist: nowhere, CALLER_PHONE_BLACKLISTED, whatever the number.
 // Each route with a destination carries its no-answer redirect, if any (redirects.ts).
 import type { CallStatus, RedirectPlan, RouteReason } from '@ringtrail/shared';
-import type { Collections, DomainDoc, LeaseDoc, OfflineAssignmentDoc, TrackingNumberDoc } from '../db/collections.ts';
+import type { Collections } from '../db/collections.ts';
+import type { DomainDoc, TrackingNumberDoc } from '../domains/documents.ts';
+import type { LeaseDoc } from '../tracking/documents.ts';
+import type { OfflineAssignmentDoc } from '../offline/documents.ts';
 import type { NumberPool } from '../tracking/pool.ts';
 import { BlockedCallers } from './blocked-callers.ts';
 import { redirectOf } from './redirects.ts';

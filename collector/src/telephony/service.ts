@@ -1,7 +1,9 @@
 // Calls and SMS as a carrier reports them: routed, attributed and stored once per carrier reference.
 // Knows nothing of HTTP.
 import type { CallReport, CallStatus, RouteAnswer, SmsReport } from '@ringtrail/shared';
-import { isDuplicateKey, upsertById, type CallDoc, type Collections } from '../db/collections.ts';
+import { isDuplicateKey, upsertById } from '../db/writes.ts';
+import type { CallDoc } from './documents.ts';
+import type { Collections } from '../db/collections.ts';
 import { CallSummaries } from '../data/call-summaries.ts';
 import { claimRecordId, recordIdOf } from '../db/external-refs.ts';
 import type { IdAllocator } from '../db/ids.ts';

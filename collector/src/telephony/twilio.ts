@@ -8,7 +8,7 @@ import Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import twilio from 'twilio';
 import { normalizePhone, toE164, type CallStatus } from '@ringtrail/shared';
-import type { CallDoc } from '../db/collections.ts';
+import type { CallDoc } from './documents.ts';
 import { bodyOf, parseBody } from '../http/body.ts';
 import { TelephonyFailure, telephonyEnvelope } from '../http/telephony-envelope.ts';
 import type { Logger } from '../logger.ts';

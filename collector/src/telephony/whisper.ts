@@ -1,6 +1,6 @@
 // The whisper: a short sentence whoever answers a forwarded call hears before the caller is put
 // through, saying where the caller came from ("Call from Google Ads, keyword emergency plumber").
-import type { CallAttribution } from '../db/collections.ts';
+import type { CallAttribution } from './documents.ts';
 
 type Led = Pick<CallAttribution, 'source' | 'keyword' | 'offlineDescription'>;
 

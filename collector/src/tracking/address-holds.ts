@@ -7,8 +7,9 @@
 // atomically, so simultaneous claims from one address never overshoot. A lease whose expiry moves
 // (kept alive, released) moves its hold's end too (NumberPool.renew).
 import { randomUUID } from 'node:crypto';
-import type { AddressHoldDoc, Collections, SlotDoc } from '../db/collections.ts';
-import { isDuplicateKey } from '../db/collections.ts';
+import type { AddressHoldDoc, SlotDoc } from './documents.ts';
+import type { Collections } from '../db/collections.ts';
+import { isDuplicateKey } from '../db/writes.ts';
 
 export interface AddressLimit {
   address: string;

@@ -1,6 +1,7 @@
 // Small rules shared by /ospView, /ospClick and /ospExpiration.
 import { formatDotted, type SurtaxPhone } from '@ringtrail/shared';
-import type { DomainDoc, LeaseDoc, PoolConfig } from '../db/collections.ts';
+import type { DomainDoc, PoolConfig } from '../domains/documents.ts';
+import type { LeaseDoc } from './documents.ts';
 import { onlinePools } from '../domains/domain-lookup.ts';
 import { TrackingFailure } from './failure.ts';
 

@@ -7,8 +7,10 @@
 // does the end of its hold on the client address's limit (address-holds.ts), reserved before the
 // claim so that one address never holds more than the domain's numbersPerAddress.
 import { randomInt } from 'node:crypto';
-import type { Collections, LeaseDoc, PoolConfig, SlotDoc } from '../db/collections.ts';
-import { isDuplicateKey } from '../db/collections.ts';
+import type { Collections } from '../db/collections.ts';
+import type { LeaseDoc, SlotDoc } from './documents.ts';
+import type { PoolConfig } from '../domains/documents.ts';
+import { isDuplicateKey } from '../db/writes.ts';
 import { AddressHolds, type AddressHold, type AddressLimit } from './address-holds.ts';
 
 export interface AssignRequest {

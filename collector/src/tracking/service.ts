@@ -10,7 +10,9 @@ import {
   type OspViewResponse,
   type SurtaxPhone,
 } from '@ringtrail/shared';
-import type { ClickDoc, Collections, DomainDoc, LeaseDoc, ViewDoc } from '../db/collections.ts';
+import type { ClickDoc, LeaseDoc, ViewDoc } from './documents.ts';
+import type { Collections } from '../db/collections.ts';
+import type { DomainDoc } from '../domains/documents.ts';
 import type { IdAllocator } from '../db/ids.ts';
 import { clientDataEntry, expiryFor, poolFor, surtaxPhoneOf } from './assignment.ts';
 import { isBotAgent } from './bots.ts';

@@ -1,7 +1,9 @@
 // Visits and views: a visit is one session of a visitor; it ends after 30 minutes without a view.
-import type { Collections, DomainDoc, ViewDoc, VisitDoc } from '../db/collections.ts';
+import type { Collections } from '../db/collections.ts';
+import type { DomainDoc } from '../domains/documents.ts';
+import type { ViewDoc, VisitDoc } from './documents.ts';
 import type { IdAllocator } from '../db/ids.ts';
-import { isDuplicateKey } from '../db/collections.ts';
+import { isDuplicateKey } from '../db/writes.ts';
 import type { TrafficDays } from '../reports/traffic-days.ts';
 import { attribute, type Attribution } from './attribution.ts';
 

@@ -10,7 +10,9 @@
 //   of its stream does not count), and stays readable in the delivery log.
 import { randomUUID } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
-import { isDuplicateKey, type Collections, type DeliveryLogDoc, type OutboxDoc } from '../db/collections.ts';
+import { isDuplicateKey } from '../db/writes.ts';
+import type { Collections } from '../db/collections.ts';
+import type { DeliveryLogDoc, OutboxDoc } from './documents.ts';
 import type { Logger } from '../logger.ts';
 import type { Outbox } from './outbox.ts';
 import { send, type SendResult } from './send.ts';

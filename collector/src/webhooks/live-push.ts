@@ -1,7 +1,10 @@
 // Pushes a caller's new page views, cart changes and order changes to the account's webhook while
 // an agent is on the call, as the form field `realtimeData` (spec document 3), through the outbox.
 import type { RealtimeData } from '@ringtrail/shared';
-import type { CartDoc, Collections, DomainDoc, OrderDoc, ViewDoc } from '../db/collections.ts';
+import type { CartDoc, OrderDoc } from '../commerce/documents.ts';
+import type { Collections } from '../db/collections.ts';
+import type { DomainDoc } from '../domains/documents.ts';
+import type { ViewDoc } from '../tracking/documents.ts';
 import type { LiveCalls } from '../agent/live-calls.ts';
 import { cartShape, orderShape, viewShape } from '../agent/shapes.ts';
 import type { Outbox } from './outbox.ts';

@@ -1,7 +1,9 @@
 // The durable outbox: a message accepted here is in the database before the request that caused it
 // answers, and stays there until a worker delivers it or gives up (see delivery-worker.ts).
 import { randomUUID } from 'node:crypto';
-import { isDuplicateKey, type Collections, type OutboxDoc, type OutboxMessage } from '../db/collections.ts';
+import { isDuplicateKey } from '../db/writes.ts';
+import type { Collections } from '../db/collections.ts';
+import type { OutboxDoc, OutboxMessage } from './documents.ts';
 
 /** Monotonic within a process, so two messages of one stream enqueued in one millisecond keep their order. */
 function enqueueClock(): number {

@@ -4,7 +4,8 @@ import { api, get } from './api.ts';
 import { localDateTime, phone } from './format.ts';
 import { useAction, useLoad } from './hooks.ts';
 import { Failure } from './layout.tsx';
-import { StoredFields, type DomainView } from './settings.tsx';
+import type { DomainView } from './domain-view.ts';
+import { StoredFields } from './stored-fields.tsx';
 import { parseTimetable, timetableText } from './timetable.ts';
 
 export function CallHandlingForm({ path, domain, saved }: { path: string; domain: DomainView; saved: () => void }) {

@@ -4,7 +4,7 @@ import { api } from './api.ts';
 import { useAction } from './hooks.ts';
 import { phone } from './format.ts';
 import { Failure } from './layout.tsx';
-import type { DomainView } from './settings.tsx';
+import type { DomainView } from './domain-view.ts';
 import { NUMBER_TYPES, offPrefix } from './number-types.ts';
 import { parseTimetable, timetableText, type TimetableEntry } from './timetable.ts';
 

@@ -1,5 +1,4 @@
 // A domain's settings: install, keys, the settings themselves, pools and numbers.
-import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { api, get } from './api.ts';
 import { localDateTime } from './format.ts';
@@ -9,32 +8,8 @@ import { NumbersCard } from './numbers.tsx';
 import type { Route } from './route.ts';
 import { ShownOnce } from './shown-once.tsx';
 import { BlockedCallersCard, CallHandlingForm } from './call-handling.tsx';
-import type { TimetableEntry } from './timetable.ts';
-
-export interface DomainView {
-  name: string;
-  offlineApiEnabled: boolean;
-  allowedOrigins: string[];
-  sitePhones: string[];
-  displayMode: 'direct' | 'click';
-  antiFlickerMs: number;
-  defaultExpiration: number;
-  numbersPerAddress: number;
-  timeZone: string;
-  currency: string;
-  callerPrivacy: 'none' | 'partial' | 'full';
-  orderStatuses: { name: string; isSale: boolean }[];
-  ga4MeasurementId?: string;
-  ga4ApiSecret?: string;
-  redirectPhone: string | null;
-  redirect: { enabled: boolean; timetable: TimetableEntry[] };
-  redirectAfterSeconds: number;
-  whisper: boolean;
-  pools: { type: number; usage: 'online' | 'offline'; codeDigits: number; costGroup?: string }[];
-  keys: Record<string, boolean>;
-  publicKey: string | null;
-  numbers: { number: string; type: number; usage: string; inUse: boolean; description: string | null; redirect?: { allowRedirect: boolean; timetable: TimetableEntry[] } }[];
-}
+import type { DomainView } from './domain-view.ts';
+import { StoredFields } from './stored-fields.tsx';
 
 interface Install {
   scriptTag: string | null;
@@ -267,13 +242,4 @@ function SettingsForm({ path, domain, saved }: { path: string; domain: DomainVie
       <button type="submit">Save</button>
     </form>
   );
-}
-
-/**
- * A settings form's fields. They are uncontrolled, so a refused save keeps what was typed; they
- * start again from the stored settings whenever those change (a save, normalized), while the form
- * around them, and its message, stays.
- */
-export function StoredFields({ domain, children }: { domain: object; children: ComponentChildren }) {
-  return <div key={JSON.stringify(domain)}>{children}</div>;
 }

@@ -1,0 +1,27 @@
+// The data API's daily rollups and page buckets of calls: the shapes of their documents (db/collections.ts gathers every family's).
+import type { CallStatus } from '@ringtrail/shared';
+
+export type StatusTotals = Partial<Record<CallStatus, { calls: number; duration: number; revenueCents: number }>>;
+
+/** The call fields the daily rollups also count by: the data API's filters that can match most calls. */
+export type RollupDimension = 'trackingNumber' | 'destination' | 'offlineDescription';
+
+/** A domain's calls of one local day whose outcome is known, per status (data/call-days.ts); again
+ * per value of each dimension, keyed by `rollupKey(value)`. */
+export interface CallDayDoc {
+  _id: string; // `<domainId>|<YYYY-MM-DD>`
+  domainId: string;
+  day: string;
+  statuses: StatusTotals;
+  by?: Partial<Record<RollupDimension, Record<string, StatusTotals>>>;
+}
+
+/** A domain's calls of one UTC hour (data/call-pages.ts): by call id, each one's entry (null where
+ * the call moved to another hour) and the call revision it was written at. */
+export interface CallPageDoc {
+  _id: string; // `<domainId>|<hour ISO>`
+  domainId: string;
+  hour: Date;
+  calls: Record<string, string | null>;
+  revs: Record<string, number>;
+}

@@ -1,0 +1,80 @@
+// Domains (settings, keys, pools) and their tracking numbers: the shapes and indexes of their documents (db/collections.ts gathers every family's).
+import type { DisplayMode, TimetableEntry } from '@ringtrail/shared';
+import type { IndexPlan } from '../db/index-plan.ts';
+
+export type PoolUsage = 'online' | 'offline';
+
+export interface PoolConfig {
+  type: number;
+  usage: PoolUsage;
+  /** > 0: a shared pool, one number serves many visitors, each with a code of this many digits. */
+  codeDigits: number;
+  /** Offline surtax pools: the cost group `assign` may ask for. */
+  costGroup?: string;
+  /** Online pools: the number the browser doors show when every number is held (reports/overflow). */
+  overflowNumber?: string;
+}
+
+export interface DomainDoc {
+  _id: string;
+  name: string;
+  accountId: string;
+  apiKeyHash?: string;
+  dataApiKeyHash?: string;
+  offlineApiKeyHash?: string;
+  offlineApiEnabled: boolean;
+  customerKeyHash?: string;
+  publicKeyHash?: string;
+  /** The public key in clear as well: it is published in every page of the site, and the back end
+   * shows the script tag that carries it. */
+  publicKey?: string;
+  /** Origins (scheme, host, port) whose pages may call the browser doors with the public key. */
+  allowedOrigins: string[];
+  /** The site's real numbers, normalized digits: the only ones the browser doors map. */
+  sitePhones: string[];
+  /** The tracker's display mode when its script tag names none. */
+  displayMode: DisplayMode;
+  /** The tracker's anti-flicker timeout (ms) when its script tag names none. */
+  antiFlickerMs: number;
+  /** Seconds an assignment lasts when the request says `expiration=-1`. */
+  defaultExpiration: number;
+  timeZone: string;
+  currency: string;
+  callerPrivacy: string;
+  orderStatuses: { name: string; isSale: boolean }[];
+  /** GA4 Measurement Protocol: the purchase event of an order's first sale goes there when both are set. */
+  ga4MeasurementId?: string;
+  ga4ApiSecret?: string;
+  /** In fixture order: the first online pool is the default when a request names no type. */
+  pools: PoolConfig[];
+  /** Numbers one client address may hold at once (ours); 0: no limit. Absent: the default (settings.ts). */
+  numbersPerAddress?: number;
+  /** Ours (telephony/redirects.ts), absent in domains made before them: the defaults of settings.ts. */
+  redirectPhone?: string | null;
+  redirect?: { enabled: boolean; timetable: TimetableEntry[] };
+  redirectAfterSeconds?: number;
+  whisper?: boolean;
+  /** The last origins the browser doors refused (browser/refused-origins.ts). */
+  refusedOrigins?: { origin: string; count: number; firstAt: Date; lastAt: Date }[];
+}
+
+export interface TrackingNumberDoc {
+  _id: string; // digits; a number belongs to one pool of one domain
+  domainId: string;
+  type: number;
+  usage: PoolUsage;
+  codeDigits: number;
+  costGroup?: string;
+  /** Offline numbers: when the number was last released, for `/list`'s `last_update`. */
+  releasedAt?: Date;
+  /** A pool's overflow number: never claimed, shown when the pool is exhausted. */
+  overflow?: boolean;
+}
+
+/** The indexes of these collections: every query of a request's path goes through one. */
+export const domainIndexes: IndexPlan = {
+  // A request's key finds its domain. Not unique: a domain may lack a key.
+  domains: [[{ apiKeyHash: 1 }], [{ publicKeyHash: 1 }], [{ offlineApiKeyHash: 1 }], [{ dataApiKeyHash: 1 }], [{ customerKeyHash: 1 }]],
+  // A shared pool's numbers.
+  trackingNumbers: [[{ domainId: 1, usage: 1, type: 1 }]],
+};

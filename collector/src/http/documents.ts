@@ -1,0 +1,14 @@
+// Request counters of the rate limits: the shapes and indexes of their documents (db/collections.ts gathers every family's).
+import type { IndexPlan } from '../db/index-plan.ts';
+
+export interface RateLimitDoc {
+  _id: string; // `<limit>|<key>|<window start ms>`
+  n: number;
+  expireAt: Date;
+}
+
+/** The indexes of these collections: every query of a request's path goes through one. */
+export const rateLimitIndexes: IndexPlan = {
+  // Rate limit windows end by themselves.
+  rateLimits: [[{ expireAt: 1 }, { expireAfterSeconds: 0 }]],
+};

@@ -1,0 +1,27 @@
+// A domain as the back end's API answers it (GET /manage/api/domains/:domain): what every settings card reads.
+import type { TimetableEntry } from './timetable.ts';
+
+export interface DomainView {
+  name: string;
+  offlineApiEnabled: boolean;
+  allowedOrigins: string[];
+  sitePhones: string[];
+  displayMode: 'direct' | 'click';
+  antiFlickerMs: number;
+  defaultExpiration: number;
+  numbersPerAddress: number;
+  timeZone: string;
+  currency: string;
+  callerPrivacy: 'none' | 'partial' | 'full';
+  orderStatuses: { name: string; isSale: boolean }[];
+  ga4MeasurementId?: string;
+  ga4ApiSecret?: string;
+  redirectPhone: string | null;
+  redirect: { enabled: boolean; timetable: TimetableEntry[] };
+  redirectAfterSeconds: number;
+  whisper: boolean;
+  pools: { type: number; usage: 'online' | 'offline'; codeDigits: number; costGroup?: string }[];
+  keys: Record<string, boolean>;
+  publicKey: string | null;
+  numbers: { number: string; type: number; usage: string; inUse: boolean; description: string | null; redirect?: { allowRedirect: boolean; timetable: TimetableEntry[] } }[];
+}

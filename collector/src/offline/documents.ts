@@ -1,0 +1,22 @@
+// Offline numbers' assignments: the shapes and indexes of their documents (db/collections.ts gathers every family's).
+import type { TimetableEntry } from '@ringtrail/shared';
+import type { IndexPlan } from '../db/index-plan.ts';
+
+/** An offline number's assignment; `_id` = the number, so two assigns of one number collide. Deleted on unassign. */
+export interface OfflineAssignmentDoc {
+  _id: string;
+  domainId: string;
+  type: number;
+  destination: string;
+  description: string;
+  allowRedirect: boolean;
+  timetable: TimetableEntry[];
+  operator: string | null;
+  assignedAt: Date;
+  updatedAt: Date;
+}
+
+/** The indexes of these collections: every query of a request's path goes through one. */
+export const offlineIndexes: IndexPlan = {
+  offlineAssignments: [[{ domainId: 1, destination: 1 }]],
+};

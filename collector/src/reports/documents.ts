@@ -1,0 +1,47 @@
+// The reports' traffic counters per day and keyword counters per month: the shapes of their documents (db/collections.ts gathers every family's).
+
+/** Visits, views or sales of a day, in total or for one source class or keyword. */
+export interface TrafficCounts {
+  visits?: number;
+  views?: number;
+  orders?: number;
+  revenueCents?: number;
+}
+
+export interface CallSourceCounts {
+  total?: number;
+  answered?: number;
+  /** Calls of blocked callers (CALLER_PHONE_BLACKLISTED): in none of the other counters. */
+  blocked?: number;
+  src?: Record<string, number>;
+  kw?: Record<string, number>;
+}
+
+/** A domain's traffic of one local day (reports/traffic-days.ts). */
+export interface TrafficDayDoc extends TrafficCounts {
+  _id: string; // `<domainId>|<YYYY-MM-DD>`
+  domainId: string;
+  day: string;
+  botViews?: number;
+  /** The day's last view, bots' included: the back end's "views have arrived" check. */
+  lastViewAt?: Date;
+  /** By the visit's source class. */
+  src?: Record<string, TrafficCounts>;
+  /** By the visit's keyword, keyed by `rollupKey(keyword)`. */
+  kw?: Record<string, TrafficCounts>;
+  sales?: { orders: number; revenueCents: number };
+  /** Calls whose outcome is known (reports/call-sources.ts): all, answered, by source class and by keyword. */
+  calls?: CallSourceCounts;
+  /** By online pool type, then local hour `HH`: visitors refused a number (the pool was exhausted, or
+   * held back: their address held its limit), and the most numbers held. */
+  pools?: Record<string, { refused?: Record<string, number>; heldBack?: Record<string, number>; peak?: Record<string, number> }>;
+}
+
+/** A domain's visits and calls per keyword (keyed by `rollupKey`) of one month (reports/keyword-months.ts). */
+export interface KeywordMonthDoc {
+  _id: string; // `<domainId>|<YYYY-MM>`
+  domainId: string;
+  month: string;
+  visits?: Record<string, number>;
+  calls?: Record<string, number>;
+}

@@ -1,0 +1,98 @@
+// Calls, SMS and blocked callers: the shapes and indexes of their documents (db/collections.ts gathers every family's).
+import type { CallStatus, RedirectPlan, RouteReason } from '@ringtrail/shared';
+import type { IndexPlan } from '../db/index-plan.ts';
+
+/** Who led to a call: the visit that held the number, or the offline number's campaign. */
+export interface CallAttribution {
+  visitId: number | null;
+  viewId: number | null;
+  url: string | null;
+  referrer: string | null;
+  /** The attribution label: `<class>` or `<class>:<source name>` (`organic:google.com`), `offline` for an offline number. */
+  source: string | null;
+  keyword: string | null;
+  gclid: string | null;
+  clientData: unknown;
+  /** The visit's page URLs before the call, one per line. */
+  callPath: string | null;
+  offlineDescription: string | null;
+}
+
+export interface CallDoc extends CallAttribution {
+  _id: number;
+  domainId: string;
+  callRef: string;
+  trackingNumber: string;
+  code: string | null;
+  /** Where the call was forwarded (the site's real number), or null. */
+  destination: string | null;
+  /** Stored whole; masked on output by the domain's callerPrivacy. Null: anonymous. */
+  caller: string | null;
+  startedAt: Date;
+  /** Null while the call is ringing or going on (reported by a carrier's voice hook, outcome not known yet). */
+  status: CallStatus | null;
+  duration: number;
+  billingDuration: number;
+  answerTime: number;
+  triggerType: number;
+  keypad: string | null;
+  postcode: string | null;
+  isRedirect: boolean;
+  expiredRedirect: boolean;
+  revenue: number;
+  route: RouteReason;
+  /** The status the route imposed whatever the outcome (NOTASSIGNED, EXPIRED), else null. */
+  forcedStatus: CallStatus | null;
+  receivedAt: Date;
+  updatedAt: Date;
+  /** The call-center agent who took the call (callStart or setAgentToCall); absent or null: none yet. */
+  agent?: string | null;
+  /** Revision, raised by every carrier report: a report's change applies only to the call it read. */
+  rev: number;
+  /** Visits that held the number in the reservation window before the call (telephony/call-match.ts);
+   * null for offline numbers and calls stored before it was kept. */
+  matchCandidates?: number | null;
+  matchConfidence?: 'certain' | 'likely' | 'possible' | 'none' | null;
+  /** Where the call goes if nobody answers, decided with its route (telephony/redirects.ts); absent: none. */
+  redirect?: RedirectPlan | null;
+}
+
+export interface SmsDoc {
+  _id: number;
+  domainId: string;
+  smsRef: string;
+  trackingNumber: string;
+  caller: string | null;
+  sentAt: Date;
+  /** A string for one plain part; an array for unicode or several parts. */
+  message: string | string[];
+  receivedAt: Date;
+  /** From a caller on the domain's blocklist: kept, never listed by the data API. */
+  blocked?: boolean;
+}
+
+/** A caller a domain refuses (telephony/blocked-callers.ts); `_id` = `<domainId>|<number>`. */
+export interface BlockedCallerDoc {
+  _id: string;
+  domainId: string;
+  /** Normalized digits, as callers are stored. */
+  number: string;
+  addedAt: Date;
+  /** The back end's user, `fixture`, or `api`. */
+  addedBy: string;
+}
+
+/** The indexes of these collections: every query of a request's path goes through one. */
+export const telephonyIndexes: IndexPlan = {
+  calls: [
+    // The data API reads a domain's calls of a date range, oldest first.
+    [{ domainId: 1, startedAt: 1, _id: 1 }],
+    // callStart finds the call ringing on a number around a time; the data API filters by it.
+    [{ trackingNumber: 1, startedAt: 1, _id: 1 }],
+    // The data API's other filters, each with its own index.
+    [{ domainId: 1, caller: 1, startedAt: 1, _id: 1 }],
+    [{ domainId: 1, destination: 1, startedAt: 1, _id: 1 }],
+    [{ domainId: 1, offlineDescription: 1, startedAt: 1, _id: 1 }],
+  ],
+  sms: [[{ domainId: 1, sentAt: 1, _id: 1 }]],
+};

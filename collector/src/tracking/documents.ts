@@ -1,0 +1,146 @@
+// Visits, views, clicks, the pools' slots and leases, overflow shows, numbers held per address: the shapes and indexes of their documents (db/collections.ts gathers every family's).
+import type { Attribution } from './attribution.ts';
+import type { IndexPlan } from '../db/index-plan.ts';
+
+/**
+ * A slot is what one visitor holds at a time: an online number, or a number and code in a shared
+ * pool. Its `freeAt` is the truth of who may claim it: one findOneAndUpdate on `freeAt <= now` claims
+ * it. An exclusive number's slot is made by the seed; a code's slot by its first claim (an upsert).
+ */
+export interface SlotDoc {
+  _id: string; // the number, or `<number>#<code>`
+  domainId: string;
+  type: number;
+  number: string;
+  /** Null for an exclusive number. */
+  code: string | null;
+  /** Claims so far: the latest lease is `<slot>@<gen>`. */
+  gen: number;
+  /** When the current lease ends (or ended); the epoch for a slot never held. */
+  freeAt: Date;
+  /** The holder of the current (or last) lease: a visit finds what it holds by these. */
+  visitId: number;
+  phone: string | null;
+  /** The current lease's hold on its client address's limit (numbersPerAddress); null or absent: none. */
+  hold?: { address: string; token: string } | null;
+}
+
+/** One assignment of a slot to a visitor, kept after it ends so a late call finds who held the number.
+ * `_id` = slot@gen. Its expiry follows the slot's while it is the slot's current lease. */
+export interface LeaseDoc {
+  _id: string;
+  slot: string;
+  gen: number;
+  domainId: string;
+  number: string;
+  code: string | null;
+  type: number;
+  visitId: number;
+  viewId: number;
+  /** The original number the tracking number stands for, normalized digits. */
+  phone: string;
+  clientData: unknown;
+  assignedAt: Date;
+  expiresAt: Date;
+}
+
+export interface VisitDoc {
+  _id: number;
+  domainId: string;
+  createdAt: Date;
+  lastSeenAt: Date;
+  ip: string;
+  userAgent: string | null;
+  isMobile: boolean;
+  isBot: boolean;
+  uniqueVisitorId: string | null;
+  landingUrl: string;
+  referrer: string;
+  attribution: Attribution;
+}
+
+export interface ViewDoc {
+  _id: number;
+  domainId: string;
+  visitId: number;
+  createdAt: Date;
+  url: string;
+  pageTitle: string;
+  referrer: string;
+  ip: string;
+  isMobile: boolean;
+  userAgent: string | null;
+  isBot: boolean;
+  directDisplay: boolean;
+  nrPhones: number;
+  phones: string[];
+  uniqueViewId: string | null;
+  attribution: Attribution;
+}
+
+/** Claims a client's `unique_view_id` for the first view that carried it. */
+export interface ViewKeyDoc {
+  _id: string;
+  viewId: number;
+  visitId: number;
+}
+
+export interface ClickDoc {
+  _id: number;
+  domainId: string;
+  /** `click`: a visitor revealed the number. `display`: the tracker asked for a number that appeared
+   * on a direct display page after its view (SPA, AJAX); not a click, kept apart in reports. */
+  kind: 'click' | 'display';
+  viewId: number | null;
+  visitId: number | null;
+  phone: string;
+  leaseId: string | null;
+  createdAt: Date;
+  userAgent: string | null;
+  isBot: boolean;
+}
+
+/** A page the browser doors showed a pool's overflow number (tracking/overflow.ts): a call to it
+ * is attributed when one visit was shown it in the minutes before. */
+export interface OverflowShowDoc {
+  _id: number; // the view
+  domainId: string;
+  number: string;
+  visitId: number;
+  /** The site's phone the overflow number stood for. */
+  phone: string;
+  clientData: unknown;
+  at: Date;
+}
+
+/** Requests of one key in one fixed window (http/rate-limits.ts); removed by a TTL index after it. */
+/** The numbers of a domain one client address holds (tracking/address-holds.ts); `_id` = `<domain>|<address>`. */
+export interface AddressHoldDoc {
+  _id: string;
+  /** One per lease claimed from the address: it counts until `until`, the lease's end. */
+  holds: { token: string; until: Date }[];
+  /** The latest end of its holds: the document goes (TTL) once every hold has ended. */
+  expireAt: Date;
+}
+
+/** The indexes of these collections: every query of a request's path goes through one. */
+export const trackingIndexes: IndexPlan = {
+  slots: [
+    // A claim takes the exclusive number of a pool released longest ago (shared slots have a code).
+    [{ domainId: 1, type: 1, code: 1, freeAt: 1, _id: 1 }],
+    // What a visit holds for a phone.
+    [{ visitId: 1, phone: 1 }],
+  ],
+  leases: [
+    // Who held a slot at a call's time.
+    [{ slot: 1, assignedAt: -1, gen: -1 }],
+    [{ viewId: 1 }],
+    [{ visitId: 1 }],
+  ],
+  views: [[{ visitId: 1 }]],
+  visits: [[{ domainId: 1, createdAt: 1 }]],
+  // The pages shown an overflow number in the minutes before a call to it.
+  overflowShows: [[{ number: 1, at: -1 }]],
+  // Holds per address end by themselves.
+  addressHolds: [[{ expireAt: 1 }, { expireAfterSeconds: 0 }]],
+};

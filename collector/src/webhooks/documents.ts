@@ -1,0 +1,52 @@
+// The outbox of pushes and the log of delivery attempts: the shapes and indexes of their documents (db/collections.ts gathers every family's).
+import type { IndexPlan } from '../db/index-plan.ts';
+
+/** A message as handed to the outbox (webhooks/outbox.ts); a fixed `id` makes its enqueue idempotent. */
+export type OutboxMessage = Pick<OutboxDoc, 'accountId' | 'stream' | 'kind' | 'label' | 'url' | 'contentType' | 'body' | 'signed'> & { id?: string };
+
+/** One message waiting to go out: a webhook push or an analytics event. Deleted once delivered or given up. */
+export interface OutboxDoc {
+  _id: string; // the delivery id (webhook-id)
+  accountId: string;
+  /** Messages of one stream (`call:<id>`, `order:<id>`) go out one at a time, oldest first. */
+  stream: string;
+  kind: 'webhook' | 'analytics';
+  label: string; // `view`, `cart`, `order`, `purchase`
+  url: string;
+  contentType: string;
+  body: string;
+  /** Webhooks only: signed with the account's secret at each attempt. */
+  signed: boolean;
+  createdAt: Date;
+  /** Sub-millisecond enqueue time: the order of a stream's messages. */
+  enqueuedAt: number;
+  attempts: number;
+  firstAttemptAt?: Date;
+  nextAttemptAt: Date;
+  /** The worker attempting it now, until `claimedUntil` (a worker that dies loses its claim then). */
+  claimedBy: string | null;
+  claimedUntil: Date;
+}
+
+/** One delivery attempt, kept for the delivery log. */
+export interface DeliveryLogDoc {
+  _id: string; // `<messageId>#<attempt>`
+  messageId: string;
+  accountId: string;
+  stream: string;
+  kind: OutboxDoc['kind'];
+  label: string;
+  attempt: number;
+  at: Date;
+  httpStatus: number | null;
+  error: string | null;
+  outcome: 'delivered' | 'retrying' | 'abandoned';
+  /** What was sent, so a receiver can replay it. */
+  body: string;
+}
+
+/** The indexes of these collections: every query of a request's path goes through one. */
+export const webhookIndexes: IndexPlan = {
+  outbox: [[{ enqueuedAt: 1 }]],
+  deliveryLog: [[{ accountId: 1, at: -1 }]],
+};
