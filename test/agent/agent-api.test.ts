@@ -46,7 +46,7 @@ describe('agent service', () => {
     expect(res.body.status).toBe('OK');
     expect(res.body.resultsNb).toBe(1);
     const [result] = res.body.results;
-    expect(result.call).toEqual({ id: callId, startDate: formatUtcDateTime(startedAt), status: 'SUCCESS', source: 'organic:www.google.com', referrer: null, Keyword: 'plumber', agent: 'alice@shop.test', matchConfidence: 'certain', matchCandidates: 1 });
+    expect(result.call).toEqual({ id: callId, startDate: formatUtcDateTime(startedAt), status: 'SUCCESS', source: 'organic:www.google.com', referrer: null, Keyword: 'plumber', agent: 'alice@shop.test', matchConfidence: 'certain', matchCandidates: 1, firstCall: true });
     expect(result.views.map((v: any) => [v.pageTitle, v.url])).toEqual([
       ['Home', 'https://shop.test/'],
       ['Contact', 'https://shop.test/contact'],

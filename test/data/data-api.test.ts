@@ -109,6 +109,7 @@ describe('data API', () => {
       // Ours: nobody held the number, so no visit could have been shown it.
       match_confidence: 'none',
       match_candidates: 0,
+      first_call: true,
     });
   });
 

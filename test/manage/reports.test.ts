@@ -44,8 +44,8 @@ describe('back end reports', () => {
     const { status, body } = await owner.get(`/domains/shop.test/reports/overview?from=${today}&to=${today}`);
     expect(status).toBe(200);
     // Views turned into calls: the two from a page; the offline number's call came from none.
-    expect(body.totals).toEqual({ visits: 3, views: 4, calls: 3, answered: 2, blocked: 0, conversionRate: 0.5, orders: 0, revenue: 0 });
-    expect(body.days).toEqual([{ day: today, visits: 3, views: 4, calls: 3, conversionRate: 0.5, orders: 0, revenue: 0 }]);
+    expect(body.totals).toEqual({ visits: 3, views: 4, calls: 3, newCallers: 1, answered: 2, blocked: 0, conversionRate: 0.5, orders: 0, revenue: 0 });
+    expect(body.days).toEqual([{ day: today, visits: 3, views: 4, calls: 3, newCallers: 1, conversionRate: 0.5, orders: 0, revenue: 0 }]);
     const source = (name: string) => body.sources.find((r: { source: string }) => r.source === name);
     expect(source('organic')).toMatchObject({ visits: 1, views: 2, calls: 1, conversionRate: 1 });
     expect(source('paid')).toMatchObject({ visits: 1, views: 1, calls: 1, conversionRate: 1 });
@@ -61,7 +61,7 @@ describe('back end reports', () => {
     const visits = await s.t.c.visits.find({ isBot: false }).toArray();
     const views = await s.t.c.views.find({ isBot: false }).toArray();
     const calls = await s.t.c.calls.find().toArray();
-    expect(body.totals).toMatchObject({ visits: visits.length, views: views.length, calls: calls.length });
+    expect(body.totals).toMatchObject({ visits: visits.length, views: views.length, calls: calls.length, newCallers: calls.filter((c) => c.firstCall).length });
     for (const cls of ['organic', 'paid', 'direct']) {
       expect(source(cls).visits).toBe(visits.filter((v) => v.attribution.source === cls).length);
       expect(source(cls).calls).toBe(calls.filter((c) => c.source?.split(':')[0] === cls).length);
@@ -101,7 +101,7 @@ describe('back end reports', () => {
     expect(csv.headers.get('content-type')).toBe('text/csv; charset=utf-8');
     expect(csv.headers.get('content-disposition')).toMatch(/^attachment; filename="calls-shop.test-\d{4}-\d\d-\d\d-\d{4}-\d\d-\d\d.csv"$/);
     const lines = csv.text.trimEnd().split('\r\n');
-    expect(lines[0]).toBe('callId,startedAt,trackingNumber,caller,destination,status,duration,source,keyword,landingPage,pagesSeen,gclid,offlineDescription,agent,revenue,matchConfidence,matchCandidates');
+    expect(lines[0]).toBe('callId,startedAt,trackingNumber,caller,destination,status,duration,source,keyword,landingPage,pagesSeen,gclid,offlineDescription,agent,revenue,matchConfidence,matchCandidates,firstCall');
     expect(lines).toHaveLength(4);
     expect(lines.find((l) => l.includes('abc123'))).toContain(',red shoes,https://shop.test/?gclid=abc123&utm_medium=cpc&utm_term=red+shoes,');
 

@@ -31,6 +31,7 @@ export function callShape(call: CallDoc, timeZone: string): AgentCall {
     Keyword: call.keyword ?? '',
     agent: call.agent ?? null,
     ...(call.matchConfidence ? { matchConfidence: call.matchConfidence, matchCandidates: call.matchCandidates ?? 0 } : {}),
+    firstCall: call.firstCall ?? null,
   };
 }
 

@@ -41,6 +41,8 @@ export function callRecordBody(call: CallDoc): Omit<CallRecord, 'start_date' | '
     ...(call.clientData !== null && call.clientData !== undefined ? { client_data: typeof call.clientData === 'string' ? call.clientData : JSON.stringify(call.clientData) } : {}),
     // Ours, not the spec's: how sure the attribution is (telephony/call-match.ts).
     ...(call.matchConfidence ? { match_confidence: call.matchConfidence, match_candidates: call.matchCandidates ?? 0 } : {}),
+    // Ours: the caller's first call to the domain (null: anonymous, or stored before it was kept).
+    first_call: call.firstCall ?? null,
   };
 }
 

@@ -5,7 +5,7 @@ import { manageIndexes, type AccountDoc, type SessionDoc, type UserDoc } from '.
 import { domainIndexes, type DomainDoc, type TrackingNumberDoc } from '../domains/documents.ts';
 import { trackingIndexes, type AddressHoldDoc, type ClickDoc, type LeaseDoc, type OverflowShowDoc, type SlotDoc, type ViewDoc, type ViewKeyDoc, type VisitDoc } from '../tracking/documents.ts';
 import { offlineIndexes, type OfflineAssignmentDoc } from '../offline/documents.ts';
-import { telephonyIndexes, type BlockedCallerDoc, type CallDoc, type SmsDoc } from '../telephony/documents.ts';
+import { telephonyIndexes, type BlockedCallerDoc, type CallDoc, type CallerDoc, type SmsDoc } from '../telephony/documents.ts';
 import type { CallDayDoc, CallPageDoc } from '../data/documents.ts';
 import type { KeywordMonthDoc, TrafficDayDoc } from '../reports/documents.ts';
 import { commerceIndexes, type CartDoc, type ConversionDoc, type OrderDoc } from '../commerce/documents.ts';
@@ -45,6 +45,7 @@ export interface Collections {
   rateLimits: Collection<RateLimitDoc>;
   addressHolds: Collection<AddressHoldDoc>;
   blockedCallers: Collection<BlockedCallerDoc>;
+  callers: Collection<CallerDoc>;
 }
 
 export function collections(db: Db): Collections {
@@ -79,6 +80,7 @@ export function collections(db: Db): Collections {
     rateLimits: db.collection('rate_limits'),
     addressHolds: db.collection('address_holds'),
     blockedCallers: db.collection('blocked_callers'),
+    callers: db.collection('callers'),
   };
 }
 

@@ -56,7 +56,7 @@ export function reportRoutes(router: Router, c: Collections, agents: AgentServic
 }
 
 function callFilters(query: Context['query']): CallFilters {
-  const { status, source, number } = query;
+  const { status, source, number, firstCall } = query;
   const filters: CallFilters = {};
   if (status) {
     if (typeof status !== 'string' || !([...CALL_STATUSES, 'ONGOING'] as string[]).includes(status)) throw new ManageFailure(400, `status must be one of ${[...CALL_STATUSES, 'ONGOING'].join(', ')}`);
@@ -70,6 +70,10 @@ function callFilters(query: Context['query']): CallFilters {
     const digits = typeof number === 'string' ? normalizePhone(number) : null;
     if (!digits) throw new ManageFailure(400, 'number must be a phone number');
     filters.trackingNumber = digits;
+  }
+  if (firstCall !== undefined && firstCall !== '') {
+    if (firstCall !== 'true' && firstCall !== 'false') throw new ManageFailure(400, 'firstCall must be true (first calls only) or false (repeat calls only)');
+    filters.firstCall = firstCall === 'true';
   }
   return filters;
 }

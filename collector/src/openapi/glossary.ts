@@ -135,6 +135,10 @@ const FIELDS: Record<string, string> = {
   enabled: 'Whether it is on',
   redirectAfterSeconds: 'Ring time before a call is redirected',
   whisper: 'Whether whoever answers first hears where the call came from',
+  // Callers
+  firstCall: "Ours: the caller's first call to the domain; null for an anonymous caller. As a filter: true, first calls only; false, repeat calls only",
+  first_call: "Ours: the caller's first call to the domain; null for an anonymous caller",
+  newCallers: 'Ours: the calls that were their caller\'s first to the domain',
 };
 
 /** Names a family means otherwise, by the family's group name in the reference. */

@@ -188,7 +188,7 @@ const manageOp = (method: Method, path: string, summary: string, ok: Response, r
 });
 
 const range = z.object({ from: z.string().optional().describe('YYYY-MM-DD, domain time zone'), to: z.string().optional().describe('YYYY-MM-DD') });
-const callFilters = range.extend({ status: z.string().optional(), source: z.string().optional(), number: z.string().optional() });
+const callFilters = range.extend({ status: z.string().optional(), source: z.string().optional(), number: z.string().optional(), firstCall: z.enum(['true', 'false']).optional().describe("Ours: only callers' first calls (true), or only repeat calls (false)") });
 const csv = (description: string): Response => ({ description, type: 'text/csv' });
 const object = (description: string) => json(description, answer.manage.object);
 

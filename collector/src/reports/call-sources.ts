@@ -7,9 +7,9 @@ import type { CallSourceCounts, TrafficDayDoc } from './documents.ts';
 import type { Collections } from '../db/collections.ts';
 import { dayKey, domainKeys, rollupKey, type CallZones } from '../data/call-days.ts';
 import { localTime } from '../domains/time-zone.ts';
-import { KeywordMonths } from './keyword-months.ts';
+import { KeywordMonths, type KeywordCalls } from './keyword-months.ts';
 
-type Counted = Pick<CallDoc, 'domainId' | 'startedAt' | 'status' | 'source' | 'keyword'>;
+type Counted = Pick<CallDoc, 'domainId' | 'startedAt' | 'status' | 'source' | 'keyword' | 'firstCall'>;
 
 /** The one name of the source of a call no visit led to, in every report and in the CSV. */
 export const UNATTRIBUTED = 'unattributed';
@@ -22,7 +22,8 @@ export function sourceClassOf(source: string | null): string {
 interface Share {
   domainId: string;
   day: string;
-  /** Counters of `calls` the call adds one to: `total`, `answered`, `src.paid`, `kw.<key>`; or `blocked`. */
+  /** Counters of `calls` the call adds one to: `total`, `answered`, `src.paid`, `kw.<key>`, the same
+   * under `new.` for a caller's first call; or `blocked`. */
   places: string[];
 }
 
@@ -30,7 +31,8 @@ function shareOf(call: Counted | null, timeZone: string): Share | null {
   if (!call || call.status === null) return null;
   // A blocked caller's call is counted apart: never a call of a source, never an answered one.
   if (call.status === 'CALLER_PHONE_BLACKLISTED') return { domainId: call.domainId, day: localTime(call.startedAt, timeZone).day, places: ['blocked'] };
-  const places = ['total', ...(call.status === 'SUCCESS' ? ['answered'] : []), `src.${sourceClassOf(call.source)}`, ...(call.keyword ? [`kw.${rollupKey(call.keyword)}`] : [])];
+  const counted = ['total', `src.${sourceClassOf(call.source)}`, ...(call.keyword ? [`kw.${rollupKey(call.keyword)}`] : [])];
+  const places = [...counted, ...(call.status === 'SUCCESS' ? ['answered'] : []), ...(call.firstCall ? counted.map((place) => `new.${place}`) : [])];
   return { domainId: call.domainId, day: localTime(call.startedAt, timeZone).day, places };
 }
 
@@ -52,13 +54,13 @@ export class CallSources {
    * count, or a change of the domain's time zone. */
   async rebuild(domainId: string, timeZone: string): Promise<number> {
     const days = new Map<string, CallSourceCounts>();
-    const months = new Map<string, Record<string, number>>();
-    for await (const call of this.c.calls.find({ domainId, status: { $ne: null } }, { projection: { domainId: 1, startedAt: 1, status: 1, source: 1, keyword: 1 }, batchSize: 10_000 })) {
+    const months = new Map<string, KeywordCalls>();
+    for await (const call of this.c.calls.find({ domainId, status: { $ne: null } }, { projection: { domainId: 1, startedAt: 1, status: 1, source: 1, keyword: 1, firstCall: 1 }, batchSize: 10_000 })) {
       const share = shareOf(call, timeZone)!;
       const counts = days.get(share.day) ?? days.set(share.day, {}).get(share.day)!;
       for (const place of share.places) addAt(counts as Record<string, unknown>, place.split('.'), 1);
-      const keyword = keywordOf(share);
-      if (keyword) addAt(months.get(share.day.slice(0, 7)) ?? months.set(share.day.slice(0, 7), {}).get(share.day.slice(0, 7))!, [keyword], 1);
+      const month = share.day.slice(0, 7);
+      for (const { field, key } of keywordsOf(share)) addAt((months.get(month) ?? months.set(month, {}).get(month)!) as Record<string, unknown>, [field, key], 1);
     }
     await this.months.replaceCalls(domainId, months);
     await this.c.trafficDays.updateMany({ _id: domainKeys(domainId) }, { $unset: { calls: '' } });
@@ -70,15 +72,21 @@ export class CallSources {
 
   private async add(share: Share, n: number): Promise<void> {
     const inc = Object.fromEntries(share.places.map((place) => [`calls.${place}`, n]));
-    const keyword = keywordOf(share);
     await Promise.all([
       this.c.trafficDays.updateOne({ _id: dayKey(share.domainId, share.day) }, { $inc: inc, $setOnInsert: { domainId: share.domainId, day: share.day } as Partial<TrafficDayDoc> }, { upsert: true }),
-      keyword && this.months.add(share.domainId, share.day, 'calls', keyword, n),
+      ...keywordsOf(share).map(({ field, key }) => this.months.add(share.domainId, share.day, field, key, n)),
     ]);
   }
 }
 
-const keywordOf = (share: Share) => share.places.find((p) => p.startsWith('kw.'))?.slice(3);
+/** The keyword month counters a share adds to: `calls`, and `newCalls` for a first call. */
+function keywordsOf(share: Share): { field: 'calls' | 'newCalls'; key: string }[] {
+  const fields = { 'kw.': 'calls', 'new.kw.': 'newCalls' } as const;
+  return share.places.flatMap((place) => {
+    const prefix = (Object.keys(fields) as (keyof typeof fields)[]).find((p) => place.startsWith(p));
+    return prefix ? [{ field: fields[prefix], key: place.slice(prefix.length) }] : [];
+  });
+}
 
 /** Adds `n` at a dotted path of a plain object, making the objects on the way. */
 export function addAt(doc: Record<string, unknown>, path: string[], n: number): void {

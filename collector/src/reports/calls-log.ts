@@ -19,6 +19,8 @@ export interface CallFilters {
   /** A source class: `paid`, `organic`... or `unattributed`. */
   source?: string;
   trackingNumber?: string;
+  /** Only the callers' first calls (true), or only repeat calls (false). */
+  firstCall?: boolean;
 }
 
 export interface CallRow {
@@ -40,6 +42,8 @@ export interface CallRow {
   /** How sure the visit match is (telephony/call-match.ts); null for offline numbers. */
   matchConfidence: CallDoc['matchConfidence'];
   matchCandidates: number | null;
+  /** The caller's first call to the domain; null: anonymous, or stored before it was kept. */
+  firstCall: boolean | null;
 }
 
 function filterOf(domain: DomainDoc, range: DayRange, filters: CallFilters): Record<string, unknown> {
@@ -49,6 +53,7 @@ function filterOf(domain: DomainDoc, range: DayRange, filters: CallFilters): Rec
     ...(filters.status ? { status: filters.status === 'ONGOING' ? null : filters.status } : {}),
     ...(filters.source === UNATTRIBUTED ? { source: null } : filters.source ? { source: { $regex: `^${filters.source.replace(/[^a-z]/g, '')}(:|$)` } } : {}),
     ...(filters.trackingNumber ? { trackingNumber: filters.trackingNumber } : {}),
+    ...(filters.firstCall !== undefined ? { firstCall: filters.firstCall } : {}),
   };
 }
 
@@ -72,6 +77,7 @@ function rowOf(call: CallDoc, domain: DomainDoc): CallRow {
     revenue: call.revenue,
     matchConfidence: call.matchConfidence ?? null,
     matchCandidates: call.matchCandidates ?? null,
+    firstCall: call.firstCall ?? null,
   };
 }
 
@@ -87,7 +93,7 @@ export async function callsPage(c: Collections, domain: DomainDoc, range: DayRan
   return { calls: shown.map((call) => ({ ...rowOf(call, domain), callerBlocked: call.caller !== null && blocked.has(call.caller) })), page, hasMore: calls.length > LOG_PAGE_SIZE };
 }
 
-const CSV_COLUMNS: (keyof CallRow)[] = ['callId', 'startedAt', 'trackingNumber', 'caller', 'destination', 'status', 'duration', 'source', 'keyword', 'landingPage', 'pagesSeen', 'gclid', 'offlineDescription', 'agent', 'revenue', 'matchConfidence', 'matchCandidates'];
+const CSV_COLUMNS: (keyof CallRow)[] = ['callId', 'startedAt', 'trackingNumber', 'caller', 'destination', 'status', 'duration', 'source', 'keyword', 'landingPage', 'pagesSeen', 'gclid', 'offlineDescription', 'agent', 'revenue', 'matchConfidence', 'matchCandidates', 'firstCall'];
 
 export async function* callsCsv(c: Collections, domain: DomainDoc, range: DayRange, filters: CallFilters): AsyncGenerator<string> {
   yield csvLine(CSV_COLUMNS);

@@ -15,6 +15,8 @@ export interface CallSourceCounts {
   blocked?: number;
   src?: Record<string, number>;
   kw?: Record<string, number>;
+  /** The callers' first calls among them (ours): `total`, by source class and by keyword. */
+  new?: { total?: number; src?: Record<string, number>; kw?: Record<string, number> };
 }
 
 /** A domain's traffic of one local day (reports/traffic-days.ts). */
@@ -44,4 +46,6 @@ export interface KeywordMonthDoc {
   month: string;
   visits?: Record<string, number>;
   calls?: Record<string, number>;
+  /** First calls of their callers. */
+  newCalls?: Record<string, number>;
 }

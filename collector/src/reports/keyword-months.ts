@@ -8,30 +8,36 @@ import { addDays } from '../domains/time-zone.ts';
 
 export const monthKey = (domainId: string, month: string) => `${domainId}|${month}`;
 
+type Field = 'visits' | 'calls' | 'newCalls';
+const FIELDS: Field[] = ['visits', 'calls', 'newCalls'];
+
+/** A month's calls and first calls per keyword. */
+export type KeywordCalls = Partial<Record<'calls' | 'newCalls', Record<string, number>>>;
+
 export class KeywordMonths {
   constructor(private readonly c: Collections) {}
 
-  /** Adds `n` to the keyword's `visits` or `calls` in the month of `day`. */
-  async add(domainId: string, day: string, field: 'visits' | 'calls', key: string, n: number): Promise<void> {
+  /** Adds `n` to the keyword's `visits`, `calls` or `newCalls` (first calls) in the month of `day`. */
+  async add(domainId: string, day: string, field: Field, key: string, n: number): Promise<void> {
     const month = day.slice(0, 7);
     await this.c.keywordMonths.updateOne({ _id: monthKey(domainId, month) }, { $inc: { [`${field}.${key}`]: n }, $setOnInsert: { domainId, month } }, { upsert: true });
   }
 
-  /** Sets a domain's keyword calls per month, after its calls were counted again. */
-  async replaceCalls(domainId: string, byMonth: Map<string, Record<string, number>>): Promise<void> {
-    await this.c.keywordMonths.updateMany({ _id: domainKeys(domainId) }, { $unset: { calls: '' } });
+  /** Sets a domain's keyword calls and first calls per month, after its calls were counted again. */
+  async replaceCalls(domainId: string, byMonth: Map<string, KeywordCalls>): Promise<void> {
+    await this.c.keywordMonths.updateMany({ _id: domainKeys(domainId) }, { $unset: { calls: '', newCalls: '' } });
     for (const [month, calls] of byMonth) {
-      await this.c.keywordMonths.updateOne({ _id: monthKey(domainId, month) }, { $set: { calls }, $setOnInsert: { domainId, month } }, { upsert: true });
+      await this.c.keywordMonths.updateOne({ _id: monthKey(domainId, month) }, { $set: calls, $setOnInsert: { domainId, month } }, { upsert: true });
     }
   }
 
   /** Visits and calls per keyword of the whole months in the range, and the days outside them. */
-  async read(domainId: string, months: string[]): Promise<Map<string, { visits: number; calls: number }>> {
+  async read(domainId: string, months: string[]): Promise<Map<string, Record<Field, number>>> {
     const docs = months.length ? await this.c.keywordMonths.find({ _id: { $in: months.map((m) => monthKey(domainId, m)) } }).toArray() : [];
-    const totals = new Map<string, { visits: number; calls: number }>();
+    const totals = new Map<string, Record<Field, number>>();
     for (const doc of docs) {
-      for (const field of ['visits', 'calls'] as const) {
-        for (const [key, n] of Object.entries(doc[field] ?? {})) (totals.get(key) ?? totals.set(key, { visits: 0, calls: 0 }).get(key)!)[field] += n;
+      for (const field of FIELDS) {
+        for (const [key, n] of Object.entries(doc[field] ?? {})) (totals.get(key) ?? totals.set(key, { visits: 0, calls: 0, newCalls: 0 }).get(key)!)[field] += n;
       }
     }
     return totals;

@@ -55,6 +55,9 @@ export interface CallDoc extends CallAttribution {
   matchConfidence?: 'certain' | 'likely' | 'possible' | 'none' | null;
   /** Where the call goes if nobody answers, decided with its route (telephony/redirects.ts); absent: none. */
   redirect?: RedirectPlan | null;
+  /** Ours: the caller never called the domain before (telephony/first-calls.ts), decided at the first
+   * report; null for an anonymous caller; absent on calls stored before it was kept. */
+  firstCall?: boolean | null;
 }
 
 export interface SmsDoc {
@@ -80,6 +83,14 @@ export interface BlockedCallerDoc {
   addedAt: Date;
   /** The back end's user, `fixture`, or `api`. */
   addedBy: string;
+}
+
+/** A caller's first call to a domain (telephony/first-calls.ts); `_id` = `<domainId>|<number>`. */
+export interface CallerDoc {
+  _id: string;
+  domainId: string;
+  firstCallId: number;
+  at: Date;
 }
 
 /** The indexes of these collections: every query of a request's path goes through one. */

@@ -12,6 +12,7 @@ import { BlockedCallers } from './blocked-callers.ts';
 import { attributeCall } from './call-attribution.ts';
 import { matchOf } from './call-match.ts';
 import type { CallRouter, Route } from './routing.ts';
+import { FirstCalls } from './first-calls.ts';
 import { whisperOf } from './whisper.ts';
 
 /** A report whose outcome may not be known yet (status null: ringing or going on). */
@@ -37,6 +38,7 @@ const UNKNOWN_NUMBER = 'Unknown tracking number: it is in no pool of any domain'
 export class TelephonyService {
   private readonly summaries: CallSummaries;
   private readonly blocked: BlockedCallers;
+  private readonly firstCalls: FirstCalls;
 
   constructor(
     private readonly c: Collections,
@@ -47,6 +49,7 @@ export class TelephonyService {
   ) {
     this.summaries = new CallSummaries(c);
     this.blocked = new BlockedCallers(c);
+    this.firstCalls = new FirstCalls(c);
   }
 
   /** Where a call goes and who it is credited to; `answerOf` words it for a PBX. */
@@ -109,7 +112,7 @@ export class TelephonyService {
         if (await this.update(existing, closed ? { billingDuration: outcome.billingDuration, updatedAt: now } : { ...outcome, status })) break;
         continue;
       }
-      const decided = await this.decide(report, routed);
+      const decided = await this.decide(callId, report, routed);
       status = statusOf(decided.forcedStatus, report.status);
       const fields = { ...decided, ...outcome, callRef: report.callRef, status };
       if (existing ? await this.update(existing, fields) : await this.insert({ ...fields, _id: callId, receivedAt: now, rev: 0 })) break;
@@ -155,10 +158,11 @@ export class TelephonyService {
   }
 
   /** `routed`: the route the caller already found for this report's number, code and start. */
-  private async decide(report: CallInput, routed?: Route) {
+  private async decide(callId: number, report: CallInput, routed?: Route) {
     const route = routed ?? (await this.router.route(report.trackingNumber, report.code ?? null, report.startDate, report.callerPhone));
     if (!route.domain) throw new TelephonyFailure(404, UNKNOWN_NUMBER);
     return {
+      firstCall: await this.firstCalls.isFirst(route.domain._id, report.callerPhone, callId, report.startDate),
       ...(await attributeCall(this.c, route, report.startDate)),
       ...(await matchOf(this.c, route, report.code ?? null, report.startDate)),
       domainId: route.domain._id,

@@ -41,6 +41,8 @@ export interface AgentCall {
   /** Ours (not in the spec): how sure the call's visit match is, and how many visits held the number. */
   matchConfidence?: 'certain' | 'likely' | 'possible' | 'none';
   matchCandidates?: number;
+  /** Ours: the caller's first call to the domain; null for an anonymous caller or a call stored before it was kept. */
+  firstCall: boolean | null;
 }
 
 export interface AgentView {

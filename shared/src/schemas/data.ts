@@ -27,6 +27,11 @@ export const callRecord = z.object({
   client_data: z.string().optional().describe('The client data of the view, as a string (JSON for an object)'),
   match_confidence: z.enum(['certain', 'likely', 'possible', 'none']).optional().describe('Ours: how sure the visit match is'),
   match_candidates: z.number().int().optional().describe('Ours: how many visits held the number before the call'),
+  first_call: z
+    .boolean()
+    .nullable()
+    .optional()
+    .describe("Ours: the caller's first call to the domain; null for an anonymous caller; absent from records rendered before it was kept (npm run rebuild-summaries adds it)"),
 });
 export type CallRecord = z.infer<typeof callRecord>;
 
