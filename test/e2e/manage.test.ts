@@ -84,9 +84,10 @@ describe('the back end in Chromium', () => {
     expect(await tile('Visits').innerText()).toBe('1');
     expect(await tile('Page views').innerText()).toBe('1');
     expect(await tile('Views → calls').innerText()).toBe('100.0%');
+    expect(await tile('New callers').innerText()).toBe('1'); // the caller's first call
     const organic = owner.locator('tr', { hasText: 'Organic search' });
-    expect(await organic.locator('td').allInnerTexts()).toEqual(['Organic search', '1', '1', '1.00']); // calls per visit
-    expect(await owner.locator('tr', { hasText: 'emergency plumber' }).locator('td').allInnerTexts()).toEqual(['emergency plumber', '1', '1', '1.00']);
+    expect(await organic.locator('td').allInnerTexts()).toEqual(['Organic search', '1', '1', '1', '1.00']); // visits, calls, new callers, calls per visit
+    expect(await owner.locator('tr', { hasText: 'emergency plumber' }).locator('td').allInnerTexts()).toEqual(['emergency plumber', '1', '1', '1', '1.00']);
     // The chart is drawn: uPlot's canvas has a size and a bar of today's call in it.
     const canvas = owner.getByTestId('calls-chart').locator('canvas');
     const drawn = await canvas.evaluate((c: HTMLCanvasElement) => {
@@ -105,8 +106,8 @@ describe('the back end in Chromium', () => {
     await row.waitFor();
     const cells = await row.locator('td').allInnerTexts();
     expect(cells[1]).toBe(shown.replace(/(\d\d)(?=\d)/g, '$1 '));
-    expect(cells.slice(3, 7)).toEqual(['Answered', '1 min 35 s', 'certain', 'organic:www.google.com\nemergency plumber']);
-    expect(cells[7]).toContain(`${b.site.origin}/`);
+    expect(cells.slice(3, 8)).toEqual(['new', 'Answered', '1 min 35 s', 'certain', 'organic:www.google.com\nemergency plumber']);
+    expect(cells[8]).toContain(`${b.site.origin}/`);
     // The log fits a 1280 px window: its card does not scroll sideways.
     expect(await owner.locator('table.calls').evaluate((t) => t.parentElement!.scrollWidth <= t.parentElement!.clientWidth)).toBe(true);
     await shot(owner, '5-calls');

@@ -12,7 +12,7 @@ const SOURCES = ['paid', 'organic', 'social', 'referral', 'direct', 'offline', '
 
 export function CallsScreen({ route }: { route: Route }) {
   const base = `/domains/${encodeURIComponent(route.domain!)}/reports`;
-  const filters = { ...rangeQuery(route), status: route.query.status, source: route.query.source };
+  const filters = { ...rangeQuery(route), status: route.query.status, source: route.query.source, firstCall: route.query.firstCall };
   const page = Number(route.query.page || 1);
   const { data, error, reload } = useLoad(() => get<{ calls: (CallRow & { callerBlocked: boolean })[]; hasMore: boolean }>(withQuery(`${base}/calls`, { ...filters, page })), [route.domain, JSON.stringify(filters), page]);
   const set = (query: Record<string, string>) => navigate({ ...route, query: { ...route.query, page: '', ...query } });
@@ -32,6 +32,11 @@ export function CallsScreen({ route }: { route: Route }) {
             <option value={s}>{s}</option>
           ))}
         </select>
+        <select aria-label="Callers" value={route.query.firstCall ?? ''} onChange={(e) => set({ firstCall: (e.target as HTMLSelectElement).value })}>
+          <option value="">Every caller</option>
+          <option value="true">New callers: their first call</option>
+          <option value="false">Repeat callers</option>
+        </select>
         <span class="spacer" />
         <a class="button" href={withQuery(`/manage/api${base}/calls.csv`, filters)} download>
           Download CSV
@@ -50,6 +55,7 @@ export function CallsScreen({ route }: { route: Route }) {
                 <th>Started</th>
                 <th>Number called</th>
                 <th>Caller</th>
+                <th title="The caller's first call to this site (new), or not (repeat); — for an anonymous caller">New</th>
                 <th>Status</th>
                 <th class="num">Duration</th>
                 <th title="How sure the visit match is: certain, likely (the number changed hands shortly before), possible (the call came after the hold ended), none">Match</th>
@@ -75,6 +81,7 @@ export function CallsScreen({ route }: { route: Route }) {
                       </button>
                     )}
                   </td>
+                  <td>{call.firstCall === null ? <span class="muted">—</span> : call.firstCall ? <span class="status new-caller">new</span> : <span class="muted">repeat</span>}</td>
                   <td><span class={`status ${call.status.toLowerCase()}`} title={call.status}>{STATUS_LABELS[call.status] ?? call.status}</span></td>
                   <td class="num nowrap">{duration(call.duration)}</td>
                   <td>{call.matchConfidence ? <span class={`status match-${call.matchConfidence}`} title={`${call.matchCandidates} visit(s) held the number before the call`}>{call.matchConfidence}</span> : <span class="muted">{call.source === 'offline' ? 'offline' : '—'}</span>}</td>

@@ -27,6 +27,7 @@ export function OverviewScreen({ route }: { route: Route }) {
             <Tile label="Visits" value={count(data.totals.visits)} />
             <Tile label="Page views" value={count(data.totals.views)} />
             <Tile label="Calls" value={count(data.totals.calls)} note={`${count(data.totals.answered)} answered${data.totals.blocked ? `; ${count(data.totals.blocked)} blocked, not counted` : ''}`} />
+            <Tile label="New callers" value={count(data.totals.newCallers)} note="calls from a number that never called before" />
             <Tile label="Views → calls" value={percent(data.totals.conversionRate)} note="calls from a page view, per view" />
             {sales && <Tile label="Sales" value={count(data.totals.orders)} note={money(data.totals.revenue, data.currency)} />}
           </div>
@@ -69,6 +70,7 @@ function Table({ first, rows, sales, currency }: { first: string; rows: (Row & {
           <th>{first}</th>
           <th class="num">Visits</th>
           <th class="num">Calls</th>
+          <th class="num" title="Calls from a number that never called before">New callers</th>
           <th class="num">Calls per visit</th>
           {sales && <th class="num">Revenue</th>}
         </tr>
@@ -79,6 +81,7 @@ function Table({ first, rows, sales, currency }: { first: string; rows: (Row & {
             <td>{r.name}</td>
             <td class="num">{count(r.visits)}</td>
             <td class="num">{count(r.calls)}</td>
+            <td class="num">{count(r.newCallers)}</td>
             <td class="num">{r.visits ? ratio(r.conversionRate) : '–'}</td>
             {sales && <td class="num">{money(r.revenue, currency)}</td>}
           </tr>
