@@ -110,6 +110,7 @@ describe('data API', () => {
       match_confidence: 'none',
       match_candidates: 0,
       first_call: true,
+      lead: false,
     });
   });
 

@@ -85,9 +85,10 @@ describe('the back end in Chromium', () => {
     expect(await tile('Page views').innerText()).toBe('1');
     expect(await tile('Views → calls').innerText()).toBe('100.0%');
     expect(await tile('New callers').innerText()).toBe('1'); // the caller's first call
+    expect(await tile('Leads').innerText()).toBe('1'); // answered, 95 s: a lead by the default rule
     const organic = owner.locator('tr', { hasText: 'Organic search' });
-    expect(await organic.locator('td').allInnerTexts()).toEqual(['Organic search', '1', '1', '1', '1.00']); // visits, calls, new callers, calls per visit
-    expect(await owner.locator('tr', { hasText: 'emergency plumber' }).locator('td').allInnerTexts()).toEqual(['emergency plumber', '1', '1', '1', '1.00']);
+    expect(await organic.locator('td').allInnerTexts()).toEqual(['Organic search', '1', '1', '1', '1', '1.00']); // visits, calls, new callers, leads, calls per visit
+    expect(await owner.locator('tr', { hasText: 'emergency plumber' }).locator('td').allInnerTexts()).toEqual(['emergency plumber', '1', '1', '1', '1', '1.00']);
     // The chart is drawn: uPlot's canvas has a size and a bar of today's call in it.
     const canvas = owner.getByTestId('calls-chart').locator('canvas');
     const drawn = await canvas.evaluate((c: HTMLCanvasElement) => {
@@ -106,8 +107,10 @@ describe('the back end in Chromium', () => {
     await row.waitFor();
     const cells = await row.locator('td').allInnerTexts();
     expect(cells[1]).toBe(shown.replace(/(\d\d)(?=\d)/g, '$1 '));
-    expect(cells.slice(3, 8)).toEqual(['new', 'Answered', '1 min 35 s', 'certain', 'organic:www.google.com\nemergency plumber']);
-    expect(cells[8]).toContain(`${b.site.origin}/`);
+    expect(cells.slice(3, 6)).toEqual(['new', 'Answered\ncertain', '1 min 35 s']);
+    expect(cells.slice(7)).toEqual(['organic:www.google.com\nemergency plumber', expect.stringContaining(`${b.site.origin}/`)]);
+    const verdict = owner.getByLabel(`Verdict on call ${await row.getAttribute('data-call')}`);
+    expect(await verdict.locator('option:checked').innerText()).toBe('lead (rule)'); // answered, 95 s
     // The log fits a 1280 px window: its card does not scroll sideways.
     expect(await owner.locator('table.calls').evaluate((t) => t.parentElement!.scrollWidth <= t.parentElement!.clientWidth)).toBe(true);
     await shot(owner, '5-calls');
@@ -116,6 +119,16 @@ describe('the back end in Chromium', () => {
     expect(csv).toHaveLength(2);
     expect(csv[1]).toContain(`,${shown},0611223344,`);
     expect(csv[1]).toContain(',SUCCESS,95,organic:www.google.com,emergency plumber,');
+
+    // The owner says the call was spam: it is no lead any more, and its caller is blocked.
+    await verdict.selectOption('spam');
+    await row.getByRole('button', { name: 'unblock' }).waitFor();
+    expect(await verdict.locator('option:checked').innerText()).toBe('Spam');
+    await owner.getByLabel('Leads').selectOption('true');
+    await owner.getByText('No call in this range.').waitFor();
+    await owner.getByLabel('Leads').selectOption('');
+    await row.waitFor();
+    await shot(owner, '5b-spam');
 
     // The pools report shows the number held now.
     await owner.getByRole('link', { name: 'Number pools' }).click();

@@ -44,8 +44,8 @@ describe('back end reports', () => {
     const { status, body } = await owner.get(`/domains/shop.test/reports/overview?from=${today}&to=${today}`);
     expect(status).toBe(200);
     // Views turned into calls: the two from a page; the offline number's call came from none.
-    expect(body.totals).toEqual({ visits: 3, views: 4, calls: 3, newCallers: 1, answered: 2, blocked: 0, conversionRate: 0.5, orders: 0, revenue: 0 });
-    expect(body.days).toEqual([{ day: today, visits: 3, views: 4, calls: 3, newCallers: 1, conversionRate: 0.5, orders: 0, revenue: 0 }]);
+    expect(body.totals).toEqual({ visits: 3, views: 4, calls: 3, newCallers: 1, leads: 2, leadRate: 0.6667, answered: 2, blocked: 0, conversionRate: 0.5, orders: 0, revenue: 0 });
+    expect(body.days).toEqual([{ day: today, visits: 3, views: 4, calls: 3, newCallers: 1, leads: 2, leadRate: 0.6667, conversionRate: 0.5, orders: 0, revenue: 0 }]);
     const source = (name: string) => body.sources.find((r: { source: string }) => r.source === name);
     expect(source('organic')).toMatchObject({ visits: 1, views: 2, calls: 1, conversionRate: 1 });
     expect(source('paid')).toMatchObject({ visits: 1, views: 1, calls: 1, conversionRate: 1 });
@@ -61,7 +61,7 @@ describe('back end reports', () => {
     const visits = await s.t.c.visits.find({ isBot: false }).toArray();
     const views = await s.t.c.views.find({ isBot: false }).toArray();
     const calls = await s.t.c.calls.find().toArray();
-    expect(body.totals).toMatchObject({ visits: visits.length, views: views.length, calls: calls.length, newCallers: calls.filter((c) => c.firstCall).length });
+    expect(body.totals).toMatchObject({ visits: visits.length, views: views.length, calls: calls.length, newCallers: calls.filter((c) => c.firstCall).length, leads: calls.filter((c) => c.lead).length });
     for (const cls of ['organic', 'paid', 'direct']) {
       expect(source(cls).visits).toBe(visits.filter((v) => v.attribution.source === cls).length);
       expect(source(cls).calls).toBe(calls.filter((c) => c.source?.split(':')[0] === cls).length);
@@ -101,7 +101,7 @@ describe('back end reports', () => {
     expect(csv.headers.get('content-type')).toBe('text/csv; charset=utf-8');
     expect(csv.headers.get('content-disposition')).toMatch(/^attachment; filename="calls-shop.test-\d{4}-\d\d-\d\d-\d{4}-\d\d-\d\d.csv"$/);
     const lines = csv.text.trimEnd().split('\r\n');
-    expect(lines[0]).toBe('callId,startedAt,trackingNumber,caller,destination,status,duration,source,keyword,landingPage,pagesSeen,gclid,offlineDescription,agent,revenue,matchConfidence,matchCandidates,firstCall');
+    expect(lines[0]).toBe('callId,startedAt,trackingNumber,caller,destination,status,duration,source,keyword,landingPage,pagesSeen,gclid,offlineDescription,agent,revenue,matchConfidence,matchCandidates,firstCall,lead,verdict');
     expect(lines).toHaveLength(4);
     expect(lines.find((l) => l.includes('abc123'))).toContain(',red shoes,https://shop.test/?gclid=abc123&utm_medium=cpc&utm_term=red+shoes,');
 
@@ -109,7 +109,7 @@ describe('back end reports', () => {
     const adLines = ads.text.trimEnd().split(/\r?\n/);
     expect(adLines[0]).toBe('Parameters:TimeZone=UTC');
     expect(adLines[1]).toBe('Google Click ID,Conversion Name,Conversion Time,Conversion Value,Conversion Currency');
-    expect(adLines.slice(2)).toEqual([expect.stringMatching(/^abc123,RingTrail call,\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,12\.5,EUR$/)]);
+    expect(adLines.slice(2)).toEqual([expect.stringMatching(/^abc123,RingTrail lead,\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,12\.5,EUR$/)]);
   });
 
   it('counts a sale once, under the source of its visit, and puts it in the Google Ads file', async () => {
@@ -121,7 +121,7 @@ describe('back end reports', () => {
     expect(body.totals).toMatchObject({ orders: 1, revenue: 49 });
     expect(body.sources.find((r: { source: string }) => r.source === 'paid')).toMatchObject({ orders: 1, revenue: 49 });
     const ads = (await owner.get('/domains/shop.test/reports/google-ads.csv')).text.trimEnd().split(/\r?\n/);
-    expect(ads.slice(2)).toEqual([expect.stringMatching(/^abc123,RingTrail call,/), expect.stringMatching(/^abc123,RingTrail sale,\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,49,EUR$/)]);
+    expect(ads.slice(2)).toEqual([expect.stringMatching(/^abc123,RingTrail lead,/), expect.stringMatching(/^abc123,RingTrail sale,\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,49,EUR$/)]);
   });
 
   it('shows the agents of the account', async () => {

@@ -53,6 +53,7 @@ describe('back end settings', () => {
     ['DELETE', '/domains/shop.test/blocked-callers/0611111111'],
     ['POST', '/domains/shop.test/calls/1/block-caller'],
     ['DELETE', '/domains/shop.test/calls/1/block-caller'],
+    ['PUT', '/domains/shop.test/calls/1/verdict', { verdict: 'spam' }],
     ['GET', '/domains/shop.test/reports/overview'],
     ['GET', '/domains/shop.test/reports/calls'],
     ['GET', '/domains/shop.test/reports/calls.csv'],

@@ -42,8 +42,9 @@ describe('the examples of the OpenAPI document', () => {
     }).map((op) => `${op.method} ${openApiPath(op.path)}`);
     expect(Object.keys(tour).sort()).toEqual(withBody.sort());
     // HTTP 200 is not enough: the families answer their errors with it too.
-    const familyStatus = (body: unknown) => (body && typeof body === 'object' && 'status' in body ? body.status : 'OK');
-    const failed = Object.entries(tour).filter(([key, answer]) => answer.status !== successStatus(opOf(key)) || !['OK', 'success', 'ok', 'ready'].includes(familyStatus(answer.body) as string));
+    // (The back end answers errors with their HTTP status: a `status` in its answers is a call's.)
+    const familyStatus = (key: string, body: unknown) => (!key.includes(' /manage/') && body && typeof body === 'object' && 'status' in body ? body.status : 'OK');
+    const failed = Object.entries(tour).filter(([key, answer]) => answer.status !== successStatus(opOf(key)) || !['OK', 'success', 'ok', 'ready'].includes(familyStatus(key, answer.body) as string));
     expect(Object.fromEntries(failed)).toEqual({});
   });
 

@@ -72,7 +72,7 @@ describe('blocked callers', () => {
     const log = (await client.get(`/domains/shop.test/reports/calls?from=${daysAroundNow().from}&to=${daysAroundNow().to}&status=CALLER_PHONE_BLACKLISTED`)).body.calls;
     expect(log).toEqual([expect.objectContaining({ callId: blocked.callId, status: 'CALLER_PHONE_BLACKLISTED', callerBlocked: true })]);
     const ads = (await client.get(`/domains/shop.test/reports/google-ads.csv?from=${daysAroundNow().from}&to=${daysAroundNow().to}`)).text;
-    expect(ads.match(/CLICK-1,RingTrail call/g)).toHaveLength(1);
+    expect(ads.match(/CLICK-1,RingTrail lead/g)).toHaveLength(1); // the answered call of 65 s: a lead
   });
 
   it('never opens live pushes for a blocked caller’s call, though callStart shows it', async () => {

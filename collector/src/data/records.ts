@@ -43,6 +43,8 @@ export function callRecordBody(call: CallDoc): Omit<CallRecord, 'start_date' | '
     ...(call.matchConfidence ? { match_confidence: call.matchConfidence, match_candidates: call.matchCandidates ?? 0 } : {}),
     // Ours: the caller's first call to the domain (null: anonymous, or stored before it was kept).
     first_call: call.firstCall ?? null,
+    // Ours: a lead by the domain's rule or a person's verdict; null while the call goes on.
+    lead: call.lead ?? null,
   };
 }
 

@@ -1,6 +1,7 @@
 // Domains (settings, keys, pools) and their tracking numbers: the shapes and indexes of their documents (db/collections.ts gathers every family's).
 import type { DisplayMode, TimetableEntry } from '@ringtrail/shared';
 import type { IndexPlan } from '../db/index-plan.ts';
+import type { LeadRule } from '../telephony/leads.ts';
 
 export type PoolUsage = 'online' | 'offline';
 
@@ -54,6 +55,8 @@ export interface DomainDoc {
   redirect?: { enabled: boolean; timetable: TimetableEntry[] };
   redirectAfterSeconds?: number;
   whisper?: boolean;
+  /** Ours (telephony/leads.ts): when a call is a lead; absent: the default rule. */
+  leadRule?: LeadRule;
   /** The last origins the browser doors refused (browser/refused-origins.ts). */
   refusedOrigins?: { origin: string; count: number; firstAt: Date; lastAt: Date }[];
 }

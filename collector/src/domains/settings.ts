@@ -4,6 +4,7 @@ import { displayMode, HH_MM, isKnownNumberType, isOfflineNumberType, normalizePh
 import { domainToASCII } from 'node:url';
 import { z } from 'zod';
 import type { DomainDoc } from './documents.ts';
+import { DEFAULT_LEAD_RULE, leadRule } from '../telephony/leads.ts';
 
 export const phone = z.string().transform((value, ctx) => {
   const digits = normalizePhone(value);
@@ -89,6 +90,8 @@ export const domainSettings = z.object({
   redirectAfterSeconds: z.number().int().min(5, 'must be 5 to 120 seconds').max(120, 'must be 5 to 120 seconds').default(DEFAULT_REDIRECT_AFTER_SECONDS),
   /** Ours (telephony/whisper.ts): whoever answers hears the call's source first. */
   whisper: z.boolean().default(false),
+  /** Ours (telephony/leads.ts): when a call counts as a lead. */
+  leadRule: leadRule.default(DEFAULT_LEAD_RULE),
 });
 export type DomainSettings = z.infer<typeof domainSettings>;
 

@@ -56,7 +56,7 @@ export function reportRoutes(router: Router, c: Collections, agents: AgentServic
 }
 
 function callFilters(query: Context['query']): CallFilters {
-  const { status, source, number, firstCall } = query;
+  const { status, source, number, firstCall, lead } = query;
   const filters: CallFilters = {};
   if (status) {
     if (typeof status !== 'string' || !([...CALL_STATUSES, 'ONGOING'] as string[]).includes(status)) throw new ManageFailure(400, `status must be one of ${[...CALL_STATUSES, 'ONGOING'].join(', ')}`);
@@ -74,6 +74,10 @@ function callFilters(query: Context['query']): CallFilters {
   if (firstCall !== undefined && firstCall !== '') {
     if (firstCall !== 'true' && firstCall !== 'false') throw new ManageFailure(400, 'firstCall must be true (first calls only) or false (repeat calls only)');
     filters.firstCall = firstCall === 'true';
+  }
+  if (lead !== undefined && lead !== '') {
+    if (lead !== 'true' && lead !== 'false') throw new ManageFailure(400, 'lead must be true (leads only) or false (calls that are not)');
+    filters.lead = lead === 'true';
   }
   return filters;
 }

@@ -16,6 +16,7 @@ import type { SignInLimit } from './sign-in-limit.ts';
 import { reportRoutes } from './report-routes.ts';
 import { settingsRoutes } from './settings-routes.ts';
 import { blocklistRoutes } from './blocklist-routes.ts';
+import { verdictRoutes } from './verdict-routes.ts';
 import { signUp } from './sign-up.ts';
 import { checkPassword, usernameKey } from './users.ts';
 
@@ -83,6 +84,7 @@ export function manageRoutes(c: Collections, limit: SignInLimit, services: Manag
   const auth = signedIn(sessions);
   settingsRoutes(router, c, services.outbox, services.offline, auth, options);
   blocklistRoutes(router, c, auth);
+  verdictRoutes(router, c, auth);
   reportRoutes(router, c, services.agents, auth);
   return router;
 }

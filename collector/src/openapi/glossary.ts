@@ -139,6 +139,15 @@ const FIELDS: Record<string, string> = {
   firstCall: "Ours: the caller's first call to the domain; null for an anonymous caller. As a filter: true, first calls only; false, repeat calls only",
   first_call: "Ours: the caller's first call to the domain; null for an anonymous caller",
   newCallers: 'Ours: the calls that were their caller\'s first to the domain',
+  // Leads
+  lead: "Ours: a lead, by the domain's lead rule or a person's verdict; null while the call goes on. As a filter: true, leads only; false, the others",
+  verdict: "Ours: a person's word on the call, `lead`, `not-lead` or `spam`, which wins over the lead rule; null: none (or, sent, undoes it)",
+  leads: "Ours: the calls that are leads",
+  leadRate: 'Ours: leads per visit',
+  leadRule: "Ours: when a call is a lead: `minDuration` seconds at least, `answeredOnly`, `firstTimeOnly`",
+  minDuration: 'Seconds of conversation a lead lasts at least',
+  answeredOnly: 'Only an answered call is a lead',
+  firstTimeOnly: "Only a caller's first call is a lead",
 };
 
 /** Names a family means otherwise, by the family's group name in the reference. */

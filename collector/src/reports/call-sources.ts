@@ -9,7 +9,7 @@ import { dayKey, domainKeys, rollupKey, type CallZones } from '../data/call-days
 import { localTime } from '../domains/time-zone.ts';
 import { KeywordMonths, type KeywordCalls } from './keyword-months.ts';
 
-type Counted = Pick<CallDoc, 'domainId' | 'startedAt' | 'status' | 'source' | 'keyword' | 'firstCall'>;
+type Counted = Pick<CallDoc, 'domainId' | 'startedAt' | 'status' | 'source' | 'keyword' | 'firstCall' | 'lead'>;
 
 /** The one name of the source of a call no visit led to, in every report and in the CSV. */
 export const UNATTRIBUTED = 'unattributed';
@@ -23,7 +23,7 @@ interface Share {
   domainId: string;
   day: string;
   /** Counters of `calls` the call adds one to: `total`, `answered`, `src.paid`, `kw.<key>`, the same
-   * under `new.` for a caller's first call; or `blocked`. */
+   * under `new.` for a caller's first call and under `lead.` for a lead; or `blocked`. */
   places: string[];
 }
 
@@ -32,7 +32,7 @@ function shareOf(call: Counted | null, timeZone: string): Share | null {
   // A blocked caller's call is counted apart: never a call of a source, never an answered one.
   if (call.status === 'CALLER_PHONE_BLACKLISTED') return { domainId: call.domainId, day: localTime(call.startedAt, timeZone).day, places: ['blocked'] };
   const counted = ['total', `src.${sourceClassOf(call.source)}`, ...(call.keyword ? [`kw.${rollupKey(call.keyword)}`] : [])];
-  const places = [...counted, ...(call.status === 'SUCCESS' ? ['answered'] : []), ...(call.firstCall ? counted.map((place) => `new.${place}`) : [])];
+  const places = [...counted, ...(call.status === 'SUCCESS' ? ['answered'] : []), ...(call.firstCall ? counted.map((place) => `new.${place}`) : []), ...(call.lead ? counted.map((place) => `lead.${place}`) : [])];
   return { domainId: call.domainId, day: localTime(call.startedAt, timeZone).day, places };
 }
 
@@ -55,7 +55,7 @@ export class CallSources {
   async rebuild(domainId: string, timeZone: string): Promise<number> {
     const days = new Map<string, CallSourceCounts>();
     const months = new Map<string, KeywordCalls>();
-    for await (const call of this.c.calls.find({ domainId, status: { $ne: null } }, { projection: { domainId: 1, startedAt: 1, status: 1, source: 1, keyword: 1, firstCall: 1 }, batchSize: 10_000 })) {
+    for await (const call of this.c.calls.find({ domainId, status: { $ne: null } }, { projection: { domainId: 1, startedAt: 1, status: 1, source: 1, keyword: 1, firstCall: 1, lead: 1 }, batchSize: 10_000 })) {
       const share = shareOf(call, timeZone)!;
       const counts = days.get(share.day) ?? days.set(share.day, {}).get(share.day)!;
       for (const place of share.places) addAt(counts as Record<string, unknown>, place.split('.'), 1);
@@ -79,9 +79,9 @@ export class CallSources {
   }
 }
 
-/** The keyword month counters a share adds to: `calls`, and `newCalls` for a first call. */
-function keywordsOf(share: Share): { field: 'calls' | 'newCalls'; key: string }[] {
-  const fields = { 'kw.': 'calls', 'new.kw.': 'newCalls' } as const;
+/** The keyword month counters a share adds to: `calls`, `newCalls` for a first call, `leads` for a lead. */
+function keywordsOf(share: Share): { field: keyof KeywordCalls; key: string }[] {
+  const fields = { 'kw.': 'calls', 'new.kw.': 'newCalls', 'lead.kw.': 'leads' } as const;
   return share.places.flatMap((place) => {
     const prefix = (Object.keys(fields) as (keyof typeof fields)[]).find((p) => place.startsWith(p));
     return prefix ? [{ field: fields[prefix], key: place.slice(prefix.length) }] : [];

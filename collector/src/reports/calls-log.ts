@@ -21,6 +21,8 @@ export interface CallFilters {
   trackingNumber?: string;
   /** Only the callers' first calls (true), or only repeat calls (false). */
   firstCall?: boolean;
+  /** Only leads (true), or only calls that are not (false). */
+  lead?: boolean;
 }
 
 export interface CallRow {
@@ -44,6 +46,10 @@ export interface CallRow {
   matchCandidates: number | null;
   /** The caller's first call to the domain; null: anonymous, or stored before it was kept. */
   firstCall: boolean | null;
+  /** A lead by the rule or the verdict; null while the call goes on. */
+  lead: boolean | null;
+  /** A person's word on the call, which `lead` follows; null: none. */
+  verdict: 'lead' | 'not-lead' | 'spam' | null;
 }
 
 function filterOf(domain: DomainDoc, range: DayRange, filters: CallFilters): Record<string, unknown> {
@@ -54,10 +60,11 @@ function filterOf(domain: DomainDoc, range: DayRange, filters: CallFilters): Rec
     ...(filters.source === UNATTRIBUTED ? { source: null } : filters.source ? { source: { $regex: `^${filters.source.replace(/[^a-z]/g, '')}(:|$)` } } : {}),
     ...(filters.trackingNumber ? { trackingNumber: filters.trackingNumber } : {}),
     ...(filters.firstCall !== undefined ? { firstCall: filters.firstCall } : {}),
+    ...(filters.lead !== undefined ? { lead: filters.lead } : {}),
   };
 }
 
-function rowOf(call: CallDoc, domain: DomainDoc): CallRow {
+export function rowOf(call: CallDoc, domain: DomainDoc): CallRow {
   const local = localTime(call.startedAt, domain.timeZone);
   return {
     callId: call._id,
@@ -78,6 +85,8 @@ function rowOf(call: CallDoc, domain: DomainDoc): CallRow {
     matchConfidence: call.matchConfidence ?? null,
     matchCandidates: call.matchCandidates ?? null,
     firstCall: call.firstCall ?? null,
+    lead: call.lead ?? null,
+    verdict: call.verdict?.value ?? null,
   };
 }
 
@@ -93,7 +102,7 @@ export async function callsPage(c: Collections, domain: DomainDoc, range: DayRan
   return { calls: shown.map((call) => ({ ...rowOf(call, domain), callerBlocked: call.caller !== null && blocked.has(call.caller) })), page, hasMore: calls.length > LOG_PAGE_SIZE };
 }
 
-const CSV_COLUMNS: (keyof CallRow)[] = ['callId', 'startedAt', 'trackingNumber', 'caller', 'destination', 'status', 'duration', 'source', 'keyword', 'landingPage', 'pagesSeen', 'gclid', 'offlineDescription', 'agent', 'revenue', 'matchConfidence', 'matchCandidates', 'firstCall'];
+const CSV_COLUMNS: (keyof CallRow)[] = ['callId', 'startedAt', 'trackingNumber', 'caller', 'destination', 'status', 'duration', 'source', 'keyword', 'landingPage', 'pagesSeen', 'gclid', 'offlineDescription', 'agent', 'revenue', 'matchConfidence', 'matchCandidates', 'firstCall', 'lead', 'verdict'];
 
 export async function* callsCsv(c: Collections, domain: DomainDoc, range: DayRange, filters: CallFilters): AsyncGenerator<string> {
   yield csvLine(CSV_COLUMNS);
@@ -105,14 +114,14 @@ export async function* callsCsv(c: Collections, domain: DomainDoc, range: DayRan
 }
 
 /** Conversion names the Google Ads account must have (Tools, Conversions, Import from clicks). */
-export const GOOGLE_ADS_CALL = 'RingTrail call';
+export const GOOGLE_ADS_LEAD = 'RingTrail lead';
 export const GOOGLE_ADS_SALE = 'RingTrail sale';
 
 /**
  * Google Ads' offline conversion import template: a `Parameters:TimeZone=` line, then
  * `Google Click ID,Conversion Name,Conversion Time,Conversion Value,Conversion Currency`, times
- * `yyyy-MM-dd HH:mm:ss` in that zone. Calls with a gclid (answered ones, SUCCESS: a missed call is no
- * conversion), and sales whose call or visit had one, valued at the order's total.
+ * `yyyy-MM-dd HH:mm:ss` in that zone. Leads with a gclid (telephony/leads.ts: a 3-second hang-up is
+ * no conversion), and sales whose call or visit had one, valued at the order's total.
  */
 export async function* googleAdsCsv(c: Collections, domain: DomainDoc, range: DayRange): AsyncGenerator<string> {
   const tz = domain.timeZone;
@@ -122,8 +131,8 @@ export async function* googleAdsCsv(c: Collections, domain: DomainDoc, range: Da
   };
   yield `Parameters:TimeZone=${tz}\n`;
   yield csvLine(['Google Click ID', 'Conversion Name', 'Conversion Time', 'Conversion Value', 'Conversion Currency']);
-  const calls = c.calls.find({ ...filterOf(domain, range, { status: 'SUCCESS' }), gclid: { $type: 'string' } }, { sort: { startedAt: 1, _id: 1 }, limit: CSV_MAX_ROWS });
-  for await (const call of calls) yield csvLine([call.gclid, GOOGLE_ADS_CALL, at(call.startedAt), call.revenue || '', call.revenue ? domain.currency : '']);
+  const calls = c.calls.find({ ...filterOf(domain, range, { lead: true }), gclid: { $type: 'string' } }, { sort: { startedAt: 1, _id: 1 }, limit: CSV_MAX_ROWS });
+  for await (const call of calls) yield csvLine([call.gclid, GOOGLE_ADS_LEAD, at(call.startedAt), call.revenue || '', call.revenue ? domain.currency : '']);
   const orders = c.orders.find({ domainId: domain._id, convertedAt: localDaysBetween(range.from, range.to, tz) }, { sort: { convertedAt: 1, _id: 1 }, limit: CSV_MAX_ROWS });
   for await (const order of orders) {
     const gclid = await gclidOf(c, order.attribution?.callId ?? order.callId, order.attribution?.visitId ?? order.visitId);

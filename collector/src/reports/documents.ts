@@ -17,6 +17,8 @@ export interface CallSourceCounts {
   kw?: Record<string, number>;
   /** The callers' first calls among them (ours): `total`, by source class and by keyword. */
   new?: { total?: number; src?: Record<string, number>; kw?: Record<string, number> };
+  /** The leads among them (ours, telephony/leads.ts), the same way. */
+  lead?: { total?: number; src?: Record<string, number>; kw?: Record<string, number> };
 }
 
 /** A domain's traffic of one local day (reports/traffic-days.ts). */
@@ -48,4 +50,5 @@ export interface KeywordMonthDoc {
   calls?: Record<string, number>;
   /** First calls of their callers. */
   newCalls?: Record<string, number>;
+  leads?: Record<string, number>;
 }

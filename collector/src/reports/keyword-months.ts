@@ -8,24 +8,24 @@ import { addDays } from '../domains/time-zone.ts';
 
 export const monthKey = (domainId: string, month: string) => `${domainId}|${month}`;
 
-type Field = 'visits' | 'calls' | 'newCalls';
-const FIELDS: Field[] = ['visits', 'calls', 'newCalls'];
+type Field = 'visits' | 'calls' | 'newCalls' | 'leads';
+const FIELDS: Field[] = ['visits', 'calls', 'newCalls', 'leads'];
 
-/** A month's calls and first calls per keyword. */
-export type KeywordCalls = Partial<Record<'calls' | 'newCalls', Record<string, number>>>;
+/** A month's calls, first calls and leads per keyword. */
+export type KeywordCalls = Partial<Record<Exclude<Field, 'visits'>, Record<string, number>>>;
 
 export class KeywordMonths {
   constructor(private readonly c: Collections) {}
 
-  /** Adds `n` to the keyword's `visits`, `calls` or `newCalls` (first calls) in the month of `day`. */
+  /** Adds `n` to the keyword's `visits`, `calls`, `newCalls` (first calls) or `leads` in the month of `day`. */
   async add(domainId: string, day: string, field: Field, key: string, n: number): Promise<void> {
     const month = day.slice(0, 7);
     await this.c.keywordMonths.updateOne({ _id: monthKey(domainId, month) }, { $inc: { [`${field}.${key}`]: n }, $setOnInsert: { domainId, month } }, { upsert: true });
   }
 
-  /** Sets a domain's keyword calls and first calls per month, after its calls were counted again. */
+  /** Sets a domain's keyword calls, first calls and leads per month, after its calls were counted again. */
   async replaceCalls(domainId: string, byMonth: Map<string, KeywordCalls>): Promise<void> {
-    await this.c.keywordMonths.updateMany({ _id: domainKeys(domainId) }, { $unset: { calls: '', newCalls: '' } });
+    await this.c.keywordMonths.updateMany({ _id: domainKeys(domainId) }, { $unset: { calls: '', newCalls: '', leads: '' } });
     for (const [month, calls] of byMonth) {
       await this.c.keywordMonths.updateOne({ _id: monthKey(domainId, month) }, { $set: calls, $setOnInsert: { domainId, month } }, { upsert: true });
     }
@@ -37,7 +37,7 @@ export class KeywordMonths {
     const totals = new Map<string, Record<Field, number>>();
     for (const doc of docs) {
       for (const field of FIELDS) {
-        for (const [key, n] of Object.entries(doc[field] ?? {})) (totals.get(key) ?? totals.set(key, { visits: 0, calls: 0, newCalls: 0 }).get(key)!)[field] += n;
+        for (const [key, n] of Object.entries(doc[field] ?? {})) (totals.get(key) ?? totals.set(key, { visits: 0, calls: 0, newCalls: 0, leads: 0 }).get(key)!)[field] += n;
       }
     }
     return totals;

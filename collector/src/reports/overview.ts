@@ -18,6 +18,9 @@ export interface Row {
   calls: number;
   /** Ours: the calls that were their caller's first to the domain. */
   newCallers: number;
+  /** Ours: the calls that are leads (telephony/leads.ts), and leads per visit. */
+  leads: number;
+  leadRate: number;
   /** Calls per visit (tables), or calls that came from a page view per view (totals, days: an
    * offline number's or an unattributed call came from no view); 0 without visits or views. */
   conversionRate: number;
@@ -41,22 +44,23 @@ interface Counts {
   views: number;
   calls: number;
   newCallers: number;
+  leads: number;
   /** Calls credited to a visit: of a source class of the web. */
   webCalls: number;
   orders: number;
   revenueCents: number;
 }
 
-const zero = (): Counts => ({ visits: 0, views: 0, calls: 0, newCallers: 0, webCalls: 0, orders: 0, revenueCents: 0 });
+const zero = (): Counts => ({ visits: 0, views: 0, calls: 0, newCallers: 0, leads: 0, webCalls: 0, orders: 0, revenueCents: 0 });
 
 export async function overview(c: Collections, domain: { _id: string; currency: string }, from: string, to: string): Promise<Overview> {
   const { months, edgeDays } = splitByMonth(from, to);
   const traffic = new TrafficDays(c);
   // Keywords: whole months from their monthly counters, the days at the edges from theirs.
   const [days, keywordMonths, edges] = await Promise.all([
-    traffic.read(domain._id, from, to, { visits: 1, views: 1, src: 1, sales: 1, 'calls.total': 1, 'calls.answered': 1, 'calls.blocked': 1, 'calls.src': 1, 'calls.new.total': 1, 'calls.new.src': 1 }),
+    traffic.read(domain._id, from, to, { visits: 1, views: 1, src: 1, sales: 1, 'calls.total': 1, 'calls.answered': 1, 'calls.blocked': 1, 'calls.src': 1, 'calls.new.total': 1, 'calls.new.src': 1, 'calls.lead.total': 1, 'calls.lead.src': 1 }),
     new KeywordMonths(c).read(domain._id, months),
-    traffic.readDays(domain._id, edgeDays, { kw: 1, 'calls.kw': 1, 'calls.new.kw': 1 }),
+    traffic.readDays(domain._id, edgeDays, { kw: 1, 'calls.kw': 1, 'calls.new.kw': 1, 'calls.lead.kw': 1 }),
   ]);
   const trafficOf = new Map(days.map((d) => [d.day, d]));
   const totals = zero();
@@ -68,12 +72,14 @@ export async function overview(c: Collections, domain: { _id: string; currency: 
     for (const [key, counts] of Object.entries(day.src ?? {})) add(entry(sources, key), counts);
     for (const [key, calls] of Object.entries(day.calls?.src ?? {})) entry(sources, key).calls += calls;
     for (const [key, calls] of Object.entries(day.calls?.new?.src ?? {})) entry(sources, key).newCallers += calls;
+    for (const [key, calls] of Object.entries(day.calls?.lead?.src ?? {})) entry(sources, key).leads += calls;
   }
   for (const [key, counts] of keywordMonths) add(entry(keywords, key), { ...counts, newCallers: counts.newCalls });
   for (const day of edges) {
     for (const [key, counts] of Object.entries(day.kw ?? {})) add(entry(keywords, key), counts);
     for (const [key, calls] of Object.entries(day.calls?.kw ?? {})) entry(keywords, key).calls += calls;
     for (const [key, calls] of Object.entries(day.calls?.new?.kw ?? {})) entry(keywords, key).newCallers += calls;
+    for (const [key, calls] of Object.entries(day.calls?.lead?.kw ?? {})) entry(keywords, key).leads += calls;
   }
   const classes = [...SOURCE_CLASSES, ...[...sources.keys()].filter((k) => !(SOURCE_CLASSES as readonly string[]).includes(k)).sort()];
   return {
@@ -92,11 +98,11 @@ export async function overview(c: Collections, domain: { _id: string; currency: 
 
 function dayCounts(day: TrafficDayDoc | undefined): Partial<Counts> {
   const webCalls = SOURCE_CLASSES.reduce((n, source) => n + (day?.calls?.src?.[source] ?? 0), 0);
-  return { visits: day?.visits, views: day?.views, calls: day?.calls?.total, newCallers: day?.calls?.new?.total, webCalls, orders: day?.sales?.orders, revenueCents: day?.sales?.revenueCents };
+  return { visits: day?.visits, views: day?.views, calls: day?.calls?.total, newCallers: day?.calls?.new?.total, leads: day?.calls?.lead?.total, webCalls, orders: day?.sales?.orders, revenueCents: day?.sales?.revenueCents };
 }
 
 function add(into: Counts, counts: Partial<Counts>): void {
-  for (const key of ['visits', 'views', 'calls', 'newCallers', 'webCalls', 'orders', 'revenueCents'] as const) into[key] += counts[key] ?? 0;
+  for (const key of ['visits', 'views', 'calls', 'newCallers', 'leads', 'webCalls', 'orders', 'revenueCents'] as const) into[key] += counts[key] ?? 0;
 }
 
 function row(counts: Partial<Counts>, per: 'visits' | 'views'): Row {
@@ -104,5 +110,9 @@ function row(counts: Partial<Counts>, per: 'visits' | 'views'): Row {
   const views = counts.views ?? 0;
   const calls = counts.calls ?? 0;
   const [converted, base] = per === 'visits' ? [calls, visits] : [counts.webCalls ?? 0, views];
-  return { visits, views, calls, newCallers: counts.newCallers ?? 0, conversionRate: base ? Math.round((converted / base) * 10_000) / 10_000 : 0, orders: counts.orders ?? 0, revenue: (counts.revenueCents ?? 0) / 100 };
+  const leads = counts.leads ?? 0;
+  return { visits, views, calls, newCallers: counts.newCallers ?? 0, leads, leadRate: rate(leads, visits), conversionRate: rate(converted, base), orders: counts.orders ?? 0, revenue: (counts.revenueCents ?? 0) / 100 };
 }
+
+/** A share to four decimals; 0 over nothing. */
+const rate = (part: number, whole: number) => (whole ? Math.round((part / whole) * 10_000) / 10_000 : 0);

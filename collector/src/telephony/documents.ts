@@ -58,6 +58,18 @@ export interface CallDoc extends CallAttribution {
   /** Ours: the caller never called the domain before (telephony/first-calls.ts), decided at the first
    * report; null for an anonymous caller; absent on calls stored before it was kept. */
   firstCall?: boolean | null;
+  /** Ours (telephony/leads.ts): by the domain's lead rule, or by the verdict; null while the call goes on. */
+  lead?: boolean | null;
+  /** Ours: a person's word on the call, which wins over the rule; absent or null: none. */
+  verdict?: CallVerdict | null;
+}
+
+/** A person's word on a call: a lead, not a lead, or spam (which blocks its caller too). */
+export interface CallVerdict {
+  value: 'lead' | 'not-lead' | 'spam';
+  /** The back end's user. */
+  by: string;
+  at: Date;
 }
 
 export interface SmsDoc {

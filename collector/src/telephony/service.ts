@@ -13,7 +13,9 @@ import { attributeCall } from './call-attribution.ts';
 import { matchOf } from './call-match.ts';
 import type { CallRouter, Route } from './routing.ts';
 import { FirstCalls } from './first-calls.ts';
+import { leadOf, leadRuleOf } from './leads.ts';
 import { whisperOf } from './whisper.ts';
+import { updateCall } from './call-writes.ts';
 
 /** A report whose outcome may not be known yet (status null: ringing or going on). */
 export type CallInput = Omit<CallReport, 'status'> & { status: CallStatus | null };
@@ -109,13 +111,15 @@ export class TelephonyService {
       if (existing && isSameCall(existing, report)) {
         const closed = fallback && existing.status !== null;
         status = closed ? existing.status : statusOf(existing.forcedStatus, report.status);
-        if (await this.update(existing, closed ? { billingDuration: outcome.billingDuration, updatedAt: now } : { ...outcome, status })) break;
+        const set = closed ? { billingDuration: outcome.billingDuration, updatedAt: now } : { ...outcome, status };
+        if (await this.update(existing, { ...set, lead: leadOf({ ...existing, ...set }, await leadRuleOf(this.c, existing.domainId)) })) break;
         continue;
       }
       const decided = await this.decide(callId, report, routed);
       status = statusOf(decided.forcedStatus, report.status);
       const fields = { ...decided, ...outcome, callRef: report.callRef, status };
-      if (existing ? await this.update(existing, fields) : await this.insert({ ...fields, _id: callId, receivedAt: now, rev: 0 })) break;
+      const lead = leadOf({ ...fields, verdict: existing?.verdict ?? null }, await leadRuleOf(this.c, decided.domainId));
+      if (existing ? await this.update(existing, { ...fields, lead }) : await this.insert({ ...fields, lead, _id: callId, receivedAt: now, rev: 0 })) break;
     }
     if (status !== null) await this.onOutcome(callId);
     return callId;
@@ -133,12 +137,8 @@ export class TelephonyService {
     return true;
   }
 
-  /** Sets fields of the call as it was read; false when another report changed it meanwhile. */
-  private async update(stored: CallDoc, set: Partial<CallDoc>): Promise<boolean> {
-    const { matchedCount } = await this.c.calls.updateOne({ _id: stored._id, rev: stored.rev }, { $set: set, $inc: { rev: 1 } });
-    if (matchedCount === 0) return false;
-    await this.summaries.record(stored, { ...stored, ...set, rev: stored.rev + 1 });
-    return true;
+  private update(stored: CallDoc, set: Partial<CallDoc>): Promise<boolean> {
+    return updateCall(this.c, this.summaries, stored, set);
   }
 
   async callByRef(callRef: string): Promise<CallDoc | null> {

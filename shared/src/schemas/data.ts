@@ -32,6 +32,7 @@ export const callRecord = z.object({
     .nullable()
     .optional()
     .describe("Ours: the caller's first call to the domain; null for an anonymous caller; absent from records rendered before it was kept (npm run rebuild-summaries adds it)"),
+  lead: z.boolean().nullable().optional().describe("Ours: a lead, by the domain's lead rule or a person's verdict; absent from records rendered before it was kept"),
 });
 export type CallRecord = z.infer<typeof callRecord>;
 

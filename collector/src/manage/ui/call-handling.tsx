@@ -1,4 +1,4 @@
-// A domain's call handling: where unanswered calls go and when, the whisper, and the blocklist.
+// A domain's call handling: where unanswered calls go and when, the whisper, the lead rule, and the blocklist.
 import { useState } from 'preact/hooks';
 import { api, get } from './api.ts';
 import { localDateTime, phone } from './format.ts';
@@ -20,6 +20,7 @@ export function CallHandlingForm({ path, domain, saved }: { path: string; domain
         redirectAfterSeconds: Number(text('redirectAfterSeconds')),
         redirect: { enabled: f.get('redirectEnabled') === 'on', timetable: parseTimetable(text('redirectTimetable')) },
         whisper: f.get('whisper') === 'on',
+        leadRule: { minDuration: Number(text('minDuration')), answeredOnly: f.get('answeredOnly') === 'on', firstTimeOnly: f.get('firstTimeOnly') === 'on' },
       });
       setMessage({ ok: true, text: 'Saved.' });
       saved();
@@ -42,6 +43,13 @@ export function CallHandlingForm({ path, domain, saved }: { path: string; domain
       </label>
       {!domain.redirectPhone && (domain.redirect.enabled || domain.numbers.some((n) => n.redirect?.allowRedirect)) && <p class="warn-text">Redirects are on, but there is no number to redirect to.</p>}
       <label class="check"><input type="checkbox" name="whisper" defaultChecked={domain.whisper} /> Whisper: whoever answers hears where the call comes from ("Call from Google Ads, keyword boiler") before the caller is put through</label>
+      <fieldset class="lead-rule">
+        <legend>A call is a lead when</legend>
+        <label>it lasts at least (s)<input name="minDuration" type="number" min={0} max={86400} defaultValue={domain.leadRule.minDuration} /></label>
+        <label class="check"><input type="checkbox" name="answeredOnly" defaultChecked={domain.leadRule.answeredOnly} /> it was answered</label>
+        <label class="check"><input type="checkbox" name="firstTimeOnly" defaultChecked={domain.leadRule.firstTimeOnly} /> it is the caller's first call</label>
+        <p class="muted">A person's verdict in the calls log (Lead, Not a lead, Spam) wins over this rule. Only leads go to the Google Ads file.</p>
+      </fieldset>
       </StoredFields>
       {message && <p class={message.ok ? 'ok-text' : 'error'} role="status">{message.text}</p>}
       <button type="submit">Update call handling</button>

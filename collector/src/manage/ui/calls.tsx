@@ -12,7 +12,7 @@ const SOURCES = ['paid', 'organic', 'social', 'referral', 'direct', 'offline', '
 
 export function CallsScreen({ route }: { route: Route }) {
   const base = `/domains/${encodeURIComponent(route.domain!)}/reports`;
-  const filters = { ...rangeQuery(route), status: route.query.status, source: route.query.source, firstCall: route.query.firstCall };
+  const filters = { ...rangeQuery(route), status: route.query.status, source: route.query.source, firstCall: route.query.firstCall, lead: route.query.lead };
   const page = Number(route.query.page || 1);
   const { data, error, reload } = useLoad(() => get<{ calls: (CallRow & { callerBlocked: boolean })[]; hasMore: boolean }>(withQuery(`${base}/calls`, { ...filters, page })), [route.domain, JSON.stringify(filters), page]);
   const set = (query: Record<string, string>) => navigate({ ...route, query: { ...route.query, page: '', ...query } });
@@ -37,6 +37,11 @@ export function CallsScreen({ route }: { route: Route }) {
           <option value="true">New callers: their first call</option>
           <option value="false">Repeat callers</option>
         </select>
+        <select aria-label="Leads" value={route.query.lead ?? ''} onChange={(e) => set({ lead: (e.target as HTMLSelectElement).value })}>
+          <option value="">Leads or not</option>
+          <option value="true">Leads</option>
+          <option value="false">Not leads</option>
+        </select>
         <span class="spacer" />
         <a class="button" href={withQuery(`/manage/api${base}/calls.csv`, filters)} download>
           Download CSV
@@ -56,9 +61,9 @@ export function CallsScreen({ route }: { route: Route }) {
                 <th>Number called</th>
                 <th>Caller</th>
                 <th title="The caller's first call to this site (new), or not (repeat); — for an anonymous caller">New</th>
-                <th>Status</th>
+                <th title="Under the status, how sure the visit match is: certain, likely (the number changed hands shortly before), possible (the call came after the hold ended), none">Status, match</th>
                 <th class="num">Duration</th>
-                <th title="How sure the visit match is: certain, likely (the number changed hands shortly before), possible (the call came after the hold ended), none">Match</th>
+                <th title="A lead by the domain's rule, unless a person said otherwise: Lead, Not a lead, Spam (which blocks the caller)">Lead</th>
                 <th>Source and keyword</th>
                 <th>Landing page, pages seen, gclid</th>
               </tr>
@@ -66,7 +71,10 @@ export function CallsScreen({ route }: { route: Route }) {
             <tbody>
               {data.calls.map((call) => (
                 <tr data-call={call.callId}>
-                  <td class="nowrap">{call.startedAt}</td>
+                  <td class="nowrap">
+                    {call.startedAt.slice(0, 10)}
+                    <div class="muted">{call.startedAt.slice(11)}</div>
+                  </td>
                   <td class="nowrap">{phone(call.trackingNumber)}{call.offlineDescription && <div class="muted">{call.offlineDescription}</div>}</td>
                   <td class="nowrap">
                     {call.caller === 'anonymous' || call.caller === 'hidden' ? call.caller : phone(call.caller)}
@@ -82,9 +90,14 @@ export function CallsScreen({ route }: { route: Route }) {
                     )}
                   </td>
                   <td>{call.firstCall === null ? <span class="muted">—</span> : call.firstCall ? <span class="status new-caller">new</span> : <span class="muted">repeat</span>}</td>
-                  <td><span class={`status ${call.status.toLowerCase()}`} title={call.status}>{STATUS_LABELS[call.status] ?? call.status}</span></td>
+                  <td>
+                    <span class={`status ${call.status.toLowerCase()}`} title={call.status}>{STATUS_LABELS[call.status] ?? call.status}</span>
+                    <div>{call.matchConfidence ? <span class={`status match-${call.matchConfidence}`} title={`How sure the visit match is: ${call.matchCandidates} visit(s) held the number before the call`}>{call.matchConfidence}</span> : <span class="muted">{call.source === 'offline' ? 'offline' : '—'}</span>}</div>
+                  </td>
                   <td class="num nowrap">{duration(call.duration)}</td>
-                  <td>{call.matchConfidence ? <span class={`status match-${call.matchConfidence}`} title={`${call.matchCandidates} visit(s) held the number before the call`}>{call.matchConfidence}</span> : <span class="muted">{call.source === 'offline' ? 'offline' : '—'}</span>}</td>
+                  <td>
+                    <VerdictSelect call={call} domain={route.domain!} changed={reload} />
+                  </td>
                   <td>
                     {call.source ?? <span class="muted">{UNATTRIBUTED}</span>}
                     {call.keyword && <div class="muted">{call.keyword}</div>}
@@ -112,5 +125,20 @@ export function CallsScreen({ route }: { route: Route }) {
         </div>
       )}
     </section>
+  );
+}
+
+/** What a person says of a call: nothing (the rule decides, shown as the first option), Lead, Not a lead, Spam. */
+function VerdictSelect({ call, domain, changed }: { call: CallRow; domain: string; changed: () => void }) {
+  const byRule = call.verdict ? 'by the rule' : call.lead === null ? 'going on' : call.lead ? 'lead (rule)' : 'no (rule)';
+  const choose = (value: string) =>
+    api('PUT', `/domains/${encodeURIComponent(domain)}/calls/${call.callId}/verdict`, { verdict: value || null }).then(changed, (err: Error) => alert(err.message));
+  return (
+    <select class={`verdict ${call.lead ? 'is-lead' : ''}`} aria-label={`Verdict on call ${call.callId}`} value={call.verdict ?? ''} onChange={(e) => choose((e.target as HTMLSelectElement).value)}>
+      <option value="">{byRule}</option>
+      <option value="lead">Lead</option>
+      <option value="not-lead">Not a lead</option>
+      <option value="spam">Spam</option>
+    </select>
   );
 }

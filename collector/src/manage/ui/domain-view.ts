@@ -20,6 +20,7 @@ export interface DomainView {
   redirect: { enabled: boolean; timetable: TimetableEntry[] };
   redirectAfterSeconds: number;
   whisper: boolean;
+  leadRule: { minDuration: number; answeredOnly: boolean; firstTimeOnly: boolean };
   pools: { type: number; usage: 'online' | 'offline'; codeDigits: number; costGroup?: string }[];
   keys: Record<string, boolean>;
   publicKey: string | null;

@@ -27,7 +27,8 @@ export function OverviewScreen({ route }: { route: Route }) {
             <Tile label="Visits" value={count(data.totals.visits)} />
             <Tile label="Page views" value={count(data.totals.views)} />
             <Tile label="Calls" value={count(data.totals.calls)} note={`${count(data.totals.answered)} answered${data.totals.blocked ? `; ${count(data.totals.blocked)} blocked, not counted` : ''}`} />
-            <Tile label="New callers" value={count(data.totals.newCallers)} note="calls from a number that never called before" />
+            <Tile label="New callers" value={count(data.totals.newCallers)} note="their number's first call" />
+            <Tile label="Leads" value={count(data.totals.leads)} note={`${ratio(data.totals.leadRate)} per visit`} />
             <Tile label="Views → calls" value={percent(data.totals.conversionRate)} note="calls from a page view, per view" />
             {sales && <Tile label="Sales" value={count(data.totals.orders)} note={money(data.totals.revenue, data.currency)} />}
           </div>
@@ -71,6 +72,7 @@ function Table({ first, rows, sales, currency }: { first: string; rows: (Row & {
           <th class="num">Visits</th>
           <th class="num">Calls</th>
           <th class="num" title="Calls from a number that never called before">New callers</th>
+          <th class="num" title="Calls that are leads, by the lead rule or a person's verdict">Leads</th>
           <th class="num">Calls per visit</th>
           {sales && <th class="num">Revenue</th>}
         </tr>
@@ -82,6 +84,7 @@ function Table({ first, rows, sales, currency }: { first: string; rows: (Row & {
             <td class="num">{count(r.visits)}</td>
             <td class="num">{count(r.calls)}</td>
             <td class="num">{count(r.newCallers)}</td>
+            <td class="num">{count(r.leads)}</td>
             <td class="num">{r.visits ? ratio(r.conversionRate) : '–'}</td>
             {sales && <td class="num">{money(r.revenue, currency)}</td>}
           </tr>
