@@ -54,6 +54,7 @@ describe('back end settings', () => {
     ['POST', '/domains/shop.test/calls/1/block-caller'],
     ['DELETE', '/domains/shop.test/calls/1/block-caller'],
     ['PUT', '/domains/shop.test/calls/1/verdict', { verdict: 'spam' }],
+    ['GET', '/domains/shop.test/calls/1'],
     ['GET', '/domains/shop.test/reports/overview'],
     ['GET', '/domains/shop.test/reports/calls'],
     ['GET', '/domains/shop.test/reports/calls.csv'],
@@ -82,7 +83,7 @@ describe('back end settings', () => {
     const router = manageRoutes(c, new SignInLimit(c, DEFAULT_SIGN_IN_LIMITS), services, { signUp: true, publicWebhooksOnly: true }, createLogger('silent'));
     const served = router.stack.filter((layer) => String(layer.path).includes(':domain')).flatMap((layer) => layer.methods.filter((m) => m !== 'HEAD').map((m) => `${m} ${layer.path}`));
     const tested = DOMAIN_ROUTES.map(([method, path]) => `${method} /manage/api${path}`);
-    const pattern = (route: string) => route.replace('shop.test', ':domain').replace(/keys\/api$/, 'keys/:kind').replace(/pools\/1\//, 'pools/:type/').replace(/numbers\/0800000001$/, 'numbers/:number').replace(/offline-numbers\/0100000001\//, 'offline-numbers/:number/').replace(/blocked-callers\/0611111111$/, 'blocked-callers/:entry').replace(/calls\/1\//, 'calls/:callId/');
+    const pattern = (route: string) => route.replace('shop.test', ':domain').replace(/keys\/api$/, 'keys/:kind').replace(/pools\/1\//, 'pools/:type/').replace(/numbers\/0800000001$/, 'numbers/:number').replace(/offline-numbers\/0100000001\//, 'offline-numbers/:number/').replace(/blocked-callers\/0611111111$/, 'blocked-callers/:entry').replace(/calls\/1(\/|$)/, 'calls/:callId$1');
     expect(tested.map(pattern).sort()).toEqual(served.sort());
   });
 

@@ -117,6 +117,7 @@ export async function exampleTour(baseUrl: string, webhookUrl: string): Promise<
   await manage('post /manage/api/domains/{domain}/offline-numbers/{number}/assign', 'POST', '/domains/shop.test/offline-numbers/0100000001/assign', { destination: '01 23 45 67 89', description: 'Radio, autumn' });
   await manage('post /manage/api/domains/{domain}/blocked-callers', 'POST', '/domains/shop.test/blocked-callers', { number: '06 66 66 66 66' });
   await manage('post /manage/api/domains/{domain}/calls/{callId}/block-caller', 'POST', `/domains/shop.test/calls/${callId}/block-caller`);
+  await manage('get /manage/api/domains/{domain}/calls/{callId}', 'GET', `/domains/shop.test/calls/${callId}`);
   await manage('put /manage/api/domains/{domain}/calls/{callId}/verdict', 'PUT', `/domains/shop.test/calls/${callId}/verdict`, { verdict: 'lead' });
   await manage('get /manage/api/domains/{domain}/blocked-callers', 'GET', '/domains/shop.test/blocked-callers');
   await manage('put /manage/api/account/webhook', 'PUT', '/account/webhook', { url: webhookUrl });

@@ -104,11 +104,12 @@ export class AgentService {
     await this.c.calls.updateOne({ _id: call._id }, { $set: { agent } });
   }
 
-  private async contextOf(domain: DomainDoc, call: CallDoc): Promise<CallStartResult> {
+  /** What is known of a call's visitor: the visit's pages (up to `until`, if given), the current cart, the orders. */
+  async contextOf(domain: DomainDoc, call: CallDoc, { until }: { until?: Date } = {}): Promise<CallStartResult> {
     const tz = domain.timeZone;
     const mine = [...(call.visitId !== null ? [{ visitId: call.visitId }] : []), { callId: call._id }];
     const [views, carts, orders] = await Promise.all([
-      call.visitId !== null ? this.c.views.find({ visitId: call.visitId }).sort({ createdAt: 1, _id: 1 }).toArray() : [],
+      call.visitId !== null ? this.c.views.find({ visitId: call.visitId, ...(until ? { createdAt: { $lte: until } } : {}) }).sort({ createdAt: 1, _id: 1 }).toArray() : [],
       this.c.carts.find({ domainId: domain._id, $or: mine }).sort({ updatedAt: -1, _id: -1 }).toArray(),
       this.c.orders.find({ domainId: domain._id, $or: mine }).sort({ createdAt: 1, _id: 1 }).toArray(),
     ]);

@@ -15,6 +15,7 @@ import { overview } from '../reports/overview.ts';
 import { poolsReport } from '../reports/pools.ts';
 import { domainOf } from './settings-routes.ts';
 import { accountOf } from './webhooks.ts';
+import { callPage } from '../reports/call-page.ts';
 
 export function reportRoutes(router: Router, c: Collections, agents: AgentService, auth: Middleware): void {
   const report = (path: string, answer: (ctx: Context, domain: DomainDoc) => Promise<void>) =>
@@ -39,6 +40,15 @@ export function reportRoutes(router: Router, c: Collections, agents: AgentServic
   report('google-ads.csv', async (ctx, domain) => {
     const range = reportRange(ctx.query, domain.timeZone);
     sendCsv(ctx, `google-ads-${domain.name}-${range.from}-${range.to}.csv`, googleAdsCsv(c, domain, range));
+  });
+
+  /** One call's page: its row, its verdict's author, the match in words, the visit's pages, cart and orders. */
+  router.get('/domains/:domain/calls/:callId', auth, async (ctx) => {
+    const domain = await domainOf(c, ctx);
+    const callId = Number(ctx.params.callId);
+    const page = Number.isSafeInteger(callId) ? await callPage(c, agents, domain, callId) : null;
+    if (!page) throw new ManageFailure(404, `No call ${ctx.params.callId} in this domain`);
+    ctx.body = page;
   });
 
   report('pools', async (ctx, domain) => {

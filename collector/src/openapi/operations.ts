@@ -281,6 +281,7 @@ export const OPERATIONS: Operation[] = [
   manageOp('delete', '/domains/:domain/blocked-callers/:entry', 'Unblocks a caller, by entry id or number', { description: 'Unblocked' }, {}, 204),
   manageOp('post', '/domains/:domain/calls/:callId/block-caller', "Blocks a call's caller", object('The entry')),
   manageOp('delete', '/domains/:domain/calls/:callId/block-caller', "Unblocks a call's caller", { description: 'Unblocked' }, {}, 204),
+  manageOp('get', '/domains/:domain/calls/:callId', "A call's page: the calls log's row with the verdict's author, the match in words, the visit's pages up to the call, its current cart and orders", object('The call')),
   manageOp('put', '/domains/:domain/calls/:callId/verdict', "A person's word on a call (lead, not-lead, spam: spam also blocks the caller), which wins over the lead rule; null undoes it", object('The call as the calls log shows it'), { body: verdictBody }),
   manageOp('get', '/account', 'The account: webhook URL, which secrets are set', object('The account')),
   manageOp('put', '/account/webhook', 'Sets or clears the webhook URL (the first one makes the secret)', object('The new secret, if one was made'), { body: webhookUrl }),

@@ -1,0 +1,44 @@
+// One call as its page in the back end shows it: the calls log's row, who gave its verdict and
+// when, the match confidence in words, and what is known of the caller's visit (its pages up to the
+// call, the cart and the orders tied to it, as callStart shows them to an agent).
+import type { AgentService } from '../agent/service.ts';
+import type { Collections } from '../db/collections.ts';
+import type { DomainDoc } from '../domains/documents.ts';
+import { localTime } from '../domains/time-zone.ts';
+import type { CallDoc } from '../telephony/documents.ts';
+import { endOfSecond } from '../telephony/routing.ts';
+import { rowOf } from './calls-log.ts';
+
+/** The match confidence (telephony/call-match.ts) as a person reads it. */
+export function matchInWords(call: Pick<CallDoc, 'matchConfidence' | 'matchCandidates' | 'source'>): string {
+  const n = call.matchCandidates ?? 0;
+  switch (call.matchConfidence) {
+    case 'certain':
+      return 'Certain: one visit held this number before the call, and still held it when the call came in.';
+    case 'likely':
+      return `Likely: the visit holding the number when the call came in is credited, but ${n} visits held it shortly before: the number changed hands.`;
+    case 'possible':
+      return `Possible: nobody held the number when the call came in (the hold had ended); ${n === 1 ? 'one visit' : `${n} visits`} held it shortly before, and the last one is credited.`;
+    case 'none':
+      return 'None: no visit held this number before the call, so no page is credited.';
+    default:
+      return call.source === 'offline' ? 'An offline number: the call is credited to its campaign, not to a visit.' : 'Not matched to a visit.';
+  }
+}
+
+export async function callPage(c: Collections, agents: AgentService, domain: DomainDoc, callId: number) {
+  const call = await c.calls.findOne({ _id: callId, domainId: domain._id });
+  if (!call) return null;
+  const at = (date: Date) => {
+    const local = localTime(date, domain.timeZone);
+    return `${local.day} ${local.time}`;
+  };
+  // A call's start is whole seconds: a page viewed during its first second came before it.
+  const { views, currentCart, orders } = await agents.contextOf(domain, call, { until: endOfSecond(call.startedAt) });
+  return {
+    call: { ...rowOf(call, domain), verdictBy: call.verdict?.by ?? null, verdictAt: call.verdict ? at(call.verdict.at) : null, matchInWords: matchInWords(call) },
+    pages: views,
+    currentCart,
+    orders,
+  };
+}
