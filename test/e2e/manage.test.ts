@@ -130,6 +130,14 @@ describe('the back end in Chromium', () => {
     await row.waitFor();
     await shot(owner, '5b-spam');
 
+    // The call's own page, opened from the log: what a person needs to understand the call.
+    await row.getByTitle("The call's page").click();
+    await owner.getByRole('heading', { name: 'Call from 06 11 22 33 44 new caller' }).waitFor();
+    await owner.getByText('Certain: one visit held this number before the call').waitFor();
+    await owner.getByText('said by owner@acme.test on').waitFor();
+    expect(await owner.locator('ol.pages-seen li strong').allInnerTexts()).toEqual(['Acme Plumbing']);
+    await shot(owner, '5c-call');
+
     // The pools report shows the number held now.
     await owner.getByRole('link', { name: 'Number pools' }).click();
     await expect.poll(() => owner.locator('.tile', { hasText: 'Held now' }).locator('strong').innerText()).toBe('1');

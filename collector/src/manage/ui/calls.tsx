@@ -5,7 +5,8 @@ import { duration, phone, STATUS_LABELS, UNATTRIBUTED } from './format.ts';
 import { useLoad } from './hooks.ts';
 import { Failure } from './layout.tsx';
 import { rangeQuery, ReportHeading } from './range.tsx';
-import { navigate, type Route } from './route.ts';
+import { navigate, routeHash, type Route } from './route.ts';
+import { VerdictSelect } from './verdict.tsx';
 
 const STATUSES = ['SUCCESS', 'NORESPONSE', 'BUSY', 'EXPIRED', 'NOTASSIGNED', 'INTERRUPTED', 'ANOMALY', 'CALLER_PHONE_BLACKLISTED', 'ONGOING'];
 const SOURCES = ['paid', 'organic', 'social', 'referral', 'direct', 'offline', 'unattributed'];
@@ -72,8 +73,10 @@ export function CallsScreen({ route }: { route: Route }) {
               {data.calls.map((call) => (
                 <tr data-call={call.callId}>
                   <td class="nowrap">
-                    {call.startedAt.slice(0, 10)}
-                    <div class="muted">{call.startedAt.slice(11)}</div>
+                    <a href={routeHash({ domain: route.domain, screen: 'call', query: { id: String(call.callId) } })} title="The call's page">
+                      {call.startedAt.slice(0, 10)}
+                      <div>{call.startedAt.slice(11)}</div>
+                    </a>
                   </td>
                   <td class="nowrap">{phone(call.trackingNumber)}{call.offlineDescription && <div class="muted">{call.offlineDescription}</div>}</td>
                   <td class="nowrap">
@@ -125,20 +128,5 @@ export function CallsScreen({ route }: { route: Route }) {
         </div>
       )}
     </section>
-  );
-}
-
-/** What a person says of a call: nothing (the rule decides, shown as the first option), Lead, Not a lead, Spam. */
-function VerdictSelect({ call, domain, changed }: { call: CallRow; domain: string; changed: () => void }) {
-  const byRule = call.verdict ? 'by the rule' : call.lead === null ? 'going on' : call.lead ? 'lead (rule)' : 'no (rule)';
-  const choose = (value: string) =>
-    api('PUT', `/domains/${encodeURIComponent(domain)}/calls/${call.callId}/verdict`, { verdict: value || null }).then(changed, (err: Error) => alert(err.message));
-  return (
-    <select class={`verdict ${call.lead ? 'is-lead' : ''}`} aria-label={`Verdict on call ${call.callId}`} value={call.verdict ?? ''} onChange={(e) => choose((e.target as HTMLSelectElement).value)}>
-      <option value="">{byRule}</option>
-      <option value="lead">Lead</option>
-      <option value="not-lead">Not a lead</option>
-      <option value="spam">Spam</option>
-    </select>
   );
 }

@@ -27,7 +27,7 @@ export function Layout({ route, domain, domains, username, onSignOut, children }
         <nav>
           {domain &&
             SCREENS.map((screen) => (
-              <a href={routeHash({ domain, screen, query: { from: route.query.from ?? '', to: route.query.to ?? '' } })} class={route.screen === screen ? 'active' : ''}>
+              <a href={routeHash({ domain, screen, query: { from: route.query.from ?? '', to: route.query.to ?? '' } })} class={route.screen === screen || (screen === 'calls' && route.screen === 'call') ? 'active' : ''}>
                 {LABELS[screen]}
               </a>
             ))}

@@ -7,6 +7,7 @@ import { AccountScreen } from './account.tsx';
 import { AgentsScreen } from './agents.tsx';
 import { api, get, setCsrfToken } from './api.ts';
 import { CallsScreen } from './calls.tsx';
+import { CallScreen } from './call.tsx';
 import { useLoad } from './hooks.ts';
 import { Layout } from './layout.tsx';
 import { NewDomainScreen } from './new-domain.tsx';
@@ -52,6 +53,7 @@ function SignedIn({ who, onSignOut }: { who: Who; onSignOut: () => void }) {
       {route.screen === 'account' && <AccountScreen />}
       {route.domain && route.screen === 'overview' && <OverviewScreen route={route} />}
       {route.domain && route.screen === 'calls' && <CallsScreen route={route} />}
+      {route.domain && route.screen === 'call' && <CallScreen route={route} />}
       {route.domain && route.screen === 'pools' && <PoolsScreen route={route} />}
       {route.domain && route.screen === 'agents' && <AgentsScreen route={route} />}
       {route.domain && route.screen === 'settings' && <SettingsScreen route={route} />}

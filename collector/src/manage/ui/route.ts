@@ -3,7 +3,8 @@
 import { useEffect, useState } from 'preact/hooks';
 
 export const SCREENS = ['overview', 'calls', 'pools', 'agents', 'settings'] as const;
-export type Screen = (typeof SCREENS)[number] | 'new' | 'account';
+/** `call`: one call's page, `#/<domain>/call?id=N` (opened from the calls log, not a tab). */
+export type Screen = (typeof SCREENS)[number] | 'new' | 'account' | 'call';
 
 export interface Route {
   domain: string | null;
@@ -16,7 +17,7 @@ export function parseRoute(hash: string): Route {
   const parts = path.split('/').filter(Boolean).map(decodeURIComponent);
   const query = Object.fromEntries(new URLSearchParams(search));
   if (parts[0] === 'new' || parts[0] === 'account') return { domain: null, screen: parts[0], query };
-  const screen = (SCREENS as readonly string[]).includes(parts[1] ?? '') ? (parts[1] as Screen) : 'overview';
+  const screen = [...SCREENS, 'call'].includes(parts[1] ?? '') ? (parts[1] as Screen) : 'overview';
   return { domain: parts[0] ?? null, screen, query };
 }
 

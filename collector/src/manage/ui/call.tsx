@@ -1,0 +1,95 @@
+// One call's page: when and how long, the number and the caller, the outcome, what led to it and how
+// sure that is, the visitor's pages up to the call, the cart and orders tied to it, and the verdict.
+import type { callPage } from '../../reports/call-page.ts';
+import { get } from './api.ts';
+import { duration, money, phone, STATUS_LABELS, UNATTRIBUTED } from './format.ts';
+import { useLoad } from './hooks.ts';
+import { Failure } from './layout.tsx';
+import { routeHash, type Route } from './route.ts';
+import { VerdictSelect } from './verdict.tsx';
+
+type CallPage = NonNullable<Awaited<ReturnType<typeof callPage>>>;
+
+export function CallScreen({ route }: { route: Route }) {
+  const domain = route.domain!;
+  const { data, error, reload } = useLoad(() => get<CallPage>(`/domains/${encodeURIComponent(domain)}/calls/${encodeURIComponent(route.query.id ?? '')}`), [domain, route.query.id]);
+  const call = data?.call;
+  return (
+    <section class="call-page">
+      <p>
+        <a href={routeHash({ domain, screen: 'calls', query: {} })}>← Calls</a>
+      </p>
+      {error && <Failure message={error} />}
+      {call && data && (
+        <>
+          <h1>
+            Call from {call.caller === 'anonymous' || call.caller === 'hidden' ? `an ${call.caller === 'hidden' ? 'undisclosed' : 'anonymous'} caller` : phone(call.caller)}
+            {call.firstCall && <span class="status new-caller">new caller</span>}
+          </h1>
+          <div class="card">
+            <dl class="facts">
+              <dt>When</dt>
+              <dd>{call.startedAt}, for {duration(call.duration)}</dd>
+              <dt>Number called</dt>
+              <dd>
+                {phone(call.trackingNumber)}
+                {call.destination && <span class="muted"> forwarded to {phone(call.destination)}</span>}
+              </dd>
+              <dt>Outcome</dt>
+              <dd>
+                <span class={`status ${call.status.toLowerCase()}`} title={call.status}>{STATUS_LABELS[call.status] ?? call.status}</span>
+                {call.agent && <span class="muted"> taken by {call.agent}</span>}
+              </dd>
+              <dt>Source</dt>
+              <dd>
+                {call.source ?? UNATTRIBUTED}
+                {call.keyword && <>, keyword <strong>{call.keyword}</strong></>}
+                {call.offlineDescription && <span class="muted"> ({call.offlineDescription})</span>}
+                {call.gclid && <div class="muted mono">gclid {call.gclid}</div>}
+              </dd>
+              <dt>How sure</dt>
+              <dd>{call.matchInWords}</dd>
+              <dt>Lead</dt>
+              <dd>
+                <VerdictSelect call={call} domain={domain} changed={reload} />
+                <span class="muted">
+                  {' '}
+                  {call.verdict ? `said by ${call.verdictBy} on ${call.verdictAt}` : call.lead === null ? 'decided when the call ends' : `${call.lead ? 'a lead' : 'not a lead'} by the domain's rule`}
+                </span>
+              </dd>
+            </dl>
+          </div>
+          <div class="card">
+            <h2>Pages the caller saw before calling</h2>
+            {data.pages.length ? (
+              <ol class="pages-seen">
+                {data.pages.map((p) => (
+                  <li>
+                    <span class="muted nowrap">{p.createdAt.slice(11)}</span> <strong>{p.pageTitle || p.url}</strong>
+                    <div class="muted" title={p.url}>{p.url}</div>
+                  </li>
+                ))}
+              </ol>
+            ) : (
+              <p class="muted">No page: the call was not matched to a visit.</p>
+            )}
+          </div>
+          {(data.currentCart || data.orders.length > 0) && (
+            <div class="card">
+              <h2>Cart and orders</h2>
+              {data.currentCart && <p>Open cart: {money(data.currentCart.totalCost, data.currentCart.currency ?? 'EUR')}, {data.currentCart.products.length} product(s)</p>}
+              <ul>
+                {data.orders.map((o) => (
+                  <li>
+                    Order {o.id}, {o.status}
+                    {o.isSale ? ' (a sale)' : ''}: {o.totalCost}, {o.createdAt}
+                  </li>
+                ))}
+              </ul>
+            </div>
+          )}
+        </>
+      )}
+    </section>
+  );
+}
