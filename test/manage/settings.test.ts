@@ -59,6 +59,7 @@ describe('back end settings', () => {
     ['GET', '/domains/shop.test/reports/calls'],
     ['GET', '/domains/shop.test/reports/calls.csv'],
     ['GET', '/domains/shop.test/reports/google-ads.csv'],
+    ['GET', '/domains/shop.test/reports/microsoft-ads.csv'],
     ['GET', '/domains/shop.test/reports/pools'],
   ];
 

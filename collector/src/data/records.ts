@@ -38,6 +38,9 @@ export function callRecordBody(call: CallDoc): Omit<CallRecord, 'start_date' | '
     answer_time: call.answerTime,
     ...(call.visitId !== null ? { visit_id: String(call.visitId) } : {}),
     ...(call.gclid ? { gclid: call.gclid } : {}),
+    // Ours, present only when known, as gclid is.
+    ...(call.msclkid ? { msclkid: call.msclkid } : {}),
+    ...(call.fbclid ? { fbclid: call.fbclid } : {}),
     ...(call.clientData !== null && call.clientData !== undefined ? { client_data: typeof call.clientData === 'string' ? call.clientData : JSON.stringify(call.clientData) } : {}),
     // Ours, not the spec's: how sure the attribution is (telephony/call-match.ts).
     ...(call.matchConfidence ? { match_confidence: call.matchConfidence, match_candidates: call.matchCandidates ?? 0 } : {}),

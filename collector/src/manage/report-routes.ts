@@ -9,7 +9,8 @@ import type { DomainDoc } from '../domains/documents.ts';
 import type { SessionDoc } from './documents.ts';
 import type { AgentService } from '../agent/service.ts';
 import { ManageFailure } from '../http/manage-envelope.ts';
-import { callsCsv, callsPage, googleAdsCsv, type CallFilters } from '../reports/calls-log.ts';
+import { callsCsv, callsPage, type CallFilters } from '../reports/calls-log.ts';
+import { googleAdsCsv, microsoftAdsCsv } from '../reports/conversion-files.ts';
 import { reportRange } from '../reports/day-range.ts';
 import { overview } from '../reports/overview.ts';
 import { poolsReport } from '../reports/pools.ts';
@@ -40,6 +41,11 @@ export function reportRoutes(router: Router, c: Collections, agents: AgentServic
   report('google-ads.csv', async (ctx, domain) => {
     const range = reportRange(ctx.query, domain.timeZone);
     sendCsv(ctx, `google-ads-${domain.name}-${range.from}-${range.to}.csv`, googleAdsCsv(c, domain, range));
+  });
+
+  report('microsoft-ads.csv', async (ctx, domain) => {
+    const range = reportRange(ctx.query, domain.timeZone);
+    sendCsv(ctx, `microsoft-ads-${domain.name}-${range.from}-${range.to}.csv`, microsoftAdsCsv(c, domain, range));
   });
 
   /** One call's page: its row, its verdict's author, the match in words, the visit's pages, cart and orders. */

@@ -293,7 +293,8 @@ export const OPERATIONS: Operation[] = [
   manageOp('get', '/domains/:domain/reports/overview', 'Visits, views, calls, sales: in total, per day, per source class, per keyword', object('The overview'), { query: range }),
   manageOp('get', '/domains/:domain/reports/calls', 'The calls log, a page of 50, newest first', object('A page of calls'), { query: callFilters.extend({ page: z.string().optional() }) }),
   manageOp('get', '/domains/:domain/reports/calls.csv', 'The calls log as CSV', csv('CSV, one call per line'), { query: callFilters }),
-  manageOp('get', '/domains/:domain/reports/google-ads.csv', "Google Ads' offline conversion import file", csv('The import file'), { query: range }),
+  manageOp('get', '/domains/:domain/reports/google-ads.csv', "Google Ads' offline conversion import file: leads and sales with a gclid", csv('The import file'), { query: range }),
+  manageOp('get', '/domains/:domain/reports/microsoft-ads.csv', "Microsoft Advertising's offline conversions bulk file: leads and sales with an msclkid (ours)", csv('The bulk file'), { query: range }),
   manageOp('get', '/domains/:domain/reports/pools', 'Numbers held now and at peak, hours the pools ran out, recommended sizes', object('The pools report'), { query: range }),
   manageOp('get', '/reports/agents', "The account's agents", object('The agents'), { query: range }),
 

@@ -1,5 +1,5 @@
 // The calls log: a domain's calls of a range of local days, newest first, each with what led to it;
-// the same as CSV; and the Google Ads offline-conversion CSV of the calls and sales with a gclid.
+// the same as CSV (the ad platforms' conversion files are conversion-files.ts).
 import type { CallStatus } from '@ringtrail/shared';
 import type { CallDoc } from '../telephony/documents.ts';
 import type { Collections } from '../db/collections.ts';
@@ -9,6 +9,7 @@ import { localDaysBetween, localTime } from '../domains/time-zone.ts';
 import { BlockedCallers } from '../telephony/blocked-callers.ts';
 import { UNATTRIBUTED } from './call-sources.ts';
 import type { DayRange } from './day-range.ts';
+import { csvLine } from './csv.ts';
 
 export const LOG_PAGE_SIZE = 50;
 /** A CSV export stops there: a bigger one is the data API's job. */
@@ -50,9 +51,12 @@ export interface CallRow {
   lead: boolean | null;
   /** A person's word on the call, which `lead` follows; null: none. */
   verdict: 'lead' | 'not-lead' | 'spam' | null;
+  /** Ours, like gclid: Microsoft Advertising's and Meta's click ids. */
+  msclkid: string | null;
+  fbclid: string | null;
 }
 
-function filterOf(domain: DomainDoc, range: DayRange, filters: CallFilters): Record<string, unknown> {
+export function filterOf(domain: DomainDoc, range: DayRange, filters: CallFilters): Record<string, unknown> {
   return {
     domainId: domain._id,
     startedAt: localDaysBetween(range.from, range.to, domain.timeZone),
@@ -87,6 +91,8 @@ export function rowOf(call: CallDoc, domain: DomainDoc): CallRow {
     firstCall: call.firstCall ?? null,
     lead: call.lead ?? null,
     verdict: call.verdict?.value ?? null,
+    msclkid: call.msclkid ?? null,
+    fbclid: call.fbclid ?? null,
   };
 }
 
@@ -102,7 +108,7 @@ export async function callsPage(c: Collections, domain: DomainDoc, range: DayRan
   return { calls: shown.map((call) => ({ ...rowOf(call, domain), callerBlocked: call.caller !== null && blocked.has(call.caller) })), page, hasMore: calls.length > LOG_PAGE_SIZE };
 }
 
-const CSV_COLUMNS: (keyof CallRow)[] = ['callId', 'startedAt', 'trackingNumber', 'caller', 'destination', 'status', 'duration', 'source', 'keyword', 'landingPage', 'pagesSeen', 'gclid', 'offlineDescription', 'agent', 'revenue', 'matchConfidence', 'matchCandidates', 'firstCall', 'lead', 'verdict'];
+const CSV_COLUMNS: (keyof CallRow)[] = ['callId', 'startedAt', 'trackingNumber', 'caller', 'destination', 'status', 'duration', 'source', 'keyword', 'landingPage', 'pagesSeen', 'gclid', 'offlineDescription', 'agent', 'revenue', 'matchConfidence', 'matchCandidates', 'firstCall', 'lead', 'verdict', 'msclkid', 'fbclid'];
 
 export async function* callsCsv(c: Collections, domain: DomainDoc, range: DayRange, filters: CallFilters): AsyncGenerator<string> {
   yield csvLine(CSV_COLUMNS);
@@ -111,51 +117,4 @@ export async function* callsCsv(c: Collections, domain: DomainDoc, range: DayRan
     const row = rowOf(call, domain);
     yield csvLine(CSV_COLUMNS.map((column) => (column === 'pagesSeen' ? row.pagesSeen.join(' ') : column === 'source' ? (row.source ?? UNATTRIBUTED) : row[column])));
   }
-}
-
-/** Conversion names the Google Ads account must have (Tools, Conversions, Import from clicks). */
-export const GOOGLE_ADS_LEAD = 'RingTrail lead';
-export const GOOGLE_ADS_SALE = 'RingTrail sale';
-
-/**
- * Google Ads' offline conversion import template: a `Parameters:TimeZone=` line, then
- * `Google Click ID,Conversion Name,Conversion Time,Conversion Value,Conversion Currency`, times
- * `yyyy-MM-dd HH:mm:ss` in that zone. Leads with a gclid (telephony/leads.ts: a 3-second hang-up is
- * no conversion), and sales whose call or visit had one, valued at the order's total.
- */
-export async function* googleAdsCsv(c: Collections, domain: DomainDoc, range: DayRange): AsyncGenerator<string> {
-  const tz = domain.timeZone;
-  const at = (date: Date) => {
-    const local = localTime(date, tz);
-    return `${local.day} ${local.time}`;
-  };
-  yield `Parameters:TimeZone=${tz}\n`;
-  yield csvLine(['Google Click ID', 'Conversion Name', 'Conversion Time', 'Conversion Value', 'Conversion Currency']);
-  const calls = c.calls.find({ ...filterOf(domain, range, { lead: true }), gclid: { $type: 'string' } }, { sort: { startedAt: 1, _id: 1 }, limit: CSV_MAX_ROWS });
-  for await (const call of calls) yield csvLine([call.gclid, GOOGLE_ADS_LEAD, at(call.startedAt), call.revenue || '', call.revenue ? domain.currency : '']);
-  const orders = c.orders.find({ domainId: domain._id, convertedAt: localDaysBetween(range.from, range.to, tz) }, { sort: { convertedAt: 1, _id: 1 }, limit: CSV_MAX_ROWS });
-  for await (const order of orders) {
-    const gclid = await gclidOf(c, order.attribution?.callId ?? order.callId, order.attribution?.visitId ?? order.visitId);
-    if (gclid) yield csvLine([gclid, GOOGLE_ADS_SALE, at(order.convertedAt!), order.totalCost, order.currency]);
-  }
-}
-
-async function gclidOf(c: Collections, callId: number | null, visitId: number | null): Promise<string | null> {
-  const call = callId === null ? null : await c.calls.findOne({ _id: callId }, { projection: { gclid: 1 } });
-  if (call?.gclid) return call.gclid;
-  const visit = visitId === null ? null : await c.visits.findOne({ _id: visitId }, { projection: { attribution: 1 } });
-  return visit?.attribution.gclid ?? null;
-}
-
-/** RFC 4180: a field with a comma, quote or line break is quoted, its quotes doubled. A field that
- * a spreadsheet would run as a formula (`=`, `+`, `-`, `@` first) gets a leading `'`. */
-export function csvLine(fields: unknown[]): string {
-  return `${fields.map(csvField).join(',')}\r\n`;
-}
-
-function csvField(value: unknown): string {
-  if (value === null || value === undefined) return '';
-  let text = String(value);
-  if (typeof value === 'string' && /^[=+\-@\t\r]/.test(text)) text = `'${text}`;
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }

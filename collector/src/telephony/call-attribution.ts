@@ -12,6 +12,8 @@ const NONE: CallAttribution = {
   source: null,
   keyword: null,
   gclid: null,
+  msclkid: null,
+  fbclid: null,
   clientData: null,
   callPath: null,
   offlineDescription: null,
@@ -42,6 +44,8 @@ export async function attributeCall(c: Collections, route: Route, at: Date): Pro
     source: attribution ? sourceLabel(attribution) : null,
     keyword: attribution?.keyword ?? null,
     gclid: attribution?.gclid ?? null,
+    msclkid: attribution?.msclkid ?? null,
+    fbclid: attribution?.fbclid ?? null,
     clientData: lease.clientData ?? null,
     callPath: path.length > 0 ? path.map((p) => p.url).join('\n') : null,
   };

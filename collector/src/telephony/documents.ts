@@ -12,6 +12,9 @@ export interface CallAttribution {
   source: string | null;
   keyword: string | null;
   gclid: string | null;
+  /** Ours, like gclid: Microsoft Advertising's and Meta's click ids; absent on calls stored before them. */
+  msclkid?: string | null;
+  fbclid?: string | null;
   clientData: unknown;
   /** The visit's page URLs before the call, one per line. */
   callPath: string | null;

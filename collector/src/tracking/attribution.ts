@@ -8,6 +8,9 @@ export interface Attribution {
   sourceName: string | null;
   keyword: string | null;
   gclid: string | null;
+  /** Ours: Microsoft Advertising's and Meta's click ids, like Google's; absent on visits stored before them. */
+  msclkid?: string | null;
+  fbclid?: string | null;
   utm: Partial<Record<UtmField, string>>;
 }
 
@@ -42,20 +45,23 @@ export function attribute(pageUrl: string, referrerUrl: string): Attribution {
     if (value) utm[field] = value;
   }
   const gclid = params?.get('gclid') || null;
+  const msclkid = params?.get('msclkid') || null;
+  const fbclid = params?.get('fbclid') || null;
   const refHost = referrer && referrer.host !== page?.host ? referrer.hostname.toLowerCase() : null;
   const engine = refHost ? SEARCH_ENGINES.find(([host]) => host.test(refHost)) : undefined;
   const searchTerm = engine ? firstParam(referrer!, engine[1]) : null;
   const medium = utm.utm_medium ?? '';
 
   let source: SourceClass;
-  if (gclid || PAID_MEDIUMS.test(medium)) source = 'paid';
-  else if (SOCIAL_MEDIUMS.test(medium) || (refHost && SOCIAL_HOSTS.test(refHost))) source = 'social';
+  // An ad click id says paid; Meta's fbclid marks any link shared on its apps: social unless a paid medium says otherwise.
+  if (gclid || msclkid || PAID_MEDIUMS.test(medium)) source = 'paid';
+  else if (fbclid || SOCIAL_MEDIUMS.test(medium) || (refHost && SOCIAL_HOSTS.test(refHost))) source = 'social';
   else if (engine) source = 'organic';
   else if (refHost || utm.utm_source) source = 'referral';
   else source = 'direct';
 
   const keyword = source === 'paid' ? (utm.utm_term ?? searchTerm) : source === 'organic' ? searchTerm : null;
-  return { source, sourceName: utm.utm_source ?? refHost, keyword: keyword ?? null, gclid, utm };
+  return { source, sourceName: utm.utm_source ?? refHost, keyword: keyword ?? null, gclid, msclkid, fbclid, utm };
 }
 
 function parseUrl(value: string): URL | null {

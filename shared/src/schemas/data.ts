@@ -24,6 +24,8 @@ export const callRecord = z.object({
   answer_time: z.number().int().describe('Seconds from the call coming in to its answer'),
   visit_id: z.string().optional().describe('The visit the call is credited to'),
   gclid: z.string().optional().describe("The visit's Google click id"),
+  msclkid: z.string().optional().describe("Ours: the visit's Microsoft Advertising click id, present only when known"),
+  fbclid: z.string().optional().describe("Ours: the visit's Meta (Facebook, Instagram) click id, present only when known"),
   client_data: z.string().optional().describe('The client data of the view, as a string (JSON for an object)'),
   match_confidence: z.enum(['certain', 'likely', 'possible', 'none']).optional().describe('Ours: how sure the visit match is'),
   match_candidates: z.number().int().optional().describe('Ours: how many visits held the number before the call'),

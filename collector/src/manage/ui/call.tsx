@@ -46,6 +46,8 @@ export function CallScreen({ route }: { route: Route }) {
                 {call.keyword && <>, keyword <strong>{call.keyword}</strong></>}
                 {call.offlineDescription && <span class="muted"> ({call.offlineDescription})</span>}
                 {call.gclid && <div class="muted mono">gclid {call.gclid}</div>}
+                {call.msclkid && <div class="muted mono">msclkid {call.msclkid}</div>}
+                {call.fbclid && <div class="muted mono">fbclid {call.fbclid}</div>}
               </dd>
               <dt>How sure</dt>
               <dd>{call.matchInWords}</dd>

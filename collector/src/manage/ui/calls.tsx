@@ -47,8 +47,11 @@ export function CallsScreen({ route }: { route: Route }) {
         <a class="button" href={withQuery(`/manage/api${base}/calls.csv`, filters)} download>
           Download CSV
         </a>
-        <a class="button" href={withQuery(`/manage/api${base}/google-ads.csv`, rangeQuery(route))} download title="Answered calls and sales with a gclid, in Google Ads' offline conversion import format">
+        <a class="button" href={withQuery(`/manage/api${base}/google-ads.csv`, rangeQuery(route))} download title="Leads and sales with a gclid, in Google Ads' offline conversion import format">
           Google Ads conversions
+        </a>
+        <a class="button" href={withQuery(`/manage/api${base}/microsoft-ads.csv`, rangeQuery(route))} download title="Leads and sales with an msclkid, in Microsoft Advertising's offline conversions bulk format">
+          Microsoft Ads conversions
         </a>
       </div>
       {error && <Failure message={error} />}
@@ -109,6 +112,8 @@ export function CallsScreen({ route }: { route: Route }) {
                     {call.landingPage && <div title={call.landingPage}>{call.landingPage}</div>}
                     {call.pagesSeen.length > 1 && <div class="muted">{call.pagesSeen.length} pages seen</div>}
                     {call.gclid && <div class="muted mono" title={call.gclid}>gclid {call.gclid}</div>}
+                    {call.msclkid && <div class="muted mono" title={call.msclkid}>msclkid {call.msclkid}</div>}
+                    {call.fbclid && <div class="muted mono" title={call.fbclid}>fbclid {call.fbclid}</div>}
                   </td>
                 </tr>
               ))}
