@@ -224,7 +224,7 @@ describe('back end settings', () => {
     expect(rotated.headers.get('cache-control')).toBe('no-store');
     expect(rotated.body.secret).not.toBe(set.body.secret);
     expect((await s.t.c.accounts.findOne({ _id: 'Test account' }))!.webhookSecret).toBe(rotated.body.secret);
-    expect((await owner.get('/account')).body).toEqual({ name: 'Test account', webhookUrl: 'https://hooks.test/v2', webhookSecretSet: true, callCenterKeySet: true });
+    expect((await owner.get('/account')).body).toEqual({ name: 'Test account', webhookUrl: 'https://hooks.test/v2', webhookSecretSet: true, webhookEvents: [], callCenterKeySet: true });
 
     const cc = await owner.call('POST', '/account/keys/call-center');
     expect(cc.headers.get('cache-control')).toBe('no-store');

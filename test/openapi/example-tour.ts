@@ -121,6 +121,7 @@ export async function exampleTour(baseUrl: string, webhookUrl: string): Promise<
   await manage('put /manage/api/domains/{domain}/calls/{callId}/verdict', 'PUT', `/domains/shop.test/calls/${callId}/verdict`, { verdict: 'lead' });
   await manage('get /manage/api/domains/{domain}/blocked-callers', 'GET', '/domains/shop.test/blocked-callers');
   await manage('put /manage/api/account/webhook', 'PUT', '/account/webhook', { url: webhookUrl });
+  await manage('put /manage/api/account/webhook/events', 'PUT', '/account/webhook/events', { events: ['call'] });
   await manage('post /manage/api/account/webhook/test', 'POST', '/account/webhook/test');
   await until(async () => ((await owner.get('/account/deliveries')).body as unknown[]).length > 0, 'a logged webhook attempt', { timeoutMs: 15_000 });
   const deliveries = await manage('get /manage/api/account/deliveries', 'GET', '/account/deliveries?limit=2');

@@ -1,6 +1,7 @@
 // The seed fixture format: accounts, their domains, keys and number pools.
 import { z } from 'zod';
 import { domainName, domainSettings, phone, poolSettings } from '../domains/settings.ts';
+import { webhookEvents } from '../webhooks/events.ts';
 
 const key = z.string().min(8, 'keys must be at least 8 characters');
 
@@ -25,6 +26,8 @@ export const fixtureSchema = z.object({
       callCenterApiKey: key.optional(),
       webhookUrl: z.url({ protocol: /^https?$/, error: 'must be an http or https URL' }).optional(),
       webhookSecret: z.string().regex(/^whsec_[A-Za-z0-9+/]{32,}={0,2}$/, 'must be whsec_ and at least 24 random bytes in base64').optional(),
+      /** Ours: pushes beside view, cart and order (`call`). */
+      webhookEvents: webhookEvents.optional(),
       /** The back end's users of the account. */
       users: z.array(z.object({ username: z.email('must be an e-mail address'), password: z.string().min(10, 'passwords must be at least 10 characters') })).default([]),
       domains: z.array(domain).default([]),

@@ -27,7 +27,7 @@ export async function seedFixture(c: Collections, fixture: Fixture): Promise<See
   for (const account of fixture.accounts) {
     await c.accounts.updateOne(
       { _id: account.name },
-      { $set: { name: account.name, ...hashed({ callCenterApiKey: account.callCenterApiKey }), ...(account.webhookUrl ? { webhookUrl: account.webhookUrl, webhookSecret: account.webhookSecret } : {}) } },
+      { $set: { name: account.name, ...hashed({ callCenterApiKey: account.callCenterApiKey }), ...(account.webhookUrl ? { webhookUrl: account.webhookUrl, webhookSecret: account.webhookSecret } : {}), ...(account.webhookEvents ? { webhookEvents: account.webhookEvents } : {}) } },
       { upsert: true },
     );
     summary.accounts++;

@@ -1,5 +1,6 @@
 // Accounts, their users and the back end's sessions: the shapes and indexes of their documents (db/collections.ts gathers every family's).
 import type { IndexPlan } from '../db/index-plan.ts';
+import type { WebhookEvent } from '../webhooks/events.ts';
 
 export interface AccountDoc {
   _id: string;
@@ -8,6 +9,8 @@ export interface AccountDoc {
   webhookUrl?: string;
   /** Standard Webhooks secret (`whsec_<base64>`) signing every push; stored as is, since signing needs it. */
   webhookSecret?: string;
+  /** Ours (webhooks/events.ts): pushes asked for beside view, cart and order; absent: none. */
+  webhookEvents?: WebhookEvent[];
 }
 
 /** A user of the back end (manage/users.ts); `_id` = the e-mail, lower case. */

@@ -16,7 +16,7 @@ import { createDomain, domainOfAccount, domainsOfAccount, keyStatus, lastViewAt,
 import { addNumbers, addPool, listNumbers, poolOf, removeNumber } from './numbers.ts';
 import type { OfflineNumbers } from '../offline/service.ts';
 import { assignOffline, setOfflineRedirect, unassignOffline } from './offline-numbers.ts';
-import { numbersBody, offlineAssignment, offlineRedirect, webhookUrl } from './bodies.ts';
+import { numbersBody, offlineAssignment, offlineRedirect, webhookEventsBody, webhookUrl } from './bodies.ts';
 import { valid } from './validate.ts';
 import { accountOf, deliveries, resend, rotateCallCenterKey, rotateWebhookSecret, sendTestPush, setWebhookUrl } from './webhooks.ts';
 
@@ -115,7 +115,13 @@ export function settingsRoutes(router: Router, c: Collections, outbox: Outbox, o
 
   router.get('/account', auth, async (ctx) => {
     const account = await accountOf(c, accountIdOf(ctx));
-    ctx.body = { name: account.name, webhookUrl: account.webhookUrl ?? null, webhookSecretSet: Boolean(account.webhookSecret), callCenterKeySet: Boolean(account.callCenterApiKeyHash) };
+    ctx.body = { name: account.name, webhookUrl: account.webhookUrl ?? null, webhookSecretSet: Boolean(account.webhookSecret), webhookEvents: account.webhookEvents ?? [], callCenterKeySet: Boolean(account.callCenterApiKeyHash) };
+  });
+
+  router.put('/account/webhook/events', auth, parseBody, async (ctx) => {
+    const { events } = valid(webhookEventsBody, bodyOf(ctx.request));
+    await c.accounts.updateOne({ _id: accountIdOf(ctx) }, { $set: { webhookEvents: events } });
+    ctx.body = { webhookEvents: events };
   });
 
   router.put('/account/webhook', auth, parseBody, async (ctx) => {

@@ -22,7 +22,7 @@ import {
 } from '@ringtrail/shared';
 import { z, type ZodType } from 'zod';
 import { domainName, domainSettings, poolSettings } from '../domains/settings.ts';
-import { numbersBody, offlineAssignment, offlineRedirect, webhookUrl } from '../manage/bodies.ts';
+import { numbersBody, offlineAssignment, offlineRedirect, webhookEventsBody, webhookUrl } from '../manage/bodies.ts';
 import { blockedCallerBody } from '../manage/blocklist-routes.ts';
 import { verdictBody } from '../manage/verdict-routes.ts';
 import { signUpBody } from '../manage/sign-up.ts';
@@ -285,6 +285,7 @@ export const OPERATIONS: Operation[] = [
   manageOp('put', '/domains/:domain/calls/:callId/verdict', "A person's word on a call (lead, not-lead, spam: spam also blocks the caller), which wins over the lead rule; null undoes it", object('The call as the calls log shows it'), { body: verdictBody }),
   manageOp('get', '/account', 'The account: webhook URL, which secrets are set', object('The account')),
   manageOp('put', '/account/webhook', 'Sets or clears the webhook URL (the first one makes the secret)', object('The new secret, if one was made'), { body: webhookUrl }),
+  manageOp('put', '/account/webhook/events', 'Which pushes the account asks for beside view, cart and order (ours): `call`', object('The events'), { body: webhookEventsBody }),
   manageOp('post', '/account/webhook/test', 'Queues a signed test push (type "test", callId 0) to the webhook URL', object('The queued message id'), {}, 202),
   manageOp('post', '/account/webhook/secret', 'A new webhook signing secret, answered once', object('The secret')),
   manageOp('post', '/account/keys/call-center', 'A new call-center key, answered once', object('The key')),

@@ -4,7 +4,6 @@ import type { CallReport, CallStatus, RouteAnswer, SmsReport } from '@ringtrail/
 import { isDuplicateKey, upsertById } from '../db/writes.ts';
 import type { CallDoc } from './documents.ts';
 import type { Collections } from '../db/collections.ts';
-import { CallSummaries } from '../data/call-summaries.ts';
 import { claimRecordId, recordIdOf } from '../db/external-refs.ts';
 import type { IdAllocator } from '../db/ids.ts';
 import { TelephonyFailure } from '../http/telephony-envelope.ts';
@@ -15,7 +14,7 @@ import type { CallRouter, Route } from './routing.ts';
 import { FirstCalls } from './first-calls.ts';
 import { leadOf, leadRuleOf } from './leads.ts';
 import { whisperOf } from './whisper.ts';
-import { updateCall } from './call-writes.ts';
+import { CallWrites } from './call-writes.ts';
 
 /** A report whose outcome may not be known yet (status null: ringing or going on). */
 export type CallInput = Omit<CallReport, 'status'> & { status: CallStatus | null };
@@ -38,7 +37,7 @@ const MAX_WRITE_ATTEMPTS = 20;
 const UNKNOWN_NUMBER = 'Unknown tracking number: it is in no pool of any domain';
 
 export class TelephonyService {
-  private readonly summaries: CallSummaries;
+  private readonly writes: CallWrites;
   private readonly blocked: BlockedCallers;
   private readonly firstCalls: FirstCalls;
 
@@ -49,7 +48,7 @@ export class TelephonyService {
     /** Told when a call's outcome arrives: the call is over (its live pushes stop). */
     private readonly onOutcome: (callId: number) => Promise<void> = async () => {},
   ) {
-    this.summaries = new CallSummaries(c);
+    this.writes = new CallWrites(c);
     this.blocked = new BlockedCallers(c);
     this.firstCalls = new FirstCalls(c);
   }
@@ -112,33 +111,17 @@ export class TelephonyService {
         const closed = fallback && existing.status !== null;
         status = closed ? existing.status : statusOf(existing.forcedStatus, report.status);
         const set = closed ? { billingDuration: outcome.billingDuration, updatedAt: now } : { ...outcome, status };
-        if (await this.update(existing, { ...set, lead: leadOf({ ...existing, ...set }, await leadRuleOf(this.c, existing.domainId)) })) break;
+        if (await this.writes.update(existing, { ...set, lead: leadOf({ ...existing, ...set }, await leadRuleOf(this.c, existing.domainId)) })) break;
         continue;
       }
       const decided = await this.decide(callId, report, routed);
       status = statusOf(decided.forcedStatus, report.status);
       const fields = { ...decided, ...outcome, callRef: report.callRef, status };
       const lead = leadOf({ ...fields, verdict: existing?.verdict ?? null }, await leadRuleOf(this.c, decided.domainId));
-      if (existing ? await this.update(existing, { ...fields, lead }) : await this.insert({ ...fields, lead, _id: callId, receivedAt: now, rev: 0 })) break;
+      if (existing ? await this.writes.update(existing, { ...fields, lead }) : await this.writes.insert({ ...fields, lead, _id: callId, receivedAt: now, rev: 0 })) break;
     }
     if (status !== null) await this.onOutcome(callId);
     return callId;
-  }
-
-  /** Stores a new call; false when a simultaneous first report of its callRef stored it first. */
-  private async insert(call: CallDoc): Promise<boolean> {
-    try {
-      await this.c.calls.insertOne(call);
-    } catch (err) {
-      if (isDuplicateKey(err)) return false;
-      throw err;
-    }
-    await this.summaries.record(null, call);
-    return true;
-  }
-
-  private update(stored: CallDoc, set: Partial<CallDoc>): Promise<boolean> {
-    return updateCall(this.c, this.summaries, stored, set);
   }
 
   async callByRef(callRef: string): Promise<CallDoc | null> {

@@ -1,9 +1,8 @@
 // A person's verdict on a call (lead, not a lead, spam), which wins over the domain's lead rule until
 // it is undone. Spam also blocks the caller; undoing spam lets the caller through again.
 import type { Collections } from '../db/collections.ts';
-import { CallSummaries } from '../data/call-summaries.ts';
 import { BlockedCallers } from './blocked-callers.ts';
-import { updateCall } from './call-writes.ts';
+import { CallWrites } from './call-writes.ts';
 import type { CallDoc, CallVerdict } from './documents.ts';
 import { leadOf, leadRuleOf } from './leads.ts';
 
@@ -11,11 +10,11 @@ import { leadOf, leadRuleOf } from './leads.ts';
 const MAX_WRITE_ATTEMPTS = 20;
 
 export class CallVerdicts {
-  private readonly summaries: CallSummaries;
+  private readonly writes: CallWrites;
   private readonly blocked: BlockedCallers;
 
   constructor(private readonly c: Collections) {
-    this.summaries = new CallSummaries(c);
+    this.writes = new CallWrites(c);
     this.blocked = new BlockedCallers(c);
   }
 
@@ -26,7 +25,7 @@ export class CallVerdicts {
       if (!call) return null;
       const verdict = value === null ? null : { value, by, at: now };
       const set = { verdict, lead: leadOf({ ...call, verdict }, await leadRuleOf(this.c, domainId)) };
-      if (!(await updateCall(this.c, this.summaries, call, set))) continue;
+      if (!(await this.writes.update(call, set))) continue;
       if (call.caller && value === 'spam') await this.blocked.add(domainId, call.caller, by, now);
       if (call.caller && call.verdict?.value === 'spam' && value !== 'spam') await this.blocked.remove(domainId, call.caller);
       return { ...call, ...set, rev: call.rev + 1 };

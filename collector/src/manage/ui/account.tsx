@@ -10,6 +10,7 @@ interface Account {
   name: string;
   webhookUrl: string | null;
   webhookSecretSet: boolean;
+  webhookEvents: string[];
   callCenterKeySet: boolean;
 }
 
@@ -84,6 +85,21 @@ export function AccountScreen() {
             )}
           </form>
           {done && <p class="ok-text" role="status">{done}</p>}
+          <label class="check">
+            <input
+              type="checkbox"
+              checked={a.webhookEvents.includes('call')}
+              onChange={(e) => {
+                const on = (e.target as HTMLInputElement).checked;
+                void run(async () => {
+                  await api('PUT', '/account/webhook/events', { events: on ? ['call'] : [] });
+                  setDone(on ? 'Saved: each call is pushed too, when it ends and when its lead changes.' : 'Saved: calls are not pushed.');
+                  account.reload();
+                });
+              }}
+            />{' '}
+            Also push each call (type <code>call</code>: the call as the data API shows it, when it ends and when it becomes a lead or stops being one), for your CRM
+          </label>
           <p>
             Signing secret: {a.webhookSecretSet ? 'set' : 'none'}{' '}
             <button type="button" onClick={() => run(async () => setSecret({ label: 'New webhook signing secret', value: (await api('POST', '/account/webhook/secret')).secret }))}>

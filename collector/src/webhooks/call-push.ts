@@ -1,0 +1,40 @@
+// The `call` push (ours, opt-in by the account's `webhookEvents`): the call as the data API shows it,
+// with its callId, sent when its outcome is known and again whenever it becomes a lead or stops
+// being one (a verdict, the rule at a later report). Signed, ordered per call and retried like the
+// call center's pushes, through the outbox; a client written to those sees none unless it asks.
+import type { Collections } from '../db/collections.ts';
+import { callRecord } from '../data/records.ts';
+import type { CallDoc } from '../telephony/documents.ts';
+import { WEBHOOK_CONTENT_TYPE } from './live-push.ts';
+import { Outbox } from './outbox.ts';
+
+export class CallPush {
+  private readonly outbox: Outbox;
+
+  constructor(private readonly c: Collections) {
+    this.outbox = new Outbox(c);
+  }
+
+  /** A call was stored (`before` null) or changed: push it if its outcome just became known or its lead changed. */
+  async changed(before: CallDoc | null, after: CallDoc, now = new Date()): Promise<void> {
+    if (after.status === null) return;
+    if (before && before.status !== null && (before.lead ?? null) === (after.lead ?? null)) return;
+    const domain = await this.c.domains.findOne({ _id: after.domainId });
+    const account = domain && (await this.c.accounts.findOne({ _id: domain.accountId }, { projection: { webhookUrl: 1, webhookEvents: 1 } }));
+    if (!domain || !account?.webhookUrl || !account.webhookEvents?.includes('call')) return;
+    const data = { callId: after._id, type: 'call', view: null, cart: null, order: null, call: { callId: after._id, ...callRecord(after, domain) } };
+    await this.outbox.enqueue(
+      {
+        accountId: account._id,
+        stream: `call:${after._id}`,
+        kind: 'webhook',
+        label: 'call',
+        url: account.webhookUrl,
+        contentType: WEBHOOK_CONTENT_TYPE,
+        body: new URLSearchParams({ realtimeData: JSON.stringify(data) }).toString(),
+        signed: true,
+      },
+      now,
+    );
+  }
+}

@@ -1,0 +1,8 @@
+// The pushes an account may ask for beside the call center's view, cart and order (ours).
+import { z } from 'zod';
+
+export const WEBHOOK_EVENTS = ['call'] as const;
+export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
+
+/** A list of events, each once. */
+export const webhookEvents = z.array(z.enum(WEBHOOK_EVENTS, { error: `must be one of ${WEBHOOK_EVENTS.join(', ')}` })).transform((events) => [...new Set(events)]);
