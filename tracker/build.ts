@@ -9,8 +9,8 @@ import { build } from 'esbuild';
 import { minify } from 'terser';
 import { trackerBundlePath } from './bundle-path.ts';
 
-export const BUDGET_GZIP_BYTES = 2000;
-export const MAX_GZIP_BYTES = 2200;
+export const BUDGET_GZIP_BYTES = 2600;
+export const MAX_GZIP_BYTES = 2800;
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 

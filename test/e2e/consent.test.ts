@@ -1,6 +1,7 @@
 // Cookie consent in Chromium: with data-consent="pending" the tracker swaps numbers but writes no
 // cookie and no storage, keeps the visit in memory across an SPA route change, and writes its
-// cookie only once the page calls RingTrail.consent(true).
+// cookies (the visit's, and the visitor's 13-month id it then sends) only once the page calls
+// RingTrail.consent(true).
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
@@ -44,7 +45,38 @@ describe('tracker.js waiting for consent', () => {
     const { page, context, visitId } = await open('yes');
     expect(visitId).toBeGreaterThan(0);
     await expect.poll(async () => (await written(page)).cookie).toBe(`tracker_visit_id=${visitId}`);
+    // From now on the views carry the visitor's id, and its cookie is written; the earlier ones had none.
+    await page.evaluate(() => history.pushState({}, '', '/contact'));
+    await expect.poll(() => b.t.c.views.countDocuments({ visitId })).toBe(3);
+    await expect.poll(async () => /tracker_visitor_id=([\w-]+)/.exec((await written(page)).cookie)?.[1]).toMatch(/^[0-9a-f-]{36}$/);
+    const cookieId = /tracker_visitor_id=([\w-]+)/.exec((await written(page)).cookie)![1];
+    expect((await b.t.c.visits.findOne({ _id: visitId }))!.uniqueVisitorId).toBe(cookieId); // the visit knows its visitor from then on
     await page.screenshot({ path: path.join(ARTIFACTS, 'consent-accepted.png') });
+    await context.close();
+  });
+
+  it('keeps a visitor id for 13 months without a consent banner, the same on the next visit', async () => {
+    b.site.pages['/'] = sitePage(BODY);
+    const context = await visitorContext(b.browser);
+    const first = await context.newPage();
+    await first.goto(`${b.site.origin}/`);
+    await first.evaluate(() => (window as any).RingTrail.ready);
+    const visitId = await first.evaluate(() => (window as any).RingTrail.visitId());
+    const cookies = Object.fromEntries((await context.cookies()).map((c) => [c.name, c]));
+    expect(cookies.tracker_visitor_id!.value).toMatch(/^[0-9a-f-]{36}$/);
+    const days = (cookies.tracker_visitor_id!.expires * 1000 - Date.now()) / 86_400_000;
+    expect(days).toBeGreaterThan(394);
+    expect(days).toBeLessThanOrEqual(395);
+    expect(cookies.tracker_visit_id!.value).toBe(String(visitId));
+    // A visit later (its cookie gone): a new visit, the same visitor.
+    await context.clearCookies({ name: 'tracker_visit_id' });
+    const second = await context.newPage();
+    await second.goto(`${b.site.origin}/`);
+    await second.evaluate(() => (window as any).RingTrail.ready);
+    const nextVisit = await second.evaluate(() => (window as any).RingTrail.visitId());
+    expect(nextVisit).not.toBe(visitId);
+    const visits = await b.t.c.visits.find({ _id: { $in: [visitId, nextVisit] } }).toArray();
+    expect(visits.map((v) => v.uniqueVisitorId)).toEqual([cookies.tracker_visitor_id!.value, cookies.tracker_visitor_id!.value]);
     await context.close();
   });
 
@@ -53,6 +85,7 @@ describe('tracker.js waiting for consent', () => {
     await page.evaluate(() => history.pushState({}, '', '/about')); // and keeps working: another view, still nothing written
     await expect.poll(() => b.t.c.views.countDocuments({ visitId })).toBe(3);
     expect(await written(page)).toEqual({ cookie: '', local: 0, session: 0 });
+    expect((await b.t.c.visits.findOne({ _id: visitId }))!.uniqueVisitorId).toBeNull(); // no visitor id sent either
     await context.close();
   });
 });

@@ -4,7 +4,7 @@ import type { OspClickResponse, SurtaxPhone } from '../../shared/src/schemas/tra
 import { post } from './collector.ts';
 import { elementOf, findPhones, isText, rewrite, telLinkOf, type Occurrence } from './page.ts';
 import { formatLike } from './phones.ts';
-import { currentVisitId, keepVisit, mayStore } from './visit-cookie.ts';
+import { currentVisitId, keepVisit, mayStore, visitorFields } from './visit-cookie.ts';
 
 /** The script tag's data attributes (docs/tracker.md): data-key, data-display, data-hide,
  * data-label, data-keepalive, data-collector, data-consent. */
@@ -132,6 +132,7 @@ export function startTracker(o: TrackerOptions, base: string): Promise<void> {
       page_title: document.title,
       referer_url: referrer,
       phones: found.map((at) => at.phone).join(),
+      ...visitorFields(),
     });
     if (answer?.visitId) keepVisit(answer.visitId);
     if (answer?.status == 'OK') {

@@ -1,9 +1,18 @@
-// The `tracker_visit_id` cookie: the collector's integer visitId, 30 minutes, renewed on every view.
-// Until the visitor consents (`data-consent="pending"` on the tag), the visit is kept in memory
-// only, for the page's life: nothing is written to cookies or storage.
-const NAME = 'tracker_visit_id';
+// The tracker's cookies, through js-cookie: `tracker_visit_id` (the collector's integer visitId,
+// 30 minutes, renewed on every view) and `tracker_visitor_id` (a random id of the browser, 13
+// months, renewed on every visit, sent as `unique_visitor_id`: the collector links one visitor's
+// visits with it).
+// Until the visitor consents (`data-consent="pending"` on the tag), or after `consent(false)`, the
+// visit is kept in memory only, for the page's life: nothing is written, and no visitor id is sent.
+import Cookies from 'js-cookie';
+
+const VISIT = 'tracker_visit_id';
+const VISITOR = 'tracker_visitor_id';
+const VISIT_DAYS = 1 / 48; // 30 minutes
+const VISITOR_DAYS = 395; // 13 months
 
 let inMemory = 0;
+let visitor = '';
 let consented = true;
 
 /** `pending`: no cookie or storage until `consent(true)`. */
@@ -19,12 +28,25 @@ export function consent(granted: boolean): void {
 
 export const mayStore = () => consented;
 
+// js-cookie's default path is `/`.
+const set = (name: string, value: string, expires: number) => Cookies.set(name, value, { expires, sameSite: 'lax', secure: location.protocol == 'https:' });
+
 /** The visit to continue, or 0 on the first view of a session. */
 export function currentVisitId(): number {
-  return inMemory || (consented && +(/(?:^|; )tracker_visit_id=(\d+)/.exec(document.cookie)?.[1] as string)) || 0;
+  return inMemory || (consented && +Cookies.get(VISIT)!) || 0;
 }
 
 export function keepVisit(visitId: number): void {
   inMemory = visitId;
-  if (consented) document.cookie = `${NAME}=${visitId};max-age=1800;path=/;samesite=lax${location.protocol == 'https:' ? ';secure' : ''}`;
+  if (!consented) return;
+  // The visitor's id, its 13 months counted again at every view (so at every visit).
+  if (visitor) set(VISITOR, visitor, VISITOR_DAYS);
+  set(VISIT, `${visitId}`, VISIT_DAYS);
+}
+
+/** The visitor's first-party id for the view, with consent only (the cookie is written by keepVisit). */
+export function visitorFields(): Record<string, string> {
+  if (!consented) return {};
+  visitor = Cookies.get(VISITOR) || visitor || crypto.randomUUID();
+  return { unique_visitor_id: visitor };
 }

@@ -71,6 +71,7 @@ export function browserRoutes(c: Collections, service: TrackingService, limit: B
         phones,
         type: req.type,
         user_agent: visitor.userAgent,
+        unique_visitor_id: req.unique_visitor_id,
       }, now).catch(async (err: unknown) => {
         // The pool ran out: its overflow number, where it has one, instead of the site's own.
         const shown = isExhausted(err) && (await showOverflow(c, domain, phones, req.type, { visitId: err.ids.visitId ?? 0, viewId: err.ids.viewId ?? 0 }, now));

@@ -90,7 +90,8 @@ export class VisitLog {
     if (requestedVisitId > 0) {
       const visit = await this.c.visits.findOneAndUpdate(
         { _id: requestedVisitId, domainId: domain._id, lastSeenAt: { $gte: new Date(now.getTime() - VISIT_IDLE_MS) } },
-        { $set: { lastSeenAt: now, ...(page.isBot ? { isBot: true } : {}) } },
+        // A visitor id the visit did not start with (consent given since) is kept from then on.
+        { $set: { lastSeenAt: now, ...(page.isBot ? { isBot: true } : {}), ...(page.uniqueVisitorId ? { uniqueVisitorId: page.uniqueVisitorId } : {}) } },
         { returnDocument: 'after' },
       );
       if (visit) return { visit, started: false };
