@@ -2,9 +2,9 @@
 // when, the match confidence in words, and what is known of the caller's visit (its pages up to the
 // call, the cart and the orders tied to it, as callStart shows them to an agent).
 import type { AgentService } from '../agent/service.ts';
+import { wallClock } from '../agent/shapes.ts';
 import type { Collections } from '../db/collections.ts';
 import type { DomainDoc } from '../domains/documents.ts';
-import { localTime } from '../domains/time-zone.ts';
 import type { CallDoc } from '../telephony/documents.ts';
 import { endOfSecond } from '../telephony/routing.ts';
 import { rowOf } from './calls-log.ts';
@@ -29,14 +29,10 @@ export function matchInWords(call: Pick<CallDoc, 'matchConfidence' | 'matchCandi
 export async function callPage(c: Collections, agents: AgentService, domain: DomainDoc, callId: number) {
   const call = await c.calls.findOne({ _id: callId, domainId: domain._id });
   if (!call) return null;
-  const at = (date: Date) => {
-    const local = localTime(date, domain.timeZone);
-    return `${local.day} ${local.time}`;
-  };
   // A call's start is whole seconds: a page viewed during its first second came before it.
   const { views, currentCart, orders } = await agents.contextOf(domain, call, { until: endOfSecond(call.startedAt) });
   return {
-    call: { ...rowOf(call, domain), verdictBy: call.verdict?.by ?? null, verdictAt: call.verdict ? at(call.verdict.at) : null, matchInWords: matchInWords(call) },
+    call: { ...rowOf(call, domain), verdictBy: call.verdict?.by ?? null, verdictAt: call.verdict ? wallClock(call.verdict.at, domain.timeZone) : null, matchInWords: matchInWords(call) },
     pages: views,
     currentCart,
     orders,

@@ -3,7 +3,8 @@
 // valued at the order's total. One generator, a template per platform.
 import type { Collections } from '../db/collections.ts';
 import type { DomainDoc } from '../domains/documents.ts';
-import { localDaysBetween, localTime } from '../domains/time-zone.ts';
+import { wallClock } from '../agent/shapes.ts';
+import { localDaysBetween } from '../domains/time-zone.ts';
 import { filterOf, CSV_MAX_ROWS } from './calls-log.ts';
 import { csvLine } from './csv.ts';
 import type { DayRange } from './day-range.ts';
@@ -38,10 +39,7 @@ interface Template {
 const GOOGLE_ADS: Template = {
   clickId: 'gclid',
   head: (domain) => [`Parameters:TimeZone=${domain.timeZone}\n`, csvLine(['Google Click ID', 'Conversion Name', 'Conversion Time', 'Conversion Value', 'Conversion Currency'])],
-  line: (conversion, domain) => {
-    const local = localTime(conversion.at, domain.timeZone);
-    return csvLine([conversion.clickId, conversion.name, `${local.day} ${local.time}`, conversion.value || '', conversion.value ? conversion.currency : '']);
-  },
+  line: (conversion, domain) => csvLine([conversion.clickId, conversion.name, wallClock(conversion.at, domain.timeZone), conversion.value || '', conversion.value ? conversion.currency : '']),
 };
 
 /**
