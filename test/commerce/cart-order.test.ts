@@ -146,6 +146,17 @@ describe('cart and order services', () => {
     expect(ga4.received.filter((r) => r.body.includes('"A-sale"'))).toHaveLength(1);
   });
 
+  it("sends the purchase with the visitor's own GA4 client and session ids when the page knew them", async () => {
+    // The browser door passes them on from GA4's cookies (_ga, _ga_<stream>); /ospView takes them too.
+    const view = await collector.post('/ospView', viewParams({ url: 'https://shop.test/', direct_display: false, ga_client_id: '1234567890.1712345678', ga_session_id: '1712349999' }));
+    expect((await order({ id: 'B-ga', status: 'paid', visit_id: view.body.visitId, products: JSON.stringify([{ id: 'P', quantity: 1, cost_per_unit: 10 }]) })).body).toEqual({ status: 'success' });
+    const [event] = await ga4.waitFor(1, (r) => r.body.includes('"B-ga"'));
+    const body = JSON.parse(event!.body);
+    expect(body.client_id).toBe('1234567890.1712345678');
+    expect(body.events[0].params).toMatchObject({ transaction_id: 'B-ga', session_id: '1712349999' });
+    expect((await collector.post('/ospView', viewParams({ ga_client_id: 'GA1.1.bad' }))).body).toEqual({ status: 'INVALID_PARAMETER', errorMessage: 'Invalid parameter ga_client_id: must be the client id of a _ga cookie, such as 1234567890.1712345678' });
+  });
+
   it('makes one order, one conversion and one event of simultaneous sale submissions of a new id', async () => {
     const answers = await Promise.all(Array.from({ length: 4 }, () => orderA({ id: 'A-race', status: 'paid' })));
     expect(answers.map((a) => a.body.status)).toEqual(Array(4).fill('success'));

@@ -72,6 +72,8 @@ export function browserRoutes(c: Collections, service: TrackingService, limit: B
         type: req.type,
         user_agent: visitor.userAgent,
         unique_visitor_id: req.unique_visitor_id,
+        ga_client_id: req.ga_client_id,
+        ga_session_id: req.ga_session_id,
       }, now).catch(async (err: unknown) => {
         // The pool ran out: its overflow number, where it has one, instead of the site's own.
         const shown = isExhausted(err) && (await showOverflow(c, domain, phones, req.type, { visitId: err.ids.visitId ?? 0, viewId: err.ids.viewId ?? 0 }, now));

@@ -4,20 +4,24 @@
 import type { DomainDoc } from '../domains/documents.ts';
 import type { OrderDoc } from './documents.ts';
 import type { OutboxMessage } from '../webhooks/documents.ts';
+import type { VisitDoc } from '../tracking/documents.ts';
 
-export function purchaseEvent(domain: DomainDoc, order: OrderDoc, endpoint: string): OutboxMessage | null {
+/** `ga`: GA4's ids of the buyer's visit (the tracker reads them from GA4's cookies), when known. */
+export function purchaseEvent(domain: DomainDoc, order: OrderDoc, endpoint: string, ga?: VisitDoc['ga']): OutboxMessage | null {
   if (!domain.ga4MeasurementId || !domain.ga4ApiSecret) return null;
   const url = new URL(endpoint);
   url.searchParams.set('measurement_id', domain.ga4MeasurementId);
   url.searchParams.set('api_secret', domain.ga4ApiSecret);
   const body = {
-    // GA's own client id is not known server-side: the visit (or call) stands for the buyer.
-    client_id: order.visitId !== null ? `ringtrail.visit.${order.visitId}` : `ringtrail.call.${order.callId}`,
+    // GA4's own client id joins the sale to the visitor's session; without it the visit (or call)
+    // stands for the buyer, and GA4 counts the sale unattributed.
+    client_id: ga?.clientId ?? (order.visitId !== null ? `ringtrail.visit.${order.visitId}` : `ringtrail.call.${order.callId}`),
     events: [
       {
         name: 'purchase',
         params: {
           transaction_id: order.externalId,
+          ...(ga?.sessionId ? { session_id: ga.sessionId } : {}),
           currency: order.currency,
           value: order.totalCost,
           ...(order.attribution?.source ? { source: order.attribution.source } : {}),

@@ -17,6 +17,7 @@ import type { Outbox } from '../webhooks/outbox.ts';
 import { sourceClassOf } from '../reports/call-sources.ts';
 import { TrafficDays } from '../reports/traffic-days.ts';
 import { purchaseEvent } from './analytics.ts';
+import type { VisitDoc } from '../tracking/documents.ts';
 
 /** Where an order's buyer came from: its call's, else its visit's source label and keyword. */
 interface Origin {
@@ -109,7 +110,7 @@ export class CommerceService {
     if (await this.c.conversions.findOne({ _id: order._id })) return order;
     const attribution: OrderAttribution = { visitId: order.visitId, callId: order.callId, source, keyword, agent: order.agent };
     const converted = { ...order, convertedAt: now, attribution };
-    const event = purchaseEvent(domain, converted, this.ga4Endpoint);
+    const event = purchaseEvent(domain, converted, this.ga4Endpoint, await this.gaOf(order));
     try {
       await this.c.conversions.insertOne({ _id: order._id, domainId: domain._id, at: now, event, queued: event === null });
     } catch (err) {
@@ -122,6 +123,12 @@ export class CommerceService {
     ]);
     if (event) await this.queueEvent(order._id, event, now);
     return converted;
+  }
+
+  /** GA4's ids of the order's visit, or of its call's visit. */
+  private async gaOf(order: OrderDoc): Promise<VisitDoc['ga']> {
+    const visitId = order.visitId ?? (order.callId !== null ? (await this.c.calls.findOne({ _id: order.callId }, { projection: { visitId: 1 } }))?.visitId : null);
+    return visitId ? (await this.c.visits.findOne({ _id: visitId }, { projection: { ga: 1 } }))?.ga : undefined;
   }
 
   /** Events of conversions claimed over a minute ago and never queued: their process died in between.

@@ -135,6 +135,8 @@ const FIELDS: Record<string, string> = {
   enabled: 'Whether it is on',
   redirectAfterSeconds: 'Ring time before a call is redirected',
   whisper: 'Whether whoever answers first hears where the call came from',
+  ga_client_id: "Ours: GA4's client id of the visitor, from its `_ga` cookie (`1234567890.1712345678`): the sale's GA4 event joins the visitor's GA4 session",
+  ga_session_id: "Ours: GA4's session id of the visitor, from its `_ga_<stream>` cookie",
   // Callers
   firstCall: "Ours: the caller's first call to the domain; null for an anonymous caller. As a filter: true, first calls only; false, repeat calls only",
   first_call: "Ours: the caller's first call to the domain; null for an anonymous caller",

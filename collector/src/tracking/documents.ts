@@ -54,6 +54,8 @@ export interface VisitDoc {
   isMobile: boolean;
   isBot: boolean;
   uniqueVisitorId: string | null;
+  /** Ours: GA4's client and session ids of the visitor, the latest a view sent (tracking/visits.ts). */
+  ga?: { clientId: string; sessionId: string | null };
   landingUrl: string;
   referrer: string;
   attribution: Attribution;

@@ -67,6 +67,7 @@ export class TrackingService {
         nrPhones: req.nr_phones,
         phones: phones.map((p) => p.digits),
         uniqueVisitorId: req.unique_visitor_id ?? null,
+        ga: req.ga_client_id ? { clientId: req.ga_client_id, sessionId: req.ga_session_id || null } : undefined,
         uniqueViewId: req.unique_view_id ?? null,
       },
       now,

@@ -22,6 +22,8 @@ export interface PageLoad {
   phones: string[];
   uniqueVisitorId: string | null;
   uniqueViewId: string | null;
+  /** GA4's ids of the visitor (ours), when the page knows them. */
+  ga: VisitDoc['ga'];
 }
 
 export interface RecordedView {
@@ -91,7 +93,7 @@ export class VisitLog {
       const visit = await this.c.visits.findOneAndUpdate(
         { _id: requestedVisitId, domainId: domain._id, lastSeenAt: { $gte: new Date(now.getTime() - VISIT_IDLE_MS) } },
         // A visitor id the visit did not start with (consent given since) is kept from then on.
-        { $set: { lastSeenAt: now, ...(page.isBot ? { isBot: true } : {}), ...(page.uniqueVisitorId ? { uniqueVisitorId: page.uniqueVisitorId } : {}) } },
+        { $set: { lastSeenAt: now, ...(page.isBot ? { isBot: true } : {}), ...(page.uniqueVisitorId ? { uniqueVisitorId: page.uniqueVisitorId } : {}), ...(page.ga ? { ga: page.ga } : {}) } },
         { returnDocument: 'after' },
       );
       if (visit) return { visit, started: false };
@@ -106,6 +108,7 @@ export class VisitLog {
       isMobile: page.isMobile,
       isBot: page.isBot,
       uniqueVisitorId: page.uniqueVisitorId,
+      ...(page.ga ? { ga: page.ga } : {}),
       landingUrl: page.url,
       referrer: page.referrer,
       attribution, // a visit is attributed to its first view

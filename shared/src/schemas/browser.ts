@@ -17,7 +17,7 @@ const browserIds = {
 /** The phones the tracker found on the page (any number-like text); the collector keeps the site's. */
 /** `unique_visitor_id`: the tracker's first-party visitor id (its `tracker_visitor_id` cookie), sent
  * with the visitor's consent only. */
-export const browserViewRequest = ospViewFields.pick({ url: true, page_title: true, referer_url: true, phones: true, type: true, unique_visitor_id: true }).extend({
+export const browserViewRequest = ospViewFields.pick({ url: true, page_title: true, referer_url: true, phones: true, type: true, unique_visitor_id: true, ga_client_id: true, ga_session_id: true }).extend({
   ...browserIds,
   /** Absent or empty: the domain's display mode. */
   display: z.union([displayMode, z.literal('')]).optional(),
