@@ -40,6 +40,8 @@ import { PoolSampler } from './reports/pool-sampler.ts';
 import { NumberPool } from './tracking/pool.ts';
 import { trackingRoutes } from './tracking/routes.ts';
 import { TrackingService } from './tracking/service.ts';
+import { DEFAULT_GA4_ENDPOINT } from './commerce/analytics.ts';
+import { CallWrites } from './telephony/call-writes.ts';
 
 export interface AppOptions {
   db: Db;
@@ -87,9 +89,11 @@ export function createApp(options: AppOptions): CollectorApp {
   const liveCalls = new LiveCalls(c);
   const push = new LivePush(c, outbox, liveCalls);
   const tracking = new TrackingService(c, ids, (domain, view) => push.viewAdded(domain, view));
-  const telephony = new TelephonyService(c, ids, new CallRouter(c, new NumberPool(c)), (callId) => liveCalls.end(callId));
+  const ga4Endpoint = options.ga4Endpoint ?? DEFAULT_GA4_ENDPOINT;
+  const callWrites = new CallWrites(c, { ga4Endpoint });
+  const telephony = new TelephonyService(c, ids, new CallRouter(c, new NumberPool(c)), (callId) => liveCalls.end(callId), callWrites);
   const agents = new AgentService(c, liveCalls);
-  const commerce = new CommerceService(c, ids, push, outbox, options.ga4Endpoint ?? 'https://www.google-analytics.com/mp/collect');
+  const commerce = new CommerceService(c, ids, push, outbox, ga4Endpoint);
   const { run = true, ...delivery } = options.delivery ?? {};
   const metrics = new Metrics(c, db);
   const deliveryOptions = { ...DEFAULT_DELIVERY, ...delivery };
@@ -123,7 +127,7 @@ export function createApp(options: AppOptions): CollectorApp {
     twilioRoutes(telephony, options.twilio ?? {}, log),
     commerceRoutes(c, commerce, log),
     agentRoutes(c, agents, log),
-    manageRoutes(c, new SignInLimit(c, options.signInLimits ?? DEFAULT_SIGN_IN_LIMITS), { outbox, agents, offline }, { signUp: options.signUp ?? true, publicWebhooksOnly: deliveryOptions.publicOnly }, log),
+    manageRoutes(c, new SignInLimit(c, options.signInLimits ?? DEFAULT_SIGN_IN_LIMITS), { outbox, agents, offline, callWrites }, { signUp: options.signUp ?? true, publicWebhooksOnly: deliveryOptions.publicOnly }, log),
     managePageRoutes(),
     openApiRoutes({ demoPages }),
     metricsRoutes(metrics, options.metricsKey),

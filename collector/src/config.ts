@@ -2,6 +2,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_BROWSER_LIMITS, type BrowserLimits } from './browser/rate-limit.ts';
+import { DEFAULT_GA4_ENDPOINT } from './commerce/analytics.ts';
 import { DATA_PAGES_AT_ONCE } from './data/page-gate.ts';
 import { DEFAULT_CACHE_SIZE } from './db/embedded.ts';
 
@@ -33,7 +34,7 @@ const configSchema = z.object({
   TWILIO_AUTH_TOKEN: z.string().min(1).optional(),
   NODE_ENV: z.string().optional(),
   ALLOW_PRIVATE_WEBHOOKS: flag.optional(),
-  GA4_ENDPOINT: z.url({ protocol: /^https?$/, error: 'must be an http or https URL' }).default('https://www.google-analytics.com/mp/collect'),
+  GA4_ENDPOINT: z.url({ protocol: /^https?$/, error: 'must be an http or https URL' }).default(DEFAULT_GA4_ENDPOINT),
   SIGN_UP: flag.optional(),
   DB_OPERATION_TIMEOUT_MS: z.coerce.number({ error: 'must be a number of milliseconds' }).int().min(100).max(600_000).default(3000),
   REQUEST_TIMEOUT_MS: z.coerce.number({ error: 'must be a number of milliseconds' }).int().min(1000).max(600_000).default(30_000),

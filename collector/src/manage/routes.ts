@@ -19,6 +19,7 @@ import { blocklistRoutes } from './blocklist-routes.ts';
 import { verdictRoutes } from './verdict-routes.ts';
 import { signUp } from './sign-up.ts';
 import { checkPassword, usernameKey } from './users.ts';
+import type { CallWrites } from '../telephony/call-writes.ts';
 
 const WRONG_CREDENTIALS = 'Wrong username or password';
 
@@ -33,6 +34,8 @@ export interface ManageServices {
   outbox: Outbox;
   agents: AgentService;
   offline: OfflineNumbers;
+  /** The app's call writes (their GA4 endpoint); absent: the defaults. */
+  callWrites?: CallWrites;
 }
 
 export function manageRoutes(c: Collections, limit: SignInLimit, services: ManageServices, options: ManageOptions, log: Logger): Router {
@@ -84,7 +87,7 @@ export function manageRoutes(c: Collections, limit: SignInLimit, services: Manag
   const auth = signedIn(sessions);
   settingsRoutes(router, c, services.outbox, services.offline, auth, options);
   blocklistRoutes(router, c, auth);
-  verdictRoutes(router, c, auth);
+  verdictRoutes(router, c, auth, services.callWrites);
   reportRoutes(router, c, services.agents, auth);
   return router;
 }

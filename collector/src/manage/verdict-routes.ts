@@ -8,6 +8,7 @@ import { bodyOf, parseBody } from '../http/body.ts';
 import { ManageFailure } from '../http/manage-envelope.ts';
 import { rowOf } from '../reports/calls-log.ts';
 import { VERDICTS } from '../telephony/leads.ts';
+import type { CallWrites } from '../telephony/call-writes.ts';
 import { CallVerdicts } from '../telephony/verdicts.ts';
 import type { SessionDoc } from './documents.ts';
 import { domainOf } from './settings-routes.ts';
@@ -15,8 +16,8 @@ import { valid } from './validate.ts';
 
 export const verdictBody = z.object({ verdict: z.enum(VERDICTS, { error: `must be one of ${VERDICTS.join(', ')}, or null to undo` }).nullable() });
 
-export function verdictRoutes(router: Router, c: Collections, auth: Middleware): void {
-  const verdicts = new CallVerdicts(c);
+export function verdictRoutes(router: Router, c: Collections, auth: Middleware, writes?: CallWrites): void {
+  const verdicts = new CallVerdicts(c, writes);
 
   router.put('/domains/:domain/calls/:callId/verdict', auth, parseBody, async (ctx) => {
     const domain = await domainOf(c, ctx);

@@ -1,19 +1,32 @@
 // Writes of a stored call, as a compare-and-set on its revision: the summaries (data API rollups,
-// page buckets, report counters) move by exactly the change from the call that was read, and the
-// accounts that asked for it get the `call` push (webhooks/call-push.ts).
+// page buckets, report counters) move by exactly the change from the call that was read, the
+// accounts that asked for it get the `call` push (webhooks/call-push.ts), and a new lead goes to
+// the domain's GA4 (lead-events.ts).
 import type { Collections } from '../db/collections.ts';
 import { isDuplicateKey } from '../db/writes.ts';
 import { CallSummaries } from '../data/call-summaries.ts';
 import { CallPush } from '../webhooks/call-push.ts';
+import { DEFAULT_GA4_ENDPOINT } from '../commerce/analytics.ts';
+import { LeadEvents } from './lead-events.ts';
 import type { CallDoc } from './documents.ts';
 
 export class CallWrites {
   private readonly summaries: CallSummaries;
   private readonly pushes: CallPush;
+  private readonly leadEvents: LeadEvents;
 
-  constructor(private readonly c: Collections) {
+  constructor(
+    private readonly c: Collections,
+    { ga4Endpoint = DEFAULT_GA4_ENDPOINT }: { ga4Endpoint?: string } = {},
+  ) {
     this.summaries = new CallSummaries(c);
     this.pushes = new CallPush(c);
+    this.leadEvents = new LeadEvents(c, ga4Endpoint);
+  }
+
+  private async changed(before: CallDoc | null, after: CallDoc): Promise<void> {
+    await this.summaries.record(before, after);
+    await Promise.all([this.pushes.changed(before, after), this.leadEvents.changed(before, after)]);
   }
 
   /** Stores a new call; false when a simultaneous first report of its callRef stored it first. */
@@ -24,8 +37,7 @@ export class CallWrites {
       if (isDuplicateKey(err)) return false;
       throw err;
     }
-    await this.summaries.record(null, call);
-    await this.pushes.changed(null, call);
+    await this.changed(null, call);
     return true;
   }
 
@@ -33,9 +45,7 @@ export class CallWrites {
   async update(stored: CallDoc, set: Partial<CallDoc>): Promise<boolean> {
     const { matchedCount } = await this.c.calls.updateOne({ _id: stored._id, rev: stored.rev }, { $set: set, $inc: { rev: 1 } });
     if (matchedCount === 0) return false;
-    const after = { ...stored, ...set, rev: stored.rev + 1 };
-    await this.summaries.record(stored, after);
-    await this.pushes.changed(stored, after);
+    await this.changed(stored, { ...stored, ...set, rev: stored.rev + 1 });
     return true;
   }
 }

@@ -65,6 +65,8 @@ export interface CallDoc extends CallAttribution {
   lead?: boolean | null;
   /** Ours: a person's word on the call, which wins over the rule; absent or null: none. */
   verdict?: CallVerdict | null;
+  /** Ours: when its GA4 `generate_lead` was claimed (telephony/lead-events.ts), once per call. */
+  leadEventAt?: Date;
 }
 
 /** A person's word on a call: a lead, not a lead, or spam (which blocks its caller too). */

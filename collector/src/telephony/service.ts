@@ -47,8 +47,9 @@ export class TelephonyService {
     private readonly router: CallRouter,
     /** Told when a call's outcome arrives: the call is over (its live pushes stop). */
     private readonly onOutcome: (callId: number) => Promise<void> = async () => {},
+    writes = new CallWrites(c),
   ) {
-    this.writes = new CallWrites(c);
+    this.writes = writes;
     this.blocked = new BlockedCallers(c);
     this.firstCalls = new FirstCalls(c);
   }

@@ -13,8 +13,11 @@ export class CallVerdicts {
   private readonly writes: CallWrites;
   private readonly blocked: BlockedCallers;
 
-  constructor(private readonly c: Collections) {
-    this.writes = new CallWrites(c);
+  constructor(
+    private readonly c: Collections,
+    writes = new CallWrites(c),
+  ) {
+    this.writes = writes;
     this.blocked = new BlockedCallers(c);
   }
 

@@ -1,0 +1,29 @@
+// A call that becomes a lead is told to the domain's GA4 as `generate_lead`, once per call: the call
+// claims its event by setting `leadEventAt` (an update no other write of the call touches), and only
+// the write that made the claim queues it. (A process dying in between loses that one event.)
+import type { Collections } from '../db/collections.ts';
+import { leadEvent } from '../commerce/analytics.ts';
+import { Outbox } from '../webhooks/outbox.ts';
+import type { CallDoc } from './documents.ts';
+
+export class LeadEvents {
+  private readonly outbox: Outbox;
+
+  constructor(
+    private readonly c: Collections,
+    private readonly ga4Endpoint: string,
+  ) {
+    this.outbox = new Outbox(c);
+  }
+
+  async changed(before: CallDoc | null, after: CallDoc, now = new Date()): Promise<void> {
+    if (after.lead !== true || before?.lead === true) return;
+    const domain = await this.c.domains.findOne({ _id: after.domainId });
+    if (!domain?.ga4MeasurementId || !domain.ga4ApiSecret) return;
+    const claimed = await this.c.calls.updateOne({ _id: after._id, leadEventAt: { $exists: false } }, { $set: { leadEventAt: now } });
+    if (claimed.modifiedCount === 0) return;
+    const ga = after.visitId !== null ? (await this.c.visits.findOne({ _id: after.visitId }, { projection: { ga: 1 } }))?.ga : undefined;
+    const event = leadEvent(domain, after, this.ga4Endpoint, ga);
+    if (event) await this.outbox.enqueue(event, now);
+  }
+}
