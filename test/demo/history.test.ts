@@ -36,6 +36,10 @@ describe('the demo history', () => {
     expect(totals.calls).toBe(first.summary!.calls);
     expect(totals.calls).toBeGreaterThan(30);
     expect(totals.answered).toBeLessThan(totals.calls); // a mix of outcomes
+    expect(totals.newCallers).toBeLessThan(totals.calls); // some callers call again
+    expect(totals.newCallers).toBeGreaterThan(totals.calls / 2);
+    expect(totals.leads).toBeLessThan(totals.answered); // some answered calls too short to be leads
+    expect(totals.leads).toBeGreaterThan(0);
     expect(totals.orders).toBeGreaterThan(3);
     expect(days.filter((d) => d.visits > 0)).toHaveLength(DAYS);
     for (const source of ['paid', 'organic', 'social', 'referral', 'direct']) expect(sources.find((s) => s.source === source)!.calls).toBeGreaterThan(0);

@@ -144,8 +144,10 @@ async function view(tracking: TrackingService, domain: DomainDoc, visitId: numbe
 
 async function call(telephony: TelephonyService, callRef: string, trackingNumber: string, startDate: Date, status: CallStatus, rand: () => number): Promise<number> {
   const answered = status === 'SUCCESS';
-  const duration = answered ? Math.round(40 + rand() * 400) : 0;
-  const callerPhone = `06${String(Math.floor(rand() * 1e8)).padStart(8, '0')}`;
+  // A fifth of the answered calls are short (no lead by the default rule of 30 s).
+  const duration = answered ? (rand() < 0.2 ? Math.round(5 + rand() * 20) : Math.round(40 + rand() * 400)) : 0;
+  // A quarter of the callers are 40 regulars who call again (repeat callers), the others new.
+  const callerPhone = rand() < 0.25 ? `0611${String(Math.floor(rand() * 40)).padStart(6, '0')}` : `06${String(Math.floor(rand() * 1e8)).padStart(8, '0')}`;
   return telephony.recordCall(
     { callRef, trackingNumber, callerPhone, startDate, status, duration, billingDuration: Math.ceil(duration / 60) * 60, answerTime: answered ? Math.round(3 + rand() * 15) : 0, triggerType: 1, isRedirect: false, revenue: 0 },
     new Date(startDate.getTime() + (duration + 20) * 1000),
