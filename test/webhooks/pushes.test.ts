@@ -18,10 +18,11 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-async function setUp(label: string, webhookUrl: string): Promise<TestDatabase> {
+/** `ga4`: the domain sends GA4 events (a sale's purchase, a lead's generate_lead); off, only the pushes travel. */
+async function setUp(label: string, webhookUrl: string, { ga4 = false } = {}): Promise<TestDatabase> {
   const t = await testDatabase(label);
   cleanups.push(() => t.close());
-  await seed(t.c, commerceFixture({ webhookUrl }));
+  await seed(t.c, commerceFixture({ webhookUrl, ga4 }));
   return t;
 }
 
@@ -61,7 +62,7 @@ describe('webhook pushes', () => {
   it('pushes a live call’s new view, cart and order changes in order, signed, and the sale’s analytics event once', async () => {
     const receiver = await startReceiver();
     cleanups.push(() => receiver.close());
-    const t = await setUp('push_story', receiver.url('/hook'));
+    const t = await setUp('push_story', receiver.url('/hook'), { ga4: true });
     const collector = await collectorOn(t, { ga4Endpoint: receiver.url('/mp/collect') });
     const { visitId, callId, number } = await liveCall(collector, 'story-1');
 
@@ -91,7 +92,8 @@ describe('webhook pushes', () => {
     await collector.post('/api/customer-cart', cartFields(visitId, 5));
     await expect.poll(() => t.c.outbox.countDocuments()).toBe(0); // a push of that cart would be queued, or sent, by now
     expect(receiver.received.filter((r) => r.path === '/hook')).toHaveLength(4);
-    expect(receiver.received.filter((r) => r.path === '/mp/collect')).toHaveLength(1);
+    const analytics = receiver.received.filter((r) => r.path === '/mp/collect').map((r) => JSON.parse(r.body).events[0].name);
+    expect(analytics.sort()).toEqual(['generate_lead', 'purchase']); // the call became a lead; the sale: one event each
 
     const log = await collector.post('/agent-api/webhookDeliveries', { apiKey: CC_KEY, callId });
     expect(log.body.resultsNb).toBe(4);

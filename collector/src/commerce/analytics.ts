@@ -57,7 +57,8 @@ export function purchaseEvent(domain: DomainDoc, order: OrderDoc, endpoint: stri
   };
 }
 
-/** GA4's recommended `generate_lead` of a call that became a lead, with its source and keyword. */
+/** GA4's recommended `generate_lead` of a call that became a lead, with its source and keyword. Its own
+ * stream: GA4 being slow or down never holds back the call center's pushes of the call. */
 export function leadEvent(domain: DomainDoc, call: CallDoc, endpoint: string, ga?: VisitDoc['ga']): OutboxMessage | null {
   const url = ga4Url(domain, endpoint);
   if (!url) return null;
@@ -77,5 +78,5 @@ export function leadEvent(domain: DomainDoc, call: CallDoc, endpoint: string, ga
       },
     ],
   };
-  return { id: `lead_${domain._id}_${call._id}`, accountId: domain.accountId, stream: `call:${call._id}`, kind: 'analytics', label: 'generate_lead', url, contentType: 'application/json', body: JSON.stringify(body), signed: false };
+  return { id: `lead_${domain._id}_${call._id}`, accountId: domain.accountId, stream: `lead:${call._id}`, kind: 'analytics', label: 'generate_lead', url, contentType: 'application/json', body: JSON.stringify(body), signed: false };
 }
