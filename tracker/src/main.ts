@@ -1,13 +1,13 @@
 // The script a site loads: <script async src=".../tracker.js" data-key="pk-..."></script>.
 import { startTracker, type TrackerOptions } from './tracker.ts';
-import { awaitConsent, consent, currentVisitId } from './visit-cookie.ts';
+import { consent, currentVisitId } from './visit-cookie.ts';
 
 /** Clearly a robot: skip every request (the collector's own check catches the subtler ones). */
 const ROBOT = /bot|crawl|spider/i;
 
 const script = document.currentScript as HTMLScriptElement;
 const options = script.dataset as TrackerOptions;
-if (options.consent == 'pending') awaitConsent();
+consent(options.consent != 'pending');
 
 /** For shop pages: `RingTrail.ready.then(...)` once numbers are in place; `RingTrail.visitId()` for the
  * commerce services; `RingTrail.consent(true|false)` from the site's consent banner. */

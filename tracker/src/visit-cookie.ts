@@ -11,25 +11,22 @@ const VISITOR = 'tracker_visitor_id';
 const VISIT_DAYS = 1 / 48; // 30 minutes
 const VISITOR_DAYS = 395; // 13 months
 
-let inMemory = 0;
+let inMemory: number;
 let visitor = '';
-let consented = true;
+/** Set at start by main.ts (consent(false) for data-consent="pending"). */
+let consented: boolean;
 
-/** `pending`: no cookie or storage until `consent(true)`. */
-export function awaitConsent(): void {
-  consented = false;
-}
-
-/** The visitor's answer to the site's consent banner: yes writes the visit's cookie from now on. */
+/** The visitor's answer to the site's consent banner: yes writes the visit's cookie from now on.
+ * Called with false at start for `data-consent="pending"`: no cookie or storage until `consent(true)`. */
 export function consent(granted: boolean): void {
   consented = granted;
-  if (granted && inMemory) keepVisit(inMemory);
+  if (inMemory) keepVisit(inMemory); // writes only if granted
 }
 
 export const mayStore = () => consented;
 
 // js-cookie's default path is `/`.
-const set = (name: string, value: string, expires: number) => Cookies.set(name, value, { expires, sameSite: 'lax', secure: location.protocol == 'https:' });
+const set = (name: string, value: string, expires: number) => Cookies.set(name, value, { expires, sameSite: 'lax', secure: location.protocol > 'http:' }); // https: only
 
 /** The visit to continue, or 0 on the first view of a session. */
 export function currentVisitId(): number {
@@ -39,9 +36,9 @@ export function currentVisitId(): number {
 export function keepVisit(visitId: number): void {
   inMemory = visitId;
   if (!consented) return;
+  set(VISIT, `${visitId}`, VISIT_DAYS);
   // The visitor's id, its 13 months counted again at every view (so at every visit).
   if (visitor) set(VISITOR, visitor, VISITOR_DAYS);
-  set(VISIT, `${visitId}`, VISIT_DAYS);
 }
 
 /** The visitor's first-party id for the view, with consent only (the cookie is written by keepVisit). */
