@@ -9,6 +9,7 @@ import http from 'node:http';
 import { CallSummaries } from '../../collector/src/data/call-summaries.ts';
 import { ensureIndexes } from '../../collector/src/db/collections.ts';
 import type { CallDoc } from '../../collector/src/telephony/documents.ts';
+import type { Touch } from '../../collector/src/tracking/touches.ts';
 import { startOfLocalDay } from '../../collector/src/domains/time-zone.ts';
 import { databaseLabel, startBenchCollector } from './bench-collector.ts';
 import { benchKeyword, BENCH_SOURCES, seedTrafficCounters, timeOverview } from './overview.ts';
@@ -30,6 +31,8 @@ const bench = await startBenchCollector(
 
 function call(i: number): CallDoc {
   const startedAt = new Date(YEAR_START + Math.floor((i / CALLS) * YEAR_MS)); // spread evenly, in id order
+  const source = BENCH_SOURCES[i % BENCH_SOURCES.length]!;
+  const keyword = benchKeyword(i);
   return {
     _id: i + 1,
     domainId: 'data.test',
@@ -57,14 +60,21 @@ function call(i: number): CallDoc {
     viewId: i + 1,
     url: 'https://data.test/contact',
     referrer: 'https://www.google.com/',
-    source: BENCH_SOURCES[i % BENCH_SOURCES.length]!,
-    keyword: benchKeyword(i),
+    source,
+    keyword,
     gclid: null,
     clientData: null,
     callPath: 'https://data.test/\nhttps://data.test/contact',
     offlineDescription: null,
     rev: 0,
+    // A third of the attributed callers first came from a paid ad; the others' first visit is the calling one.
+    firstTouch: source && i % 3 === 0 ? benchTouch(i, 'paid:google', `keyword ${i % 300}`, startedAt) : source ? benchTouch(i, source, keyword, startedAt) : null,
+    lastNonDirect: source ? benchTouch(i, source, keyword, startedAt) : null,
   };
+}
+
+function benchTouch(i: number, source: string, keyword: string | null, callAt: Date): Touch {
+  return { visitId: i + 1, at: new Date(callAt.getTime() - (i % 30) * 86_400_000), source, keyword, landingUrl: 'https://data.test/', gclid: null, msclkid: null, fbclid: null };
 }
 
 /** GET without a client-side time limit (fetch gives up after 300 s without headers). */

@@ -1,7 +1,8 @@
 // The back end's overview at scale (part of the data benchmark, whose 1,000,000 calls it reads):
 // the traffic counters of 10,000,000 views over a year (BENCH_VIEWS), made by the tracker's own
 // counter function (reports/traffic-days.ts `viewCounters`) and written as the days and keyword
-// months they add up to, then GET /manage/api/domains/:domain/reports/overview for the year and for 30 days.
+// months they add up to, then GET /manage/api/domains/:domain/reports/overview for the year (in each
+// touch model: the calls carry first and last non-direct touches) and for 30 days.
 import type { Collections } from '../../collector/src/db/collections.ts';
 import type { TrafficDayDoc } from '../../collector/src/reports/documents.ts';
 import { dayKey } from '../../collector/src/data/call-days.ts';
@@ -59,12 +60,18 @@ export async function seedTrafficCounters(c: Collections, domainId: string, time
 export async function timeOverview(base: string, domain: string, runs: number): Promise<void> {
   const login = await fetch(`${base}/manage/api/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'bench@data.test', password: 'bench password' }) });
   const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
-  for (const [label, from, to] of [['overview of the year', '2025-01-01', '2025-12-31'], ['overview of 30 days', '2025-06-01', '2025-06-30']] as const) {
+  const cases = [
+    ['overview of the year', '2025-01-01', '2025-12-31', 'last-touch'],
+    ['overview of the year, first touch', '2025-01-01', '2025-12-31', 'first-touch'],
+    ['overview of the year, last non-direct', '2025-01-01', '2025-12-31', 'last-non-direct'],
+    ['overview of 30 days', '2025-06-01', '2025-06-30', 'last-touch'],
+  ] as const;
+  for (const [label, from, to, model] of cases) {
     const times: number[] = [];
     let body: { totals: { visits: number; views: number; calls: number }; keywords: unknown[] } | undefined;
     for (let run = 0; run < runs; run++) {
       const t = performance.now();
-      const res = await fetch(`${base}/manage/api/domains/${domain}/reports/overview?from=${from}&to=${to}`, { headers: { cookie } });
+      const res = await fetch(`${base}/manage/api/domains/${domain}/reports/overview?from=${from}&to=${to}&model=${model}`, { headers: { cookie } });
       body = (await res.json()) as typeof body;
       times.push(performance.now() - t);
     }

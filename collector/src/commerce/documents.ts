@@ -1,4 +1,5 @@
 // Carts, orders and their conversions: the shapes and indexes of their documents (db/collections.ts gathers every family's).
+import type { Touch } from '../tracking/touches.ts';
 import type { OutboxMessage } from '../webhooks/documents.ts';
 import type { IndexPlan } from '../db/index-plan.ts';
 
@@ -38,6 +39,10 @@ export interface OrderAttribution {
   source: string | null;
   keyword: string | null;
   agent: string | null;
+  /** Ours (tracking/touches.ts): the buyer's first touch and last non-direct one, as of the sale;
+   * null when not known, absent on sales converted before they were kept. */
+  firstTouch?: Touch | null;
+  lastNonDirect?: Touch | null;
 }
 
 export interface OrderDoc {

@@ -11,18 +11,20 @@ import { claimRecordId, recordIdOf } from '../db/external-refs.ts';
 import type { IdAllocator } from '../db/ids.ts';
 import { CART_OPEN, CART_ORDERED } from '../agent/shapes.ts';
 import { CommerceFailure } from '../http/commerce-envelope.ts';
-import { sourceLabel } from '../telephony/call-attribution.ts';
+import { sourceLabel } from '../tracking/attribution.ts';
 import type { LivePush } from '../webhooks/live-push.ts';
 import type { Outbox } from '../webhooks/outbox.ts';
-import { sourceClassOf } from '../reports/call-sources.ts';
 import { TrafficDays } from '../reports/traffic-days.ts';
 import { purchaseEvent } from './analytics.ts';
 import type { VisitDoc } from '../tracking/documents.ts';
+import { touchesOf } from '../tracking/touches.ts';
 
 /** Where an order's buyer came from: its call's, else its visit's source label and keyword. */
 interface Origin {
   source: string | null;
   keyword: string | null;
+  call: CallDoc | null;
+  visit: VisitDoc | null;
 }
 
 export class CommerceService {
@@ -106,9 +108,11 @@ export class CommerceService {
   /** Counts the order's conversion once, crediting its call or visit, and queues the analytics event.
    * The claim carries the event: a process dying between the claim and the enqueue leaves it there,
    * and `requeueLostEvents` queues it at the next start. */
-  private async convert(domain: DomainDoc, order: OrderDoc, { source, keyword }: Origin, now: Date): Promise<OrderDoc> {
+  private async convert(domain: DomainDoc, order: OrderDoc, { source, keyword, call, visit }: Origin, now: Date): Promise<OrderDoc> {
     if (await this.c.conversions.findOne({ _id: order._id })) return order;
-    const attribution: OrderAttribution = { visitId: order.visitId, callId: order.callId, source, keyword, agent: order.agent };
+    // The visitor's touches: its call's, else found from its visit.
+    const touches = call ? { firstTouch: call.firstTouch ?? null, lastNonDirect: call.lastNonDirect ?? null } : visit ? await touchesOf(this.c, visit, now) : { firstTouch: null, lastNonDirect: null };
+    const attribution: OrderAttribution = { visitId: order.visitId, callId: order.callId, source, keyword, agent: order.agent, ...touches };
     const converted = { ...order, convertedAt: now, attribution };
     const event = purchaseEvent(domain, converted, this.ga4Endpoint, await this.gaOf(order));
     try {
@@ -119,7 +123,7 @@ export class CommerceService {
     }
     await Promise.all([
       this.c.orders.updateOne({ _id: order._id }, { $set: { convertedAt: now, attribution } }),
-      new TrafficDays(this.c).saleRecorded(domain, sourceClassOf(source), order.totalCost, now),
+      new TrafficDays(this.c).saleRecorded(domain, attribution, order.totalCost, now),
     ]);
     if (event) await this.queueEvent(order._id, event, now);
     return converted;
@@ -147,9 +151,9 @@ export class CommerceService {
 
   /** Source and keyword of the call, else of the visit. */
   private async sourceOf(call: CallDoc | null, visitId: number | null): Promise<Origin> {
-    if (call) return { source: call.source, keyword: call.keyword };
+    if (call) return { source: call.source, keyword: call.keyword, call, visit: null };
     const visit = visitId === null ? null : await this.c.visits.findOne({ _id: visitId });
-    return visit ? { source: sourceLabel(visit.attribution), keyword: visit.attribution.keyword } : { source: null, keyword: null };
+    return visit ? { source: sourceLabel(visit.attribution), keyword: visit.attribution.keyword, call: null, visit } : { source: null, keyword: null, call: null, visit: null };
   }
 
   private async visitOf(domain: DomainDoc, raw: string): Promise<number> {

@@ -48,8 +48,15 @@ export function callRecordBody(call: CallDoc): Omit<CallRecord, 'start_date' | '
     first_call: call.firstCall ?? null,
     // Ours: a lead by the domain's rule or a person's verdict; null while the call goes on.
     lead: call.lead ?? null,
+    // Ours: the visitor's first touch (tracking/touches.ts); the spec's `source` stays the calling visit's.
+    first_touch_source: call.firstTouch?.source ?? null,
+    first_touch_keyword: call.firstTouch?.keyword ?? null,
+    first_touch_at: call.firstTouch ? utcSeconds(call.firstTouch.at) : null,
   };
 }
+
+/** ISO 8601 in UTC, to the second. */
+const utcSeconds = (at: Date) => `${at.toISOString().slice(0, 19)}Z`;
 
 export function smsRecord(sms: SmsDoc, domain: DomainDoc): SmsRecord {
   const { day, time } = localTime(sms.sentAt, domain.timeZone);

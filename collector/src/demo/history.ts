@@ -40,6 +40,8 @@ function seeded(seed: number): () => number {
 
 type Visitor = { url: string; referrer: string };
 
+const TYPED: Visitor = { url: 'https://acme.example/', referrer: '' };
+
 /** Where visitors come from, and how often: searches, ads, social, a directory, typed addresses. */
 const ARRIVALS: [number, (kw: string, n: number) => Visitor][] = [
   [0.34, (kw) => ({ url: 'https://acme.example/', referrer: `https://www.google.com/search?q=${encodeURIComponent(kw)}` })],
@@ -47,7 +49,7 @@ const ARRIVALS: [number, (kw: string, n: number) => Visitor][] = [
   [0.06, (kw) => ({ url: 'https://acme.example/', referrer: `https://www.bing.com/search?q=${encodeURIComponent(kw)}` })],
   [0.1, () => ({ url: 'https://acme.example/services', referrer: 'https://m.facebook.com/' })],
   [0.08, () => ({ url: 'https://acme.example/prices', referrer: 'https://www.pagesjaunes.fr/annuaire/plombier' })],
-  [0.2, () => ({ url: 'https://acme.example/', referrer: '' })],
+  [0.2, () => TYPED],
 ];
 
 /** Outcomes of calls, as they go for a small business. */
@@ -87,6 +89,7 @@ export async function generateDemoHistory(c: Collections, domainName: string, { 
   const summary: HistorySummary = { visits: 0, calls: 0, orders: 0 };
   const radio = await new OfflineNumbers(c).run(domain, { action: 'assign', tracking_number: '0100000001', phone_number: domain.sitePhones[0]!, description: 'Radio spot', type: 6 }).catch(() => null);
   const lastDay = addDays(today ?? localTime(new Date(), domain.timeZone).day, -1);
+  const visitors: string[] = [];
 
   for (let d = days - 1; d >= 0; d--) {
     const day = addDays(lastDay, -d);
@@ -97,8 +100,12 @@ export async function generateDemoHistory(c: Collections, domainName: string, { 
     const times = Array.from({ length: count }, () => start + (8 + rand() * 13) * 3600_000).sort((a, b) => a - b);
     for (const at of times) {
       const n = summary.visits++;
-      const arrival = pick(rand, ARRIVALS)(KEYWORDS[Math.floor(rand() * KEYWORDS.length)]!, n);
-      const visit = await view(tracking, domain, 0, arrival, rand() < 0.35, n, new Date(at));
+      // A quarter of the visits are of earlier visitors, most typing the address: their first touch differs.
+      const returning = visitors.length > 0 && rand() < 0.25;
+      const visitor = returning ? visitors[Math.floor(rand() * visitors.length)]! : `demo-visitor-${n}`;
+      if (!returning) visitors.push(visitor);
+      const arrival = returning && rand() < 0.7 ? TYPED : pick(rand, ARRIVALS)(KEYWORDS[Math.floor(rand() * KEYWORDS.length)]!, n);
+      const visit = await view(tracking, domain, 0, arrival, rand() < 0.35, n, new Date(at), visitor);
       const pages = 1 + Math.floor(rand() * 3);
       for (let p = 1; p < pages; p++) await view(tracking, domain, visit.visitId, { url: `https://acme.example${PAGES[Math.floor(rand() * PAGES.length)]}`, referrer: arrival.url }, false, n, new Date(at + p * 60_000));
       const number = visit.number;
@@ -123,7 +130,7 @@ export async function generateDemoHistory(c: Collections, domainName: string, { 
   return summary;
 }
 
-async function view(tracking: TrackingService, domain: DomainDoc, visitId: number, visitor: Visitor, mobile: boolean, n: number, at: Date): Promise<{ visitId: number; number: string | null }> {
+async function view(tracking: TrackingService, domain: DomainDoc, visitId: number, visitor: Visitor, mobile: boolean, n: number, at: Date, visitorId?: string): Promise<{ visitId: number; number: string | null }> {
   const req = ospViewRequest.parse({
     api_key: '',
     visit_id: String(visitId),
@@ -136,6 +143,7 @@ async function view(tracking: TrackingService, domain: DomainDoc, visitId: numbe
     direct_display: 'true',
     phones: domain.sitePhones[0],
     user_agent: mobile ? MOBILE : DESKTOP,
+    unique_visitor_id: visitorId,
   });
   const answer = await tracking.view(domain, req, at);
   const shown = 'surtaxPhones' in answer ? Object.values(answer.surtaxPhones ?? {})[0] : undefined;

@@ -17,6 +17,14 @@ import { poolsReport } from '../reports/pools.ts';
 import { domainOf } from './settings-routes.ts';
 import { accountOf } from './webhooks.ts';
 import { callPage } from '../reports/call-page.ts';
+import { TOUCH_MODELS, type TouchModel } from '../reports/touch-models.ts';
+
+/** The overview's `model`: how its tables credit calls and sales; last touch when not given. */
+function touchModelOf(value: unknown): TouchModel {
+  if (value === undefined) return 'last-touch';
+  if (!TOUCH_MODELS.includes(value as TouchModel)) throw new ManageFailure(400, `model must be one of ${TOUCH_MODELS.join(', ')}`);
+  return value as TouchModel;
+}
 
 export function reportRoutes(router: Router, c: Collections, agents: AgentService, auth: Middleware): void {
   const report = (path: string, answer: (ctx: Context, domain: DomainDoc) => Promise<void>) =>
@@ -24,7 +32,7 @@ export function reportRoutes(router: Router, c: Collections, agents: AgentServic
 
   report('overview', async (ctx, domain) => {
     const { from, to } = reportRange(ctx.query, domain.timeZone);
-    ctx.body = await overview(c, domain, from, to);
+    ctx.body = await overview(c, domain, from, to, touchModelOf(ctx.query.model));
   });
 
   report('calls', async (ctx, domain) => {

@@ -25,6 +25,7 @@ import { domainName, domainSettings, poolSettings } from '../domains/settings.ts
 import { numbersBody, offlineAssignment, offlineRedirect, webhookEventsBody, webhookUrl } from '../manage/bodies.ts';
 import { blockedCallerBody } from '../manage/blocklist-routes.ts';
 import { verdictBody } from '../manage/verdict-routes.ts';
+import { TOUCH_MODELS } from '../reports/touch-models.ts';
 import { signUpBody } from '../manage/sign-up.ts';
 import * as answer from './envelopes.ts';
 
@@ -291,7 +292,9 @@ export const OPERATIONS: Operation[] = [
   manageOp('post', '/account/keys/call-center', 'A new call-center key, answered once', object('The key')),
   manageOp('get', '/account/deliveries', 'The delivery log, newest first', json('Attempts', answer.manage.list), { query: z.object({ limit: z.string().optional() }) }),
   manageOp('post', '/account/deliveries/:id/resend', "Queues a logged push's body again", object('The new message id'), {}, 202),
-  manageOp('get', '/domains/:domain/reports/overview', 'Visits, views, calls, sales: in total, per day, per source class, per keyword', object('The overview'), { query: range }),
+  manageOp('get', '/domains/:domain/reports/overview', 'Visits, views, calls, sales: in total, per day, per source class, per keyword (calls and sales credited by a touch model)', object('The overview'), {
+    query: range.extend({ model: z.enum(TOUCH_MODELS).optional().describe("How the source and keyword tables credit calls and sales: the calling visit (last-touch, the default), the visitor's latest visit that was not direct (last-non-direct), or their first visit of the 90 days before (first-touch)") }),
+  }),
   manageOp('get', '/domains/:domain/reports/calls', 'The calls log, a page of 50, newest first', object('A page of calls'), { query: callFilters.extend({ page: z.string().optional() }) }),
   manageOp('get', '/domains/:domain/reports/calls.csv', 'The calls log as CSV', csv('CSV, one call per line'), { query: callFilters }),
   manageOp('get', '/domains/:domain/reports/google-ads.csv', "Google Ads' offline conversion import file: leads and sales with a gclid", csv('The import file'), { query: range }),

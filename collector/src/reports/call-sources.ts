@@ -8,8 +8,9 @@ import type { Collections } from '../db/collections.ts';
 import { dayKey, domainKeys, rollupKey, type CallZones } from '../data/call-days.ts';
 import { localTime } from '../domains/time-zone.ts';
 import { KeywordMonths, type KeywordCalls } from './keyword-months.ts';
+import { creditOf, modelPrefix, TOUCH_MODELS, type TouchModel } from './touch-models.ts';
 
-type Counted = Pick<CallDoc, 'domainId' | 'startedAt' | 'status' | 'source' | 'keyword' | 'firstCall' | 'lead'>;
+type Counted = Pick<CallDoc, 'domainId' | 'startedAt' | 'status' | 'source' | 'keyword' | 'firstCall' | 'lead' | 'firstTouch' | 'lastNonDirect'>;
 
 /** The one name of the source of a call no visit led to, in every report and in the CSV. */
 export const UNATTRIBUTED = 'unattributed';
@@ -22,8 +23,9 @@ export function sourceClassOf(source: string | null): string {
 interface Share {
   domainId: string;
   day: string;
-  /** Counters of `calls` the call adds one to: `total`, `answered`, `src.paid`, `kw.<key>`, the same
-   * under `new.` for a caller's first call and under `lead.` for a lead; or `blocked`. */
+  /** Counters of `calls` the call adds one to: `total`, `answered`, `src.paid`, `kw.<key>`, the
+   * source and keyword of the other touch models under their prefix (`firstTouch.src.paid`), all of
+   * them again under `new.` for a caller's first call and under `lead.` for a lead; or `blocked`. */
   places: string[];
 }
 
@@ -31,9 +33,16 @@ function shareOf(call: Counted | null, timeZone: string): Share | null {
   if (!call || call.status === null) return null;
   // A blocked caller's call is counted apart: never a call of a source, never an answered one.
   if (call.status === 'CALLER_PHONE_BLACKLISTED') return { domainId: call.domainId, day: localTime(call.startedAt, timeZone).day, places: ['blocked'] };
-  const counted = ['total', `src.${sourceClassOf(call.source)}`, ...(call.keyword ? [`kw.${rollupKey(call.keyword)}`] : [])];
+  const counted = ['total', ...TOUCH_MODELS.flatMap((model) => creditedPlaces(call, model))];
   const places = [...counted, ...(call.status === 'SUCCESS' ? ['answered'] : []), ...(call.firstCall ? counted.map((place) => `new.${place}`) : []), ...(call.lead ? counted.map((place) => `lead.${place}`) : [])];
   return { domainId: call.domainId, day: localTime(call.startedAt, timeZone).day, places };
+}
+
+/** The source class and keyword counters a touch model credits the call in. */
+function creditedPlaces(call: Counted, model: TouchModel): string[] {
+  const { source, keyword } = creditOf(call, model);
+  const prefix = modelPrefix(model);
+  return [`${prefix}src.${sourceClassOf(source)}`, ...(keyword ? [`${prefix}kw.${rollupKey(keyword)}`] : [])];
 }
 
 export class CallSources {
@@ -55,12 +64,12 @@ export class CallSources {
   async rebuild(domainId: string, timeZone: string): Promise<number> {
     const days = new Map<string, CallSourceCounts>();
     const months = new Map<string, KeywordCalls>();
-    for await (const call of this.c.calls.find({ domainId, status: { $ne: null } }, { projection: { domainId: 1, startedAt: 1, status: 1, source: 1, keyword: 1, firstCall: 1, lead: 1 }, batchSize: 10_000 })) {
+    for await (const call of this.c.calls.find({ domainId, status: { $ne: null } }, { projection: { domainId: 1, startedAt: 1, status: 1, source: 1, keyword: 1, firstCall: 1, lead: 1, 'firstTouch.source': 1, 'firstTouch.keyword': 1, 'lastNonDirect.source': 1, 'lastNonDirect.keyword': 1 }, batchSize: 10_000 })) {
       const share = shareOf(call, timeZone)!;
       const counts = days.get(share.day) ?? days.set(share.day, {}).get(share.day)!;
       for (const place of share.places) addAt(counts as Record<string, unknown>, place.split('.'), 1);
       const month = share.day.slice(0, 7);
-      for (const { field, key } of keywordsOf(share)) addAt((months.get(month) ?? months.set(month, {}).get(month)!) as Record<string, unknown>, [field, key], 1);
+      for (const { field, key } of keywordsOf(share)) addAt((months.get(month) ?? months.set(month, {}).get(month)!) as Record<string, unknown>, [...field.split('.'), key], 1);
     }
     await this.months.replaceCalls(domainId, months);
     await this.c.trafficDays.updateMany({ _id: domainKeys(domainId) }, { $unset: { calls: '' } });
@@ -79,12 +88,13 @@ export class CallSources {
   }
 }
 
-/** The keyword month counters a share adds to: `calls`, `newCalls` for a first call, `leads` for a lead. */
-function keywordsOf(share: Share): { field: keyof KeywordCalls; key: string }[] {
-  const fields = { 'kw.': 'calls', 'new.kw.': 'newCalls', 'lead.kw.': 'leads' } as const;
+/** The keyword month counters a share adds to: `calls`, `newCalls` for a first call, `leads` for a
+ * lead, under the touch model's prefix (`firstTouch.calls`). */
+function keywordsOf(share: Share): { field: string; key: string }[] {
+  const fields = { '': 'calls', 'new.': 'newCalls', 'lead.': 'leads' } as const;
   return share.places.flatMap((place) => {
-    const prefix = (Object.keys(fields) as (keyof typeof fields)[]).find((p) => place.startsWith(p));
-    return prefix ? [{ field: fields[prefix], key: place.slice(prefix.length) }] : [];
+    const match = /^(new\.|lead\.)?((?:firstTouch|lastNonDirect)\.)?kw\.(.+)$/.exec(place);
+    return match ? [{ field: `${match[2] ?? ''}${fields[(match[1] ?? '') as keyof typeof fields]}`, key: match[3]! }] : [];
   });
 }
 

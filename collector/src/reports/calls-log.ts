@@ -54,6 +54,12 @@ export interface CallRow {
   /** Ours, like gclid: Microsoft Advertising's and Meta's click ids. */
   msclkid: string | null;
   fbclid: string | null;
+  /** Ours (tracking/touches.ts): the source, keyword and local start of the visitor's first visit of
+   * the 90 days before the call, and the source of their latest visit that was not direct. */
+  firstTouchSource: string | null;
+  firstTouchKeyword: string | null;
+  firstTouchAt: string | null;
+  lastNonDirectSource: string | null;
 }
 
 export function filterOf(domain: DomainDoc, range: DayRange, filters: CallFilters): Record<string, unknown> {
@@ -69,10 +75,13 @@ export function filterOf(domain: DomainDoc, range: DayRange, filters: CallFilter
 }
 
 export function rowOf(call: CallDoc, domain: DomainDoc): CallRow {
-  const local = localTime(call.startedAt, domain.timeZone);
+  const local = (at: Date) => {
+    const { day, time } = localTime(at, domain.timeZone);
+    return `${day} ${time}`;
+  };
   return {
     callId: call._id,
-    startedAt: `${local.day} ${local.time}`,
+    startedAt: local(call.startedAt),
     trackingNumber: call.trackingNumber,
     caller: maskCaller(call.caller, domain.callerPrivacy),
     destination: call.destination,
@@ -93,6 +102,10 @@ export function rowOf(call: CallDoc, domain: DomainDoc): CallRow {
     verdict: call.verdict?.value ?? null,
     msclkid: call.msclkid ?? null,
     fbclid: call.fbclid ?? null,
+    firstTouchSource: call.firstTouch?.source ?? null,
+    firstTouchKeyword: call.firstTouch?.keyword ?? null,
+    firstTouchAt: call.firstTouch ? local(call.firstTouch.at) : null,
+    lastNonDirectSource: call.lastNonDirect?.source ?? null,
   };
 }
 
@@ -108,7 +121,7 @@ export async function callsPage(c: Collections, domain: DomainDoc, range: DayRan
   return { calls: shown.map((call) => ({ ...rowOf(call, domain), callerBlocked: call.caller !== null && blocked.has(call.caller) })), page, hasMore: calls.length > LOG_PAGE_SIZE };
 }
 
-const CSV_COLUMNS: (keyof CallRow)[] = ['callId', 'startedAt', 'trackingNumber', 'caller', 'destination', 'status', 'duration', 'source', 'keyword', 'landingPage', 'pagesSeen', 'gclid', 'offlineDescription', 'agent', 'revenue', 'matchConfidence', 'matchCandidates', 'firstCall', 'lead', 'verdict', 'msclkid', 'fbclid'];
+const CSV_COLUMNS: (keyof CallRow)[] = ['callId', 'startedAt', 'trackingNumber', 'caller', 'destination', 'status', 'duration', 'source', 'keyword', 'landingPage', 'pagesSeen', 'gclid', 'offlineDescription', 'agent', 'revenue', 'matchConfidence', 'matchCandidates', 'firstCall', 'lead', 'verdict', 'msclkid', 'fbclid', 'firstTouchSource', 'firstTouchKeyword', 'firstTouchAt', 'lastNonDirectSource'];
 
 export async function* callsCsv(c: Collections, domain: DomainDoc, range: DayRange, filters: CallFilters): AsyncGenerator<string> {
   yield csvLine(CSV_COLUMNS);

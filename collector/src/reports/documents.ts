@@ -15,10 +15,31 @@ export interface CallSourceCounts {
   blocked?: number;
   src?: Record<string, number>;
   kw?: Record<string, number>;
-  /** The callers' first calls among them (ours): `total`, by source class and by keyword. */
-  new?: { total?: number; src?: Record<string, number>; kw?: Record<string, number> };
+  /** Ours: the same calls by the source and keyword of the visitor's first touch and last non-direct
+   * one (reports/touch-models.ts); `src` and `kw` above are the last touch's. */
+  firstTouch?: CreditedCounts;
+  lastNonDirect?: CreditedCounts;
+  /** The callers' first calls among them (ours): `total`, by source class and by keyword, by model. */
+  new?: { total?: number } & CreditedCounts & TouchCounts;
   /** The leads among them (ours, telephony/leads.ts), the same way. */
-  lead?: { total?: number; src?: Record<string, number>; kw?: Record<string, number> };
+  lead?: { total?: number } & CreditedCounts & TouchCounts;
+}
+
+/** Calls by source class and by keyword. */
+export interface CreditedCounts {
+  src?: Record<string, number>;
+  kw?: Record<string, number>;
+}
+
+interface TouchCounts {
+  firstTouch?: CreditedCounts;
+  lastNonDirect?: CreditedCounts;
+}
+
+/** Sales credited to one source class. */
+export interface SourceSales {
+  orders?: number;
+  revenueCents?: number;
 }
 
 /** A domain's traffic of one local day (reports/traffic-days.ts). */
@@ -33,7 +54,8 @@ export interface TrafficDayDoc extends TrafficCounts {
   src?: Record<string, TrafficCounts>;
   /** By the visit's keyword, keyed by `rollupKey(keyword)`. */
   kw?: Record<string, TrafficCounts>;
-  sales?: { orders: number; revenueCents: number };
+  /** All sales; by the last touch's source class they are in `src`, by the other touch models here (ours). */
+  sales?: { orders: number; revenueCents: number; firstTouch?: Record<string, SourceSales>; lastNonDirect?: Record<string, SourceSales> };
   /** Calls whose outcome is known (reports/call-sources.ts): all, answered, by source class and by keyword. */
   calls?: CallSourceCounts;
   /** By online pool type, then local hour `HH`: visitors refused a number (the pool was exhausted, or
@@ -51,4 +73,9 @@ export interface KeywordMonthDoc {
   /** First calls of their callers. */
   newCalls?: Record<string, number>;
   leads?: Record<string, number>;
+  /** Ours: `calls`, `newCalls` and `leads` by the keyword of the other touch models (reports/touch-models.ts). */
+  firstTouch?: KeywordCallCounts;
+  lastNonDirect?: KeywordCallCounts;
 }
+
+export type KeywordCallCounts = Pick<KeywordMonthDoc, 'calls' | 'newCalls' | 'leads'>;

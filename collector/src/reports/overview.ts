@@ -1,9 +1,11 @@
 // The overview of a domain over a range of local days: visits, views, calls and sales in total,
-// per day, per source class and per keyword. It reads counters only (traffic-days.ts, with the
+// per day, per source class and per keyword, the calls and sales of the tables credited by a touch
+// model (last touch, last non-direct, first touch). It reads counters only (traffic-days.ts, with the
 // calls of call-sources.ts; keyword-months.ts): a year is one range of at most 366 small documents
 // and 12 months of keywords.
 import type { Collections } from '../db/collections.ts';
-import type { TrafficDayDoc } from './documents.ts';
+import type { CreditedCounts, TrafficDayDoc } from './documents.ts';
+import { MODEL_FIELD, modelPrefix, type TouchModel } from './touch-models.ts';
 import { KeywordMonths, splitByMonth } from './keyword-months.ts';
 import { TrafficDays } from './traffic-days.ts';
 import { daysBetween } from './day-range.ts';
@@ -31,6 +33,8 @@ export interface Row {
 export interface Overview {
   from: string;
   to: string;
+  /** Ours: how the source and keyword tables credit calls and sales (reports/touch-models.ts). */
+  model: TouchModel;
   currency: string;
   /** `blocked`: calls of blocked callers, which `calls` leaves out. */
   totals: Row & { answered: number; blocked: number };
@@ -53,15 +57,20 @@ interface Counts {
 
 const zero = (): Counts => ({ visits: 0, views: 0, calls: 0, newCallers: 0, leads: 0, webCalls: 0, orders: 0, revenueCents: 0 });
 
-export async function overview(c: Collections, domain: { _id: string; currency: string }, from: string, to: string): Promise<Overview> {
+export async function overview(c: Collections, domain: { _id: string; currency: string }, from: string, to: string, model: TouchModel = 'last-touch'): Promise<Overview> {
   const { months, edgeDays } = splitByMonth(from, to);
   const traffic = new TrafficDays(c);
-  // Keywords: whole months from their monthly counters, the days at the edges from theirs.
+  const p = modelPrefix(model);
+  // Keywords: whole months from their monthly counters, the days at the edges from theirs. The
+  // totals' calls from a view are the last touch's `calls.src`, whatever the model.
   const [days, keywordMonths, edges] = await Promise.all([
-    traffic.read(domain._id, from, to, { visits: 1, views: 1, src: 1, sales: 1, 'calls.total': 1, 'calls.answered': 1, 'calls.blocked': 1, 'calls.src': 1, 'calls.new.total': 1, 'calls.new.src': 1, 'calls.lead.total': 1, 'calls.lead.src': 1 }),
-    new KeywordMonths(c).read(domain._id, months),
-    traffic.readDays(domain._id, edgeDays, { kw: 1, 'calls.kw': 1, 'calls.new.kw': 1, 'calls.lead.kw': 1 }),
+    traffic.read(domain._id, from, to, { visits: 1, views: 1, src: 1, sales: 1, 'calls.total': 1, 'calls.answered': 1, 'calls.blocked': 1, 'calls.src': 1, [`calls.${p}src`]: 1, 'calls.new.total': 1, [`calls.new.${p}src`]: 1, 'calls.lead.total': 1, [`calls.lead.${p}src`]: 1 }),
+    new KeywordMonths(c).read(domain._id, months, model),
+    traffic.readDays(domain._id, edgeDays, { kw: 1, [`calls.${p}kw`]: 1, [`calls.new.${p}kw`]: 1, [`calls.lead.${p}kw`]: 1 }),
   ]);
+  // The counters of the calls as the model credits them: the last touch's are at the top.
+  const field = MODEL_FIELD[model];
+  const credited = (counts: (CreditedCounts & Partial<Record<'firstTouch' | 'lastNonDirect', CreditedCounts>>) | undefined) => (field ? counts?.[field] : counts);
   const trafficOf = new Map(days.map((d) => [d.day, d]));
   const totals = zero();
   const sources = new Map<string, Counts>();
@@ -69,22 +78,25 @@ export async function overview(c: Collections, domain: { _id: string; currency: 
   const entry = (table: Map<string, Counts>, key: string) => table.get(key) ?? table.set(key, zero()).get(key)!;
   for (const day of days) {
     add(totals, dayCounts(day));
-    for (const [key, counts] of Object.entries(day.src ?? {})) add(entry(sources, key), counts);
-    for (const [key, calls] of Object.entries(day.calls?.src ?? {})) entry(sources, key).calls += calls;
-    for (const [key, calls] of Object.entries(day.calls?.new?.src ?? {})) entry(sources, key).newCallers += calls;
-    for (const [key, calls] of Object.entries(day.calls?.lead?.src ?? {})) entry(sources, key).leads += calls;
+    // Visits and views are their own source's in every model; sales as the model credits them.
+    for (const [key, counts] of Object.entries(day.src ?? {})) add(entry(sources, key), field ? { visits: counts.visits, views: counts.views } : counts);
+    if (field) for (const [key, sales] of Object.entries(day.sales?.[field] ?? {})) add(entry(sources, key), sales);
+    for (const [key, calls] of Object.entries(credited(day.calls)?.src ?? {})) entry(sources, key).calls += calls;
+    for (const [key, calls] of Object.entries(credited(day.calls?.new)?.src ?? {})) entry(sources, key).newCallers += calls;
+    for (const [key, calls] of Object.entries(credited(day.calls?.lead)?.src ?? {})) entry(sources, key).leads += calls;
   }
   for (const [key, counts] of keywordMonths) add(entry(keywords, key), { ...counts, newCallers: counts.newCalls });
   for (const day of edges) {
     for (const [key, counts] of Object.entries(day.kw ?? {})) add(entry(keywords, key), counts);
-    for (const [key, calls] of Object.entries(day.calls?.kw ?? {})) entry(keywords, key).calls += calls;
-    for (const [key, calls] of Object.entries(day.calls?.new?.kw ?? {})) entry(keywords, key).newCallers += calls;
-    for (const [key, calls] of Object.entries(day.calls?.lead?.kw ?? {})) entry(keywords, key).leads += calls;
+    for (const [key, calls] of Object.entries(credited(day.calls)?.kw ?? {})) entry(keywords, key).calls += calls;
+    for (const [key, calls] of Object.entries(credited(day.calls?.new)?.kw ?? {})) entry(keywords, key).newCallers += calls;
+    for (const [key, calls] of Object.entries(credited(day.calls?.lead)?.kw ?? {})) entry(keywords, key).leads += calls;
   }
   const classes = [...SOURCE_CLASSES, ...[...sources.keys()].filter((k) => !(SOURCE_CLASSES as readonly string[]).includes(k)).sort()];
   return {
     from,
     to,
+    model,
     currency: domain.currency,
     totals: { ...row(totals, 'views'), answered: days.reduce((n, day) => n + (day.calls?.answered ?? 0), 0), blocked: days.reduce((n, day) => n + (day.calls?.blocked ?? 0), 0) },
     days: daysBetween(from, to).map((day) => ({ day, ...row(dayCounts(trafficOf.get(day)), 'views') })),

@@ -11,6 +11,8 @@ import type { VisitDoc } from '../tracking/documents.ts';
 import { dayKey, rollupKey } from '../data/call-days.ts';
 import { localTime } from '../domains/time-zone.ts';
 import { KeywordMonths } from './keyword-months.ts';
+import { sourceClassOf } from './call-sources.ts';
+import { creditOf, MODEL_FIELD, TOUCH_MODELS, type Credited } from './touch-models.ts';
 
 /** What one view of a visit (the first one starts it) adds to its day; bots are counted apart, out of every table. */
 export function viewCounters(visit: Pick<VisitDoc, 'attribution' | 'isBot'>, visitStarted: boolean): Record<string, number> {
@@ -38,10 +40,17 @@ export class TrafficDays {
     ]);
   }
 
-  /** An order's first move to a sale status, credited to the source of its call or visit. */
-  async saleRecorded(domain: DomainDoc, sourceClass: string, totalCost: number, now: Date): Promise<void> {
+  /** An order's first move to a sale status, credited to the source of its call or visit: by the
+   * last touch in `src`, by the other touch models in `sales.<model>`. */
+  async saleRecorded(domain: DomainDoc, sale: Credited, totalCost: number, now: Date): Promise<void> {
     const cents = Math.round(totalCost * 100);
-    await this.inc(domain, now, { 'sales.orders': 1, 'sales.revenueCents': cents, [`src.${sourceClass}.orders`]: 1, [`src.${sourceClass}.revenueCents`]: cents });
+    const inc: Record<string, number> = { 'sales.orders': 1, 'sales.revenueCents': cents };
+    for (const model of TOUCH_MODELS) {
+      const field = MODEL_FIELD[model];
+      const at = `${field ? `sales.${field}` : 'src'}.${sourceClassOf(creditOf(sale, model).source)}`;
+      Object.assign(inc, { [`${at}.orders`]: 1, [`${at}.revenueCents`]: cents });
+    }
+    await this.inc(domain, now, inc);
   }
 
   /** A visitor refused a number: every number of the pool was held (`refused`), or their address

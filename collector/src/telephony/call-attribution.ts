@@ -1,7 +1,8 @@
 // Who led to a call, from the route it took: the visit holding the number, or the offline campaign.
 import type { CallAttribution } from './documents.ts';
 import type { Collections } from '../db/collections.ts';
-import type { Attribution } from '../tracking/attribution.ts';
+import { sourceLabel } from '../tracking/attribution.ts';
+import { touchesOf } from '../tracking/touches.ts';
 import { endOfSecond, type Route } from './routing.ts';
 
 const NONE: CallAttribution = {
@@ -17,12 +18,9 @@ const NONE: CallAttribution = {
   clientData: null,
   callPath: null,
   offlineDescription: null,
+  firstTouch: null,
+  lastNonDirect: null,
 };
-
-/** `organic:google.com`, `direct`... */
-export function sourceLabel(a: Attribution): string {
-  return a.sourceName ? `${a.source}:${a.sourceName}` : a.source;
-}
 
 export async function attributeCall(c: Collections, route: Route, at: Date): Promise<CallAttribution> {
   if (route.offline) return { ...NONE, source: 'offline', offlineDescription: route.offline.description };
@@ -34,6 +32,7 @@ export async function attributeCall(c: Collections, route: Route, at: Date): Pro
     lease.visitId > 0 ? c.views.find({ visitId: lease.visitId }, { projection: { url: 1, createdAt: 1 } }).toArray() : [],
   ]);
   const attribution = visit?.attribution ?? view?.attribution ?? null;
+  const touches = visit ? await touchesOf(c, visit, at) : null;
   const path = pages.filter((p) => p.createdAt <= endOfSecond(at)).sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a._id - b._id);
   return {
     ...NONE,
@@ -48,5 +47,7 @@ export async function attributeCall(c: Collections, route: Route, at: Date): Pro
     fbclid: attribution?.fbclid ?? null,
     clientData: lease.clientData ?? null,
     callPath: path.length > 0 ? path.map((p) => p.url).join('\n') : null,
+    firstTouch: touches?.firstTouch ?? null,
+    lastNonDirect: touches?.lastNonDirect ?? null,
   };
 }

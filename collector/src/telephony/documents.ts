@@ -1,6 +1,7 @@
 // Calls, SMS and blocked callers: the shapes and indexes of their documents (db/collections.ts gathers every family's).
 import type { CallStatus, RedirectPlan, RouteReason } from '@ringtrail/shared';
 import type { IndexPlan } from '../db/index-plan.ts';
+import type { Touch } from '../tracking/touches.ts';
 
 /** Who led to a call: the visit that held the number, or the offline number's campaign. */
 export interface CallAttribution {
@@ -19,6 +20,10 @@ export interface CallAttribution {
   /** The visit's page URLs before the call, one per line. */
   callPath: string | null;
   offlineDescription: string | null;
+  /** Ours (tracking/touches.ts): the visitor's first visit of the 90 days before the call, and their
+   * latest visit that was not direct; null when no visit led to the call, absent on calls stored before. */
+  firstTouch?: Touch | null;
+  lastNonDirect?: Touch | null;
 }
 
 export interface CallDoc extends CallAttribution {

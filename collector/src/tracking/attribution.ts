@@ -64,6 +64,11 @@ export function attribute(pageUrl: string, referrerUrl: string): Attribution {
   return { source, sourceName: utm.utm_source ?? refHost, keyword: keyword ?? null, gclid, msclkid, fbclid, utm };
 }
 
+/** `organic:google.com`, `direct`...: a call's and an order's source. */
+export function sourceLabel(a: Attribution): string {
+  return a.sourceName ? `${a.source}:${a.sourceName}` : a.source;
+}
+
 function parseUrl(value: string): URL | null {
   try {
     return value ? new URL(value) : null;

@@ -140,7 +140,11 @@ export const trackingIndexes: IndexPlan = {
     [{ visitId: 1 }],
   ],
   views: [[{ visitId: 1 }]],
-  visits: [[{ domainId: 1, createdAt: 1 }]],
+  visits: [
+    [{ domainId: 1, createdAt: 1 }],
+    // A visitor's visits, oldest first: a call's or a sale's first and last non-direct touches (touches.ts).
+    [{ domainId: 1, uniqueVisitorId: 1, createdAt: 1 }],
+  ],
   // The pages shown an overflow number in the minutes before a call to it.
   overflowShows: [[{ number: 1, at: -1 }]],
   // Holds per address end by themselves.

@@ -35,6 +35,13 @@ export const callRecord = z.object({
     .optional()
     .describe("Ours: the caller's first call to the domain; null for an anonymous caller; absent from records rendered before it was kept (npm run rebuild-summaries adds it)"),
   lead: z.boolean().nullable().optional().describe("Ours: a lead, by the domain's lead rule or a person's verdict; absent from records rendered before it was kept"),
+  first_touch_source: z
+    .string()
+    .nullable()
+    .optional()
+    .describe("Ours: the source (as `source`) of the caller's first visit of the 90 days before the call, linked by the visitor id; the calling visit's own when it carried none; null when no visit led to the call"),
+  first_touch_keyword: z.string().nullable().optional().describe("Ours: that first visit's keyword; null when it had none"),
+  first_touch_at: z.string().nullable().optional().describe('Ours: when that first visit started, ISO 8601 in UTC (2026-11-20T09:15:02Z); null when no visit led to the call'),
 });
 export type CallRecord = z.infer<typeof callRecord>;
 

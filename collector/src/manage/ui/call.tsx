@@ -49,6 +49,19 @@ export function CallScreen({ route }: { route: Route }) {
                 {call.msclkid && <div class="muted mono">msclkid {call.msclkid}</div>}
                 {call.fbclid && <div class="muted mono">fbclid {call.fbclid}</div>}
               </dd>
+              <dt title="The visitor's first visit of the 90 days before the call, linked by the visitor id">First touch</dt>
+              <dd>
+                {call.firstTouchSource ? (
+                  <>
+                    {call.firstTouchSource}
+                    {call.firstTouchKeyword && <>, keyword <strong>{call.firstTouchKeyword}</strong></>}
+                    <span class="muted"> on {call.firstTouchAt}</span>
+                  </>
+                ) : (
+                  <span class="muted">Not known: no visit led to the call, or it was stored before first touches were kept.</span>
+                )}
+                {call.lastNonDirectSource && call.lastNonDirectSource !== call.source && <div class="muted">Last non-direct visit: {call.lastNonDirectSource}</div>}
+              </dd>
               <dt>How sure</dt>
               <dd>{call.matchInWords}</dd>
               <dt>Lead</dt>

@@ -7,12 +7,12 @@ import { count, money, percent, ratio } from './format.ts';
 import { useLoad } from './hooks.ts';
 import { Failure } from './layout.tsx';
 import { rangeQuery, ReportHeading } from './range.tsx';
-import type { Route } from './route.ts';
+import { navigate, type Route } from './route.ts';
 
 const SOURCE_LABELS: Record<string, string> = { paid: 'Paid search', organic: 'Organic search', social: 'Social', referral: 'Referral', direct: 'Direct', offline: 'Offline numbers', unattributed: 'Unattributed' };
 
 export function OverviewScreen({ route }: { route: Route }) {
-  const { data, error } = useLoad(() => get<Overview>(withQuery(`/domains/${encodeURIComponent(route.domain!)}/reports/overview`, rangeQuery(route))), [route.domain, route.query.from, route.query.to]);
+  const { data, error } = useLoad(() => get<Overview>(withQuery(`/domains/${encodeURIComponent(route.domain!)}/reports/overview`, { ...rangeQuery(route), model: route.query.model })), [route.domain, route.query.from, route.query.to, route.query.model]);
   const sales = data && data.totals.orders > 0;
   return (
     <section>
@@ -36,6 +36,7 @@ export function OverviewScreen({ route }: { route: Route }) {
             <h2>Calls per day</h2>
             <CallsChart days={data.days} />
           </div>
+          <ModelSwitch route={route} model={data.model} />
           <div class="columns">
             <div class="card">
               <h2>By source</h2>
@@ -49,6 +50,28 @@ export function OverviewScreen({ route }: { route: Route }) {
         </>
       )}
     </section>
+  );
+}
+
+const MODELS: [Overview['model'], string, string][] = [
+  ['last-touch', 'Last touch', 'The visit the call came from'],
+  ['last-non-direct', 'Last non-direct', "The visitor's latest visit that was not direct"],
+  ['first-touch', 'First touch', "The visitor's first visit of the 90 days before"],
+];
+
+/** How the tables credit calls and sales; visits always count under their own source. */
+function ModelSwitch({ route, model }: { route: Route; model: Overview['model'] }) {
+  return (
+    <div class="model-switch">
+      <span class="range">
+        {MODELS.map(([value, label, title]) => (
+          <button type="button" class={model === value ? 'active' : ''} title={title} onClick={() => navigate({ ...route, query: { ...route.query, model: value === 'last-touch' ? '' : value } })}>
+            {label}
+          </button>
+        ))}
+      </span>
+      <span class="muted"> Calls and sales credited to {MODELS.find(([value]) => value === model)![2].toLowerCase()}; visits to their own source.</span>
+    </div>
   );
 }
 
