@@ -128,7 +128,9 @@ describe('cart and order services', () => {
     await orderA({ id: 'A-sale', status: 'shipped' }); // back to a sale: not a new conversion
     const stored = await t.c.orders.findOne({ externalId: 'A-sale' });
     expect(stored!.convertedAt).toBeInstanceOf(Date);
-    expect(stored!.attribution).toEqual({ visitId, callId: null, source: 'organic:www.google.com', keyword: 'boiler repair', agent: null });
+    // A visit with no visitor id: it is its own first touch and last non-direct one.
+    const touch = { visitId, at: expect.any(Date), source: 'organic:www.google.com', keyword: 'boiler repair', landingUrl: expect.any(String), gclid: null, msclkid: null, fbclid: null };
+    expect(stored!.attribution).toEqual({ visitId, callId: null, source: 'organic:www.google.com', keyword: 'boiler repair', agent: null, firstTouch: touch, lastNonDirect: touch });
 
     const [event] = await ga4.waitFor(1, (r) => r.body.includes('"A-sale"'));
     expect(event!.query.get('measurement_id')).toBe('G-TEST123');

@@ -111,6 +111,10 @@ describe('data API', () => {
       match_candidates: 0,
       first_call: true,
       lead: false,
+      // Ours: no visit led to it, so no first touch.
+      first_touch_source: null,
+      first_touch_keyword: null,
+      first_touch_at: null,
     });
   });
 
