@@ -33,7 +33,9 @@ export async function buildTracker(): Promise<BundleSize> {
     write: false,
     logLevel: 'warning',
   });
-  const squeezed = await minify(bundled.outputFiles[0]!.text, { ecma: 2020, compress: { passes: 2 }, mangle: true });
+  // unsafe_arrows and unsafe_methods only rewrite functions that use neither `this` nor `arguments`
+  // as arrows, and object methods as shorthand (js-cookie's `get` keeps its `arguments`): 25 bytes.
+  const squeezed = await minify(bundled.outputFiles[0]!.text, { ecma: 2020, compress: { passes: 2, unsafe: true, unsafe_arrows: true, unsafe_methods: true }, mangle: true });
   const code = squeezed.code!;
   mkdirSync(path.dirname(trackerBundlePath), { recursive: true });
   writeFileSync(trackerBundlePath, code);

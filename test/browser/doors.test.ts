@@ -44,6 +44,20 @@ describe('/t/view', () => {
     expect(headers.get('vary')).toMatch(/Origin/);
   });
 
+  it("takes GA4's client and session ids out of its cookies as the tracker sends them, and ignores cookies of another shape", async () => {
+    const visitGa = async (fields: Record<string, string>) => {
+      const { body } = await view({ phones: '', ...fields });
+      expect(body.status).toBe('OK');
+      return (await s.t.c.visits.findOne({ _id: body.visitId }))!.ga;
+    };
+    // GA4's current cookie format (GS2) and the former one (GS1).
+    expect(await visitGa({ _ga: 'GA1.1.1234567890.1712345678', _ga_K4Q7ZP2M1X: 'GS2.1.s1712349999$o3$g1$t1712350100$j0$l0$h0' })).toEqual({ clientId: '1234567890.1712345678', sessionId: '1712349999' });
+    expect(await visitGa({ _ga: 'GA1.2.987654321.1700000000', _ga_ABC: 'GS1.1.1700000500.5.1.1700000600.0.0.0' })).toEqual({ clientId: '987654321.1700000000', sessionId: '1700000500' });
+    expect(await visitGa({ _ga: 'GA1.1.1234567890.1712345678' })).toEqual({ clientId: '1234567890.1712345678', sessionId: null });
+    // A cookie of another shape is no reason to refuse a page's view: it is left out.
+    expect(await visitGa({ _ga: 'garbage', _ga_X: 'GS2.1.s1$o1' })).toBeUndefined();
+  });
+
   it("maps only the site's own numbers, each once, whatever the page sends", async () => {
     const { body } = await view({ phones: '0555555555,0123456789,0123456789,0612345678' });
     expect(Object.keys(body.surtaxPhones)).toEqual(['0123456789']);

@@ -80,6 +80,26 @@ describe('tracker.js waiting for consent', () => {
     await context.close();
   });
 
+  it("sends GA4's cookies of the site with the view, so the visit knows the visitor's GA4 client and session, and never before consent", async () => {
+    const context = await visitorContext(b.browser);
+    const { hostname } = new URL(b.site.origin);
+    await context.addCookies([
+      { name: '_ga', value: 'GA1.1.1234567890.1712345678', domain: hostname, path: '/' },
+      { name: '_ga_K4Q7ZP2M1X', value: 'GS2.1.s1712349999$o3$g1$t1712350100$j0$l0$h0', domain: hostname, path: '/' },
+    ]);
+    const visitOf = async (attributes = '') => {
+      b.site.pages['/'] = sitePage(BODY, attributes);
+      const page = await context.newPage();
+      await page.goto(`${b.site.origin}/`);
+      await page.evaluate(() => (window as any).RingTrail.ready);
+      return b.t.c.visits.findOne({ _id: await page.evaluate(() => (window as any).RingTrail.visitId()) });
+    };
+    expect((await visitOf())!.ga).toEqual({ clientId: '1234567890.1712345678', sessionId: '1712349999' });
+    await context.clearCookies({ name: 'tracker_visit_id' });
+    expect((await visitOf(' data-consent="pending"'))!.ga).toBeUndefined();
+    await context.close();
+  });
+
   it('stays cookieless when the visitor refuses', async () => {
     const { page, context, visitId } = await open('no');
     await page.evaluate(() => history.pushState({}, '', '/about')); // and keeps working: another view, still nothing written

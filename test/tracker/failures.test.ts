@@ -109,6 +109,18 @@ describe('tracker.js when the collector fails', () => {
     second.close();
   });
 
+  it('records the view of a page served over plain http, which has no crypto.randomUUID, without a visitor id', async () => {
+    // Browsers give crypto.randomUUID to secure contexts only (https, localhost).
+    const page = await openPage({ collector: s.collector.baseUrl, body: '<p>No phone here</p>', beforeParse: (w) => Object.defineProperty(w.crypto, 'randomUUID', { value: undefined }) });
+    await page.ready();
+    const visitId = page.window.RingTrail.visitId();
+    expect(visitId).toBeGreaterThan(0);
+    expect((await s.t.c.visits.findOne({ _id: visitId }))!.uniqueVisitorId).toBeNull();
+    expect(page.window.document.cookie).toBe(`tracker_visit_id=${visitId}`);
+    expect(page.errors).toEqual([]);
+    page.close();
+  });
+
   it('stores nothing and swaps nothing for a page of an origin the domain does not allow', async () => {
     const views = await s.t.c.views.countDocuments();
     const page = await openPage({ collector: s.collector.baseUrl, url: 'http://elsewhere.test/', body: PAGE });

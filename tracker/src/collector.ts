@@ -3,20 +3,15 @@
 // throwing into the page.
 export const TIMEOUT_MS = 2000;
 
-/** The collector's parsed answer whatever its status; undefined when it is down, slow or unreadable. */
-export function post<T>(base: string, path: string, fields: Record<string, string | number>): Promise<T | void> {
-  return new Promise<T | void>((resolve) => {
+/** The collector's parsed answer whatever its status; null when it is down, slow or unreadable. */
+export function post<T>(base: string, path: string, fields: Record<string, string | number>): Promise<T | null> {
+  return new Promise<T | null>((resolve) => {
     const x = new XMLHttpRequest();
     x.open('POST', base + path);
     x.timeout = TIMEOUT_MS;
-    // After a load, an error or a timeout alike; only a load has a body to parse.
-    x.onloadend = () => {
-      try {
-        resolve(JSON.parse(x.responseText));
-      } catch {
-        resolve();
-      }
-    };
+    // After a load, an error or a timeout alike: null but for a load of JSON.
+    x.responseType = 'json';
+    x.onloadend = () => resolve(x.response);
     x.send(`${new URLSearchParams(fields as Record<string, string>)}`);
   });
 }

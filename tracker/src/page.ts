@@ -40,8 +40,3 @@ export function isText(node: Text | Attr): node is Text {
 export function elementOf(node: Text | Attr): HTMLElement {
   return ((node as Attr).ownerElement || node.parentElement) as HTMLElement;
 }
-
-/** The tel: link an occurrence belongs to, if any. */
-export function telLinkOf(node: Text | Attr): HTMLAnchorElement | null {
-  return elementOf(node).closest('a[href^="tel:"]');
-}

@@ -2,7 +2,7 @@
 import type { BrowserViewAnswer } from '../../shared/src/schemas/browser.ts';
 import type { OspClickResponse, SurtaxPhone } from '../../shared/src/schemas/tracking.ts';
 import { post } from './collector.ts';
-import { elementOf, findPhones, isText, rewrite, telLinkOf, type Occurrence } from './page.ts';
+import { elementOf, findPhones, isText, rewrite, type Occurrence } from './page.ts';
 import { formatLike } from './phones.ts';
 import { currentVisitId, keepVisit, mayStore, visitorFields } from './visit-cookie.ts';
 
@@ -81,7 +81,7 @@ export function startTracker(o: TrackerOptions, base: string): Promise<void> {
   /** Click display: the number's tel: link, or a tel: link made around the number, reveals it when clicked.
    * Once revealed it is an ordinary tel: link to the tracking number (or, failing one, to the site's). */
   function hideBehindControl(at: Occurrence): void {
-    let control = telLinkOf(at.node);
+    let control = elementOf(at.node).closest<HTMLAnchorElement>('a[href^="tel:"]');
     if (!control) {
       // Not in a link, so a text: the number becomes a link of its own.
       const node = at.node as Text;

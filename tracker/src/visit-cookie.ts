@@ -1,7 +1,7 @@
 // The tracker's cookies, through js-cookie: `tracker_visit_id` (the collector's integer visitId,
 // 30 minutes, renewed on every view) and `tracker_visitor_id` (a random id of the browser, 13
 // months, renewed on every visit, sent as `unique_visitor_id`: the collector links one visitor's
-// visits with it).
+// visits with it); GA4's `_ga` and `_ga_<stream>` are read, never written.
 // Until the visitor consents (`data-consent="pending"` on the tag), or after `consent(false)`, the
 // visit is kept in memory only, for the page's life: nothing is written, and no visitor id is sent.
 import Cookies from 'js-cookie';
@@ -12,7 +12,7 @@ const VISIT_DAYS = 1 / 48; // 30 minutes
 const VISITOR_DAYS = 395; // 13 months
 
 let inMemory: number;
-let visitor = '';
+let visitor: string | undefined;
 /** Set at start by main.ts (consent(false) for data-consent="pending"). */
 let consented: boolean;
 
@@ -41,9 +41,16 @@ export function keepVisit(visitId: number): void {
   if (visitor) set(VISITOR, visitor, VISITOR_DAYS);
 }
 
-/** The visitor's first-party id for the view, with consent only (the cookie is written by keepVisit). */
+/** The visitor's first-party id for the view, with consent only (the cookie is written by keepVisit);
+ * and GA4's cookies when the site's GA4 set them (`_ga`, `_ga_<stream>`), under their names and as
+ * they are: the browser door takes the client and session ids out of them (collector/src/browser/
+ * ga-cookies.ts), so that the collector's GA4 events join the visitor's session. */
 export function visitorFields(): Record<string, string> {
   if (!consented) return {};
-  visitor = Cookies.get(VISITOR) || visitor || crypto.randomUUID();
-  return { unique_visitor_id: visitor };
+  const jar = Cookies.get();
+  const fields: Record<string, string> = {};
+  // A page served over plain http has no crypto.randomUUID (secure contexts only): no visitor id then.
+  if ((visitor = jar[VISITOR] || visitor || crypto.randomUUID?.())) fields.unique_visitor_id = visitor;
+  for (const name in jar) if (/^_ga(_|$)/.test(name)) fields[name] = jar[name]!;
+  return fields;
 }

@@ -16,6 +16,7 @@ import type { Logger } from '../logger.ts';
 import { TrackingFailure } from '../tracking/failure.ts';
 import type { TrackingService } from '../tracking/service.ts';
 import { admitOrigin } from './origin.ts';
+import { gaIdsFromCookies } from './ga-cookies.ts';
 import { noteRefusedOrigin } from './refused-origins.ts';
 import type { BrowserRateLimit } from './rate-limit.ts';
 
@@ -31,7 +32,8 @@ export function browserRoutes(c: Collections, service: TrackingService, limit: B
   const envelope = trackingEnvelope(log);
 
   /** Rate limit by ip, then the public key and the origin, then the rate limit by visit, then the parameters. */
-  function handle<T extends { visit_id: number }>(schema: ZodType<T>, run: (domain: DomainDoc, req: T, visitor: Visitor) => Promise<unknown>) {
+  /** `prepare`: reads the raw body before the parameters are checked (GA4's cookies on /t/view). */
+  function handle<T extends { visit_id: number }>(schema: ZodType<T>, run: (domain: DomainDoc, req: T, visitor: Visitor) => Promise<unknown>, prepare?: (raw: Record<string, unknown>) => void) {
     return async (ctx: Context) => {
       const visitor = { ip: ctx.ip.replace(/^::ffff:/, ''), userAgent: ctx.get('User-Agent') || undefined };
       await limit.ip(visitor.ip);
@@ -44,6 +46,7 @@ export function browserRoutes(c: Collections, service: TrackingService, limit: B
         await noteRefusedOrigin(c, domain, ctx.get('Origin'), log);
         throw err;
       }
+      prepare?.(raw);
       const req = parseTrackingParams(schema, raw);
       if (req.visit_id > 0) await limit.visit(domain._id, req.visit_id);
       ctx.body = await run(domain, req, visitor);
@@ -81,7 +84,7 @@ export function browserRoutes(c: Collections, service: TrackingService, limit: B
         return { status: 'OK' as const, visitId: err.ids.visitId!, viewId: err.ids.viewId!, surtaxPhones: shown, clientData: null };
       });
       return { ...answer, display, sitePhones: domain.sitePhones, expiration: domain.defaultExpiration, antiFlicker: domain.antiFlickerMs };
-    }),
+    }, gaIdsFromCookies),
   );
 
   router.post(

@@ -21,6 +21,11 @@ export const browserViewRequest = ospViewFields.pick({ url: true, page_title: tr
   ...browserIds,
   /** Absent or empty: the domain's display mode. */
   display: z.union([displayMode, z.literal('')]).optional(),
+  /** Ours: GA4's cookies as the page has them (collector/src/browser/ga-cookies.ts). */
+  _ga: z
+    .string()
+    .optional()
+    .describe("Ours: GA4's `_ga` cookie as it is (GA1.1.<random>.<time>), and `_ga_<stream>` beside it (GS2.1.s<session>$…): the collector keeps the client and session ids they hold as ga_client_id and ga_session_id; a cookie of another shape is ignored"),
 });
 
 export const browserClickRequest = z.object({
