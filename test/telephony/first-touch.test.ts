@@ -12,7 +12,7 @@ import { signedInClient } from '../helpers/manage-client.ts';
 import { reportCall, TELEPHONY_KEY } from '../helpers/telephony.ts';
 
 const USER = { username: 'owner@shop.test', password: 'first-touch-password' };
-const s = useSeededCollector('first_touch', commerceFixture({ ga4: false, tracking: { users: [USER] } }), { telephonyApiKey: TELEPHONY_KEY });
+const s = useSeededCollector('first_touch', commerceFixture({ ga4: false, tracking: { users: [USER], exclusive: ['0800000001', '0800000002', '0800000003', '0800000004', '0800000005'] } }), { telephonyApiKey: TELEPHONY_KEY });
 const DAY = 86_400_000;
 
 /** A visit of `visitor` (none: no visitor id) from `url` and `referrer`, moved `daysAgo` into the
@@ -44,6 +44,10 @@ describe("a returning visitor's call", () => {
     const late = await visit('visitor-C', 'https://shop.test/contact', '', 0, { ref: 'touch-C', caller: '0611000002' });
     // No visitor id (no consent): the visit is its own first touch.
     const anonymous = await visit(undefined, 'https://shop.test/contact', SEARCH, 0, { ref: 'touch-D', caller: '0611000003' });
+    // Paid, then direct, then organic: the organic visit calls.
+    await visit('visitor-E', AD, '', 6);
+    await visit('visitor-E', 'https://shop.test/', '', 3);
+    const organic = await visit('visitor-E', 'https://shop.test/contact', SEARCH, 0, { ref: 'touch-E', caller: '0611000004' });
 
     const { from, to } = daysAroundNow();
     const records = (await s.collector.get('/data-api', { api_key: DATA_KEY, type: 'calls', start_date: from, end_date: to, page: 1, limit: 100 })).body.results;
@@ -58,6 +62,7 @@ describe("a returning visitor's call", () => {
     expect(recordOf(calling.trackingNumber)).not.toHaveProperty('gclid'); // the spec's gclid stays the calling visit's
     expect(recordOf(late.trackingNumber)).toMatchObject({ source: 'direct', first_touch_source: 'referral:forum.test', first_touch_keyword: null, first_touch_at: `${referral.at.toISOString().slice(0, 19)}Z` });
     expect(recordOf(anonymous.trackingNumber)).toMatchObject({ source: 'organic:www.google.com', first_touch_source: 'organic:www.google.com', first_touch_keyword: 'emergency plumber' });
+    expect(recordOf(organic.trackingNumber)).toMatchObject({ source: 'organic:www.google.com', first_touch_source: 'paid:google', first_touch_keyword: 'boiler repair' });
 
     const owner = await signedInClient(s.collector.baseUrl, USER.username, USER.password);
     const log = (await owner.get(`/domains/shop.test/reports/calls?from=${from}&to=${to}`)).body.calls;
@@ -82,14 +87,15 @@ describe("a returning visitor's call", () => {
 
     const last = await overviewBy();
     expect(last.model).toBe('last-touch');
-    expect(callsBySource(last)).toEqual({ direct: 2, organic: 1 });
+    expect(callsBySource(last)).toEqual({ direct: 2, organic: 2 });
     expect(ordersBySource(last)).toEqual({ direct: 1 });
     const first = await overviewBy('first-touch');
-    expect(callsBySource(first)).toEqual({ paid: 1, referral: 1, organic: 1 });
+    expect(callsBySource(first)).toEqual({ paid: 2, referral: 1, organic: 1 });
     expect(ordersBySource(first)).toEqual({ paid: 1 });
-    expect(first.keywords.find((k: { keyword: string }) => k.keyword === 'boiler repair')).toMatchObject({ calls: 1, newCallers: 1 });
+    expect(first.keywords.find((k: { keyword: string }) => k.keyword === 'boiler repair')).toMatchObject({ calls: 2, newCallers: 2 });
+    expect(last.keywords.find((k: { keyword: string }) => k.keyword === 'boiler repair')).toMatchObject({ calls: 0 }); // its visits only
     const nonDirect = await overviewBy('last-non-direct');
-    expect(callsBySource(nonDirect)).toEqual({ organic: 2, referral: 1 });
+    expect(callsBySource(nonDirect)).toEqual({ organic: 3, referral: 1 });
     expect(ordersBySource(nonDirect)).toEqual({ organic: 1 });
     // Totals and visits do not depend on the model: a visit counts under its own source.
     for (const other of [first, nonDirect]) {
