@@ -91,7 +91,10 @@ describe('agent service', () => {
     const products = JSON.stringify([{ id: 'SKU-1', name: 'Boiler', quantity: 3, cost_per_unit: 19.9 }]);
     expect((await s.collector.post('/api/customer-order', { key: CUSTOMER_KEY, id: 'phone-order', status: 'paid', cart_id: 'cart-1', call_id: callId, products })).body.status).toBe('success');
     const order = await s.t.c.orders.findOne({ externalId: 'phone-order' });
-    expect(order!.attribution).toEqual({ visitId: null, callId, source: 'organic:www.google.com', keyword: 'plumber', agent: 'bob@shop.test' });
+    // The sale of a call takes the call's touches: here its own visit, the visitor's only one.
+    const call = await s.t.c.calls.findOne({ _id: callId });
+    expect(call!.firstTouch).toMatchObject({ source: 'organic:www.google.com', keyword: 'plumber' });
+    expect(order!.attribution).toEqual({ visitId: null, callId, source: 'organic:www.google.com', keyword: 'plumber', agent: 'bob@shop.test', firstTouch: call!.firstTouch, lastNonDirect: call!.lastNonDirect });
 
     const stats = await agentApi('agentStats', {});
     expect(stats.body).toEqual({
