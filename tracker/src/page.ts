@@ -32,10 +32,6 @@ export function rewrite(node: Text | Attr, from: string, to: string): void {
   node.nodeValue = node.nodeValue!.replace(from, to);
 }
 
-export function isText(node: Text | Attr): node is Text {
-  return !!(node as Text).splitText;
-}
-
 /** The element that shows an occurrence: a text's parent, an href's link. */
 export function elementOf(node: Text | Attr): HTMLElement {
   return ((node as Attr).ownerElement || node.parentElement) as HTMLElement;

@@ -2,7 +2,7 @@
 import type { BrowserViewAnswer } from '../../shared/src/schemas/browser.ts';
 import type { OspClickResponse, SurtaxPhone } from '../../shared/src/schemas/tracking.ts';
 import { post } from './collector.ts';
-import { elementOf, findPhones, isText, rewrite, type Occurrence } from './page.ts';
+import { elementOf, findPhones, rewrite, type Occurrence } from './page.ts';
 import { formatLike } from './phones.ts';
 import { currentVisitId, keepVisit, mayStore, visitorFields } from './visit-cookie.ts';
 
@@ -69,7 +69,7 @@ export function startTracker(o: TrackerOptions, base: string): Promise<void> {
     for (const at of sitePhonesOnPage().reverse()) {
       const number = numbers[at.phone];
       if (number) {
-        const code = number.surtaxPhoneCode && isText(at.node) ? ` (code ${number.surtaxPhoneCode})` : '';
+        const code = number.surtaxPhoneCode && at.node.nodeType == 3 ? ` (code ${number.surtaxPhoneCode})` : '';
         show(at, formatLike(at, number.surtaxPhoneNumber) + code);
       } else if (!asked[at.phone]) {
         if (view.display == 'click') hideBehindControl(at);
@@ -94,7 +94,7 @@ export function startTracker(o: TrackerOptions, base: string): Promise<void> {
       at = { ...at, node: number };
     }
     control.dataset.rt = at.phone;
-    if (isText(at.node)) show(at, o.label || 'Show number');
+    if (at.node.nodeType == 3) show(at, o.label || 'Show number'); // a text, not an href
   }
 
   /** A number for one phone after the view: on a click in click display, or one that appeared later in direct display. */
@@ -169,7 +169,7 @@ export function startTracker(o: TrackerOptions, base: string): Promise<void> {
     if (view && !document.hidden && now > keptAt + view.expiration * 800 && now < viewedAt + +(o.keepalive || DEFAULT_KEEP_ALIVE_MINUTES) * 60000) extend();
   }, TICK_MS);
 
-  return new Promise((domReady) => (document.readyState == 'loading' ? document.addEventListener('DOMContentLoaded', domReady) : domReady(0))).then(() =>
+  return new Promise((domReady) => (document.readyState == 'loading' ? addEventListener('DOMContentLoaded', domReady) /* it bubbles to the window */ : domReady(0))).then(() =>
     recordView(document.referrer),
   );
 }
