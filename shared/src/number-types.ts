@@ -6,8 +6,12 @@ export const NUMBER_TYPE_PREFIXES: Readonly<Record<number, string>> = {
   31: '0891', 32: '0890', 33: '0895', 34: '0806', 35: '0809', 36: '06',
 };
 
+/** Ours: types valid in any country, checked by the number's type in the domain's country
+ * (collector/src/domains/phone-numbers.ts) instead of a prefix. */
+export const COUNTRY_NUMBER_TYPES: Readonly<Record<number, string>> = { 100: 'geographic', 101: 'toll-free', 102: 'mobile' };
+
 export function isKnownNumberType(type: number): boolean {
-  return Object.hasOwn(NUMBER_TYPE_PREFIXES, type);
+  return Object.hasOwn(NUMBER_TYPE_PREFIXES, type) || Object.hasOwn(COUNTRY_NUMBER_TYPES, type);
 }
 
 /** The offline numbers reference lists type IDs 1 to 34 only. */

@@ -91,7 +91,7 @@ async function checkConsistency(c: Collections, fixture: Fixture): Promise<void>
       for (const number of [...pool.numbers, ...(pool.overflowNumber ? [pool.overflowNumber] : [])]) {
         const owner = numberOwner.get(number);
         if (owner) throw new SeedError(`${number} appears twice (${owner} and ${d.name})`);
-        const refusal = await numberRefusal(c, d.name, pool.type, number, { nameOwner: true });
+        const refusal = await numberRefusal(c, { _id: d.name, country: d.country }, pool.type, number, { nameOwner: true });
         if (refusal) throw new SeedError(`${d.name}: ${refusal}`);
         numberOwner.set(number, d.name);
       }

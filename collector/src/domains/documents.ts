@@ -40,6 +40,8 @@ export interface DomainDoc {
   /** Seconds an assignment lasts when the request says `expiration=-1`. */
   defaultExpiration: number;
   timeZone: string;
+  /** Ours: where the domain's numbers are read (domains/phone-numbers.ts); absent: FR, the spec's. */
+  country?: string;
   currency: string;
   callerPrivacy: string;
   orderStatuses: { name: string; isSale: boolean }[];

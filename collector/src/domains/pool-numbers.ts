@@ -2,16 +2,20 @@
 import { NUMBER_TYPE_PREFIXES } from '@ringtrail/shared';
 import type { Collections } from '../db/collections.ts';
 import type { PoolConfig } from './documents.ts';
+import { countryTypeRefusal, DEFAULT_COUNTRY } from './phone-numbers.ts';
 
 /**
  * Why a number cannot join a pool of `domainId`, or null when it can. The domain that holds it is
  * named only to the operator (`nameOwner`: the seed); a site owner is never told another tenant's domain.
  */
-export async function numberRefusal(c: Collections, domainId: string, type: number, number: string, { nameOwner = false } = {}): Promise<string | null> {
-  const prefix = NUMBER_TYPE_PREFIXES[type]!;
-  if (!number.startsWith(prefix)) return `${number} does not start with ${prefix}, the prefix of type ${type}`;
+export async function numberRefusal(c: Collections, domain: { _id: string; country?: string }, type: number, number: string, { nameOwner = false } = {}): Promise<string | null> {
+  // The spec's types by their French prefix; ours (100 to 102) by the number's type in the domain's country.
+  const prefix = NUMBER_TYPE_PREFIXES[type];
+  if (prefix !== undefined && !number.startsWith(prefix)) return `${number} does not start with ${prefix}, the prefix of type ${type}`;
+  const wrongKind = countryTypeRefusal(number, type, domain.country ?? DEFAULT_COUNTRY);
+  if (wrongKind) return wrongKind;
   const stored = await c.trackingNumbers.findOne({ _id: number });
-  if (stored && stored.domainId !== domainId) return `${number} already belongs to ${nameOwner ? stored.domainId : 'another domain'}`;
+  if (stored && stored.domainId !== domain._id) return `${number} already belongs to ${nameOwner ? stored.domainId : 'another domain'}`;
   return null;
 }
 

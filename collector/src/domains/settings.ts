@@ -5,6 +5,7 @@ import { domainToASCII } from 'node:url';
 import { z } from 'zod';
 import type { DomainDoc } from './documents.ts';
 import { DEFAULT_LEAD_RULE, leadRule } from '../telephony/leads.ts';
+import { DEFAULT_COUNTRY, isCountry } from './phone-numbers.ts';
 
 export const phone = z.string().transform((value, ctx) => {
   const digits = normalizePhone(value);
@@ -78,6 +79,12 @@ export const domainSettings = z.object({
   numbersPerAddress: z.number().int().min(0).max(10_000).default(DEFAULT_NUMBERS_PER_ADDRESS),
   defaultExpiration: z.number().int().positive().max(86_400 * 30).default(1800),
   timeZone: timeZone.default('UTC'),
+  /** Ours: the country the domain's numbers are read in (domains/phone-numbers.ts), ISO 3166-1 alpha-2. */
+  country: z
+    .string()
+    .transform((code) => code.trim().toUpperCase())
+    .refine(isCountry, 'must be an ISO 3166-1 alpha-2 country code, such as FR, US or GB')
+    .default(DEFAULT_COUNTRY),
   currency: z.string().regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code').default('EUR'),
   callerPrivacy: z.enum(['none', 'partial', 'full']).default('none'),
   orderStatuses: z.array(z.object({ name: z.string().min(1), isSale: z.boolean() })).default([]),

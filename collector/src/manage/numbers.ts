@@ -19,7 +19,7 @@ export interface NumberRow {
 
 export async function addPool(c: Collections, domain: DomainDoc, pool: PoolConfig): Promise<DomainDoc> {
   if (pool.overflowNumber) {
-    const refusal = await numberRefusal(c, domain._id, pool.type, pool.overflowNumber);
+    const refusal = await numberRefusal(c, domain, pool.type, pool.overflowNumber);
     if (refusal) throw new ManageFailure(409, refusal);
   }
   // The filter refuses a second pool of the type even when two requests race.
@@ -38,7 +38,7 @@ export function poolOf(domain: DomainDoc, type: number): PoolConfig {
 /** All or nothing: one refused number adds none. */
 export async function addNumbers(c: Collections, domain: DomainDoc, pool: PoolConfig, numbers: string[]): Promise<void> {
   for (const number of numbers) {
-    const refusal = await numberRefusal(c, domain._id, pool.type, number);
+    const refusal = await numberRefusal(c, domain, pool.type, number);
     if (refusal) throw new ManageFailure(409, refusal);
     const stored = await c.trackingNumbers.findOne({ _id: number });
     if (stored && stored.type !== pool.type) throw new ManageFailure(409, `${number} is already in the pool of type ${stored.type}`);

@@ -11,6 +11,7 @@ export interface DomainView {
   defaultExpiration: number;
   numbersPerAddress: number;
   timeZone: string;
+  country: string;
   currency: string;
   callerPrivacy: 'none' | 'partial' | 'full';
   orderStatuses: { name: string; isSale: boolean }[];

@@ -11,6 +11,15 @@ function proposedOrigins(name: string): string[] {
   return /^[a-z0-9-]+(\.[a-z0-9-]+)+$/.test(bare) ? [`https://${bare}`, `https://www.${bare}`] : [];
 }
 
+/** The browser's own region, as a first guess of the site's country. */
+function browserCountry(): string {
+  try {
+    return new Intl.Locale(navigator.language).maximize().region ?? 'FR';
+  } catch {
+    return 'FR';
+  }
+}
+
 export function NewDomainScreen({ created, first }: { created: () => void; first: boolean }) {
   const [error, setError] = useState<string | null>(null);
   const [name, setName] = useState('');
@@ -19,7 +28,7 @@ export function NewDomainScreen({ created, first }: { created: () => void; first
     const f = new FormData(event.target as HTMLFormElement);
     const origins = [String(f.get('origin')).trim(), ...f.getAll('proposed').map(String)].filter(Boolean);
     try {
-      const domain = await api<{ name: string }>('POST', '/domains', { name: name.trim(), timeZone: String(f.get('timeZone')), allowedOrigins: [...new Set(origins.map((o) => o.replace(/\/$/, '')))] });
+      const domain = await api<{ name: string }>('POST', '/domains', { name: name.trim(), timeZone: String(f.get('timeZone')), country: String(f.get('country')), allowedOrigins: [...new Set(origins.map((o) => o.replace(/\/$/, '')))] });
       created();
       navigate({ domain: domain.name, screen: 'settings', query: {} });
     } catch (err) {
@@ -48,6 +57,10 @@ export function NewDomainScreen({ created, first }: { created: () => void; first
         </label>
         <p class="muted">Another address its pages are served from, such as a test server's; <code>localhost</code> and <code>127.0.0.1</code> are two different ones.</p>
         <label>Time zone of its reports<input name="timeZone" defaultValue={Intl.DateTimeFormat().resolvedOptions().timeZone} /></label>
+        <label>
+          Country of its phone numbers (FR, US, GB…)
+          <input name="country" required maxLength={2} defaultValue={browserCountry()} />
+        </label>
         {error && <p class="error" role="alert">{error}</p>}
         <button type="submit">Add the domain</button>
       </form>

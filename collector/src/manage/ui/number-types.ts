@@ -1,5 +1,5 @@
 // The pools' number types as a person chooses one: the type, its prefix, and what such numbers are.
-import { NUMBER_TYPE_PREFIXES } from '../../../../shared/src/number-types.ts';
+import { COUNTRY_NUMBER_TYPES, NUMBER_TYPE_PREFIXES } from '../../../../shared/src/number-types.ts';
 import { normalizePhone } from '../../../../shared/src/phone.ts';
 
 /** What numbers of a prefix are, in France (the spec's table); foreign prefixes by their country. */
@@ -27,10 +27,14 @@ export interface NumberType {
   label: string;
 }
 
-export const NUMBER_TYPES: NumberType[] = Object.entries(NUMBER_TYPE_PREFIXES).map(([type, prefix]) => {
-  const kind = KINDS.find(([pattern]) => pattern.test(prefix))?.[1];
-  return { type: Number(type), prefix, label: `${type}: ${prefix}…${kind ? `, ${kind}` : ''}` };
-});
+export const NUMBER_TYPES: NumberType[] = [
+  ...Object.entries(NUMBER_TYPE_PREFIXES).map(([type, prefix]) => {
+    const kind = KINDS.find(([pattern]) => pattern.test(prefix))?.[1];
+    return { type: Number(type), prefix, label: `${type}: ${prefix}…${kind ? `, ${kind}` : ''}` };
+  }),
+  // Ours: any prefix, checked by the number's type in the domain's country.
+  ...Object.entries(COUNTRY_NUMBER_TYPES).map(([type, kind]) => ({ type: Number(type), prefix: '', label: `${type}: ${kind} numbers of the domain's country` })),
+];
 
 /** The numbers of a comma- or line-separated list that do not start with the type's prefix. */
 export function offPrefix(list: string, type: number): string[] {

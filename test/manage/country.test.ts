@@ -1,0 +1,59 @@
+// A domain's country (issue 24, first part): set with the domain, FR by default, validated; our pool
+// types 100 (geographic), 101 (toll-free) and 102 (mobile) take the numbers of that type in the
+// domain's country, as libphonenumber defines them, whatever their prefix.
+import { describe, expect, it } from 'vitest';
+import { useSeededCollector } from '../helpers/collector.ts';
+import { signedInClient, type ManageClient } from '../helpers/manage-client.ts';
+
+const PASSWORD = 'country owner password';
+const s = useSeededCollector('manage_country', {
+  accounts: [{ name: 'Agency', users: [{ username: 'owner@agency.test', password: PASSWORD }], domains: [
+    { name: 'paris.test', apiKey: 'paris-api-key', pools: [{ type: 1, usage: 'online', numbers: ['0800000001'] }] },
+    // The fixture takes the country and our types too.
+    { name: 'boston.test', apiKey: 'boston-api-key', country: 'US', pools: [{ type: 1, usage: 'online', numbers: ['0800000031'] }, { type: 100, usage: 'online', numbers: ['6175550100'] }] },
+  ] }],
+});
+
+describe("a domain's country", () => {
+  it("is taken by /ospView's type and phones suffix", async () => {
+    const view = (fields: Record<string, string>) =>
+      s.collector.post('/ospView', { api_key: 'boston-api-key', visit_id: 0, ip: '203.0.113.9', url: 'https://boston.test/', page_title: 'Home', is_mobile: false, referer_url: '', nr_phones: 1, direct_display: true, ...fields });
+    expect((await view({ phones: '6175550199:100' })).body.surtaxPhones).toEqual({ '6175550199': { surtaxPhoneNumber: '61.75.55.01.00', surtaxPhoneCode: null } });
+    expect((await view({ phones: '6175550198', type: '100' })).body).toMatchObject({ status: 'WARNING' }); // its one number is held
+  });
+
+  let owner: ManageClient;
+  const signIn = async () => (owner ??= await signedInClient(s.collector.baseUrl, 'owner@agency.test', PASSWORD));
+
+  it('is FR unless the domain says otherwise, is kept in upper case, and must be a country code', async () => {
+    await signIn();
+    expect((await owner.get('/domains/paris.test')).body.country).toBe('FR'); // seeded without one
+    const chicago = await owner.call('POST', '/domains', { name: 'chicago.test', country: 'us', timeZone: 'America/Chicago' });
+    expect(chicago.status).toBe(201);
+    expect(chicago.body.country).toBe('US');
+    expect(await owner.call('POST', '/domains', { name: 'nowhere.test', country: 'XX' })).toMatchObject({ status: 400, body: { error: 'country: must be an ISO 3166-1 alpha-2 country code, such as FR, US or GB' } });
+    expect(await owner.call('PATCH', '/domains/chicago.test', { country: 'France' })).toMatchObject({ status: 400 });
+    expect((await owner.call('PATCH', '/domains/paris.test', { country: 'FR' })).body.country).toBe('FR');
+  });
+
+  it("takes numbers of each of our types by their type in the domain's country, and refuses the others with the reason", async () => {
+    await signIn();
+    await owner.call('POST', '/domains', { name: 'london.test', country: 'GB' });
+    const add = (domain: string, type: number, numbers: string[]) => owner.call('POST', `/domains/${domain}/pools/${type}/numbers`, { numbers });
+    for (const [domain, type] of [['chicago.test', 100], ['chicago.test', 101], ['london.test', 100], ['london.test', 102]] as const) {
+      expect((await owner.call('POST', `/domains/${domain}/pools`, { type, usage: 'online' })).status).toBe(201);
+    }
+    // Chicago: a geographic number and a toll-free one; the US tells no mobile from a fixed line.
+    expect((await add('chicago.test', 100, ['(312) 555-0142'])).status).toBe(200);
+    expect((await add('chicago.test', 101, ['1-800-555-0100'])).body.error).toBeUndefined();
+    expect(await add('chicago.test', 100, ['(800) 555-0101'])).toMatchObject({ status: 409, body: { error: '8005550101 is not a geographic number of US (type 100)' } });
+    expect(await add('chicago.test', 101, ['020 7946 0000'])).toMatchObject({ status: 409, body: { error: '02079460000 is not a valid phone number in US' } });
+    // London: a London number for 100, a mobile for 102, and not the other way round.
+    expect((await add('london.test', 100, ['020 7946 0001'])).status).toBe(200);
+    expect((await add('london.test', 102, ['07400 123456'])).status).toBe(200);
+    expect(await add('london.test', 102, ['020 7946 0002'])).toMatchObject({ status: 409, body: { error: '02079460002 is not a mobile number of GB (type 102)' } });
+    // The spec's types keep their French prefixes, whatever the country.
+    expect((await owner.call('POST', '/domains/paris.test/pools/1/numbers', { numbers: ['0800000002'] })).status).toBe(200);
+    expect(await owner.call('POST', '/domains/paris.test/pools/1/numbers', { numbers: ['0900000002'] })).toMatchObject({ status: 409, body: { error: '0900000002 does not start with 0800, the prefix of type 1' } });
+  });
+});
