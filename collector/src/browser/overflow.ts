@@ -4,6 +4,7 @@
 // visit was shown it in the minutes before (telephony/routing.ts). The /osp* endpoints keep the
 // spec's WARNING.
 import { formatDotted, type RequestedPhone, type SurtaxPhone } from '@ringtrail/shared';
+import { countryOf, nationalOf } from '../domains/phone-numbers.ts';
 import type { Collections } from '../db/collections.ts';
 import type { DomainDoc } from '../domains/documents.ts';
 import { poolFor } from '../tracking/assignment.ts';
@@ -21,7 +22,7 @@ export async function showOverflow(c: Collections, domain: DomainDoc, phones: Re
   for (const phone of phones) {
     const overflow = poolFor(domain, phone.type ?? type).overflowNumber;
     if (!overflow) return null;
-    shown[phone.original] = { surtaxPhoneNumber: formatDotted(overflow), surtaxPhoneCode: null };
+    shown[phone.original] = { surtaxPhoneNumber: formatDotted(nationalOf(overflow, countryOf(domain))), surtaxPhoneCode: null };
     first ??= { number: overflow, phone: phone.digits };
   }
   if (!first || view.viewId <= 0) return null;

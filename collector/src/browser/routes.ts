@@ -14,6 +14,7 @@ import { bodyOf, parseBrowserBody } from '../http/body.ts';
 import { parseTrackingParams, trackingEnvelope } from '../http/tracking-envelope.ts';
 import type { Logger } from '../logger.ts';
 import { TrackingFailure } from '../tracking/failure.ts';
+import { inCountry } from '../tracking/assignment.ts';
 import type { TrackingService } from '../tracking/service.ts';
 import { admitOrigin } from './origin.ts';
 import { gaIdsFromCookies } from './ga-cookies.ts';
@@ -91,7 +92,8 @@ export function browserRoutes(c: Collections, service: TrackingService, limit: B
     '/t/click',
     envelope,
     parseBrowserBody,
-    handle(browserClickRequest, (domain, req, visitor) => {
+    handle(browserClickRequest, (domain, sent, visitor) => {
+      const req = { ...sent, phone: inCountry(sent.phone, domain) };
       if (!domain.sitePhones.includes(req.phone.digits)) {
         throw new TrackingFailure('INVALID_PARAMETER', "Invalid parameter phone: not one of the site's phone numbers");
       }
@@ -124,5 +126,5 @@ export function browserRoutes(c: Collections, service: TrackingService, limit: B
 /** A public caller can only ever map the numbers the site owner declared; each once. */
 function sitePhonesAmong(domain: DomainDoc, phones: RequestedPhone[]): RequestedPhone[] {
   const seen = new Set<string>();
-  return phones.filter((p) => domain.sitePhones.includes(p.digits) && !seen.has(p.digits) && seen.add(p.digits));
+  return phones.map((p) => inCountry(p, domain)).filter((p) => domain.sitePhones.includes(p.digits) && !seen.has(p.digits) && seen.add(p.digits));
 }

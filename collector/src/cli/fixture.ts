@@ -1,22 +1,26 @@
 // The seed fixture format: accounts, their domains, keys and number pools.
 import { z } from 'zod';
-import { domainName, domainSettings, phone, poolSettings } from '../domains/settings.ts';
+import { countryOfBody, domainName, domainSettingsIn, phoneIn, poolNumbersCountry, poolSettingsIn, shapedByInput } from '../domains/settings.ts';
 import { webhookEvents } from '../webhooks/events.ts';
 
 const key = z.string().min(8, 'keys must be at least 8 characters');
 
-const pool = poolSettings.and(z.object({ numbers: z.array(phone).min(1) }));
+const poolIn = (country: string) => poolSettingsIn(country).and(z.object({ numbers: z.array(phoneIn(country)).min(1) }));
 
-const domain = domainSettings.extend({
-  name: domainName,
-  apiKey: key.optional(),
-  dataApiKey: key.optional(),
-  offlineApiKey: key.optional(),
-  customerKey: key.optional(),
-  publicKey: key.optional(),
-  pools: z.array(pool).default([]),
-  /** Callers refused (ours): added to the domain's blocklist, never removed from it by a seed. */
-  blockedCallers: z.array(phone).default([]),
+/** A domain of the fixture, its numbers read in its `country` (its pools' as their type says). */
+const domain = shapedByInput((raw) => {
+  const country = countryOfBody(raw);
+  return domainSettingsIn(country).extend({
+    name: domainName,
+    apiKey: key.optional(),
+    dataApiKey: key.optional(),
+    offlineApiKey: key.optional(),
+    customerKey: key.optional(),
+    publicKey: key.optional(),
+    pools: z.array(shapedByInput((pool) => poolIn(poolNumbersCountry(pool.type, country)))).default([]),
+    /** Callers refused (ours): added to the domain's blocklist, never removed from it by a seed. */
+    blockedCallers: z.array(phoneIn(country)).default([]),
+  });
 });
 
 export const fixtureSchema = z.object({

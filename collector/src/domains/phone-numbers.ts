@@ -1,13 +1,22 @@
 // Phone numbers of any country (ours), on the server only: libphonenumber-js, the maintained port of
 // Google's libphonenumber, with its full metadata (the smaller sets cannot tell a number's type).
 // A domain's `country` (ISO 3166-1 alpha-2) says how a number written without its country code is read.
-import { isSupportedCountry, parsePhoneNumberFromString, type CountryCode, type NumberType, type PhoneNumber } from 'libphonenumber-js/max';
-import { COUNTRY_NUMBER_TYPES } from '@ringtrail/shared';
+//
+// One canonical form inside the collector, whatever the domain's country: the number as dialled
+// from France, the spec's own form (its type table lists London as 004420): `+33 1 23 45 67 89` is
+// `0123456789`, `+1 415 555 0199` is `0014155550199`. It maps one to one onto E.164 (+33 <-> 0,
+// + <-> 00), so it is as unambiguous, and every number a French domain ever stored is in it already:
+// no stored number changes, and a French domain's answers stay byte for byte what they were.
+import { getCountryCallingCode, isSupportedCountry, parsePhoneNumberFromString, type CountryCode, type NumberType } from 'libphonenumber-js/max';
+import { COUNTRY_NUMBER_TYPES, normalizePhone } from '@ringtrail/shared';
 
 /** The country of a domain whose settings name none: the spec's numbers are French. */
 export const DEFAULT_COUNTRY = 'FR';
 
 export const isCountry = (code: string): code is CountryCode => isSupportedCountry(code);
+
+/** A domain's country: FR for a domain stored before countries were kept. */
+export const countryOf = (domain: { country?: string }) => domain.country ?? DEFAULT_COUNTRY;
 
 /** The types of libphonenumber that each of our country types takes: a country that does not tell
  * fixed lines from mobiles (the US, Canada) gives FIXED_LINE_OR_MOBILE, which both take. */
@@ -17,19 +26,43 @@ const ACCEPTED: Record<number, NumberType[]> = {
   102: ['MOBILE', 'FIXED_LINE_OR_MOBILE'],
 };
 
-/** The number as written on a page or in a form, read in the domain's country; undefined when it is none. */
-export function parseIn(raw: string, country: string): PhoneNumber | undefined {
-  const parsed = parsePhoneNumberFromString(raw, isCountry(country) ? country : DEFAULT_COUNTRY);
-  return parsed?.isValid() ? parsed : undefined;
+/** A number as a person, a page or a carrier of a domain of `country` writes it, in the canonical
+ * form; null when it is no phone number. A French domain's numbers read as the spec reads them. */
+export function canonicalIn(raw: string, country: string): string | null {
+  // A number with its country code (+ or 00) reads the same in every country.
+  if (country === DEFAULT_COUNTRY || !isCountry(country) || /^\s*(\+|00)/.test(raw)) return normalizePhone(raw);
+  const parsed = parsePhoneNumberFromString(raw, country);
+  return parsed?.isPossible() ? asDialledFromFrance(parsed.number) : normalizePhone(raw);
 }
 
-/** Why a number cannot join a pool of one of our country types (100 to 102), or null when it can. */
-export function countryTypeRefusal(raw: string, type: number, country: string): string | null {
+/** E.164 (`+33123456789`) in the canonical form (`0123456789`). */
+export function asDialledFromFrance(e164: string): string {
+  return e164.startsWith('+33') ? `0${e164.slice(3)}` : `00${e164.slice(1)}`;
+}
+
+/** The canonical form in E.164, for dialling out and for libphonenumber. */
+export function e164Of(canonical: string): string {
+  return canonical.startsWith('00') ? `+${canonical.slice(2)}` : canonical.startsWith('0') ? `+33${canonical.slice(1)}` : `+${canonical}`;
+}
+
+/** A canonical number as the domain's country writes its own numbers, digits only (`4155550199` in
+ * the US, `02079460000` in the UK); another country's number, and any number of a French domain,
+ * as it is stored. */
+export function nationalOf(canonical: string, country: string): string {
+  if (country === DEFAULT_COUNTRY || !isCountry(country)) return canonical;
+  const parsed = parsePhoneNumberFromString(e164Of(canonical));
+  if (!parsed || parsed.countryCallingCode !== getCountryCallingCode(country)) return canonical;
+  return parsed.formatNational().replace(/\D/g, '');
+}
+
+/** Why a number (canonical) cannot join a pool of one of our country types (100 to 102), or null when it can. */
+export function countryTypeRefusal(canonical: string, type: number, country: string): string | null {
   const kind = COUNTRY_NUMBER_TYPES[type];
   if (!kind) return null;
-  const parsed = parseIn(raw, country);
-  if (!parsed) return `${raw} is not a valid phone number in ${country}`;
-  if (parsed.country !== country) return `${raw} is a number of ${parsed.country ?? `+${parsed.countryCallingCode}`}, not of ${country}, the domain's country`;
-  if (!ACCEPTED[type]!.includes(parsed.getType()!)) return `${raw} is not a ${kind} number of ${country} (type ${type})`;
+  const shown = nationalOf(canonical, country);
+  const parsed = parsePhoneNumberFromString(e164Of(canonical));
+  if (!parsed?.isValid()) return `${shown} is not a valid phone number in ${country}`;
+  if (parsed.countryCallingCode !== getCountryCallingCode(country as CountryCode)) return `${shown} is a number of ${parsed.country ?? `+${parsed.countryCallingCode}`}, not of ${country}, the domain's country`;
+  if (!ACCEPTED[type]!.includes(parsed.getType()!)) return `${shown} is not a ${kind} number of ${country} (type ${type})`;
   return null;
 }

@@ -1,17 +1,45 @@
 // A domain's settings, as the fixture and the back end both write them: one schema, one set of
 // error messages. Keys and pools are set apart (the fixture names them; the back end makes them).
-import { displayMode, HH_MM, isKnownNumberType, isOfflineNumberType, normalizePhone, sortTimetable, WEEK_DAYS } from '@ringtrail/shared';
+import { COUNTRY_NUMBER_TYPES, displayMode, HH_MM, isKnownNumberType, isOfflineNumberType, sortTimetable, WEEK_DAYS } from '@ringtrail/shared';
 import { domainToASCII } from 'node:url';
 import { z } from 'zod';
 import type { DomainDoc } from './documents.ts';
 import { DEFAULT_LEAD_RULE, leadRule } from '../telephony/leads.ts';
-import { DEFAULT_COUNTRY, isCountry } from './phone-numbers.ts';
+import { canonicalIn, DEFAULT_COUNTRY, isCountry } from './phone-numbers.ts';
 
-export const phone = z.string().transform((value, ctx) => {
-  const digits = normalizePhone(value);
-  if (!digits) ctx.addIssue({ code: 'custom', message: `"${value}" is not a phone number` });
-  return digits ?? '';
-});
+/** A phone number as a domain of `country` writes it, kept in the canonical form (phone-numbers.ts). */
+export const phoneIn = (country: string) =>
+  z.string().transform((value, ctx) => {
+    const digits = canonicalIn(value, country);
+    if (!digits) ctx.addIssue({ code: 'custom', message: `"${value}" is not a phone number` });
+    return digits ?? '';
+  });
+
+/** A number of a French domain, or one in the canonical form already (which it leaves as it is). */
+export const phone = phoneIn(DEFAULT_COUNTRY);
+
+/** The country a settings body names, or `fallback` when it names none it knows (the schema says why). */
+export function countryOfBody(body: Record<string, unknown>, fallback: string = DEFAULT_COUNTRY): string {
+  const named = typeof body.country === 'string' ? body.country.trim().toUpperCase() : '';
+  return isCountry(named) ? named : fallback;
+}
+
+/** A schema made from the input it parses: a fixture's domain, whose numbers are read in the country
+ * given beside them, and its pools, whose numbers depend on their type. */
+export function shapedByInput<T extends z.ZodType>(make: (raw: Record<string, unknown>) => T) {
+  return z.unknown().transform((raw, ctx): z.output<T> => {
+    const parsed = make(typeof raw === 'object' && raw !== null ? (raw as Record<string, unknown>) : {}).safeParse(raw);
+    if (parsed.success) return parsed.data;
+    for (const issue of parsed.error.issues) ctx.addIssue({ code: 'custom', message: issue.message, path: issue.path });
+    return z.NEVER;
+  });
+}
+
+/** Where a pool's numbers are read: the spec's types (1 to 36) by their French prefixes, as the spec
+ * reads them whatever the domain's country; ours (100 to 102) in the domain's country. */
+export function poolNumbersCountry(type: unknown, country: string): string {
+  return typeof type === 'number' && Object.hasOwn(COUNTRY_NUMBER_TYPES, type) ? country : DEFAULT_COUNTRY;
+}
 
 const timeZone = z.string().refine((tz) => {
   try {
@@ -70,10 +98,10 @@ export const timetableEntries = z
 /** Ring time before an unanswered call is redirected, unless the domain says otherwise. */
 export const DEFAULT_REDIRECT_AFTER_SECONDS = 20;
 
-export const domainSettings = z.object({
+export const domainSettingsIn = (country: string) => z.object({
   offlineApiEnabled: z.boolean().default(false),
   allowedOrigins: z.array(origin).default([]),
-  sitePhones: z.array(phone).default([]),
+  sitePhones: z.array(phoneIn(country)).default([]),
   displayMode: displayMode.default('direct'),
   antiFlickerMs: z.number().int().min(0).max(5000).default(1000),
   numbersPerAddress: z.number().int().min(0).max(10_000).default(DEFAULT_NUMBERS_PER_ADDRESS),
@@ -91,7 +119,7 @@ export const domainSettings = z.object({
   ga4MeasurementId: z.string().regex(/^G-[A-Z0-9]+$/, 'must be a GA4 measurement id (G-XXXXXXX)').optional(),
   ga4ApiSecret: z.string().min(1).optional(),
   /** Ours (telephony/redirects.ts): where calls nobody answers go; null: nowhere. */
-  redirectPhone: phone.nullable().default(null),
+  redirectPhone: phoneIn(country).nullable().default(null),
   /** Ours: whether calls to online pool numbers are redirected, and when (offline numbers have their own). */
   redirect: z.object({ enabled: z.boolean().default(false), timetable: timetableEntries.default([]) }).strict().default({ enabled: false, timetable: [] }),
   redirectAfterSeconds: z.number().int().min(5, 'must be 5 to 120 seconds').max(120, 'must be 5 to 120 seconds').default(DEFAULT_REDIRECT_AFTER_SECONDS),
@@ -100,20 +128,23 @@ export const domainSettings = z.object({
   /** Ours (telephony/leads.ts): when a call counts as a lead. */
   leadRule: leadRule.default(DEFAULT_LEAD_RULE),
 });
+/** The settings of a French domain, or as stored (numbers in the canonical form). */
+export const domainSettings = domainSettingsIn(DEFAULT_COUNTRY);
 export type DomainSettings = z.infer<typeof domainSettings>;
 
-export const poolSettings = z
+export const poolSettingsIn = (country: string) => z
   .object({
     type: z.number().int().refine(isKnownNumberType, 'is not a known number type'),
     usage: z.enum(['online', 'offline']),
     codeDigits: z.number().int().min(0).max(8).default(0),
     costGroup: z.string().min(1).optional(),
-    overflowNumber: phone.optional(),
+    overflowNumber: phoneIn(country).optional(),
   })
   .refine((p) => p.usage === 'online' || isOfflineNumberType(p.type), { message: 'offline pools take types 1 to 34 only', path: ['type'] })
   .refine((p) => p.usage === 'online' || p.codeDigits === 0, { message: 'offline numbers cannot be shared', path: ['codeDigits'] })
   .refine((p) => p.usage === 'offline' || p.costGroup === undefined, { message: 'cost groups are for offline pools', path: ['costGroup'] })
   .refine((p) => p.usage === 'online' || p.overflowNumber === undefined, { message: 'overflow numbers are for online pools', path: ['overflowNumber'] });
+export const poolSettings = poolSettingsIn(DEFAULT_COUNTRY);
 
 /** The settings fields of a domain document; GA4 only when both halves are there. */
 export function settingsFields(s: DomainSettings): Omit<DomainDoc, '_id' | 'name' | 'accountId' | 'pools' | `${string}Hash`> {

@@ -4,21 +4,22 @@
 import type Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import { createHash } from 'node:crypto';
-import { normalizePhone } from '@ringtrail/shared';
 import { z } from 'zod';
 import type { BlockedCallerDoc } from '../telephony/documents.ts';
 import type { Collections } from '../db/collections.ts';
 import type { DomainDoc } from '../domains/documents.ts';
 import type { SessionDoc } from './documents.ts';
 import { maskCaller } from '../domains/caller-privacy.ts';
-import { phone } from '../domains/settings.ts';
+import { phoneIn } from '../domains/settings.ts';
+import { canonicalIn, countryOf, DEFAULT_COUNTRY } from '../domains/phone-numbers.ts';
 import { bodyOf, parseBody } from '../http/body.ts';
 import { ManageFailure } from '../http/manage-envelope.ts';
 import { BlockedCallers } from '../telephony/blocked-callers.ts';
 import { domainOf } from './settings-routes.ts';
 import { valid } from './validate.ts';
 
-export const blockedCallerBody = z.object({ number: phone });
+export const blockedCallerBodyIn = (country: string) => z.object({ number: phoneIn(country) });
+export const blockedCallerBody = blockedCallerBodyIn(DEFAULT_COUNTRY);
 
 /** An entry's handle that does not show its number. */
 const idOf = (number: string) => createHash('sha256').update(number).digest('hex').slice(0, 16);
@@ -38,7 +39,7 @@ export function blocklistRoutes(router: Router, c: Collections, auth: Middleware
 
   router.post('/domains/:domain/blocked-callers', auth, parseBody, async (ctx) => {
     const domain = await domainOf(c, ctx);
-    const { number } = valid(blockedCallerBody, bodyOf(ctx.request));
+    const { number } = valid(blockedCallerBodyIn(countryOf(domain)), bodyOf(ctx.request));
     ctx.status = 201;
     ctx.body = entryView(await blocked.add(domain._id, number, userOf(ctx)), domain);
   });
@@ -46,7 +47,7 @@ export function blocklistRoutes(router: Router, c: Collections, auth: Middleware
   router.delete('/domains/:domain/blocked-callers/:entry', auth, async (ctx) => {
     const domain = await domainOf(c, ctx);
     const entry = ctx.params.entry!;
-    const number = (await blocked.list(domain._id)).find((e) => idOf(e.number) === entry)?.number ?? normalizePhone(entry);
+    const number = (await blocked.list(domain._id)).find((e) => idOf(e.number) === entry)?.number ?? canonicalIn(entry, countryOf(domain));
     if (!number || !(await blocked.remove(domain._id, number))) throw new ManageFailure(404, `${entry} is not blocked`);
     ctx.status = 204;
   });

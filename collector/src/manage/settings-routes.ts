@@ -3,12 +3,12 @@
 // answers 404 like a domain that does not exist.
 import type Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
-import { normalizePhone } from '@ringtrail/shared';
 import type { Collections } from '../db/collections.ts';
 import type { DomainDoc } from '../domains/documents.ts';
 import type { SessionDoc } from './documents.ts';
 import { DOMAIN_KEY_FIELDS, type DomainKeyKind } from '../domains/keys.ts';
-import { domainName, domainSettings, poolSettings } from '../domains/settings.ts';
+import { countryOfBody, domainName, domainSettings, domainSettingsIn, poolNumbersCountry, poolSettingsIn } from '../domains/settings.ts';
+import { canonicalIn, countryOf } from '../domains/phone-numbers.ts';
 import { bodyOf, parseBody } from '../http/body.ts';
 import { ManageFailure } from '../http/manage-envelope.ts';
 import type { Outbox } from '../webhooks/outbox.ts';
@@ -16,7 +16,7 @@ import { createDomain, domainOfAccount, domainsOfAccount, keyStatus, lastViewAt,
 import { addNumbers, addPool, listNumbers, poolOf, removeNumber } from './numbers.ts';
 import type { OfflineNumbers } from '../offline/service.ts';
 import { assignOffline, setOfflineRedirect, unassignOffline } from './offline-numbers.ts';
-import { numbersBody, offlineAssignment, offlineRedirect, webhookEventsBody, webhookUrl } from './bodies.ts';
+import { numbersBodyIn, offlineAssignmentIn, offlineRedirect, webhookEventsBody, webhookUrl } from './bodies.ts';
 import { valid } from './validate.ts';
 import { accountOf, deliveries, resend, rotateCallCenterKey, rotateWebhookSecret, sendTestPush, setWebhookUrl } from './webhooks.ts';
 
@@ -31,13 +31,17 @@ function domainView(domain: DomainDoc) {
 }
 
 
+/** The `:number` of a route, read in the domain's country. */
+const numberParam = (ctx: Context, domain: DomainDoc) => canonicalIn(ctx.params.number!, countryOf(domain)) ?? ctx.params.number!;
+
 export function settingsRoutes(router: Router, c: Collections, outbox: Outbox, offline: OfflineNumbers, auth: Middleware, { publicWebhooksOnly }: { publicWebhooksOnly: boolean }): void {
   router.get('/domains', auth, async (ctx) => {
     ctx.body = (await domainsOfAccount(c, accountIdOf(ctx))).map(domainView);
   });
 
   router.post('/domains', auth, parseBody, async (ctx) => {
-    const { name, ...settings } = valid(domainSettings.extend({ name: domainName }), bodyOf(ctx.request));
+    const body = bodyOf(ctx.request);
+    const { name, ...settings } = valid(domainSettingsIn(countryOfBody(body)).extend({ name: domainName }), body);
     ctx.status = 201;
     ctx.body = domainView(await createDomain(c, accountIdOf(ctx), name.toLowerCase(), settings));
   });
@@ -50,7 +54,8 @@ export function settingsRoutes(router: Router, c: Collections, outbox: Outbox, o
   router.patch('/domains/:domain', auth, parseBody, async (ctx) => {
     const domain = await domainOf(c, ctx);
     const body = bodyOf(ctx.request);
-    const changes = valid(domainSettings.partial().strict(), body);
+    // Numbers sent with a new country are read in it.
+    const changes = valid(domainSettingsIn(countryOfBody(body, countryOf(domain))).partial().strict(), body);
     ctx.body = domainView(await updateDomain(c, domain, onlySent(changes, body)));
   });
 
@@ -75,7 +80,8 @@ export function settingsRoutes(router: Router, c: Collections, outbox: Outbox, o
 
   router.post('/domains/:domain/pools', auth, parseBody, async (ctx) => {
     const domain = await domainOf(c, ctx);
-    const { costGroup, overflowNumber, ...pool } = valid(poolSettings, bodyOf(ctx.request));
+    const body = bodyOf(ctx.request);
+    const { costGroup, overflowNumber, ...pool } = valid(poolSettingsIn(poolNumbersCountry(body.type, countryOf(domain))), body);
     ctx.status = 201;
     ctx.body = domainView(await addPool(c, domain, { ...pool, ...(costGroup ? { costGroup } : {}), ...(overflowNumber ? { overflowNumber } : {}) }));
   });
@@ -83,33 +89,33 @@ export function settingsRoutes(router: Router, c: Collections, outbox: Outbox, o
   router.post('/domains/:domain/pools/:type/numbers', auth, parseBody, async (ctx) => {
     const domain = await domainOf(c, ctx);
     const pool = poolOf(domain, Number(ctx.params.type));
-    const { numbers } = valid(numbersBody, bodyOf(ctx.request));
+    const { numbers } = valid(numbersBodyIn(poolNumbersCountry(pool.type, countryOf(domain))), bodyOf(ctx.request));
     await addNumbers(c, domain, pool, numbers);
     ctx.body = await listNumbers(c, domain);
   });
 
   router.delete('/domains/:domain/numbers/:number', auth, async (ctx) => {
     const domain = await domainOf(c, ctx);
-    await removeNumber(c, domain, normalizePhone(ctx.params.number!) ?? ctx.params.number!);
+    await removeNumber(c, domain, numberParam(ctx, domain));
     ctx.status = 204;
   });
 
   router.post('/domains/:domain/offline-numbers/:number/assign', auth, parseBody, async (ctx) => {
     const domain = await domainOf(c, ctx);
-    const { destination, description, ...redirect } = valid(offlineAssignment, bodyOf(ctx.request));
-    await assignOffline(c, offline, domain, normalizePhone(ctx.params.number!) ?? ctx.params.number!, destination, description, redirect);
+    const { destination, description, ...redirect } = valid(offlineAssignmentIn(countryOf(domain)), bodyOf(ctx.request));
+    await assignOffline(c, offline, domain, numberParam(ctx, domain), destination, description, redirect);
     ctx.body = await listNumbers(c, domain);
   });
 
   router.post('/domains/:domain/offline-numbers/:number/redirect', auth, parseBody, async (ctx) => {
     const domain = await domainOf(c, ctx);
-    await setOfflineRedirect(offline, domain, normalizePhone(ctx.params.number!) ?? ctx.params.number!, valid(offlineRedirect, bodyOf(ctx.request)));
+    await setOfflineRedirect(offline, domain, numberParam(ctx, domain), valid(offlineRedirect, bodyOf(ctx.request)));
     ctx.body = await listNumbers(c, domain);
   });
 
   router.post('/domains/:domain/offline-numbers/:number/unassign', auth, async (ctx) => {
     const domain = await domainOf(c, ctx);
-    await unassignOffline(offline, domain, normalizePhone(ctx.params.number!) ?? ctx.params.number!);
+    await unassignOffline(offline, domain, numberParam(ctx, domain));
     ctx.body = await listNumbers(c, domain);
   });
 

@@ -4,6 +4,7 @@ import type { DomainDoc, PoolConfig } from '../domains/documents.ts';
 import type { LeaseDoc } from './documents.ts';
 import { onlinePools } from '../domains/domain-lookup.ts';
 import { TrackingFailure } from './failure.ts';
+import { canonicalIn, countryOf, nationalOf } from '../domains/phone-numbers.ts';
 
 /** `expiration`: -1 (or absent) the domain default, 0 now, positive that many seconds from now. */
 export function expiryFor(expiration: number | undefined, domain: DomainDoc, now: Date): Date {
@@ -21,8 +22,14 @@ export function poolFor(domain: DomainDoc, type: number | undefined): PoolConfig
   throw new TrackingFailure('INVALID_PARAMETER', `Invalid parameter type: ${type} is not active for this domain (active: ${active})`);
 }
 
-export function surtaxPhoneOf(lease: LeaseDoc): SurtaxPhone {
-  return { surtaxPhoneNumber: formatDotted(lease.number), surtaxPhoneCode: lease.code };
+/** The number as the spec answers it: dotted, in the domain's national form (domains/phone-numbers.ts). */
+export function surtaxPhoneOf(lease: LeaseDoc, domain: DomainDoc): SurtaxPhone {
+  return { surtaxPhoneNumber: formatDotted(nationalOf(lease.number, countryOf(domain))), surtaxPhoneCode: lease.code };
+}
+
+/** A phone a request names, read in the domain's country (a French domain's as the schema read it). */
+export function inCountry<T extends { original: string; digits: string }>(phone: T, domain: DomainDoc): T {
+  return { ...phone, digits: canonicalIn(phone.original, countryOf(domain)) ?? phone.digits };
 }
 
 /** The `client_data` entry of one phone, looked up as sent or by its digits. */

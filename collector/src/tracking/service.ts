@@ -1,7 +1,6 @@
 // The call tracking service: /ospView, /ospClick, /ospExpiration on the database. Knows nothing of HTTP.
 import {
   formatUtcDateTime,
-  normalizePhone,
   type OspClickRequest,
   type OspClickResponse,
   type OspExpirationRequest,
@@ -14,7 +13,8 @@ import type { ClickDoc, LeaseDoc, ViewDoc } from './documents.ts';
 import type { Collections } from '../db/collections.ts';
 import type { DomainDoc } from '../domains/documents.ts';
 import type { IdAllocator } from '../db/ids.ts';
-import { clientDataEntry, expiryFor, poolFor, surtaxPhoneOf } from './assignment.ts';
+import { clientDataEntry, expiryFor, inCountry, poolFor, surtaxPhoneOf } from './assignment.ts';
+import { canonicalIn, countryOf } from '../domains/phone-numbers.ts';
 import { isBotAgent } from './bots.ts';
 import { ADDRESS_HOLDS_ITS_LIMIT, NO_NUMBER_AVAILABLE, TrackingFailure } from './failure.ts';
 import type { AddressLimit } from './address-holds.ts';
@@ -49,7 +49,7 @@ export class TrackingService {
 
   async view(domain: DomainDoc, req: OspViewRequest, now = new Date()): Promise<OspViewResponse> {
     const isBot = isBotAgent(req.user_agent);
-    const phones = req.direct_display ? (req.phones ?? []) : [];
+    const phones = req.direct_display ? (req.phones ?? []).map((phone) => inCountry(phone, domain)) : [];
     // Check the types before anything is stored, so a bad request stores nothing.
     const pools = phones.map((phone) => poolFor(domain, phone.type ?? req.type));
     const { visitId, viewId, visitStarted, stored } = await this.visits.recordView(
@@ -99,7 +99,7 @@ export class TrackingService {
           throw new TrackingFailure('WARNING', refusalMessage(outcome.refused), { visitId, viewId });
         }
         claimed.push(outcome.lease);
-        surtaxPhones[phone.original] = surtaxPhoneOf(outcome.lease);
+        surtaxPhones[phone.original] = surtaxPhoneOf(outcome.lease, domain);
       }
     }
     return { status: 'OK', visitId, viewId, surtaxPhones, clientData: req.client_data ?? null };
@@ -110,7 +110,8 @@ export class TrackingService {
    * after its view. `ip`: the client's address (the browser doors'); /ospClick has none, so the
    * address of its view stands for it, and a click without a view has no address limit.
    */
-  async click(domain: DomainDoc, req: OspClickRequest, { kind = 'click', ip }: { kind?: ClickDoc['kind']; ip?: string } = {}, now = new Date()): Promise<OspClickResponse> {
+  async click(domain: DomainDoc, sent: OspClickRequest, { kind = 'click', ip }: { kind?: ClickDoc['kind']; ip?: string } = {}, now = new Date()): Promise<OspClickResponse> {
+    const req = { ...sent, phone: inCountry(sent.phone, domain) };
     const view = req.view_id === undefined ? null : await this.viewOf(domain, req.view_id);
     const pool = poolFor(domain, req.type);
     const isBot = isBotAgent(req.user_agent);
@@ -149,13 +150,13 @@ export class TrackingService {
       throw new TrackingFailure('WARNING', refusalMessage(outcome.refused));
     }
     if (!lease) throw new TrackingFailure('WARNING', ROBOT_WARNING);
-    return { status: 'OK', visitId, viewId, surtaxPhone: surtaxPhoneOf(lease), clientData: req.client_data ?? null };
+    return { status: 'OK', visitId, viewId, surtaxPhone: surtaxPhoneOf(lease, domain), clientData: req.client_data ?? null };
   }
 
   /** `holderView`: only the visit of this view may extend the number (the browser door). */
   async expiration(domain: DomainDoc, req: OspExpirationRequest, { holderView }: { holderView?: number } = {}, now = new Date()): Promise<OspExpirationResponse> {
     if (isBotAgent(req.user_agent)) throw new TrackingFailure('WARNING', `${ROBOT_WARNING}; nothing was updated`);
-    const digits = normalizePhone(req.surtax_phone)!; // validated by the schema
+    const digits = canonicalIn(req.surtax_phone, countryOf(domain))!; // validated by the schema
     const expiresAt = expiryFor(req.expiration, domain, now);
     const holder = holderView === undefined ? undefined : (await this.viewOf(domain, holderView)).visitId;
     const outcome = await this.pool.setExpiry(domain._id, digits, req.surtax_phone_code ?? null, expiresAt, now, holder);
