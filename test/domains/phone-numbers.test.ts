@@ -19,6 +19,8 @@ describe('the canonical form of a number', () => {
     // Another country's number, with its country code: the same in every domain.
     for (const country of ['FR', 'US', 'GB', 'ES']) expect(canonicalIn('+33 1 23 45 67 89', country)).toBe('0123456789');
     expect(canonicalIn('91 123 45 67', 'ES')).toBe('0034911234567');
+    // Without its country code, a number that cannot be one of the domain's country is none: never a French one.
+    expect(canonicalIn('020 7946 0000', 'US')).toBeNull();
   });
 
   it('maps one to one onto E.164', () => {
@@ -32,6 +34,8 @@ describe('the canonical form of a number', () => {
       ['0123456789', 'FR', '0123456789'],
       ['0014155550199', 'FR', '0014155550199'], // another country's number stays international
       ['00442079460000', 'US', '00442079460000'],
+      ['0123456789', 'US', '0033123456789'], // a French number from a US domain: with its country code
+      ['0123456789', 'GB', '0033123456789'],
     ];
     for (const [canonical, country, national] of cases) {
       expect(nationalOf(canonical, country)).toBe(national);

@@ -36,9 +36,14 @@ describe("a domain's country", () => {
   it('is FR unless the domain says otherwise, is kept in upper case, and must be a country code', async () => {
     await signIn();
     expect((await owner.get('/domains/paris.test')).body.country).toBe('FR'); // seeded without one
-    const chicago = await owner.call('POST', '/domains', { name: 'chicago.test', country: 'us', timeZone: 'America/Chicago' });
+    const chicago = await owner.call('POST', '/domains', { name: 'chicago.test', country: 'us', timeZone: 'America/Chicago', sitePhones: ['(312) 555-0199', '+33 1 23 45 67 89'] });
     expect(chicago.status).toBe(201);
-    expect(chicago.body.country).toBe('US');
+    // Its own numbers shown in its national form, another country's with its country code; stored canonical.
+    expect(chicago.body).toMatchObject({ country: 'US', sitePhones: ['3125550199', '0033123456789'] });
+    expect((await s.t.c.domains.findOne({ _id: 'chicago.test' }))!.sitePhones).toEqual(['0013125550199', '0123456789']);
+    // What the back end shows reads back to the same numbers.
+    expect((await owner.call('PATCH', '/domains/chicago.test', { sitePhones: chicago.body.sitePhones })).body.sitePhones).toEqual(['3125550199', '0033123456789']);
+    expect((await s.t.c.domains.findOne({ _id: 'chicago.test' }))!.sitePhones).toEqual(['0013125550199', '0123456789']);
     expect(await owner.call('POST', '/domains', { name: 'nowhere.test', country: 'XX' })).toMatchObject({ status: 400, body: { error: 'country: must be an ISO 3166-1 alpha-2 country code, such as FR, US or GB' } });
     expect(await owner.call('PATCH', '/domains/chicago.test', { country: 'France' })).toMatchObject({ status: 400 });
     expect((await owner.call('PATCH', '/domains/paris.test', { country: 'FR' })).body.country).toBe('FR');
@@ -55,7 +60,8 @@ describe("a domain's country", () => {
     expect((await add('chicago.test', 100, ['(312) 555-0142'])).status).toBe(200);
     expect((await add('chicago.test', 101, ['1-800-555-0100'])).body.error).toBeUndefined();
     expect(await add('chicago.test', 100, ['(800) 555-0101'])).toMatchObject({ status: 409, body: { error: '8005550101 is not a geographic number of US (type 100)' } });
-    expect(await add('chicago.test', 101, ['020 7946 0000'])).toMatchObject({ status: 409, body: { error: '02079460000 is not a valid phone number in US' } });
+    expect(await add('chicago.test', 101, ['020 7946 0000'])).toMatchObject({ status: 400, body: { error: 'numbers.0: "020 7946 0000" is not a phone number' } });
+    expect(await add('chicago.test', 101, ['+44 20 7946 0000'])).toMatchObject({ status: 409, body: { error: '00442079460000 is a number of GB, not of US, the domain\'s country' } });
     // London: a London number for 100, a mobile for 102, and not the other way round.
     expect((await add('london.test', 100, ['020 7946 0001'])).status).toBe(200);
     expect((await add('london.test', 102, ['07400 123456'])).status).toBe(200);

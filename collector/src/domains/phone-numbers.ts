@@ -31,8 +31,9 @@ const ACCEPTED: Record<number, NumberType[]> = {
 export function canonicalIn(raw: string, country: string): string | null {
   // A number with its country code (+ or 00) reads the same in every country.
   if (country === DEFAULT_COUNTRY || !isCountry(country) || /^\s*(\+|00)/.test(raw)) return normalizePhone(raw);
+  // Without a country code it must be a number of the domain's country: never read as a French one.
   const parsed = parsePhoneNumberFromString(raw, country);
-  return parsed?.isPossible() ? asDialledFromFrance(parsed.number) : normalizePhone(raw);
+  return parsed?.isPossible() ? asDialledFromFrance(parsed.number) : null;
 }
 
 /** E.164 (`+33123456789`) in the canonical form (`0123456789`). */
@@ -46,12 +47,13 @@ export function e164Of(canonical: string): string {
 }
 
 /** A canonical number as the domain's country writes its own numbers, digits only (`4155550199` in
- * the US, `02079460000` in the UK); another country's number, and any number of a French domain,
- * as it is stored. */
+ * the US, `02079460000` in the UK); another country's number with 00 and its country code
+ * (`0033123456789`), which every country reads back the same; a French domain's as it is stored. */
 export function nationalOf(canonical: string, country: string): string {
   if (country === DEFAULT_COUNTRY || !isCountry(country)) return canonical;
-  const parsed = parsePhoneNumberFromString(e164Of(canonical));
-  if (!parsed || parsed.countryCallingCode !== getCountryCallingCode(country)) return canonical;
+  const e164 = e164Of(canonical);
+  const parsed = parsePhoneNumberFromString(e164);
+  if (!parsed || parsed.countryCallingCode !== getCountryCallingCode(country)) return `00${e164.slice(1)}`;
   return parsed.formatNational().replace(/\D/g, '');
 }
 

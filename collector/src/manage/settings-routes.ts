@@ -8,7 +8,7 @@ import type { DomainDoc } from '../domains/documents.ts';
 import type { SessionDoc } from './documents.ts';
 import { DOMAIN_KEY_FIELDS, type DomainKeyKind } from '../domains/keys.ts';
 import { countryOfBody, domainName, domainSettings, domainSettingsIn, poolNumbersCountry, poolSettingsIn } from '../domains/settings.ts';
-import { canonicalIn, countryOf } from '../domains/phone-numbers.ts';
+import { canonicalIn, countryOf, nationalOf } from '../domains/phone-numbers.ts';
 import { bodyOf, parseBody } from '../http/body.ts';
 import { ManageFailure } from '../http/manage-envelope.ts';
 import type { Outbox } from '../webhooks/outbox.ts';
@@ -25,9 +25,20 @@ const accountIdOf = (ctx: Context) => (ctx.state.session as SessionDoc).accountI
 /** The domain named in the path, if it is the signed-in account's. */
 export const domainOf = (c: Collections, ctx: Context) => domainOfAccount(c, accountIdOf(ctx), ctx.params.domain!);
 
-/** A domain as the back end shows it: its settings, which keys it has, and the public key. */
+/** A domain as the back end shows it: its settings (its own numbers in its national form, which
+ * read back to the same number), which keys it has, and the public key. */
 function domainView(domain: DomainDoc) {
-  return { name: domain.name, ...domainSettings.parse(domain), pools: domain.pools, keys: keyStatus(domain), publicKey: domain.publicKey ?? null };
+  const settings = domainSettings.parse(domain);
+  const national = (number: string) => nationalOf(number, settings.country);
+  return {
+    name: domain.name,
+    ...settings,
+    sitePhones: settings.sitePhones.map(national),
+    redirectPhone: settings.redirectPhone && national(settings.redirectPhone),
+    pools: domain.pools,
+    keys: keyStatus(domain),
+    publicKey: domain.publicKey ?? null,
+  };
 }
 
 
