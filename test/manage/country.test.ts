@@ -60,7 +60,7 @@ describe("a domain's country", () => {
     expect((await add('chicago.test', 100, ['(312) 555-0142'])).status).toBe(200);
     expect((await add('chicago.test', 101, ['1-800-555-0100'])).body.error).toBeUndefined();
     expect(await add('chicago.test', 100, ['(800) 555-0101'])).toMatchObject({ status: 409, body: { error: '8005550101 is not a geographic number of US (type 100)' } });
-    expect(await add('chicago.test', 101, ['020 7946 0000'])).toMatchObject({ status: 400, body: { error: 'numbers.0: "020 7946 0000" is not a phone number' } });
+    expect(await add('chicago.test', 101, ['020 7946 0000'])).toMatchObject({ status: 400, body: { error: 'numbers.0: "020 7946 0000" is not a phone number of US: write another country\'s number with its country code (+33 1 23 45 67 89)' } });
     expect(await add('chicago.test', 101, ['+44 20 7946 0000'])).toMatchObject({ status: 409, body: { error: '00442079460000 is a number of GB, not of US, the domain\'s country' } });
     // London: a London number for 100, a mobile for 102, and not the other way round.
     expect((await add('london.test', 100, ['020 7946 0001'])).status).toBe(200);

@@ -11,7 +11,8 @@ import { canonicalIn, DEFAULT_COUNTRY, isCountry } from './phone-numbers.ts';
 export const phoneIn = (country: string) =>
   z.string().transform((value, ctx) => {
     const digits = canonicalIn(value, country);
-    if (!digits) ctx.addIssue({ code: 'custom', message: `"${value}" is not a phone number` });
+    const hint = country === DEFAULT_COUNTRY ? '' : ` of ${country}: write another country's number with its country code (+33 1 23 45 67 89)`;
+    if (!digits) ctx.addIssue({ code: 'custom', message: `"${value}" is not a phone number${hint}` });
     return digits ?? '';
   });
 

@@ -11,15 +11,6 @@ function proposedOrigins(name: string): string[] {
   return /^[a-z0-9-]+(\.[a-z0-9-]+)+$/.test(bare) ? [`https://${bare}`, `https://www.${bare}`] : [];
 }
 
-/** The browser's own region, as a first guess of the site's country. */
-function browserCountry(): string {
-  try {
-    return new Intl.Locale(navigator.language).maximize().region ?? 'FR';
-  } catch {
-    return 'FR';
-  }
-}
-
 export function NewDomainScreen({ created, first }: { created: () => void; first: boolean }) {
   const [error, setError] = useState<string | null>(null);
   const [name, setName] = useState('');
@@ -58,8 +49,8 @@ export function NewDomainScreen({ created, first }: { created: () => void; first
         <p class="muted">Another address its pages are served from, such as a test server's; <code>localhost</code> and <code>127.0.0.1</code> are two different ones.</p>
         <label>Time zone of its reports<input name="timeZone" defaultValue={Intl.DateTimeFormat().resolvedOptions().timeZone} /></label>
         <label>
-          Country of its phone numbers (FR, US, GB…)
-          <input name="country" required maxLength={2} defaultValue={browserCountry()} />
+          Country of its phone numbers (FR, US, GB…): numbers written without a country code are read there
+          <input name="country" required maxLength={2} defaultValue="FR" />
         </label>
         {error && <p class="error" role="alert">{error}</p>}
         <button type="submit">Add the domain</button>
