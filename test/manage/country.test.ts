@@ -66,7 +66,15 @@ describe("a domain's country", () => {
     expect((await add('london.test', 100, ['020 7946 0001'])).status).toBe(200);
     expect((await add('london.test', 102, ['07400 123456'])).status).toBe(200);
     expect(await add('london.test', 102, ['020 7946 0002'])).toMatchObject({ status: 409, body: { error: '02079460002 is not a mobile number of GB (type 102)' } });
-    // The spec's types keep their French prefixes, whatever the country.
+    // A number is removed by the number the back end lists, or as the domain's country writes it.
+    expect((await owner.call('DELETE', '/domains/chicago.test/numbers/3125550142')).status).toBe(204);
+    expect((await owner.get('/domains/chicago.test')).body.numbers.map((n: { number: string }) => n.number)).not.toContain('0013125550142');
+    // The spec's types keep their French prefixes, whatever the country: an offline number of a US domain.
+    expect((await owner.call('POST', '/domains/chicago.test/pools', { type: 6, usage: 'offline' })).status).toBe(201);
+    expect((await add('chicago.test', 6, ['0100000077'])).status).toBe(200);
+    const assigned = await owner.call('POST', '/domains/chicago.test/offline-numbers/0100000077/assign', { destination: '(312) 555-0199', description: 'Radio' });
+    expect(assigned.status).toBeLessThan(300);
+    expect(await s.t.c.trackingNumbers.findOne({ _id: '0100000077' })).toMatchObject({ domainId: 'chicago.test', type: 6 });
     expect((await owner.call('POST', '/domains/paris.test/pools/1/numbers', { numbers: ['0800000002'] })).status).toBe(200);
     expect(await owner.call('POST', '/domains/paris.test/pools/1/numbers', { numbers: ['0900000002'] })).toMatchObject({ status: 409, body: { error: '0900000002 does not start with 0800, the prefix of type 1' } });
   });

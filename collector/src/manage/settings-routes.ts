@@ -9,6 +9,7 @@ import type { SessionDoc } from './documents.ts';
 import { DOMAIN_KEY_FIELDS, type DomainKeyKind } from '../domains/keys.ts';
 import { countryOfBody, domainName, domainSettings, domainSettingsIn, poolNumbersCountry, poolSettingsIn } from '../domains/settings.ts';
 import { canonicalIn, countryOf, nationalOf } from '../domains/phone-numbers.ts';
+import { normalizePhone } from '@ringtrail/shared';
 import { bodyOf, parseBody } from '../http/body.ts';
 import { ManageFailure } from '../http/manage-envelope.ts';
 import type { Outbox } from '../webhooks/outbox.ts';
@@ -42,8 +43,14 @@ function domainView(domain: DomainDoc) {
 }
 
 
-/** The `:number` of a route, read in the domain's country. */
-const numberParam = (ctx: Context, domain: DomainDoc) => canonicalIn(ctx.params.number!, countryOf(domain)) ?? ctx.params.number!;
+/** The tracking number a route's `:number` names: the spec's types are read as the spec reads them,
+ * ours in the domain's country (pool-numbers.ts), so the one of the domain's numbers it is. */
+async function numberParam(c: Collections, ctx: Context, domain: DomainDoc): Promise<string> {
+  const raw = ctx.params.number!;
+  const readings = [normalizePhone(raw), canonicalIn(raw, countryOf(domain))].filter((n): n is string => n !== null);
+  const stored = await c.trackingNumbers.findOne({ _id: { $in: readings }, domainId: domain._id }, { projection: { _id: 1 } });
+  return stored?._id ?? readings[0] ?? raw;
+}
 
 export function settingsRoutes(router: Router, c: Collections, outbox: Outbox, offline: OfflineNumbers, auth: Middleware, { publicWebhooksOnly }: { publicWebhooksOnly: boolean }): void {
   router.get('/domains', auth, async (ctx) => {
@@ -107,26 +114,26 @@ export function settingsRoutes(router: Router, c: Collections, outbox: Outbox, o
 
   router.delete('/domains/:domain/numbers/:number', auth, async (ctx) => {
     const domain = await domainOf(c, ctx);
-    await removeNumber(c, domain, numberParam(ctx, domain));
+    await removeNumber(c, domain, await numberParam(c, ctx, domain));
     ctx.status = 204;
   });
 
   router.post('/domains/:domain/offline-numbers/:number/assign', auth, parseBody, async (ctx) => {
     const domain = await domainOf(c, ctx);
     const { destination, description, ...redirect } = valid(offlineAssignmentIn(countryOf(domain)), bodyOf(ctx.request));
-    await assignOffline(c, offline, domain, numberParam(ctx, domain), destination, description, redirect);
+    await assignOffline(c, offline, domain, await numberParam(c, ctx, domain), destination, description, redirect);
     ctx.body = await listNumbers(c, domain);
   });
 
   router.post('/domains/:domain/offline-numbers/:number/redirect', auth, parseBody, async (ctx) => {
     const domain = await domainOf(c, ctx);
-    await setOfflineRedirect(offline, domain, numberParam(ctx, domain), valid(offlineRedirect, bodyOf(ctx.request)));
+    await setOfflineRedirect(offline, domain, await numberParam(c, ctx, domain), valid(offlineRedirect, bodyOf(ctx.request)));
     ctx.body = await listNumbers(c, domain);
   });
 
   router.post('/domains/:domain/offline-numbers/:number/unassign', auth, async (ctx) => {
     const domain = await domainOf(c, ctx);
-    await unassignOffline(offline, domain, numberParam(ctx, domain));
+    await unassignOffline(offline, domain, await numberParam(c, ctx, domain));
     ctx.body = await listNumbers(c, domain);
   });
 
