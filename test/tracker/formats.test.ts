@@ -55,6 +55,18 @@ describe('writing a tracking number in the format of the original', () => {
     expect(swap(original)).toBe(tracking);
   });
 
+  it.each([
+    // The collector answers the tracking number in the form the page wrote the site phone in.
+    ['(415) 555-0199', '41.55.55.01.42', '(415) 555-0142'],
+    ['415.555.0199', '41.55.55.01.42', '415.555.0142'],
+    ['+1 415-555-0199', '00.14.15.55.50.14.2', '+1 415-555-0142'],
+    ['1-415-555-0199', '14.15.55.50.14.2', '1-415-555-0142'],
+    ['020 7946 0000', '02.07.94.60.00.1', '020 7946 0001'],
+    ['+44 20 7946 0000', '00.44.20.79.46.00.01', '+44 20 7946 0001'],
+  ])('%j with %j becomes %j, in its country\'s layout', (original, tracking, written) => {
+    expect(swap(original, tracking)).toBe(written);
+  });
+
   it('writes a number that does not fit the layout of the original dotted', () => {
     expect(swap('01 23 45 67 89', '00.44.20.79.46.09.58')).toBe('00.44.20.79.46.09.58');
     expect(swap('+44 20 7946 0958')).toBe('08.00.00.00.01');

@@ -4,13 +4,16 @@
  * (space, no-break space, dot, dash, slash), so two numbers or a price next to a number stay apart. */
 export const PHONE_PATTERN = /\+?(?:\(\+?\d+\)|\d)(?:[ \u00a0\u202f.\-/]?(?:\(\d+\)|\d))+/g;
 
-/** A tracking number (dotted, as the collector answers it) written in the format of `original`:
- * same separators, same international or national prefix ("+33 1 23 45 67 89" -> "+33 8 00 00 00 01").
- * A number whose digits do not fit the original's layout stays dotted. */
-export function formatLike({ text: original, phone: national }: { text: string; phone: string }, dotted: string): string {
+/** A tracking number (dotted, as the collector answers it, in the same form as the site phone it
+ * stands for: national, or with its country code) written in the format of `original`: same
+ * separators, same prefix ("+33 1 23 45 67 89" -> "+33 8 00 00 00 01", "(415) 555-0199" ->
+ * "(415) 555-0142"). The number after its leading zeros (a trunk 0, or the 00 before a country code)
+ * takes the site phone's place; one that does not fit the original's layout stays dotted. */
+export function formatLike({ text: original, phone }: { text: string; phone: string }, dotted: string): string {
   const slots = original.replace(/\D/g, '');
-  // The original's digits with its national part after the trunk 0 replaced by the tracking number's.
-  const fill = slots.replace(national.slice(1), dotted.replace(/\D/g, '').slice(1));
+  const fill = slots.replace(phone.replace(ZEROS, ''), dotted.replace(/\D/g, '').replace(ZEROS, ''));
   let i = 0;
   return fill != slots && fill.length == slots.length ? original.replace(/\d/g, () => fill[i++]!) : dotted;
 }
+
+const ZEROS = /^0+/;

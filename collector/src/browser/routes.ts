@@ -5,7 +5,7 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import type { ZodType } from 'zod';
-import { browserClickRequest, browserExpirationRequest, browserViewRequest, type RequestedPhone } from '@ringtrail/shared';
+import { browserClickRequest, browserExpirationRequest, browserViewRequest, type RequestedPhone, type SurtaxPhone } from '@ringtrail/shared';
 import type { Collections } from '../db/collections.ts';
 import type { DomainDoc } from '../domains/documents.ts';
 import { isExhausted, showOverflow } from './overflow.ts';
@@ -18,6 +18,8 @@ import { inCountry } from '../tracking/assignment.ts';
 import type { TrackingService } from '../tracking/service.ts';
 import { admitOrigin } from './origin.ts';
 import { gaIdsFromCookies } from './ga-cookies.ts';
+import { dottedInFormOf, trackerForms } from './phone-forms.ts';
+import { canonicalIn, countryOf } from '../domains/phone-numbers.ts';
 import { noteRefusedOrigin } from './refused-origins.ts';
 import type { BrowserRateLimit } from './rate-limit.ts';
 
@@ -84,7 +86,15 @@ export function browserRoutes(c: Collections, service: TrackingService, limit: B
         if (!shown) throw err;
         return { status: 'OK' as const, visitId: err.ids.visitId!, viewId: err.ids.viewId!, surtaxPhones: shown, clientData: null };
       });
-      return { ...answer, display, sitePhones: domain.sitePhones, expiration: domain.defaultExpiration, antiFlicker: domain.antiFlickerMs };
+      const country = countryOf(domain);
+      return {
+        ...answer,
+        ...('surtaxPhones' in answer && answer.surtaxPhones ? { surtaxPhones: inSentForms(domain, req.phones ?? [], answer.surtaxPhones) } : {}),
+        display,
+        sitePhones: domain.sitePhones.flatMap((phone) => trackerForms(phone, country)),
+        expiration: domain.defaultExpiration,
+        antiFlicker: domain.antiFlickerMs,
+      };
     }, gaIdsFromCookies),
   );
 
@@ -104,7 +114,7 @@ export function browserRoutes(c: Collections, service: TrackingService, limit: B
         const shown = view && (await showOverflow(c, domain, [req.phone], req.type, { visitId: view.visitId, viewId: view._id }, now));
         if (!shown) throw err;
         return { status: 'OK' as const, visitId: view.visitId, viewId: view._id, surtaxPhone: shown[req.phone.original]!, clientData: null };
-      });
+      }).then((answer) => ({ ...answer, surtaxPhone: inSentForms(domain, [sent.phone], { [sent.phone.original]: answer.surtaxPhone })[sent.phone.original]! }));
     }),
   );
 
@@ -124,6 +134,22 @@ export function browserRoutes(c: Collections, service: TrackingService, limit: B
 }
 
 /** A public caller can only ever map the numbers the site owner declared; each once. */
+/** The numbers answered for the site phones, keyed by every form the page sent each in, each in
+ * that form (phone-forms.ts); a French domain's as they were. */
+function inSentForms(domain: DomainDoc, sent: RequestedPhone[], answered: Record<string, SurtaxPhone>): Record<string, SurtaxPhone> {
+  const country = countryOf(domain);
+  const read = sent.map((phone) => inCountry(phone, domain));
+  const bySitePhone = new Map(read.flatMap((phone) => (answered[phone.original] ? [[phone.digits, answered[phone.original]!] as const] : [])));
+  const inForms: Record<string, SurtaxPhone> = {};
+  for (const phone of read) {
+    const number = bySitePhone.get(phone.digits);
+    if (!number) continue;
+    const tracking = canonicalIn(number.surtaxPhoneNumber, country) ?? number.surtaxPhoneNumber;
+    inForms[phone.original] = { ...number, surtaxPhoneNumber: dottedInFormOf(phone.original, phone.digits, tracking, country) };
+  }
+  return inForms;
+}
+
 function sitePhonesAmong(domain: DomainDoc, phones: RequestedPhone[]): RequestedPhone[] {
   const seen = new Set<string>();
   return phones.map((p) => inCountry(p, domain)).filter((p) => domain.sitePhones.includes(p.digits) && !seen.has(p.digits) && seen.add(p.digits));

@@ -37,7 +37,7 @@ const FIELDS: Record<string, string> = {
   expiration: 'Seconds the number is held: -1 the domain default, 0 release now',
   expiresAt: 'When the number is released, UTC',
   antiFlicker: 'Milliseconds the tracker hides numbers while it asks',
-  sitePhones: "The site's own phone numbers: the only ones swapped",
+  sitePhones: "The site's own phone numbers, the only ones swapped: each in every form tracker.js finds it in (with its country code; in a domain of another country than FR, also national, and with the leading 1 in the countries of +1)",
   // Tracking numbers
   surtaxPhones: 'The tracking number shown for each phone asked for',
   surtaxPhone: 'The tracking number to show',

@@ -1,0 +1,24 @@
+// The forms tracker.js finds a site phone in, and the tracking number answered in the same form,
+// so that the tracker writes it in the page's layout with no country rules of its own (it stays
+// within its size budget). tracker.js reads page text as the spec reads numbers (`+` is 00, +33 is
+// 0): a domain's own number is found with its country code, in its national form, and, in the
+// countries of +1, with the leading 1 that their people write. A French domain's numbers have one
+// form, as before.
+import { getCountryCallingCode } from 'libphonenumber-js/max';
+import { formatDotted } from '@ringtrail/shared';
+import { DEFAULT_COUNTRY, isCountry, nationalOf } from '../domains/phone-numbers.ts';
+
+/** The digit strings tracker.js makes of a (canonical) number written the ways its country writes it. */
+export function trackerForms(canonical: string, country: string): string[] {
+  if (country === DEFAULT_COUNTRY || !isCountry(country)) return [canonical];
+  const national = nationalOf(canonical, country);
+  const withOne = getCountryCallingCode(country) === '1' && national !== canonical ? [`1${national}`] : [];
+  return [...new Set([canonical, national, ...withOne])];
+}
+
+/** The tracking number, dotted, in the form the tracker sent the site phone in (`sent`, one of the
+ * site phone's forms); in the domain's national form when the two have no form in common. */
+export function dottedInFormOf(sent: string, sitePhone: string, tracking: string, country: string): string {
+  const index = trackerForms(sitePhone, country).indexOf(sent);
+  return formatDotted(trackerForms(tracking, country)[index] ?? nationalOf(tracking, country));
+}
