@@ -25,6 +25,8 @@ describe('the canonical form of a number', () => {
 
   it('maps one to one onto E.164', () => {
     fc.assert(fc.property(fc.stringMatching(/^\+[1-9]\d{6,13}$/), (e164) => e164Of(asDialledFromFrance(e164)) === e164));
+    // Found by the property above: +33 followed by 0 is no French number, and must not read back as 00….
+    expect(e164Of(asDialledFromFrance('+33000000'))).toBe('+33000000');
   });
 
   it("reads back from the national form a domain's answers carry", () => {

@@ -36,9 +36,10 @@ export function canonicalIn(raw: string, country: string): string | null {
   return parsed?.isPossible() ? asDialledFromFrance(parsed.number) : null;
 }
 
-/** E.164 (`+33123456789`) in the canonical form (`0123456789`). */
+/** E.164 (`+33123456789`) in the canonical form (`0123456789`). A French number never starts with
+ * 0 after +33; one that did would read back as international, so it keeps its 0033. */
 export function asDialledFromFrance(e164: string): string {
-  return e164.startsWith('+33') ? `0${e164.slice(3)}` : `00${e164.slice(1)}`;
+  return /^\+33[1-9]/.test(e164) ? `0${e164.slice(3)}` : `00${e164.slice(1)}`;
 }
 
 /** The canonical form in E.164, for dialling out and for libphonenumber. */
