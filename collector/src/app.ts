@@ -19,6 +19,7 @@ import { DataService } from './data/service.ts';
 import { offlineRoutes } from './offline/routes.ts';
 import { OfflineNumbers } from './offline/service.ts';
 import { CallRouter } from './telephony/routing.ts';
+import { DialledNumbers } from './domains/dialled-numbers.ts';
 import { telephonyRoutes } from './telephony/routes.ts';
 import { TelephonyService } from './telephony/service.ts';
 import { twilioRoutes, type TwilioOptions } from './telephony/twilio.ts';
@@ -122,7 +123,7 @@ export function createApp(options: AppOptions): CollectorApp {
     browserRoutes(c, tracking, new BrowserRateLimit(c, browserLimits), log),
     trackerScriptRoutes(trackerBundlePath),
     offlineRoutes(c, offline, log),
-    telephonyRoutes(telephony, options.telephonyApiKey, log),
+    telephonyRoutes(telephony, new DialledNumbers(c), options.telephonyApiKey, log),
     dataRoutes(c, new DataService(c), log, options.dataPagesAtOnce),
     twilioRoutes(telephony, options.twilio ?? {}, log),
     commerceRoutes(c, commerce, log),

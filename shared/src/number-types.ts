@@ -14,7 +14,8 @@ export function isKnownNumberType(type: number): boolean {
   return Object.hasOwn(NUMBER_TYPE_PREFIXES, type) || Object.hasOwn(COUNTRY_NUMBER_TYPES, type);
 }
 
-/** The offline numbers reference lists type IDs 1 to 34 only. */
+/** The offline numbers reference lists type IDs 1 to 34 only; ours (100 to 102) are offline numbers
+ * too, so that a domain outside France has offline numbers of its own country. */
 export function isOfflineNumberType(type: number): boolean {
-  return type <= 34 && isKnownNumberType(type);
+  return (type <= 34 && isKnownNumberType(type)) || Object.hasOwn(COUNTRY_NUMBER_TYPES, type);
 }

@@ -172,7 +172,7 @@ describe('back end settings', () => {
   it('adds a pool and numbers; refuses a wrong prefix or another domain number; keeps a held number until it is free', async () => {
     await signIn();
     expect(await owner.call('POST', '/domains/shop.test/pools', { type: 1, usage: 'online' })).toMatchObject({ status: 409, body: { error: 'The domain already has a pool of type 1' } });
-    expect(await owner.call('POST', '/domains/shop.test/pools', { type: 36, usage: 'offline' })).toMatchObject({ status: 400, body: { error: 'type: offline pools take types 1 to 34 only' } });
+    expect(await owner.call('POST', '/domains/shop.test/pools', { type: 36, usage: 'offline' })).toMatchObject({ status: 400, body: { error: 'type: offline pools take the offline reference types, 1 to 34, or ours, 100 to 102' } });
     // A pool with its overflow number: kept apart, never claimed.
     const withOverflow = await owner.call('POST', '/domains/shop.test/pools', { type: 2, usage: 'online', overflowNumber: '0810000099' });
     expect(withOverflow.body.pools).toContainEqual({ type: 2, usage: 'online', codeDigits: 0, overflowNumber: '0810000099' });

@@ -4,6 +4,7 @@ import type { Context } from 'koa';
 import { agentStatsRequest, callStartRequest, deliveryLogRequest, formatUtcDateTime, setAgentRequest } from '@ringtrail/shared';
 import type { AccountDoc } from '../manage/documents.ts';
 import type { Collections } from '../db/collections.ts';
+import { DialledNumbers } from '../domains/dialled-numbers.ts';
 import { hashKey } from '../domains/keys.ts';
 import { AgentFailure, agentEnvelope, invalidKeyMessage, parseAgentParams } from '../http/agent-envelope.ts';
 import { bodyOf, parseBody } from '../http/body.ts';
@@ -11,6 +12,7 @@ import type { Logger } from '../logger.ts';
 import type { AgentService } from './service.ts';
 
 export function agentRoutes(c: Collections, service: AgentService, log: Logger): Router {
+  const dialled = new DialledNumbers(c);
   const router = new Router({ prefix: '/agent-api' });
 
   async function accountOf(body: Record<string, unknown>): Promise<AccountDoc> {
@@ -32,7 +34,12 @@ export function agentRoutes(c: Collections, service: AgentService, log: Logger):
 
   router.use(agentEnvelope(log), parseBody);
 
-  door('/callStart', (account, body) => service.callStart(account, parseAgentParams(callStartRequest, body)));
+  door('/callStart', async (account, body) => {
+    const req = parseAgentParams(callStartRequest, body);
+    // Read as the dialled number's domain reads them (a US call center sends 4155550141).
+    const read = await dialled.read({ trackingNumber: req.destinationPhone, callerPhone: req.callerPhone }, { trackingNumber: body.destinationPhone, callerPhone: body.callerPhone });
+    return service.callStart(account, { ...req, destinationPhone: read.trackingNumber, callerPhone: read.callerPhone });
+  });
 
   door('/setAgentToCall', async (account, body) => {
     const { callId, agent } = parseAgentParams(setAgentRequest, body);

@@ -16,8 +16,9 @@ import type { CallDoc } from '../telephony/documents.ts';
 import type { CallPageDoc, RollupDimension } from './documents.ts';
 import type { Collections } from '../db/collections.ts';
 import type { DomainDoc } from '../domains/documents.ts';
+import { countryOf, DEFAULT_COUNTRY } from '../domains/phone-numbers.ts';
 import { domainKeys } from './call-days.ts';
-import { callRecordBody, callRecordHead } from './records.ts';
+import { callNumbersIn, callRecordBody, callRecordHead } from './records.ts';
 
 const HOUR_MS = 3_600_000;
 const INSERT_BATCH = 100;
@@ -49,6 +50,24 @@ export interface DimensionFilter {
   value: string;
 }
 
+interface Row {
+  id: number;
+  start: number;
+  caller: string | null;
+  trackingNumber: string;
+  destination: string | null;
+  record: string;
+}
+
+/** A row's record with its numbers in the domain's country's form: the record was rendered with
+ * them as stored, its first two fields (records.ts), and a French domain shows them so. */
+function numbersIn(row: Row, domain: DomainDoc): string {
+  const stored = JSON.stringify(callNumbersIn(row.trackingNumber, row.destination, DEFAULT_COUNTRY)).slice(0, -1);
+  const shown = JSON.stringify(callNumbersIn(row.trackingNumber, row.destination, countryOf(domain))).slice(0, -1);
+  if (shown === stored) return row.record;
+  return row.record.startsWith(stored) ? `${shown}${row.record.slice(stored.length)}` : JSON.stringify({ ...JSON.parse(row.record), ...JSON.parse(`${shown}}`) });
+}
+
 export class CallPages {
   constructor(private readonly c: Collections) {}
 
@@ -66,7 +85,7 @@ export class CallPages {
   async page(domain: DomainDoc, from: Date, to: Date, statuses: readonly CallStatus[], filter: DimensionFilter | null, skip: number, limit: number): Promise<string[]> {
     const buckets = await this.c.callPages.find({ _id: { $gte: bucketKey(domain._id, hourOf(from)), $lt: bucketKey(domain._id, to) } }, { projection: { calls: 1 } }).toArray();
     const wanted = new Set<CallStatus | null>(statuses);
-    const rows: { id: number; start: number; caller: string | null; record: string }[] = [];
+    const rows: Row[] = [];
     for (const bucket of buckets) {
       for (const [id, packed] of Object.entries(bucket.calls)) {
         if (packed === null) continue;
@@ -74,12 +93,12 @@ export class CallPages {
         const [start, status, caller] = head;
         if (!wanted.has(status) || start < from.getTime() || start >= to.getTime()) continue;
         if (filter && head[HEAD_INDEX[filter.dimension]] !== filter.value) continue;
-        rows.push({ id: Number(id), start, caller, record });
+        rows.push({ id: Number(id), start, caller, trackingNumber: head[3], destination: head[4], record });
       }
     }
     rows.sort((a, b) => a.start - b.start || a.id - b.id);
     // The head's two fields first, as callRecord orders them, then the rendered rest.
-    return rows.slice(skip, skip + limit).map((row) => `${JSON.stringify(callRecordHead(new Date(row.start), row.caller, domain)).slice(0, -1)},${row.record.slice(1)}`);
+    return rows.slice(skip, skip + limit).map((row) => `${JSON.stringify(callRecordHead(new Date(row.start), row.caller, domain)).slice(0, -1)},${numbersIn(row, domain).slice(1)}`);
   }
 
   /** Recomputes a domain's buckets from its calls, an hour at a time. */

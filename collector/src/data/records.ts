@@ -3,18 +3,29 @@ import type { CallRecord, SmsRecord } from '@ringtrail/shared';
 import type { CallDoc, SmsDoc } from '../telephony/documents.ts';
 import type { DomainDoc } from '../domains/documents.ts';
 import { maskCaller } from '../domains/caller-privacy.ts';
+import { countryOf, nationalOf } from '../domains/phone-numbers.ts';
 import { localTime } from '../domains/time-zone.ts';
 
 export function callRecord(call: CallDoc, domain: DomainDoc): CallRecord {
-  return { ...callRecordHead(call.startedAt, call.caller, domain), ...callRecordBody(call) };
+  // The numbers are put back in the body's own places: `tracking_number` and `phone` stay its first fields.
+  return { ...callRecordHead(call.startedAt, call.caller, domain), ...callRecordBody(call), ...callNumbersIn(call.trackingNumber, call.destination, countryOf(domain)) };
 }
 
-/** The fields shown as the domain's settings say: the start in its time zone, the caller as its privacy lets. */
+/** The fields shown as the domain's settings say: the start in its time zone, the caller as its
+ * privacy lets, in its country's national form. */
 export function callRecordHead(startedAt: Date, caller: string | null, domain: DomainDoc): Pick<CallRecord, 'start_date' | 'caller'> {
   const { day, time } = localTime(startedAt, domain.timeZone);
   const [y, m, d] = day.split('-');
-  return { start_date: `${d}/${m}/${y} ${time}`, caller: maskCaller(caller, domain.callerPrivacy) };
+  return { start_date: `${d}/${m}/${y} ${time}`, caller: maskCaller(shownIn(caller, domain), domain.callerPrivacy) };
 }
+
+/** The call's tracking number and destination in the national form of the domain's country: a French
+ * domain's as stored (`callRecordBody` renders them so, for every domain). */
+export function callNumbersIn(trackingNumber: string, destination: string | null, country: string): Pick<CallRecord, 'tracking_number' | 'phone'> {
+  return { tracking_number: nationalOf(trackingNumber, country), phone: destination === null ? '' : nationalOf(destination, country) };
+}
+
+const shownIn = (phone: string | null, domain: DomainDoc) => (phone === null ? null : nationalOf(phone, countryOf(domain)));
 
 /** The fields that depend on the call alone (kept rendered in the page buckets, call-pages.ts). */
 export function callRecordBody(call: CallDoc): Omit<CallRecord, 'start_date' | 'caller'> {
@@ -62,8 +73,8 @@ export function smsRecord(sms: SmsDoc, domain: DomainDoc): SmsRecord {
   const { day, time } = localTime(sms.sentAt, domain.timeZone);
   return {
     sent_date: `${day} ${time}`,
-    caller_phone: maskCaller(sms.caller, domain.callerPrivacy),
-    tracking_phone: sms.trackingNumber,
+    caller_phone: maskCaller(shownIn(sms.caller, domain), domain.callerPrivacy),
+    tracking_phone: nationalOf(sms.trackingNumber, countryOf(domain)),
     id: sms._id,
     message_content: sms.message,
   };

@@ -1,5 +1,6 @@
 // The data API's parameters, checked all at once so one answer lists every problem.
-import { CALL_STATUSES, normalizePhone, type CallStatus } from '@ringtrail/shared';
+import { CALL_STATUSES, type CallStatus } from '@ringtrail/shared';
+import { canonicalIn, DEFAULT_COUNTRY } from '../domains/phone-numbers.ts';
 import { isCalendarDay } from '../domains/time-zone.ts';
 import { DataFailure } from '../http/data-envelope.ts';
 
@@ -21,7 +22,8 @@ export interface DataRequest {
   offlineDescription?: string;
 }
 
-export function parseDataRequest(raw: Record<string, unknown>): DataRequest {
+/** `country`: the domain's, which reads its phone filters written without their country code. */
+export function parseDataRequest(raw: Record<string, unknown>, country = DEFAULT_COUNTRY): DataRequest {
   const errors: string[] = [];
   const text = (name: string): string | undefined => {
     const v = raw[name];
@@ -53,7 +55,7 @@ export function parseDataRequest(raw: Record<string, unknown>): DataRequest {
   const phoneFilter = (name: string) => {
     const v = text(name);
     if (v === undefined || v === '') return undefined;
-    const digits = normalizePhone(v);
+    const digits = canonicalIn(v, country, { anyPossible: true }); // a filter matching nothing harms no one
     if (!digits) errors.push(`Invalid parameter ${name}`);
     return digits ?? undefined;
   };

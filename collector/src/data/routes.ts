@@ -2,6 +2,7 @@
 import Router from '@koa/router';
 import type { Collections } from '../db/collections.ts';
 import { domainByKey } from '../domains/domain-lookup.ts';
+import { countryOf } from '../domains/phone-numbers.ts';
 import { DataFailure, dataEnvelope } from '../http/data-envelope.ts';
 import { queryOf } from '../http/query.ts';
 import type { Logger } from '../logger.ts';
@@ -17,7 +18,7 @@ export function dataRoutes(c: Collections, service: DataService, log: Logger, pa
     // A bad key is the only answer: nothing else is checked for a caller who is not a client.
     const domain = await domainByKey(c, 'dataApiKeyHash', raw.api_key);
     if (!domain) throw new DataFailure(['Invalid api key']);
-    const request = parseDataRequest(raw);
+    const request = parseDataRequest(raw, countryOf(domain));
     const answer = await gate.run(domain._id, () => service.query(domain, request));
     if (answer instanceof RenderedPage) ctx.type = 'application/json';
     ctx.body = answer instanceof RenderedPage ? answer.json : answer;

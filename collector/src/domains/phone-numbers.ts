@@ -27,13 +27,16 @@ const ACCEPTED: Record<number, NumberType[]> = {
 };
 
 /** A number as a person, a page or a carrier of a domain of `country` writes it, in the canonical
- * form; null when it is no phone number. A French domain's numbers read as the spec reads them. */
-export function canonicalIn(raw: string, country: string): string | null {
+ * form; null when it is no phone number. A French domain's numbers read as the spec reads them.
+ * `anyPossible`: a number of a possible length passes too, for the callers a carrier reports (they
+ * exist, whatever the metadata knows); a number a person writes must be valid. */
+export function canonicalIn(raw: string, country: string, { anyPossible = false } = {}): string | null {
   // A number with its country code (+ or 00) reads the same in every country.
   if (country === DEFAULT_COUNTRY || !isCountry(country) || /^\s*(\+|00)/.test(raw)) return normalizePhone(raw);
-  // Without a country code it must be a number of the domain's country: never read as a French one.
+  // Without a country code it must be a number of the domain's country: never read as a French one,
+  // and valid, not merely of a possible length (0123456789 is no US number).
   const parsed = parsePhoneNumberFromString(raw, country);
-  return parsed?.isPossible() ? asDialledFromFrance(parsed.number) : null;
+  return parsed && (anyPossible ? parsed.isPossible() : parsed.isValid()) ? asDialledFromFrance(parsed.number) : null;
 }
 
 /** E.164 (`+33123456789`) in the canonical form (`0123456789`). A French number never starts with
@@ -68,4 +71,10 @@ export function countryTypeRefusal(canonical: string, type: number, country: str
   if (parsed.countryCallingCode !== getCountryCallingCode(country as CountryCode)) return `${shown} is a number of ${parsed.country ?? `+${parsed.countryCallingCode}`}, not of ${country}, the domain's country`;
   if (!ACCEPTED[type]!.includes(parsed.getType()!)) return `${shown} is not a ${kind} number of ${country} (type ${type})`;
   return null;
+}
+
+/** Every stored number a domain of `country` may mean by `raw`: as its country reads it, then as the
+ * spec reads it (a spec type's French number written 0800…, on a US domain); one for a French domain. */
+export function readingsIn(raw: string, country: string): string[] {
+  return [...new Set([canonicalIn(raw, country), normalizePhone(raw)].filter((n): n is string => n !== null))];
 }

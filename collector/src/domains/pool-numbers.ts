@@ -2,7 +2,7 @@
 import { NUMBER_TYPE_PREFIXES } from '@ringtrail/shared';
 import type { Collections } from '../db/collections.ts';
 import type { PoolConfig } from './documents.ts';
-import { countryTypeRefusal, DEFAULT_COUNTRY } from './phone-numbers.ts';
+import { countryOf, countryTypeRefusal, DEFAULT_COUNTRY, readingsIn } from './phone-numbers.ts';
 
 /**
  * Why a number cannot join a pool of `domainId`, or null when it can. The domain that holds it is
@@ -17,6 +17,15 @@ export async function numberRefusal(c: Collections, domain: { _id: string; count
   const stored = await c.trackingNumbers.findOne({ _id: number });
   if (stored && stored.domainId !== domain._id) return `${number} already belongs to ${nameOwner ? stored.domainId : 'another domain'}`;
   return null;
+}
+
+/** The domain's tracking number that `raw` names, whichever way it is read (the spec's types as the
+ * spec reads them, ours in the domain's country); the country's reading when it names none. */
+export async function domainNumberNamed(c: Collections, domain: { _id: string; country?: string }, raw: string): Promise<string | null> {
+  const readings = readingsIn(raw, countryOf(domain));
+  if (readings.length < 2) return readings[0] ?? null;
+  const stored = await c.trackingNumbers.findOne({ _id: { $in: readings }, domainId: domain._id }, { projection: { _id: 1 } });
+  return stored?._id ?? readings[0]!;
 }
 
 /** Idempotent; the runtime state of a number already there (who holds it) is left as it is. */

@@ -141,7 +141,7 @@ export const poolSettingsIn = (country: string) => z
     costGroup: z.string().min(1).optional(),
     overflowNumber: phoneIn(country).optional(),
   })
-  .refine((p) => p.usage === 'online' || isOfflineNumberType(p.type), { message: 'offline pools take types 1 to 34 only', path: ['type'] })
+  .refine((p) => p.usage === 'online' || isOfflineNumberType(p.type), { message: 'offline pools take the offline reference types, 1 to 34, or ours, 100 to 102', path: ['type'] })
   .refine((p) => p.usage === 'online' || p.codeDigits === 0, { message: 'offline numbers cannot be shared', path: ['codeDigits'] })
   .refine((p) => p.usage === 'offline' || p.costGroup === undefined, { message: 'cost groups are for offline pools', path: ['costGroup'] })
   .refine((p) => p.usage === 'online' || p.overflowNumber === undefined, { message: 'overflow numbers are for online pools', path: ['overflowNumber'] });

@@ -3,7 +3,8 @@
 import { Readable } from 'node:stream';
 import type Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
-import { CALL_STATUSES, normalizePhone } from '@ringtrail/shared';
+import { CALL_STATUSES } from '@ringtrail/shared';
+import { canonicalIn, countryOf } from '../domains/phone-numbers.ts';
 import type { Collections } from '../db/collections.ts';
 import type { DomainDoc } from '../domains/documents.ts';
 import type { SessionDoc } from './documents.ts';
@@ -38,12 +39,12 @@ export function reportRoutes(router: Router, c: Collections, agents: AgentServic
   report('calls', async (ctx, domain) => {
     const page = Number(ctx.query.page ?? 1);
     if (!Number.isInteger(page) || page < 1 || page > 10_000) throw new ManageFailure(400, 'page must be a whole number from 1');
-    ctx.body = await callsPage(c, domain, reportRange(ctx.query, domain.timeZone), callFilters(ctx.query), page);
+    ctx.body = await callsPage(c, domain, reportRange(ctx.query, domain.timeZone), callFilters(ctx.query, countryOf(domain)), page);
   });
 
   report('calls.csv', async (ctx, domain) => {
     const range = reportRange(ctx.query, domain.timeZone);
-    sendCsv(ctx, `calls-${domain.name}-${range.from}-${range.to}.csv`, callsCsv(c, domain, range, callFilters(ctx.query)));
+    sendCsv(ctx, `calls-${domain.name}-${range.from}-${range.to}.csv`, callsCsv(c, domain, range, callFilters(ctx.query, countryOf(domain))));
   });
 
   report('google-ads.csv', async (ctx, domain) => {
@@ -79,7 +80,8 @@ export function reportRoutes(router: Router, c: Collections, agents: AgentServic
   });
 }
 
-function callFilters(query: Context['query']): CallFilters {
+/** `country`: the domain's, which reads the number filter as its people write it. */
+function callFilters(query: Context['query'], country: string): CallFilters {
   const { status, source, number, firstCall, lead } = query;
   const filters: CallFilters = {};
   if (status) {
@@ -91,7 +93,7 @@ function callFilters(query: Context['query']): CallFilters {
     filters.source = source;
   }
   if (number) {
-    const digits = typeof number === 'string' ? normalizePhone(number) : null;
+    const digits = typeof number === 'string' ? canonicalIn(number, country) : null;
     if (!digits) throw new ManageFailure(400, 'number must be a phone number');
     filters.trackingNumber = digits;
   }

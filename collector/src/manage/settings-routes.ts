@@ -8,8 +8,8 @@ import type { DomainDoc } from '../domains/documents.ts';
 import type { SessionDoc } from './documents.ts';
 import { DOMAIN_KEY_FIELDS, type DomainKeyKind } from '../domains/keys.ts';
 import { countryOfBody, domainName, domainSettings, domainSettingsIn, poolNumbersCountry, poolSettingsIn } from '../domains/settings.ts';
-import { canonicalIn, countryOf, nationalOf } from '../domains/phone-numbers.ts';
-import { normalizePhone } from '@ringtrail/shared';
+import { countryOf, nationalOf } from '../domains/phone-numbers.ts';
+import { domainNumberNamed } from '../domains/pool-numbers.ts';
 import { bodyOf, parseBody } from '../http/body.ts';
 import { ManageFailure } from '../http/manage-envelope.ts';
 import type { Outbox } from '../webhooks/outbox.ts';
@@ -43,13 +43,9 @@ function domainView(domain: DomainDoc) {
 }
 
 
-/** The tracking number a route's `:number` names: the spec's types are read as the spec reads them,
- * ours in the domain's country (pool-numbers.ts), so the one of the domain's numbers it is. */
+/** The tracking number a route's `:number` names (pool-numbers.ts). */
 async function numberParam(c: Collections, ctx: Context, domain: DomainDoc): Promise<string> {
-  const raw = ctx.params.number!;
-  const readings = [normalizePhone(raw), canonicalIn(raw, countryOf(domain))].filter((n): n is string => n !== null);
-  const stored = await c.trackingNumbers.findOne({ _id: { $in: readings }, domainId: domain._id }, { projection: { _id: 1 } });
-  return stored?._id ?? readings[0] ?? raw;
+  return (await domainNumberNamed(c, domain, ctx.params.number!)) ?? ctx.params.number!;
 }
 
 export function settingsRoutes(router: Router, c: Collections, outbox: Outbox, offline: OfflineNumbers, auth: Middleware, { publicWebhooksOnly }: { publicWebhooksOnly: boolean }): void {

@@ -1,14 +1,28 @@
 // HTTP in for the offline numbers service: GET with the key and parameters in the query string.
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import { offlineListRequest, offlineRequest } from '@ringtrail/shared';
+import { offlineListRequest, offlineRequest, type OfflineRequest } from '@ringtrail/shared';
 import type { Collections } from '../db/collections.ts';
 import type { DomainDoc } from '../domains/documents.ts';
 import { domainByKey } from '../domains/domain-lookup.ts';
+import { canonicalIn, countryOf, DEFAULT_COUNTRY } from '../domains/phone-numbers.ts';
+import { domainNumberNamed } from '../domains/pool-numbers.ts';
 import { OfflineFailure, offlineEnvelope, parseOfflineParams } from '../http/offline-envelope.ts';
 import { queryOf } from '../http/query.ts';
 import type { Logger } from '../logger.ts';
 import type { OfflineNumbers } from './service.ts';
+
+/** The request's numbers read in the domain's country (the schema read them as the spec does, as
+ * French): the phone number as its people write it, the tracking number whichever reading is one of
+ * the domain's numbers (a spec type's French number, or one of ours). A French domain's stay as read. */
+async function numbersIn(c: Collections, domain: DomainDoc, req: OfflineRequest, raw: Record<string, unknown>): Promise<OfflineRequest> {
+  const country = countryOf(domain);
+  if (country === DEFAULT_COUNTRY) return req;
+  const phone = typeof raw.phone_number === 'string' && req.phone_number !== undefined ? canonicalIn(raw.phone_number, country) : undefined;
+  if (phone === null) throw new OfflineFailure(`Invalid parameter phone_number: not a phone number of ${country}; write another country's number with its country code`);
+  const tracking = typeof raw.tracking_number === 'string' && req.tracking_number !== undefined ? await domainNumberNamed(c, domain, raw.tracking_number) : undefined;
+  return { ...req, ...(phone ? { phone_number: phone } : {}), ...(tracking ? { tracking_number: tracking } : {}) };
+}
 
 export function offlineRoutes(c: Collections, service: OfflineNumbers, log: Logger): Router {
   const router = new Router();
@@ -24,7 +38,7 @@ export function offlineRoutes(c: Collections, service: OfflineNumbers, log: Logg
   router.get('/offline-numbers-api', offlineEnvelope(log), async (ctx: Context) => {
     const raw = queryOf(ctx);
     const domain = await domainOf(raw);
-    ctx.body = await service.run(domain, parseOfflineParams(offlineRequest, raw));
+    ctx.body = await service.run(domain, await numbersIn(c, domain, parseOfflineParams(offlineRequest, raw), raw));
   });
   router.get('/offline-numbers-api/list', offlineEnvelope(log), async (ctx: Context) => {
     const raw = queryOf(ctx);

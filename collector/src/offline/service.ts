@@ -17,6 +17,7 @@ import type { Collections } from '../db/collections.ts';
 import type { DomainDoc, TrackingNumberDoc } from '../domains/documents.ts';
 import type { OfflineAssignmentDoc } from './documents.ts';
 import { OfflineFailure } from '../http/offline-envelope.ts';
+import { countryOf, nationalOf } from '../domains/phone-numbers.ts';
 
 export const NO_NUMBER_AVAILABLE = 'No tracking number available';
 export const ALREADY_ASSIGNED = 'Tracking number already assigned';
@@ -38,7 +39,7 @@ export class OfflineNumbers {
       case 'reassign':
         return this.reassign(domain, req, now);
       case 'check':
-        return stateOf(await this.target(domain, req));
+        return stateOf(await this.target(domain, req), domain);
       case 'redirect_setup':
         return this.redirectSetup(domain, req, now);
     }
@@ -47,14 +48,15 @@ export class OfflineNumbers {
   /** `/list`: every offline number of the domain, assigned or free. */
   async list(domain: DomainDoc, details: boolean): Promise<Record<string, string | null> | { tracking_number_details: OfflineNumberDetails[] }> {
     const [numbers, assignments] = await Promise.all([this.offlineNumbers(domain), this.assignmentsByNumber(domain)]);
-    if (!details) return Object.fromEntries(numbers.map((n) => [n._id, assignments.get(n._id)?.destination ?? null]));
+    const shown = shownIn(domain);
+    if (!details) return Object.fromEntries(numbers.map((n) => [shown(n._id), shown(assignments.get(n._id)?.destination ?? null)]));
     return {
       tracking_number_details: numbers.map((n) => {
         const a = assignments.get(n._id);
         const lastUpdate = a?.updatedAt ?? n.releasedAt;
         return {
-          tracking_phone: n._id,
-          destination_phone: a?.destination ?? null,
+          tracking_phone: shown(n._id),
+          destination_phone: shown(a?.destination ?? null),
           description: a?.description ?? null,
           product_name: domain.name,
           last_update: lastUpdate ? formatUtcDateTime(lastUpdate) : null,
@@ -85,7 +87,7 @@ export class OfflineNumbers {
       const n = await this.offlineNumber(domain, req.tracking_number);
       if (n.type !== req.type) throw new OfflineFailure(UNKNOWN_NUMBER); // not in the pool of that type
       if (!(await this.tryInsert(make(n)))) throw new OfflineFailure(ALREADY_ASSIGNED);
-      return stateOf(make(n));
+      return stateOf(make(n), domain);
     }
     const taken = await this.assignmentsByNumber(domain);
     const free = (await this.offlineNumbers(domain)).filter(
@@ -95,7 +97,7 @@ export class OfflineNumbers {
     free.sort((a, b) => (a.releasedAt?.getTime() ?? 0) - (b.releasedAt?.getTime() ?? 0) || a._id.localeCompare(b._id));
     for (const n of free) {
       const doc = make(n);
-      if (await this.tryInsert(doc)) return stateOf(doc);
+      if (await this.tryInsert(doc)) return stateOf(doc, domain);
     }
     throw new OfflineFailure(NO_NUMBER_AVAILABLE);
   }
@@ -115,15 +117,16 @@ export class OfflineNumbers {
       const { deletedCount } = await this.c.offlineAssignments.deleteOne({ _id: number });
       if (deletedCount > 0) await this.c.trackingNumbers.updateOne({ _id: number }, { $set: { releasedAt: now } });
     }
+    const shown = shownIn(domain);
     return {
       status: 'success',
-      phone_number: req.phone_number ?? before?.destination ?? null,
-      tracking_number: req.tracking_number ?? released[0] ?? '',
+      phone_number: shown(req.phone_number ?? before?.destination ?? null),
+      tracking_number: shown(req.tracking_number ?? released[0] ?? '')!,
       description: null,
       type: before?.type ?? 0,
       allow_redirect: '0',
       timetable: 0,
-      released,
+      released: released.map((n) => shown(n)!),
     };
   }
 
@@ -137,7 +140,7 @@ export class OfflineNumbers {
       updatedAt: now,
     };
     await this.c.offlineAssignments.updateOne({ _id: current._id }, { $set: next });
-    return stateOf(next);
+    return stateOf(next, domain);
   }
 
   /** By phone number: applies to every number forwarded there; answers the most recent one. */
@@ -146,7 +149,7 @@ export class OfflineNumbers {
     if (targets.length === 0) throw new OfflineFailure(NOTHING_FOR_PHONE);
     const change = { allowRedirect: req.allow_redirect === '1', ...(req.timetable ? { timetable: req.timetable } : {}), updatedAt: now };
     for (const a of targets) await this.c.offlineAssignments.updateOne({ _id: a._id }, { $set: change });
-    return stateOf({ ...targets[0]!, ...change });
+    return stateOf({ ...targets[0]!, ...change }, domain);
   }
 
   /** The number named by `tracking_number`, else the most recent one forwarded to `phone_number`. */
@@ -204,11 +207,18 @@ function requireFor(req: OfflineRequest): void {
   if (oneOf && oneOf.every((name) => req[name] === undefined)) throw new OfflineFailure(`Missing parameter ${oneOf.join(' or ')}`);
 }
 
-function stateOf(a: OfflineAssignmentDoc): OfflineNumberState {
+/** Numbers as the domain's country writes them (phone-numbers.ts); a French domain's as stored. */
+function shownIn(domain: DomainDoc): <N extends string | null>(number: N) => N {
+  const country = countryOf(domain);
+  return (number) => (number === null || number === '' ? number : nationalOf(number, country)) as typeof number;
+}
+
+function stateOf(a: OfflineAssignmentDoc, domain: DomainDoc): OfflineNumberState {
+  const shown = shownIn(domain);
   return {
     status: 'success',
-    phone_number: a.destination,
-    tracking_number: a._id,
+    phone_number: shown(a.destination),
+    tracking_number: shown(a._id),
     description: a.description,
     type: a.type,
     allow_redirect: a.allowRedirect ? '1' : '0',

@@ -156,7 +156,7 @@ const FIELDS: Record<string, string> = {
 const BY_FAMILY: Record<string, Record<string, string>> = {
   'Call tracking': { status: '`OK`, `WARNING` (no number available, expired), or the kind of error' },
   'Browser doors': { key: "The domain's public key, as the tag carries it", status: '`OK`, `WARNING`, or the kind of error' },
-  'Offline numbers': { status: '`success` or `error`', type: 'The number type of the offline reference (1 to 34)' },
+  'Offline numbers': { status: '`success` or `error`', type: 'The number type of the offline reference (1 to 34), or one of ours: 100 geographic, 101 toll-free, 102 mobile, in the domain\'s country' },
   'Call and SMS data': { status: '`OK` or `ERROR`; in a record, the call status', type: '`calls` or `sms`', phone: 'The destination the call was forwarded to' },
   'Carts and orders': { status: "`success` or `error`; in an order, the shop's status of it", key: "The domain's customer key", id: "The shop's id of the cart or order" },
   'Call-center agents': { status: '`OK` or `NOK`; in a call, its status' },

@@ -5,6 +5,7 @@ import type { CallDoc } from '../telephony/documents.ts';
 import type { Collections } from '../db/collections.ts';
 import type { DomainDoc } from '../domains/documents.ts';
 import { maskCaller } from '../domains/caller-privacy.ts';
+import { countryOf, nationalOf } from '../domains/phone-numbers.ts';
 import { localDaysBetween, localTime } from '../domains/time-zone.ts';
 import { BlockedCallers } from '../telephony/blocked-callers.ts';
 import { UNATTRIBUTED } from './call-sources.ts';
@@ -82,9 +83,10 @@ export function rowOf(call: CallDoc, domain: DomainDoc): CallRow {
   return {
     callId: call._id,
     startedAt: local(call.startedAt),
-    trackingNumber: call.trackingNumber,
-    caller: maskCaller(call.caller, domain.callerPrivacy),
-    destination: call.destination,
+    // In the national form of the domain's country, as its people write them (a French domain's as stored).
+    trackingNumber: nationalOf(call.trackingNumber, countryOf(domain)),
+    caller: maskCaller(call.caller && nationalOf(call.caller, countryOf(domain)), domain.callerPrivacy),
+    destination: call.destination && nationalOf(call.destination, countryOf(domain)),
     status: call.status ?? 'ONGOING',
     duration: call.duration,
     source: call.source,

@@ -6,23 +6,28 @@ import { bodyOf, parseBody } from '../http/body.ts';
 import { queryOf } from '../http/query.ts';
 import { parseTelephonyParams, telephonyEnvelope } from '../http/telephony-envelope.ts';
 import type { Logger } from '../logger.ts';
+import type { DialledNumbers, SentNumbers } from '../domains/dialled-numbers.ts';
 import type { TelephonyService } from './service.ts';
 
-export function telephonyRoutes(service: TelephonyService, apiKey: string | undefined, log: Logger): Router {
+export function telephonyRoutes(service: TelephonyService, numbers: DialledNumbers, apiKey: string | undefined, log: Logger): Router {
   const router = new Router({ prefix: '/telephony' });
   const guard = [telephonyEnvelope(log), bearerAuth(apiKey)];
 
   router.get('/route', ...guard, async (ctx) => {
-    const q = parseTelephonyParams(routeQuery, queryOf(ctx));
+    const query = queryOf(ctx);
+    const parsed = parseTelephonyParams(routeQuery, query);
+    const q = await numbers.read({ trackingNumber: parsed.tracking_number, callerPhone: parsed.caller_phone ?? null }, { trackingNumber: query.tracking_number, callerPhone: query.caller_phone });
     const now = new Date();
-    ctx.body = await service.answerOf(q.tracking_number, await service.routeOf(q.tracking_number, q.code ?? null, now, q.caller_phone ?? null), now);
+    ctx.body = await service.answerOf(q.trackingNumber, await service.routeOf(q.trackingNumber, parsed.code ?? null, now, q.callerPhone), now);
   });
   router.post('/calls', ...guard, parseBody, async (ctx) => {
-    const callId = await service.recordCall(parseTelephonyParams(callReport, bodyOf(ctx.request)));
+    const body = bodyOf(ctx.request);
+    const callId = await service.recordCall(await numbers.read(parseTelephonyParams(callReport, body), body as SentNumbers));
     ctx.body = { status: 'OK', callId };
   });
   router.post('/sms', ...guard, parseBody, async (ctx) => {
-    const id = await service.recordSms(parseTelephonyParams(smsReport, bodyOf(ctx.request)));
+    const body = bodyOf(ctx.request);
+    const id = await service.recordSms(await numbers.read(parseTelephonyParams(smsReport, body), body as SentNumbers));
     ctx.body = { status: 'OK', id };
   });
   return router;

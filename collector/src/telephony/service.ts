@@ -15,6 +15,7 @@ import { FirstCalls } from './first-calls.ts';
 import { leadOf, leadRuleOf } from './leads.ts';
 import { whisperOf } from './whisper.ts';
 import { CallWrites } from './call-writes.ts';
+import { countryOf, DEFAULT_COUNTRY, nationalOf } from '../domains/phone-numbers.ts';
 
 /** A report whose outcome may not be known yet (status null: ringing or going on). */
 export type CallInput = Omit<CallReport, 'status'> & { status: CallStatus | null };
@@ -59,16 +60,19 @@ export class TelephonyService {
     return this.router.route(trackingNumber, code, at, caller);
   }
 
+  /** The numbers in the national form of the domain's country, as a PBX there dials them (a French domain's as stored). */
   async answerOf(trackingNumber: string, route: Route, at: Date): Promise<RouteAnswer> {
+    const country = route.domain ? countryOf(route.domain) : DEFAULT_COUNTRY;
+    const shown = (n: string) => nationalOf(n, country);
     return {
       status: 'OK',
-      trackingNumber,
-      destination: route.destination,
+      trackingNumber: shown(trackingNumber),
+      destination: route.destination && shown(route.destination),
       reason: route.reason,
       forcedStatus: route.forcedStatus,
       ...(route.reason === 'code-required' ? { codeDigits: route.number!.codeDigits } : {}),
       ...(route.lease ? { visitId: route.lease.visitId } : {}),
-      redirect: route.redirect,
+      redirect: route.redirect && { ...route.redirect, destination: shown(route.redirect.destination) },
       whisper: route.domain?.whisper && route.destination ? whisperOf(await attributeCall(this.c, route, at)) : null,
     };
   }

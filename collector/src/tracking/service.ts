@@ -14,11 +14,11 @@ import type { Collections } from '../db/collections.ts';
 import type { DomainDoc } from '../domains/documents.ts';
 import type { IdAllocator } from '../db/ids.ts';
 import { clientDataEntry, expiryFor, inCountry, poolFor, surtaxPhoneOf } from './assignment.ts';
-import { canonicalIn, countryOf } from '../domains/phone-numbers.ts';
+import { countryOf, readingsIn } from '../domains/phone-numbers.ts';
 import { isBotAgent } from './bots.ts';
 import { ADDRESS_HOLDS_ITS_LIMIT, NO_NUMBER_AVAILABLE, TrackingFailure } from './failure.ts';
 import type { AddressLimit } from './address-holds.ts';
-import { NumberPool } from './pool.ts';
+import { NumberPool, type ExpiryOutcome } from './pool.ts';
 import { TrafficDays } from '../reports/traffic-days.ts';
 import { VisitLog } from './visits.ts';
 import { DEFAULT_NUMBERS_PER_ADDRESS } from '../domains/settings.ts';
@@ -156,10 +156,14 @@ export class TrackingService {
   /** `holderView`: only the visit of this view may extend the number (the browser door). */
   async expiration(domain: DomainDoc, req: OspExpirationRequest, { holderView }: { holderView?: number } = {}, now = new Date()): Promise<OspExpirationResponse> {
     if (isBotAgent(req.user_agent)) throw new TrackingFailure('WARNING', `${ROBOT_WARNING}; nothing was updated`);
-    const digits = canonicalIn(req.surtax_phone, countryOf(domain))!; // validated by the schema
     const expiresAt = expiryFor(req.expiration, domain, now);
     const holder = holderView === undefined ? undefined : (await this.viewOf(domain, holderView)).visitId;
-    const outcome = await this.pool.setExpiry(domain._id, digits, req.surtax_phone_code ?? null, expiresAt, now, holder);
+    // The domain's country's reading first; a spec type's French number (0800…) is the other one.
+    let outcome: ExpiryOutcome = { problem: 'unknown-number' };
+    for (const digits of readingsIn(req.surtax_phone, countryOf(domain))) {
+      outcome = await this.pool.setExpiry(domain._id, digits, req.surtax_phone_code ?? null, expiresAt, now, holder);
+      if (!('problem' in outcome) || outcome.problem !== 'unknown-number') break;
+    }
     if ('problem' in outcome) {
       switch (outcome.problem) {
         case 'unknown-number':

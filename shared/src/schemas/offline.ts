@@ -55,7 +55,7 @@ export const offlineRequest = z.object({
   phone_number: phoneDigits.optional(),
   tracking_number: phoneDigits.optional(),
   description: wireText.max(255, 'must be at most 255 characters').optional(),
-  type: wireInt.refine(isOfflineNumberType, 'must be a type of the offline reference (1 to 34)').optional(),
+  type: wireInt.refine(isOfflineNumberType, 'must be a type of the offline reference (1 to 34) or one of ours (100 to 102)').optional(),
   cost_group: wireText.min(1).optional(),
   allow_redirect: z.enum(['0', '1'], { error: 'must be 0 or 1' }).optional(),
   timetable: timetable.optional(),
