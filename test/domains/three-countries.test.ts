@@ -200,6 +200,11 @@ describe('a French, a US and a UK domain side by side', () => {
         [shownNumber[d.domain], d.pbxCaller.shown, d.sitePhone.replace(/\D/g, '')],
         [shownNumber[d.domain], d.caller.shown, d.sitePhone.replace(/\D/g, '')],
       ]);
+      // How the back end writes them: given outside France only (a French domain's go in pairs).
+      const written = { 'paris.test': undefined, 'chicago.test': { '3125550140': '(312) 555-0140', '7735550123': '(773) 555-0123', '7735550124': '(773) 555-0124', '3125550199': '(312) 555-0199' }, 'london.test': { '02079460010': '020 7946 0010', '07700900123': '07700 900123', '07700900124': '07700 900124', '02079460000': '020 7946 0000' } }[d.domain];
+      expect(log.body.phoneDisplay).toEqual(written);
+      const pools = await owner.get(`/domains/${d.domain}/reports/pools?from=${from}&to=${to}`);
+      expect(pools.body.offline).toEqual([expect.objectContaining({ number: d.offline[0]!.replace(/\D/g, '').replace(/^1(?=\d{10}$)/, ''), destination: d === CHICAGO ? '0033123456789' : d.offlineDestination.shown })]); // reassigned to Paris above
     }
   });
 });

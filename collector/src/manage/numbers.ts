@@ -5,6 +5,8 @@ import type { Collections } from '../db/collections.ts';
 import type { DomainDoc, PoolConfig } from '../domains/documents.ts';
 import { addOverflowNumber, addPoolNumber, numberRefusal } from '../domains/pool-numbers.ts';
 import { ManageFailure } from '../http/manage-envelope.ts';
+import { withPhoneDisplay } from '../domains/phone-display.ts';
+import { countryOf, nationalOf } from '../domains/phone-numbers.ts';
 
 export interface NumberRow {
   number: string;
@@ -47,6 +49,11 @@ export async function addNumbers(c: Collections, domain: DomainDoc, pool: PoolCo
 }
 
 export async function listNumbers(c: Collections, domain: DomainDoc, now = new Date()): Promise<NumberRow[]> {
+  return (await numbersShown(c, domain, now)).numbers;
+}
+
+/** The domain's numbers in the national form of its country, and how to write them (phone-display.ts). */
+export async function numbersShown(c: Collections, domain: DomainDoc, now = new Date()): Promise<{ numbers: NumberRow[]; phoneDisplay?: Record<string, string> }> {
   const [numbers, held, assignments] = await Promise.all([
     c.trackingNumbers.find({ domainId: domain._id }).sort({ type: 1, _id: 1 }).toArray(),
     c.slots.find({ domainId: domain._id, freeAt: { $gt: now } }, { projection: { number: 1 } }).toArray(),
@@ -54,10 +61,11 @@ export async function listNumbers(c: Collections, domain: DomainDoc, now = new D
   ]);
   const heldNumbers = new Set(held.map((s) => s.number));
   const assignmentOf = new Map(assignments.map((a) => [a._id, a]));
-  return numbers.map((n) => {
+  const country = countryOf(domain);
+  const rows = numbers.map((n) => {
     const assigned = assignmentOf.get(n._id);
     return {
-      number: n._id,
+      number: nationalOf(n._id, country),
       type: n.type,
       usage: n.usage,
       inUse: n.usage === 'online' ? heldNumbers.has(n._id) : Boolean(assigned),
@@ -65,6 +73,7 @@ export async function listNumbers(c: Collections, domain: DomainDoc, now = new D
       ...(assigned ? { redirect: { allowRedirect: assigned.allowRedirect, timetable: assigned.timetable } } : {}),
     };
   });
+  return { numbers: rows, ...withPhoneDisplay([...numbers.map((n) => n._id), ...domain.sitePhones, domain.redirectPhone], country) };
 }
 
 /**

@@ -10,11 +10,12 @@ import { DOMAIN_KEY_FIELDS, type DomainKeyKind } from '../domains/keys.ts';
 import { countryOfBody, domainName, domainSettings, domainSettingsIn, poolNumbersCountry, poolSettingsIn } from '../domains/settings.ts';
 import { countryOf, nationalOf } from '../domains/phone-numbers.ts';
 import { domainNumberNamed } from '../domains/pool-numbers.ts';
+import { withPhoneDisplay } from '../domains/phone-display.ts';
 import { bodyOf, parseBody } from '../http/body.ts';
 import { ManageFailure } from '../http/manage-envelope.ts';
 import type { Outbox } from '../webhooks/outbox.ts';
 import { createDomain, domainOfAccount, domainsOfAccount, keyStatus, lastViewAt, rotateDomainKey, updateDomain } from './domains.ts';
-import { addNumbers, addPool, listNumbers, poolOf, removeNumber } from './numbers.ts';
+import { addNumbers, addPool, listNumbers, numbersShown, poolOf, removeNumber } from './numbers.ts';
 import type { OfflineNumbers } from '../offline/service.ts';
 import { assignOffline, setOfflineRedirect, unassignOffline } from './offline-numbers.ts';
 import { numbersBodyIn, offlineAssignmentIn, offlineRedirect, webhookEventsBody, webhookUrl } from './bodies.ts';
@@ -39,6 +40,7 @@ function domainView(domain: DomainDoc) {
     pools: domain.pools,
     keys: keyStatus(domain),
     publicKey: domain.publicKey ?? null,
+    ...withPhoneDisplay([...domain.sitePhones, domain.redirectPhone], settings.country),
   };
 }
 
@@ -62,7 +64,7 @@ export function settingsRoutes(router: Router, c: Collections, outbox: Outbox, o
 
   router.get('/domains/:domain', auth, async (ctx) => {
     const domain = await domainOf(c, ctx);
-    ctx.body = { ...domainView(domain), numbers: await listNumbers(c, domain) };
+    ctx.body = { ...domainView(domain), ...(await numbersShown(c, domain)) };
   });
 
   router.patch('/domains/:domain', auth, parseBody, async (ctx) => {

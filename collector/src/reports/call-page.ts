@@ -7,7 +7,9 @@ import type { Collections } from '../db/collections.ts';
 import type { DomainDoc } from '../domains/documents.ts';
 import type { CallDoc } from '../telephony/documents.ts';
 import { endOfSecond } from '../telephony/routing.ts';
-import { rowOf } from './calls-log.ts';
+import { numbersOfCall, rowOf } from './calls-log.ts';
+import { withPhoneDisplay } from '../domains/phone-display.ts';
+import { countryOf } from '../domains/phone-numbers.ts';
 
 /** The match confidence (telephony/call-match.ts) as a person reads it. */
 export function matchInWords(call: Pick<CallDoc, 'matchConfidence' | 'matchCandidates' | 'source'>): string {
@@ -36,5 +38,6 @@ export async function callPage(c: Collections, agents: AgentService, domain: Dom
     pages: views,
     currentCart,
     orders,
+    ...withPhoneDisplay(numbersOfCall(domain)(call), countryOf(domain)),
   };
 }

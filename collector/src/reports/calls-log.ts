@@ -6,6 +6,7 @@ import type { Collections } from '../db/collections.ts';
 import type { DomainDoc } from '../domains/documents.ts';
 import { maskCaller } from '../domains/caller-privacy.ts';
 import { countryOf, nationalOf } from '../domains/phone-numbers.ts';
+import { withPhoneDisplay } from '../domains/phone-display.ts';
 import { localDaysBetween, localTime } from '../domains/time-zone.ts';
 import { BlockedCallers } from '../telephony/blocked-callers.ts';
 import { UNATTRIBUTED } from './call-sources.ts';
@@ -111,6 +112,9 @@ export function rowOf(call: CallDoc, domain: DomainDoc): CallRow {
   };
 }
 
+/** A call's numbers the back end writes out: the caller only when the domain shows callers whole. */
+export const numbersOfCall = (domain: DomainDoc) => (call: CallDoc) => [call.trackingNumber, call.destination, domain.callerPrivacy === 'none' ? call.caller : null];
+
 /** One page of the log, newest first, and whether there is a next one. `callerBlocked`: the caller is
  * on the blocklist now (the log's block and unblock action). */
 export async function callsPage(c: Collections, domain: DomainDoc, range: DayRange, filters: CallFilters, page: number): Promise<{ calls: (CallRow & { callerBlocked: boolean })[]; page: number; hasMore: boolean }> {
@@ -120,7 +124,12 @@ export async function callsPage(c: Collections, domain: DomainDoc, range: DayRan
   const shown = calls.slice(0, LOG_PAGE_SIZE);
   const callers = [...new Set(shown.flatMap((call) => (call.caller ? [call.caller] : [])))];
   const blocked = await new BlockedCallers(c).blockedAmong(domain._id, callers);
-  return { calls: shown.map((call) => ({ ...rowOf(call, domain), callerBlocked: call.caller !== null && blocked.has(call.caller) })), page, hasMore: calls.length > LOG_PAGE_SIZE };
+  return {
+    calls: shown.map((call) => ({ ...rowOf(call, domain), callerBlocked: call.caller !== null && blocked.has(call.caller) })),
+    page,
+    hasMore: calls.length > LOG_PAGE_SIZE,
+    ...withPhoneDisplay(shown.flatMap(numbersOfCall(domain)), countryOf(domain)),
+  };
 }
 
 const CSV_COLUMNS: (keyof CallRow)[] = ['callId', 'startedAt', 'trackingNumber', 'caller', 'destination', 'status', 'duration', 'source', 'keyword', 'landingPage', 'pagesSeen', 'gclid', 'offlineDescription', 'agent', 'revenue', 'matchConfidence', 'matchCandidates', 'firstCall', 'lead', 'verdict', 'msclkid', 'fbclid', 'firstTouchSource', 'firstTouchKeyword', 'firstTouchAt', 'lastNonDirectSource'];

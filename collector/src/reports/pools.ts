@@ -4,6 +4,8 @@ import type { Collections } from '../db/collections.ts';
 import type { DomainDoc, PoolConfig } from '../domains/documents.ts';
 import { CallDays, rollupKey } from '../data/call-days.ts';
 import { TrafficDays } from './traffic-days.ts';
+import { withPhoneDisplay } from '../domains/phone-display.ts';
+import { countryOf, nationalOf } from '../domains/phone-numbers.ts';
 
 /** Head room over the measured demand, so an ordinary day's spike finds a number. */
 const HEAD_ROOM = 1.2;
@@ -47,7 +49,7 @@ export async function heldNow(c: Collections, domainId: string, type: number, no
   return c.slots.countDocuments({ domainId, type, freeAt: { $gt: now } });
 }
 
-export async function poolsReport(c: Collections, domain: DomainDoc, from: string, to: string, now = new Date()): Promise<{ online: OnlinePoolReport[]; offline: OfflineNumberReport[] }> {
+export async function poolsReport(c: Collections, domain: DomainDoc, from: string, to: string, now = new Date()): Promise<{ online: OnlinePoolReport[]; offline: OfflineNumberReport[]; phoneDisplay?: Record<string, string> }> {
   const traffic = new TrafficDays(c);
   const online = domain.pools.filter((p) => p.usage === 'online');
   // What is held now is a sample of the hour's peak too: the report is never behind what it shows.
@@ -55,7 +57,14 @@ export async function poolsReport(c: Collections, domain: DomainDoc, from: strin
   await Promise.all(online.map((p, i) => traffic.poolHeld(domain, p.type, held[i]!, now)));
   const days = await traffic.read(domain._id, from, to, { pools: 1 });
   const reports = await Promise.all(online.map((pool, i) => onlinePoolReport(c, domain, pool, held[i]!, days)));
-  return { online: reports, offline: await offlineNumbers(c, domain, from, to) };
+  const offline = await offlineNumbers(c, domain, from, to);
+  // In the national form of the domain's country, with how to write them (phone-display.ts).
+  const country = countryOf(domain);
+  return {
+    online: reports,
+    offline: offline.map((n) => ({ ...n, number: nationalOf(n.number, country), destination: n.destination && nationalOf(n.destination, country) })),
+    ...withPhoneDisplay(offline.flatMap((n) => [n.number, n.destination]), country),
+  };
 }
 
 async function onlinePoolReport(c: Collections, domain: DomainDoc, pool: PoolConfig, heldNow: number, days: Awaited<ReturnType<TrafficDays['read']>>): Promise<OnlinePoolReport> {

@@ -1,4 +1,6 @@
 // The back end's API from the browser: JSON in and out, the session's CSRF token on every change.
+import { rememberPhoneDisplay } from './format.ts';
+
 let csrfToken = '';
 
 export function setCsrfToken(token: string): void {
@@ -22,6 +24,7 @@ export async function api<T = any>(method: string, path: string, body?: unknown)
   const text = await res.text();
   const json = text ? JSON.parse(text) : null;
   if (!res.ok) throw new ApiError(res.status, json?.error ?? `HTTP ${res.status}`);
+  rememberPhoneDisplay(json?.phoneDisplay);
   return json as T;
 }
 

@@ -1,7 +1,7 @@
 // A domain's call handling: where unanswered calls go and when, the whisper, the lead rule, and the blocklist.
 import { useState } from 'preact/hooks';
 import { api, get } from './api.ts';
-import { localDateTime, phone } from './format.ts';
+import { localDateTime, phone, phoneAsWritten } from './format.ts';
 import { useAction, useLoad } from './hooks.ts';
 import { Failure } from './layout.tsx';
 import type { DomainView } from './domain-view.ts';
@@ -33,7 +33,7 @@ export function CallHandlingForm({ path, domain, saved }: { path: string; domain
       <h2>Calls</h2>
       <StoredFields domain={domain}>
       <div class="row">
-        <label>When nobody answers, redirect to<input name="redirectPhone" defaultValue={domain.redirectPhone ?? ''} placeholder="06 11 22 33 44" /></label>
+        <label>When nobody answers, redirect to<input name="redirectPhone" defaultValue={domain.redirectPhone ? phoneAsWritten(domain.redirectPhone) : ''} placeholder={domain.country === 'FR' ? '06 11 22 33 44' : `a number of ${domain.country}, or another country's with its code`} /></label>
         <label>after ringing (s)<input name="redirectAfterSeconds" type="number" min={5} max={120} defaultValue={domain.redirectAfterSeconds} /></label>
       </div>
       <label class="check"><input type="checkbox" name="redirectEnabled" defaultChecked={domain.redirect.enabled} /> Redirect unanswered calls to the website's numbers (offline numbers have their own switch, under Number pools)</label>

@@ -15,8 +15,19 @@ export function duration(seconds: number): string {
   return m ? `${m} min ${seconds % 60} s` : `${seconds} s`;
 }
 
-/** `0123456789` -> `01 23 45 67 89`. */
-export const phone = (digits: string | null) => (digits ? digits.replace(/(\d\d)(?=\d)/g, '$1 ') : '');
+/** How the server said to write numbers its answers carried (`phoneDisplay`: `(312) 555-0140` for a
+ * US domain's `3125550140`); libphonenumber stays on the server. */
+const written = new Map<string, string>();
+
+export function rememberPhoneDisplay(display: Record<string, string> | undefined): void {
+  for (const [digits, text] of Object.entries(display ?? {})) written.set(digits, text);
+}
+
+/** As the server said to write it, else as it is: the site's numbers in a form to edit. */
+export const phoneAsWritten = (digits: string) => written.get(digits) ?? digits;
+
+/** As the server said to write it, else in pairs: `0123456789` -> `01 23 45 67 89`. */
+export const phone = (digits: string | null) => (digits ? (written.get(digits) ?? digits.replace(/(\d\d)(?=\d)/g, '$1 ')) : '');
 
 /** Appendix A's statuses as the back end shows them; the code itself is the title and the CSV's. */
 export const STATUS_LABELS: Record<string, string> = {

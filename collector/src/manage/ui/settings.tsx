@@ -1,7 +1,7 @@
 // A domain's settings: install, keys, the settings themselves, pools and numbers.
 import { useEffect, useState } from 'preact/hooks';
 import { api, get } from './api.ts';
-import { localDateTime } from './format.ts';
+import { localDateTime, phoneAsWritten } from './format.ts';
 import { useLoad, type Loaded } from './hooks.ts';
 import { Failure } from './layout.tsx';
 import { NumbersCard } from './numbers.tsx';
@@ -215,7 +215,7 @@ function SettingsForm({ path, domain, saved }: { path: string; domain: DomainVie
       <h2>Site</h2>
       <StoredFields domain={domain}>
       <label>Allowed origins, one per line<textarea name="allowedOrigins" rows={Math.max(2, domain.allowedOrigins.length)} placeholder="https://www.example.com">{domain.allowedOrigins.join('\n')}</textarea></label>
-      <label>The site's phone numbers, one per line (the tracker swaps only these)<textarea name="sitePhones" rows={2}>{domain.sitePhones.join('\n')}</textarea></label>
+      <label>The site's phone numbers, one per line (the tracker swaps only these)<textarea name="sitePhones" rows={2}>{domain.sitePhones.map(phoneAsWritten).join('\n')}</textarea></label>
       <div class="row">
         <label>Display<select name="displayMode"><option value="direct" selected={domain.displayMode === 'direct'}>direct: swap at once</option><option value="click" selected={domain.displayMode === 'click'}>click: reveal on click</option></select></label>
         <label>Anti-flicker (ms)<input name="antiFlickerMs" type="number" min={0} max={5000} defaultValue={domain.antiFlickerMs} /></label>
