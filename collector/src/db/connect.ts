@@ -1,6 +1,7 @@
 // Config -> a connected database with its indexes: MONGODB_URI when given, otherwise the embedded SecantusDB.
 import { MongoClient, type Db } from 'mongodb';
 import { collections, ensureIndexes } from './collections.ts';
+import { migrateDatabase } from './migrations.ts';
 import type { Logger } from '../logger.ts';
 import { startEmbeddedDatabase } from './embedded.ts';
 
@@ -42,6 +43,7 @@ export async function connectDatabase(opts: ConnectOptions): Promise<DatabaseHan
     const builder = opts.operationTimeoutMs ? await new MongoClient(uri, { serverSelectionTimeoutMS: SERVER_SELECTION_MS }).connect() : client;
     try {
       await ensureIndexes(collections(builder.db(opts.dbName)));
+      await migrateDatabase(collections(builder.db(opts.dbName)));
     } finally {
       if (builder !== client) await builder.close();
     }

@@ -1,0 +1,48 @@
+// Upgrading from the release before numbers of any country (dcf71ea): a copy of the data it wrote
+// (test/db/release-dcf71ea/database.json, recorded by release-scenario.ts on that release) is
+// migrated at start, twice, losing nothing; then the collector answers what that release answered,
+// field for field and in order (answers.json), but for what is new in the back end's own answers.
+import { readFileSync } from 'node:fs';
+import { BSON } from 'mongodb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testDatabase, type RunningCollector, type TestDatabase } from '../helpers/collector.ts';
+import { migrateDatabase } from '../../collector/src/db/migrations.ts';
+import { releaseCollector, replay } from './release-scenario.ts';
+
+const folder = new URL('./release-dcf71ea/', import.meta.url);
+const stored = BSON.EJSON.parse(readFileSync(new URL('database.json', folder), 'utf8'), { relaxed: false }) as Record<string, Record<string, unknown>[]>;
+const recorded = JSON.parse(readFileSync(new URL('answers.json', folder), 'utf8')) as { day: string; answers: Record<string, unknown> };
+
+describe('an upgrade from the release before numbers of any country', () => {
+  let t: TestDatabase;
+  let collector: RunningCollector;
+  beforeAll(async () => {
+    t = await testDatabase('release_upgrade');
+    for (const [name, docs] of Object.entries(stored)) await t.db.collection(name).insertMany(docs);
+  });
+  afterAll(async () => {
+    await collector?.close();
+    await t?.close();
+  });
+
+  it('gives each domain its country, FR, and changes nothing else, however many times it runs', async () => {
+    await migrateDatabase(t.c);
+    await migrateDatabase(t.c);
+    for (const [name, docs] of Object.entries(stored)) {
+      const now = await t.db.collection(name).find().sort({ _id: 1 }).toArray();
+      const expected = name === 'domains' ? docs.map((d) => ({ ...d, country: 'FR' })) : docs;
+      expect(BSON.EJSON.stringify(now, { relaxed: false }), name).toBe(BSON.EJSON.stringify(expected, { relaxed: false }));
+    }
+  });
+
+  it("answers the release's data as the release did", async () => {
+    collector = await releaseCollector(t.db);
+    const answers = await replay(collector, recorded.day);
+    expect(Object.keys(answers)).toEqual(Object.keys(recorded.answers));
+    // Ours, and new: how the back end writes a French domain's foreign numbers (phone-display.ts).
+    const { phoneDisplay, ...callsLog } = answers.callsLog as { phoneDisplay?: Record<string, string> };
+    expect(phoneDisplay).toEqual({ '00442079460000': '+44 20 7946 0000' });
+    answers.callsLog = callsLog;
+    for (const [name, answer] of Object.entries(recorded.answers)) expect(JSON.stringify(answers[name]), name).toBe(JSON.stringify(answer));
+  });
+});
