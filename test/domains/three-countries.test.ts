@@ -207,4 +207,19 @@ describe('a French, a US and a UK domain side by side', () => {
       expect(pools.body.offline).toEqual([expect.objectContaining({ number: d.offline[0]!.replace(/\D/g, '').replace(/^1(?=\d{10}$)/, ''), destination: d === CHICAGO ? '0033123456789' : d.offlineDestination.shown })]); // reassigned to Paris above
     }
   });
+
+  it('dials the no-answer redirect, written as each country writes it, in E.164', async () => {
+    const owner = await signedInClient(s.collector.baseUrl, 'owner@agency.test', PASSWORD);
+    const redirects = { 'paris.test': ['06 11 22 33 99', '+33611223399'], 'chicago.test': ['(312) 555-0177', '+13125550177'], 'london.test': ['07400 123999', '+447400123999'] };
+    for (const d of COUNTRIES) {
+      const [written, dialled] = redirects[d.domain as keyof typeof redirects];
+      expect((await owner.call('PATCH', `/domains/${d.domain}`, { redirectPhone: written, redirect: { enabled: true, timetable: [] } })).status).toBe(200);
+      // A call to the pool's other number, held by nobody: to the site's number, then the redirect.
+      const to = e164(d, d.online[1]!.replace(/\D/g, '').replace(/^1(?=\d{10}$)/, ''));
+      const call = { CallSid: `CA-redirect-${d.country}`, From: d.caller.e164, To: to };
+      expect((await twilioPost(s.collector.baseUrl, '/voice', { ...call, CallStatus: 'ringing' })).text).toContain(`<Number>${d.siteE164}</Number>`);
+      const redirected = await twilioPost(s.collector.baseUrl, '/dial', { ...call, CallStatus: 'in-progress', DialCallStatus: 'no-answer', DialCallDuration: '0' });
+      expect(redirected.text).toContain(`action="dial?leg=redirect" method="POST" timeout="30"><Number>${dialled}</Number></Dial>`);
+    }
+  });
 });
