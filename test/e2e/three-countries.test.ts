@@ -1,9 +1,13 @@
 // A French, a US and a UK domain side by side (issue 24): pools of each, views and clicks, calls
 // through signed Twilio requests and through the PBX API with national numbers, SMS, the agent
-// service, the data API, the offline numbers API and the reports. Each domain's answers carry its
+// service, the data API, the offline numbers API, the reports, and the tracker in Chromium on each
+// country's layouts (screenshots test-artifacts/countries-*.png). Each domain's answers carry its
 // own national form; the French one's are what they always were.
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { useSeededCollector } from '../helpers/collector.ts';
+import { ARTIFACTS, useBrowserSite } from '../helpers/browser-site.ts';
+import { visitorContext } from '../helpers/chromium.ts';
+import { sitePage } from '../helpers/test-site.ts';
 import { daysAroundNow } from '../helpers/days.ts';
 import { signedInClient } from '../helpers/manage-client.ts';
 import { reportCall, routeCall, TELEPHONY_KEY, TWILIO_TOKEN, twilioPost } from '../helpers/telephony.ts';
@@ -30,7 +34,7 @@ interface Country {
 const PARIS: Country = {
   domain: 'paris.test', country: 'FR', timeZone: 'Europe/Paris',
   sitePhone: '01 23 45 67 89', siteE164: '+33123456789',
-  online: ['0800000101', '0800000102'], offline: ['0100000101'],
+  online: ['0800000101', '0800000102', '0800000103'], offline: ['0100000101'],
   caller: { national: '06 11 22 33 44', e164: '+33611223344', shown: '0611223344' },
   pbxCaller: { national: '06 55 44 33 22', shown: '0655443322' },
   offlineDestination: { written: '01 98 76 54 32', shown: '0198765432' },
@@ -38,7 +42,7 @@ const PARIS: Country = {
 const CHICAGO: Country = {
   domain: 'chicago.test', country: 'US', timeZone: 'America/Chicago',
   sitePhone: '(312) 555-0199', siteE164: '+13125550199',
-  online: ['(312) 555-0140', '(312) 555-0141'], offline: ['1-800-555-0150'],
+  online: ['(312) 555-0140', '(312) 555-0141', '(312) 555-0142'], offline: ['1-800-555-0150'],
   caller: { national: '(773) 555-0123', e164: '+17735550123', shown: '7735550123' },
   pbxCaller: { national: '773-555-0124', shown: '7735550124' },
   offlineDestination: { written: '(312) 555-0188', shown: '3125550188' },
@@ -46,32 +50,32 @@ const CHICAGO: Country = {
 const LONDON: Country = {
   domain: 'london.test', country: 'GB', timeZone: 'Europe/London',
   sitePhone: '020 7946 0000', siteE164: '+442079460000',
-  online: ['020 7946 0010', '020 7946 0011'], offline: ['020 7946 0020'],
+  online: ['020 7946 0010', '020 7946 0011', '020 7946 0012'], offline: ['020 7946 0020'],
   caller: { national: '07700 900123', e164: '+447700900123', shown: '07700900123' },
   pbxCaller: { national: '07700 900124', shown: '07700900124' },
   offlineDestination: { written: '020 7946 0088', shown: '02079460088' },
 };
 const COUNTRIES = [PARIS, CHICAGO, LONDON];
 
-const keys = (d: Country) => ({ api: `${d.domain}-api`, data: `${d.domain}-data`, offline: `${d.domain}-offline` });
+const keys = (d: Country) => ({ api: `${d.domain}-api`, data: `${d.domain}-data`, offline: `${d.domain}-offline`, public: `pk-${d.domain}` });
 /** Our types outside France; the spec's in France, whose prefixes they keep. */
 const onlineType = (d: Country) => (d.country === 'FR' ? 1 : 100);
 const offlineType = (d: Country) => (d.country === 'FR' ? 6 : d.country === 'US' ? 101 : 100);
 const digits = (dotted: string) => dotted.replaceAll('.', '');
 
-const s = useSeededCollector(
+const s = useBrowserSite(
   'three_countries',
-  {
+  (origin) => ({
     accounts: [{
       name: 'Agency', callCenterApiKey: 'three-cc-key',
       users: [{ username: 'owner@agency.test', password: PASSWORD }],
       domains: COUNTRIES.map((d) => ({
-        name: d.domain, country: d.country, timeZone: d.timeZone, apiKey: keys(d).api, dataApiKey: keys(d).data, offlineApiKey: keys(d).offline, offlineApiEnabled: true,
-        sitePhones: [d.sitePhone], allowedOrigins: [`https://${d.domain}`], numbersPerAddress: 0,
+        name: d.domain, country: d.country, timeZone: d.timeZone, apiKey: keys(d).api, dataApiKey: keys(d).data, offlineApiKey: keys(d).offline, offlineApiEnabled: true, publicKey: keys(d).public,
+        sitePhones: [d.sitePhone], allowedOrigins: [`https://${d.domain}`, origin], numbersPerAddress: 0,
         pools: [{ type: onlineType(d), usage: 'online', numbers: d.online }, { type: offlineType(d), usage: 'offline', numbers: d.offline }],
       })),
     }],
-  },
+  }),
   { telephonyApiKey: TELEPHONY_KEY, twilio: { authToken: TWILIO_TOKEN } },
 );
 
@@ -214,12 +218,44 @@ describe('a French, a US and a UK domain side by side', () => {
     for (const d of COUNTRIES) {
       const [written, dialled] = redirects[d.domain as keyof typeof redirects];
       expect((await owner.call('PATCH', `/domains/${d.domain}`, { redirectPhone: written, redirect: { enabled: true, timetable: [] } })).status).toBe(200);
-      // A call to the pool's other number, held by nobody: to the site's number, then the redirect.
+      // A call to the number the click showed: to the site's number, then the redirect.
       const to = e164(d, d.online[1]!.replace(/\D/g, '').replace(/^1(?=\d{10}$)/, ''));
       const call = { CallSid: `CA-redirect-${d.country}`, From: d.caller.e164, To: to };
       expect((await twilioPost(s.collector.baseUrl, '/voice', { ...call, CallStatus: 'ringing' })).text).toContain(`<Number>${d.siteE164}</Number>`);
       const redirected = await twilioPost(s.collector.baseUrl, '/dial', { ...call, CallStatus: 'in-progress', DialCallStatus: 'no-answer', DialCallDuration: '0' });
       expect(redirected.text).toContain(`action="dial?leg=redirect" method="POST" timeout="30"><Number>${dialled}</Number></Dial>`);
     }
+  });
+
+  /** A visitor on a page of the domain's site; the page's text once the tracker is done. */
+  async function visit(d: Country, body: string) {
+    s.site.pages[`/${d.country}`] = sitePage(body).replace('pk-test-key', keys(d).public);
+    const context = await visitorContext(s.browser);
+    const tab = await context.newPage();
+    await tab.goto(`${s.site.origin}/${d.country}`);
+    await tab.evaluate(() => (window as any).RingTrail.ready);
+    return { tab, context, text: (id: string) => tab.locator(`#${id}`).innerText() };
+  }
+
+  it("swaps each site's phone, in Chromium, in every layout its people write it, for the number left in its pool", async () => {
+    // A US number written nationally, with +1 and with a leading 1.
+    const us = await visit(CHICAGO, '<h1>Chicago Plumbing</h1><p id="national">Call (312) 555-0199</p><p id="intl">From abroad: +1 312-555-0199</p><p id="one">Toll: 1-312-555-0199</p>');
+    expect(await us.text('national')).toBe('Call (312) 555-0142');
+    expect(await us.text('intl')).toBe('From abroad: +1 312-555-0142');
+    expect(await us.text('one')).toBe('Toll: 1-312-555-0142');
+    await us.tab.screenshot({ path: path.join(ARTIFACTS, 'countries-us.png') });
+    await us.context.close();
+    // A UK number written nationally and with +44.
+    const uk = await visit(LONDON, '<h1>London Plumbing</h1><p id="national">Call 020 7946 0000</p><p id="intl">From abroad: +44 20 7946 0000</p>');
+    expect(await uk.text('national')).toBe('Call 020 7946 0012');
+    expect(await uk.text('intl')).toBe('From abroad: +44 20 7946 0012');
+    await uk.tab.screenshot({ path: path.join(ARTIFACTS, 'countries-uk.png') });
+    await uk.context.close();
+    // A French number as before.
+    const fr = await visit(PARIS, '<h1>Paris Plomberie</h1><p id="national">Appelez le 01 23 45 67 89</p><p id="intl">De l’étranger : +33 1 23 45 67 89</p>');
+    expect(await fr.text('national')).toBe('Appelez le 08 00 00 01 03');
+    expect(await fr.text('intl')).toBe('De l’étranger : +33 8 00 00 01 03');
+    await fr.tab.screenshot({ path: path.join(ARTIFACTS, 'countries-fr.png') });
+    await fr.context.close();
   });
 });
