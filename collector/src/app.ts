@@ -20,6 +20,7 @@ import { offlineRoutes } from './offline/routes.ts';
 import { OfflineNumbers } from './offline/service.ts';
 import { CallRouter } from './telephony/routing.ts';
 import { DialledNumbers } from './domains/dialled-numbers.ts';
+import { DomainCache } from './domains/domain-cache.ts';
 import { telephonyRoutes } from './telephony/routes.ts';
 import { TelephonyService } from './telephony/service.ts';
 import { twilioRoutes, type TwilioOptions } from './telephony/twilio.ts';
@@ -68,6 +69,8 @@ export interface AppOptions {
   poolSampleMs?: number;
   /** The bearer key of GET /metrics; unset, metrics are off (404). */
   metricsKey?: string;
+  /** How long a process keeps a domain found by its key (domains/domain-cache.ts); 0: no cache. */
+  domainCacheMs?: number;
   /** /data-api pages of one domain read at once (data/page-gate.ts); the benchmark compares. */
   dataPagesAtOnce?: number;
 }
@@ -86,6 +89,7 @@ export function createApp(options: AppOptions): CollectorApp {
   const app = new Koa({ proxy: trustProxy });
   const c = collections(db);
   const ids = new IdAllocator(c.counters);
+  const domains = new DomainCache(c, options.domainCacheMs);
   const outbox = new Outbox(c);
   const liveCalls = new LiveCalls(c);
   const push = new LivePush(c, outbox, liveCalls);
@@ -119,16 +123,16 @@ export function createApp(options: AppOptions): CollectorApp {
   const routers = [
     healthRoutes(db),
     homeRoutes({ demoPages }),
-    trackingRoutes(c, tracking, log),
-    browserRoutes(c, tracking, new BrowserRateLimit(c, browserLimits), log),
+    trackingRoutes(domains, tracking, log),
+    browserRoutes(c, domains, tracking, new BrowserRateLimit(c, browserLimits), log),
     trackerScriptRoutes(trackerBundlePath),
-    offlineRoutes(c, offline, log),
+    offlineRoutes(c, domains, offline, log),
     telephonyRoutes(telephony, new DialledNumbers(c), options.telephonyApiKey, log),
-    dataRoutes(c, new DataService(c), log, options.dataPagesAtOnce),
+    dataRoutes(domains, new DataService(c), log, options.dataPagesAtOnce),
     twilioRoutes(telephony, options.twilio ?? {}, log),
-    commerceRoutes(c, commerce, log),
+    commerceRoutes(domains, commerce, log),
     agentRoutes(c, agents, log),
-    manageRoutes(c, new SignInLimit(c, options.signInLimits ?? DEFAULT_SIGN_IN_LIMITS), { outbox, agents, offline, callWrites }, { signUp: options.signUp ?? true, publicWebhooksOnly: deliveryOptions.publicOnly }, log),
+    manageRoutes(c, new SignInLimit(c, options.signInLimits ?? DEFAULT_SIGN_IN_LIMITS), { outbox, agents, offline, callWrites, domains }, { signUp: options.signUp ?? true, publicWebhooksOnly: deliveryOptions.publicOnly }, log),
     managePageRoutes(),
     openApiRoutes({ demoPages }),
     metricsRoutes(metrics, options.metricsKey),

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { DEFAULT_BROWSER_LIMITS, type BrowserLimits } from './browser/rate-limit.ts';
 import { DEFAULT_GA4_ENDPOINT } from './commerce/analytics.ts';
 import { DATA_PAGES_AT_ONCE } from './data/page-gate.ts';
+import { DEFAULT_DOMAIN_CACHE_MS } from './domains/domain-cache.ts';
 import { DEFAULT_CACHE_SIZE } from './db/embedded.ts';
 
 const flag = z
@@ -38,6 +39,7 @@ const configSchema = z.object({
   SIGN_UP: flag.optional(),
   DB_OPERATION_TIMEOUT_MS: z.coerce.number({ error: 'must be a number of milliseconds' }).int().min(100).max(600_000).default(3000),
   REQUEST_TIMEOUT_MS: z.coerce.number({ error: 'must be a number of milliseconds' }).int().min(1000).max(600_000).default(30_000),
+  DOMAIN_CACHE_MS: z.coerce.number({ error: 'must be a number of milliseconds' }).int().min(0).max(60_000).default(DEFAULT_DOMAIN_CACHE_MS),
   DATA_PAGES_AT_ONCE: z.coerce.number({ error: 'must be a number of pages' }).int().min(1).max(10_000).default(DATA_PAGES_AT_ONCE),
   WORKERS: z.coerce.number({ error: 'must be a number of processes' }).int().min(1).max(64).default(1),
   METRICS_KEY: z.string().min(16, 'must be at least 16 characters').optional(),
@@ -75,6 +77,8 @@ export interface Config {
   operationTimeoutMs: number;
   /** A request not arrived whole by then is answered 408 and its connection closed (REQUEST_TIMEOUT_MS). */
   requestTimeoutMs: number;
+  /** How long a process keeps a domain found by its key (DOMAIN_CACHE_MS); 0: no cache. */
+  domainCacheMs: number;
   /** /data-api pages of one domain a process reads at once (DATA_PAGES_AT_ONCE). */
   dataPagesAtOnce: number;
 }
@@ -112,6 +116,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     workers: c.WORKERS,
     operationTimeoutMs: c.DB_OPERATION_TIMEOUT_MS,
     requestTimeoutMs: c.REQUEST_TIMEOUT_MS,
+    domainCacheMs: c.DOMAIN_CACHE_MS,
     dataPagesAtOnce: c.DATA_PAGES_AT_ONCE,
   };
 }

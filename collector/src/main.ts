@@ -39,6 +39,7 @@ if (config.workers > 1 && cluster.isPrimary) {
     ga4Endpoint: config.ga4Endpoint,
     signUp: config.signUp,
     ...(config.metricsKey ? { metricsKey: config.metricsKey } : {}),
+    domainCacheMs: config.domainCacheMs,
     dataPagesAtOnce: config.dataPagesAtOnce,
     twilio: { ...(config.twilioAuthToken ? { authToken: config.twilioAuthToken } : {}), ...(config.publicUrl ? { publicUrl: config.publicUrl } : {}) },
   });

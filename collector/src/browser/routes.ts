@@ -9,7 +9,7 @@ import { browserClickRequest, browserExpirationRequest, browserViewRequest, type
 import type { Collections } from '../db/collections.ts';
 import type { DomainDoc } from '../domains/documents.ts';
 import { isExhausted, showOverflow } from './overflow.ts';
-import { domainByKey } from '../domains/domain-lookup.ts';
+import type { DomainCache } from '../domains/domain-cache.ts';
 import { bodyOf, parseBrowserBody } from '../http/body.ts';
 import { parseTrackingParams, trackingEnvelope } from '../http/tracking-envelope.ts';
 import type { Logger } from '../logger.ts';
@@ -30,7 +30,7 @@ interface Visitor {
   userAgent: string | undefined;
 }
 
-export function browserRoutes(c: Collections, service: TrackingService, limit: BrowserRateLimit, log: Logger): Router {
+export function browserRoutes(c: Collections, domains: DomainCache, service: TrackingService, limit: BrowserRateLimit, log: Logger): Router {
   const router = new Router();
   const envelope = trackingEnvelope(log);
 
@@ -41,7 +41,7 @@ export function browserRoutes(c: Collections, service: TrackingService, limit: B
       const visitor = { ip: ctx.ip.replace(/^::ffff:/, ''), userAgent: ctx.get('User-Agent') || undefined };
       await limit.ip(visitor.ip);
       const raw = bodyOf(ctx.request);
-      const domain = await domainByKey(c, 'publicKeyHash', raw.key);
+      const domain = await domains.byKey('publicKeyHash', raw.key);
       if (!domain) throw new TrackingFailure('AUTHENTICATION_ERROR', 'Invalid key: no domain has this public key');
       try {
         admitOrigin(ctx, domain);

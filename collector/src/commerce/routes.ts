@@ -18,17 +18,17 @@ import {
 } from '@ringtrail/shared';
 import type { Collections } from '../db/collections.ts';
 import type { DomainDoc } from '../domains/documents.ts';
-import { domainByKey } from '../domains/domain-lookup.ts';
+import type { DomainCache } from '../domains/domain-cache.ts';
 import { bodyOf, parseBody } from '../http/body.ts';
 import { CommerceFailure, commerceEnvelope, parseCommerceParams } from '../http/commerce-envelope.ts';
 import type { Logger } from '../logger.ts';
 import type { CommerceService } from './service.ts';
 
-export function commerceRoutes(c: Collections, service: CommerceService, log: Logger): Router {
+export function commerceRoutes(domains: DomainCache, service: CommerceService, log: Logger): Router {
   const router = new Router();
 
   async function domainOf(body: Record<string, unknown>, invalidKey: string): Promise<DomainDoc> {
-    const domain = await domainByKey(c, 'customerKeyHash', body.key);
+    const domain = await domains.byKey('customerKeyHash', body.key);
     if (!domain) throw new CommerceFailure(invalidKey);
     return domain;
   }

@@ -7,6 +7,7 @@ import type { AgentService } from '../agent/service.ts';
 import type { Collections } from '../db/collections.ts';
 import type { SessionDoc, UserDoc } from './documents.ts';
 import type { OfflineNumbers } from '../offline/service.ts';
+import type { DomainCache } from '../domains/domain-cache.ts';
 import type { Outbox } from '../webhooks/outbox.ts';
 import { bodyOf, parseBody } from '../http/body.ts';
 import { ManageFailure, manageEnvelope } from '../http/manage-envelope.ts';
@@ -36,6 +37,8 @@ export interface ManageServices {
   offline: OfflineNumbers;
   /** The app's call writes (their GA4 endpoint); absent: the defaults. */
   callWrites?: CallWrites;
+  /** The domains the other doors found by their keys: a change made here clears them at once. */
+  domains?: DomainCache;
 }
 
 export function manageRoutes(c: Collections, limit: SignInLimit, services: ManageServices, options: ManageOptions, log: Logger): Router {
@@ -46,6 +49,9 @@ export function manageRoutes(c: Collections, limit: SignInLimit, services: Manag
   router.use(async (ctx, next) => {
     ctx.set('Cache-Control', 'no-store');
     await next();
+    // A key rotated or a setting saved takes effect in this process's doors at once (in the
+    // others within their cache's bound).
+    if (ctx.method !== 'GET') services.domains?.clear();
   });
 
   const openSession = async (ctx: Context, user: UserDoc) => {

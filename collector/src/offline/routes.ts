@@ -4,7 +4,7 @@ import type { Context } from 'koa';
 import { offlineListRequest, offlineRequest, type OfflineRequest } from '@ringtrail/shared';
 import type { Collections } from '../db/collections.ts';
 import type { DomainDoc } from '../domains/documents.ts';
-import { domainByKey } from '../domains/domain-lookup.ts';
+import type { DomainCache } from '../domains/domain-cache.ts';
 import { canonicalIn, countryOf, DEFAULT_COUNTRY } from '../domains/phone-numbers.ts';
 import { domainNumberNamed } from '../domains/pool-numbers.ts';
 import { OfflineFailure, offlineEnvelope, parseOfflineParams } from '../http/offline-envelope.ts';
@@ -24,12 +24,12 @@ async function numbersIn(c: Collections, domain: DomainDoc, req: OfflineRequest,
   return { ...req, ...(phone ? { phone_number: phone } : {}), ...(tracking ? { tracking_number: tracking } : {}) };
 }
 
-export function offlineRoutes(c: Collections, service: OfflineNumbers, log: Logger): Router {
+export function offlineRoutes(c: Collections, domains: DomainCache, service: OfflineNumbers, log: Logger): Router {
   const router = new Router();
 
   /** The key first (`Invalid API key`), then whether the domain may use this API. */
   async function domainOf(raw: Record<string, unknown>): Promise<DomainDoc> {
-    const domain = await domainByKey(c, 'offlineApiKeyHash', raw.key);
+    const domain = await domains.byKey('offlineApiKeyHash', raw.key);
     if (!domain) throw new OfflineFailure('Invalid API key');
     if (!domain.offlineApiEnabled) throw new OfflineFailure('Access denied to this API');
     return domain;

@@ -2,7 +2,6 @@
 import { formatDotted, type SurtaxPhone } from '@ringtrail/shared';
 import type { DomainDoc, PoolConfig } from '../domains/documents.ts';
 import type { LeaseDoc } from './documents.ts';
-import { onlinePools } from '../domains/domain-lookup.ts';
 import { TrackingFailure } from './failure.ts';
 import { canonicalIn, countryOf, nationalOf } from '../domains/phone-numbers.ts';
 
@@ -14,7 +13,7 @@ export function expiryFor(expiration: number | undefined, domain: DomainDoc, now
 
 /** The pool of a type; with no type, the domain's first online pool. */
 export function poolFor(domain: DomainDoc, type: number | undefined): PoolConfig {
-  const pools = onlinePools(domain);
+  const pools = domain.pools.filter((p) => p.usage === 'online');
   const pool = type === undefined ? pools[0] : pools.find((p) => p.type === type);
   if (pool) return pool;
   if (type === undefined) throw new TrackingFailure('WARNING', 'No tracking number available: the domain has no online pool');

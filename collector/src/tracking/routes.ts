@@ -3,16 +3,15 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import type { ZodType } from 'zod';
 import { ospClickRequest, ospExpirationRequest, ospViewRequest } from '@ringtrail/shared';
-import type { Collections } from '../db/collections.ts';
 import type { DomainDoc } from '../domains/documents.ts';
-import { domainByKey } from '../domains/domain-lookup.ts';
+import type { DomainCache } from '../domains/domain-cache.ts';
 import { bodyOf, parseBody } from '../http/body.ts';
 import { parseTrackingParams, trackingEnvelope } from '../http/tracking-envelope.ts';
 import type { Logger } from '../logger.ts';
 import { TrackingFailure } from './failure.ts';
 import type { TrackingService } from './service.ts';
 
-export function trackingRoutes(c: Collections, service: TrackingService, log: Logger): Router {
+export function trackingRoutes(domains: DomainCache, service: TrackingService, log: Logger): Router {
   const router = new Router();
   const envelope = trackingEnvelope(log);
 
@@ -20,7 +19,7 @@ export function trackingRoutes(c: Collections, service: TrackingService, log: Lo
   function handle<T>(schema: ZodType<T>, run: (domain: DomainDoc, req: T) => Promise<unknown>) {
     return async (ctx: Context) => {
       const raw = bodyOf(ctx.request);
-      const domain = await domainByKey(c, 'apiKeyHash', raw.api_key);
+      const domain = await domains.byKey('apiKeyHash', raw.api_key);
       if (!domain) throw new TrackingFailure('AUTHENTICATION_ERROR', 'Invalid api_key: no domain matches it');
       ctx.body = await run(domain, parseTrackingParams(schema, raw));
     };
