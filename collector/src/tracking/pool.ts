@@ -11,6 +11,7 @@ import type { Collections } from '../db/collections.ts';
 import type { LeaseDoc, SlotDoc } from './documents.ts';
 import type { PoolConfig } from '../domains/documents.ts';
 import { isDuplicateKey } from '../db/writes.ts';
+import { GroupedInserts } from '../db/grouped-inserts.ts';
 import { AddressHolds, type AddressHold, type AddressLimit } from './address-holds.ts';
 
 export interface AssignRequest {
@@ -51,9 +52,12 @@ function leaseIdOf(slot: Pick<SlotDoc, '_id' | 'gen'>): string {
 
 export class NumberPool {
   private readonly holds: AddressHolds;
+  /** Group commit of the claims' leases (grouped-inserts.ts). */
+  private readonly newLeases: GroupedInserts<LeaseDoc>;
 
   constructor(private readonly c: Collections) {
     this.holds = new AddressHolds(c);
+    this.newLeases = new GroupedInserts(c.leases);
   }
 
   /** The number this visit already holds for this phone, renewed to the new expiry; else a free one,
@@ -190,7 +194,7 @@ export class NumberPool {
       assignedAt: req.now,
       expiresAt: req.expiresAt,
     };
-    await this.c.leases.insertOne(lease);
+    await this.newLeases.insert(lease);
     return lease;
   }
 }

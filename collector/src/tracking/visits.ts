@@ -4,6 +4,7 @@ import type { DomainDoc } from '../domains/documents.ts';
 import type { ViewDoc, VisitDoc } from './documents.ts';
 import type { IdAllocator } from '../db/ids.ts';
 import { isDuplicateKey } from '../db/writes.ts';
+import { GroupedInserts } from '../db/grouped-inserts.ts';
 import type { TrafficDays } from '../reports/traffic-days.ts';
 import { attribute, type Attribution } from './attribution.ts';
 
@@ -36,11 +37,18 @@ export interface RecordedView {
 }
 
 export class VisitLog {
+  // Group commit: under load, the visits and views of many requests are one insert each (grouped-inserts.ts).
+  private readonly newVisits: GroupedInserts<VisitDoc>;
+  private readonly newViews: GroupedInserts<ViewDoc>;
+
   constructor(
     private readonly c: Collections,
     private readonly ids: IdAllocator,
     private readonly traffic: TrafficDays,
-  ) {}
+  ) {
+    this.newVisits = new GroupedInserts(c.visits);
+    this.newViews = new GroupedInserts(c.views);
+  }
 
   async recordView(domain: DomainDoc, requestedVisitId: number, page: PageLoad, now: Date): Promise<RecordedView> {
     const keyId = page.uniqueViewId ? `${domain._id}|${page.uniqueViewId}` : null;
@@ -77,7 +85,7 @@ export class VisitLog {
       uniqueViewId: page.uniqueViewId,
       attribution,
     };
-    await Promise.all([this.c.views.insertOne(view), this.traffic.viewRecorded(domain, { attribution: visit.attribution, isBot: page.isBot || visit.isBot }, started, now)]);
+    await Promise.all([this.newViews.insert(view), this.traffic.viewRecorded(domain, { attribution: visit.attribution, isBot: page.isBot || visit.isBot }, started, now)]);
     return { visitId: visit._id, viewId, visitStarted: started, stored: view };
   }
 
@@ -113,7 +121,7 @@ export class VisitLog {
       referrer: page.referrer,
       attribution, // a visit is attributed to its first view
     };
-    await this.c.visits.insertOne(visit);
+    await this.newVisits.insert(visit);
     return { visit, started: true };
   }
 }
