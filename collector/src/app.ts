@@ -39,6 +39,7 @@ import { Metrics } from './metrics/metrics.ts';
 import { measureRequests, metricsRoutes } from './metrics/routes.ts';
 import { openApiRoutes } from './openapi/routes.ts';
 import { PoolSampler } from './reports/pool-sampler.ts';
+import { TrafficBuffer } from './reports/traffic-buffer.ts';
 import { NumberPool } from './tracking/pool.ts';
 import { trackingRoutes } from './tracking/routes.ts';
 import { TrackingService } from './tracking/service.ts';
@@ -93,7 +94,9 @@ export function createApp(options: AppOptions): CollectorApp {
   const outbox = new Outbox(c);
   const liveCalls = new LiveCalls(c);
   const push = new LivePush(c, outbox, liveCalls);
-  const tracking = new TrackingService(c, ids, (domain, view) => push.viewAdded(domain, view));
+  const traffic = new TrafficBuffer(c, log);
+  traffic.start();
+  const tracking = new TrackingService(c, ids, (domain, view) => push.viewAdded(domain, view), traffic);
   const ga4Endpoint = options.ga4Endpoint ?? DEFAULT_GA4_ENDPOINT;
   const callWrites = new CallWrites(c, { ga4Endpoint });
   const telephony = new TelephonyService(c, ids, new CallRouter(c, new NumberPool(c)), (callId) => liveCalls.end(callId), callWrites);
@@ -132,7 +135,7 @@ export function createApp(options: AppOptions): CollectorApp {
     twilioRoutes(telephony, options.twilio ?? {}, log),
     commerceRoutes(domains, commerce, log),
     agentRoutes(c, agents, log),
-    manageRoutes(c, new SignInLimit(c, options.signInLimits ?? DEFAULT_SIGN_IN_LIMITS), { outbox, agents, offline, callWrites, domains }, { signUp: options.signUp ?? true, publicWebhooksOnly: deliveryOptions.publicOnly }, log),
+    manageRoutes(c, new SignInLimit(c, options.signInLimits ?? DEFAULT_SIGN_IN_LIMITS), { outbox, agents, offline, callWrites, domains, traffic }, { signUp: options.signUp ?? true, publicWebhooksOnly: deliveryOptions.publicOnly }, log),
     managePageRoutes(),
     openApiRoutes({ demoPages }),
     metricsRoutes(metrics, options.metricsKey),
@@ -150,7 +153,7 @@ export function createApp(options: AppOptions): CollectorApp {
       sampler.stop();
       stallWatch.stop();
       metrics.close();
-      return worker.stop();
+      return Promise.all([worker.stop(), traffic.stop()]).then(() => undefined);
     },
   };
 }

@@ -8,6 +8,7 @@ import type { Collections } from '../db/collections.ts';
 import type { SessionDoc, UserDoc } from './documents.ts';
 import type { OfflineNumbers } from '../offline/service.ts';
 import type { DomainCache } from '../domains/domain-cache.ts';
+import type { TrafficBuffer } from '../reports/traffic-buffer.ts';
 import type { Outbox } from '../webhooks/outbox.ts';
 import { bodyOf, parseBody } from '../http/body.ts';
 import { ManageFailure, manageEnvelope } from '../http/manage-envelope.ts';
@@ -39,6 +40,8 @@ export interface ManageServices {
   callWrites?: CallWrites;
   /** The domains the other doors found by their keys: a change made here clears them at once. */
   domains?: DomainCache;
+  /** The traffic counters this process has summed and not written yet: written before a read. */
+  traffic?: TrafficBuffer;
 }
 
 export function manageRoutes(c: Collections, limit: SignInLimit, services: ManageServices, options: ManageOptions, log: Logger): Router {
@@ -48,6 +51,8 @@ export function manageRoutes(c: Collections, limit: SignInLimit, services: Manag
   // An account's own data, its new keys and secrets among them: never kept by a cache on the way.
   router.use(async (ctx, next) => {
     ctx.set('Cache-Control', 'no-store');
+    // The reports include every view this process has taken (none of its last second left out).
+    if (ctx.method === 'GET') await services.traffic?.flush().catch(() => undefined); // logged; the report shows what is stored
     await next();
     // A key rotated or a setting saved takes effect in this process's doors at once (in the
     // others within their cache's bound).

@@ -11,6 +11,7 @@ import type { VisitDoc } from '../tracking/documents.ts';
 import { dayKey, rollupKey } from '../data/call-days.ts';
 import { localTime } from '../domains/time-zone.ts';
 import { KeywordMonths } from './keyword-months.ts';
+import type { TrafficBuffer } from './traffic-buffer.ts';
 import { sourceClassOf } from './call-sources.ts';
 import { creditOf, MODEL_FIELD, TOUCH_MODELS, type Credited } from './touch-models.ts';
 
@@ -29,11 +30,21 @@ export function viewCounters(visit: Pick<VisitDoc, 'attribution' | 'isBot'>, vis
 }
 
 export class TrafficDays {
-  constructor(private readonly c: Collections) {}
+  constructor(
+    private readonly c: Collections,
+    /** Sums the views' counters in the process (traffic-buffer.ts); absent: one write per view. */
+    private readonly buffer?: TrafficBuffer,
+  ) {}
 
   async viewRecorded(domain: DomainDoc, visit: Pick<VisitDoc, 'attribution' | 'isBot'>, visitStarted: boolean, now: Date): Promise<void> {
     const counters = viewCounters(visit, visitStarted);
     const keyword = Object.keys(counters).find((path) => path.startsWith('kw.'))?.split('.')[1];
+    if (this.buffer) {
+      const { day } = localTime(now, domain.timeZone);
+      this.buffer.addToDay(domain._id, day, counters, now);
+      if (keyword) this.buffer.addToMonth(domain._id, day, 'visits', keyword, 1);
+      return;
+    }
     await Promise.all([
       this.inc(domain, now, counters, { lastViewAt: now }),
       keyword && new KeywordMonths(this.c).add(domain._id, localTime(now, domain.timeZone).day, 'visits', keyword, 1),

@@ -20,6 +20,7 @@ import { ADDRESS_HOLDS_ITS_LIMIT, NO_NUMBER_AVAILABLE, TrackingFailure } from '.
 import type { AddressLimit } from './address-holds.ts';
 import { NumberPool, type ExpiryOutcome } from './pool.ts';
 import { TrafficDays } from '../reports/traffic-days.ts';
+import type { TrafficBuffer } from '../reports/traffic-buffer.ts';
 import { VisitLog } from './visits.ts';
 import { DEFAULT_NUMBERS_PER_ADDRESS } from '../domains/settings.ts';
 
@@ -41,9 +42,11 @@ export class TrackingService {
     private readonly ids: IdAllocator,
     /** Told of each new view, before /ospView answers (the agent service pushes it to a live call). */
     private readonly onView: (domain: DomainDoc, view: ViewDoc) => Promise<void> = async () => {},
+    /** The process's summed traffic counters (traffic-buffer.ts); absent: one write per view. */
+    trafficBuffer?: TrafficBuffer,
   ) {
     this.pool = new NumberPool(c);
-    this.traffic = new TrafficDays(c);
+    this.traffic = new TrafficDays(c, trafficBuffer);
     this.visits = new VisitLog(c, ids, this.traffic);
   }
 
