@@ -39,6 +39,13 @@ const RECENT_LEASES = 8;
 /** Leases a call's match looks back over at most. */
 const MATCH_LEASES = 20;
 
+/** Free slots of a pool read at once for the claims that follow (claimExclusive). */
+const CANDIDATES = 32;
+/** How long a read of free slots is used: another process may free older ones meanwhile. */
+const CANDIDATES_MAX_AGE_MS = 1000;
+/** Slots another process took first before a claim gives up (it reads again when a batch runs out). */
+const MAX_CLAIM_ATTEMPTS = 100;
+
 /** Random codes tried on a shared pool before it counts as full. */
 const CODED_ATTEMPTS = 30;
 
@@ -54,6 +61,9 @@ export class NumberPool {
   private readonly holds: AddressHolds;
   /** Group commit of the claims' leases (grouped-inserts.ts). */
   private readonly newLeases: GroupedInserts<LeaseDoc>;
+  /** Per pool (`domain|type`), its free exclusive slots oldest first, as last read (claimExclusive). */
+  private readonly candidates = new Map<string, { ids: string[]; readAt: number }>();
+  private readonly reading = new Map<string, Promise<void>>();
 
   constructor(private readonly c: Collections) {
     this.holds = new AddressHolds(c);
@@ -146,14 +156,48 @@ export class NumberPool {
     return lease;
   }
 
-  /** The free number released longest ago, so a late call to a number still finds its last visitor. */
+  /** The free number released longest ago, so a late call to a number still finds its last visitor.
+   * The pool's oldest free slots are read a batch at a time and claimed one by one by `_id`: a claim
+   * is one cheap update, and this process's simultaneous claims never aim at the same slot. The
+   * database still decides (`freeAt <= now`): a slot another process took is passed over. */
   private async claimExclusive(req: AssignRequest, hold: AddressHold | null): Promise<LeaseDoc | null> {
-    const slot = await this.c.slots.findOneAndUpdate(
-      { domainId: req.domainId, type: req.pool.type, code: null, freeAt: { $lte: req.now } },
-      { $inc: { gen: 1 }, $set: { freeAt: req.expiresAt, visitId: req.visitId, phone: req.phone, hold } },
-      { sort: { freeAt: 1, _id: 1 }, returnDocument: 'after' },
-    );
-    return slot ? this.writeLease(slot, req) : null;
+    const pool = `${req.domainId}|${req.pool.type}`;
+    for (let attempt = 0; attempt < MAX_CLAIM_ATTEMPTS; attempt++) {
+      const _id = await this.nextCandidate(pool, req);
+      if (_id === null) return null; // none free
+      const slot = await this.c.slots.findOneAndUpdate(
+        { _id, freeAt: { $lte: req.now } },
+        { $inc: { gen: 1 }, $set: { freeAt: req.expiresAt, visitId: req.visitId, phone: req.phone, hold } },
+        { returnDocument: 'after' },
+      );
+      if (slot) return this.writeLease(slot, req);
+    }
+    return null;
+  }
+
+  /** The pool's next free slot, oldest first, as last read; read again when none is left, or when
+   * the read is older than CANDIDATES_MAX_AGE_MS (another process may have freed older ones since). */
+  private async nextCandidate(pool: string, req: AssignRequest): Promise<string | null> {
+    for (let read = 0; read < 2; read++) {
+      const known = this.candidates.get(pool);
+      if (known && known.ids.length > 0 && req.now.getTime() - known.readAt < CANDIDATES_MAX_AGE_MS) return known.ids.shift()!;
+      // One read at a time per pool: the claims waiting for it share what it finds.
+      let reading = this.reading.get(pool);
+      if (!reading) {
+        reading = this.readCandidates(pool, req).finally(() => this.reading.delete(pool));
+        this.reading.set(pool, reading);
+      }
+      await reading;
+    }
+    return null; // the read found none free, or others took them all first
+  }
+
+  private async readCandidates(pool: string, req: AssignRequest): Promise<void> {
+    const now = new Date(Math.max(req.now.getTime(), Date.now()));
+    const free = await this.c.slots
+      .find({ domainId: req.domainId, type: req.pool.type, code: null, freeAt: { $lte: now } }, { sort: { freeAt: 1, _id: 1 }, limit: CANDIDATES, projection: { _id: 1 } })
+      .toArray();
+    this.candidates.set(pool, { ids: free.map((s) => s._id), readAt: now.getTime() });
   }
 
   /** A shared number serves many visitors at once, told apart by a random code; a code's slot is
