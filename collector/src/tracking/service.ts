@@ -55,7 +55,7 @@ export class TrackingService {
     const phones = req.direct_display ? (req.phones ?? []).map((phone) => inCountry(phone, domain)) : [];
     // Check the types before anything is stored, so a bad request stores nothing.
     const pools = phones.map((phone) => poolFor(domain, phone.type ?? req.type));
-    const { visitId, viewId, visitStarted, stored } = await this.visits.recordView(
+    const { visitId, viewId, visitStarted, stored, written } = await this.visits.recordView(
       domain,
       req.visit_id,
       {
@@ -75,14 +75,36 @@ export class TrackingService {
       },
       now,
     );
-    // A visit that starts with this view has no call yet that a push could be for.
-    if (stored && !visitStarted) await this.onView(domain, stored);
-    if (!req.direct_display) return { status: 'OK', visitId, viewId };
+    // The visit and view are being stored meanwhile: the push and the claims do not wait for them,
+    // the answer does (every view it acknowledges is stored).
+    const answered = this.afterView(domain, req, { visitId, viewId, visitStarted, stored, isBot, phones, pools }, now);
+    const [answer, storing] = await Promise.allSettled([answered, written]);
+    if (storing.status === 'rejected') {
+      if (answer.status === 'fulfilled') await this.pool.releaseNew(answer.value.claimed, now).catch(() => undefined);
+      throw storing.reason;
+    }
+    if (answer.status === 'rejected') throw answer.reason;
+    return answer.value.response;
+  }
 
+  /** What follows a stored view: the push to a live call, then the numbers of a direct display. */
+  private async afterView(
+    domain: DomainDoc,
+    req: OspViewRequest,
+    view: { visitId: number; viewId: number; visitStarted: boolean; stored: ViewDoc | null; isBot: boolean; phones: ReturnType<typeof inCountry>[]; pools: ReturnType<typeof poolFor>[] },
+    now: Date,
+  ): Promise<{ response: OspViewResponse; claimed: LeaseDoc[] }> {
+    const { visitId, viewId, visitStarted, stored, isBot, phones, pools } = view;
+    // A visit that starts with this view has no call yet that a push could be for.
+    const pushed = stored && !visitStarted ? this.onView(domain, stored) : undefined;
+    const claimed: LeaseDoc[] = [];
+    if (!req.direct_display) {
+      await pushed;
+      return { response: { status: 'OK', visitId, viewId }, claimed };
+    }
     const surtaxPhones: Record<string, SurtaxPhone> = {};
     if (!isBot) {
       const expiresAt = expiryFor(req.expiration, domain, now);
-      const claimed: LeaseDoc[] = [];
       for (const [i, phone] of phones.entries()) {
         const outcome = await this.pool.assign({
           domainId: domain._id,
@@ -105,7 +127,8 @@ export class TrackingService {
         surtaxPhones[phone.original] = surtaxPhoneOf(outcome.lease, domain);
       }
     }
-    return { status: 'OK', visitId, viewId, surtaxPhones, clientData: req.client_data ?? null };
+    await pushed;
+    return { response: { status: 'OK', visitId, viewId, surtaxPhones, clientData: req.client_data ?? null }, claimed };
   }
 
   /**

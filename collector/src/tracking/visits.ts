@@ -34,6 +34,9 @@ export interface RecordedView {
   visitStarted: boolean;
   /** The view this request stored; null when its unique_view_id was seen before. */
   stored: ViewDoc | null;
+  /** Settles when the new visit and view are stored: the caller claims numbers meanwhile, and
+   * answers only once this has resolved. */
+  written: Promise<void>;
 }
 
 export class VisitLog {
@@ -53,10 +56,10 @@ export class VisitLog {
   async recordView(domain: DomainDoc, requestedVisitId: number, page: PageLoad, now: Date): Promise<RecordedView> {
     const keyId = page.uniqueViewId ? `${domain._id}|${page.uniqueViewId}` : null;
     const known = keyId ? await this.c.viewKeys.findOne({ _id: keyId }) : null;
-    if (known) return { visitId: known.visitId, viewId: known.viewId, visitStarted: false, stored: null };
+    if (known) return { visitId: known.visitId, viewId: known.viewId, visitStarted: false, stored: null, written: Promise.resolve() };
 
     const attribution = attribute(page.url, page.referrer);
-    const { visit, started } = await this.continueOrStartVisit(domain, requestedVisitId, page, attribution, now);
+    const { visit, started, inserted } = await this.continueOrStartVisit(domain, requestedVisitId, page, attribution, now);
     const viewId = await this.ids.next('view');
     if (keyId) {
       try {
@@ -64,7 +67,7 @@ export class VisitLog {
       } catch (err) {
         if (!isDuplicateKey(err)) throw err;
         const winner = (await this.c.viewKeys.findOne({ _id: keyId }))!;
-        return { visitId: winner.visitId, viewId: winner.viewId, visitStarted: false, stored: null };
+        return { visitId: winner.visitId, viewId: winner.viewId, visitStarted: false, stored: null, written: inserted };
       }
     }
     const view: ViewDoc = {
@@ -85,8 +88,9 @@ export class VisitLog {
       uniqueViewId: page.uniqueViewId,
       attribution,
     };
-    await Promise.all([this.newViews.insert(view), this.traffic.viewRecorded(domain, { attribution: visit.attribution, isBot: page.isBot || visit.isBot }, started, now)]);
-    return { visitId: visit._id, viewId, visitStarted: started, stored: view };
+    const written = Promise.all([inserted, this.newViews.insert(view), this.traffic.viewRecorded(domain, { attribution: visit.attribution, isBot: page.isBot || visit.isBot }, started, now)]).then(() => undefined);
+    written.catch(() => undefined); // the caller awaits it; this keeps a failure before then from going unhandled
+    return { visitId: visit._id, viewId, visitStarted: started, stored: view, written };
   }
 
   /** The requested visit if it is this domain's and active in the last 30 minutes; else a new one. */
@@ -96,7 +100,7 @@ export class VisitLog {
     page: PageLoad,
     attribution: Attribution,
     now: Date,
-  ): Promise<{ visit: VisitDoc; started: boolean }> {
+  ): Promise<{ visit: VisitDoc; started: boolean; inserted: Promise<void> }> {
     if (requestedVisitId > 0) {
       const visit = await this.c.visits.findOneAndUpdate(
         { _id: requestedVisitId, domainId: domain._id, lastSeenAt: { $gte: new Date(now.getTime() - VISIT_IDLE_MS) } },
@@ -104,7 +108,7 @@ export class VisitLog {
         { $set: { lastSeenAt: now, ...(page.isBot ? { isBot: true } : {}), ...(page.uniqueVisitorId ? { uniqueVisitorId: page.uniqueVisitorId } : {}), ...(page.ga ? { ga: page.ga } : {}) } },
         { returnDocument: 'after' },
       );
-      if (visit) return { visit, started: false };
+      if (visit) return { visit, started: false, inserted: Promise.resolve() };
     }
     const visit: VisitDoc = {
       _id: await this.ids.next('visit'),
@@ -121,7 +125,9 @@ export class VisitLog {
       referrer: page.referrer,
       attribution, // a visit is attributed to its first view
     };
-    await this.newVisits.insert(visit);
-    return { visit, started: true };
+    // Stored beside the view and the claim, not before them (recordView's `written`).
+    const inserted = this.newVisits.insert(visit);
+    inserted.catch(() => undefined);
+    return { visit, started: true, inserted };
   }
 }
