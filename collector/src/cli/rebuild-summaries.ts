@@ -1,10 +1,12 @@
 // `npm run rebuild-summaries -- [DOMAIN]`: recomputes the data API's daily rollups and page buckets
-// from the calls, for one domain or every domain (after a crash between a call write and its
-// summaries). Run it while the domain's calls are not being reported.
+// from the calls, and the back end's traffic counters from the visits and views, for one domain or
+// every domain (after a crash between a call write and its summaries, or with a second of summed
+// traffic counters not yet written). Run it while the domain takes no calls and no views.
 import { loadConfig } from '../config.ts';
 import { collections } from '../db/collections.ts';
 import { connectDatabase } from '../db/connect.ts';
 import { CallSummaries } from '../data/call-summaries.ts';
+import { recountTraffic } from '../reports/traffic-recount.ts';
 
 try {
   const config = loadConfig();
@@ -16,7 +18,8 @@ try {
     if (only && domains.length === 0) throw new Error(`No domain ${only}`);
     for (const domain of domains) {
       const { days, hours } = await new CallSummaries(c).rebuild(domain._id, domain.timeZone);
-      console.log(`${domain._id}: ${days} days, ${hours} hours of calls`);
+      const trafficDays = await recountTraffic(c, domain._id, domain.timeZone);
+      console.log(`${domain._id}: ${days} days, ${hours} hours of calls; ${trafficDays} days of views`);
     }
   } finally {
     await database.close();
