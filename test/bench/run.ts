@@ -1,15 +1,24 @@
-// `npm run bench`: /ospView (direct display, one phone) under concurrent load, against a bare
-// route of the same app that does one insertOne into the same database. Prints both and their
-// ratio at BENCH_CONNECTIONS (20), /ospView's p99 at 100 connections, and the database round trips
-// of one view: a new visit, and a returning visit that keeps its number.
+// `npm run bench`: /ospView (direct display, one phone) against a bare route of the same app that
+// does one insertOne into the same database.
+//
+// - Closed loop, BENCH_CONNECTIONS (20) connections each sending its next request when the last is
+//   answered: both routes' throughput and their ratio.
+// - Open loop: requests sent at a steady pace, one every 1/rate seconds whatever the answers, at
+//   half the closed loop's /ospView throughput; latency counted from each request's scheduled time.
+// - Database operations per view: of one view alone (a new visit; a returning visit that keeps its
+//   number), and in the steady state, all the commands the app sent during a closed-loop load
+//   divided by the views answered (the outbox worker's polls left out; id blocks, traffic counter
+//   flushes and the reads of free slots counted in, as their share).
+import { performance } from 'node:perf_hooks';
 import Router from '@koa/router';
 import autocannon from 'autocannon';
 import { databaseLabel, startBenchCollector } from './bench-collector.ts';
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
-const MANY_CONNECTIONS = 100;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const POOL_SIZE = Number(process.env.BENCH_POOL_SIZE ?? 200);
+/** Visits of the returning-visit load, each holding a number of the pool. */
+const RETURNING_VISITS = 100;
 
 const bench = await startBenchCollector(
   {
@@ -35,24 +44,69 @@ bench.app.use(bare.routes());
 const base = await bench.listen();
 
 // A new visit per request, released at once (expiration=0) so the pool never runs dry.
-const viewBody = new URLSearchParams({
+const viewFields = {
   api_key: 'bench-api-key', visit_id: '0', ip: '203.0.113.7', url: 'https://bench.test/contact', page_title: 'Contact',
   is_mobile: 'false', referer_url: '', nr_phones: '1', direct_display: 'true', phones: '0123456789', expiration: '0',
   user_agent: 'Mozilla/5.0 (X11; Linux x86_64) Chrome/126.0 Safari/537.36',
-}).toString();
+};
+const viewBody = new URLSearchParams(viewFields).toString();
+const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
 
-async function load(title: string, urlPath: string, body: string, connections = CONNECTIONS) {
-  const result = await autocannon({
-    url: base + urlPath,
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body,
-    connections,
-    duration: SECONDS,
+/** Counts the commands the app sends while `work` runs, the outbox worker's polls left out. */
+async function commandsDuring<T>(work: () => Promise<T>): Promise<{ result: T; commands: Map<string, number> }> {
+  const commands = new Map<string, number>();
+  const listener = (e: { commandName: string; command: Record<string, unknown> }) => {
+    const collection = String(e.command[e.commandName]);
+    if (collection === 'outbox') return;
+    const name = `${e.commandName} ${collection}`;
+    commands.set(name, (commands.get(name) ?? 0) + 1);
+  };
+  bench.client.on('commandStarted', listener);
+  try {
+    return { result: await work(), commands };
+  } finally {
+    bench.client.off('commandStarted', listener);
+  }
+}
+
+const total = (commands: Map<string, number>) => [...commands.values()].reduce((a, b) => a + b, 0);
+
+async function closedLoop(title: string, urlPath: string, requests: autocannon.Request[]) {
+  const { result, commands } = await commandsDuring(() => autocannon({ url: base + urlPath, method: 'POST', headers: FORM, requests, connections: CONNECTIONS, duration: SECONDS }));
+  console.log(`${`${title}, ${CONNECTIONS} conn. (closed loop)`.padEnd(52)} ${result.requests.average.toFixed(0).padStart(6)} req/s   p50 ${result.latency.p50} ms   p99 ${result.latency.p99} ms   non-2xx ${result.non2xx}   errors ${result.errors}`);
+  return { result, perRequest: total(commands) / Math.max(1, result.requests.total), commands };
+}
+
+/** Requests sent at `rate` a second for SECONDS, each at its own time whatever the answers. */
+async function openLoop(rate: number): Promise<void> {
+  const count = Math.round(rate * SECONDS);
+  const latencies: number[] = [];
+  let failed = 0;
+  const start = performance.now();
+  const sent: Promise<void>[] = [];
+  const fire = async (scheduledAt: number) => {
+    try {
+      const res = await fetch(`${base}/ospView`, { method: 'POST', headers: FORM, body: viewBody });
+      if ((await res.json()).status !== 'OK') failed++;
+    } catch {
+      failed++;
+    }
+    latencies.push(performance.now() - scheduledAt);
+  };
+  await new Promise<void>((resolve) => {
+    const tick = () => {
+      const due = Math.min(count, Math.floor(((performance.now() - start) * rate) / 1000) + 1);
+      while (sent.length < due) sent.push(fire(start + (sent.length * 1000) / rate));
+      if (sent.length < count) setTimeout(tick, 1);
+      else resolve();
+    };
+    tick();
   });
-  const line = `${`${title}, ${connections} conn.`.padEnd(40)} ${result.requests.average.toFixed(0).padStart(6)} req/s   p50 ${result.latency.p50} ms   p97.5 ${result.latency.p97_5} ms   p99 ${result.latency.p99} ms   non-2xx ${result.non2xx}   errors ${result.errors}`;
-  console.log(line);
-  return result;
+  await Promise.all(sent);
+  const elapsed = (performance.now() - start) / 1000;
+  latencies.sort((a, b) => a - b);
+  const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]!.toFixed(1);
+  console.log(`${'/ospView direct, one phone (open loop)'.padEnd(52)} offered ${rate.toFixed(0)} req/s   achieved ${(count / elapsed).toFixed(0)} req/s   p50 ${at(0.5)} ms   p99 ${at(0.99)} ms   failed ${failed}`);
 }
 
 /** Waits until the app has sent the database nothing for half a second (the outbox worker's polls aside). */
@@ -66,38 +120,37 @@ async function quiet(): Promise<void> {
   bench.client.off('commandStarted', listener);
 }
 
-/** Commands the app sends to the database while one request is answered: the outbox worker's polls
- * left out, and the id counters' `$inc`s, one per hundred ids, counted apart. */
-async function roundTrips(fields: Record<string, string>): Promise<{ count: number; body: any }> {
-  const commands: string[] = [];
-  let idBlocks = 0;
-  const listener = (e: { commandName: string; command: Record<string, unknown> }) => {
-    const collection = e.command[e.commandName];
-    if (collection === 'counters') idBlocks++;
-    else if (collection !== 'outbox') commands.push(`${e.commandName} ${String(collection)}`);
-  };
-  bench.client.on('commandStarted', listener);
-  const res = await fetch(`${base}/ospView`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields) });
-  const body = await res.json();
-  bench.client.off('commandStarted', listener);
-  console.log(`  ${commands.join(', ')}${idBlocks ? ` (and ${idBlocks} id block${idBlocks > 1 ? 's' : ''} taken)` : ''}`);
-  return { count: commands.length, body };
+const postView = async (fields: Record<string, string>) => (await fetch(`${base}/ospView`, { method: 'POST', headers: FORM, body: new URLSearchParams(fields) })).json();
+
+/** The commands of one view sent alone, the database otherwise quiet. */
+async function oneView(fields: Record<string, string>): Promise<{ count: number; body: any }> {
+  const { result: body, commands } = await commandsDuring(() => postView(fields));
+  console.log(`  ${[...commands].map(([name, n]) => (n > 1 ? `${n} × ${name}` : name)).join(', ')}`);
+  return { count: total(commands), body };
 }
 
 console.log(`${SECONDS} s per run, database: ${databaseLabel()}`);
-const view = await load('/ospView direct, one phone', '/ospView', viewBody);
-const insert = await load('bare insertOne route', '/bench/insert', 'x=1');
-const assigned = await bench.c.leases.countDocuments();
-console.log(`leases written: ${assigned} (ospView requests: ${view.requests.total})`);
-console.log(`ratio /ospView : insertOne = ${(view.requests.average / insert.requests.average).toFixed(2)} (throughput), ${(view.latency.p50 / Math.max(insert.latency.p50, 0.001)).toFixed(2)}x median latency`);
-const crowd = await load('/ospView direct, one phone', '/ospView', viewBody, MANY_CONNECTIONS);
-console.log(`/ospView p99 at ${MANY_CONNECTIONS} connections: ${crowd.latency.p99} ms`);
-
-// Round trips of one view, once the requests still queued from the load are answered.
+const view = await closedLoop('/ospView direct, one phone, new visits', '/ospView', [{ body: viewBody }]);
+const insert = await closedLoop('bare insertOne route', '/bench/insert', [{ body: 'x=1' }]);
+console.log(`ratio /ospView : insertOne = ${(view.result.requests.average / insert.result.requests.average).toFixed(2)} (throughput, closed loop)`);
 await quiet();
-const fields = Object.fromEntries(new URLSearchParams(viewBody));
-console.log('database commands of one /ospView:');
-const first = await roundTrips({ ...fields, expiration: '600' });
-const again = await roundTrips({ ...fields, expiration: '600', visit_id: String(first.body.visitId) });
-console.log(`round trips per /ospView: ${first.count} for a new visit, ${again.count} for a returning visit that keeps its number`);
+await openLoop(view.result.requests.average / 2);
+
+// Returning visits that keep their number: each of RETURNING_VISITS visits holds one, and comes back.
+await quiet();
+const visitIds: string[] = [];
+for (let i = 0; i < RETURNING_VISITS; i++) visitIds.push(String((await postView({ ...viewFields, expiration: '600' })).visitId));
+let nextVisit = 0;
+const returning = await closedLoop('/ospView direct, one phone, returning visits', '/ospView', [
+  { setupRequest: (req) => ({ ...req, body: new URLSearchParams({ ...viewFields, expiration: '600', visit_id: visitIds[nextVisit++ % visitIds.length]! }).toString() }) },
+]);
+
+await quiet();
+console.log('database commands of one /ospView sent alone:');
+const first = await oneView({ ...viewFields, expiration: '600' });
+const again = await oneView({ ...viewFields, expiration: '600', visit_id: String(first.body.visitId) });
+console.log(`database operations per /ospView: alone ${first.count} for a new visit, ${again.count} for a returning visit that keeps its number; in the steady state (closed loop) ${view.perRequest.toFixed(2)} for a new visit, ${returning.perRequest.toFixed(2)} for a returning visit`);
+for (const [label, load] of [['new visits', view], ['returning visits', returning]] as const) {
+  console.log(`  per view under load, ${label}: ${[...load.commands].map(([name, n]) => `${name} ${(n / load.result.requests.total).toFixed(2)}`).join(', ')}`);
+}
 await bench.close();

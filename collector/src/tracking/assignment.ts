@@ -22,7 +22,7 @@ export function poolFor(domain: DomainDoc, type: number | undefined): PoolConfig
 }
 
 /** The number as the spec answers it: dotted, in the domain's national form (domains/phone-numbers.ts). */
-export function surtaxPhoneOf(lease: LeaseDoc, domain: DomainDoc): SurtaxPhone {
+export function surtaxPhoneOf(lease: Pick<LeaseDoc, 'number' | 'code'>, domain: DomainDoc): SurtaxPhone {
   return { surtaxPhoneNumber: formatDotted(nationalOf(lease.number, countryOf(domain))), surtaxPhoneCode: lease.code };
 }
 

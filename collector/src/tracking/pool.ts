@@ -11,7 +11,7 @@ import type { Collections } from '../db/collections.ts';
 import type { LeaseDoc, SlotDoc } from './documents.ts';
 import type { PoolConfig } from '../domains/documents.ts';
 import { isDuplicateKey } from '../db/writes.ts';
-import { GroupedInserts } from '../db/grouped-inserts.ts';
+import { GroupedWrites } from '../db/grouped-writes.ts';
 import { AddressHolds, type AddressHold, type AddressLimit } from './address-holds.ts';
 
 export interface AssignRequest {
@@ -29,10 +29,13 @@ export interface AssignRequest {
   addressLimit: AddressLimit | null;
 }
 
-/** A lease, or why there is none: every number of the pool is held, or the address holds its limit. */
-export type AssignOutcome = { lease: LeaseDoc } | { refused: 'exhausted' | 'address-limit' };
+/** A number a visit holds: the lease a claim wrote (`claimed`), or the one it held, renewed. */
+export type HeldNumber = Pick<LeaseDoc, '_id' | 'slot' | 'gen' | 'number' | 'code' | 'expiresAt'> & { claimed: boolean };
 
-export type ExpiryOutcome = { lease: LeaseDoc } | { problem: 'unknown-number' | 'code-required' | 'already-expired' | 'not-held' };
+/** A number, or why there is none: every number of the pool is held, or the address holds its limit. */
+export type AssignOutcome = { lease: HeldNumber } | { refused: 'exhausted' | 'address-limit' };
+
+export type ExpiryOutcome = { lease: HeldNumber } | { problem: 'unknown-number' | 'code-required' | 'already-expired' | 'not-held' };
 
 /** Leases of a slot read back by `_id` when routing a call, before its index is asked. */
 const RECENT_LEASES = 8;
@@ -59,15 +62,15 @@ function leaseIdOf(slot: Pick<SlotDoc, '_id' | 'gen'>): string {
 
 export class NumberPool {
   private readonly holds: AddressHolds;
-  /** Group commit of the claims' leases (grouped-inserts.ts). */
-  private readonly newLeases: GroupedInserts<LeaseDoc>;
+  /** Group commit of the claims' leases and of their new expiries (grouped-writes.ts). */
+  private readonly leaseWrites: GroupedWrites<LeaseDoc>;
   /** Per pool (`domain|type`), its free exclusive slots oldest first, as last read (claimExclusive). */
   private readonly candidates = new Map<string, { ids: string[]; readAt: number }>();
   private readonly reading = new Map<string, Promise<void>>();
 
   constructor(private readonly c: Collections) {
     this.holds = new AddressHolds(c);
-    this.newLeases = new GroupedInserts(c.leases);
+    this.leaseWrites = new GroupedWrites(c.leases);
   }
 
   /** The number this visit already holds for this phone, renewed to the new expiry; else a free one,
@@ -81,7 +84,7 @@ export class NumberPool {
       if (!hold) return { refused: 'address-limit' };
     }
     const lease = req.pool.codeDigits > 0 ? await this.claimCoded(req, hold) : await this.claimExclusive(req, hold);
-    if (lease) return { lease };
+    if (lease) return { lease: { ...lease, claimed: true } };
     if (hold) await this.holds.cancel(hold);
     return { refused: 'exhausted' };
   }
@@ -135,25 +138,23 @@ export class NumberPool {
   }
 
   /** Gives back the leases that were claimed at `now` (not the ones a visit already held). */
-  async releaseNew(leases: LeaseDoc[], now: Date): Promise<void> {
-    const fresh = leases.filter((l) => l.assignedAt.getTime() === now.getTime());
-    await Promise.all(fresh.map((l) => this.renew({ _id: l.slot, gen: l.gen }, now)));
+  async releaseNew(leases: HeldNumber[], now: Date): Promise<void> {
+    await Promise.all(leases.filter((l) => l.claimed).map((l) => this.renew({ _id: l.slot, gen: l.gen }, now)));
   }
 
-  private renewHeld(req: AssignRequest): Promise<LeaseDoc | null> {
+  private renewHeld(req: AssignRequest): Promise<HeldNumber | null> {
     return this.renew({ visitId: req.visitId, phone: req.phone, domainId: req.domainId, type: req.pool.type, freeAt: { $gt: req.now } }, req.expiresAt);
   }
 
-  /** Moves the expiry of the slot matching `filter`, then of its current lease (and of its address hold);
-   * null when no slot matched. */
-  private async renew(filter: Record<string, unknown>, expiresAt: Date): Promise<LeaseDoc | null> {
+  /** Moves the expiry of the slot matching `filter`, then of its current lease (and of its address
+   * hold), each written with other requests' (group commit); null when no slot matched. The slot
+   * says which number it is: the lease is not read back. */
+  private async renew(filter: Record<string, unknown>, expiresAt: Date): Promise<HeldNumber | null> {
     const slot = await this.c.slots.findOneAndUpdate(filter, { $set: { freeAt: expiresAt } }, { returnDocument: 'after' });
     if (!slot) return null;
-    const [lease] = await Promise.all([
-      this.c.leases.findOneAndUpdate({ _id: leaseIdOf(slot) }, { $set: { expiresAt } }, { returnDocument: 'after' }),
-      slot.hold && this.holds.follow(slot.hold, expiresAt),
-    ]);
-    return lease;
+    const _id = leaseIdOf(slot);
+    await Promise.all([this.leaseWrites.write({ updateOne: { filter: { _id }, update: { $set: { expiresAt } } } }), slot.hold && this.holds.follow(slot.hold, expiresAt)]);
+    return { _id, slot: slot._id, gen: slot.gen, number: slot.number, code: slot.code, expiresAt, claimed: false };
   }
 
   /** The free number released longest ago, so a late call to a number still finds its last visitor.
@@ -238,7 +239,7 @@ export class NumberPool {
       assignedAt: req.now,
       expiresAt: req.expiresAt,
     };
-    await this.newLeases.insert(lease);
+    await this.leaseWrites.insert(lease);
     return lease;
   }
 }

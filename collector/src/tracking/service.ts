@@ -9,7 +9,7 @@ import {
   type OspViewResponse,
   type SurtaxPhone,
 } from '@ringtrail/shared';
-import type { ClickDoc, LeaseDoc, ViewDoc } from './documents.ts';
+import type { ClickDoc, ViewDoc } from './documents.ts';
 import type { Collections } from '../db/collections.ts';
 import type { DomainDoc } from '../domains/documents.ts';
 import type { IdAllocator } from '../db/ids.ts';
@@ -18,7 +18,7 @@ import { countryOf, readingsIn } from '../domains/phone-numbers.ts';
 import { isBotAgent } from './bots.ts';
 import { ADDRESS_HOLDS_ITS_LIMIT, NO_NUMBER_AVAILABLE, TrackingFailure } from './failure.ts';
 import type { AddressLimit } from './address-holds.ts';
-import { NumberPool, type ExpiryOutcome } from './pool.ts';
+import { NumberPool, type ExpiryOutcome, type HeldNumber } from './pool.ts';
 import { TrafficDays } from '../reports/traffic-days.ts';
 import type { TrafficBuffer } from '../reports/traffic-buffer.ts';
 import { VisitLog } from './visits.ts';
@@ -93,11 +93,11 @@ export class TrackingService {
     req: OspViewRequest,
     view: { visitId: number; viewId: number; visitStarted: boolean; stored: ViewDoc | null; isBot: boolean; phones: ReturnType<typeof inCountry>[]; pools: ReturnType<typeof poolFor>[] },
     now: Date,
-  ): Promise<{ response: OspViewResponse; claimed: LeaseDoc[] }> {
+  ): Promise<{ response: OspViewResponse; claimed: HeldNumber[] }> {
     const { visitId, viewId, visitStarted, stored, isBot, phones, pools } = view;
     // A visit that starts with this view has no call yet that a push could be for.
     const pushed = stored && !visitStarted ? this.onView(domain, stored) : undefined;
-    const claimed: LeaseDoc[] = [];
+    const claimed: HeldNumber[] = [];
     if (!req.direct_display) {
       await pushed;
       return { response: { status: 'OK', visitId, viewId }, claimed };

@@ -4,7 +4,7 @@ import type { DomainDoc } from '../domains/documents.ts';
 import type { ViewDoc, VisitDoc } from './documents.ts';
 import type { IdAllocator } from '../db/ids.ts';
 import { isDuplicateKey } from '../db/writes.ts';
-import { GroupedInserts } from '../db/grouped-inserts.ts';
+import { GroupedWrites } from '../db/grouped-writes.ts';
 import type { TrafficDays } from '../reports/traffic-days.ts';
 import { attribute, type Attribution } from './attribution.ts';
 
@@ -40,17 +40,17 @@ export interface RecordedView {
 }
 
 export class VisitLog {
-  // Group commit: under load, the visits and views of many requests are one insert each (grouped-inserts.ts).
-  private readonly newVisits: GroupedInserts<VisitDoc>;
-  private readonly newViews: GroupedInserts<ViewDoc>;
+  // Group commit: under load, the visits and views of many requests are one insert each (grouped-writes.ts).
+  private readonly newVisits: GroupedWrites<VisitDoc>;
+  private readonly newViews: GroupedWrites<ViewDoc>;
 
   constructor(
     private readonly c: Collections,
     private readonly ids: IdAllocator,
     private readonly traffic: TrafficDays,
   ) {
-    this.newVisits = new GroupedInserts(c.visits);
-    this.newViews = new GroupedInserts(c.views);
+    this.newVisits = new GroupedWrites(c.visits);
+    this.newViews = new GroupedWrites(c.views);
   }
 
   async recordView(domain: DomainDoc, requestedVisitId: number, page: PageLoad, now: Date): Promise<RecordedView> {

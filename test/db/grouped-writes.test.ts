@@ -2,7 +2,7 @@
 // insertMany; a document the database refuses fails its own request only.
 import { MongoClient, type Collection } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { GroupedInserts } from '../../collector/src/db/grouped-inserts.ts';
+import { GroupedWrites } from '../../collector/src/db/grouped-writes.ts';
 import { isDuplicateKey } from '../../collector/src/db/writes.ts';
 
 interface Doc {
@@ -29,7 +29,7 @@ describe('grouped inserts', () => {
   });
 
   it('sends the inserts that wait for a batch as one, and fails only the one the database refuses', async () => {
-    const grouped = new GroupedInserts(collection);
+    const grouped = new GroupedWrites(collection);
     const outcome = (p: Promise<void>) => p.then(() => 'stored', (err: unknown) => (isDuplicateKey(err) ? 'duplicate' : `error ${String(err)}`));
     // The first goes at once; the five that come while it is on its way wait and go together.
     const first = outcome(grouped.insert({ _id: 1, label: 'first' }));
@@ -49,7 +49,7 @@ describe('grouped inserts', () => {
   });
 
   it('stores each of many simultaneous inserts once, in fewer operations than documents', async () => {
-    const grouped = new GroupedInserts(collection);
+    const grouped = new GroupedWrites(collection);
     inserts.length = 0;
     await Promise.all(Array.from({ length: 300 }, (_, i) => grouped.insert({ _id: 1000 + i, label: 'burst' })));
     expect(await collection.countDocuments({ label: 'burst' })).toBe(300);
