@@ -2,6 +2,7 @@
 // serves. Each is idempotent (the second run finds nothing to do) and plain MongoDB, so several
 // collector processes starting at once, on the embedded database or a real one, are safe.
 // Tested on a copy of the data the release before wrote (test/db/release-upgrade.test.ts).
+import type { Collection, Document } from 'mongodb';
 import type { Collections } from './collections.ts';
 import { DEFAULT_COUNTRY } from '../domains/phone-numbers.ts';
 
@@ -9,4 +10,15 @@ export async function migrateDatabase(c: Collections): Promise<void> {
   // Numbers of any country: a domain stored before it had a country is French, as its numbers were
   // read. Its numbers need nothing: they were stored as dialled from France, the canonical form.
   await c.domains.updateMany({ country: { $exists: false } }, { $set: { country: DEFAULT_COUNTRY } });
+  // A view in three operations: the leases' indexes by view and by visit, which nothing reads and
+  // every claim paid for, are gone.
+  await dropIndexes(c.leases, [{ viewId: 1 }, { visitId: 1 }]);
+}
+
+/** Drops the collection's indexes of these keys, those it has. */
+async function dropIndexes<T extends Document>(collection: Collection<T>, keys: Record<string, 1>[]): Promise<void> {
+  const unwanted = new Set(keys.map((key) => JSON.stringify(key)));
+  for (const index of await collection.indexes()) {
+    if (index.name && unwanted.has(JSON.stringify(index.key))) await collection.dropIndex(index.name);
+  }
 }
