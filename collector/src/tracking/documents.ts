@@ -23,6 +23,8 @@ export interface SlotDoc {
   phone: string | null;
   /** The current lease's hold on its client address's limit (numbersPerAddress); null or absent: none. */
   hold?: { address: string; token: string } | null;
+  /** The token of the claim that won the current lease, when it was gathered with others (slot-claims.ts). */
+  claim?: string;
 }
 
 /** One assignment of a slot to a visitor, kept after it ends so a late call finds who held the number.

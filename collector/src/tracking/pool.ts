@@ -12,6 +12,7 @@ import type { LeaseDoc, SlotDoc } from './documents.ts';
 import type { PoolConfig } from '../domains/documents.ts';
 import { isDuplicateKey } from '../db/writes.ts';
 import { GroupedWrites } from '../db/grouped-writes.ts';
+import { SlotClaims, type FreeSlot } from './slot-claims.ts';
 import { AddressHolds, type AddressHold, type AddressLimit } from './address-holds.ts';
 
 export interface AssignRequest {
@@ -65,12 +66,15 @@ export class NumberPool {
   /** Group commit of the claims' leases and of their new expiries (grouped-writes.ts). */
   private readonly leaseWrites: GroupedWrites<LeaseDoc>;
   /** Per pool (`domain|type`), its free exclusive slots oldest first, as last read (claimExclusive). */
-  private readonly candidates = new Map<string, { ids: string[]; readAt: number }>();
+  private readonly candidates = new Map<string, { slots: FreeSlot[]; readAt: number }>();
   private readonly reading = new Map<string, Promise<void>>();
+  /** Group commit of the claims of exclusive slots (slot-claims.ts). */
+  private readonly claims: SlotClaims;
 
   constructor(private readonly c: Collections) {
     this.holds = new AddressHolds(c);
     this.leaseWrites = new GroupedWrites(c.leases);
+    this.claims = new SlotClaims(c);
   }
 
   /** The number this visit already holds for this phone, renewed to the new expiry; else a free one,
@@ -158,19 +162,16 @@ export class NumberPool {
   }
 
   /** The free number released longest ago, so a late call to a number still finds its last visitor.
-   * The pool's oldest free slots are read a batch at a time and claimed one by one by `_id`: a claim
-   * is one cheap update, and this process's simultaneous claims never aim at the same slot. The
-   * database still decides (`freeAt <= now`): a slot another process took is passed over. */
+   * The pool's oldest free slots are read a batch at a time and claimed one by one, by `_id` and
+   * generation, with the other requests' claims (slot-claims.ts): this process's simultaneous claims
+   * never aim at the same slot, and under load many cost one update. The database still decides
+   * (`freeAt <= now`): a slot another process took is passed over. */
   private async claimExclusive(req: AssignRequest, hold: AddressHold | null): Promise<LeaseDoc | null> {
     const pool = `${req.domainId}|${req.pool.type}`;
     for (let attempt = 0; attempt < MAX_CLAIM_ATTEMPTS; attempt++) {
-      const _id = await this.nextCandidate(pool, req);
-      if (_id === null) return null; // none free
-      const slot = await this.c.slots.findOneAndUpdate(
-        { _id, freeAt: { $lte: req.now } },
-        { $inc: { gen: 1 }, $set: { freeAt: req.expiresAt, visitId: req.visitId, phone: req.phone, hold } },
-        { returnDocument: 'after' },
-      );
+      const free = await this.nextCandidate(pool, req);
+      if (free === null) return null; // none free
+      const slot = await this.claims.claim(free, req.now, { freeAt: req.expiresAt, visitId: req.visitId, phone: req.phone, hold });
       if (slot) return this.writeLease(slot, req);
     }
     return null;
@@ -178,10 +179,10 @@ export class NumberPool {
 
   /** The pool's next free slot, oldest first, as last read; read again when none is left, or when
    * the read is older than CANDIDATES_MAX_AGE_MS (another process may have freed older ones since). */
-  private async nextCandidate(pool: string, req: AssignRequest): Promise<string | null> {
+  private async nextCandidate(pool: string, req: AssignRequest): Promise<FreeSlot | null> {
     for (let read = 0; read < 2; read++) {
       const known = this.candidates.get(pool);
-      if (known && known.ids.length > 0 && req.now.getTime() - known.readAt < CANDIDATES_MAX_AGE_MS) return known.ids.shift()!;
+      if (known && known.slots.length > 0 && req.now.getTime() - known.readAt < CANDIDATES_MAX_AGE_MS) return known.slots.shift()!;
       // One read at a time per pool: the claims waiting for it share what it finds.
       let reading = this.reading.get(pool);
       if (!reading) {
@@ -196,9 +197,9 @@ export class NumberPool {
   private async readCandidates(pool: string, req: AssignRequest): Promise<void> {
     const now = new Date(Math.max(req.now.getTime(), Date.now()));
     const free = await this.c.slots
-      .find({ domainId: req.domainId, type: req.pool.type, code: null, freeAt: { $lte: now } }, { sort: { freeAt: 1, _id: 1 }, limit: CANDIDATES, projection: { _id: 1 } })
+      .find({ domainId: req.domainId, type: req.pool.type, code: null, freeAt: { $lte: now } }, { sort: { freeAt: 1, _id: 1 }, limit: CANDIDATES, projection: { domainId: 1, type: 1, number: 1, code: 1, gen: 1 } })
       .toArray();
-    this.candidates.set(pool, { ids: free.map((s) => s._id), readAt: now.getTime() });
+    this.candidates.set(pool, { slots: free, readAt: now.getTime() });
   }
 
   /** A shared number serves many visitors at once, told apart by a random code; a code's slot is
