@@ -44,7 +44,7 @@ const RECENT_LEASES = 8;
 const MATCH_LEASES = 20;
 
 /** Free slots of a pool read at once for the claims that follow (claimExclusive). */
-const CANDIDATES = 32;
+const CANDIDATES = 64;
 /** How long a read of free slots is used: another process may free older ones meanwhile. */
 const CANDIDATES_MAX_AGE_MS = 1000;
 /** Slots another process took first before a claim gives up (it reads again when a batch runs out). */
@@ -68,6 +68,8 @@ export class NumberPool {
   /** Per pool (`domain|type`), its free exclusive slots oldest first, as last read (claimExclusive). */
   private readonly candidates = new Map<string, { slots: FreeSlot[]; readAt: number }>();
   private readonly reading = new Map<string, Promise<void>>();
+  /** The slots this process's claims are on their way for. */
+  private readonly claiming = new Set<string>();
   /** Group commit of the claims of exclusive slots (slot-claims.ts). */
   private readonly claims: SlotClaims;
 
@@ -171,7 +173,8 @@ export class NumberPool {
     for (let attempt = 0; attempt < MAX_CLAIM_ATTEMPTS; attempt++) {
       const free = await this.nextCandidate(pool, req);
       if (free === null) return null; // none free
-      const slot = await this.claims.claim(free, req.now, { freeAt: req.expiresAt, visitId: req.visitId, phone: req.phone, hold });
+      this.claiming.add(free._id);
+      const slot = await this.claims.claim(free, req.now, { freeAt: req.expiresAt, visitId: req.visitId, phone: req.phone, hold }).finally(() => this.claiming.delete(free._id));
       if (slot) return this.writeLease(slot, req);
     }
     return null;
@@ -182,16 +185,24 @@ export class NumberPool {
   private async nextCandidate(pool: string, req: AssignRequest): Promise<FreeSlot | null> {
     for (let read = 0; read < 2; read++) {
       const known = this.candidates.get(pool);
-      if (known && known.slots.length > 0 && req.now.getTime() - known.readAt < CANDIDATES_MAX_AGE_MS) return known.slots.shift()!;
-      // One read at a time per pool: the claims waiting for it share what it finds.
-      let reading = this.reading.get(pool);
-      if (!reading) {
-        reading = this.readCandidates(pool, req).finally(() => this.reading.delete(pool));
-        this.reading.set(pool, reading);
+      if (known && known.slots.length > 0 && req.now.getTime() - known.readAt < CANDIDATES_MAX_AGE_MS) {
+        // Read the next ones before these run out, so that no claim waits for the read.
+        if (known.slots.length <= CANDIDATES / 4) void this.readOnce(pool, req).catch(() => undefined);
+        return known.slots.shift()!;
       }
-      await reading;
+      await this.readOnce(pool, req);
     }
     return null; // the read found none free, or others took them all first
+  }
+
+  /** One read at a time per pool: the claims waiting for it share what it finds. */
+  private readOnce(pool: string, req: AssignRequest): Promise<void> {
+    let reading = this.reading.get(pool);
+    if (!reading) {
+      reading = this.readCandidates(pool, req).finally(() => this.reading.delete(pool));
+      this.reading.set(pool, reading);
+    }
+    return reading;
   }
 
   private async readCandidates(pool: string, req: AssignRequest): Promise<void> {
@@ -199,7 +210,8 @@ export class NumberPool {
     const free = await this.c.slots
       .find({ domainId: req.domainId, type: req.pool.type, code: null, freeAt: { $lte: now } }, { sort: { freeAt: 1, _id: 1 }, limit: CANDIDATES, projection: { domainId: 1, type: 1, number: 1, code: 1, gen: 1 } })
       .toArray();
-    this.candidates.set(pool, { slots: free, readAt: now.getTime() });
+    // Not the ones this process is claiming now: a read may come back before their claims are made.
+    this.candidates.set(pool, { slots: free.filter((slot) => !this.claiming.has(slot._id)), readAt: now.getTime() });
   }
 
   /** A shared number serves many visitors at once, told apart by a random code; a code's slot is
