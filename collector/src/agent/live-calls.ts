@@ -1,8 +1,11 @@
 // Calls an agent is on, whose caller's activity is pushed to the account's webhook: from callStart
 // until the call's outcome is reported, and never longer than LIVE_CALL_LIMIT_MS.
 //
-// Every page view asks this collection for its visit's live calls, so it holds only live calls:
-// ended ones are deleted, and each callStart sweeps those past their limit.
+// Every page view of a returning visit asks this collection for its visit's live calls, once the
+// view is stored (so a callStart that reads the visit's pages after opening its call misses none):
+// the views of many requests ask together, one query for their visits (group commit, db/batches.ts).
+// It holds only live calls: ended ones are deleted, and each callStart sweeps those past their limit.
+import { Batches } from '../db/batches.ts';
 import { upsertById } from '../db/writes.ts';
 import type { CallDoc } from '../telephony/documents.ts';
 import type { Collections } from '../db/collections.ts';
@@ -11,7 +14,14 @@ import type { LiveCallDoc } from './documents.ts';
 export const LIVE_CALL_LIMIT_MS = 2 * 3600_000;
 
 export class LiveCalls {
-  constructor(private readonly c: Collections) {}
+  private readonly ofVisits: Batches<number, LiveCallDoc[]>;
+
+  constructor(private readonly c: Collections) {
+    this.ofVisits = new Batches(async (visitIds) => {
+      const live = await this.c.liveCalls.find({ visitId: { $in: [...new Set(visitIds)] }, until: { $gt: new Date() } }).toArray();
+      return visitIds.map((visitId) => ({ value: live.filter((l) => l.visitId === visitId) }));
+    });
+  }
 
   /** A second callStart of the same call restarts its time limit. */
   async open(call: CallDoc, accountId: string, now: Date): Promise<void> {
@@ -22,6 +32,11 @@ export class LiveCalls {
   /** The call's outcome arrived: nothing more is pushed for it. */
   async end(callId: number): Promise<void> {
     await this.c.liveCalls.deleteOne({ _id: callId });
+  }
+
+  /** The live calls of a visit now, asked with other views' (a view's push). */
+  async ofVisit(accountId: string, visitId: number): Promise<LiveCallDoc[]> {
+    return (await this.ofVisits.add(visitId)).filter((l) => l.accountId === accountId);
   }
 
   /** The live calls of a visit, and the one call a cart or order names, if live. */

@@ -77,7 +77,7 @@ export class TrackingService {
     );
     // The visit and view are being stored meanwhile: the push and the claims do not wait for them,
     // the answer does (every view it acknowledges is stored).
-    const answered = this.afterView(domain, req, { visitId, viewId, visitStarted, stored, isBot, phones, pools }, now);
+    const answered = this.afterView(domain, req, { visitId, viewId, visitStarted, stored, isBot, phones, pools, written }, now);
     const [answer, storing] = await Promise.allSettled([answered, written]);
     if (storing.status === 'rejected') {
       if (answer.status === 'fulfilled') await this.pool.releaseNew(answer.value.claimed, now).catch(() => undefined);
@@ -91,12 +91,15 @@ export class TrackingService {
   private async afterView(
     domain: DomainDoc,
     req: OspViewRequest,
-    view: { visitId: number; viewId: number; visitStarted: boolean; stored: ViewDoc | null; isBot: boolean; phones: ReturnType<typeof inCountry>[]; pools: ReturnType<typeof poolFor>[] },
+    view: { visitId: number; viewId: number; visitStarted: boolean; stored: ViewDoc | null; isBot: boolean; phones: ReturnType<typeof inCountry>[]; pools: ReturnType<typeof poolFor>[]; written: Promise<void> },
     now: Date,
   ): Promise<{ response: OspViewResponse; claimed: HeldNumber[] }> {
-    const { visitId, viewId, visitStarted, stored, isBot, phones, pools } = view;
-    // A visit that starts with this view has no call yet that a push could be for.
-    const pushed = stored && !visitStarted ? this.onView(domain, stored) : undefined;
+    const { visitId, viewId, visitStarted, stored, isBot, phones, pools, written } = view;
+    // A visit that starts with this view has no call yet that a push could be for. The push asks
+    // for the visit's live calls once the view is stored: a callStart that opened its call before
+    // then, and read the visit's pages, could have missed it.
+    const pushed = stored && !visitStarted ? written.then(() => this.onView(domain, stored)) : undefined;
+    pushed?.catch(() => undefined); // awaited below, but not when a refusal is thrown first
     const claimed: HeldNumber[] = [];
     if (!req.direct_display) {
       await pushed;

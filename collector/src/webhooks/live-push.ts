@@ -6,6 +6,7 @@ import type { Collections } from '../db/collections.ts';
 import type { DomainDoc } from '../domains/documents.ts';
 import type { ViewDoc } from '../tracking/documents.ts';
 import type { LiveCalls } from '../agent/live-calls.ts';
+import type { LiveCallDoc } from '../agent/documents.ts';
 import { cartShape, orderShape, viewShape } from '../agent/shapes.ts';
 import type { Outbox } from './outbox.ts';
 
@@ -21,7 +22,8 @@ export class LivePush {
 
   async viewAdded(domain: DomainDoc, view: ViewDoc, now = new Date()): Promise<void> {
     const shaped = viewShape(view, domain.timeZone);
-    await this.push(domain, view.visitId, null, now, (callId) => ({ callId, type: 'view', view: shaped, cart: null, order: null }));
+    const live = await this.liveCalls.ofVisit(domain.accountId, view.visitId);
+    await this.pushTo(live, domain, now, (callId) => ({ callId, type: 'view', view: shaped, cart: null, order: null }));
   }
 
   async cartChanged(domain: DomainDoc, cart: CartDoc, now = new Date()): Promise<void> {
@@ -35,7 +37,10 @@ export class LivePush {
   }
 
   private async push(domain: DomainDoc, visitId: number | null, callId: number | null, now: Date, payload: (callId: number) => RealtimeData): Promise<void> {
-    const live = await this.liveCalls.of(domain.accountId, visitId, callId, now);
+    await this.pushTo(await this.liveCalls.of(domain.accountId, visitId, callId, now), domain, now, payload);
+  }
+
+  private async pushTo(live: LiveCallDoc[], domain: DomainDoc, now: Date, payload: (callId: number) => RealtimeData): Promise<void> {
     if (live.length === 0) return;
     const account = await this.c.accounts.findOne({ _id: domain.accountId });
     if (!account?.webhookUrl) return;
