@@ -61,6 +61,8 @@ export interface VisitDoc {
   landingUrl: string;
   referrer: string;
   attribution: Attribution;
+  /** The token of the latest update gathered with others (visit-touches.ts). */
+  touch?: string;
 }
 
 export interface ViewDoc {

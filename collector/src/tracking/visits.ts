@@ -7,6 +7,7 @@ import { isDuplicateKey } from '../db/writes.ts';
 import { GroupedWrites } from '../db/grouped-writes.ts';
 import type { TrafficDays } from '../reports/traffic-days.ts';
 import { attribute, type Attribution } from './attribution.ts';
+import { VisitTouches, type KnownVisit } from './visit-touches.ts';
 
 const VISIT_IDLE_MS = 30 * 60 * 1000;
 
@@ -43,6 +44,7 @@ export class VisitLog {
   // Group commit: under load, the visits and views of many requests are one insert each (grouped-writes.ts).
   private readonly newVisits: GroupedWrites<VisitDoc>;
   private readonly newViews: GroupedWrites<ViewDoc>;
+  private readonly touches: VisitTouches;
 
   constructor(
     private readonly c: Collections,
@@ -51,6 +53,7 @@ export class VisitLog {
   ) {
     this.newVisits = new GroupedWrites(c.visits);
     this.newViews = new GroupedWrites(c.views);
+    this.touches = new VisitTouches(c);
   }
 
   async recordView(domain: DomainDoc, requestedVisitId: number, page: PageLoad, now: Date): Promise<RecordedView> {
@@ -100,15 +103,21 @@ export class VisitLog {
     page: PageLoad,
     attribution: Attribution,
     now: Date,
-  ): Promise<{ visit: VisitDoc; started: boolean; inserted: Promise<void> }> {
+  ): Promise<{ visit: KnownVisit; started: boolean; inserted: Promise<void> }> {
     if (requestedVisitId > 0) {
-      const visit = await this.c.visits.findOneAndUpdate(
-        { _id: requestedVisitId, domainId: domain._id, lastSeenAt: { $gte: new Date(now.getTime() - VISIT_IDLE_MS) } },
-        // A visitor id the visit did not start with (consent given since) is kept from then on.
-        { $set: { lastSeenAt: now, ...(page.isBot ? { isBot: true } : {}), ...(page.uniqueVisitorId ? { uniqueVisitorId: page.uniqueVisitorId } : {}), ...(page.ga ? { ga: page.ga } : {}) } },
-        { returnDocument: 'after' },
-      );
-      if (visit) return { visit, started: false, inserted: Promise.resolve() };
+      const activeSince = new Date(now.getTime() - VISIT_IDLE_MS);
+      // A visitor id the visit did not start with (consent given since) is kept from then on.
+      const set = { lastSeenAt: now, ...(page.isBot ? { isBot: true } : {}), ...(page.uniqueVisitorId ? { uniqueVisitorId: page.uniqueVisitorId } : {}), ...(page.ga ? { ga: page.ga } : {}) };
+      const known = this.touches.knownVisit(requestedVisitId, domain._id);
+      if (known) {
+        if (await this.touches.touch(known, activeSince, set)) return { visit: { ...known, isBot: known.isBot || page.isBot }, started: false, inserted: Promise.resolve() };
+      } else {
+        const visit = await this.c.visits.findOneAndUpdate({ _id: requestedVisitId, domainId: domain._id, lastSeenAt: { $gte: activeSince } }, { $set: set }, { returnDocument: 'after' });
+        if (visit) {
+          this.touches.remember(visit);
+          return { visit, started: false, inserted: Promise.resolve() };
+        }
+      }
     }
     const visit: VisitDoc = {
       _id: await this.ids.next('visit'),
@@ -127,6 +136,7 @@ export class VisitLog {
     };
     // Stored beside the view and the claim, not before them (recordView's `written`).
     const inserted = this.newVisits.insert(visit);
+    this.touches.remember(visit);
     inserted.catch(() => undefined);
     return { visit, started: true, inserted };
   }
