@@ -24,13 +24,15 @@ async function counted(uri: string) {
     const days = await db.collection('traffic_days').find({ domainId: DOMAIN }).toArray();
     const sum = (field: string) => days.reduce((n, d) => n + ((d[field] as number | undefined) ?? 0), 0);
     const bySource = (field: string) => days.reduce((n, d) => n + Object.values((d.src ?? {}) as Record<string, Record<string, number>>).reduce((m, s) => m + (s[field] ?? 0), 0), 0);
+    const viewed = await db.collection('views').distinct('visitId', { domainId: DOMAIN });
     const keywordVisits = (await db.collection('keyword_months').find({ domainId: DOMAIN }).toArray()).reduce((n, m) => n + Object.values((m.visits ?? {}) as Record<string, number>).reduce((a, b) => a + b, 0), 0);
     return {
       counters: { views: sum('views'), visits: sum('visits'), viewsBySource: bySource('views'), visitsBySource: bySource('visits'), keywordVisits },
+      // A visit counts from its first view: one whose request died before its view was stored is no visit.
       stored: {
         views: await db.collection('views').countDocuments({ domainId: DOMAIN }),
-        visits: await db.collection('visits').countDocuments({ domainId: DOMAIN }),
-        keywordVisits: await db.collection('visits').countDocuments({ domainId: DOMAIN, 'attribution.keyword': { $ne: null } }),
+        visits: viewed.length,
+        keywordVisits: await db.collection('visits').countDocuments({ _id: { $in: viewed }, 'attribution.keyword': { $ne: null } }),
       },
     };
   } finally {
