@@ -119,4 +119,14 @@ describe('the online number pool', () => {
     expect(await holderAt(30_000)).toBe(1);
     expect(await holderAt(-1)).toBeNull(); // before anyone held it
   });
+
+  it('lets a request that waited claim a number freed after it began (issue 25: the free numbers are read later than it began)', async () => {
+    await freshPool(['0800000001']);
+    const pool = new NumberPool(t.c);
+    // The only number was held until a second ago; the request began five seconds ago (it waited its turn under load).
+    await t.c.slots.updateOne({ _id: '0800000001' }, { $set: { freeAt: new Date(Date.now() - 1000) } });
+    const began = new Date(Date.now() - 5000);
+    const outcome = await pool.assign({ domainId: 'shop.test', pool: { type: 1, usage: 'online', codeDigits: 0 }, visitId: 1, visitStarted: true, viewId: 1, phone: '0123456789', clientData: null, expiresAt: new Date(Date.now() + 60_000), now: began, addressLimit: null });
+    expect(outcome).toMatchObject({ lease: { number: '0800000001' } });
+  });
 });

@@ -174,7 +174,9 @@ export class NumberPool {
       const free = await this.nextCandidate(pool, req);
       if (free === null) return null; // none free
       this.claiming.add(free._id);
-      const slot = await this.claims.claim(free, req.now, { freeAt: req.expiresAt, visitId: req.visitId, phone: req.phone, hold }).finally(() => this.claiming.delete(free._id));
+      // Free at the time of the claim: a request that waited may claim a number freed meanwhile (the read found it).
+      const claimedAt = new Date(Math.max(req.now.getTime(), Date.now()));
+      const slot = await this.claims.claim(free, claimedAt, { freeAt: req.expiresAt, visitId: req.visitId, phone: req.phone, hold }).finally(() => this.claiming.delete(free._id));
       if (slot) return this.writeLease(slot, req);
     }
     return null;
