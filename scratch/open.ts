@@ -1,0 +1,25 @@
+import http from 'node:http';
+import { performance } from 'node:perf_hooks';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { startBenchCollector } from '../test/bench/bench-collector.ts';
+const bench = await startBenchCollector({ accounts: [{ name: 'B', domains: [{ name: 'bench.test', apiKey: 'bench-api-key', numbersPerAddress: 0, pools: [{ type: 1, usage: 'online', numbers: Array.from({ length: 200 }, (_, i) => `0800${String(i).padStart(6, '0')}`) }] }] }] }, 'open');
+const base = await bench.listen();
+const body = new URLSearchParams({ api_key: 'bench-api-key', visit_id: '0', ip: '203.0.113.7', url: 'https://bench.test/contact', page_title: 'Contact', is_mobile: 'false', referer_url: '', nr_phones: '1', direct_display: 'true', phones: '0123456789', expiration: '0', user_agent: 'Mozilla/5.0 (X11; Linux x86_64) Chrome/126.0 Safari/537.36' }).toString();
+const rate = Number(process.argv[2] ?? 800), seconds = 12;
+const agent = new http.Agent({ keepAlive: true, maxSockets: 1000 });
+const u = new URL(base + '/ospView');
+const lat: [number, number][] = [];
+const h = monitorEventLoopDelay({ resolution: 5 }); h.enable();
+const slow: string[] = [];
+bench.client.on('commandSucceeded', (e: any) => { if (e.duration > 40) slow.push(`${((performance.now() - start)/1000).toFixed(2)}s ${e.commandName} ${e.duration}ms`); });
+const start = performance.now(); const sent: Promise<void>[] = []; const count = rate * seconds;
+const fire = (at: number) => new Promise<void>((resolve) => { const req = http.request({ host: u.hostname, port: u.port, path: u.pathname, method: 'POST', agent, headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-length': Buffer.byteLength(body) } }, (res) => { res.resume(); res.on('end', () => { lat.push([at - start, performance.now() - at]); resolve(); }); }); req.end(body); });
+await new Promise<void>((resolve) => { const tick = () => { const due = Math.min(count, Math.floor(((performance.now() - start) * rate) / 1000) + 1); while (sent.length < due) sent.push(fire(start + (sent.length * 1000) / rate)); if (sent.length < count) setTimeout(tick, 1); else resolve(); }; tick(); });
+await Promise.all(sent);
+const after = lat.filter(([t]) => t > 2000).sort((a, b) => a[1] - b[1]);
+console.log('p50', after[Math.floor(after.length / 2)]![1].toFixed(1), 'p99', after[Math.floor(after.length * 0.99)]![1].toFixed(1), 'loop delay max', (h.max / 1e6).toFixed(0), 'p99', (h.percentile(99) / 1e6).toFixed(0));
+const win = new Map<number, number>();
+for (const [t, l] of lat) { const w = Math.floor(t / 250); win.set(w, Math.max(win.get(w) ?? 0, l)); }
+console.log([...win].sort((a, b) => a[0] - b[0]).filter(([, l]) => l > 25).map(([w, l]) => `${(w / 4).toFixed(2)}s:${l.toFixed(0)}`).join(' '));
+console.log(slow.slice(0, 30).join('\n'));
+await bench.close();
