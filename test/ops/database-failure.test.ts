@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { exitOf, startMain, type Started } from '../helpers/main-process.ts';
+import { until } from '../helpers/until.ts';
 
 const dataDirs: string[] = [];
 afterAll(() => dataDirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
@@ -19,6 +20,8 @@ async function view(base: string, visitId = 0): Promise<{ status: string; visitI
   const res = await fetch(`${base}/ospView`, { method: 'POST', body: new URLSearchParams({ ...VIEW, visit_id: String(visitId) }), signal: PATIENCE.signal() });
   return res.json();
 }
+/** The process's state letter in /proc (`T`: stopped by a signal). */
+const stateOf = (pid: number) => /\) (\w)/.exec(readFileSync(`/proc/${pid}/stat`, 'utf8'))?.[1];
 const ready = async (base: string) => (await fetch(`${base}/readyz`, { signal: PATIENCE.signal() })).status;
 
 async function started(): Promise<{ main: Started; dataDir: string; databasePid: () => number }> {
@@ -58,6 +61,8 @@ describe('a collector whose database fails', () => {
     try {
       expect((await view(main.baseUrl)).status).toBe('OK');
       process.kill(pid, 'SIGSTOP');
+      // A signal is delivered when the kernel gets to it: on a busy machine a ping sent at once was answered.
+      await until(() => stateOf(pid) === 'T', 'the database process stopped');
       expect(await ready(main.baseUrl)).toBe(503);
       expect(await view(main.baseUrl)).toMatchObject({ status: 'SYSTEM_ERROR' });
       // One operation timed out: the collector knows, and the next requests fail at once.
