@@ -1,6 +1,6 @@
 // A collector for the benchmarks: the embedded SecantusDB (or MONGODB_URI), a fresh database seeded
 // with `fixture`, the app on a free loopback port.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -23,6 +23,8 @@ export interface BenchCollector {
   db: Db;
   c: Collections;
   app: Koa;
+  /** The embedded database's process, when it is the embedded one. */
+  databasePid: number | null;
   /** Listens once the caller has added its own routes. */
   listen(): Promise<string>;
   close(): Promise<void>;
@@ -49,6 +51,7 @@ export async function startBenchCollector(fixture: unknown, label: string, appOp
     db,
     c,
     app,
+    databasePid: embedded ? Number(readFileSync(path.join(dataDir, 'secantus.pid'), 'utf8')) : null,
     async listen() {
       server = app.listen(0, '127.0.0.1');
       await new Promise((r) => server!.once('listening', r));

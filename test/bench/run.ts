@@ -4,12 +4,14 @@
 // - Closed loop, BENCH_CONNECTIONS (20) connections each sending its next request when the last is
 //   answered: both routes' throughput and their ratio.
 // - Open loop: requests sent at a steady pace, one every 1/rate seconds whatever the answers, at
-//   half the closed loop's /ospView throughput, for BENCH_OPEN_SECONDS (20); latency counted from
-//   each request's scheduled time, after a warm-up of 2 s at that rate.
+//   half the closed loop's /ospView throughput, for BENCH_OPEN_SECONDS (20), once the database has
+//   settled after the closed loops; latency counted from each request's scheduled time, after a
+//   warm-up of 2 s at that rate.
 // - Database operations per view: of one view alone (a new visit; a returning visit that keeps its
 //   number), and in the steady state, all the commands the app sent during a closed-loop load
 //   divided by the views answered (the outbox worker's polls left out; id blocks, traffic counter
 //   flushes and the reads of free slots counted in, as their share).
+import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import { performance } from 'node:perf_hooks';
 import Router from '@koa/router';
@@ -145,6 +147,21 @@ async function quiet(): Promise<void> {
   bench.client.off('commandStarted', listener);
 }
 
+/** Waits until the embedded database has settled after the closed loops (its own background work
+ * on their writes): under a tenth of a core over half a second, or 30 s at most. The open loop
+ * measures a steady half load, not the recovery from a full one. */
+async function settled(): Promise<void> {
+  if (bench.databasePid === null) return;
+  const cpu = () => readFileSync(`/proc/${bench.databasePid}/stat`, 'utf8').split(') ')[1]!.split(' ').slice(11, 13).reduce((a, b) => a + Number(b), 0);
+  const deadline = Date.now() + 30_000;
+  for (let before = cpu(); Date.now() < deadline; ) {
+    await new Promise((r) => setTimeout(r, 500));
+    const now = cpu();
+    if (now - before < 5) return; // clock ticks of 10 ms: under 50 ms of CPU in 500 ms
+    before = now;
+  }
+}
+
 const postView = async (fields: Record<string, string>) => (await fetch(`${base}/ospView`, { method: 'POST', headers: FORM, body: new URLSearchParams(fields) })).json();
 
 /** The commands of one view sent alone, the database otherwise quiet. */
@@ -159,6 +176,7 @@ const insert = await closedLoop('bare insertOne route', '/bench/insert', [{ body
 const view = await closedLoop('/ospView direct, one phone, new visits', '/ospView', [{ body: viewBody }]);
 console.log(`ratio /ospView : insertOne = ${(view.result.requests.average / insert.result.requests.average).toFixed(2)} (throughput, closed loop)`);
 await quiet();
+await settled();
 await openLoop(view.result.requests.average / 2);
 
 // Returning visits that keep their number: each of RETURNING_VISITS visits holds one, and comes back.

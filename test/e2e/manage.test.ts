@@ -7,6 +7,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { ARTIFACTS, useBrowserSite } from '../helpers/browser-site.ts';
 import { visitorContext } from '../helpers/chromium.ts';
+import { fillSignUp } from '../helpers/manage-ui.ts';
 import { reportCall, TELEPHONY_KEY } from '../helpers/telephony.ts';
 
 const b = useBrowserSite('e2e_manage', null, { telephonyApiKey: TELEPHONY_KEY, demoPages: false });
@@ -22,11 +23,7 @@ describe('the back end in Chromium', () => {
     owner.on('console', (msg) => msg.type() === 'error' && !msg.text().includes('401') && errors.push(msg.text()));
 
     // Sign up.
-    await owner.goto(`${b.collector.baseUrl}/manage/`);
-    await owner.getByRole('link', { name: 'Create an account' }).click();
-    await owner.getByLabel('Company').fill('Acme Plumbing');
-    await owner.getByLabel('E-mail').fill('owner@acme.test');
-    await owner.getByLabel('Password').fill('a long enough password');
+    await fillSignUp(owner, b.collector.baseUrl, 'Acme Plumbing', 'owner@acme.test');
     await shot(owner, '1-sign-up');
     await owner.getByRole('button', { name: 'Sign up' }).click();
 

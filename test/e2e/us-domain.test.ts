@@ -7,6 +7,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { ARTIFACTS, useBrowserSite } from '../helpers/browser-site.ts';
 import { visitorContext } from '../helpers/chromium.ts';
+import { fillSignUp } from '../helpers/manage-ui.ts';
 import { TWILIO_TOKEN, twilioPost } from '../helpers/telephony.ts';
 
 const b = useBrowserSite('e2e_us_domain', null, { twilio: { authToken: TWILIO_TOKEN }, demoPages: false });
@@ -21,11 +22,7 @@ describe('a US domain set up from the back end alone', () => {
     owner.on('pageerror', (err) => errors.push(err.message));
     owner.on('console', (msg) => msg.type() === 'error' && !msg.text().includes('401') && errors.push(msg.text()));
 
-    await owner.goto(`${b.collector.baseUrl}/manage/`);
-    await owner.getByRole('link', { name: 'Create an account' }).click();
-    await owner.getByLabel('Company').fill('Bay Plumbing');
-    await owner.getByLabel('E-mail').fill('owner@bayplumbing.test');
-    await owner.getByLabel('Password').fill('a long enough password');
+    await fillSignUp(owner, b.collector.baseUrl, 'Bay Plumbing', 'owner@bayplumbing.test');
     await owner.getByRole('button', { name: 'Sign up' }).click();
 
     await owner.getByRole('heading', { name: 'Add your first domain' }).waitFor();

@@ -185,16 +185,14 @@ export class NumberPool {
   /** The pool's next free slot, oldest first, as last read; read again when none is left, or when
    * the read is older than CANDIDATES_MAX_AGE_MS (another process may have freed older ones since). */
   private async nextCandidate(pool: string, req: AssignRequest): Promise<FreeSlot | null> {
-    for (let read = 0; read < 2; read++) {
-      const known = this.candidates.get(pool);
-      if (known && known.slots.length > 0 && req.now.getTime() - known.readAt < CANDIDATES_MAX_AGE_MS) {
-        // Read the next ones before these run out, so that no claim waits for the read.
-        if (known.slots.length <= CANDIDATES / 4) void this.readOnce(pool, req).catch(() => undefined);
-        return known.slots.shift()!;
-      }
-      await this.readOnce(pool, req);
+    const known = this.candidates.get(pool);
+    if (known && known.slots.length > 0 && req.now.getTime() - known.readAt < CANDIDATES_MAX_AGE_MS) {
+      // Read the next ones before these run out, so that no claim waits for the read.
+      if (known.slots.length <= CANDIDATES / 4) void this.readOnce(pool, req).catch(() => undefined);
+      return known.slots.shift()!;
     }
-    return null; // the read found none free, or others took them all first
+    await this.readOnce(pool, req);
+    return this.candidates.get(pool)?.slots.shift() ?? null; // none: every number is held, or others took them first
   }
 
   /** One read at a time per pool: the claims waiting for it share what it finds. */
