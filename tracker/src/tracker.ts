@@ -53,8 +53,7 @@ export function startTracker(o: TrackerOptions, base: string): Promise<void> {
 
   /** Puts the site's own text back wherever a phone was replaced or hidden behind a control. */
   function restore(phone: string): void {
-    for (const s of shown) if (s.phone == phone) rewrite(s.node, s.shown, s.text);
-    shown = shown.filter((s) => s.phone != phone);
+    shown = shown.filter((s) => s.phone != phone || rewrite(s.node, s.shown, s.text));
   }
 
   /** The site's phones on the page. Before the collector first answers, any number-like text may be
