@@ -25,10 +25,13 @@ export class DialledNumbers {
    * A number no domain has is left as the spec reads it (the service answers it is unknown). */
   async read<T extends { trackingNumber: string; callerPhone?: string | null }>(report: T, sent: SentNumbers): Promise<T> {
     const tracking = textOf(sent.trackingNumber);
-    const found = tracking === null ? null : await this.trackingNumber(tracking, report.trackingNumber);
-    if (!found) return report;
     const caller = textOf(sent.callerPhone);
-    const callerPhone = report.callerPhone && caller !== null ? (canonicalIn(caller, found.country, { anyPossible: true }) ?? report.callerPhone) : report.callerPhone;
+    const nationalCaller = Boolean(report.callerPhone) && caller !== null && !hasCountryCode(caller);
+    // Both with their country code (E.164, as carriers send): read the same by every domain.
+    if (tracking === null || (hasCountryCode(tracking) && !nationalCaller)) return report;
+    const found = await this.trackingNumber(tracking, report.trackingNumber);
+    if (!found) return report;
+    const callerPhone = nationalCaller ? (canonicalIn(caller!, found.country, { anyPossible: true }) ?? report.callerPhone) : report.callerPhone;
     return { ...report, trackingNumber: found.number._id, callerPhone };
   }
 
