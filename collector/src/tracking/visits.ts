@@ -91,7 +91,9 @@ export class VisitLog {
       uniqueViewId: page.uniqueViewId,
       attribution,
     };
-    const written = Promise.all([inserted, this.newViews.insert(view), this.traffic.viewRecorded(domain, { attribution: visit.attribution, isBot: page.isBot || visit.isBot }, started, now)]).then(() => undefined);
+    // The view after its visit: a process that dies between the two leaves a visit without views
+    // (no visit to the counters), never a view without its visit.
+    const written = Promise.all([inserted.then(() => this.newViews.insert(view)), this.traffic.viewRecorded(domain, { attribution: visit.attribution, isBot: page.isBot || visit.isBot }, started, now)]).then(() => undefined);
     written.catch(() => undefined); // the caller awaits it; this keeps a failure before then from going unhandled
     return { visitId: visit._id, viewId, visitStarted: started, stored: view, written };
   }
