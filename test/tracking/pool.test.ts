@@ -129,4 +129,27 @@ describe('the online number pool', () => {
     const outcome = await pool.assign({ domainId: 'shop.test', pool: { type: 1, usage: 'online', codeDigits: 0 }, visitId: 1, visitStarted: true, viewId: 1, phone: '0123456789', clientData: null, expiresAt: new Date(Date.now() + 60_000), now: began, addressLimit: null });
     expect(outcome).toMatchObject({ lease: { number: '0800000001' } });
   });
+
+  it('gives each of more simultaneous visitors than one read of free numbers holds a number of its own (issue 25: the ones past the read were told the pool was exhausted)', async () => {
+    const numbers = Array.from({ length: 150 }, (_, i) => `08000${String(i).padStart(5, '0')}`);
+    await freshPool(numbers);
+    const pool = new NumberPool(t.c);
+    const now = new Date();
+    const outcomes = await Promise.all(
+      Array.from({ length: 100 }, (_, i) =>
+        pool.assign({ domainId: 'shop.test', pool: { type: 1, usage: 'online', codeDigits: 0 }, visitId: i + 1, visitStarted: true, viewId: i + 1, phone: '0123456789', clientData: null, expiresAt: new Date(now.getTime() + 60_000), now, addressLimit: null }),
+      ),
+    );
+    const held = outcomes.map((o) => ('lease' in o ? o.lease.number : o.refused));
+    expect(held.filter((n) => !numbers.includes(n))).toEqual([]);
+    expect(new Set(held).size).toBe(100);
+    // The pool is then exhausted for real only once all of its numbers are held.
+    const rest = await Promise.all(
+      Array.from({ length: 60 }, (_, i) =>
+        pool.assign({ domainId: 'shop.test', pool: { type: 1, usage: 'online', codeDigits: 0 }, visitId: 200 + i, visitStarted: true, viewId: 200 + i, phone: '0123456789', clientData: null, expiresAt: new Date(now.getTime() + 60_000), now: new Date(), addressLimit: null }),
+      ),
+    );
+    expect(rest.filter((o) => 'lease' in o)).toHaveLength(50);
+    expect(rest.filter((o) => 'refused' in o && o.refused === 'exhausted')).toHaveLength(10);
+  });
 });

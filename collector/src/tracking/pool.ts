@@ -12,6 +12,7 @@ import type { LeaseDoc, SlotDoc } from './documents.ts';
 import type { PoolConfig } from '../domains/documents.ts';
 import { isDuplicateKey } from '../db/writes.ts';
 import { GroupedWrites } from '../db/grouped-writes.ts';
+import { GroupedSets } from '../db/grouped-sets.ts';
 import { SlotClaims, type FreeSlot } from './slot-claims.ts';
 import { AddressHolds, type AddressHold, type AddressLimit } from './address-holds.ts';
 
@@ -61,13 +62,21 @@ function leaseIdOf(slot: Pick<SlotDoc, '_id' | 'gen'>): string {
   return `${slot._id}@${slot.gen}`;
 }
 
+/** A pool's free slots as last read, oldest first; `sawAll`: the read found fewer than it asked for. */
+interface Candidates {
+  slots: FreeSlot[];
+  readAt: number;
+  sawAll: boolean;
+}
+
 export class NumberPool {
   private readonly holds: AddressHolds;
-  /** Group commit of the claims' leases and of their new expiries (grouped-writes.ts). */
-  private readonly leaseWrites: GroupedWrites<LeaseDoc>;
+  /** Group commit of the claims' leases (grouped-writes.ts), and of their new expiries (grouped-sets.ts). */
+  private readonly newLeases: GroupedWrites<LeaseDoc>;
+  private readonly leaseExpiries: GroupedSets<LeaseDoc>;
   /** Per pool (`domain|type`), its free exclusive slots oldest first, as last read (claimExclusive). */
-  private readonly candidates = new Map<string, { slots: FreeSlot[]; readAt: number }>();
-  private readonly reading = new Map<string, Promise<void>>();
+  private readonly candidates = new Map<string, Candidates>();
+  private readonly reading = new Map<string, Promise<Candidates>>();
   /** The slots this process's claims are on their way for. */
   private readonly claiming = new Set<string>();
   /** Group commit of the claims of exclusive slots (slot-claims.ts). */
@@ -75,7 +84,8 @@ export class NumberPool {
 
   constructor(private readonly c: Collections) {
     this.holds = new AddressHolds(c);
-    this.leaseWrites = new GroupedWrites(c.leases);
+    this.newLeases = new GroupedWrites(c.leases);
+    this.leaseExpiries = new GroupedSets(c.leases);
     this.claims = new SlotClaims(c);
   }
 
@@ -159,7 +169,7 @@ export class NumberPool {
     const slot = await this.c.slots.findOneAndUpdate(filter, { $set: { freeAt: expiresAt } }, { returnDocument: 'after' });
     if (!slot) return null;
     const _id = leaseIdOf(slot);
-    await Promise.all([this.leaseWrites.write({ updateOne: { filter: { _id }, update: { $set: { expiresAt } } } }), slot.hold && this.holds.follow(slot.hold, expiresAt)]);
+    await Promise.all([this.leaseExpiries.set({ _id }, { expiresAt }), slot.hold && this.holds.follow(slot.hold, expiresAt)]);
     return { _id, slot: slot._id, gen: slot.gen, number: slot.number, code: slot.code, expiresAt, claimed: false };
   }
 
@@ -183,7 +193,9 @@ export class NumberPool {
   }
 
   /** The pool's next free slot, oldest first, as last read; read again when none is left, or when
-   * the read is older than CANDIDATES_MAX_AGE_MS (another process may have freed older ones since). */
+   * the read is older than CANDIDATES_MAX_AGE_MS (another process may have freed older ones since).
+   * Many claims may wait for one read and find it used up by the others: they read again, past the
+   * slots this process is claiming, until a read has seen every free slot of the pool. */
   private async nextCandidate(pool: string, req: AssignRequest): Promise<FreeSlot | null> {
     const known = this.candidates.get(pool);
     if (known && known.slots.length > 0 && req.now.getTime() - known.readAt < CANDIDATES_MAX_AGE_MS) {
@@ -191,12 +203,16 @@ export class NumberPool {
       if (known.slots.length <= CANDIDATES / 4) void this.readOnce(pool, req).catch(() => undefined);
       return known.slots.shift()!;
     }
-    await this.readOnce(pool, req);
-    return this.candidates.get(pool)?.slots.shift() ?? null; // none: every number is held, or others took them first
+    for (;;) {
+      const read = await this.readOnce(pool, req);
+      const slot = read.slots.shift();
+      if (slot) return slot;
+      if (read.sawAll) return null; // every free slot is one this process is claiming: none left
+    }
   }
 
   /** One read at a time per pool: the claims waiting for it share what it finds. */
-  private readOnce(pool: string, req: AssignRequest): Promise<void> {
+  private readOnce(pool: string, req: AssignRequest): Promise<Candidates> {
     let reading = this.reading.get(pool);
     if (!reading) {
       reading = this.readCandidates(pool, req).finally(() => this.reading.delete(pool));
@@ -205,13 +221,17 @@ export class NumberPool {
     return reading;
   }
 
-  private async readCandidates(pool: string, req: AssignRequest): Promise<void> {
+  /** The pool's oldest free slots but the ones this process is claiming (a read may come back before
+   * their claims are made): as many more are read as it is claiming, so that those never fill the read. */
+  private async readCandidates(pool: string, req: AssignRequest): Promise<Candidates> {
     const now = new Date(Math.max(req.now.getTime(), Date.now()));
+    const limit = CANDIDATES + this.claiming.size;
     const free = await this.c.slots
-      .find({ domainId: req.domainId, type: req.pool.type, code: null, freeAt: { $lte: now } }, { sort: { freeAt: 1, _id: 1 }, limit: CANDIDATES, projection: { domainId: 1, type: 1, number: 1, code: 1, gen: 1 } })
+      .find({ domainId: req.domainId, type: req.pool.type, code: null, freeAt: { $lte: now } }, { sort: { freeAt: 1, _id: 1 }, limit, projection: { domainId: 1, type: 1, number: 1, code: 1, gen: 1 } })
       .toArray();
-    // Not the ones this process is claiming now: a read may come back before their claims are made.
-    this.candidates.set(pool, { slots: free.filter((slot) => !this.claiming.has(slot._id)), readAt: now.getTime() });
+    const read = { slots: free.filter((slot) => !this.claiming.has(slot._id)), readAt: now.getTime(), sawAll: free.length < limit };
+    this.candidates.set(pool, read);
+    return read;
   }
 
   /** A shared number serves many visitors at once, told apart by a random code; a code's slot is
@@ -252,7 +272,7 @@ export class NumberPool {
       assignedAt: req.now,
       expiresAt: req.expiresAt,
     };
-    await this.leaseWrites.insert(lease);
+    await this.newLeases.insert(lease);
     return lease;
   }
 }
