@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seed, startCollector, testDatabase, type RunningCollector, type TestDatabase } from '../helpers/collector.ts';
 import { API_KEY, trackingFixture, viewParams } from '../helpers/fixtures.ts';
+import { until } from '../helpers/until.ts';
 
 const POOL = ['0800000001', '0800000002', '0800000003', '0800000004', '0800000005'];
 const VISITORS = 40;
@@ -58,6 +59,27 @@ describe('the pool under concurrent load', () => {
     expect(ok).toHaveLength(POOL.length);
     expect(new Set(ok.map((a) => a.body.surtaxPhone.surtaxPhoneNumber)).size).toBe(POOL.length);
     expect(await activeHolders()).toHaveLength(POOL.length);
+  });
+
+  it('renews a returning visit\'s number by what the process remembers, and never a number another process gave away since (issue 25)', async () => {
+    const [one, two] = instances as [RunningCollector, RunningCollector];
+    await Promise.all((await activeHolders()).map((h) => one.post('/ospExpiration', { api_key: API_KEY, surtax_phone: h.number, expiration: 0 })));
+    const numberOf = (body: any) => body.surtaxPhones?.['0123456789']?.surtaxPhoneNumber;
+    // A visit of the first process holds a number for a second; its next view there renews it.
+    const first = (await one.post('/ospView', viewParams({ expiration: 1 }))).body;
+    const again = (await one.post('/ospView', viewParams({ visit_id: first.visitId, expiration: 1 }))).body;
+    expect(numberOf(again)).toBe(numberOf(first));
+    // The lease ends; the second process gives the numbers to other visitors, that one among them.
+    const ended = Date.now() + 1000;
+    await until(() => Date.now() > ended, 'the lease to end');
+    const others = await Promise.all(POOL.map((_, i) => two.post('/ospView', viewParams({ ip: `198.51.100.${i + 1}` }))));
+    expect(others.map((o) => numberOf(o.body))).toContain(numberOf(first));
+    // Back on the first process, which remembers the number: the visit is refused it (every number is held).
+    const back = (await one.post('/ospView', viewParams({ visit_id: first.visitId }))).body;
+    expect(back).toMatchObject({ status: 'WARNING', visitId: first.visitId });
+    const holders = await activeHolders();
+    expect(holders).toHaveLength(POOL.length);
+    expect(holders.filter((h) => h.number === numberOf(first).replaceAll('.', ''))).toEqual([expect.objectContaining({ visitId: others.find((o) => numberOf(o.body) === numberOf(first))!.body.visitId })]);
   });
 
   it('gives one viewId to concurrent repeats of a unique_view_id', async () => {

@@ -51,6 +51,9 @@ const CANDIDATES_MAX_AGE_MS = 1000;
 /** Slots another process took first before a claim gives up (it reads again when a batch runs out). */
 const MAX_CLAIM_ATTEMPTS = 100;
 
+/** Numbers remembered as given to visits (the oldest first forgotten). */
+const MAX_REMEMBERED = 50_000;
+
 /** Random codes tried on a shared pool before it counts as full. */
 const CODED_ATTEMPTS = 30;
 
@@ -60,6 +63,14 @@ export function slotKey(number: string, code: string | null): string {
 
 function leaseIdOf(slot: Pick<SlotDoc, '_id' | 'gen'>): string {
   return `${slot._id}@${slot.gen}`;
+}
+
+/** What a renewal of a slot needs to know, and what it answers. */
+type HeldSlot = Pick<SlotDoc, '_id' | 'gen' | 'number' | 'code' | 'hold'>;
+
+/** A visit's phone on a pool, the way it holds one slot. */
+function heldKey(req: Pick<AssignRequest, 'domainId' | 'pool' | 'visitId' | 'phone'>): string {
+  return `${req.domainId}|${req.pool.type}|${req.visitId}|${req.phone}`;
 }
 
 /** A pool's free slots as last read, oldest first; `sawAll`: the read found fewer than it asked for. */
@@ -79,8 +90,11 @@ export class NumberPool {
   private readonly reading = new Map<string, Promise<Candidates>>();
   /** The slots this process's claims are on their way for. */
   private readonly claiming = new Set<string>();
-  /** Group commit of the claims of exclusive slots (slot-claims.ts). */
+  /** Group commit of the claims of exclusive slots and of known slots' renewals (slot-claims.ts). */
   private readonly claims: SlotClaims;
+  /** The slot this process gave (or renewed for) a visit's phone, by `heldKey`: its next view renews
+   * it by `_id`, with other requests' renewals, instead of asking the database which it holds. */
+  private readonly remembered = new Map<string, HeldSlot>();
 
   constructor(private readonly c: Collections) {
     this.holds = new AddressHolds(c);
@@ -158,16 +172,37 @@ export class NumberPool {
     await Promise.all(leases.filter((l) => l.claimed).map((l) => this.renew({ _id: l.slot, gen: l.gen }, now)));
   }
 
-  private renewHeld(req: AssignRequest): Promise<HeldNumber | null> {
-    return this.renew({ visitId: req.visitId, phone: req.phone, domainId: req.domainId, type: req.pool.type, freeAt: { $gt: req.now } }, req.expiresAt);
+  /** The slot this visit holds for this phone, renewed: by `_id` with other requests' renewals when
+   * this process knows which it is (the database still decides: the slot's generation and holder
+   * must be the same, and its lease not ended), else found by its holder. */
+  private async renewHeld(req: AssignRequest): Promise<HeldNumber | null> {
+    const key = heldKey(req);
+    const known = this.remembered.get(key);
+    if (known) {
+      if (await this.claims.renew(known, { visitId: req.visitId, phone: req.phone }, req.now, req.expiresAt)) return this.followExpiry(known, req.expiresAt);
+      this.remembered.delete(key);
+    }
+    const slot = await this.c.slots.findOneAndUpdate({ visitId: req.visitId, phone: req.phone, domainId: req.domainId, type: req.pool.type, freeAt: { $gt: req.now } }, { $set: { freeAt: req.expiresAt } }, { returnDocument: 'after' });
+    if (!slot) return null;
+    this.remember(key, slot);
+    return this.followExpiry(slot, req.expiresAt);
   }
 
-  /** Moves the expiry of the slot matching `filter`, then of its current lease (and of its address
-   * hold), each written with other requests' (group commit); null when no slot matched. The slot
-   * says which number it is: the lease is not read back. */
+  private remember(key: string, slot: HeldSlot): void {
+    this.remembered.delete(key);
+    this.remembered.set(key, { _id: slot._id, gen: slot.gen, number: slot.number, code: slot.code, hold: slot.hold ?? null });
+    if (this.remembered.size > MAX_REMEMBERED) this.remembered.delete(this.remembered.keys().next().value!);
+  }
+
+  /** Moves the expiry of the slot matching `filter`, then that of its current lease; null when no slot matched. */
   private async renew(filter: Record<string, unknown>, expiresAt: Date): Promise<HeldNumber | null> {
     const slot = await this.c.slots.findOneAndUpdate(filter, { $set: { freeAt: expiresAt } }, { returnDocument: 'after' });
-    if (!slot) return null;
+    return slot && this.followExpiry(slot, expiresAt);
+  }
+
+  /** A slot's new expiry written on its current lease and its address hold, each with other
+   * requests' (group commit). The slot says which number it is: the lease is not read back. */
+  private async followExpiry(slot: HeldSlot, expiresAt: Date): Promise<HeldNumber> {
     const _id = leaseIdOf(slot);
     await Promise.all([this.leaseExpiries.set({ _id }, { expiresAt }), slot.hold && this.holds.follow(slot.hold, expiresAt)]);
     return { _id, slot: slot._id, gen: slot.gen, number: slot.number, code: slot.code, expiresAt, claimed: false };
@@ -273,6 +308,7 @@ export class NumberPool {
       expiresAt: req.expiresAt,
     };
     await this.newLeases.insert(lease);
+    if (req.visitId > 0) this.remember(heldKey(req), slot);
     return lease;
   }
 }

@@ -1,8 +1,9 @@
-// Claims of a pool's exclusive slots, gathered (group commit, db/grouped-sets.ts): the claims a
-// process makes while a batch is on its way go together as one update statement. Each claim names
-// its slot by `_id` and by the generation it was read at, and requires it free: the database still
-// lets exactly one claim win a slot, whichever process makes it. A claim won when the slot carries
-// its token.
+// Claims of a pool's exclusive slots, and renewals of slots this process knows a visit holds,
+// gathered (group commit, db/grouped-sets.ts): those a process makes while a batch is on its way go
+// together as one update statement. Each claim names its slot by `_id` and by the generation it was
+// read at, and requires it free: the database still lets exactly one claim win a slot, whichever
+// process makes it. A claim won when the slot carries its token. A renewal requires the same
+// generation and holder, and the lease not ended.
 import { randomUUID } from 'node:crypto';
 import type { Collections } from '../db/collections.ts';
 import { GroupedSets } from '../db/grouped-sets.ts';
@@ -25,5 +26,10 @@ export class SlotClaims {
   async claim(slot: FreeSlot, now: Date, fields: ClaimFields): Promise<SlotDoc | null> {
     const won = { ...fields, gen: slot.gen + 1, claim: randomUUID() };
     return (await this.sets.set({ _id: slot._id, gen: slot.gen, freeAt: { $lte: now } }, won)) ? { ...slot, ...won } : null;
+  }
+
+  /** Moves the end of the slot's lease to `freeAt` if `holder` still holds it; whether it did. */
+  renew(slot: Pick<SlotDoc, '_id' | 'gen'>, holder: Pick<SlotDoc, 'visitId' | 'phone'>, now: Date, freeAt: Date): Promise<boolean> {
+    return this.sets.set({ _id: slot._id, gen: slot.gen, visitId: holder.visitId, phone: holder.phone, freeAt: { $gt: now } }, { freeAt });
   }
 }
