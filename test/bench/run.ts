@@ -5,18 +5,22 @@
 //   answered: both routes' throughput and their ratio.
 // - Open loop: requests sent at a steady pace, one every 1/rate seconds whatever the answers, at
 //   half the closed loop's /ospView throughput, for BENCH_OPEN_SECONDS (20), once the database has
-//   settled after the closed loops; latency counted from each request's scheduled time, after a
-//   warm-up of 2 s at that rate.
+//   settled after the closed loops, by a client in a process of its own (open-loop.ts); latency
+//   counted from each request's scheduled time, after a warm-up of 2 s at that rate.
 // - Database operations per view: of one view alone (a new visit; a returning visit that keeps its
 //   number), and in the steady state, all the commands the app sent during a closed-loop load
 //   divided by the views answered (the outbox worker's polls left out; id blocks, traffic counter
 //   flushes and the reads of free slots counted in, as their share).
 import { readFileSync } from 'node:fs';
-import http from 'node:http';
-import { performance } from 'node:perf_hooks';
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import Router from '@koa/router';
 import autocannon from 'autocannon';
 import { databaseLabel, startBenchCollector } from './bench-collector.ts';
+import type { OpenLoopPlan, OpenLoopResult } from './open-loop.ts';
+
+const run = promisify(execFile);
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -86,54 +90,13 @@ async function closedLoop(title: string, urlPath: string, requests: autocannon.R
   return { result, perRequest: total(commands) / Math.max(1, result.requests.total), commands };
 }
 
-/** Requests sent at `rate` a second for WARM_UP_SECONDS + SECONDS, each at its own time whatever the
- * answers, over keep-alive connections opened as needed (node:http: lighter than fetch in the
- * collector's process); the latencies of the first WARM_UP_SECONDS (connections opening) are not counted. */
+/** The open loop at `rate` a second, from a process of its own (open-loop.ts). */
 async function openLoop(rate: number): Promise<void> {
-  const warmUp = Math.round(rate * WARM_UP_SECONDS);
-  const count = warmUp + Math.round(rate * OPEN_SECONDS);
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 1000 });
-  const target = new URL(`${base}/ospView`);
-  const latencies: number[] = [];
-  const failures = new Map<string, number>();
-  const fail = (why: string) => failures.set(why, (failures.get(why) ?? 0) + 1);
-  const start = performance.now();
-  const sent: Promise<void>[] = [];
-  const fire = (scheduledAt: number, counted: boolean) =>
-    new Promise<void>((resolve) => {
-      const req = http.request({ host: target.hostname, port: target.port, path: target.pathname, method: 'POST', agent, headers: { ...FORM, 'content-length': Buffer.byteLength(viewBody) } }, (res) => {
-        let body = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => (body += chunk));
-        res.on('end', () => {
-          if (counted) latencies.push(performance.now() - scheduledAt);
-          const status = (JSON.parse(body) as { status: string }).status;
-          if (status !== 'OK') fail(status);
-          resolve();
-        });
-      });
-      req.on('error', (err) => {
-        fail(err.message);
-        resolve();
-      });
-      req.end(viewBody);
-    });
-  await new Promise<void>((resolve) => {
-    const tick = () => {
-      const due = Math.min(count, Math.floor(((performance.now() - start) * rate) / 1000) + 1);
-      while (sent.length < due) sent.push(fire(start + (sent.length * 1000) / rate, sent.length >= warmUp));
-      if (sent.length < count) setTimeout(tick, 1);
-      else resolve();
-    };
-    tick();
-  });
-  await Promise.all(sent);
-  agent.destroy();
-  const elapsed = (performance.now() - start) / 1000 - WARM_UP_SECONDS;
-  latencies.sort((a, b) => a - b);
-  const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]!.toFixed(1);
-  const failed = [...failures].map(([why, n]) => `${n} ${why}`).join(', ') || 'none';
-  console.log(`${'/ospView direct, one phone (open loop)'.padEnd(52)} offered ${rate.toFixed(0)} req/s   achieved ${(latencies.length / elapsed).toFixed(0)} req/s   p50 ${at(0.5)} ms   p99 ${at(0.99)} ms   failed: ${failed}`);
+  const plan: OpenLoopPlan = { url: `${base}/ospView`, body: viewBody, rate, seconds: OPEN_SECONDS, warmUpSeconds: WARM_UP_SECONDS };
+  const { stdout } = await run(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./open-loop.ts', import.meta.url)), JSON.stringify(plan)]);
+  const result = JSON.parse(stdout.trim().split('\n').pop()!) as OpenLoopResult;
+  const failed = Object.entries(result.failures).map(([why, n]) => `${n} ${why}`).join(', ') || 'none';
+  console.log(`${'/ospView direct, one phone (open loop)'.padEnd(52)} offered ${rate.toFixed(0)} req/s   achieved ${result.achieved.toFixed(0)} req/s   p50 ${result.p50.toFixed(1)} ms   p99 ${result.p99.toFixed(1)} ms   failed: ${failed}`);
 }
 
 /** Waits until the app has sent the database nothing for half a second (the outbox worker's polls aside). */
