@@ -6,6 +6,7 @@
 import type { Collections } from '../db/collections.ts';
 import type { DomainDoc } from './documents.ts';
 import { hashKey } from './keys.ts';
+import { setRecent } from '../recent-map.ts';
 
 export const DEFAULT_DOMAIN_CACHE_MS = 5_000;
 
@@ -34,10 +35,8 @@ export class DomainCache {
     if (hit && hit.until > now) return hit.domain;
     // Concurrent requests of one key share the read; a failed read is not kept.
     const domain = this.c.domains.findOne({ [field]: hash });
-    this.entries.delete(id);
-    this.entries.set(id, { domain, until: now + this.maxAgeMs });
+    setRecent(this.entries, id, { domain, until: now + this.maxAgeMs }, MAX_ENTRIES);
     domain.catch(() => this.entries.get(id)?.domain === domain && this.entries.delete(id));
-    if (this.entries.size > MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
     return domain;
   }
 

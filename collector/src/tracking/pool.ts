@@ -15,6 +15,7 @@ import { GroupedWrites } from '../db/grouped-writes.ts';
 import { GroupedSets } from '../db/grouped-sets.ts';
 import { SlotClaims, type FreeSlot } from './slot-claims.ts';
 import { AddressHolds, type AddressHold, type AddressLimit } from './address-holds.ts';
+import { setRecent } from '../recent-map.ts';
 
 export interface AssignRequest {
   domainId: string;
@@ -182,22 +183,25 @@ export class NumberPool {
       if (await this.claims.renew(known, { visitId: req.visitId, phone: req.phone }, req.now, req.expiresAt)) return this.followExpiry(known, req.expiresAt);
       this.remembered.delete(key);
     }
-    const slot = await this.c.slots.findOneAndUpdate({ visitId: req.visitId, phone: req.phone, domainId: req.domainId, type: req.pool.type, freeAt: { $gt: req.now } }, { $set: { freeAt: req.expiresAt } }, { returnDocument: 'after' });
+    const slot = await this.moveFreeAt({ visitId: req.visitId, phone: req.phone, domainId: req.domainId, type: req.pool.type, freeAt: { $gt: req.now } }, req.expiresAt);
     if (!slot) return null;
     this.remember(key, slot);
     return this.followExpiry(slot, req.expiresAt);
   }
 
   private remember(key: string, slot: HeldSlot): void {
-    this.remembered.delete(key);
-    this.remembered.set(key, { _id: slot._id, gen: slot.gen, number: slot.number, code: slot.code, hold: slot.hold ?? null });
-    if (this.remembered.size > MAX_REMEMBERED) this.remembered.delete(this.remembered.keys().next().value!);
+    setRecent(this.remembered, key, { _id: slot._id, gen: slot.gen, number: slot.number, code: slot.code, hold: slot.hold ?? null }, MAX_REMEMBERED);
   }
 
   /** Moves the expiry of the slot matching `filter`, then that of its current lease; null when no slot matched. */
   private async renew(filter: Record<string, unknown>, expiresAt: Date): Promise<HeldNumber | null> {
-    const slot = await this.c.slots.findOneAndUpdate(filter, { $set: { freeAt: expiresAt } }, { returnDocument: 'after' });
+    const slot = await this.moveFreeAt(filter, expiresAt);
     return slot && this.followExpiry(slot, expiresAt);
+  }
+
+  /** The slot matching `filter`, free from `expiresAt` on; null when none matched. */
+  private moveFreeAt(filter: Record<string, unknown>, expiresAt: Date): Promise<SlotDoc | null> {
+    return this.c.slots.findOneAndUpdate(filter, { $set: { freeAt: expiresAt } }, { returnDocument: 'after' });
   }
 
   /** A slot's new expiry written on its current lease and its address hold, each with other

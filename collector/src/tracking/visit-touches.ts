@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Collections } from '../db/collections.ts';
 import { GroupedSets } from '../db/grouped-sets.ts';
+import { setRecent } from '../recent-map.ts';
 import type { VisitDoc } from './documents.ts';
 
 /** What a view of a visit needs of it. */
@@ -30,9 +31,7 @@ export class VisitTouches {
   }
 
   remember(visit: KnownVisit): void {
-    this.known.delete(visit._id);
-    this.known.set(visit._id, { _id: visit._id, domainId: visit.domainId, attribution: visit.attribution, isBot: visit.isBot });
-    if (this.known.size > MAX_KNOWN) this.known.delete(this.known.keys().next().value!);
+    setRecent(this.known, visit._id, { _id: visit._id, domainId: visit.domainId, attribution: visit.attribution, isBot: visit.isBot }, MAX_KNOWN);
   }
 
   /** Sets `set` on the visit if it was active since `activeSince`; whether it was. */
