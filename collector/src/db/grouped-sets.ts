@@ -7,7 +7,7 @@
 // (the embedded server's --sync-on-commit, or j:true) each its own sync; the embedded server holds
 // the collection's lock through each. N updates of a bulkWrite cost N syncs in a row, so a batch
 // that grew while the disk was slow took longer still, and the next grew more (measured: 30 claims
-// 7 to 9 ms alone, 40 to 80 ms under load). One statement costs one transaction whatever its size.
+// 6 to 9 ms alone, 40 to 80 ms under load). One statement costs one transaction whatever its size.
 //
 // Each set's filter names its document's `_id` (and any conditions); the set was applied when the
 // document now carries every field it set, which the caller makes unique with a token field where
