@@ -6,7 +6,10 @@
 // - Open loop: requests sent at a steady pace, one every 1/rate seconds whatever the answers, at
 //   half the closed loop's /ospView throughput, for BENCH_OPEN_SECONDS (20), once the database has
 //   settled after the closed loops, by a client in a process of its own (open-loop.ts); latency
-//   counted from each request's scheduled time, after a warm-up of 2 s at that rate.
+//   counted from each request's scheduled time, after a warm-up of 2 s at that rate. Beside it, the
+//   database's journal syncs over those seconds (serverStatus): how many, how long each, and the
+//   share of the time the journal was syncing. Commits wait for them one sync at a time, so that
+//   share is how busy the resource a view's writes queue for is.
 // - Database operations per view: of one view alone (a new visit; a returning visit that keeps its
 //   number), and in the steady state, all the commands the app sent during a closed-loop load
 //   divided by the views answered (the outbox worker's polls left out; id blocks, traffic counter
@@ -93,10 +96,26 @@ async function closedLoop(title: string, urlPath: string, requests: autocannon.R
 /** The open loop at `rate` a second, from a process of its own (open-loop.ts). */
 async function openLoop(rate: number): Promise<void> {
   const plan: OpenLoopPlan = { url: `${base}/ospView`, body: viewBody, rate, seconds: OPEN_SECONDS, warmUpSeconds: WARM_UP_SECONDS };
+  const syncsBefore = await journalSyncs();
   const { stdout } = await run(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./open-loop.ts', import.meta.url)), JSON.stringify(plan)]);
+  const syncsAfter = await journalSyncs();
   const result = JSON.parse(stdout.trim().split('\n').pop()!) as OpenLoopResult;
   const failed = Object.entries(result.failures).map(([why, n]) => `${n} ${why}`).join(', ') || 'none';
   console.log(`${'/ospView direct, one phone (open loop)'.padEnd(52)} offered ${rate.toFixed(0)} req/s   achieved ${result.achieved.toFixed(0)} req/s   p50 ${result.p50.toFixed(1)} ms   p99 ${result.p99.toFixed(1)} ms   failed: ${failed}`);
+  if (syncsBefore && syncsAfter) {
+    const syncs = syncsAfter.count - syncsBefore.count;
+    const micros = syncsAfter.micros - syncsBefore.micros;
+    const seconds = OPEN_SECONDS + WARM_UP_SECONDS; // the client's own start adds a quiet moment
+    console.log(`  journal syncs during the open loop: ${(syncs / seconds).toFixed(0)}/s, ${(micros / Math.max(1, syncs)).toFixed(0)} µs each, the journal syncing ${((micros / 1e6 / seconds) * 100).toFixed(0)} % of the time`);
+  }
+}
+
+/** WiredTiger's journal syncs so far (serverStatus, on the embedded database and on MongoDB alike); null when not reported. */
+async function journalSyncs(): Promise<{ count: number; micros: number } | null> {
+  const log = (await bench.client.db('admin').command({ serverStatus: 1 }).catch(() => null))?.wiredTiger?.log;
+  const count = log?.['log sync operations'];
+  const micros = log?.['log sync time duration (usecs)'];
+  return typeof count === 'number' && typeof micros === 'number' ? { count, micros } : null;
 }
 
 /** Waits until the app has sent the database nothing for half a second (the outbox worker's polls aside). */
