@@ -35,6 +35,8 @@ const RETURNING_VISITS = 100;
 const OPEN_SECONDS = Number(process.env.BENCH_OPEN_SECONDS ?? 20);
 /** The open loop's first seconds, not counted: the client opens its connections. */
 const WARM_UP_SECONDS = 2;
+/** The open loop's rate when set (A/B comparisons at one rate); unset: half the closed loop's. */
+const OPEN_RATE = Number(process.env.BENCH_OPEN_RATE ?? 0);
 
 const bench = await startBenchCollector(
   {
@@ -159,7 +161,7 @@ const view = await closedLoop('/ospView direct, one phone, new visits', '/ospVie
 console.log(`ratio /ospView : insertOne = ${(view.result.requests.average / insert.result.requests.average).toFixed(2)} (throughput, closed loop)`);
 await quiet();
 await settled();
-await openLoop(view.result.requests.average / 2);
+await openLoop(OPEN_RATE || view.result.requests.average / 2);
 
 // Returning visits that keep their number: each of RETURNING_VISITS visits holds one, and comes back.
 await quiet();

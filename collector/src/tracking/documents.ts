@@ -44,6 +44,8 @@ export interface LeaseDoc {
   clientData: unknown;
   assignedAt: Date;
   expiresAt: Date;
+  /** The token of the claim that wrote it, when written beside its claim (pool.ts, claimWithLease). */
+  claim?: string;
 }
 
 export interface VisitDoc {
@@ -82,6 +84,10 @@ export interface ViewDoc {
   phones: string[];
   uniqueViewId: string | null;
   attribution: Attribution;
+  /** Ours, on the view that started its visit: what of the visit the view does not already hold. A
+   * visit is stored beside its first view, not before it, so a crash may keep the view and lose the
+   * visit; `npm run rebuild-summaries` makes the visit again from it (lost-visits.ts). */
+  startedVisit?: Pick<VisitDoc, 'uniqueVisitorId' | 'ga'>;
 }
 
 /** Claims a client's `unique_view_id` for the first view that carried it. */

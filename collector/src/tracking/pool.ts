@@ -6,7 +6,7 @@
 // call's time. A slot's `freeAt` is the truth; its current lease's `expiresAt` follows it, and so
 // does the end of its hold on the client address's limit (address-holds.ts), reserved before the
 // claim so that one address never holds more than the domain's numbersPerAddress.
-import { randomInt } from 'node:crypto';
+import { randomInt, randomUUID } from 'node:crypto';
 import type { Collections } from '../db/collections.ts';
 import type { LeaseDoc, SlotDoc } from './documents.ts';
 import type { PoolConfig } from '../domains/documents.ts';
@@ -225,10 +225,38 @@ export class NumberPool {
       this.claiming.add(free._id);
       // Free at the time of the claim: a request that waited may claim a number freed meanwhile (the read found it).
       const claimedAt = new Date(Math.max(req.now.getTime(), Date.now()));
-      const slot = await this.claims.claim(free, claimedAt, { freeAt: req.expiresAt, visitId: req.visitId, phone: req.phone, hold }).finally(() => this.claiming.delete(free._id));
-      if (slot) return this.writeLease(slot, req);
+      const lease = await this.claimWithLease(free, claimedAt, req, hold).finally(() => this.claiming.delete(free._id));
+      if (lease) return lease;
     }
     return null;
+  }
+
+  /**
+   * The claim of a free slot and the lease it makes, written at once, so that a view waits for one
+   * commit and not two: the lease's `_id` is known before the claim (`<slot>@<gen + 1>`), and both
+   * carry the claim's token. A claim that lost takes its lease back if it still stands; one that won
+   * and found another claim's lease in its place (a losing claim's, written first) replaces it. A
+   * losing claim's lease that a crash left behind is replaced by the winner of that generation, and
+   * no call reads it before then (a slot's leases are read from its current generation down).
+   */
+  private async claimWithLease(free: FreeSlot, claimedAt: Date, req: AssignRequest, hold: AddressHold | null): Promise<LeaseDoc | null> {
+    const token = randomUUID();
+    const lease = { ...leaseFor({ ...free, gen: free.gen + 1 }, req), claim: token };
+    const [claimed, inserted] = await Promise.allSettled([
+      this.claims.claim(free, claimedAt, { freeAt: req.expiresAt, visitId: req.visitId, phone: req.phone, hold }, token),
+      this.newLeases.insert(lease),
+    ]);
+    if (claimed.status === 'rejected') throw claimed.reason;
+    if (!claimed.value) {
+      if (inserted.status === 'fulfilled') await this.c.leases.deleteOne({ _id: lease._id, claim: token }).catch(() => undefined);
+      return null;
+    }
+    if (inserted.status === 'rejected') {
+      if (!isDuplicateKey(inserted.reason)) throw inserted.reason;
+      await this.c.leases.replaceOne({ _id: lease._id }, lease, { upsert: true });
+    }
+    if (req.visitId > 0) this.remember(heldKey(req), claimed.value);
+    return lease;
   }
 
   /** The pool's next free slot, oldest first, as last read; read again when none is left, or when
@@ -296,23 +324,28 @@ export class NumberPool {
   }
 
   private async writeLease(slot: SlotDoc, req: AssignRequest): Promise<LeaseDoc> {
-    const lease: LeaseDoc = {
-      _id: leaseIdOf(slot),
-      slot: slot._id,
-      gen: slot.gen,
-      domainId: req.domainId,
-      number: slot.number,
-      code: slot.code,
-      type: slot.type,
-      visitId: req.visitId,
-      viewId: req.viewId,
-      phone: req.phone,
-      clientData: req.clientData ?? null,
-      assignedAt: req.now,
-      expiresAt: req.expiresAt,
-    };
+    const lease = leaseFor(slot, req);
     await this.newLeases.insert(lease);
     if (req.visitId > 0) this.remember(heldKey(req), slot);
     return lease;
   }
+}
+
+/** The lease of `req`'s visit on the slot's generation `gen`. */
+function leaseFor(slot: Pick<SlotDoc, '_id' | 'gen' | 'number' | 'code' | 'type'>, req: AssignRequest): LeaseDoc {
+  return {
+    _id: leaseIdOf(slot),
+    slot: slot._id,
+    gen: slot.gen,
+    domainId: req.domainId,
+    number: slot.number,
+    code: slot.code,
+    type: slot.type,
+    visitId: req.visitId,
+    viewId: req.viewId,
+    phone: req.phone,
+    clientData: req.clientData ?? null,
+    assignedAt: req.now,
+    expiresAt: req.expiresAt,
+  };
 }

@@ -22,9 +22,10 @@ export class SlotClaims {
     this.sets = new GroupedSets(c.slots);
   }
 
-  /** The slot as the claim left it; null when it was not free any more (another claim won it). */
-  async claim(slot: FreeSlot, now: Date, fields: ClaimFields): Promise<SlotDoc | null> {
-    const won = { ...fields, gen: slot.gen + 1, claim: randomUUID() };
+  /** The slot as the claim left it; null when it was not free any more (another claim won it).
+   * `token`: the claim's, which the slot carries when it won. */
+  async claim(slot: FreeSlot, now: Date, fields: ClaimFields, token: string = randomUUID()): Promise<SlotDoc | null> {
+    const won = { ...fields, gen: slot.gen + 1, claim: token };
     return (await this.sets.set({ _id: slot._id, gen: slot.gen, freeAt: { $lte: now } }, won)) ? { ...slot, ...won } : null;
   }
 

@@ -1,0 +1,60 @@
+// Visits a crash lost beside their first view, made again from it. A new visit and its first view
+// are stored at once, not one after the other (visits.ts), so a process (or its database) that
+// dies between the two commits may keep the view and lose the visit. That view carries what of its
+// visit it does not already hold (`startedVisit`): the visit is the view's address, browser, page,
+// referrer and attribution, seen at the view's time. `npm run rebuild-summaries` runs this before
+// it counts the visits again. Views stored before `startedVisit` existed are passed over.
+import type { Collections } from '../db/collections.ts';
+import { isDuplicateKey } from '../db/writes.ts';
+import type { ViewDoc, VisitDoc } from './documents.ts';
+
+/** Views that started a visit, checked at once. */
+const VIEWS_AT_ONCE = 1000;
+
+/** Makes again the domain's visits that a view started and no visit document holds; how many. */
+export async function restoreLostVisits(c: Collections, domainId: string): Promise<number> {
+  let restored = 0;
+  let firstViews: ViewDoc[] = [];
+  const check = async () => {
+    restored += await restoreMissing(c, firstViews);
+    firstViews = [];
+  };
+  // No index serves this: it reads every view once, as the repair it is.
+  for await (const view of c.views.find({ domainId, startedVisit: { $exists: true } })) {
+    firstViews.push(view);
+    if (firstViews.length === VIEWS_AT_ONCE) await check();
+  }
+  if (firstViews.length > 0) await check();
+  return restored;
+}
+
+async function restoreMissing(c: Collections, firstViews: ViewDoc[]): Promise<number> {
+  const stored = new Set((await c.visits.find({ _id: { $in: firstViews.map((v) => v.visitId) } }, { projection: { _id: 1 } }).toArray()).map((v) => v._id));
+  const lost = firstViews.filter((v) => !stored.has(v.visitId)).map(visitOf);
+  if (lost.length === 0) return 0;
+  try {
+    await c.visits.insertMany(lost, { ordered: false });
+  } catch (err) {
+    if (!isDuplicateKey(err)) throw err; // a visit stored meanwhile: the domain was taking views
+  }
+  return lost.length;
+}
+
+/** The visit as its first view's request stored it (visits.ts, continueOrStartVisit). */
+function visitOf(view: ViewDoc): VisitDoc {
+  return {
+    _id: view.visitId,
+    domainId: view.domainId,
+    createdAt: view.createdAt,
+    lastSeenAt: view.createdAt,
+    ip: view.ip,
+    userAgent: view.userAgent,
+    isMobile: view.isMobile,
+    isBot: view.isBot,
+    uniqueVisitorId: view.startedVisit?.uniqueVisitorId ?? null,
+    ...(view.startedVisit?.ga ? { ga: view.startedVisit.ga } : {}),
+    landingUrl: view.url,
+    referrer: view.referrer,
+    attribution: view.attribution,
+  };
+}
