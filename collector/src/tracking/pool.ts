@@ -2,8 +2,8 @@
 //
 // A slot (a number, or a number and code of a shared pool) is claimed by one findOneAndUpdate on
 // `freeAt <= now`, so the database lets exactly one request win it. Each claim writes a lease,
-// `<slot>@<gen>`: the history that routes a late call to the visit that held the number at the
-// call's time. A slot's `freeAt` is the truth; its current lease's `expiresAt` follows it, and so
+// `<slot>@<gen>` (an exclusive number's at the same time as its claim): the history that routes a
+// late call to the visit that held the number at the call's time. A slot's `freeAt` is the truth; its current lease's `expiresAt` follows it, and so
 // does the end of its hold on the client address's limit (address-holds.ts), reserved before the
 // claim so that one address never holds more than the domain's numbersPerAddress.
 import { randomInt, randomUUID } from 'node:crypto';
