@@ -14,13 +14,13 @@ const VIEWS_AT_ONCE = 1000;
 /** Makes again the domain's visits that a view started and no visit document holds; how many. */
 export async function restoreLostVisits(c: Collections, domainId: string): Promise<number> {
   let restored = 0;
-  let firstViews: ViewDoc[] = [];
+  let firstViews: Pick<ViewDoc, '_id' | 'visitId'>[] = [];
   const check = async () => {
     restored += await restoreMissing(c, firstViews);
     firstViews = [];
   };
   // No index serves this: it reads every view once, as the repair it is.
-  for await (const view of c.views.find({ domainId, startedVisit: { $exists: true } })) {
+  for await (const view of c.views.find({ domainId, startedVisit: { $exists: true } }, { projection: { visitId: 1 } })) {
     firstViews.push(view);
     if (firstViews.length === VIEWS_AT_ONCE) await check();
   }
@@ -28,10 +28,11 @@ export async function restoreLostVisits(c: Collections, domainId: string): Promi
   return restored;
 }
 
-async function restoreMissing(c: Collections, firstViews: ViewDoc[]): Promise<number> {
+async function restoreMissing(c: Collections, firstViews: Pick<ViewDoc, '_id' | 'visitId'>[]): Promise<number> {
   const stored = new Set((await c.visits.find({ _id: { $in: firstViews.map((v) => v.visitId) } }, { projection: { _id: 1 } }).toArray()).map((v) => v._id));
-  const lost = firstViews.filter((v) => !stored.has(v.visitId)).map(visitOf);
-  if (lost.length === 0) return 0;
+  const missing = firstViews.filter((v) => !stored.has(v.visitId)).map((v) => v._id);
+  if (missing.length === 0) return 0;
+  const lost = (await c.views.find({ _id: { $in: missing } }).toArray()).map(visitOf);
   try {
     await c.visits.insertMany(lost, { ordered: false });
   } catch (err) {
