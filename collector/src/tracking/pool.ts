@@ -236,8 +236,9 @@ export class NumberPool {
    * commit and not two: the lease's `_id` is known before the claim (`<slot>@<gen + 1>`), and both
    * carry the claim's token. A claim that lost takes its lease back if it still stands; one that won
    * and found another claim's lease in its place (a losing claim's, written first) replaces it. A
-   * losing claim's lease that a crash left behind is replaced by the winner of that generation, and
-   * no call reads it before then (a slot's leases are read from its current generation down).
+   * losing claim's lease that a crash left behind is replaced by the winner of that generation. A
+   * slot's leases are read from its current generation down, so a call reads a loser's lease only
+   * between the winner's claim and its replacing it, before any visitor is shown the number.
    */
   private async claimWithLease(free: FreeSlot, claimedAt: Date, req: AssignRequest, hold: AddressHold | null): Promise<LeaseDoc | null> {
     const token = randomUUID();
