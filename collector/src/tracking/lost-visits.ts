@@ -7,6 +7,7 @@
 import type { Collections } from '../db/collections.ts';
 import { isDuplicateKey } from '../db/writes.ts';
 import type { ViewDoc, VisitDoc } from './documents.ts';
+import { newVisit } from './visits.ts';
 
 /** Views that started a visit, checked at once. */
 const VIEWS_AT_ONCE = 1000;
@@ -41,21 +42,8 @@ async function restoreMissing(c: Collections, firstViews: Pick<ViewDoc, '_id' | 
   return lost.length;
 }
 
-/** The visit as its first view's request stored it (visits.ts, continueOrStartVisit). */
+/** The visit as its first view's request stored it. */
 function visitOf(view: ViewDoc): VisitDoc {
-  return {
-    _id: view.visitId,
-    domainId: view.domainId,
-    createdAt: view.createdAt,
-    lastSeenAt: view.createdAt,
-    ip: view.ip,
-    userAgent: view.userAgent,
-    isMobile: view.isMobile,
-    isBot: view.isBot,
-    uniqueVisitorId: view.startedVisit?.uniqueVisitorId ?? null,
-    ...(view.startedVisit?.ga ? { ga: view.startedVisit.ga } : {}),
-    landingUrl: view.url,
-    referrer: view.referrer,
-    attribution: view.attribution,
-  };
+  const started = { uniqueVisitorId: view.startedVisit?.uniqueVisitorId ?? null, ga: view.startedVisit?.ga };
+  return newVisit(view.visitId, view.domainId, { ...view, ...started }, view.attribution, view.createdAt);
 }

@@ -3,9 +3,10 @@
 // A slot (a number, or a number and code of a shared pool) is claimed by one findOneAndUpdate on
 // `freeAt <= now`, so the database lets exactly one request win it. Each claim writes a lease,
 // `<slot>@<gen>` (an exclusive number's at the same time as its claim): the history that routes a
-// late call to the visit that held the number at the call's time. A slot's `freeAt` is the truth; its current lease's `expiresAt` follows it, and so
-// does the end of its hold on the client address's limit (address-holds.ts), reserved before the
-// claim so that one address never holds more than the domain's numbersPerAddress.
+// late call to the visit that held the number at the call's time. A slot's `freeAt` is the truth;
+// its current lease's `expiresAt` follows it, and so does the end of its hold on the client
+// address's limit (address-holds.ts), reserved before the claim so that one address never holds
+// more than the domain's numbersPerAddress.
 import { randomInt, randomUUID } from 'node:crypto';
 import type { Collections } from '../db/collections.ts';
 import type { LeaseDoc, SlotDoc } from './documents.ts';
@@ -189,6 +190,11 @@ export class NumberPool {
     return this.followExpiry(slot, req.expiresAt);
   }
 
+  /** A slot just claimed for a visit (a click without a view has none): its next view renews it by `_id`. */
+  private rememberClaim(req: AssignRequest, slot: HeldSlot): void {
+    if (req.visitId > 0) this.remember(heldKey(req), slot);
+  }
+
   private remember(key: string, slot: HeldSlot): void {
     setRecent(this.remembered, key, { _id: slot._id, gen: slot.gen, number: slot.number, code: slot.code, hold: slot.hold ?? null }, MAX_REMEMBERED);
   }
@@ -256,7 +262,7 @@ export class NumberPool {
       if (!isDuplicateKey(inserted.reason)) throw inserted.reason;
       await this.c.leases.replaceOne({ _id: lease._id }, lease, { upsert: true });
     }
-    if (req.visitId > 0) this.remember(heldKey(req), claimed.value);
+    this.rememberClaim(req, claimed.value);
     return lease;
   }
 
@@ -327,7 +333,7 @@ export class NumberPool {
   private async writeLease(slot: SlotDoc, req: AssignRequest): Promise<LeaseDoc> {
     const lease = leaseFor(slot, req);
     await this.newLeases.insert(lease);
-    if (req.visitId > 0) this.remember(heldKey(req), slot);
+    this.rememberClaim(req, slot);
     return lease;
   }
 }

@@ -123,25 +123,36 @@ export class VisitLog {
         }
       }
     }
-    const visit: VisitDoc = {
-      _id: await this.ids.next('visit'),
-      domainId: domain._id,
-      createdAt: now,
-      lastSeenAt: now,
-      ip: page.ip,
-      userAgent: page.userAgent,
-      isMobile: page.isMobile,
-      isBot: page.isBot,
-      uniqueVisitorId: page.uniqueVisitorId,
-      ...(page.ga ? { ga: page.ga } : {}),
-      landingUrl: page.url,
-      referrer: page.referrer,
-      attribution, // a visit is attributed to its first view
-    };
+    const visit = newVisit(await this.ids.next('visit'), domain._id, page, attribution, now);
     // Stored beside the view and the claim, not before them (recordView's `written`).
     const inserted = this.newVisits.insert(visit);
     this.touches.remember(visit);
     inserted.catch(() => undefined);
     return { visit, started: true, inserted };
   }
+}
+
+/** A visit as its first view starts it; also how lost-visits.ts makes a lost one again from that view. */
+export function newVisit(
+  _id: number,
+  domainId: string,
+  page: Pick<PageLoad, 'ip' | 'userAgent' | 'isMobile' | 'isBot' | 'uniqueVisitorId' | 'ga' | 'url' | 'referrer'>,
+  attribution: Attribution,
+  at: Date,
+): VisitDoc {
+  return {
+    _id,
+    domainId,
+    createdAt: at,
+    lastSeenAt: at,
+    ip: page.ip,
+    userAgent: page.userAgent,
+    isMobile: page.isMobile,
+    isBot: page.isBot,
+    uniqueVisitorId: page.uniqueVisitorId,
+    ...(page.ga ? { ga: page.ga } : {}),
+    landingUrl: page.url,
+    referrer: page.referrer,
+    attribution, // a visit is attributed to its first view
+  };
 }
