@@ -117,8 +117,7 @@ export function createApp(options: AppOptions): CollectorApp {
   const stallWatch = new DatabaseStallWatch(db.client, log);
   app.use(requestLog(log));
   app.use(async (ctx, next) => {
-    ctx.state.databaseStalled = stallWatch.stalled;
-    ctx.state.nextStall = stallWatch.nextStall;
+    ctx.state.stallWatch = stallWatch;
     await next();
   });
   app.use(measureRequests(metrics));

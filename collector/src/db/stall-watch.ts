@@ -16,18 +16,13 @@ export class DatabaseStalled extends Error {
   }
 }
 
-/** A promise that rejects with DatabaseStalled when told to; never unhandled. */
-function stallNotice(): { promise: Promise<never>; reject: () => void } {
-  let reject!: () => void;
-  const promise = new Promise<never>((_, fail) => (reject = () => fail(new DatabaseStalled())));
-  promise.catch(() => {});
-  return { promise, reject };
-}
-
 export class DatabaseStallWatch {
   private stalledSince: number | null = null;
   private pinger: NodeJS.Timeout | null = null;
-  private notice = stallNotice();
+  /** How to fail each request under way (guard): a set each request leaves when it settles. A
+   * promise shared by all requests, raced against each, kept a reaction per request until the
+   * next stall: a leak of some 300 bytes a request for as long as the database answered. */
+  private readonly underWay = new Set<() => void>();
 
   private readonly onFailed = (event: CommandFailedEvent) => {
     if (event.failure instanceof MongoNetworkTimeoutError || event.failure instanceof MongoServerSelectionError) this.stall();
@@ -46,9 +41,22 @@ export class DatabaseStallWatch {
     return this.stalledSince !== null;
   }
 
-  /** Rejects with DatabaseStalled when the database next stops answering. */
-  get nextStall(): Promise<never> {
-    return this.notice.promise;
+  /** `work`'s outcome, or DatabaseStalled as soon as the database is found not to answer. */
+  guard<T>(work: Promise<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      const fail = () => reject(new DatabaseStalled());
+      this.underWay.add(fail);
+      const leave = () => this.underWay.delete(fail);
+      work.then(
+        (value) => (leave(), resolve(value)),
+        (err: unknown) => (leave(), reject(err)),
+      );
+    });
+  }
+
+  /** Requests under way that a stall would fail now. */
+  get guarded(): number {
+    return this.underWay.size;
   }
 
   stop(): void {
@@ -66,7 +74,8 @@ export class DatabaseStallWatch {
     if (this.stalledSince !== null) return;
     this.stalledSince = Date.now();
     this.log.warn('the database does not answer: failing requests at once until it does');
-    this.notice.reject();
+    for (const fail of this.underWay) fail();
+    this.underWay.clear();
     this.pinger = setInterval(() => void this.client.db('admin').command({ ping: 1 }).catch(() => {}), PING_EVERY_MS);
     this.pinger.unref();
   }
@@ -75,7 +84,6 @@ export class DatabaseStallWatch {
     if (this.stalledSince === null) return;
     this.log.warn({ stalledMs: Date.now() - this.stalledSince }, 'the database answers again');
     this.stalledSince = null;
-    this.notice = stallNotice();
     this.stopPinging();
   }
 }

@@ -1,7 +1,7 @@
 // What every family's envelope does alike: run the route, turn a failure it knows into its own
 // answer, and log and answer anything else as an internal error.
 import type { Context, Middleware } from 'koa';
-import { DatabaseStalled } from '../db/stall-watch.ts';
+import { DatabaseStalled, type DatabaseStallWatch } from '../db/stall-watch.ts';
 import type { Logger } from '../logger.ts';
 
 export interface EnvelopeAnswer {
@@ -15,9 +15,9 @@ export function envelope(log: Logger, family: string, known: (err: unknown) => E
     try {
       // While the database does not answer (db/stall-watch.ts), the family's internal error at once,
       // and for a request under way as soon as the database is found not to answer.
-      if (ctx.state.databaseStalled) throw new DatabaseStalled();
-      const route = next();
-      await (ctx.state.nextStall ? Promise.race([route, ctx.state.nextStall]) : route);
+      const watch = ctx.state.stallWatch as DatabaseStallWatch | undefined;
+      if (watch?.stalled) throw new DatabaseStalled();
+      await (watch ? watch.guard(next()) : next());
     } catch (err) {
       const answer = known(err);
       if (!answer && !(err instanceof DatabaseStalled)) log.error({ err, path: ctx.path }, `${family} request failed`);
