@@ -21,7 +21,7 @@ export class DatabaseStallWatch {
   private pinger: NodeJS.Timeout | null = null;
   /** How to fail each request under way (guard): a set each request leaves when it settles. A
    * promise shared by all requests, raced against each, kept a reaction per request until the
-   * next stall: a leak of some 300 bytes a request for as long as the database answered. */
+   * next stall: a leak of some 600 bytes a request for as long as the database answered. */
   private readonly underWay = new Set<() => void>();
 
   private readonly onFailed = (event: CommandFailedEvent) => {
