@@ -16,16 +16,14 @@ const VIEWS_AT_ONCE = 1000;
 export async function restoreLostVisits(c: Collections, domainId: string): Promise<number> {
   let restored = 0;
   let firstViews: Pick<ViewDoc, '_id' | 'visitId'>[] = [];
-  const check = async () => {
-    restored += await restoreMissing(c, firstViews);
-    firstViews = [];
-  };
   // No index serves this: it reads every view once, as the repair it is.
   for await (const view of c.views.find({ domainId, startedVisit: { $exists: true } }, { projection: { visitId: 1 } })) {
     firstViews.push(view);
-    if (firstViews.length === VIEWS_AT_ONCE) await check();
+    if (firstViews.length < VIEWS_AT_ONCE) continue;
+    restored += await restoreMissing(c, firstViews);
+    firstViews = [];
   }
-  if (firstViews.length > 0) await check();
+  if (firstViews.length > 0) restored += await restoreMissing(c, firstViews);
   return restored;
 }
 
