@@ -45,6 +45,7 @@ export function embeddedServerEnv(env: NodeJS.ProcessEnv = process.env): NodeJS.
   const theirs = env.SECANTUS_WT_CONFIG_EXTRA;
   return { ...env, SECANTUS_WT_CONFIG_EXTRA: theirs ? `${ours},${theirs}` : ours };
 }
+
 const READY_TIMEOUT_MS = 60_000;
 const STOP_GRACE_MS = 10_000;
 /** Restarts of a server that keeps dying wait longer each time, up to this. */
