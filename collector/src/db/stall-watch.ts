@@ -46,11 +46,7 @@ export class DatabaseStallWatch {
     return new Promise<T>((resolve, reject) => {
       const fail = () => reject(new DatabaseStalled());
       this.underWay.add(fail);
-      const leave = () => this.underWay.delete(fail);
-      work.then(
-        (value) => (leave(), resolve(value)),
-        (err: unknown) => (leave(), reject(err)),
-      );
+      work.then(resolve, reject).finally(() => this.underWay.delete(fail));
     });
   }
 
