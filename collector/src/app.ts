@@ -49,8 +49,9 @@ import { CallWrites } from './telephony/call-writes.ts';
 export interface AppOptions {
   db: Db;
   log: Logger;
-  /** Take the client ip from X-Forwarded-For (only behind a proxy you run). */
-  trustProxy?: boolean;
+  /** Proxies in front of the collector (TRUST_PROXY): the client's address is the one the outermost
+   * of them saw, this many entries from the end of X-Forwarded-For (Koa's maxIpsCount); 0: none. */
+  proxyHops?: number;
   /** Rate limits of the browser doors (/t/*). */
   browserLimits?: BrowserLimits;
   /** Serve the demo site under /demo/. */
@@ -86,8 +87,10 @@ export interface CollectorApp {
 }
 
 export function createApp(options: AppOptions): CollectorApp {
-  const { db, log, trustProxy = false, browserLimits = DEFAULT_BROWSER_LIMITS, demoPages = false } = options;
-  const app = new Koa({ proxy: trustProxy });
+  const { db, log, proxyHops = 0, browserLimits = DEFAULT_BROWSER_LIMITS, demoPages = false } = options;
+  // Only the last `proxyHops` entries of X-Forwarded-For are the proxies' own: the ones before them are
+  // whatever the client wrote, and `ctx.ip` is the first of those kept.
+  const app = new Koa({ proxy: proxyHops > 0, maxIpsCount: proxyHops });
   const c = collections(db);
   const ids = new IdAllocator(c.counters);
   const domains = new DomainCache(c, options.domainCacheMs);

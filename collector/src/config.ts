@@ -11,6 +11,17 @@ const flag = z
   .enum(['true', 'false', '1', '0', 'on', 'off', 'yes', 'no'], { error: 'must be true or false' })
   .transform((v) => ['true', '1', 'on', 'yes'].includes(v));
 
+/** Proxies in front of the collector, each adding the address it saw to X-Forwarded-For: a count of
+ * hops, `false` (0) or `true` (1, the shipped nginx), never "trust every entry" (the left-most ones are
+ * whatever the client wrote). */
+const proxyHops = z.string().transform((raw, ctx) => {
+  const v = raw.trim().toLowerCase();
+  const hops = ['true', 'on', 'yes'].includes(v) ? 1 : ['false', 'off', 'no'].includes(v) ? 0 : /^\d{1,2}$/.test(v) ? Number(v) : NaN;
+  if (hops >= 0 && hops <= 10) return hops;
+  ctx.addIssue({ code: 'custom', message: 'must be the number of proxies in front of the collector, 0 to 10 (true means 1, false 0)' });
+  return z.NEVER;
+});
+
 const perMinute = z.coerce.number({ error: 'must be a number of requests a minute' }).int().min(1);
 
 const configSchema = z.object({
@@ -23,7 +34,7 @@ const configSchema = z.object({
     .optional(),
   DB_CACHE_SIZE: z.string().regex(/^\d+(\.\d+)?[KMGT]B?$/i, 'must be a size such as 4G or 512M').default(DEFAULT_CACHE_SIZE),
   MONGODB_DB: z.string().regex(/^[A-Za-z0-9_-]{1,60}$/, 'must be a plain database name').default('ringtrail'),
-  TRUST_PROXY: flag.default(false),
+  TRUST_PROXY: proxyHops.default(0),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   BROWSER_LIMIT_PER_IP: perMinute.default(DEFAULT_BROWSER_LIMITS.perIp),
   BROWSER_LIMIT_PER_VISIT: perMinute.default(DEFAULT_BROWSER_LIMITS.perVisit),
@@ -47,6 +58,8 @@ const configSchema = z.object({
 });
 
 export interface Config {
+  /** `production` for any NODE_ENV but unset, `development` and `test`: no demo, no sign-up unless asked. */
+  mode: 'production' | 'development';
   port: number;
   host: string;
   dataDir: string;
@@ -54,7 +67,9 @@ export interface Config {
   mongodbDb: string;
   /** The embedded database's cache (DB_CACHE_SIZE); unused with MONGODB_URI. */
   cacheSize: string;
-  trustProxy: boolean;
+  /** Proxies in front of the collector (TRUST_PROXY): the client's address is the one the outermost
+   * of them saw, this many entries from the end of X-Forwarded-For; 0: the connection's address. */
+  proxyHops: number;
   logLevel: string;
   browserLimits: BrowserLimits;
   /** The demo (DEMO): its fixture loaded into an empty database, and its pages under /demo/. Off in production. */
@@ -67,7 +82,7 @@ export interface Config {
   /** Webhooks may target loopback and private addresses (on by default in development and test). */
   allowPrivateWebhooks: boolean;
   ga4Endpoint: string;
-  /** The back end's sign-up page (SIGN_UP; on unless NODE_ENV is production). */
+  /** The back end's sign-up page (SIGN_UP; on unless in production). */
   signUp: boolean;
   /** The bearer key of GET /metrics (METRICS_KEY); unset, metrics are off. */
   metricsKey?: string;
@@ -94,24 +109,28 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Invalid environment:\n${lines.join('\n')}`);
   }
   const c = parsed.data;
+  // Production unless told otherwise: only an unset NODE_ENV, `development` or `test` is not production
+  // (`Production`, `prod` or `staging` are: no demo with its public password on a typo).
+  const mode = c.NODE_ENV === undefined || ['development', 'test'].includes(c.NODE_ENV) ? 'development' : 'production';
   return {
+    mode,
     port: c.PORT,
     host: c.HOST,
     dataDir: path.resolve(c.DATA_DIR),
     ...(c.MONGODB_URI ? { mongodbUri: c.MONGODB_URI } : {}),
     mongodbDb: c.MONGODB_DB,
     cacheSize: c.DB_CACHE_SIZE,
-    trustProxy: c.TRUST_PROXY,
+    proxyHops: c.TRUST_PROXY,
     logLevel: c.LOG_LEVEL,
     browserLimits: { perIp: c.BROWSER_LIMIT_PER_IP, perVisit: c.BROWSER_LIMIT_PER_VISIT },
-    demo: c.DEMO ?? c.DEMO_PAGES ?? c.NODE_ENV !== 'production',
+    demo: c.DEMO ?? c.DEMO_PAGES ?? mode === 'development',
     demoHistoryDays: c.DEMO_HISTORY_DAYS,
     ...(c.TELEPHONY_API_KEY ? { telephonyApiKey: c.TELEPHONY_API_KEY } : {}),
     ...(c.TWILIO_AUTH_TOKEN ? { twilioAuthToken: c.TWILIO_AUTH_TOKEN } : {}),
     ...(c.PUBLIC_URL ? { publicUrl: c.PUBLIC_URL } : {}),
     allowPrivateWebhooks: c.ALLOW_PRIVATE_WEBHOOKS ?? ['development', 'test'].includes(c.NODE_ENV ?? ''),
     ga4Endpoint: c.GA4_ENDPOINT,
-    signUp: c.SIGN_UP ?? c.NODE_ENV !== 'production',
+    signUp: c.SIGN_UP ?? mode === 'development',
     ...(c.METRICS_KEY ? { metricsKey: c.METRICS_KEY } : {}),
     workers: c.WORKERS,
     operationTimeoutMs: c.DB_OPERATION_TIMEOUT_MS,

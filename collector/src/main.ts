@@ -31,7 +31,7 @@ if (config.workers > 1 && cluster.isPrimary) {
   const { app, stop } = createApp({
     db: database.db,
     log,
-    trustProxy: config.trustProxy,
+    proxyHops: config.proxyHops,
     browserLimits: config.browserLimits,
     demoPages: config.demo,
     ...(config.telephonyApiKey ? { telephonyApiKey: config.telephonyApiKey } : {}),

@@ -53,7 +53,7 @@ export async function allowDemoOrigins(c: Collections, origins: string[], log: L
 }
 
 export async function printBanner(c: Collections, config: Config, base: string, database: string, workers = 1): Promise<void> {
-  console.log(`RingTrail collector on ${base}${workers > 1 ? ` (${workers} processes)` : ''}\nDatabase: ${database}`);
+  console.log(`RingTrail collector on ${base}${workers > 1 ? ` (${workers} processes)` : ''}\nDatabase: ${database}\n${modeLine(config)}`);
   const demo = config.demo ? await demoBanner(c, await readFixtureFile(DEMO_FIXTURE), base) : '';
   if (demo) console.log(demo);
   else if ((await c.users.countDocuments({}, { limit: 1 })) === 0) {
@@ -62,6 +62,13 @@ export async function printBanner(c: Collections, config: Config, base: string, 
   if (!config.telephonyApiKey) console.log('Telephony (/telephony/*) is off: set TELEPHONY_API_KEY (16+ characters) to report calls');
   console.log(`Back end: ${base}/manage/`);
   if (config.demo) console.log(`Demo site: ${base}/demo/ (direct display) and ${base}/demo/click (click display)`);
+}
+
+/** Which mode runs, from what, and what it turns on: a typo in NODE_ENV is seen at the first start. */
+function modeLine(config: Config): string {
+  const env = process.env.NODE_ENV ? `NODE_ENV=${process.env.NODE_ENV}` : 'NODE_ENV unset';
+  const parts = [`demo ${config.demo ? 'on' : 'off'}`, `sign-up ${config.signUp ? 'on' : 'off'}`];
+  return `Mode: ${config.mode} (${env}; only unset, development and test are not production): ${parts.join(', ')}`;
 }
 
 /** The demo's keys, printed while they are still the ones in the database. */

@@ -70,7 +70,7 @@ describe('/t/view', () => {
   });
 
   it('takes the ip from X-Forwarded-For only behind a trusted proxy', async () => {
-    const proxied = await startCollector(s.t.db, { trustProxy: true });
+    const proxied = await startCollector(s.t.db, { proxyHops: 1 });
     try {
       const { body } = await send('/t/view', { key: 'pk-test-key', visit_id: 0, url: `${ORIGIN}/`, page_title: 'Home', referer_url: '', phones: '' }, { 'x-forwarded-for': '198.51.100.2' }, proxied.baseUrl);
       expect(await s.t.c.views.findOne({ _id: body.viewId })).toMatchObject({ ip: '198.51.100.2' });

@@ -90,7 +90,7 @@ describe('back end sessions', () => {
       (await fetch(`${baseUrl}/manage/api/session`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': ip }, body: JSON.stringify({ username, password }) })).status;
 
     it('never locks a user out: failures elsewhere at their username do not refuse the right password from another address', async () => {
-      const proxied = await startCollector(s.t.db, { trustProxy: true, signInLimits: limits, delivery: { run: false } });
+      const proxied = await startCollector(s.t.db, { proxyHops: 1, signInLimits: limits, delivery: { run: false } });
       try {
         // Ten addresses each fail at the owner's username until refused.
         for (let i = 1; i <= 10; i++) {
@@ -113,7 +113,7 @@ describe('back end sessions', () => {
 
     it('counts simultaneous guesses from one address exactly: no burst slips under the limit', async () => {
       // Only the per-username limit binds here (the per-ip one is far), so its count is exact.
-      const proxied = await startCollector(s.t.db, { trustProxy: true, signInLimits: { ...limits, perIp: 100 }, delivery: { run: false } });
+      const proxied = await startCollector(s.t.db, { proxyHops: 1, signInLimits: { ...limits, perIp: 100 }, delivery: { run: false } });
       try {
         const answers = await Promise.all(Array.from({ length: 12 }, (_, n) => signInFrom(proxied.baseUrl, '203.0.113.60', 'owner@shop.test', `burst ${n}`)));
         expect(answers.filter((a) => a === 401)).toHaveLength(limits.perUsernameAndIp);
@@ -141,9 +141,18 @@ describe('back end sessions', () => {
     expect(stdout).toContain('User new.hire@shop.test of account Test account.');
     expect(password).toMatch(/^[\w-]{24}$/);
     expect((await signIn('new.hire@shop.test', password!)).status).toBe(200);
-    const refused = promisify(execFile)(process.execPath, ['--import', 'tsx', 'collector/src/cli/admin.ts', 'create-user', '--account', 'No such account', '--username', 'x@shop.test'], {
+    // The first user of an empty production database: the account is made, and said to be.
+    const first = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'collector/src/cli/admin.ts', 'create-user', '--account', 'New account', '--username', 'first@new.test'], {
+      env: { ...process.env, MONGODB_URI: inject('mongodbUri'), MONGODB_DB: s.t.db.databaseName, LOG_LEVEL: 'silent' },
+    });
+    expect(first.stdout).toContain('Account New account created: there was none by that name.');
+    expect(first.stdout).toMatch(/Next: sign in at http:\/\/\S+\/manage\/ with it/);
+    expect(await s.t.c.accounts.findOne({ _id: 'New account' })).toMatchObject({ name: 'New account' });
+    expect((await signIn('first@new.test', /One-time password: (\S+)/.exec(first.stdout)![1]!)).status).toBe(200);
+    const refused = promisify(execFile)(process.execPath, ['--import', 'tsx', 'collector/src/cli/admin.ts', 'create-user', '--account', 'Another', '--username', 'not-an-address'], {
       env: { ...process.env, MONGODB_URI: inject('mongodbUri'), MONGODB_DB: s.t.db.databaseName },
     });
-    await expect(refused).rejects.toMatchObject({ stderr: expect.stringContaining('No account No such account') });
+    await expect(refused).rejects.toMatchObject({ stderr: expect.stringContaining('--username: "not-an-address" is not an e-mail address') });
+    expect(await s.t.c.accounts.findOne({ _id: 'Another' })).toBeNull();
   }, 60_000);
 });

@@ -288,7 +288,7 @@ describe('back end sign-up', () => {
 
   it('limits sign-ups per ip, not for everyone at once', async () => {
     // Behind a proxy of ours, the client's address comes from X-Forwarded-For.
-    const limited = await startCollector(s.t.db, { trustProxy: true, signInLimits: { perIp: 100, perUsernameAndIp: 100, signUpsPerIp: 2 }, delivery: { run: false } });
+    const limited = await startCollector(s.t.db, { proxyHops: 1, signInLimits: { perIp: 100, perUsernameAndIp: 100, signUpsPerIp: 2 }, delivery: { run: false } });
     try {
       const signUp = (n: number, ip: string) =>
         fetch(`${limited.baseUrl}/manage/api/signup`, {

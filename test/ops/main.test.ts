@@ -88,7 +88,7 @@ describe('npm start', () => {
 
   it('refuses a bad environment with a message naming the variable', async () => {
     await expect(startMain({ PORT: 'eighty', TRUST_PROXY: 'maybe', BROWSER_LIMIT_PER_IP: 'lots', DEMO_PAGES: 'maybe' })).rejects.toThrow(
-      /exited with 1[\s\S]*PORT: must be a port number[\s\S]*TRUST_PROXY: must be true or false[\s\S]*BROWSER_LIMIT_PER_IP: must be a number of requests a minute[\s\S]*DEMO_PAGES: must be true or false/,
+      /exited with 1[\s\S]*PORT: must be a port number[\s\S]*TRUST_PROXY: must be the number of proxies in front of the collector[\s\S]*BROWSER_LIMIT_PER_IP: must be a number of requests a minute[\s\S]*DEMO_PAGES: must be true or false/,
     );
   });
 

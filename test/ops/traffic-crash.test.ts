@@ -10,6 +10,7 @@ import { promisify } from 'node:util';
 import { MongoClient } from 'mongodb';
 import { afterAll, describe, expect, it } from 'vitest';
 import { exitOf, startMain } from '../helpers/main-process.ts';
+import { until } from '../helpers/until.ts';
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'ringtrail-traffic-crash-'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
@@ -43,6 +44,16 @@ async function counted(uri: string) {
 describe('traffic counters after a kill', () => {
   it('are counted again from the stored views by npm run rebuild-summaries', async () => {
     const first = await startMain(dataDir, {}, { detached: true });
+    const countedViews = async (uri: string) => {
+      const client = await new MongoClient(uri).connect();
+      try {
+        let counted = 0;
+        await until(async () => (counted = (await client.db('ringtrail').collection('traffic_days').find({ domainId: DOMAIN }).toArray()).reduce((n, d) => n + ((d.views as number | undefined) ?? 0), 0)) > 0, 'the first flush of the traffic counters', { timeoutMs: 120_000, everyMs: 100 });
+        return counted;
+      } finally {
+        await client.close();
+      }
+    };
     let killed = false;
     let acknowledged = 0;
     const visitor = async (i: number) => {
@@ -64,8 +75,11 @@ describe('traffic counters after a kill', () => {
       }
     };
     const load = Promise.all(Array.from({ length: 8 }, (_, i) => visitor(i + 1)));
-    // Killed between two flushes: more than a second of views, and the kill at no flush's time.
-    await new Promise((resolve) => setTimeout(resolve, 2500));
+    // Killed after the counters were flushed once and more views came after that flush: some counted,
+    // some not. Waited for as conditions (a slow, busy machine takes longer, never fails here).
+    const flushed = await countedViews(first.databaseUri);
+    const viewsWhenFlushed = acknowledged;
+    await until(() => acknowledged >= viewsWhenFlushed + 50, '50 views acknowledged after the first flush', { timeoutMs: 120_000 });
     killed = true;
     process.kill(-first.child.pid!, 'SIGKILL'); // collector and database, as a power cut would
     await load;
@@ -94,10 +108,12 @@ describe('traffic counters after a kill', () => {
         visitsBySource: after.stored.visits,
         keywordVisits: after.stored.keywordVisits,
       });
-      console.log(`traffic crash: ${acknowledged} views acknowledged, ${before.stored.views} stored, ${before.counters.views} counted before the repair`);
+      console.log(`traffic crash: ${acknowledged} views acknowledged, ${before.stored.views} stored, ${before.counters.views} counted before the repair (${flushed} at the first flush)`);
     } finally {
       third.child.kill('SIGTERM');
       await exitOf(third.child);
     }
-  });
+    // Three starts of the collector and a repair: each step waits for its own condition; this
+    // deadline only fails a test that never gets there, even on a machine whose cores are busy.
+  }, 300_000);
 });

@@ -1,21 +1,34 @@
 // `npm run admin -- create-user --account NAME --username EMAIL`: adds a user of the back end to an
-// account (or gives an existing one a new password) and prints a one-time password.
+// account, making the account when there is none by that name (the first user of a production
+// database), or gives an existing user a new password; prints the password and what to do next.
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../config.ts';
+import { loadConfig, type Config } from '../config.ts';
 import { collections } from '../db/collections.ts';
 import { connectDatabase } from '../db/connect.ts';
-import { saveUser } from '../manage/users.ts';
+import { createAccountIfMissing, isEmail, saveUser, usernameKey } from '../manage/users.ts';
+import { signUpBody } from '../manage/sign-up.ts';
+import { valid } from '../manage/validate.ts';
+
+/** Where the back end is: PUBLIC_URL's, or the address `npm start` listens on. */
+function backEndUrl(config: Config): string {
+  return `${config.publicUrl ? new URL(config.publicUrl).origin : `http://${config.host}:${config.port}`}/manage/`;
+}
 
 const USAGE = 'Usage: npm run admin -- create-user --account NAME --username EMAIL';
 
 try {
   const { positionals, values } = parseArgs({ allowPositionals: true, options: { account: { type: 'string' }, username: { type: 'string' } } });
   if (positionals[0] !== 'create-user' || !values.account || !values.username) throw new Error(USAGE);
+  const { account } = valid(signUpBody.pick({ account: true }), { account: values.account });
+  if (!isEmail(values.username)) throw new Error(`--username: "${values.username}" is not an e-mail address`);
   const config = loadConfig();
   const database = await connectDatabase({ mongodbUri: config.mongodbUri, dataDir: config.dataDir, dbName: config.mongodbDb, cacheSize: config.cacheSize });
   try {
-    const password = await saveUser(collections(database.db), values.account, values.username);
-    console.log(`User ${values.username.trim().toLowerCase()} of account ${values.account}. One-time password: ${password}`);
+    const c = collections(database.db);
+    if (await createAccountIfMissing(c, account)) console.log(`Account ${account} created: there was none by that name.`);
+    const password = await saveUser(c, account, values.username);
+    console.log(`User ${usernameKey(values.username)} of account ${account}. One-time password: ${password}`);
+    console.log(`Next: sign in at ${backEndUrl(config)} with it, then add the site's domain (Domains, Add a domain).`);
   } finally {
     await database.close();
   }

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { countryOfBody, domainName, domainSettingsIn, phoneIn, poolNumbersCountry, poolSettingsIn, shapedByInput } from '../domains/settings.ts';
 import { webhookEvents } from '../webhooks/events.ts';
+import { signUpBody } from '../manage/sign-up.ts';
 
 const key = z.string().min(8, 'keys must be at least 8 characters');
 
@@ -33,7 +34,7 @@ export const fixtureSchema = z.object({
       /** Ours: pushes beside view, cart and order (`call`). */
       webhookEvents: webhookEvents.optional(),
       /** The back end's users of the account. */
-      users: z.array(z.object({ username: z.email('must be an e-mail address'), password: z.string().min(10, 'passwords must be at least 10 characters') })).default([]),
+      users: z.array(z.object({ username: signUpBody.shape.username, password: signUpBody.shape.password })).default([]),
       domains: z.array(domain).default([]),
     }).refine((a) => !a.webhookUrl || a.webhookSecret, { message: 'a webhookUrl needs a webhookSecret to sign its pushes', path: ['webhookSecret'] }),
   ),

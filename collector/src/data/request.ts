@@ -1,7 +1,7 @@
 // The data API's parameters, checked all at once so one answer lists every problem.
 import { CALL_STATUSES, type CallStatus } from '@ringtrail/shared';
 import { canonicalIn, DEFAULT_COUNTRY } from '../domains/phone-numbers.ts';
-import { isCalendarDay } from '../domains/time-zone.ts';
+import { dayCount, isCalendarDay, MAX_RANGE_DAYS } from '../domains/time-zone.ts';
 import { DataFailure } from '../http/data-envelope.ts';
 
 export const LIMIT_MIN = 10;
@@ -43,7 +43,11 @@ export function parseDataRequest(raw: Record<string, unknown>, country = DEFAULT
   };
   const startDay = day('start_date');
   const endDay = day('end_date');
-  if (startDay && endDay && isCalendarDay(startDay) && isCalendarDay(endDay) && startDay > endDay) errors.push('Invalid parameter end_date: before start_date');
+  if (startDay && endDay && isCalendarDay(startDay) && isCalendarDay(endDay)) {
+    if (startDay > endDay) errors.push('Invalid parameter end_date: before start_date');
+    // Ours: a request's work is bounded by its range (every day of it is a row of group_by_day).
+    else if (dayCount(startDay, endDay) > MAX_RANGE_DAYS) errors.push(`Invalid parameter end_date: a request covers at most ${MAX_RANGE_DAYS} days`);
+  }
   const pageText = text('page');
   if (pageText && !/^[1-9]\d{0,8}$/.test(pageText)) errors.push('Invalid parameter page');
   const limitText = text('limit');

@@ -73,6 +73,15 @@ export function addDays(day: string, n: number): string {
 
 export const nextDay = (day: string) => addDays(day, 1);
 
+/** The longest range of days one request covers (a report, a data API request): its work is bounded by it. */
+export const MAX_RANGE_DAYS = 400;
+
+/** Days from `from` to `to`, both included (0 when `to` is before `from`): counted, never walked,
+ * so a range of any length costs the same. */
+export function dayCount(from: string, to: string): number {
+  return Math.max(0, Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000) + 1);
+}
+
 /** The instants of local days `from`..`to`, both included: a query's `{$gte, $lt}`. */
 export function localDaysBetween(from: string, to: string, timeZone: string): { $gte: Date; $lt: Date } {
   return { $gte: startOfLocalDay(from, timeZone), $lt: startOfLocalDay(nextDay(to), timeZone) };

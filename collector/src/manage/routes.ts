@@ -19,8 +19,8 @@ import { reportRoutes } from './report-routes.ts';
 import { settingsRoutes } from './settings-routes.ts';
 import { blocklistRoutes } from './blocklist-routes.ts';
 import { verdictRoutes } from './verdict-routes.ts';
-import { signUp } from './sign-up.ts';
-import { checkPassword, usernameKey } from './users.ts';
+import { MAX_PASSWORD, signUp } from './sign-up.ts';
+import { checkPassword, MAX_EMAIL_LENGTH, usernameKey } from './users.ts';
 import type { CallWrites } from '../telephony/call-writes.ts';
 
 const WRONG_CREDENTIALS = 'Wrong username or password';
@@ -80,6 +80,8 @@ export function manageRoutes(c: Collections, limit: SignInLimit, services: Manag
   router.post('/session', sameOrigin, parseBody, async (ctx) => {
     const { username, password } = bodyOf(ctx.request);
     if (typeof username !== 'string' || typeof password !== 'string' || !username || !password) throw new ManageFailure(400, 'username and password are required');
+    // No account has a longer one: refused before a limit's document or a hash is made of it.
+    if (username.length > MAX_EMAIL_LENGTH || password.length > MAX_PASSWORD) throw new ManageFailure(401, WRONG_CREDENTIALS);
     const user = await limit.attempt(ctx.ip, usernameKey(username), () => checkPassword(c, username, password));
     if (!user) throw new ManageFailure(401, WRONG_CREDENTIALS);
     await openSession(ctx, user);

@@ -10,8 +10,20 @@ export function usernameKey(username: string): string {
   return username.trim().toLowerCase();
 }
 
+/** The longest address SMTP carries (RFC 5321: a 256-octet path, less its angle brackets). */
+export const MAX_EMAIL_LENGTH = 254;
+
+/** Length first, then one unambiguous pattern (labels without dots, joined by dots): linear in the
+ * address, where `[^\s@]+\.[^\s@]+$` backtracked over every dot of a long one. */
 export function isEmail(username: string): boolean {
-  return /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(username.trim());
+  const address = username.trim();
+  return address.length <= MAX_EMAIL_LENGTH && /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/.test(address);
+}
+
+/** Makes the account `name` unless it exists; true when it was made. */
+export async function createAccountIfMissing(c: Collections, name: string): Promise<boolean> {
+  const { upsertedCount } = await c.accounts.updateOne({ _id: name }, { $setOnInsert: { name } }, { upsert: true });
+  return upsertedCount > 0;
 }
 
 /** Creates a user of `accountId`, or sets the password of that account's user; answers the

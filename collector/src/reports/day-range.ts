@@ -1,9 +1,8 @@
 // The range of local days a report covers: `from` and `to` (YYYY-MM-DD, both included), by
 // default the last 30 days of the domain's time zone.
 import { ManageFailure } from '../http/manage-envelope.ts';
-import { addDays, isCalendarDay, localTime, nextDay } from '../domains/time-zone.ts';
+import { addDays, dayCount, isCalendarDay, localTime, MAX_RANGE_DAYS, nextDay } from '../domains/time-zone.ts';
 
-export const MAX_REPORT_DAYS = 400;
 const DEFAULT_DAYS = 30;
 
 export interface DayRange {
@@ -15,7 +14,7 @@ export function reportRange(query: Record<string, unknown>, timeZone: string, no
   const to = dayParam(query.to, 'to') ?? localTime(now, timeZone).day;
   const from = dayParam(query.from, 'from') ?? addDays(to, 1 - DEFAULT_DAYS);
   if (from > to) throw new ManageFailure(400, 'from must not be after to');
-  if (daysBetween(from, to).length > MAX_REPORT_DAYS) throw new ManageFailure(400, `A report covers at most ${MAX_REPORT_DAYS} days`);
+  if (dayCount(from, to) > MAX_RANGE_DAYS) throw new ManageFailure(400, `A report covers at most ${MAX_RANGE_DAYS} days`);
   return { from, to };
 }
 
@@ -25,9 +24,9 @@ function dayParam(value: unknown, name: string): string | undefined {
   return value;
 }
 
-/** Every day from `from` to `to`, both included (stops after MAX_REPORT_DAYS + 1). */
+/** Every day from `from` to `to`, both included (stops after MAX_RANGE_DAYS + 1). */
 export function daysBetween(from: string, to: string): string[] {
   const days: string[] = [];
-  for (let day = from; day <= to && days.length <= MAX_REPORT_DAYS; day = nextDay(day)) days.push(day);
+  for (let day = from; day <= to && days.length <= MAX_RANGE_DAYS; day = nextDay(day)) days.push(day);
   return days;
 }

@@ -69,7 +69,7 @@ export const smsReport = z
     callerPhone,
     sentDate: utcDateTime,
     message: wireText.max(1600, 'must be at most 1600 characters').optional(),
-    parts: z.array(wireText.max(1600), { error: 'must be an array of strings' }).min(1, 'must hold at least one part').max(10).optional(),
+    parts: z.array(wireText.max(1600, 'must be at most 1600 characters'), { error: 'must be an array of strings' }).min(1, 'must hold at least one part').max(10, 'must hold at most 10 parts').optional(),
   })
   .refine((s) => (s.message === undefined) !== (s.parts === undefined), { message: 'send either message or parts', path: ['message'] });
 export type SmsReport = z.infer<typeof smsReport>;

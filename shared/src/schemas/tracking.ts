@@ -61,8 +61,8 @@ export const ospViewFields = z.object({
   client_data: clientData.optional(),
   type: numberType.optional(),
   expiration: expiration.optional(),
-  unique_visitor_id: wireText.max(200).optional(),
-  unique_view_id: wireText.max(200).optional(),
+  unique_visitor_id: wireText.max(200, 'must be at most 200 characters').optional(),
+  unique_view_id: wireText.max(200, 'must be at most 200 characters').optional(),
   /** Ours: GA4's client id (`_ga` cookie, `123.456`) and session id (`_ga_<stream>`), so that the
    * sale joins the visitor's GA4 session; empty: unknown. */
   ga_client_id: wireText.regex(/^(\d+\.\d+)?$/, 'must be the client id of a _ga cookie, such as 1234567890.1712345678').optional(),
