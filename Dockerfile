@@ -30,4 +30,5 @@ EXPOSE 8080
 HEALTHCHECK --interval=10s --timeout=3s --start-period=20s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 8080) + '/readyz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # tsx runs the TypeScript sources as they are tested; no build step of the server to drift from them.
-CMD ["node", "--import", "tsx", "collector/src/main.ts"]
+# The supervisor starts the collector again after a crash, and exits 1 after 5 within 5 minutes (restart policy).
+CMD ["node", "--import", "tsx", "collector/src/supervisor.ts"]

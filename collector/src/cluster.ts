@@ -6,12 +6,12 @@
 import cluster, { type Worker } from 'node:cluster';
 import type { Config } from './config.ts';
 import { collections } from './db/collections.ts';
-import { connectDatabase } from './db/connect.ts';
+import { connectDatabase, databaseOptions } from './db/connect.ts';
 import type { Logger } from './logger.ts';
 import { allowDemoOrigins, demoOrigins, printBanner, seedDemoIfEmpty, startDemoHistory } from './start-banner.ts';
 
 export async function runPrimary(config: Config, log: Logger): Promise<void> {
-  const database = await connectDatabase({ mongodbUri: config.mongodbUri, dataDir: config.dataDir, dbName: config.mongodbDb, cacheSize: config.cacheSize, operationTimeoutMs: config.operationTimeoutMs, log });
+  const database = await connectDatabase({ ...databaseOptions(config), operationTimeoutMs: config.operationTimeoutMs, log });
   const c = collections(database.db);
   const demoSeeded = config.demo && (await seedDemoIfEmpty(c, log));
   let stopping = false;
@@ -40,7 +40,10 @@ export async function runPrimary(config: Config, log: Logger): Promise<void> {
           new Promise<void>((resolve) => {
             if (!w || w.isDead()) return resolve();
             w.once('exit', () => resolve());
-            w.send('shutdown');
+            // A signal, not a message: a worker still starting (one just forked in place of a dead
+            // one) has no message handler yet and would never hear a message, while SIGTERM either
+            // drains it (once main.ts handles it) or ends it before it has taken any request.
+            w.process.kill('SIGTERM');
           }),
       ),
     );

@@ -32,6 +32,7 @@ const configSchema = z.object({
     .string()
     .regex(/^mongodb(\+srv)?:\/\//, 'must start with mongodb:// or mongodb+srv://')
     .optional(),
+  DB_PORT: z.coerce.number({ error: 'must be a port number' }).int().min(1).max(65535).optional(),
   DB_CACHE_SIZE: z.string().regex(/^\d+(\.\d+)?[KMGT]B?$/i, 'must be a size such as 4G or 512M').default(DEFAULT_CACHE_SIZE),
   MONGODB_DB: z.string().regex(/^[A-Za-z0-9_-]{1,60}$/, 'must be a plain database name').default('ringtrail'),
   TRUST_PROXY: proxyHops.default(0),
@@ -65,6 +66,8 @@ export interface Config {
   dataDir: string;
   mongodbUri?: string;
   mongodbDb: string;
+  /** The embedded database's port (DB_PORT); unset: any free one. Unused with MONGODB_URI. */
+  dbPort?: number;
   /** The embedded database's cache (DB_CACHE_SIZE); unused with MONGODB_URI. */
   cacheSize: string;
   /** Proxies in front of the collector (TRUST_PROXY): the client's address is the one the outermost
@@ -119,6 +122,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: path.resolve(c.DATA_DIR),
     ...(c.MONGODB_URI ? { mongodbUri: c.MONGODB_URI } : {}),
     mongodbDb: c.MONGODB_DB,
+    ...(c.DB_PORT ? { dbPort: c.DB_PORT } : {}),
     cacheSize: c.DB_CACHE_SIZE,
     proxyHops: c.TRUST_PROXY,
     logLevel: c.LOG_LEVEL,

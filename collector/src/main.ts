@@ -4,7 +4,7 @@
 import cluster from 'node:cluster';
 import { loadConfig } from './config.ts';
 import { runPrimary } from './cluster.ts';
-import { connectDatabase } from './db/connect.ts';
+import { connectDatabase, databaseOptions } from './db/connect.ts';
 import { collections } from './db/collections.ts';
 import { createApp } from './app.ts';
 import { createHttpServer } from './http/server.ts';
@@ -24,7 +24,7 @@ if (config.workers > 1 && cluster.isPrimary) {
   await runPrimary(config, log);
 } else {
   // A cluster worker reaches the primary's database through MONGODB_URI (cluster.ts sets it).
-  const database = await connectDatabase({ mongodbUri: config.mongodbUri, dataDir: config.dataDir, dbName: config.mongodbDb, cacheSize: config.cacheSize, operationTimeoutMs: config.operationTimeoutMs, log });
+  const database = await connectDatabase({ ...databaseOptions(config), operationTimeoutMs: config.operationTimeoutMs, log });
   const c = collections(database.db);
   const demoSeeded = cluster.isPrimary && config.demo && (await seedDemoIfEmpty(c, log));
 
@@ -71,5 +71,4 @@ if (config.workers > 1 && cluster.isPrimary) {
     if (cluster.isWorker) process.exit(0);
   };
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void shutdown(signal));
-  if (cluster.isWorker) process.on('message', (m) => m === 'shutdown' && void shutdown('primary'));
 }

@@ -1,6 +1,6 @@
 // A collector for the benchmarks: the embedded SecantusDB (or MONGODB_URI), a fresh database seeded
 // with `fixture`, the app on a free loopback port.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -11,7 +11,7 @@ import { createApp, type AppOptions } from '../../collector/src/app.ts';
 import { fixtureSchema } from '../../collector/src/cli/fixture.ts';
 import { seedFixture } from '../../collector/src/cli/seed-service.ts';
 import { collections, ensureIndexes, type Collections } from '../../collector/src/db/collections.ts';
-import { startEmbeddedDatabase } from '../../collector/src/db/embedded.ts';
+import { publishedDatabase, startEmbeddedDatabase } from '../../collector/src/db/embedded.ts';
 import { createLogger } from '../../collector/src/logger.ts';
 
 export interface BenchCollector {
@@ -51,7 +51,7 @@ export async function startBenchCollector(fixture: unknown, label: string, appOp
     db,
     c,
     app,
-    databasePid: embedded ? Number(readFileSync(path.join(dataDir, 'secantus.pid'), 'utf8')) : null,
+    databasePid: embedded ? publishedDatabase(dataDir)!.pid : null,
     async listen() {
       server = app.listen(0, '127.0.0.1');
       await new Promise((r) => server!.once('listening', r));

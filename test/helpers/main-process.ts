@@ -10,12 +10,13 @@ export interface Started {
   output: () => string;
 }
 
-/** Starts main.ts on the embedded database in `dataDir`; `detached` puts it in a process group of its own. */
-export function startMain(dataDir: string, env: Record<string, string> = {}, { detached = false } = {}): Promise<Started> {
+/** Starts main.ts on the embedded database in `dataDir`; `detached` puts it in a process group of its
+ * own; `entry` runs another entry point (`npm start`'s: collector/src/supervisor.ts). */
+export function startMain(dataDir: string, env: Record<string, string> = {}, { detached = false, entry = 'collector/src/main.ts' } = {}): Promise<Started> {
   // No demo history unless a test asks for it: it would write in the background of every start.
   const childEnv: NodeJS.ProcessEnv = { ...process.env, PORT: '0', LOG_LEVEL: 'warn', DATA_DIR: dataDir, DEMO_HISTORY_DAYS: '0', ...env };
   delete childEnv.MONGODB_URI;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'collector/src/main.ts'], { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'], detached });
+  const child = spawn(process.execPath, ['--import', 'tsx', entry], { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'], detached });
   let out = '';
   const output = () => out;
   return new Promise((resolve, reject) => {

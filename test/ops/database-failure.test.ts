@@ -8,6 +8,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { exitOf, startMain, type Started } from '../helpers/main-process.ts';
 import { until } from '../helpers/until.ts';
+import { publishedDatabase } from '../../collector/src/db/embedded.ts';
 
 const dataDirs: string[] = [];
 afterAll(() => dataDirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
@@ -28,7 +29,7 @@ async function started(): Promise<{ main: Started; dataDir: string; databasePid:
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'ringtrail-db-failure-'));
   dataDirs.push(dataDir);
   const main = await startMain(dataDir, { DB_OPERATION_TIMEOUT_MS: '2000' });
-  return { main, dataDir, databasePid: () => Number(readFileSync(path.join(dataDir, 'secantus.pid'), 'utf8')) };
+  return { main, dataDir, databasePid: () => publishedDatabase(dataDir)!.pid };
 }
 
 async function stop(main: Started): Promise<void> {

@@ -1,10 +1,30 @@
 // WORKERS=2: one database, two collector processes on one port, and one rate limit between them.
-import { mkdtempSync, rmSync } from 'node:fs';
+import http from 'node:http';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { MongoClient } from 'mongodb';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { answers, exitOf, startMain } from '../helpers/main-process.ts';
 import { CHROME_AGENT } from '../helpers/site-page.ts';
+import { until } from '../helpers/until.ts';
+
+/** A view on a connection of its own (the cluster hands connections, not requests, to its workers). */
+function viewOnNewConnection(baseUrl: string): Promise<{ viewId?: number }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(`${baseUrl}/ospView`, { method: 'POST', agent: false, timeout: 10_000, headers: { 'content-type': 'application/x-www-form-urlencoded' } }, (res) => {
+      let text = '';
+      res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+      res.on('end', () => resolve(JSON.parse(text) as { viewId?: number }));
+      res.on('error', reject);
+    });
+    req.on('timeout', () => req.destroy(new Error('timed out')));
+    req.on('error', reject);
+    req.end(new URLSearchParams(DEMO_VIEW).toString());
+  });
+}
+
+const DEMO_VIEW = { api_key: 'track-acme-demo', visit_id: '0', ip: '203.0.113.9', url: 'https://acme.example/', page_title: 'Home', is_mobile: 'false', referer_url: '', nr_phones: '1', direct_display: 'true', phones: '0123456789', expiration: '0' };
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'ringtrail-workers-'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
@@ -31,6 +51,52 @@ describe('WORKERS=2', () => {
     } finally {
       started.child.kill('SIGTERM');
       await exitOf(started.child);
+    }
+    expect(await answers(started.databaseUri)).toBe(false);
+  }, 120_000);
+
+  it('replaces a worker that crashes, loses none of the writes it acknowledged, and stops with a worker still starting', async () => {
+    const started = await startMain(dataDir, { WORKERS: '2', LOG_LEVEL: 'info' });
+    const workers = () => readFileSync(`/proc/${started.child.pid}/task/${started.child.pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number).filter((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('main.ts'));
+    const servedBy = (pid: number) => started.output().includes(`"pid":${pid},"method":"POST","path":"/ospView"`);
+    try {
+      await until(() => workers().length === 2, 'two workers');
+      const [victim, survivor] = workers() as [number, number];
+      // Views until stopped; a request on the killed worker's connection fails, and is never acknowledged.
+      const viewIds: number[] = [];
+      let stop = false;
+      const load = Promise.all(
+        Array.from({ length: 4 }, async () => {
+          while (!stop) {
+            try {
+              const body = await viewOnNewConnection(started.baseUrl);
+              if (body.viewId) viewIds.push(body.viewId);
+            } catch {
+              // the connection the killed worker held
+            }
+          }
+        }),
+      );
+      await until(() => viewIds.length >= 40, '40 views acknowledged');
+      process.kill(victim, 'SIGKILL');
+      await until(() => workers().some((pid) => pid !== survivor && pid !== victim && servedBy(pid)), 'a new worker in place of the killed one, serving views', { timeoutMs: 60_000 });
+      stop = true;
+      await load;
+      expect(started.output()).toContain('a collector process died: starting another');
+      const client = await new MongoClient(started.databaseUri).connect();
+      try {
+        expect(await client.db('ringtrail').collection('views').countDocuments({ _id: { $in: viewIds } as never })).toBe(viewIds.length);
+      } finally {
+        await client.close();
+      }
+
+      // SIGTERM while a replacement is still starting: it stops too (a message sent to it was lost,
+      // and the primary waited for it forever).
+      process.kill(survivor, 'SIGKILL');
+      await until(() => workers().length === 2 && !workers().includes(survivor), 'a replacement being started');
+    } finally {
+      started.child.kill('SIGTERM');
+      expect(await exitOf(started.child)).toBe(0);
     }
     expect(await answers(started.databaseUri)).toBe(false);
   }, 120_000);

@@ -4,7 +4,7 @@
 import { parseArgs } from 'node:util';
 import { loadConfig, type Config } from '../config.ts';
 import { collections } from '../db/collections.ts';
-import { connectDatabase } from '../db/connect.ts';
+import { connectDatabase, databaseOptions } from '../db/connect.ts';
 import { createAccountIfMissing, isEmail, saveUser, usernameKey } from '../manage/users.ts';
 import { signUpBody } from '../manage/sign-up.ts';
 import { valid } from '../manage/validate.ts';
@@ -22,7 +22,7 @@ try {
   const { account } = valid(signUpBody.pick({ account: true }), { account: values.account });
   if (!isEmail(values.username)) throw new Error(`--username: "${values.username}" is not an e-mail address`);
   const config = loadConfig();
-  const database = await connectDatabase({ mongodbUri: config.mongodbUri, dataDir: config.dataDir, dbName: config.mongodbDb, cacheSize: config.cacheSize });
+  const database = await connectDatabase({ ...databaseOptions(config), shareRunning: true });
   try {
     const c = collections(database.db);
     if (await createAccountIfMissing(c, account)) console.log(`Account ${account} created: there was none by that name.`);

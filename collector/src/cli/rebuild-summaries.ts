@@ -5,14 +5,14 @@
 // traffic counters not yet written). Run it while the domain takes no calls and no views.
 import { loadConfig } from '../config.ts';
 import { collections } from '../db/collections.ts';
-import { connectDatabase } from '../db/connect.ts';
+import { connectDatabase, databaseOptions } from '../db/connect.ts';
 import { CallSummaries } from '../data/call-summaries.ts';
 import { recountTraffic } from '../reports/traffic-recount.ts';
 import { restoreLostVisits } from '../tracking/lost-visits.ts';
 
 try {
   const config = loadConfig();
-  const database = await connectDatabase({ mongodbUri: config.mongodbUri, dataDir: config.dataDir, dbName: config.mongodbDb, cacheSize: config.cacheSize });
+  const database = await connectDatabase({ ...databaseOptions(config), shareRunning: true });
   try {
     const c = collections(database.db);
     const only = process.argv[2];

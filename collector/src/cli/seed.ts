@@ -1,7 +1,7 @@
 // `npm run seed -- FILE`: loads a fixture into the database the collector uses (same environment).
 import { loadConfig } from '../config.ts';
 import { collections } from '../db/collections.ts';
-import { connectDatabase } from '../db/connect.ts';
+import { connectDatabase, databaseOptions } from '../db/connect.ts';
 import { readFixtureFile } from './fixture-file.ts';
 import { seedFixture } from './seed-service.ts';
 
@@ -13,7 +13,7 @@ if (!file) {
 try {
   const config = loadConfig();
   const fixture = await readFixtureFile(file);
-  const database = await connectDatabase({ mongodbUri: config.mongodbUri, dataDir: config.dataDir, dbName: config.mongodbDb, cacheSize: config.cacheSize });
+  const database = await connectDatabase({ ...databaseOptions(config), shareRunning: true });
   try {
     const summary = await seedFixture(collections(database.db), fixture);
     console.log(`Seeded ${file} into ${database.description}: ${summary.accounts} accounts, ${summary.domains} domains, ${summary.numbers} numbers.`);

@@ -2,6 +2,7 @@
 import { MongoClient, type Db } from 'mongodb';
 import { collections, ensureIndexes } from './collections.ts';
 import { migrateDatabase } from './migrations.ts';
+import type { Config } from '../config.ts';
 import type { Logger } from '../logger.ts';
 import { startEmbeddedDatabase } from './embedded.ts';
 
@@ -26,13 +27,25 @@ export interface ConnectOptions {
   operationTimeoutMs?: number;
   /** Told when the embedded database dies and is started again. */
   log?: Logger;
+  /** The embedded database's port (DB_PORT); unset: any free one. */
+  dbPort?: number;
+  /** The command-line tools: connect to the embedded database a running collector owns on this data
+   * directory (embedded.ts) instead of refusing to start a second one. */
+  shareRunning?: boolean;
+}
+
+/** The connection options of the configuration, the same for the collector and the command-line tools. */
+export function databaseOptions(config: Config): ConnectOptions {
+  return { mongodbUri: config.mongodbUri, dataDir: config.dataDir, dbName: config.mongodbDb, cacheSize: config.cacheSize, ...(config.dbPort ? { dbPort: config.dbPort } : {}) };
 }
 
 /** How long the driver looks for a server that does not answer before an operation fails. */
 const SERVER_SELECTION_MS = 5000;
 
 export async function connectDatabase(opts: ConnectOptions): Promise<DatabaseHandle> {
-  const embedded = opts.mongodbUri ? undefined : await startEmbeddedDatabase(opts.dataDir, { cacheSize: opts.cacheSize, ...(opts.log ? { log: opts.log } : {}) });
+  const embedded = opts.mongodbUri
+    ? undefined
+    : await startEmbeddedDatabase(opts.dataDir, { cacheSize: opts.cacheSize, ...(opts.log ? { log: opts.log } : {}), ...(opts.dbPort ? { port: opts.dbPort } : {}), shareRunning: opts.shareRunning ?? false });
   const uri = opts.mongodbUri ?? embedded!.uri;
   // Command monitoring feeds the database latency metric (metrics/metrics.ts).
   const bounded = opts.operationTimeoutMs ? { socketTimeoutMS: opts.operationTimeoutMs, connectTimeoutMS: opts.operationTimeoutMs } : {};

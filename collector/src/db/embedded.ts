@@ -1,15 +1,22 @@
-// Starts the embedded database, SecantusDB's Rust server, on a loopback port it picks itself, data
-// under DATA_DIR, every commit synced to disk (without it, a write acknowledged just before a
-// kill -9 can be lost). It is watched: a server that exits without being asked to is logged at
-// error, with its exit code or signal, and started again on the same data and port (the driver
+// Starts the embedded database, SecantusDB's Rust server, on a loopback port it picks itself (or
+// DB_PORT), data under DATA_DIR, every commit synced to disk (without it, a write acknowledged just
+// before a kill -9 can be lost). It is watched: a server that exits without being asked to is logged
+// at error, with its exit code or signal, and started again on the same data and port (the driver
 // reconnects by itself), after a back-off that grows while it keeps failing.
+//
+// One owner per data directory. The owner publishes the server beside the data (secantus.json: the
+// server's pid, its own pid, the address), so that the command-line tools run next to a running
+// collector connect to its server instead of starting another or killing it. The server never
+// outlives its owner: it is started with a parent-death signal (util-linux's setpriv), and a server
+// whose owner is gone all the same (no setpriv) is an orphan that the next start stops.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Logger } from '../logger.ts';
 import { ensureSecantusBinary } from './secantus-binary.ts';
+import { withParentDeathSignal } from '../parent-death.ts';
 
 export interface EmbeddedDatabase {
   uri: string;
@@ -22,6 +29,33 @@ export interface EmbeddedOptions {
   cacheSize?: string;
   /** Where the watcher says that the server died and was started again; unset: nobody is told. */
   log?: Pick<Logger, 'error' | 'warn'>;
+  /** The server's port (DB_PORT); unset: one the server picks. */
+  port?: number;
+  /** A server that a live owner runs on this data directory is used, not refused (the command-line
+   * tools beside a running collector); it is left running when this handle stops. */
+  shareRunning?: boolean;
+}
+
+/** What the owner of a data directory's server publishes beside the data. */
+export interface PublishedDatabase {
+  /** The server's process. */
+  pid: number;
+  /** The process that started it and stops it: the collector, or a test run. */
+  ownerPid: number;
+  uri: string;
+}
+
+const PUBLISHED_FILE = 'secantus.json';
+/** Where releases before 2026-11-25 kept only the server's pid. */
+const LEGACY_PID_FILE = 'secantus.pid';
+
+/** The server published in `dataDir`, or null when none is. */
+export function publishedDatabase(dataDir: string): PublishedDatabase | null {
+  try {
+    return JSON.parse(readFileSync(path.join(dataDir, PUBLISHED_FILE), 'utf8')) as PublishedDatabase;
+  } catch {
+    return null;
+  }
 }
 
 export const DEFAULT_CACHE_SIZE = '4G';
@@ -52,23 +86,26 @@ const STOP_GRACE_MS = 10_000;
 const RESTART_FIRST_MS = 250;
 const RESTART_MAX_MS = 30_000;
 
-export async function startEmbeddedDatabase(dataDir: string, { cacheSize = DEFAULT_CACHE_SIZE, log }: EmbeddedOptions = {}): Promise<EmbeddedDatabase> {
+export async function startEmbeddedDatabase(dataDir: string, { cacheSize = DEFAULT_CACHE_SIZE, log, port: fixedPort, shareRunning = false }: EmbeddedOptions = {}): Promise<EmbeddedDatabase> {
   const binary = ensureSecantusBinary();
   const storage = path.join(dataDir, 'secantus');
   mkdirSync(storage, { recursive: true });
-  const pidFile = path.join(dataDir, 'secantus.pid');
-  await stopOrphan(pidFile, storage);
+  const publishedFile = path.join(dataDir, PUBLISHED_FILE);
+  const running = await runningOrStopOrphans(dataDir, storage);
+  if (running && shareRunning) return { uri: running.uri, async stop() {} };
+  if (running) {
+    throw new Error(`The embedded database of ${dataDir} is already run by process ${running.ownerPid} (${running.uri}): stop that collector first, or start this one with another DATA_DIR`);
+  }
   /** Starts a server on `port` (0: any), resolving with it once it accepts connections. */
   const launch = async (port: string): Promise<{ child: ChildProcess; address: string }> => {
-    const child = spawn(
-      binary,
-      ['--host', '127.0.0.1', '--port', port, '--storage-path', storage, '--sync-on-commit', '--cache-size', cacheSize, '--log-level', 'WARNING'],
-      { stdio: ['ignore', 'pipe', 'pipe'], env: embeddedServerEnv() },
-    );
+    const args = [binary, '--host', '127.0.0.1', '--port', port, '--storage-path', storage, '--sync-on-commit', '--cache-size', cacheSize, '--log-level', 'WARNING'];
+    const [command, ...rest] = withParentDeathSignal(args);
+    const child = spawn(command!, rest, { stdio: ['ignore', 'pipe', 'pipe'], env: embeddedServerEnv() });
     const output = captureTail(child);
     try {
       const address = await boundAddress(child, output);
-      writeFileSync(pidFile, String(child.pid));
+      const published: PublishedDatabase = { pid: child.pid!, ownerPid: process.pid, uri: `mongodb://${address}/` };
+      writeFileSync(publishedFile, JSON.stringify(published));
       return { child, address };
     } catch (err) {
       child.kill('SIGKILL');
@@ -76,7 +113,7 @@ export async function startEmbeddedDatabase(dataDir: string, { cacheSize = DEFAU
     }
   };
 
-  const first = await launch('0');
+  const first = await launch(String(fixedPort ?? 0));
   const port = first.address.split(':').pop()!;
   let current = first.child;
   let stopping = false;
@@ -111,34 +148,53 @@ export async function startEmbeddedDatabase(dataDir: string, { cacheSize = DEFAU
       process.off('exit', killOnExit);
       await restarting;
       await stopServer(current);
-      rmSync(pidFile, { force: true });
+      rmSync(publishedFile, { force: true });
     },
   };
 }
 
 /**
- * A collector killed with SIGKILL cannot stop its database, which goes on holding the data
- * directory: the next start on that directory kills it (its commits are on disk already).
+ * The server published in `dataDir` when its owner still runs. A server whose owner is gone (or one
+ * an earlier release left, which published no owner) is an orphan: stopped here with SIGKILL (its
+ * commits are on disk already), and null is answered.
  */
-async function stopOrphan(pidFile: string, storage: string): Promise<void> {
-  let pid: number;
-  try {
-    pid = Number(readFileSync(pidFile, 'utf8'));
-  } catch {
-    return;
+async function runningOrStopOrphans(dataDir: string, storage: string): Promise<PublishedDatabase | null> {
+  const published = publishedDatabase(dataDir);
+  if (published && isOurServer(published.pid, storage)) {
+    if (isAlive(published.ownerPid) && published.ownerPid !== process.pid) return published;
+    await killServer(published.pid, storage);
   }
-  const isOurServer = () => {
-    try {
-      const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
-      return cmdline.some((arg) => arg.endsWith('secantusd-rs')) && cmdline.includes(storage);
-    } catch {
-      return false; // gone, or no /proc to tell
-    }
-  };
-  if (!isOurServer()) return;
+  const legacyFile = path.join(dataDir, LEGACY_PID_FILE);
+  if (existsSync(legacyFile)) {
+    const pid = Number(readFileSync(legacyFile, 'utf8'));
+    if (isOurServer(pid, storage)) await killServer(pid, storage);
+    rmSync(legacyFile, { force: true });
+  }
+  return null;
+}
+
+function isOurServer(pid: number, storage: string): boolean {
+  try {
+    const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+    return cmdline.some((arg) => arg.endsWith('secantusd-rs')) && cmdline.includes(storage);
+  } catch {
+    return false; // gone, or no /proc to tell
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM'; // alive, another user's
+  }
+}
+
+async function killServer(pid: number, storage: string): Promise<void> {
   process.kill(pid, 'SIGKILL');
   const deadline = Date.now() + STOP_GRACE_MS;
-  while (isOurServer() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  while (isOurServer(pid, storage) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
 }
 
 /** The server prints `secantusd-rs listening on <host:port>` once it accepts connections. */
