@@ -142,4 +142,35 @@ describe('the back end in Chromium', () => {
     expect(errors).toEqual([]);
     await context.close();
   });
+
+  it('says what "Allow this origin" did, or why it did not', async () => {
+    const context = await b.browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const owner = await context.newPage();
+    await owner.goto(`${b.collector.baseUrl}/manage/`);
+    await owner.getByLabel('E-mail').fill('owner@acme.test');
+    await owner.getByLabel('Password').fill('a long enough password');
+    await owner.getByRole('button', { name: 'Sign in' }).click();
+    const publicKey = (await b.t.c.domains.findOne({ _id: 'acme.test' }))!.publicKey!;
+    const refusedView = (origin: string) =>
+      fetch(`${b.collector.baseUrl}/t/view`, { method: 'POST', headers: { origin, 'content-type': 'text/plain;charset=UTF-8' }, body: new URLSearchParams({ key: publicKey, visit_id: '0', url: `${origin}/`, page_title: 'Home', referer_url: '' }).toString() });
+    expect((await refusedView('http://staging.acme.test:8081')).status).toBe(403);
+    await owner.goto(`${b.collector.baseUrl}/manage/#/acme.test/settings`);
+    const refused = owner.getByTestId('refused-origins');
+    await refused.getByText('http://staging.acme.test:8081').waitFor();
+    await refused.getByRole('button', { name: 'Allow this origin' }).click();
+    await owner.getByTestId('allow-result').getByText("Allowed http://staging.acme.test:8081: its pages' views are taken from now on.").waitFor();
+    await refused.waitFor({ state: 'detached' });
+    expect((await refusedView('http://staging.acme.test:8081')).status).toBe(200);
+    await shot(owner, '7-origin-allowed');
+
+    // A domain with as many origins as it may have: the button says why it did nothing.
+    const many = Array.from({ length: 100 }, (_, i) => `https://site${i}.acme.test`);
+    await b.t.c.domains.updateOne({ _id: 'acme.test' }, { $set: { allowedOrigins: many } });
+    expect((await refusedView('http://other.acme.test')).status).toBe(403);
+    await owner.getByRole('button', { name: 'Check again' }).click();
+    await refused.getByRole('button', { name: 'Allow this origin' }).click();
+    await owner.getByTestId('allow-result').getByText('http://other.acme.test was not allowed: allowedOrigins: at most 100 origins').waitFor();
+    await shot(owner, '8-origin-not-allowed');
+    await context.close();
+  });
 });

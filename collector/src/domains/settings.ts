@@ -101,7 +101,8 @@ export const DEFAULT_REDIRECT_AFTER_SECONDS = 20;
 
 export const domainSettingsIn = (country: string) => z.object({
   offlineApiEnabled: z.boolean().default(false),
-  allowedOrigins: z.array(origin).default([]),
+  /** Stored once each, in the form browsers send (two spellings of one origin are one). */
+  allowedOrigins: z.array(origin).max(100, 'at most 100 origins').transform((origins) => [...new Set(origins)]).default([]),
   sitePhones: z.array(phoneIn(country)).default([]),
   displayMode: displayMode.default('direct'),
   antiFlickerMs: z.number().int().min(0).max(5000).default(1000),

@@ -83,7 +83,19 @@ function SetUpCard({ domain, install }: { domain: DomainView; install: Install |
 
 function InstallCard({ path, install, timeZone, changed }: { path: string; install: Loaded<Install>; timeZone: string; changed: () => void }) {
   const [copied, setCopied] = useState(false);
+  /** What the last "Allow this origin" did, or why it did not. */
+  const [allowed, setAllowed] = useState<{ ok: boolean; text: string } | null>(null);
   const data = install.data;
+  const allow = async (origin: string) => {
+    try {
+      await api('PATCH', path, { allowedOrigins: [...data!.allowedOrigins, origin] });
+      setAllowed({ ok: true, text: `Allowed ${origin}: its pages' views are taken from now on.` });
+      install.reload();
+      changed();
+    } catch (err) {
+      setAllowed({ ok: false, text: `${origin} was not allowed: ${(err as Error).message}` });
+    }
+  };
   return (
     <div class="card" id="install">
       <h2>Install</h2>
@@ -112,13 +124,18 @@ function InstallCard({ path, install, timeZone, changed }: { path: string; insta
             {data.refusedOrigins.map((r) => (
               <li>
                 <code>{r.origin}</code> <span class="muted">{r.count} refused, the last {localDateTime(r.lastAt, timeZone)}</span>{' '}
-                <button type="button" onClick={() => api('PATCH', path, { allowedOrigins: [...data.allowedOrigins, r.origin] }).then(() => { install.reload(); changed(); })}>
+                <button type="button" onClick={() => void allow(r.origin)}>
                   Allow this origin
                 </button>
               </li>
             ))}
           </ul>
         </div>
+      )}
+      {allowed && (
+        <p class={allowed.ok ? 'ok-text' : 'warn-text'} role="status" data-testid="allow-result">
+          {allowed.text}
+        </p>
       )}
       {data && (
         <p class={data.lastViewAt ? 'ok-text' : 'muted'} data-testid="last-view">
