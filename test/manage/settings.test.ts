@@ -122,6 +122,14 @@ describe('back end settings', () => {
       [{ name: 'a.test', antiFlickerMs: 99999 }, 'antiFlickerMs: Too big: expected number to be <=5000'],
       [{ name: 'a.test', callerPrivacy: 'some' }, 'callerPrivacy: Invalid option: expected one of "none"|"partial"|"full"'],
       [{ name: 'a.test', ga4MeasurementId: 'UA-1' }, 'ga4MeasurementId: must be a GA4 measurement id (G-XXXXXXX)'],
+      // A site's domain: a name under a public suffix, never an address (issue 37).
+      [{ name: '127.0.0.1' }, 'name: must be a domain name, not an address'],
+      [{ name: 'shop.nosuchsuffix' }, 'name: must end with a public suffix (.com, .co.uk, .fr…): .nosuchsuffix is none'],
+      [{ name: 'co.uk' }, 'name: must name a site under .co.uk, not the suffix itself'],
+      [{ name: `${'a'.repeat(64)}.test` }, 'name: must be a host name with at most 63 characters between two dots'],
+      // A number of the domain's country: no French number has fifteen digits.
+      [{ name: 'a.test', sitePhones: ['012345678901234'] }, 'sitePhones.0: "012345678901234" is not a phone number'],
+      [{ name: 'a.test', allowedOrigins: Array.from({ length: 101 }, (_, i) => `https://s${i}.a.test`) }, 'allowedOrigins: at most 100 origins'],
     ];
     for (const [body, error] of refused) expect(await owner.call('POST', '/domains', body)).toMatchObject({ status: 400, body: { error } });
     expect(await s.t.c.domains.findOne({ _id: 'a.test' })).toBeNull();
@@ -241,6 +249,9 @@ describe('back end settings', () => {
       ['http://localhost:9/hook', 'localhost', '127.0.0.1'],
       ['https://10.1.2.3/hook', '10.1.2.3', '10.1.2.3'],
       ['http://[::1]:9/hook', '[::1]', '::1'],
+      // The same host in other spellings (issue 37: `localhost.` passed).
+      ['http://LocalHost.:9/hook', 'localhost.', '127.0.0.1'],
+      ['http://hooks.localhost/hook', 'hooks.localhost', '127.0.0.1'],
     ]) {
       expect(await owner.call('PUT', '/account/webhook', { url })).toMatchObject({ status: 400, body: { error: `url: ${host} is ${address}, a private address: webhooks go to public addresses only (ALLOW_PRIVATE_WEBHOOKS)` } });
     }

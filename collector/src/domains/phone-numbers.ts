@@ -39,6 +39,14 @@ export function canonicalIn(raw: string, country: string, { anyPossible = false 
   return parsed && (anyPossible ? parsed.isPossible() : parsed.isValid()) ? asDialledFromFrance(parsed.number) : null;
 }
 
+/** A number a person writes in the settings: read in the domain's country, and of a length its
+ * country's numbers have (libphonenumber's isPossible): `012345678901234` reads as French digits,
+ * and no French number has fifteen. */
+export function writtenNumberIn(raw: string, country: string): string | null {
+  const digits = canonicalIn(raw, country);
+  return digits && parsePhoneNumberFromString(e164Of(digits))?.isPossible() ? digits : null;
+}
+
 /** E.164 (`+33123456789`) in the canonical form (`0123456789`). A French number never starts with
  * 0 after +33; one that did would read back as international, so it keeps its 0033. */
 export function asDialledFromFrance(e164: string): string {

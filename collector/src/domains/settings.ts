@@ -2,15 +2,16 @@
 // error messages. Keys and pools are set apart (the fixture names them; the back end makes them).
 import { COUNTRY_NUMBER_TYPES, displayMode, HH_MM, isKnownNumberType, isOfflineNumberType, sortTimetable, WEEK_DAYS } from '@ringtrail/shared';
 import { domainToASCII } from 'node:url';
+import { parse as parseHost } from 'tldts';
 import { z } from 'zod';
 import type { DomainDoc } from './documents.ts';
 import { DEFAULT_LEAD_RULE, leadRule } from '../telephony/leads.ts';
-import { canonicalIn, DEFAULT_COUNTRY, isCountry } from './phone-numbers.ts';
+import { DEFAULT_COUNTRY, isCountry, writtenNumberIn } from './phone-numbers.ts';
 
 /** A phone number as a domain of `country` writes it, kept in the canonical form (phone-numbers.ts). */
 export const phoneIn = (country: string) =>
   z.string().transform((value, ctx) => {
-    const digits = canonicalIn(value, country);
+    const digits = writtenNumberIn(value, country);
     const hint = country === DEFAULT_COUNTRY ? '' : ` of ${country}: write another country's number with its country code (+33 1 23 45 67 89)`;
     if (!digits) ctx.addIssue({ code: 'custom', message: `"${value}" is not a phone number${hint}` });
     return digits ?? '';
@@ -73,16 +74,33 @@ export function normalizeDomainName(name: string): string {
   return domainToASCII(name.trim().replace(/\.$/, '').toLowerCase());
 }
 
+/** Special-use names (RFC 2606, RFC 6761) taken as suffixes beside the Public Suffix List: a site under
+ * development or in documentation (`acme.example`, `shop.test`, `app.localhost`). */
+const SPECIAL_USE_SUFFIXES = new Set(['example', 'test', 'localhost']);
+
+/** Why `ascii` (normalized) is no domain of a site, or null when it is one: a host name of labels of
+ * 1 to 63 letters, digits and inner dashes, not an address, under a suffix the Public Suffix List
+ * knows (tldts), with a name of its own before it (`co.uk` alone is no site). */
+export function domainNameRefusal(ascii: string): string | null {
+  if (ascii.length > 253 || !/^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/.test(ascii)) return 'must be a host name (letters, digits, dots and dashes)';
+  if (ascii.split('.').some((label) => label.length > 63)) return 'must be a host name with at most 63 characters between two dots';
+  const parsed = parseHost(ascii, { allowPrivateDomains: true });
+  if (parsed.isIp) return 'must be a domain name, not an address';
+  const known = parsed.isIcann || parsed.isPrivate || SPECIAL_USE_SUFFIXES.has(parsed.publicSuffix ?? '');
+  if (!known) return `must end with a public suffix (.com, .co.uk, .fr…): .${parsed.publicSuffix} is none`;
+  if (!parsed.domain) return `must name a site under .${parsed.publicSuffix}, not the suffix itself`;
+  return null;
+}
+
 export const domainName = z
   .string()
   .trim()
   .min(1, 'is required')
-  .max(253)
+  .max(253, 'must be at most 253 characters')
   .transform((name, ctx) => {
     const ascii = normalizeDomainName(name);
-    if (!/^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/.test(ascii) || ascii.length > 253) {
-      ctx.addIssue({ code: 'custom', message: 'must be a host name (letters, digits, dots and dashes)' });
-    }
+    const refusal = domainNameRefusal(ascii);
+    if (refusal) ctx.addIssue({ code: 'custom', message: refusal });
     return ascii;
   });
 

@@ -26,10 +26,14 @@ const CONFIGURATION_LOOKUP_MS = 2000;
  * to); null when all are public, or when the name does not resolve (yet): delivery checks again.
  */
 export async function privateAddressOf(hostname: string): Promise<string | null> {
-  const literal = literalAddress(hostname);
+  // One form first: `LOCALHOST.` is `localhost`, which a resolver may not find with its dot, and
+  // every name under `.localhost` is loopback (RFC 6761) whatever a resolver says.
+  const host = hostname.toLowerCase().replace(/\.+$/, '');
+  if (host === 'localhost' || host.endsWith('.localhost')) return '127.0.0.1';
+  const literal = literalAddress(host);
   if (literal) return isPublicAddress(literal) ? null : literal;
   const timeout = new Promise<[]>((resolve) => setTimeout(() => resolve([]), CONFIGURATION_LOOKUP_MS).unref());
-  const addresses = await Promise.race([dns.promises.lookup(hostname, { all: true }).catch(() => []), timeout]);
+  const addresses = await Promise.race([dns.promises.lookup(host, { all: true }).catch(() => []), timeout]);
   return addresses.find((a) => !isPublicAddress(a.address))?.address ?? null;
 }
 
