@@ -6,7 +6,7 @@ import type { CallDoc } from '../telephony/documents.ts';
 import type { CartDoc, OrderDoc } from '../commerce/documents.ts';
 import type { Collections } from '../db/collections.ts';
 import type { DomainDoc } from '../domains/documents.ts';
-import { localInstant, startOfLocalDay, nextDay } from '../domains/time-zone.ts';
+import { addDays, dayCount, localDaysBetween, localInstant, localTime, MAX_RANGE_DAYS } from '../domains/time-zone.ts';
 import { AgentFailure } from '../http/agent-envelope.ts';
 import type { LiveCalls } from './live-calls.ts';
 import { CART_OPEN, callShape, cartShape, orderShape, viewShape } from './shapes.ts';
@@ -57,27 +57,28 @@ export class AgentService {
     return { callId, agent };
   }
 
-  /** Per agent: calls taken, carts tied to their calls (value before and now), orders by phone, sales. */
-  async stats(account: AccountDoc, range: StatsRange): Promise<AgentStats[]> {
-    const domains = await this.c.domains.find({ accountId: account._id }).toArray();
+  /** Per agent: calls taken, carts tied to their calls (value before and now), orders by phone, sales.
+   * A range of at most MAX_RANGE_DAYS (by default the last ones up to `endDate` or today), read
+   * through cursors of the few fields it sums: memory grows with the agents, not with the calls. */
+  async stats(account: AccountDoc, range: StatsRange, now = new Date()): Promise<AgentStats[]> {
+    const domains = await this.c.domains.find({ accountId: account._id }, { projection: { timeZone: 1 } }).toArray();
     const domainIds = domains.map((d) => d._id);
     const timeZone = domains[0]?.timeZone ?? 'UTC'; // an account's statistics use its first domain's days
-    const between = (field: string) => timeFilter(field, range, timeZone);
-    const [calls, carts, orders] = await Promise.all([
-      this.c.calls.find({ domainId: { $in: domainIds }, agent: { $type: 'string' }, ...between('startedAt') }).toArray(),
-      this.c.carts.find({ domainId: { $in: domainIds }, ...between('updatedAt') }).toArray(),
-      this.c.orders.find({ domainId: { $in: domainIds }, ...between('createdAt') }).toArray(),
-    ]);
-    const agentOfCall = new Map(calls.map((call) => [call._id, call.agent!]));
+    const days = statsDays(range, timeZone, now);
+    const between = (field: string) => ({ [field]: localDaysBetween(days.startDate, days.endDate, timeZone) });
     const byAgent = new Map<string, AgentStats>();
     const statsOf = (agent: string) => {
       let s = byAgent.get(agent);
       if (!s) byAgent.set(agent, (s = { agent, callsTaken: 0, cartsTouched: 0, cartValueBefore: 0, cartValueAfter: 0, ordersByPhone: 0, sales: 0, conversionRate: 0, revenue: 0 }));
       return s;
     };
-    const agentOf = (r: CartDoc | OrderDoc) => r.agent ?? (r.callId !== null ? agentOfCall.get(r.callId) : undefined);
-    for (const call of calls) statsOf(call.agent!).callsTaken++;
-    for (const cart of carts) {
+    const agentOfCall = new Map<number, string>();
+    for await (const call of this.c.calls.find({ domainId: { $in: domainIds }, agent: { $type: 'string' }, ...between('startedAt') }, { projection: { agent: 1 } })) {
+      agentOfCall.set(call._id, call.agent!);
+      statsOf(call.agent!).callsTaken++;
+    }
+    const agentOf = (r: Pick<CartDoc | OrderDoc, 'agent' | 'callId'>) => r.agent ?? (r.callId !== null ? agentOfCall.get(r.callId) : undefined);
+    for await (const cart of this.c.carts.find({ domainId: { $in: domainIds }, ...between('updatedAt') }, { projection: { agent: 1, callId: 1, valueBeforeAgent: 1, totalCost: 1 } })) {
       const agent = agentOf(cart);
       if (!agent) continue;
       const s = statsOf(agent);
@@ -85,7 +86,7 @@ export class AgentService {
       s.cartValueBefore += cart.valueBeforeAgent ?? 0;
       s.cartValueAfter += cart.totalCost;
     }
-    for (const order of orders) {
+    for await (const order of this.c.orders.find({ domainId: { $in: domainIds }, ...between('createdAt') }, { projection: { agent: 1, callId: 1, attribution: 1, convertedAt: 1, totalCost: 1 } })) {
       const agent = order.attribution?.agent ?? agentOf(order);
       if (!agent) continue;
       const s = statsOf(agent);
@@ -123,10 +124,12 @@ export class AgentService {
   }
 }
 
-/** Local days `startDate`..`endDate`, both included; either may be left out. */
-function timeFilter(field: string, range: StatsRange, timeZone: string): Record<string, unknown> {
-  const bounds: Record<string, Date> = {};
-  if (range.startDate) bounds.$gte = startOfLocalDay(range.startDate, timeZone);
-  if (range.endDate) bounds.$lt = startOfLocalDay(nextDay(range.endDate), timeZone);
-  return Object.keys(bounds).length ? { [field]: bounds } : {};
+/** The days statistics cover: `startDate`..`endDate`, both included, at most MAX_RANGE_DAYS; a missing
+ * end is today (in `timeZone`), a missing start the first of the longest range that ends there. */
+function statsDays(range: StatsRange, timeZone: string, now: Date): { startDate: string; endDate: string } {
+  const endDate = range.endDate ?? (range.startDate ? addDays(range.startDate, MAX_RANGE_DAYS - 1) : localTime(now, timeZone).day);
+  const startDate = range.startDate ?? addDays(endDate, 1 - MAX_RANGE_DAYS);
+  if (startDate > endDate) throw new AgentFailure('Invalid parameter endDate: before startDate');
+  if (dayCount(startDate, endDate) > MAX_RANGE_DAYS) throw new AgentFailure(`Invalid parameter endDate: a request covers at most ${MAX_RANGE_DAYS} days`);
+  return { startDate, endDate };
 }

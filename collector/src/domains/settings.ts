@@ -121,7 +121,7 @@ export const domainSettingsIn = (country: string) => z.object({
   offlineApiEnabled: z.boolean().default(false),
   /** Stored once each, in the form browsers send (two spellings of one origin are one). */
   allowedOrigins: z.array(origin).max(100, 'at most 100 origins').transform((origins) => [...new Set(origins)]).default([]),
-  sitePhones: z.array(phoneIn(country)).default([]),
+  sitePhones: z.array(phoneIn(country)).max(100, 'at most 100 numbers').default([]),
   displayMode: displayMode.default('direct'),
   antiFlickerMs: z.number().int().min(0).max(5000).default(1000),
   numbersPerAddress: z.number().int().min(0).max(10_000).default(DEFAULT_NUMBERS_PER_ADDRESS),
@@ -135,7 +135,7 @@ export const domainSettingsIn = (country: string) => z.object({
     .default(DEFAULT_COUNTRY),
   currency: z.string().regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code').default('EUR'),
   callerPrivacy: z.enum(['none', 'partial', 'full']).default('none'),
-  orderStatuses: z.array(z.object({ name: z.string().min(1), isSale: z.boolean() })).default([]),
+  orderStatuses: z.array(z.object({ name: z.string().min(1).max(100), isSale: z.boolean() })).max(100, 'at most 100 statuses').default([]),
   ga4MeasurementId: z.string().regex(/^G-[A-Z0-9]+$/, 'must be a GA4 measurement id (G-XXXXXXX)').optional(),
   ga4ApiSecret: z.string().min(1).optional(),
   /** Ours (telephony/redirects.ts): where calls nobody answers go; null: nowhere. */

@@ -26,10 +26,16 @@ export interface RequestedPhone {
   type?: number;
 }
 
-/** `phones`: comma-separated numbers, each optionally suffixed with `:<typeId>`. */
+/** Numbers one /ospView may ask for (ours): a page shows a few; each is a claim on the pool, so a
+ * request listing thousands would take a pool in one go, one database write after another. (The
+ * browser doors take any list: only the domain's own site phones found in it are claimed.) */
+export const MAX_PHONES_PER_VIEW = 50;
+
+/** `phones`: comma-separated numbers, each optionally suffixed with `:<typeId>`; a number written
+ * twice the same way is one (it has one key in `surtaxPhones`, so it gets one number). */
 const phoneList = wireText.transform((value, ctx): RequestedPhone[] => {
   const phones: RequestedPhone[] = [];
-  for (const entry of value.split(',').map((p) => p.trim()).filter(Boolean)) {
+  for (const entry of new Set(value.split(',').map((p) => p.trim()).filter(Boolean))) {
     const [original = '', typeText, ...rest] = entry.split(':');
     const digits = normalizePhone(original);
     const type = typeText === undefined ? undefined : Number(typeText);
@@ -76,6 +82,9 @@ export const ospViewRequest = z
   .superRefine((req, ctx) => {
     if (req.direct_display && req.phones === undefined) {
       ctx.addIssue({ code: 'custom', path: ['phones'], message: 'is required in direct display' });
+    }
+    if ((req.phones?.length ?? 0) > MAX_PHONES_PER_VIEW) {
+      ctx.addIssue({ code: 'custom', path: ['phones'], message: `must list at most ${MAX_PHONES_PER_VIEW} numbers` });
     }
   });
 export type OspViewRequest = z.infer<typeof ospViewRequest>;
