@@ -70,6 +70,7 @@ describe('npm start', () => {
     try {
       expect(prod.output()).not.toContain('track-acme-demo');
       expect(prod.output()).toContain('No user yet (no demo: DEMO is off): npm run admin -- create-user');
+      expect(prod.output()).toContain('Mode: production (NODE_ENV=production; only unset, development and test are not production): demo off, sign-up off');
       expect(prod.output()).not.toContain('Demo site:');
       const view = await (await fetch(`${prod.baseUrl}/ospView`, { method: 'POST', body: demoView(0) })).json();
       expect(view.status).toBe('AUTHENTICATION_ERROR');
@@ -90,6 +91,16 @@ describe('npm start', () => {
     await expect(startMain({ PORT: 'eighty', TRUST_PROXY: 'maybe', BROWSER_LIMIT_PER_IP: 'lots', DEMO_PAGES: 'maybe' })).rejects.toThrow(
       /exited with 1[\s\S]*PORT: must be a port number[\s\S]*TRUST_PROXY: must be the number of proxies in front of the collector[\s\S]*BROWSER_LIMIT_PER_IP: must be a number of requests a minute[\s\S]*DEMO_PAGES: must be true or false/,
     );
+  });
+
+  it('runs in production for any NODE_ENV but unset, development and test', () => {
+    for (const env of ['production', 'Production', 'prod', 'staging']) expect(loadConfig({ NODE_ENV: env })).toMatchObject({ mode: 'production', demo: false, signUp: false });
+    for (const env of [undefined, 'development', 'test']) expect(loadConfig(env ? { NODE_ENV: env } : {})).toMatchObject({ mode: 'development', demo: true, signUp: true });
+  });
+
+  it('reads TRUST_PROXY as a number of proxies: true is one, never every entry', () => {
+    expect([undefined, 'false', '0', 'true', '1', '2', 'on'].map((v) => loadConfig(v ? { TRUST_PROXY: v } : {}).proxyHops)).toEqual([0, 0, 0, 1, 1, 2, 1]);
+    for (const v of ['all', '-1', '11', '1.5']) expect(() => loadConfig({ TRUST_PROXY: v })).toThrow('TRUST_PROXY: must be the number of proxies in front of the collector, 0 to 10 (true means 1, false 0)');
   });
 
   it('reads DEMO_PAGES, the former name of DEMO, only where DEMO is unset', () => {
