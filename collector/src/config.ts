@@ -143,3 +143,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataPagesAtOnce: c.DATA_PAGES_AT_ONCE,
   };
 }
+
+/** The configuration of a process that starts from it (the collector, its supervisor): a bad
+ * environment is said on stderr, naming each bad variable, and the process exits 1. */
+export function loadConfigOrExit(): Config {
+  try {
+    return loadConfig();
+  } catch (err) {
+    console.error((err as Error).message);
+    process.exit(1);
+  }
+}

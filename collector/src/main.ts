@@ -2,7 +2,7 @@
 // database. With WORKERS=N above 1, this process starts the database and N collector processes
 // (node:cluster) that share its port (cluster.ts).
 import cluster from 'node:cluster';
-import { loadConfig } from './config.ts';
+import { loadConfigOrExit } from './config.ts';
 import { runPrimary } from './cluster.ts';
 import { connectDatabase, databaseOptions } from './db/connect.ts';
 import { collections } from './db/collections.ts';
@@ -11,13 +11,7 @@ import { createHttpServer } from './http/server.ts';
 import { createLogger } from './logger.ts';
 import { allowDemoOrigins, demoOrigins, printBanner, seedDemoIfEmpty, startDemoHistory } from './start-banner.ts';
 
-let config;
-try {
-  config = loadConfig();
-} catch (err) {
-  console.error((err as Error).message);
-  process.exit(1);
-}
+const config = loadConfigOrExit();
 const log = createLogger(config.logLevel);
 
 if (config.workers > 1 && cluster.isPrimary) {

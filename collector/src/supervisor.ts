@@ -17,7 +17,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadConfig } from './config.ts';
+import { loadConfigOrExit } from './config.ts';
 import { withParentDeathSignal } from './parent-death.ts';
 import { createLogger } from './logger.ts';
 
@@ -27,13 +27,7 @@ const CRASH_WINDOW_MS = 5 * 60_000;
 const FIRST_BACKOFF_MS = 500;
 const MAX_BACKOFF_MS = 30_000;
 
-let config;
-try {
-  config = loadConfig();
-} catch (err) {
-  console.error((err as Error).message);
-  process.exit(1);
-}
+const config = loadConfigOrExit();
 const log = createLogger(config.logLevel);
 
 let child: ChildProcess | null = null;

@@ -6,7 +6,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,6 +13,7 @@ import { loadConfig } from '../../collector/src/config.ts';
 import { seed, startCollector, testDatabase, type RunningCollector, type TestDatabase } from '../helpers/collector.ts';
 import { trackingFixture } from '../helpers/fixtures.ts';
 import { CHROME_AGENT } from '../helpers/site-page.ts';
+import { freePort } from '../helpers/ports.ts';
 import { until } from '../helpers/until.ts';
 
 /** Debian's nginx (`.ci/run` installs nginx-light), where root's PATH and others' both find it. */
@@ -30,13 +30,6 @@ function shippedProxyHops(): number {
   return loadConfig({ TRUST_PROXY: value }).proxyHops;
 }
 
-async function freePort(): Promise<number> {
-  const server = net.createServer().listen(0, '127.0.0.1');
-  await new Promise((resolve) => server.once('listening', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /** deploy/nginx.conf as shipped, but for where it listens and where the collector is. */
 function nginxConfig(dir: string, listen: number, collectorPort: number): string {

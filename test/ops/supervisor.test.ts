@@ -12,6 +12,7 @@ import { MongoClient } from 'mongodb';
 import { afterAll, describe, expect, it } from 'vitest';
 import { publishedDatabase } from '../../collector/src/db/embedded.ts';
 import { answers, exitOf, startMain } from '../helpers/main-process.ts';
+import { freePort } from '../helpers/ports.ts';
 import { until } from '../helpers/until.ts';
 
 const SUPERVISOR = 'collector/src/supervisor.ts';
@@ -23,14 +24,6 @@ function freshDataDir(): string {
   return dir;
 }
 
-/** A port free now: the supervisor's collector must come back on the one it had. */
-async function freePort(): Promise<number> {
-  const server = net.createServer().listen(0, '127.0.0.1');
-  await new Promise((resolve) => server.once('listening', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /** The collector process the supervisor runs now (Linux: /proc lists a process's children). */
 function collectorPid(supervisorPid: number): number | undefined {
