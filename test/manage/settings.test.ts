@@ -124,6 +124,8 @@ describe('back end settings', () => {
       [{ name: 'a.test', ga4MeasurementId: 'UA-1' }, 'ga4MeasurementId: must be a GA4 measurement id (G-XXXXXXX)'],
       // A site's domain: a name under a public suffix, never an address (issue 37).
       [{ name: '127.0.0.1' }, 'name: must be a domain name, not an address'],
+      // The name's problem is the one said, before the origins the back end proposed from it.
+      [{ name: '127.0.0.1', allowedOrigins: ['https://127.0.0.1', 'https://www.127.0.0.1'] }, 'name: must be a domain name, not an address'],
       [{ name: 'shop.nosuchsuffix' }, 'name: must end with a public suffix (.com, .co.uk, .fr…): .nosuchsuffix is none'],
       [{ name: 'co.uk' }, 'name: must name a site under .co.uk, not the suffix itself'],
       [{ name: `${'a'.repeat(64)}.test` }, 'name: must be a host name with at most 63 characters between two dots'],

@@ -2,6 +2,7 @@
 // the account's webhook. Every route is of the signed-in user's account: another account's domain
 // answers 404 like a domain that does not exist.
 import type Router from '@koa/router';
+import { z } from 'zod';
 import type { Context, Middleware } from 'koa';
 import type { Collections } from '../db/collections.ts';
 import type { DomainDoc } from '../domains/documents.ts';
@@ -57,7 +58,8 @@ export function settingsRoutes(router: Router, c: Collections, outbox: Outbox, o
 
   router.post('/domains', auth, parseBody, async (ctx) => {
     const body = bodyOf(ctx.request);
-    const { name, ...settings } = valid(domainSettingsIn(countryOfBody(body)).extend({ name: domainName }), body);
+    // The name first: its problem is the one to say (`127.0.0.1` makes `https://www.127.0.0.1` no origin either).
+    const { name, ...settings } = valid(z.object({ name: domainName, ...domainSettingsIn(countryOfBody(body)).shape }), body);
     ctx.status = 201;
     ctx.body = domainView(await createDomain(c, accountIdOf(ctx), name.toLowerCase(), settings));
   });
