@@ -63,6 +63,8 @@ export async function worstInputs(baseUrl: string): Promise<WorstInput[]> {
     { name: '/data-api, 400 days by day', send: get('/data-api', { ...data, start_date: '2025-01-01', end_date: '2026-02-04', group_by_day: 'true' }), status: 200, answer: /"status":"OK"/ },
     { name: '/data-api, 400 days by day and caller', send: get('/data-api', { ...data, start_date: '2025-01-01', end_date: '2026-02-04', group_by_day: 'true', caller_phone: '0611223344' }), status: 200, answer: /"status":"OK"/ },
     { name: '/data-api, the deepest page of 5,000', send: get('/data-api', { ...data, start_date: '2025-01-01', end_date: '2026-02-04', page: '999999999', limit: '5000' }), status: 200, answer: /"status":"OK"/ },
+    { name: '/data-api, the deepest page of 5,000 of a caller', send: get('/data-api', { ...data, start_date: '2025-01-01', end_date: '2026-02-04', page: '999999999', limit: '5000', caller_phone: '0611223344' }), status: 200, answer: /"status":"OK"/ },
+    { name: '/data-api, the deepest page of 5,000 SMS', send: get('/data-api', { ...data, type: 'sms', start_date: '2025-01-01', end_date: '2026-02-04', page: '999999999', limit: '5000' }), status: 200, answer: /"status":"OK"/ },
     { name: '/data-api, 1,500 statuses', send: get('/data-api', { ...data, status: repeat('SUCCESS,', 1500) }), status: 200, answer: /"status":"OK"/ },
     { name: '/data-api, a query over the header limit', send: get('/data-api', { ...data, status: repeat('SUCCESS,', 3000) }), status: 431, answer: /^$/ },
     { name: '/data-api, filters of 5,000 characters', send: get('/data-api', { ...data, caller_phone: '1'.repeat(5000), offline_phone_description: 'd'.repeat(5000) }), status: 200, answer: /"Invalid parameter caller_phone"/ },
