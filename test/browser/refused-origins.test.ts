@@ -51,6 +51,20 @@ describe('refused origins', () => {
     expect(refused).not.toContain('http://localhost:4000');
   });
 
+  it('keeps an origin that keeps sending, whatever others came once since', async () => {
+    const domain = (await s.t.c.domains.findOne({ _id: 'shop.test' }))!;
+    const start = Date.now() + 10 * 60_000;
+    const at = (minute: number) => new Date(start + minute * 61_000);
+    await noteRefusedOrigin(s.t.c, domain, 'https://staging.shop.test', silent, at(0));
+    for (let i = 0; i < 12; i++) {
+      await noteRefusedOrigin(s.t.c, domain, `https://forged${i}.example`, silent, at(1 + Math.floor(i / 3)));
+      await noteRefusedOrigin(s.t.c, domain, 'https://staging.shop.test', silent, at(1 + Math.floor(i / 3)));
+    }
+    const refused = (await s.t.c.domains.findOne({ _id: 'shop.test' }))!.refusedOrigins!;
+    expect(refused).toHaveLength(10);
+    expect(refused.find((r) => r.origin === 'https://staging.shop.test')).toMatchObject({ count: 13 });
+  });
+
   it('stores allowed origins in the form browsers send, once each', async () => {
     const owner = await signedInClient(s.collector.baseUrl, USER.username, USER.password);
     const res = await owner.call('PATCH', '/domains/shop.test', { allowedOrigins: ['http://Shop.TEST', 'http://shop.test/', 'http://shop.test:80', 'https://shop.test:443', 'https://shop.test'] });

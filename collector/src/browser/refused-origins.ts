@@ -40,7 +40,9 @@ export async function noteRefusedOrigin(c: Collections, domain: DomainDoc, origi
   const addedLately = { $size: { $filter: { input: { $ifNull: ['$refusedOrigins', []] }, cond: { $gt: ['$$this.firstAt', minuteAgo] } } } };
   const added = await c.domains.updateOne(
     { _id: domain._id, 'refusedOrigins.origin': { $ne: origin }, $expr: { $lt: [addedLately, NEW_REFUSED_ORIGINS_PER_MINUTE] } },
-    { $push: { refusedOrigins: { $each: [entry], $slice: -REFUSED_ORIGINS_KEPT } } },
+    // The ones seen last are kept: a real origin that keeps sending keeps its place, whatever
+    // forged ones came once since.
+    { $push: { refusedOrigins: { $each: [entry], $sort: { lastAt: 1 }, $slice: -REFUSED_ORIGINS_KEPT } } },
   );
   if (added.modifiedCount > 0) log.warn({ domain: domain.name, origin }, 'refused the tracker from an origin the domain does not allow (back end: Settings, Install)');
 }
