@@ -28,7 +28,7 @@ try {
     if (await createAccountIfMissing(c, account)) console.log(`Account ${account} created: there was none by that name.`);
     const password = await saveUser(c, account, values.username);
     console.log(`User ${usernameKey(values.username)} of account ${account}. One-time password: ${password}`);
-    console.log(`Next: sign in at ${backEndUrl(config)} with it, then add the site's domain (Domains, Add a domain).`);
+    console.log(`Next: sign in at ${backEndUrl(config)} with it; the back end then asks for the site's domain first.`);
   } finally {
     await database.close();
   }
