@@ -56,6 +56,17 @@ describe('data API', () => {
     expect((await data({ type: 'sms', status: 'SUCCESS' })).body.errors).toEqual(['Invalid parameter status: not for type=sms']);
   });
 
+  it('covers at most 400 days a request, of any type, counted without walking them', async () => {
+    const daily = await data({ start_date: '2025-01-01', end_date: '2026-02-04', group_by_day: 'true' });
+    expect(daily.body.status).toBe('OK');
+    expect(daily.body.results).toHaveLength(400);
+    const tooLong = ['Invalid parameter end_date: a request covers at most 400 days'];
+    expect((await data({ start_date: '2025-01-01', end_date: '2026-02-05' })).body.errors).toEqual(tooLong);
+    expect((await data({ type: 'sms', start_date: '2025-01-01', end_date: '2026-02-05' })).body.errors).toEqual(tooLong);
+    // The probe's request: before, it walked 3.6 million days and ran the collector out of memory.
+    expect(await data({ start_date: '0001-01-01', end_date: '9999-12-31', group_by_day: 'true' })).toEqual({ status: 200, body: { status: 'ERROR', errors: tooLong } });
+  });
+
   it('pages through every call of the range, each exactly once, oldest first', async () => {
     await seedCalls();
     const first = await data({});
