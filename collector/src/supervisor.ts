@@ -22,7 +22,7 @@ import { withParentDeathSignal } from './parent-death.ts';
 import { createLogger } from './logger.ts';
 
 const MAIN = path.join(path.dirname(fileURLToPath(import.meta.url)), 'main.ts');
-export const MAX_CRASHES = 5;
+const MAX_CRASHES = 5;
 const CRASH_WINDOW_MS = 5 * 60_000;
 const FIRST_BACKOFF_MS = 500;
 const MAX_BACKOFF_MS = 30_000;

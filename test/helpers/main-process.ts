@@ -1,6 +1,7 @@
 // The collector as `npm start` runs it (collector/src/main.ts), in a child process: start, exit, and
 // whether its embedded database still answers.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { MongoClient } from 'mongodb';
 
 export interface Started {
@@ -46,4 +47,17 @@ export async function answers(uri: string): Promise<boolean> {
   } finally {
     await client.close();
   }
+}
+
+/** The collector processes (main.ts) a process runs now: the supervisor's one, or WORKERS's workers
+ * (Linux: /proc lists a process's children; one that has just exited is left out). */
+export function collectorProcesses(parentPid: number): number[] {
+  const children = readFileSync(`/proc/${parentPid}/task/${parentPid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+  return children.filter((pid) => {
+    try {
+      return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('collector/src/main.ts');
+    } catch {
+      return false;
+    }
+  });
 }

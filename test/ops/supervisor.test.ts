@@ -11,7 +11,7 @@ import { promisify } from 'node:util';
 import { MongoClient } from 'mongodb';
 import { afterAll, describe, expect, it } from 'vitest';
 import { publishedDatabase } from '../../collector/src/db/embedded.ts';
-import { answers, exitOf, startMain } from '../helpers/main-process.ts';
+import { answers, collectorProcesses, exitOf, startMain } from '../helpers/main-process.ts';
 import { freePort } from '../helpers/ports.ts';
 import { until } from '../helpers/until.ts';
 
@@ -24,18 +24,6 @@ function freshDataDir(): string {
   return dir;
 }
 
-
-/** The collector process the supervisor runs now (Linux: /proc lists a process's children). */
-function collectorPid(supervisorPid: number): number | undefined {
-  const children = readFileSync(`/proc/${supervisorPid}/task/${supervisorPid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
-  return children.find((pid) => {
-    try {
-      return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('collector/src/main.ts');
-    } catch {
-      return false;
-    }
-  });
-}
 
 const alive = (pid: number) => {
   try {
@@ -54,7 +42,7 @@ describe('npm start: the supervisor', () => {
     const port = await freePort();
     const started = await startMain(dataDir, { PORT: String(port) }, { entry: SUPERVISOR });
     const base = `http://127.0.0.1:${port}`;
-    const first = collectorPid(started.child.pid!)!;
+    const first = collectorProcesses(started.child.pid!)[0]!;
     const firstDatabase = publishedDatabase(dataDir)!;
     expect(firstDatabase.ownerPid).toBe(first);
 
@@ -79,7 +67,7 @@ describe('npm start: the supervisor', () => {
     // Its database went with it, and a new collector with a new database serves the same port.
     await until(() => !alive(firstDatabase.pid), 'the killed collector\'s database to stop');
     await until(async () => (await fetch(`${base}/readyz`).then((r) => r.status, () => 0)) === 200, 'the collector to answer again', { everyMs: 100 });
-    const second = collectorPid(started.child.pid!)!;
+    const second = collectorProcesses(started.child.pid!)[0]!;
     expect(second).not.toBe(first);
     expect(started.output()).toMatch(/"signal":"SIGKILL".*the collector crashed: starting it again/);
     const client = await new MongoClient(publishedDatabase(dataDir)!.uri).connect();

@@ -1,11 +1,11 @@
 // WORKERS=2: one database, two collector processes on one port, and one rate limit between them.
 import http from 'node:http';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { MongoClient } from 'mongodb';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { answers, exitOf, startMain } from '../helpers/main-process.ts';
+import { answers, collectorProcesses, exitOf, startMain } from '../helpers/main-process.ts';
 import { CHROME_AGENT } from '../helpers/site-page.ts';
 import { until } from '../helpers/until.ts';
 
@@ -57,7 +57,7 @@ describe('WORKERS=2', () => {
 
   it('replaces a worker that crashes, loses none of the writes it acknowledged, and stops with a worker still starting', async () => {
     const started = await startMain(dataDir, { WORKERS: '2', LOG_LEVEL: 'info' });
-    const workers = () => readFileSync(`/proc/${started.child.pid}/task/${started.child.pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number).filter((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('main.ts'));
+    const workers = () => collectorProcesses(started.child.pid!);
     const servedBy = (pid: number) => started.output().includes(`"pid":${pid},"method":"POST","path":"/ospView"`);
     try {
       await until(() => workers().length === 2, 'two workers');

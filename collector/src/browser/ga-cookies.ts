@@ -22,7 +22,10 @@ function clientIdOf(cookie: string): string | undefined {
  * ids the body names itself are kept. */
 export function gaIdsFromCookies(body: Record<string, unknown>): void {
   const cookies = Object.keys(body).filter((name) => GA_COOKIE.test(name));
-  const text = (name: string | undefined) => (name !== undefined && typeof body[name] === 'string' && (body[name] as string).length <= MAX_COOKIE_LENGTH ? (body[name] as string) : '');
+  const text = (name: string | undefined) => {
+    const value = name === undefined ? undefined : body[name];
+    return typeof value === 'string' && value.length <= MAX_COOKIE_LENGTH ? value : '';
+  };
   const client = clientIdOf(text('_ga'));
   const session = SESSION_ID.exec(text(cookies.find((name) => name !== '_ga')))?.[1];
   for (const name of cookies) delete body[name];

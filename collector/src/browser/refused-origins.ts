@@ -9,16 +9,17 @@
 import type { Collections } from '../db/collections.ts';
 import type { DomainDoc } from '../domains/documents.ts';
 import type { Logger } from '../logger.ts';
+import { MAX_ORIGIN_LENGTH } from './origin.ts';
 
 /** Origins kept per domain: the newest replace the oldest. */
 export const REFUSED_ORIGINS_KEPT = 10;
 /** New origins a domain's list takes in a minute; more are counted nowhere (still refused). */
 export const NEW_REFUSED_ORIGINS_PER_MINUTE = 3;
-const MAX_ORIGIN_LENGTH = 255;
 
 /** An Origin header as a browser writes it: http(s), a host, a port only when not the default. */
-export function isWellFormedOrigin(origin: string): boolean {
-  if (origin.length > MAX_ORIGIN_LENGTH || !/^https?:\/\/[^/?#@\s]+$/.test(origin)) return false;
+function isWellFormedOrigin(origin: string): boolean {
+  // Its own origin once parsed: a path, a query, credentials, a default port or capitals are not.
+  if (origin.length > MAX_ORIGIN_LENGTH || !/^https?:\/\//.test(origin)) return false;
   try {
     return new URL(origin).origin === origin;
   } catch {

@@ -81,7 +81,7 @@ const SPECIAL_USE_SUFFIXES = new Set(['example', 'test', 'localhost']);
 /** Why `ascii` (normalized) is no domain of a site, or null when it is one: a host name of labels of
  * 1 to 63 letters, digits and inner dashes, not an address, under a suffix the Public Suffix List
  * knows (tldts), with a name of its own before it (`co.uk` alone is no site). */
-export function domainNameRefusal(ascii: string): string | null {
+function domainNameRefusal(ascii: string): string | null {
   if (ascii.length > 253 || !/^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/.test(ascii)) return 'must be a host name (letters, digits, dots and dashes)';
   if (ascii.split('.').some((label) => label.length > 63)) return 'must be a host name with at most 63 characters between two dots';
   const parsed = parseHost(ascii, { allowPrivateDomains: true });

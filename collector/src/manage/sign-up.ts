@@ -5,7 +5,7 @@ import type { Collections } from '../db/collections.ts';
 import type { UserDoc } from './documents.ts';
 import { ManageFailure } from '../http/manage-envelope.ts';
 import { hashPassword } from './passwords.ts';
-import { MAX_EMAIL_LENGTH, usernameKey } from './users.ts';
+import { emailAddress, usernameKey } from './users.ts';
 import { valid } from './validate.ts';
 
 export const MIN_PASSWORD = 10;
@@ -13,8 +13,7 @@ export const MAX_PASSWORD = 200;
 
 export const signUpBody = z.object({
   account: z.string().trim().min(2, 'must be at least 2 characters').max(100),
-  // The length first: an address longer than SMTP carries is refused before the pattern reads it.
-  username: z.string().max(MAX_EMAIL_LENGTH, `must be at most ${MAX_EMAIL_LENGTH} characters`).pipe(z.email('must be an e-mail address')),
+  username: emailAddress,
   password: z.string().min(MIN_PASSWORD, `must be at least ${MIN_PASSWORD} characters`).max(MAX_PASSWORD, `must be at most ${MAX_PASSWORD} characters`),
 });
 
