@@ -15,6 +15,7 @@ import { trackingFixture } from '../helpers/fixtures.ts';
 import { CHROME_AGENT } from '../helpers/site-page.ts';
 import { freePort } from '../helpers/ports.ts';
 import { until } from '../helpers/until.ts';
+import { inOneWindow } from '../helpers/windows.ts';
 
 /** Debian's nginx (`.ci/run` installs nginx-light), where root's PATH and others' both find it. */
 const NGINX = existsSync('/usr/sbin/nginx') ? '/usr/sbin/nginx' : 'nginx';
@@ -100,6 +101,7 @@ describe('behind the shipped nginx, with forged X-Forwarded-For chains', () => {
     request(proxyPort, from, 'POST', '/t/view', { origin: 'http://shop.test', 'user-agent': CHROME_AGENT, 'content-type': 'text/plain;charset=UTF-8', 'x-forwarded-for': forged }, new URLSearchParams({ key: 'pk-test-key', visit_id: '0', url: 'http://shop.test/', page_title: 'Home', referer_url: '', phones: '0123456789' }).toString());
 
   it('gives one client address its limit of numbers whatever X-Forwarded-For it writes, and stores the address nginx saw', async () => {
+    await inOneWindow(60); // all the test's requests in one window of the limit
     const answers = [];
     for (let i = 0; i < LIMIT + 2; i++) answers.push(await view('127.0.0.2', `198.51.100.${i}, 10.0.0.${i}`));
     const numbered = answers.filter((a) => Object.keys(a.body.surtaxPhones ?? {}).length > 0);
@@ -113,6 +115,7 @@ describe('behind the shipped nginx, with forged X-Forwarded-For chains', () => {
   });
 
   it('limits the browser doors per client address whatever X-Forwarded-For it writes', async () => {
+    await inOneWindow(60); // all the test's requests in one window of the limit
     const statuses = [];
     for (let i = 0; i < BROWSER_PER_IP + 3; i++) statuses.push((await view('127.0.0.3', `203.0.113.${i}`)).status);
     expect(statuses.filter((s) => s === 200)).toHaveLength(BROWSER_PER_IP);
@@ -120,6 +123,7 @@ describe('behind the shipped nginx, with forged X-Forwarded-For chains', () => {
   });
 
   it('limits password guesses per client address whatever X-Forwarded-For it writes, and never locks out another address', async () => {
+    await inOneWindow(60); // all the test's requests in one window of the limit
     const signIn = (from: string, forged: string, password: string) =>
       request(proxyPort, from, 'POST', '/manage/api/session', { 'content-type': 'application/json', 'x-forwarded-for': forged }, JSON.stringify({ username: 'owner@shop.test', password })).then((a) => a.status);
     const guesses = [];

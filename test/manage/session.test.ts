@@ -6,6 +6,7 @@ import { describe, expect, inject, it } from 'vitest';
 import { hashPassword, UNMATCHABLE_HASH, verifyPassword } from '../../collector/src/manage/passwords.ts';
 import { startCollector, useSeededCollector } from '../helpers/collector.ts';
 import { trackingFixture } from '../helpers/fixtures.ts';
+import { inOneWindow } from '../helpers/windows.ts';
 
 const PASSWORD = 'correct horse battery';
 const base = trackingFixture();
@@ -76,6 +77,7 @@ describe('back end sessions', () => {
   });
 
   it('limits sign-in attempts at one username, even with the right password afterwards', async () => {
+    await inOneWindow(900); // all the test's requests in one window of the limit
     const username = 'limited@shop.test';
     const answers = [];
     for (let i = 0; i < 5; i++) answers.push(await signIn(username, 'guess'));
@@ -90,6 +92,7 @@ describe('back end sessions', () => {
       (await fetch(`${baseUrl}/manage/api/session`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': ip }, body: JSON.stringify({ username, password }) })).status;
 
     it('never locks a user out: failures elsewhere at their username do not refuse the right password from another address', async () => {
+      await inOneWindow(900); // all the test's requests in one window of the limit
       const proxied = await startCollector(s.t.db, { proxyHops: 1, signInLimits: limits, delivery: { run: false } });
       try {
         // Ten addresses each fail at the owner's username until refused.
@@ -112,6 +115,7 @@ describe('back end sessions', () => {
     });
 
     it('counts simultaneous guesses from one address exactly: no burst slips under the limit', async () => {
+      await inOneWindow(900); // all the test's requests in one window of the limit
       // Only the per-username limit binds here (the per-ip one is far), so its count is exact.
       const proxied = await startCollector(s.t.db, { proxyHops: 1, signInLimits: { ...limits, perIp: 100 }, delivery: { run: false } });
       try {
