@@ -35,6 +35,7 @@ import { Outbox } from './webhooks/outbox.ts';
 import { manageRoutes } from './manage/routes.ts';
 import { DEFAULT_SIGN_IN_LIMITS, SignInLimit, type SignInLimits } from './manage/sign-in-limit.ts';
 import { managePageRoutes } from './manage/pages.ts';
+import { sharedPageRoutes } from './manage/shared-link-routes.ts';
 import { Metrics } from './metrics/metrics.ts';
 import { measureRequests, metricsRoutes } from './metrics/routes.ts';
 import { openApiRoutes } from './openapi/routes.ts';
@@ -125,6 +126,7 @@ export function createApp(options: AppOptions): CollectorApp {
   });
   app.use(measureRequests(metrics));
   app.use(refuseUnknownMethods);
+  const signInLimit = new SignInLimit(c, options.signInLimits ?? DEFAULT_SIGN_IN_LIMITS);
   const routers = [
     healthRoutes(db),
     homeRoutes({ demoPages }),
@@ -137,8 +139,9 @@ export function createApp(options: AppOptions): CollectorApp {
     twilioRoutes(telephony, options.twilio ?? {}, log),
     commerceRoutes(domains, commerce, log),
     agentRoutes(c, agents, log),
-    manageRoutes(c, new SignInLimit(c, options.signInLimits ?? DEFAULT_SIGN_IN_LIMITS), { outbox, agents, offline, callWrites, domains, traffic }, { signUp: options.signUp ?? true, publicWebhooksOnly: deliveryOptions.publicOnly }, log),
+    manageRoutes(c, signInLimit, { outbox, agents, offline, callWrites, domains, traffic }, { signUp: options.signUp ?? true, publicWebhooksOnly: deliveryOptions.publicOnly }, log),
     managePageRoutes(),
+    sharedPageRoutes(c, signInLimit, log),
     openApiRoutes({ demoPages }),
     metricsRoutes(metrics, options.metricsKey),
     ...(demoPages ? [demoRoutes()] : []),

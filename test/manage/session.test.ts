@@ -1,5 +1,5 @@
 // The back end's sessions over HTTP: sign in, the cookie, CSRF, sign out, rate limits, and users
-// made by the fixture or by `npm run admin -- create-user`.
+// made by the fixture or invited by `npm run admin -- create-user`.
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { describe, expect, inject, it } from 'vitest';
@@ -38,7 +38,7 @@ describe('back end sessions', () => {
   it('signs in with the right password, sets an HttpOnly SameSite=Lax cookie, and knows who is signed in', async () => {
     const res = await signIn('owner@shop.test', PASSWORD);
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ username: 'owner@shop.test', account: 'Test account', csrfToken: expect.stringMatching(/^[\w-]{20,}$/) });
+    expect(res.body).toEqual({ username: 'owner@shop.test', account: 'Test account', role: 'owner', domains: null, csrfToken: expect.stringMatching(/^[\w-]{20,}$/) });
     const setCookie = res.headers.get('set-cookie')!;
     expect(setCookie).toMatch(/^rt_session=[\w-]{40,};/);
     expect(setCookie.toLowerCase()).toContain('httponly');
@@ -137,26 +137,35 @@ describe('back end sessions', () => {
     expect((await signIn('nobody@shop.test', PASSWORD)).body).toEqual((await signIn('owner@shop.test', 'wrong password')).body);
   });
 
-  it('makes a user with a one-time password from the command line, who can then sign in', async () => {
-    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'collector/src/cli/admin.ts', 'create-user', '--account', 'Test account', '--username', 'New.Hire@shop.test'], {
-      env: { ...process.env, MONGODB_URI: inject('mongodbUri'), MONGODB_DB: s.t.db.databaseName, LOG_LEVEL: 'silent' },
-    });
-    const password = /One-time password: (\S+)/.exec(stdout)?.[1];
-    expect(stdout).toContain('User new.hire@shop.test of account Test account.');
-    expect(password).toMatch(/^[\w-]{24}$/);
-    expect((await signIn('new.hire@shop.test', password!)).status).toBe(200);
-    // The first user of an empty production database: the account is made, and said to be.
-    const first = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'collector/src/cli/admin.ts', 'create-user', '--account', 'New account', '--username', 'first@new.test'], {
-      env: { ...process.env, MONGODB_URI: inject('mongodbUri'), MONGODB_DB: s.t.db.databaseName, LOG_LEVEL: 'silent' },
-    });
+  it('invites a user from the command line: a link, with which they choose a password and are signed in', async () => {
+    const admin = (...args: string[]) => promisify(execFile)(process.execPath, ['--import', 'tsx', 'collector/src/cli/admin.ts', ...args], { env: { ...process.env, MONGODB_URI: inject('mongodbUri'), MONGODB_DB: s.t.db.databaseName, LOG_LEVEL: 'silent' } });
+    const { stdout } = await admin('create-user', '--account', 'Test account', '--username', 'New.Hire@shop.test', '--role', 'analyst');
+    expect(stdout).toContain('Invitation of new.hire@shop.test to account Test account as analyst');
+    const url = /^(http\S+)$/m.exec(stdout)![1]!;
+    expect(url).toMatch(/^http:\/\/\S+\/manage\/#\/accept\?token=[\w-]{43}$/);
+    const token = new URLSearchParams(new URL(url).hash.split('?')[1]).get('token');
+    // No password was printed, and none works until one is chosen.
+    expect(stdout).not.toMatch(/password:/i);
+    expect(await call('POST', '/manage/api/invitations/check', { body: { token } })).toMatchObject({ status: 200, body: { kind: 'invitation', username: 'new.hire@shop.test', account: 'Test account', role: 'analyst' } });
+    expect(await call('POST', '/manage/api/invitations/accept', { body: { token, password: 'short' } })).toMatchObject({ status: 400, body: { error: 'password: must be at least 12 characters' } });
+    expect(await call('POST', '/manage/api/invitations/accept', { body: { token, password: 'qwertyuiopasdfgh' } })).toMatchObject({ status: 400, body: { error: 'password: is one of the most common passwords: choose another' } });
+    const accepted = await call('POST', '/manage/api/invitations/accept', { body: { token, password: 'a hire of our own' } });
+    expect(accepted).toMatchObject({ status: 200, body: { username: 'new.hire@shop.test', role: 'analyst', csrfToken: expect.any(String) }, cookie: expect.stringMatching(/^rt_session=/) });
+    expect(await call('GET', '/manage/api/session', { cookie: accepted.cookie })).toMatchObject({ status: 200, body: { username: 'new.hire@shop.test' } });
+    expect(await call('POST', '/manage/api/invitations/accept', { body: { token, password: 'a hire of our own' } })).toMatchObject({ status: 410, body: { error: 'This invitation was already used: sign in with the password chosen then' } });
+    expect((await signIn('new.hire@shop.test', 'a hire of our own')).status).toBe(200);
+    // The first user of an empty production database: the account is made, and said to be; an owner.
+    const first = await admin('create-user', '--account', 'New account', '--username', 'first@new.test');
     expect(first.stdout).toContain('Account New account created: there was none by that name.');
-    expect(first.stdout).toMatch(/Next: sign in at http:\/\/\S+\/manage\/ with it/);
+    expect(first.stdout).toContain('Invitation of first@new.test to account New account as owner');
     expect(await s.t.c.accounts.findOne({ _id: 'New account' })).toMatchObject({ name: 'New account' });
-    expect((await signIn('first@new.test', /One-time password: (\S+)/.exec(first.stdout)![1]!)).status).toBe(200);
-    const refused = promisify(execFile)(process.execPath, ['--import', 'tsx', 'collector/src/cli/admin.ts', 'create-user', '--account', 'Another', '--username', 'not-an-address'], {
-      env: { ...process.env, MONGODB_URI: inject('mongodbUri'), MONGODB_DB: s.t.db.databaseName },
-    });
-    await expect(refused).rejects.toMatchObject({ stderr: expect.stringContaining('--username: "not-an-address" is not an e-mail address') });
+    // A forgotten password: the operator's reset link.
+    const reset = await admin('reset-password', '--username', 'new.hire@shop.test');
+    const resetToken = new URLSearchParams(new URL(/^(http\S+)$/m.exec(reset.stdout)![1]!).hash.split('?')[1]).get('token');
+    expect(await call('POST', '/manage/api/invitations/accept', { body: { token: resetToken, password: 'a second hire password' } })).toMatchObject({ status: 200, body: { username: 'new.hire@shop.test', role: 'analyst' } });
+    expect(await call('GET', '/manage/api/session', { cookie: accepted.cookie })).toMatchObject({ status: 401 }); // a reset ends every session
+    expect((await signIn('new.hire@shop.test', 'a hire of our own')).status).toBe(401);
+    await expect(admin('create-user', '--account', 'Another', '--username', 'not-an-address')).rejects.toMatchObject({ stderr: expect.stringContaining('--username: "not-an-address" is not an e-mail address') });
     expect(await s.t.c.accounts.findOne({ _id: 'Another' })).toBeNull();
   }, 60_000);
 });

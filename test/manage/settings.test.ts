@@ -62,6 +62,10 @@ describe('back end settings', () => {
     ['GET', '/domains/shop.test/reports/google-ads.csv'],
     ['GET', '/domains/shop.test/reports/microsoft-ads.csv'],
     ['GET', '/domains/shop.test/reports/pools'],
+    ['GET', '/domains/shop.test/activity'],
+    ['GET', '/domains/shop.test/shared-links'],
+    ['POST', '/domains/shop.test/shared-links', { label: 'Rival' }],
+    ['DELETE', '/domains/shop.test/shared-links/abc'],
   ];
 
   it('answers 404 to another account for every route that names a domain, and changes nothing', async () => {
@@ -73,6 +77,7 @@ describe('back end settings', () => {
     }
     expect(await s.t.c.domains.findOne({ _id: 'shop.test' })).toEqual(before);
     expect(await s.t.c.blockedCallers.countDocuments()).toBe(0);
+    expect(await s.t.c.sharedLinks.countDocuments()).toBe(0);
     expect(await s.t.c.trackingNumbers.findOne({ _id: '0800000001' })).toMatchObject({ domainId: 'shop.test' });
     // Another account's number through one's own domain is not found either.
     expect(await rival.call('DELETE', '/domains/other.test/numbers/0800000001')).toMatchObject({ status: 404, body: { error: 'No number 0800000001 in this domain' } });
@@ -85,7 +90,7 @@ describe('back end settings', () => {
     const router = manageRoutes(c, new SignInLimit(c, DEFAULT_SIGN_IN_LIMITS), services, { signUp: true, publicWebhooksOnly: true }, createLogger('silent'));
     const served = router.stack.filter((layer) => String(layer.path).includes(':domain')).flatMap((layer) => layer.methods.filter((m) => m !== 'HEAD').map((m) => `${m} ${layer.path}`));
     const tested = DOMAIN_ROUTES.map(([method, path]) => `${method} /manage/api${path}`);
-    const pattern = (route: string) => route.replace('shop.test', ':domain').replace(/keys\/api$/, 'keys/:kind').replace(/pools\/1\//, 'pools/:type/').replace(/numbers\/0800000001$/, 'numbers/:number').replace(/offline-numbers\/0100000001\//, 'offline-numbers/:number/').replace(/blocked-callers\/0611111111$/, 'blocked-callers/:entry').replace(/calls\/1(\/|$)/, 'calls/:callId$1');
+    const pattern = (route: string) => route.replace('shop.test', ':domain').replace(/keys\/api$/, 'keys/:kind').replace(/pools\/1\//, 'pools/:type/').replace(/numbers\/0800000001$/, 'numbers/:number').replace(/offline-numbers\/0100000001\//, 'offline-numbers/:number/').replace(/blocked-callers\/0611111111$/, 'blocked-callers/:entry').replace(/calls\/1(\/|$)/, 'calls/:callId$1').replace(/shared-links\/abc$/, 'shared-links/:id');
     expect(tested.map(pattern).sort()).toEqual(served.sort());
   });
 
@@ -287,7 +292,7 @@ describe('back end sign-up', () => {
 
   it('makes an account and its first user, signed in at once; a taken name or e-mail is refused', async () => {
     const signUp = (body: unknown) => fetch(`${s.collector.baseUrl}/manage/api/signup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-    expect(await (await fetch(`${s.collector.baseUrl}/manage/api/config`)).json()).toEqual({ signUp: true });
+    expect(await (await fetch(`${s.collector.baseUrl}/manage/api/config`)).json()).toEqual({ signUp: true, mail: false });
     const res = await signUp({ account: 'Bakery', username: 'Baker@Bread.test', password: 'rye and wheat' });
     expect(res.status).toBe(201);
     expect(await res.json()).toMatchObject({ username: 'baker@bread.test', account: 'Bakery' });
@@ -296,7 +301,7 @@ describe('back end sign-up', () => {
     const taken = await signUp({ account: 'Bakery 2', username: 'baker@bread.test', password: 'rye and wheat' });
     expect(taken.status).toBe(409);
     expect(await s.t.c.accounts.findOne({ _id: 'Bakery 2' })).toBeNull();
-    expect(await (await signUp({ account: 'Mill', username: 'miller@mill.test', password: 'short' })).json()).toEqual({ error: 'password: must be at least 10 characters' });
+    expect(await (await signUp({ account: 'Mill', username: 'miller@mill.test', password: 'short' })).json()).toEqual({ error: 'password: must be at least 12 characters' });
     await signedInClient(s.collector.baseUrl, 'baker@bread.test', 'rye and wheat');
   });
 

@@ -20,6 +20,9 @@ export function tourFixture() {
   });
 }
 
+/** The token of an invitation link (`…/manage/#/accept?token=…`). */
+export const tokenOf = (url: string) => new URLSearchParams(new URL(url).hash.split('?')[1]).get('token')!;
+
 /** What one operation answered: its status and body (parsed JSON, or the text of another type). */
 export interface Answer {
   status: number;
@@ -139,7 +142,35 @@ export async function exampleTour(baseUrl: string, webhookUrl: string): Promise<
   await manage('get /manage/api/domains/{domain}/reports/pools', 'GET', `/domains/shop.test/reports/pools?${range}`);
   await manage('get /manage/api/reports/agents', 'GET', `/reports/agents?${range}`);
 
-  await keep('post /manage/api/signup', await fetch(`${baseUrl}/manage/api/signup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ account: 'Leak Busters', username: 'anna@leakbusters.example', password: 'a-long-password' }) }));
+  // The team: an invitation accepted, a role changed, a reset link, an invitation revoked, a member removed.
+  const json = (path: string, body: unknown) => fetch(`${baseUrl}/manage/api${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const invited = await manage('post /manage/api/account/members', 'POST', '/account/members', { username: 'analyst@shop.test', role: 'analyst', domains: ['shop.test'] });
+  if (!invited.invitation?.url.startsWith('http')) throw new Error(JSON.stringify(invited));
+  const token = tokenOf(invited.invitation.url);
+  await keep('post /manage/api/invitations/check', await json('/invitations/check', { token }));
+  await keep('post /manage/api/invitations/accept', await json('/invitations/accept', { token, password: 'analyst password 1' }));
+  await manage('patch /manage/api/account/members/{username}', 'PATCH', '/account/members/analyst@shop.test', { role: 'agent' });
+  await manage('post /manage/api/account/members/{username}/reset', 'POST', '/account/members/analyst@shop.test/reset');
+  const waiting = await owner.call('POST', '/account/members', { username: 'later@shop.test', role: 'agent', domains: ['shop.test'] });
+  await manage('get /manage/api/account/members', 'GET', '/account/members');
+  await manage('delete /manage/api/account/invitations/{id}', 'DELETE', `/account/invitations/${waiting.body.invitation.id}`);
+  await manage('delete /manage/api/account/members/{username}', 'DELETE', '/account/members/analyst@shop.test');
+  await keep('post /manage/api/password-reset', await json('/password-reset', { username: 'nobody@shop.test' }));
+  // A read-only report link, opened without a session.
+  const shared = await manage('post /manage/api/domains/{domain}/shared-links', 'POST', '/domains/shop.test/shared-links', { label: 'For the client' });
+  await manage('get /manage/api/domains/{domain}/shared-links', 'GET', '/domains/shop.test/shared-links');
+  await keep('get /shared/{token}/report', await fetch(`${shared.url}/report?${range}`));
+  await manage('get /manage/api/account/activity', 'GET', '/account/activity');
+  await manage('get /manage/api/domains/{domain}/activity', 'GET', '/domains/shop.test/activity?kind=member');
+  // Sessions: another one ended by its id, then every other; the password changed and changed back.
+  await signedInClient(baseUrl, TOUR_USER.username, TOUR_USER.password);
+  const sessions = await manage('get /manage/api/session/sessions', 'GET', '/session/sessions');
+  await manage('delete /manage/api/session/sessions/{id}', 'DELETE', `/session/sessions/${sessions.sessions.find((x: { current: boolean }) => !x.current).id}`);
+  await manage('delete /manage/api/session/sessions', 'DELETE', '/session/sessions');
+  await manage('put /manage/api/session/password', 'PUT', '/session/password', { current: TOUR_USER.password, password: 'a changed password 2' });
+  await owner.call('PUT', '/session/password', { current: 'a changed password 2', password: TOUR_USER.password });
+
+  await keep('post /manage/api/signup', await fetch(`${baseUrl}/manage/api/signup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ account: 'Leak Busters', username: 'anna@leakbusters.example', password: 'a-long-password-1' }) }));
   await keep('get /healthz', await fetch(`${baseUrl}/healthz`));
   await keep('get /readyz', await fetch(`${baseUrl}/readyz`));
   return tour;

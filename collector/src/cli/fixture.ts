@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { countryOfBody, domainName, domainSettingsIn, phoneIn, poolNumbersCountry, poolSettingsIn, shapedByInput } from '../domains/settings.ts';
 import { webhookEvents } from '../webhooks/events.ts';
 import { signUpBody } from '../manage/sign-up.ts';
+import { ROLES } from '../manage/roles.ts';
 
 const key = z.string().min(8, 'keys must be at least 8 characters');
 
@@ -33,8 +34,9 @@ export const fixtureSchema = z.object({
       webhookSecret: z.string().regex(/^whsec_[A-Za-z0-9+/]{32,}={0,2}$/, 'must be whsec_ and at least 24 random bytes in base64').optional(),
       /** Ours: pushes beside view, cart and order (`call`). */
       webhookEvents: webhookEvents.optional(),
-      /** The back end's users of the account. */
-      users: z.array(z.object({ username: signUpBody.shape.username, password: signUpBody.shape.password })).default([]),
+      /** The back end's members of the account: without a role, an owner; `domains` limits what
+       * they see (analysts and agents see only those given). */
+      users: z.array(z.object({ username: signUpBody.shape.username, password: signUpBody.shape.password.optional(), role: z.enum(ROLES).default('owner'), domains: z.array(domainName).optional() })).default([]),
       domains: z.array(domain).default([]),
     }).refine((a) => !a.webhookUrl || a.webhookSecret, { message: 'a webhookUrl needs a webhookSecret to sign its pushes', path: ['webhookSecret'] }),
   ),

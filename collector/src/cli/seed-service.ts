@@ -31,7 +31,7 @@ export async function seedFixture(c: Collections, fixture: Fixture): Promise<See
       { upsert: true },
     );
     summary.accounts++;
-    for (const user of account.users) await saveUser(c, account.name, user.username, user.password).catch(asSeedError);
+    for (const user of account.users) await saveUser(c, account.name, user).catch(asSeedError);
     for (const d of account.domains) {
       const { pools, name, apiKey, dataApiKey, offlineApiKey, customerKey, publicKey, blockedCallers, ...settings } = d;
       const doc: Omit<DomainDoc, '_id'> = {

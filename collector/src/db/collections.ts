@@ -1,7 +1,7 @@
 // The registry of the collections: each family owns the shapes and indexes of its documents (its
 // folder's documents.ts); this gathers them under one name each and creates the indexes at start.
 import type { Collection, Db } from 'mongodb';
-import { manageIndexes, type AccountDoc, type SessionDoc, type UserDoc } from '../manage/documents.ts';
+import { manageIndexes, type AccountDoc, type AuditDoc, type InvitationDoc, type SessionDoc, type SharedLinkDoc, type UserDoc } from '../manage/documents.ts';
 import { domainIndexes, type DomainDoc, type TrackingNumberDoc } from '../domains/documents.ts';
 import { trackingIndexes, type AddressHoldDoc, type ClickDoc, type LeaseDoc, type OverflowShowDoc, type SlotDoc, type ViewDoc, type ViewKeyDoc, type VisitDoc } from '../tracking/documents.ts';
 import { offlineIndexes, type OfflineAssignmentDoc } from '../offline/documents.ts';
@@ -18,6 +18,9 @@ export interface Collections {
   accounts: Collection<AccountDoc>;
   users: Collection<UserDoc>;
   sessions: Collection<SessionDoc>;
+  invitations: Collection<InvitationDoc>;
+  auditLog: Collection<AuditDoc>;
+  sharedLinks: Collection<SharedLinkDoc>;
   domains: Collection<DomainDoc>;
   trackingNumbers: Collection<TrackingNumberDoc>;
   slots: Collection<SlotDoc>;
@@ -53,6 +56,9 @@ export function collections(db: Db): Collections {
     accounts: db.collection('accounts'),
     users: db.collection('users'),
     sessions: db.collection('sessions'),
+    invitations: db.collection('invitations'),
+    auditLog: db.collection('audit_log'),
+    sharedLinks: db.collection('shared_links'),
     domains: db.collection('domains'),
     trackingNumbers: db.collection('tracking_numbers'),
     slots: db.collection('slots'),

@@ -13,6 +13,8 @@ export async function migrateDatabase(c: Collections): Promise<void> {
   // A view in three operations: the leases' indexes by view and by visit, which nothing reads and
   // every claim paid for, are gone.
   await dropIndexes(c.leases, [{ viewId: 1 }, { visitId: 1 }]);
+  // Roles: every user stored before them owned their account, and keeps doing so.
+  await c.users.updateMany({ role: { $exists: false } }, { $set: { role: 'owner' } });
 }
 
 /** Drops the collection's indexes of these keys, those it has. */

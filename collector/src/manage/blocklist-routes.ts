@@ -2,13 +2,12 @@
 // whom), and the calls log's action that blocks or unblocks a call's caller. Numbers are shown as
 // the domain's caller privacy shows callers; an entry is removed by its `id` or by its number.
 import type Router from '@koa/router';
-import type { Context, Middleware } from 'koa';
+import type { Context } from 'koa';
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import type { BlockedCallerDoc } from '../telephony/documents.ts';
 import type { Collections } from '../db/collections.ts';
 import type { DomainDoc } from '../domains/documents.ts';
-import type { SessionDoc } from './documents.ts';
 import { maskCaller } from '../domains/caller-privacy.ts';
 import { phoneIn } from '../domains/settings.ts';
 import { canonicalIn, countryOf, DEFAULT_COUNTRY } from '../domains/phone-numbers.ts';
@@ -17,6 +16,8 @@ import { ManageFailure } from '../http/manage-envelope.ts';
 import { BlockedCallers } from '../telephony/blocked-callers.ts';
 import { domainOf } from './settings-routes.ts';
 import { valid } from './validate.ts';
+import { auditing, memberOf, type Can } from './access.ts';
+import { RULES } from './roles.ts';
 
 export const blockedCallerBodyIn = (country: string) => z.object({ number: phoneIn(country) });
 export const blockedCallerBody = blockedCallerBodyIn(DEFAULT_COUNTRY);
@@ -28,38 +29,42 @@ function entryView(entry: BlockedCallerDoc, domain: DomainDoc) {
   return { id: idOf(entry.number), number: maskCaller(entry.number, domain.callerPrivacy), addedAt: entry.addedAt.toISOString(), addedBy: entry.addedBy };
 }
 
-export function blocklistRoutes(router: Router, c: Collections, auth: Middleware): void {
+export function blocklistRoutes(router: Router, c: Collections, can: Can): void {
   const blocked = new BlockedCallers(c);
-  const userOf = (ctx: Context) => (ctx.state.session as SessionDoc).username;
+  const userOf = (ctx: Context) => memberOf(ctx)._id;
 
-  router.get('/domains/:domain/blocked-callers', auth, async (ctx) => {
+  router.get('/domains/:domain/blocked-callers', can(RULES.manageDomain), async (ctx) => {
     const domain = await domainOf(c, ctx);
     ctx.body = (await blocked.list(domain._id)).map((e) => entryView(e, domain));
   });
 
-  router.post('/domains/:domain/blocked-callers', auth, parseBody, async (ctx) => {
+  router.post('/domains/:domain/blocked-callers', can(RULES.manageDomain, 'caller.block'), parseBody, async (ctx) => {
     const domain = await domainOf(c, ctx);
     const { number } = valid(blockedCallerBodyIn(countryOf(domain)), bodyOf(ctx.request));
+    auditing(ctx, { caller: idOf(number) });
     ctx.status = 201;
     ctx.body = entryView(await blocked.add(domain._id, number, userOf(ctx)), domain);
   });
 
-  router.delete('/domains/:domain/blocked-callers/:entry', auth, async (ctx) => {
+  router.delete('/domains/:domain/blocked-callers/:entry', can(RULES.manageDomain, 'caller.unblock'), async (ctx) => {
     const domain = await domainOf(c, ctx);
     const entry = ctx.params.entry!;
     const number = (await blocked.list(domain._id)).find((e) => idOf(e.number) === entry)?.number ?? canonicalIn(entry, countryOf(domain));
     if (!number || !(await blocked.remove(domain._id, number))) throw new ManageFailure(404, `${entry} is not blocked`);
+    auditing(ctx, { caller: idOf(number) });
     ctx.status = 204;
   });
 
   // The calls log's actions: by call, so they work whatever the caller privacy hides.
-  router.post('/domains/:domain/calls/:callId/block-caller', auth, async (ctx) => {
+  router.post('/domains/:domain/calls/:callId/block-caller', can(RULES.manageDomain, 'caller.block'), async (ctx) => {
     const { domain, caller } = await callerOf(c, ctx);
+    auditing(ctx, { callId: Number(ctx.params.callId), caller: idOf(caller) });
     ctx.body = entryView(await blocked.add(domain._id, caller, userOf(ctx)), domain);
   });
 
-  router.delete('/domains/:domain/calls/:callId/block-caller', auth, async (ctx) => {
+  router.delete('/domains/:domain/calls/:callId/block-caller', can(RULES.manageDomain, 'caller.unblock'), async (ctx) => {
     const { domain, caller } = await callerOf(c, ctx);
+    auditing(ctx, { callId: Number(ctx.params.callId), caller: idOf(caller) });
     await blocked.remove(domain._id, caller);
     ctx.status = 204;
   });

@@ -1,6 +1,7 @@
 // Accounts, their users and the back end's sessions: the shapes and indexes of their documents (db/collections.ts gathers every family's).
 import type { IndexPlan } from '../db/index-plan.ts';
 import type { WebhookEvent } from '../webhooks/events.ts';
+import type { Role } from './roles.ts';
 
 export interface AccountDoc {
   _id: string;
@@ -17,9 +18,15 @@ export interface AccountDoc {
 export interface UserDoc {
   _id: string;
   accountId: string;
-  /** scrypt (manage/passwords.ts); the password itself is never stored nor logged. */
-  passwordHash: string;
+  /** scrypt (manage/passwords.ts); the password itself is never stored nor logged. Absent until
+   * the member chooses one (a fixture's member without a password). */
+  passwordHash?: string;
+  /** What the member may do (manage/roles.ts); set to owner for users stored before roles (db/migrations.ts). */
+  role: Role;
+  /** The account's domains the member may see; absent: every domain (an owner or admin not limited). */
+  domains?: string[];
   createdAt: Date;
+  lastSignInAt?: Date;
 }
 
 /** A signed-in session (manage/sessions.ts); `_id` = SHA-256 of the cookie's token. */
@@ -30,10 +37,67 @@ export interface SessionDoc {
   csrfToken: string;
   createdAt: Date;
   expiresAt: Date;
+  /** The browser's User-Agent and the address it signed in from, shown in the user's sessions. */
+  userAgent?: string;
+  ip?: string;
+  /** The last request of this session, to the minute. */
+  lastSeenAt?: Date;
+}
+
+/** A link that lets a person choose a password (manage/invitations.ts): an invitation to join the
+ * account with a role, or a reset of a member's password. Only the token's SHA-256 is stored. */
+export interface InvitationDoc {
+  _id: string;
+  tokenHash: string;
+  kind: 'invitation' | 'reset';
+  accountId: string;
+  username: string;
+  role: Role;
+  domains?: string[];
+  createdBy: string;
+  createdAt: Date;
+  expiresAt: Date;
+  usedAt?: Date;
+  revokedAt?: Date;
+}
+
+/** One change made in the back end or the management API (manage/audit.ts): written once, never
+ * changed nor deleted, and naming things by name so that it outlives them. */
+export interface AuditDoc {
+  accountId: string;
+  at: Date;
+  username: string;
+  ip: string;
+  /** `<kind>.<verb>`, e.g. `key.rotate`; the kind is what the Activity screen filters by. */
+  action: string;
+  kind: string;
+  domain?: string;
+  details?: Record<string, unknown>;
+}
+
+/** A read-only report link of one domain (manage/shared-links.ts); `_id` = its public handle. */
+export interface SharedLinkDoc {
+  _id: string;
+  tokenHash: string;
+  accountId: string;
+  domainId: string;
+  label: string;
+  /** scrypt, when the link asks for a password. */
+  passwordHash?: string;
+  createdBy: string;
+  createdAt: Date;
+  revokedAt?: Date;
+  openings: number;
+  lastOpenedAt?: Date;
 }
 
 /** The indexes of these collections: every query of a request's path goes through one. */
 export const manageIndexes: IndexPlan = {
   // Sessions end by themselves.
-  sessions: [[{ expiresAt: 1 }, { expireAfterSeconds: 0 }]],
+  sessions: [[{ expiresAt: 1 }, { expireAfterSeconds: 0 }], [{ username: 1 }]],
+  users: [[{ accountId: 1 }]],
+  // A used, revoked or expired link still says which for 30 days, then is gone.
+  invitations: [[{ tokenHash: 1 }, { unique: true }], [{ accountId: 1, kind: 1 }], [{ expiresAt: 1 }, { expireAfterSeconds: 30 * 86400 }]],
+  auditLog: [[{ accountId: 1, at: -1 }], [{ accountId: 1, domain: 1, at: -1 }]],
+  sharedLinks: [[{ tokenHash: 1 }, { unique: true }], [{ domainId: 1 }]],
 };

@@ -27,8 +27,3 @@ export async function verifyPassword(password: string, stored: string): Promise<
 /** A stored hash that no password matches (random salt and key): checking a password against it
  * costs what checking a real user's does. */
 export const UNMATCHABLE_HASH = ['scrypt', COST.N, COST.r, COST.p, randomBytes(16).toString('base64'), randomBytes(KEY_LENGTH).toString('base64')].join('$');
-
-/** A password to hand out once: 18 random bytes, URL-safe. */
-export function oneTimePassword(): string {
-  return randomBytes(18).toString('base64url');
-}

@@ -2,12 +2,11 @@
 // Dates are local days of the domain (`from`, `to`, YYYY-MM-DD); the last 30 days by default.
 import { Readable } from 'node:stream';
 import type Router from '@koa/router';
-import type { Context, Middleware } from 'koa';
+import type { Context } from 'koa';
 import { CALL_STATUSES } from '@ringtrail/shared';
 import { canonicalIn, countryOf } from '../domains/phone-numbers.ts';
 import type { Collections } from '../db/collections.ts';
 import type { DomainDoc } from '../domains/documents.ts';
-import type { SessionDoc } from './documents.ts';
 import type { AgentService } from '../agent/service.ts';
 import { ManageFailure } from '../http/manage-envelope.ts';
 import { callsCsv, callsPage, type CallFilters } from '../reports/calls-log.ts';
@@ -16,6 +15,8 @@ import { reportRange } from '../reports/day-range.ts';
 import { overview } from '../reports/overview.ts';
 import { poolsReport } from '../reports/pools.ts';
 import { domainOf } from './settings-routes.ts';
+import { memberOf, type Can } from './access.ts';
+import { RULES, type Rule } from './roles.ts';
 import { accountOf } from './webhooks.ts';
 import { callPage } from '../reports/call-page.ts';
 import { TOUCH_MODELS, type TouchModel } from '../reports/touch-models.ts';
@@ -27,9 +28,9 @@ function touchModelOf(value: unknown): TouchModel {
   return value as TouchModel;
 }
 
-export function reportRoutes(router: Router, c: Collections, agents: AgentService, auth: Middleware): void {
-  const report = (path: string, answer: (ctx: Context, domain: DomainDoc) => Promise<void>) =>
-    router.get(`/domains/:domain/reports/${path}`, auth, async (ctx) => answer(ctx, await domainOf(c, ctx)));
+export function reportRoutes(router: Router, c: Collections, agents: AgentService, can: Can): void {
+  const report = (path: string, answer: (ctx: Context, domain: DomainDoc) => Promise<void>, rule: Rule = RULES.readReports) =>
+    router.get(`/domains/:domain/reports/${path}`, can(rule), async (ctx) => answer(ctx, await domainOf(c, ctx)));
 
   report('overview', async (ctx, domain) => {
     const { from, to } = reportRange(ctx.query, domain.timeZone);
@@ -40,7 +41,7 @@ export function reportRoutes(router: Router, c: Collections, agents: AgentServic
     const page = Number(ctx.query.page ?? 1);
     if (!Number.isInteger(page) || page < 1 || page > 10_000) throw new ManageFailure(400, 'page must be a whole number from 1');
     ctx.body = await callsPage(c, domain, reportRange(ctx.query, domain.timeZone), callFilters(ctx.query, countryOf(domain)), page);
-  });
+  }, RULES.readCalls);
 
   report('calls.csv', async (ctx, domain) => {
     const range = reportRange(ctx.query, domain.timeZone);
@@ -58,7 +59,7 @@ export function reportRoutes(router: Router, c: Collections, agents: AgentServic
   });
 
   /** One call's page: its row, its verdict's author, the match in words, the visit's pages, cart and orders. */
-  router.get('/domains/:domain/calls/:callId', auth, async (ctx) => {
+  router.get('/domains/:domain/calls/:callId', can(RULES.readCalls), async (ctx) => {
     const domain = await domainOf(c, ctx);
     const callId = Number(ctx.params.callId);
     const page = Number.isSafeInteger(callId) ? await callPage(c, agents, domain, callId) : null;
@@ -72,8 +73,8 @@ export function reportRoutes(router: Router, c: Collections, agents: AgentServic
   });
 
   /** The account's agents, as /agent-api/agentStats computes them (days of its first domain). */
-  router.get('/reports/agents', auth, async (ctx) => {
-    const account = await accountOf(c, (ctx.state.session as SessionDoc).accountId);
+  router.get('/reports/agents', can(RULES.readReports), async (ctx) => {
+    const account = await accountOf(c, memberOf(ctx).accountId);
     const first = await c.domains.findOne({ accountId: account._id }, { sort: { _id: 1 } });
     const { from, to } = reportRange(ctx.query, first?.timeZone ?? 'UTC');
     ctx.body = { from, to, agents: await agents.stats(account, { startDate: from, endDate: to }) };

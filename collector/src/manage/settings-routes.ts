@@ -3,10 +3,9 @@
 // answers 404 like a domain that does not exist.
 import type Router from '@koa/router';
 import { z } from 'zod';
-import type { Context, Middleware } from 'koa';
+import type { Context } from 'koa';
 import type { Collections } from '../db/collections.ts';
 import type { DomainDoc } from '../domains/documents.ts';
-import type { SessionDoc } from './documents.ts';
 import { DOMAIN_KEY_FIELDS, type DomainKeyKind } from '../domains/keys.ts';
 import { countryOfBody, domainName, domainSettings, domainSettingsIn, poolNumbersCountry, poolSettingsIn } from '../domains/settings.ts';
 import { countryOf, nationalOf } from '../domains/phone-numbers.ts';
@@ -15,18 +14,27 @@ import { withPhoneDisplay } from '../domains/phone-display.ts';
 import { bodyOf, parseBody } from '../http/body.ts';
 import { ManageFailure } from '../http/manage-envelope.ts';
 import type { Outbox } from '../webhooks/outbox.ts';
-import { createDomain, domainOfAccount, domainsOfAccount, keyStatus, lastViewAt, rotateDomainKey, updateDomain } from './domains.ts';
+import { createDomain, DOMAIN_NOT_FOUND, domainOfAccount, domainsOfAccount, keyStatus, lastViewAt, rotateDomainKey, updateDomain } from './domains.ts';
 import { addNumbers, addPool, listNumbers, numbersShown, poolOf, removeNumber } from './numbers.ts';
 import type { OfflineNumbers } from '../offline/service.ts';
 import { assignOffline, setOfflineRedirect, unassignOffline } from './offline-numbers.ts';
 import { numbersBodyIn, offlineAssignmentIn, offlineRedirect, webhookEventsBody, webhookUrl } from './bodies.ts';
 import { valid } from './validate.ts';
+import { originOf } from './pages.ts';
+import { auditing, memberOf, type Can, type SignedIn } from './access.ts';
+import { maySee, RULES } from './roles.ts';
 import { accountOf, deliveries, resend, rotateCallCenterKey, rotateWebhookSecret, sendTestPush, setWebhookUrl } from './webhooks.ts';
 
-const accountIdOf = (ctx: Context) => (ctx.state.session as SessionDoc).accountId;
+const accountIdOf = (ctx: Context) => memberOf(ctx).accountId;
 
-/** The domain named in the path, if it is the signed-in account's. */
-export const domainOf = (c: Collections, ctx: Context) => domainOfAccount(c, accountIdOf(ctx), ctx.params.domain!);
+/** The domain named in the path, if it is the signed-in account's and the member may see it
+ * (otherwise 404, as for a domain that does not exist); the audit entry names it. */
+export async function domainOf(c: Collections, ctx: Context): Promise<DomainDoc> {
+  const domain = await domainOfAccount(c, accountIdOf(ctx), ctx.params.domain!);
+  if (!maySee(memberOf(ctx), domain.name)) throw new ManageFailure(404, DOMAIN_NOT_FOUND);
+  (ctx.state as SignedIn).auditDomain = domain.name;
+  return domain;
+}
 
 /** A domain as the back end shows it: its settings (its own numbers in its national form, which
  * read back to the same number), which keys it has, and the public key. */
@@ -51,43 +59,52 @@ async function numberParam(c: Collections, ctx: Context, domain: DomainDoc): Pro
   return (await domainNumberNamed(c, domain, ctx.params.number!)) ?? ctx.params.number!;
 }
 
-export function settingsRoutes(router: Router, c: Collections, outbox: Outbox, offline: OfflineNumbers, auth: Middleware, { publicWebhooksOnly }: { publicWebhooksOnly: boolean }): void {
-  router.get('/domains', auth, async (ctx) => {
-    ctx.body = (await domainsOfAccount(c, accountIdOf(ctx))).map(domainView);
+export function settingsRoutes(router: Router, c: Collections, outbox: Outbox, offline: OfflineNumbers, can: Can, { publicWebhooksOnly }: { publicWebhooksOnly: boolean }): void {
+  router.get('/domains', can(RULES.member), async (ctx) => {
+    const member = memberOf(ctx);
+    ctx.body = (await domainsOfAccount(c, member.accountId)).filter((d) => maySee(member, d.name)).map(domainView);
   });
 
-  router.post('/domains', auth, parseBody, async (ctx) => {
+  router.post('/domains', can(RULES.manageDomain, 'domain.create'), parseBody, async (ctx) => {
     const body = bodyOf(ctx.request);
     // The name first: its problem is the one to say (`127.0.0.1` makes `https://www.127.0.0.1` no origin either).
     const { name, ...settings } = valid(z.object({ name: domainName, ...domainSettingsIn(countryOfBody(body)).shape }), body);
+    const member = memberOf(ctx);
+    const domain = await createDomain(c, member.accountId, name.toLowerCase(), settings);
+    // An admin limited to some domains sees the one they made.
+    if (member.domains) await c.users.updateOne({ _id: member._id }, { $addToSet: { domains: domain.name } });
+    (ctx.state as SignedIn).auditDomain = domain.name;
     ctx.status = 201;
-    ctx.body = domainView(await createDomain(c, accountIdOf(ctx), name.toLowerCase(), settings));
+    ctx.body = domainView(domain);
   });
 
-  router.get('/domains/:domain', auth, async (ctx) => {
+  router.get('/domains/:domain', can(RULES.readCalls), async (ctx) => {
     const domain = await domainOf(c, ctx);
     ctx.body = { ...domainView(domain), ...(await numbersShown(c, domain)) };
   });
 
-  router.patch('/domains/:domain', auth, parseBody, async (ctx) => {
+  router.patch('/domains/:domain', can(RULES.manageDomain, 'domain.settings'), parseBody, async (ctx) => {
     const domain = await domainOf(c, ctx);
     const body = bodyOf(ctx.request);
     // Numbers sent with a new country are read in it.
     const changes = valid(domainSettingsIn(countryOfBody(body, countryOf(domain))).partial().strict(), body);
-    ctx.body = domainView(await updateDomain(c, domain, onlySent(changes, body)));
+    const sent = onlySent(changes, body);
+    auditing(ctx, { settings: Object.keys(sent) });
+    ctx.body = domainView(await updateDomain(c, domain, sent));
   });
 
-  router.post('/domains/:domain/keys/:kind', auth, async (ctx) => {
+  router.post('/domains/:domain/keys/:kind', can(RULES.manageDomain, 'key.rotate'), async (ctx) => {
     const domain = await domainOf(c, ctx);
     const kind = ctx.params.kind!;
     if (!Object.hasOwn(DOMAIN_KEY_FIELDS, kind)) throw new ManageFailure(404, `No key ${kind}: keys are ${Object.keys(DOMAIN_KEY_FIELDS).join(', ')}`);
+    auditing(ctx, { kind }); // never the key itself
     ctx.body = { kind, key: await rotateDomainKey(c, domain, kind as DomainKeyKind) };
   });
 
-  router.get('/domains/:domain/install', auth, async (ctx) => {
+  router.get('/domains/:domain/install', can(RULES.manageDomain), async (ctx) => {
     const domain = await domainOf(c, ctx);
     const last = await lastViewAt(c, domain._id);
-    const collector = `${ctx.protocol}://${ctx.host}`;
+    const collector = originOf(ctx);
     ctx.body = {
       scriptTag: domain.publicKey ? `<script async src="${collector}/tracker.js" data-key="${domain.publicKey}"></script>` : null,
       allowedOrigins: domain.allowedOrigins,
@@ -96,84 +113,100 @@ export function settingsRoutes(router: Router, c: Collections, outbox: Outbox, o
     };
   });
 
-  router.post('/domains/:domain/pools', auth, parseBody, async (ctx) => {
+  router.post('/domains/:domain/pools', can(RULES.manageDomain, 'pool.add'), parseBody, async (ctx) => {
     const domain = await domainOf(c, ctx);
     const body = bodyOf(ctx.request);
     const { costGroup, overflowNumber, ...pool } = valid(poolSettingsIn(poolNumbersCountry(body.type, countryOf(domain))), body);
+    auditing(ctx, { type: pool.type, usage: pool.usage });
     ctx.status = 201;
     ctx.body = domainView(await addPool(c, domain, { ...pool, ...(costGroup ? { costGroup } : {}), ...(overflowNumber ? { overflowNumber } : {}) }));
   });
 
-  router.post('/domains/:domain/pools/:type/numbers', auth, parseBody, async (ctx) => {
+  router.post('/domains/:domain/pools/:type/numbers', can(RULES.manageDomain, 'numbers.add'), parseBody, async (ctx) => {
     const domain = await domainOf(c, ctx);
     const pool = poolOf(domain, Number(ctx.params.type));
     const { numbers } = valid(numbersBodyIn(poolNumbersCountry(pool.type, countryOf(domain))), bodyOf(ctx.request));
+    auditing(ctx, { type: pool.type, numbers });
     await addNumbers(c, domain, pool, numbers);
     ctx.body = await listNumbers(c, domain);
   });
 
-  router.delete('/domains/:domain/numbers/:number', auth, async (ctx) => {
+  router.delete('/domains/:domain/numbers/:number', can(RULES.manageDomain, 'numbers.remove'), async (ctx) => {
     const domain = await domainOf(c, ctx);
-    await removeNumber(c, domain, await numberParam(c, ctx, domain));
+    const number = await numberParam(c, ctx, domain);
+    auditing(ctx, { number });
+    await removeNumber(c, domain, number);
     ctx.status = 204;
   });
 
-  router.post('/domains/:domain/offline-numbers/:number/assign', auth, parseBody, async (ctx) => {
+  router.post('/domains/:domain/offline-numbers/:number/assign', can(RULES.manageDomain, 'offline-number.assign'), parseBody, async (ctx) => {
     const domain = await domainOf(c, ctx);
     const { destination, description, ...redirect } = valid(offlineAssignmentIn(countryOf(domain)), bodyOf(ctx.request));
-    await assignOffline(c, offline, domain, await numberParam(c, ctx, domain), destination, description, redirect);
+    const number = await numberParam(c, ctx, domain);
+    auditing(ctx, { number, destination, description });
+    await assignOffline(c, offline, domain, number, destination, description, redirect);
     ctx.body = await listNumbers(c, domain);
   });
 
-  router.post('/domains/:domain/offline-numbers/:number/redirect', auth, parseBody, async (ctx) => {
+  router.post('/domains/:domain/offline-numbers/:number/redirect', can(RULES.manageDomain, 'offline-number.redirect'), parseBody, async (ctx) => {
     const domain = await domainOf(c, ctx);
-    await setOfflineRedirect(offline, domain, await numberParam(c, ctx, domain), valid(offlineRedirect, bodyOf(ctx.request)));
+    const number = await numberParam(c, ctx, domain);
+    const redirect = valid(offlineRedirect, bodyOf(ctx.request));
+    auditing(ctx, { number, allowRedirect: redirect.allowRedirect });
+    await setOfflineRedirect(offline, domain, number, redirect);
     ctx.body = await listNumbers(c, domain);
   });
 
-  router.post('/domains/:domain/offline-numbers/:number/unassign', auth, async (ctx) => {
+  router.post('/domains/:domain/offline-numbers/:number/unassign', can(RULES.manageDomain, 'offline-number.unassign'), async (ctx) => {
     const domain = await domainOf(c, ctx);
-    await unassignOffline(offline, domain, await numberParam(c, ctx, domain));
+    const number = await numberParam(c, ctx, domain);
+    auditing(ctx, { number });
+    await unassignOffline(offline, domain, number);
     ctx.body = await listNumbers(c, domain);
   });
 
-  router.get('/account', auth, async (ctx) => {
+  router.get('/account', can(RULES.manageAccount), async (ctx) => {
     const account = await accountOf(c, accountIdOf(ctx));
     ctx.body = { name: account.name, webhookUrl: account.webhookUrl ?? null, webhookSecretSet: Boolean(account.webhookSecret), webhookEvents: account.webhookEvents ?? [], callCenterKeySet: Boolean(account.callCenterApiKeyHash) };
   });
 
-  router.put('/account/webhook/events', auth, parseBody, async (ctx) => {
+  router.put('/account/webhook/events', can(RULES.manageAccount, 'webhook.events'), parseBody, async (ctx) => {
     const { events } = valid(webhookEventsBody, bodyOf(ctx.request));
+    auditing(ctx, { events });
     await c.accounts.updateOne({ _id: accountIdOf(ctx) }, { $set: { webhookEvents: events } });
     ctx.body = { webhookEvents: events };
   });
 
-  router.put('/account/webhook', auth, parseBody, async (ctx) => {
+  router.put('/account/webhook', can(RULES.manageAccount, 'webhook.url'), parseBody, async (ctx) => {
     const { url } = valid(webhookUrl, bodyOf(ctx.request));
+    auditing(ctx, { url });
     ctx.body = await setWebhookUrl(c, await accountOf(c, accountIdOf(ctx)), url, { publicOnly: publicWebhooksOnly });
   });
 
-  router.post('/account/webhook/test', auth, async (ctx) => {
+  router.post('/account/webhook/test', can(RULES.manageAccount, 'webhook.test'), async (ctx) => {
     ctx.status = 202;
     ctx.body = { id: await sendTestPush(outbox, await accountOf(c, accountIdOf(ctx))) };
   });
 
-  router.post('/account/webhook/secret', auth, async (ctx) => {
+  router.post('/account/webhook/secret', can(RULES.manageAccount, 'key.rotate'), async (ctx) => {
+    auditing(ctx, { kind: 'webhook-secret' });
     ctx.body = { secret: await rotateWebhookSecret(c, await accountOf(c, accountIdOf(ctx))) };
   });
 
-  router.post('/account/keys/call-center', auth, async (ctx) => {
+  router.post('/account/keys/call-center', can(RULES.manageAccount, 'key.rotate'), async (ctx) => {
+    auditing(ctx, { kind: 'call-center' });
     ctx.body = { kind: 'call-center', key: await rotateCallCenterKey(c, await accountOf(c, accountIdOf(ctx))) };
   });
 
-  router.get('/account/deliveries', auth, async (ctx) => {
+  router.get('/account/deliveries', can(RULES.manageAccount), async (ctx) => {
     const limit = Math.min(Math.max(Number(ctx.query.limit) || 50, 1), 500);
     const log = await deliveries(c, await accountOf(c, accountIdOf(ctx)), limit);
     ctx.body = log.map((d) => ({ id: d._id, messageId: d.messageId, attempt: d.attempt, at: d.at.toISOString(), kind: d.kind, type: d.label, stream: d.stream, outcome: d.outcome, httpStatus: d.httpStatus, error: d.error, body: d.body }));
   });
 
-  router.post('/account/deliveries/:id/resend', auth, async (ctx) => {
+  router.post('/account/deliveries/:id/resend', can(RULES.manageAccount, 'webhook.resend'), async (ctx) => {
     ctx.status = 202;
+    auditing(ctx, { delivery: ctx.params.id });
     ctx.body = { id: await resend(c, outbox, await accountOf(c, accountIdOf(ctx)), ctx.params.id!) };
   });
 }

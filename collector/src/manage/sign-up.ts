@@ -1,4 +1,4 @@
-// Sign-up: a new account and its first user, in one step. Knows nothing of HTTP.
+// Sign-up: a new account and its first user, its owner, in one step. Knows nothing of HTTP.
 import { z } from 'zod';
 import { isDuplicateKey } from '../db/writes.ts';
 import type { Collections } from '../db/collections.ts';
@@ -6,15 +6,13 @@ import type { UserDoc } from './documents.ts';
 import { ManageFailure } from '../http/manage-envelope.ts';
 import { hashPassword } from './passwords.ts';
 import { emailAddress, usernameKey } from './users.ts';
+import { chosenPassword } from './password-rules.ts';
 import { valid } from './validate.ts';
-
-export const MIN_PASSWORD = 10;
-export const MAX_PASSWORD = 200;
 
 export const signUpBody = z.object({
   account: z.string().trim().min(2, 'must be at least 2 characters').max(100),
   username: emailAddress,
-  password: z.string().min(MIN_PASSWORD, `must be at least ${MIN_PASSWORD} characters`).max(MAX_PASSWORD, `must be at most ${MAX_PASSWORD} characters`),
+  password: chosenPassword,
 });
 
 /** The account is claimed first (its name is its `_id`), then the user: a taken name or e-mail
@@ -27,7 +25,7 @@ export async function signUp(c: Collections, body: unknown, now = new Date()): P
     if (isDuplicateKey(err)) throw new ManageFailure(409, 'That account name is taken');
     throw err;
   }
-  const user: UserDoc = { _id: usernameKey(username), accountId: account, passwordHash: await hashPassword(password), createdAt: now };
+  const user: UserDoc = { _id: usernameKey(username), accountId: account, passwordHash: await hashPassword(password), role: 'owner', createdAt: now };
   try {
     await c.users.insertOne(user);
   } catch (err) {

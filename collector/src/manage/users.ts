@@ -1,8 +1,10 @@
-// The back end's users: an e-mail and a password, in one account. Knows nothing of HTTP.
+// The back end's users: an e-mail and a password, in one account, with a role (manage/roles.ts). Knows nothing of HTTP.
+import type { UpdateFilter } from 'mongodb';
 import { z } from 'zod';
 import type { Collections } from '../db/collections.ts';
 import type { UserDoc } from './documents.ts';
-import { hashPassword, oneTimePassword, UNMATCHABLE_HASH, verifyPassword } from './passwords.ts';
+import { hashPassword, UNMATCHABLE_HASH, verifyPassword } from './passwords.ts';
+import type { Role } from './roles.ts';
 
 export class UserError extends Error {}
 
@@ -29,19 +31,30 @@ export async function createAccountIfMissing(c: Collections, name: string): Prom
   return upsertedCount > 0;
 }
 
-/** Creates a user of `accountId`, or sets the password of that account's user; answers the
- * password (a new one-time password when none is given). A username of another account is refused. */
-export async function saveUser(c: Collections, accountId: string, username: string, password?: string): Promise<string> {
+/** A member as a fixture names it: without a role, an owner (fixtures made before roles). */
+export interface MemberSpec {
+  username: string;
+  password?: string;
+  role?: Role;
+  domains?: string[];
+}
+
+/** Creates a member of `accountId`, or sets that account's member's role, domains and password (a
+ * member without a password signs in once given a reset link: `npm run admin -- reset-password`).
+ * A username of another account is refused. */
+export async function saveUser(c: Collections, accountId: string, member: MemberSpec): Promise<void> {
+  const { username, password, role = 'owner', domains } = member;
   if (!isEmail(username)) throw new UserError(`"${username}" is not an e-mail address`);
   if (!(await c.accounts.findOne({ _id: accountId }))) throw new UserError(`No account ${accountId}`);
   const _id = usernameKey(username);
   const existing = await c.users.findOne({ _id });
   if (existing && existing.accountId !== accountId) throw new UserError(`${_id} is a user of another account`);
-  const chosen = password ?? oneTimePassword();
-  // The same password again changes nothing: a fixture loaded twice leaves the user as it was.
-  if (existing && (await verifyPassword(chosen, existing.passwordHash))) return chosen;
-  await c.users.updateOne({ _id }, { $set: { accountId, passwordHash: await hashPassword(chosen) }, $setOnInsert: { createdAt: new Date() } }, { upsert: true });
-  return chosen;
+  const set: Partial<UserDoc> = { accountId, role, ...(domains ? { domains: domains.map((d) => d.toLowerCase()) } : {}) };
+  // The same password again is not hashed again: a fixture loaded twice leaves the user as it was.
+  if (password !== undefined && !(existing?.passwordHash && (await verifyPassword(password, existing.passwordHash)))) set.passwordHash = await hashPassword(password);
+  const update: UpdateFilter<UserDoc> = { $set: set, $setOnInsert: { createdAt: new Date() } };
+  if (!domains) update.$unset = { domains: 1 };
+  await c.users.updateOne({ _id }, update, { upsert: true });
 }
 
 /**

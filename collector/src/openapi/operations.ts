@@ -27,6 +27,9 @@ import { blockedCallerBody } from '../manage/blocklist-routes.ts';
 import { verdictBody } from '../manage/verdict-routes.ts';
 import { TOUCH_MODELS } from '../reports/touch-models.ts';
 import { signUpBody } from '../manage/sign-up.ts';
+import { invitationAccept, invitationCheck, passwordChange, passwordResetRequest } from '../manage/session-routes.ts';
+import { memberChange, memberInvite } from '../manage/members.ts';
+import { sharedLinkBody } from '../manage/shared-links.ts';
 import * as answer from './envelopes.ts';
 
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -173,8 +176,8 @@ const twilioOp = (path: string, summary: string, type: string, query?: z.ZodObje
 const MANAGE_ERRORS: Record<number, Response> = {
   400: json('A setting or parameter is invalid: the error names it', answer.manage.error),
   401: json('Not signed in', answer.manage.error),
-  403: json('Missing or wrong CSRF token, or a cross-site request', answer.manage.error),
-  404: json("Not found, or another account's", answer.manage.error),
+  403: json('Missing or wrong CSRF token, a cross-site request, or a role that may not (the error names what is missing)', answer.manage.error),
+  404: json("Not found, or another account's, or a domain the member is not given", answer.manage.error),
   409: json('In conflict with what is stored (taken, in use, assigned)', answer.manage.error),
   500: json('Internal error', answer.manage.error),
 };
@@ -193,6 +196,16 @@ const range = z.object({ from: z.string().optional().describe('YYYY-MM-DD, domai
 const callFilters = range.extend({ status: z.string().optional(), source: z.string().optional(), number: z.string().optional(), firstCall: z.enum(['true', 'false']).optional().describe("Ours: only callers' first calls (true), or only repeat calls (false)"), lead: z.enum(['true', 'false']).optional().describe('Ours: only leads (true), or only calls that are not (false)') });
 const csv = (description: string): Response => ({ description, type: 'text/csv' });
 const object = (description: string) => json(description, answer.manage.object);
+const activityQuery = z.object({ username: z.string().optional().describe("Only this member's changes"), kind: z.string().optional().describe('Only changes of this kind: domain, key, pool, numbers, offline-number, webhook, member, password, session, call, caller, shared-link, account'), before: z.string().optional().describe("Entries before this time (the last entry's at): the next page") });
+/** A link's routes: open to anyone who has the token; a used, expired or revoked one says which. */
+const linkOp = (path: string, summary: string, body: ZodType, ok: Response): Operation => ({
+  method: 'post',
+  path: `/manage/api${path}`,
+  tag: TAGS.manage,
+  summary,
+  body,
+  responses: { 200: ok, 400: MANAGE_ERRORS[400]!, 403: json('Cross-site request refused', answer.manage.error), 404: json('No such link', answer.manage.error), 409: json('The address already has a login', answer.manage.error), 410: json('The link was used, revoked or expired: the error says which', answer.manage.error), 429: json('Too many attempts, with Retry-After', answer.manage.error), 500: MANAGE_ERRORS[500]! },
+});
 
 export const OPERATIONS: Operation[] = [
   trackingOp('/ospView', 'A page view: the visit and view ids, and a tracking number per phone in direct display', ospViewRequest, answer.tracking.view),
@@ -284,6 +297,31 @@ export const OPERATIONS: Operation[] = [
   manageOp('delete', '/domains/:domain/calls/:callId/block-caller', "Unblocks a call's caller", { description: 'Unblocked' }, {}, 204),
   manageOp('get', '/domains/:domain/calls/:callId', "A call's page: the calls log's row with the verdict's author, the match in words, the visit's pages up to the call, its current cart and orders", object('The call')),
   manageOp('put', '/domains/:domain/calls/:callId/verdict', "A person's word on a call (lead, not-lead, spam: spam also blocks the caller), which wins over the lead rule; null undoes it", object('The call as the calls log shows it'), { body: verdictBody }),
+  manageOp('put', '/session/password', 'Changes one\'s password (the current one required); every other session of the member ends', object('How many sessions ended'), { body: passwordChange }),
+  manageOp('get', '/session/sessions', "The member's signed-in sessions: device, address, last seen", object('The sessions')),
+  manageOp('delete', '/session/sessions/:id', 'Ends one of the member\'s sessions', { description: 'Ended' }, {}, 204),
+  manageOp('delete', '/session/sessions', 'Ends every session of the member but this one', object('How many sessions ended')),
+  linkOp('/invitations/check', "What an invitation or reset link is for (kind, username, account, role), or why it cannot be used", invitationCheck, object('The link')),
+  linkOp('/invitations/accept', 'Chooses the password of an invitation or reset link and signs in, as POST /session does', invitationAccept, object('Who is signed in, and the CSRF token')),
+  {
+    method: 'post',
+    path: '/manage/api/password-reset',
+    tag: TAGS.manage,
+    summary: 'Forgot password: a reset link by e-mail when mail is configured; the same answer whether the address has a login or not',
+    body: passwordResetRequest,
+    responses: { 200: object('mailSent (false: this server sends no e-mail) and what to do next, the same for every address'), 400: MANAGE_ERRORS[400]!, 403: json('Cross-site request refused', answer.manage.error), 500: MANAGE_ERRORS[500]! },
+  },
+  manageOp('get', '/account/members', "The account's members (username, role, domains: null for every domain, lastSignInAt) and invitations waiting (owners)", object('Members and invitations')),
+  manageOp('post', '/account/members', 'Invites a person by e-mail and role: answers the invitation link (7 days, used once) to copy', object('The invitation: url, expiresAt'), { body: memberInvite }, 201),
+  manageOp('patch', '/account/members/:username', "Changes a member's role or domains (null: every domain); their sessions end. Never the last owner", object('The member'), { body: memberChange }),
+  manageOp('delete', '/account/members/:username', 'Removes a member, whose sessions end; never the last owner', { description: 'Removed' }, {}, 204),
+  manageOp('post', '/account/members/:username/reset', 'A link with which the member chooses a new password (7 days, used once)', object('The link: url, expiresAt'), {}, 201),
+  manageOp('delete', '/account/invitations/:id', 'Revokes an invitation not used yet', { description: 'Revoked' }, {}, 204),
+  manageOp('get', '/account/activity', 'The audit trail, newest first: who changed what, when, from which address (owners: all; admins: their domains)', object('The entries'), { query: activityQuery }),
+  manageOp('get', '/domains/:domain/activity', "The audit trail of one domain, newest first", object('The entries'), { query: activityQuery }),
+  manageOp('get', '/domains/:domain/shared-links', "The domain's read-only report links that work: label, password or not, openings", object('The links')),
+  manageOp('post', '/domains/:domain/shared-links', 'A read-only report link (overview, sources, keywords, calls per day), optionally with a password: answers its url once', object('The link: id, url'), { body: sharedLinkBody }, 201),
+  manageOp('delete', '/domains/:domain/shared-links/:id', 'Revokes a shared link: its url answers 404', { description: 'Revoked' }, {}, 204),
   manageOp('get', '/account', 'The account: webhook URL, which secrets are set', object('The account')),
   manageOp('put', '/account/webhook', 'Sets or clears the webhook URL (the first one makes the secret)', object('The new secret, if one was made'), { body: webhookUrl }),
   manageOp('put', '/account/webhook/events', 'Which pushes the account asks for beside view, cart and order (ours): `call`', object('The events'), { body: webhookEventsBody }),
@@ -302,6 +340,23 @@ export const OPERATIONS: Operation[] = [
   manageOp('get', '/domains/:domain/reports/pools', 'Numbers held now and at peak, hours the pools ran out, recommended sizes', object('The pools report'), { query: range }),
   manageOp('get', '/reports/agents', "The account's agents", object('The agents'), { query: range }),
 
+  { method: 'get', path: '/shared/:token', tag: TAGS.manage, summary: "A shared report link's page, for anyone who has it (counted as an opening)", responses: { 200: { description: 'HTML', type: 'text/html' }, 404: { description: 'No such link, or revoked: HTML', type: 'text/html' } } },
+  {
+    method: 'get',
+    path: '/shared/:token/report',
+    tag: TAGS.manage,
+    summary: "A shared link's report: overview totals, calls per day, sources and keywords; no caller numbers",
+    query: range,
+    responses: { 200: object('The report'), 400: MANAGE_ERRORS[400]!, 401: json('The link asks for its password', answer.manage.error), 404: json('No such link, or revoked', answer.manage.error), 500: MANAGE_ERRORS[500]! },
+  },
+  {
+    method: 'post',
+    path: '/shared/:token/unlock',
+    tag: TAGS.manage,
+    summary: "Types a shared link's password: a cookie for this link",
+    body: z.object({ password: z.string().describe("The link's password") }),
+    responses: { 204: { description: 'Unlocked' }, 400: MANAGE_ERRORS[400]!, 401: json('Wrong password', answer.manage.error), 404: json('No such link, or revoked', answer.manage.error), 429: json('Too many attempts, with Retry-After', answer.manage.error), 500: MANAGE_ERRORS[500]! },
+  },
   { method: 'get', path: '/manage', tag: TAGS.manage, summary: 'Sends to /manage/', responses: { 302: { description: 'To /manage/' } } },
   { method: 'get', path: '/manage/', tag: TAGS.manage, summary: "The back end's page", responses: { 200: { description: 'HTML', type: 'text/html' } } },
   { method: 'get', path: '/manage/assets/:file', tag: TAGS.manage, summary: "The back end's script and styles (app.js, app.css)", responses: { 200: { description: 'The file', type: 'application/octet-stream' }, 404: { description: 'No such asset' } } },

@@ -1,0 +1,103 @@
+// HTTP in for an account's members (owners only) and its activity log (owners: all of it; admins:
+// their domains'). An invitation or reset answers its link, which the owner copies to the person.
+import type Router from '@koa/router';
+import type { Context } from 'koa';
+import type { Collections } from '../db/collections.ts';
+import { bodyOf, parseBody } from '../http/body.ts';
+import { ManageFailure } from '../http/manage-envelope.ts';
+import { auditing, memberOf, type Can } from './access.ts';
+import { AuditLog, entryView } from './audit.ts';
+import { linkUrl, type NewLink } from './invitations.ts';
+import { memberChange, memberInvite, Members, memberView } from './members.ts';
+import { RULES } from './roles.ts';
+import { domainOf } from './settings-routes.ts';
+import { usernameKey } from './users.ts';
+import { valid } from './validate.ts';
+import { originOf } from './pages.ts';
+
+/** The back end's page where a link opens, at the address the request came to. */
+const backEnd = (ctx: Context) => `${originOf(ctx)}/manage/`;
+
+const linkView = (ctx: Context, link: NewLink) => ({ id: link.id, url: linkUrl(backEnd(ctx), link.token), expiresAt: link.expiresAt.toISOString() });
+
+export function memberRoutes(router: Router, c: Collections, can: Can): void {
+  const members = new Members(c);
+  const audit = new AuditLog(c);
+  const accountIdOf = (ctx: Context) => memberOf(ctx).accountId;
+
+  router.get('/account/members', can(RULES.manageMembers), async (ctx) => {
+    const accountId = accountIdOf(ctx);
+    ctx.body = {
+      members: (await members.list(accountId)).map(memberView),
+      invitations: (await members.links.pending(accountId)).map((i) => ({ id: i._id, username: i.username, role: i.role, domains: i.domains ?? null, createdBy: i.createdBy, expiresAt: i.expiresAt.toISOString() })),
+    };
+  });
+
+  router.post('/account/members', can(RULES.manageMembers, 'member.invite'), parseBody, async (ctx) => {
+    const invite = valid(memberInvite, bodyOf(ctx.request));
+    const link = await members.invite(accountIdOf(ctx), memberOf(ctx)._id, invite);
+    auditing(ctx, { member: usernameKey(invite.username), role: invite.role, ...(invite.domains ? { domains: invite.domains } : {}) });
+    ctx.status = 201;
+    ctx.body = { invitation: linkView(ctx, link) };
+  });
+
+  router.patch('/account/members/:username', can(RULES.manageMembers, 'member.change'), parseBody, async (ctx) => {
+    const change = valid(memberChange, bodyOf(ctx.request));
+    const member = await members.change(accountIdOf(ctx), ctx.params.username!, change);
+    auditing(ctx, { member: member._id, ...change });
+    ctx.body = memberView(member);
+  });
+
+  router.delete('/account/members/:username', can(RULES.manageMembers, 'member.remove'), async (ctx) => {
+    await members.remove(accountIdOf(ctx), ctx.params.username!);
+    auditing(ctx, { member: usernameKey(ctx.params.username!) });
+    ctx.status = 204;
+  });
+
+  /** A new link with which the member chooses a new password (7 days, like an invitation). */
+  router.post('/account/members/:username/reset', can(RULES.manageMembers, 'member.reset'), async (ctx) => {
+    const link = await members.resetLink(accountIdOf(ctx), ctx.params.username!, memberOf(ctx)._id);
+    auditing(ctx, { member: usernameKey(ctx.params.username!) });
+    ctx.status = 201;
+    ctx.body = { invitation: linkView(ctx, link) };
+  });
+
+  router.delete('/account/invitations/:id', can(RULES.manageMembers, 'member.revoke'), async (ctx) => {
+    const revoked = await members.links.revoke(accountIdOf(ctx), ctx.params.id!);
+    if (!revoked) throw new ManageFailure(404, 'No such invitation waiting');
+    auditing(ctx, { member: revoked.username });
+    ctx.status = 204;
+  });
+
+  /** Newest first; `username`, `kind` filter; `before` (an entry's `at`) pages. */
+  router.get('/account/activity', can(RULES.readActivity), async (ctx) => {
+    const member = memberOf(ctx);
+    const domains = member.role === 'owner' ? undefined : await visibleDomains(c, member.accountId, member.domains);
+    ctx.body = { entries: (await audit.list({ accountId: member.accountId, ...(domains ? { domains } : {}), ...activityFilters(ctx) })).map(entryView) };
+  });
+
+  router.get('/domains/:domain/activity', can(RULES.readActivity), async (ctx) => {
+    const domain = await domainOf(c, ctx);
+    ctx.body = { entries: (await audit.list({ accountId: domain.accountId, domains: [domain.name], ...activityFilters(ctx) })).map(entryView) };
+  });
+}
+
+/** An admin's domains: those given, or every domain of the account. */
+async function visibleDomains(c: Collections, accountId: string, given: string[] | undefined): Promise<string[]> {
+  return given ?? (await c.domains.find({ accountId }, { projection: { _id: 1 } }).toArray()).map((d) => d._id);
+}
+
+function activityFilters(ctx: Context): { username?: string; kind?: string; before?: Date } {
+  const { username, kind, before } = ctx.query;
+  const text = (value: unknown, name: string) => {
+    if (value === undefined || value === '') return undefined;
+    if (typeof value !== 'string' || value.length > 254) throw new ManageFailure(400, `${name} must be one value of at most 254 characters`);
+    return value;
+  };
+  const beforeText = text(before, 'before');
+  const beforeDate = beforeText ? new Date(beforeText) : undefined;
+  if (beforeDate && Number.isNaN(beforeDate.getTime())) throw new ManageFailure(400, 'before must be a date and time (an entry\'s at)');
+  const who = text(username, 'username');
+  const what = text(kind, 'kind');
+  return { ...(who ? { username: usernameKey(who) } : {}), ...(what ? { kind: what } : {}), ...(beforeDate ? { before: beforeDate } : {}) };
+}

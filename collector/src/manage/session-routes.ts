@@ -1,0 +1,134 @@
+// HTTP in for sessions and passwords: sign up, sign in, who is signed in, sign out; a member's own
+// password and sessions; the links that let a person choose a password (an invitation, a reset).
+import type Router from '@koa/router';
+import type { Context, Next } from 'koa';
+import { z } from 'zod';
+import type { Collections } from '../db/collections.ts';
+import { bodyOf, parseBody } from '../http/body.ts';
+import { ManageFailure } from '../http/manage-envelope.ts';
+import type { Can, SignedIn } from './access.ts';
+import type { SessionDoc, UserDoc } from './documents.ts';
+import { Invitations } from './invitations.ts';
+import { chosenPassword, MAX_PASSWORD } from './password-rules.ts';
+import { hashPassword, verifyPassword } from './passwords.ts';
+import { RULES } from './roles.ts';
+import { SESSION_COOKIE, SESSION_MS, type Sessions } from './sessions.ts';
+import type { SignInLimit } from './sign-in-limit.ts';
+import { signUp } from './sign-up.ts';
+import { checkPassword, MAX_EMAIL_LENGTH, usernameKey } from './users.ts';
+import { valid } from './validate.ts';
+import { originOf } from './pages.ts';
+
+const WRONG_CREDENTIALS = 'Wrong username or password';
+
+export const passwordChange = z.object({ current: z.string().max(MAX_PASSWORD), password: chosenPassword });
+export const invitationAccept = z.object({ token: z.string().max(200), password: chosenPassword });
+export const invitationCheck = z.object({ token: z.string().max(200) });
+export const passwordResetRequest = z.object({ username: z.string().max(MAX_EMAIL_LENGTH) });
+
+/** The session's member as the page needs them: `domains` null when they see every domain. */
+function whoIs(session: SessionDoc, member: UserDoc) {
+  return { username: session.username, account: session.accountId, role: member.role, domains: member.domains ?? null, csrfToken: session.csrfToken };
+}
+
+export function sessionRoutes(router: Router, c: Collections, sessions: Sessions, limit: SignInLimit, can: Can, options: { signUp: boolean }): void {
+  const links = new Invitations(c);
+  const signedIn = (ctx: Context) => ctx.state as SignedIn;
+
+  const openSession = async (ctx: Context, member: UserDoc) => {
+    const { token, session } = await sessions.open(member, { ip: ctx.ip, userAgent: ctx.get('user-agent') });
+    ctx.cookies.set(SESSION_COOKIE, token, { httpOnly: true, sameSite: 'lax', secure: ctx.secure, path: '/manage', maxAge: SESSION_MS, overwrite: true });
+    ctx.body = whoIs(session, member);
+  };
+
+  router.get('/config', can(RULES.anyone), (ctx) => {
+    // Mail (SMTP) is not configured on this release: a forgotten password is reset by an owner.
+    ctx.body = { signUp: options.signUp, mail: false };
+  });
+
+  router.post('/signup', can(RULES.anyone, 'account.create'), sameOrigin, parseBody, async (ctx) => {
+    if (!options.signUp) throw new ManageFailure(403, 'Sign-up is off on this server: ask its administrator for an account');
+    await limit.signUp(ctx.ip);
+    const member = await signUp(c, bodyOf(ctx.request));
+    ctx.status = 201;
+    await openSession(ctx, member);
+    ctx.state.member = member;
+  });
+
+  router.post('/session', can(RULES.anyone), sameOrigin, parseBody, async (ctx) => {
+    const { username, password } = bodyOf(ctx.request);
+    if (typeof username !== 'string' || typeof password !== 'string' || !username || !password) throw new ManageFailure(400, 'username and password are required');
+    // No account has a longer one: refused before a limit's document or a hash is made of it.
+    if (username.length > MAX_EMAIL_LENGTH || password.length > MAX_PASSWORD) throw new ManageFailure(401, WRONG_CREDENTIALS);
+    const member = await limit.attempt(ctx.ip, usernameKey(username), () => checkPassword(c, username, password));
+    if (!member) throw new ManageFailure(401, WRONG_CREDENTIALS);
+    await openSession(ctx, member);
+  });
+
+  router.get('/session', can(RULES.member), (ctx) => {
+    ctx.body = whoIs(signedIn(ctx).session, signedIn(ctx).member);
+  });
+
+  router.delete('/session', can(RULES.member), async (ctx) => {
+    await sessions.close(signedIn(ctx).session);
+    ctx.cookies.set(SESSION_COOKIE, null, { path: '/manage', overwrite: true });
+    ctx.status = 204;
+  });
+
+  /** A new password, the current one required; every other session of the member ends. */
+  router.put('/session/password', can(RULES.member, 'password.change'), parseBody, async (ctx) => {
+    const { member, session } = signedIn(ctx);
+    const { current, password } = valid(passwordChange, bodyOf(ctx.request));
+    // Counted as sign-in attempts: a session left open is not a way to guess the password.
+    const right = await limit.attempt(ctx.ip, member._id, async () => ((await verifyPassword(current, member.passwordHash ?? '')) ? true : null));
+    if (!right) throw new ManageFailure(400, 'current: is not your current password');
+    await c.users.updateOne({ _id: member._id }, { $set: { passwordHash: await hashPassword(password) } });
+    ctx.body = { endedSessions: await sessions.endAll(member._id, session) };
+  });
+
+  router.get('/session/sessions', can(RULES.member), async (ctx) => {
+    const { member, session } = signedIn(ctx);
+    ctx.body = {
+      sessions: (await sessions.ofUser(member._id)).map((s) => ({ id: s._id, current: s._id === session._id, device: s.userAgent ?? null, address: s.ip ?? null, signedInAt: s.createdAt.toISOString(), lastSeenAt: (s.lastSeenAt ?? s.createdAt).toISOString() })),
+    };
+  });
+
+  router.delete('/session/sessions/:id', can(RULES.member, 'session.end'), async (ctx) => {
+    if (!(await sessions.end(signedIn(ctx).member._id, ctx.params.id!))) throw new ManageFailure(404, 'No such session of yours');
+    ctx.status = 204;
+  });
+
+  /** Every session of the member but the one asking. */
+  router.delete('/session/sessions', can(RULES.member, 'session.end-others'), async (ctx) => {
+    ctx.body = { endedSessions: await sessions.endAll(signedIn(ctx).member._id, signedIn(ctx).session) };
+  });
+
+  /** What a link is for, before its person chooses a password; or why it cannot be used. */
+  router.post('/invitations/check', can(RULES.anyone), parseBody, async (ctx) => {
+    const link = await links.check(valid(invitationCheck, bodyOf(ctx.request)).token);
+    ctx.body = { kind: link.kind, username: link.username, account: link.accountId, role: link.role, expiresAt: link.expiresAt.toISOString() };
+  });
+
+  /** The person chooses their password and is signed in, as by POST /session. */
+  router.post('/invitations/accept', can(RULES.anyone, 'member.join'), sameOrigin, parseBody, async (ctx) => {
+    const { token, password } = valid(invitationAccept, bodyOf(ctx.request));
+    const { kind } = await links.check(token);
+    const member = await links.accept(token, password);
+    await openSession(ctx, member);
+    Object.assign(ctx.state, { member, auditAction: kind === 'reset' ? 'password.reset' : 'member.join', auditDetails: { role: member.role } });
+  });
+
+  /** Forgot password: by e-mail when mail is configured (not on this release: SMTP comes with the
+   * e-mail alerts); the answer is the same whether the address has a login or not. */
+  router.post('/password-reset', can(RULES.anyone), sameOrigin, parseBody, async (ctx) => {
+    valid(passwordResetRequest, bodyOf(ctx.request));
+    ctx.body = { mailSent: false, message: 'This server does not send e-mail: ask an owner of your account for a reset link (Account, Members), or its operator to run npm run admin -- reset-password' };
+  });
+}
+
+/** A form of another site cannot sign a visitor in under an account of its choosing. */
+async function sameOrigin(ctx: Context, next: Next): Promise<void> {
+  const origin = ctx.get('origin');
+  if (origin && origin !== originOf(ctx)) throw new ManageFailure(403, 'Cross-site request refused');
+  await next();
+}
