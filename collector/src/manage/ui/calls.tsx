@@ -7,11 +7,13 @@ import { Failure } from './layout.tsx';
 import { rangeQuery, ReportHeading } from './range.tsx';
 import { navigate, routeHash, type Route } from './route.ts';
 import { VerdictSelect } from './verdict.tsx';
+import { may, useWho } from './who.ts';
 
 const STATUSES = ['SUCCESS', 'NORESPONSE', 'BUSY', 'EXPIRED', 'NOTASSIGNED', 'INTERRUPTED', 'ANOMALY', 'CALLER_PHONE_BLACKLISTED', 'ONGOING'];
 const SOURCES = ['paid', 'organic', 'social', 'referral', 'direct', 'offline', 'unattributed'];
 
 export function CallsScreen({ route }: { route: Route }) {
+  const who = useWho();
   const base = `/domains/${encodeURIComponent(route.domain!)}/reports`;
   const filters = { ...rangeQuery(route), status: route.query.status, source: route.query.source, firstCall: route.query.firstCall, lead: route.query.lead };
   const page = Number(route.query.page || 1);
@@ -44,15 +46,19 @@ export function CallsScreen({ route }: { route: Route }) {
           <option value="false">Not leads</option>
         </select>
         <span class="spacer" />
-        <a class="button" href={withQuery(`/manage/api${base}/calls.csv`, filters)} download>
-          Download CSV
-        </a>
-        <a class="button" href={withQuery(`/manage/api${base}/google-ads.csv`, rangeQuery(route))} download title="Leads and sales with a gclid, in Google Ads' offline conversion import format">
-          Google Ads conversions
-        </a>
-        <a class="button" href={withQuery(`/manage/api${base}/microsoft-ads.csv`, rangeQuery(route))} download title="Leads and sales with an msclkid, in Microsoft Advertising's offline conversions bulk format">
-          Microsoft Ads conversions
-        </a>
+        {may.readReports(who) && (
+          <>
+            <a class="button" href={withQuery(`/manage/api${base}/calls.csv`, filters)} download>
+              Download CSV
+            </a>
+            <a class="button" href={withQuery(`/manage/api${base}/google-ads.csv`, rangeQuery(route))} download title="Leads and sales with a gclid, in Google Ads' offline conversion import format">
+              Google Ads conversions
+            </a>
+            <a class="button" href={withQuery(`/manage/api${base}/microsoft-ads.csv`, rangeQuery(route))} download title="Leads and sales with an msclkid, in Microsoft Advertising's offline conversions bulk format">
+              Microsoft Ads conversions
+            </a>
+          </>
+        )}
       </div>
       {error && <Failure message={error} />}
       {data && !data.calls.length && <p class="muted">No call in this range.</p>}
@@ -84,7 +90,7 @@ export function CallsScreen({ route }: { route: Route }) {
                   <td class="nowrap">{phone(call.trackingNumber)}{call.offlineDescription && <div class="muted">{call.offlineDescription}</div>}</td>
                   <td class="nowrap">
                     {call.caller === 'anonymous' || call.caller === 'hidden' ? call.caller : phone(call.caller)}
-                    {call.caller !== 'anonymous' && (
+                    {call.caller !== 'anonymous' && may.manageDomain(who) && (
                       <button
                         type="button"
                         class="link block"

@@ -1,11 +1,28 @@
-// The frame of every screen once signed in: the domain picker, the screens, the account.
+// The frame of every screen once signed in: the domain picker, the screens the member's role
+// shows, the account's screens, who is signed in.
 import type { ComponentChildren } from 'preact';
-import { navigate, routeHash, SCREENS, type Route } from './route.ts';
+import { ACCOUNT_SCREENS, navigate, routeHash, SCREENS, type Route } from './route.ts';
+import { may, useWho, type Who } from './who.ts';
 
-const LABELS: Record<(typeof SCREENS)[number], string> = { overview: 'Overview', calls: 'Calls', pools: 'Number pools', agents: 'Agents', settings: 'Settings' };
+type DomainScreen = (typeof SCREENS)[number];
+const LABELS: Record<DomainScreen, string> = { overview: 'Overview', calls: 'Calls', pools: 'Number pools', agents: 'Agents', settings: 'Settings', activity: 'Activity' };
 
-/** `domain`: the route's, or on the Account screen the one last shown. */
-export function Layout({ route, domain, domains, username, onSignOut, children }: { route: Route; domain: string | null; domains: string[]; username: string; onSignOut: () => void; children: ComponentChildren }) {
+/** The domain screens a role shows (the server refuses the others). */
+export function screensOf(who: Who): DomainScreen[] {
+  return SCREENS.filter((screen) => {
+    if (screen === 'calls') return true;
+    if (screen === 'settings') return may.manageDomain(who);
+    if (screen === 'activity') return may.readActivity(who);
+    return may.readReports(who);
+  });
+}
+
+const isAccountScreen = (route: Route) => (ACCOUNT_SCREENS as readonly string[]).includes(route.screen);
+
+/** `domain`: the route's, or on an account screen the one last shown. */
+export function Layout({ route, domain, domains, onSignOut, children }: { route: Route; domain: string | null; domains: string[]; onSignOut: () => void; children: ComponentChildren }) {
+  const who = useWho();
+  const screens = screensOf(who);
   return (
     <div class="shell">
       <header class="top">
@@ -15,26 +32,33 @@ export function Layout({ route, domain, domains, username, onSignOut, children }
           value={domain ?? ''}
           onChange={(e) => {
             const value = (e.target as HTMLSelectElement).value;
-            navigate(value === '+' ? { domain: null, screen: 'new', query: {} } : { domain: value, screen: route.screen === 'new' || route.screen === 'account' ? 'overview' : route.screen, query: route.query });
+            navigate(value === '+' ? { domain: null, screen: 'new', query: {} } : { domain: value, screen: isAccountScreen(route) || !screens.includes(route.screen as DomainScreen) ? screens[0]! : route.screen, query: route.query });
           }}
         >
           {domain === null && <option value="">Choose a domain</option>}
           {domains.map((d) => (
             <option value={d}>{d}</option>
           ))}
-          <option value="+">+ Add a domain</option>
+          {may.manageDomain(who) && <option value="+">+ Add a domain</option>}
         </select>
         <nav>
           {domain &&
-            SCREENS.map((screen) => (
+            screens.map((screen) => (
               <a href={routeHash({ domain, screen, query: { from: route.query.from ?? '', to: route.query.to ?? '' } })} class={route.screen === screen || (screen === 'calls' && route.screen === 'call') ? 'active' : ''}>
                 {LABELS[screen]}
               </a>
             ))}
         </nav>
         <div class="who">
-          <a href="#/account" class={route.screen === 'account' ? 'active' : ''}>Account</a>
-          <span>{username}</span>
+          {may.manageAccount(who) && (
+            <>
+              <a href="#/members" class={route.screen === 'members' ? 'active' : ''}>Members</a>
+              <a href="#/account" class={route.screen === 'account' ? 'active' : ''}>Account</a>
+            </>
+          )}
+          <a href="#/profile" class={route.screen === 'profile' ? 'active' : ''} title={`${who.role} of ${who.account}: your password and sessions`}>
+            {who.username}
+          </a>
           <button type="button" class="link" onClick={onSignOut}>
             Sign out
           </button>

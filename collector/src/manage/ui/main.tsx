@@ -1,23 +1,31 @@
-// The back end in the browser: who is signed in, then the screen the address names.
+// The back end in the browser: who is signed in, then the screen the address names; an invitation
+// or reset link opens without a session; /shared/<token> is a shared report, read-only.
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import 'uplot/dist/uPlot.min.css';
 import './style.css';
+import { AcceptScreen } from './accept.tsx';
 import { AccountScreen } from './account.tsx';
+import { ActivityScreen } from './activity.tsx';
 import { AgentsScreen } from './agents.tsx';
 import { api, get, setCsrfToken } from './api.ts';
 import { CallsScreen } from './calls.tsx';
 import { CallScreen } from './call.tsx';
 import { useLoad } from './hooks.ts';
-import { Layout } from './layout.tsx';
+import { Layout, screensOf } from './layout.tsx';
+import { MembersScreen } from './members.tsx';
 import { NewDomainScreen } from './new-domain.tsx';
 import { OverviewScreen } from './overview.tsx';
 import { PoolsScreen } from './pools.tsx';
-import { navigate, useRoute } from './route.ts';
+import { ProfileScreen } from './profile.tsx';
+import { ACCOUNT_SCREENS, navigate, useRoute } from './route.ts';
 import { SettingsScreen } from './settings.tsx';
-import { SignIn, type Who } from './sign-in.tsx';
+import { SharedReport } from './shared-report.tsx';
+import { SignIn } from './sign-in.tsx';
+import { may, WhoContext, type Who } from './who.ts';
 
 function App() {
+  const route = useRoute();
   const [who, setWho] = useState<Who | null | undefined>(undefined);
   const [signUpOpen, setSignUpOpen] = useState(false);
   useEffect(() => {
@@ -28,12 +36,24 @@ function App() {
     setCsrfToken(w.csrfToken);
     setWho(w);
   }
+  if (route.screen === 'accept')
+    return (
+      <AcceptScreen token={route.query.token ?? ''} onSignedIn={(w) => {
+          signedIn(w);
+          location.hash = '#/';
+        }}
+      />
+    );
   if (who === undefined) return null;
   if (who === null) return <SignIn signUpOpen={signUpOpen} onSignedIn={signedIn} />;
-  return <SignedIn who={who} onSignOut={() => api('DELETE', '/session').finally(() => setWho(null))} />;
+  return (
+    <WhoContext.Provider value={who}>
+      <SignedIn who={who} onSignOut={() => api('DELETE', '/session').finally(() => setWho(null))} />
+    </WhoContext.Provider>
+  );
 }
 
-/** The domain of the last domain screen: the Account screen keeps it in the picker and the menu. */
+/** The domain of the last domain screen: the account's screens keep it in the picker and the menu. */
 let lastDomain: string | null = null;
 
 function SignedIn({ who, onSignOut }: { who: Who; onSignOut: () => void }) {
@@ -41,24 +61,31 @@ function SignedIn({ who, onSignOut }: { who: Who; onSignOut: () => void }) {
   if (route.domain) lastDomain = route.domain;
   const domains = useLoad(() => get<{ name: string }[]>('/domains'), []);
   const names = domains.data?.map((d) => d.name) ?? [];
+  const accountScreen = (ACCOUNT_SCREENS as readonly string[]).includes(route.screen);
   useEffect(() => {
-    if (domains.data && route.domain === null && route.screen !== 'new' && route.screen !== 'account') {
-      navigate(names.length ? { domain: names[0]!, screen: 'overview', query: {} } : { domain: null, screen: 'new', query: {} });
+    if (domains.data && route.domain === null && !accountScreen) {
+      // A member who may not add a domain and sees none is told so on their profile.
+      navigate(names.length ? { domain: names[0]!, screen: screensOf(who)[0]!, query: {} } : { domain: null, screen: may.manageDomain(who) ? 'new' : 'profile', query: {} });
+    } else if (route.domain && route.screen !== 'call' && !(screensOf(who) as string[]).includes(route.screen)) {
+      navigate({ ...route, screen: screensOf(who)[0]! }); // a screen of another role, from a link
     }
   }, [domains.data, route.domain, route.screen]);
   if (!domains.data) return null;
   return (
-    <Layout route={route} domain={route.domain ?? (route.screen === 'account' && lastDomain && names.includes(lastDomain) ? lastDomain : null)} domains={names} username={who.username} onSignOut={onSignOut}>
-      {route.screen === 'new' && <NewDomainScreen created={domains.reload} first={!names.length} />}
-      {route.screen === 'account' && <AccountScreen />}
+    <Layout route={route} domain={route.domain ?? (accountScreen && lastDomain && names.includes(lastDomain) ? lastDomain : null)} domains={names} onSignOut={onSignOut}>
+      {route.screen === 'new' && (may.manageDomain(who) ? <NewDomainScreen created={domains.reload} first={!names.length} /> : <ProfileScreen noDomains={!names.length} />)}
+      {route.screen === 'account' && may.manageAccount(who) && <AccountScreen />}
+      {route.screen === 'members' && may.manageAccount(who) && <MembersScreen domains={names} />}
+      {route.screen === 'profile' && <ProfileScreen noDomains={!names.length} />}
       {route.domain && route.screen === 'overview' && <OverviewScreen route={route} />}
       {route.domain && route.screen === 'calls' && <CallsScreen route={route} />}
       {route.domain && route.screen === 'call' && <CallScreen route={route} />}
       {route.domain && route.screen === 'pools' && <PoolsScreen route={route} />}
       {route.domain && route.screen === 'agents' && <AgentsScreen route={route} />}
       {route.domain && route.screen === 'settings' && <SettingsScreen route={route} />}
+      {route.domain && route.screen === 'activity' && <ActivityScreen route={route} />}
     </Layout>
   );
 }
 
-render(<App />, document.getElementById('app')!);
+render(location.pathname.startsWith('/shared/') ? <SharedReport /> : <App />, document.getElementById('app')!);

@@ -13,43 +13,48 @@ const SOURCE_LABELS: Record<string, string> = { paid: 'Paid search', organic: 'O
 
 export function OverviewScreen({ route }: { route: Route }) {
   const { data, error } = useLoad(() => get<Overview>(withQuery(`/domains/${encodeURIComponent(route.domain!)}/reports/overview`, { ...rangeQuery(route), model: route.query.model })), [route.domain, route.query.from, route.query.to, route.query.model]);
-  const sales = data && data.totals.orders > 0;
   return (
     <section>
       <ReportHeading title="Overview" route={route} />
       {error && <Failure message={error} />}
-      {data && (
-        <>
-          <p class="muted">
-            {data.from} to {data.to}, in the domain's time zone
-          </p>
-          <div class="tiles">
-            <Tile label="Visits" value={count(data.totals.visits)} />
-            <Tile label="Page views" value={count(data.totals.views)} />
-            <Tile label="Calls" value={count(data.totals.calls)} note={`${count(data.totals.answered)} answered${data.totals.blocked ? `; ${count(data.totals.blocked)} blocked, not counted` : ''}`} />
-            <Tile label="New callers" value={count(data.totals.newCallers)} note="their number's first call" />
-            <Tile label="Leads" value={count(data.totals.leads)} note={`${ratio(data.totals.leadRate)} per visit`} />
-            <Tile label="Views → calls" value={percent(data.totals.conversionRate)} note="calls from a page view, per view" />
-            {sales && <Tile label="Sales" value={count(data.totals.orders)} note={money(data.totals.revenue, data.currency)} />}
-          </div>
-          <div class="card">
-            <h2>Calls per day</h2>
-            <CallsChart days={data.days} />
-          </div>
-          <ModelSwitch route={route} model={data.model} />
-          <div class="columns">
-            <div class="card">
-              <h2>By source</h2>
-              <Table first="Source" rows={data.sources.filter((r) => r.visits || r.calls || r.orders).map((r) => ({ ...r, name: SOURCE_LABELS[r.source] ?? r.source }))} sales={Boolean(sales)} currency={data.currency} />
-            </div>
-            <div class="card">
-              <h2>By keyword</h2>
-              {data.keywords.length ? <Table first="Keyword" rows={data.keywords.map((r) => ({ ...r, name: r.keyword }))} sales={false} currency={data.currency} /* sales are counted by source class, not by keyword */ /> : <p class="muted">No keyword yet: keywords come from search engines' referrers and paid campaigns' utm_term.</p>}
-            </div>
-          </div>
-        </>
-      )}
+      {data && <OverviewBody data={data} route={route} />}
     </section>
+  );
+}
+
+/** The overview's figures: also the page of a shared link, which has no model switch. */
+export function OverviewBody({ data, route }: { data: Omit<Overview, 'model'> & { model?: Overview['model'] }; route: Route }) {
+  const sales = data.totals.orders > 0;
+  return (
+    <>
+      <p class="muted">
+        {data.from} to {data.to}, in the domain's time zone
+      </p>
+      <div class="tiles">
+        <Tile label="Visits" value={count(data.totals.visits)} />
+        <Tile label="Page views" value={count(data.totals.views)} />
+        <Tile label="Calls" value={count(data.totals.calls)} note={`${count(data.totals.answered)} answered${data.totals.blocked ? `; ${count(data.totals.blocked)} blocked, not counted` : ''}`} />
+        <Tile label="New callers" value={count(data.totals.newCallers)} note="their number's first call" />
+        <Tile label="Leads" value={count(data.totals.leads)} note={`${ratio(data.totals.leadRate)} per visit`} />
+        <Tile label="Views → calls" value={percent(data.totals.conversionRate)} note="calls from a page view, per view" />
+        {sales && <Tile label="Sales" value={count(data.totals.orders)} note={money(data.totals.revenue, data.currency)} />}
+      </div>
+      <div class="card">
+        <h2>Calls per day</h2>
+        <CallsChart days={data.days} />
+      </div>
+      {data.model && <ModelSwitch route={route} model={data.model} />}
+      <div class="columns">
+        <div class="card">
+          <h2>By source</h2>
+          <Table first="Source" rows={data.sources.filter((r) => r.visits || r.calls || r.orders).map((r) => ({ ...r, name: SOURCE_LABELS[r.source] ?? r.source }))} sales={sales} currency={data.currency} />
+        </div>
+        <div class="card">
+          <h2>By keyword</h2>
+          {data.keywords.length ? <Table first="Keyword" rows={data.keywords.map((r) => ({ ...r, name: r.keyword }))} sales={false} currency={data.currency} /* sales are counted by source class, not by keyword */ /> : <p class="muted">No keyword yet: keywords come from search engines' referrers and paid campaigns' utm_term.</p>}
+        </div>
+      </div>
+    </>
   );
 }
 

@@ -1,10 +1,14 @@
 // Where the user is, kept in the address's hash so that reload, back and a shared link work:
-// `#/<domain>/<screen>?from=...&to=...`, or `#/new` for a new domain, `#/account` for the account.
+// `#/<domain>/<screen>?from=...&to=...`, or `#/new` for a new domain, `#/account` for the account,
+// `#/members`, `#/profile` (one's password and sessions), `#/accept?token=...` (an invitation or
+// reset link).
 import { useEffect, useState } from 'preact/hooks';
 
-export const SCREENS = ['overview', 'calls', 'pools', 'agents', 'settings'] as const;
+export const SCREENS = ['overview', 'calls', 'pools', 'agents', 'settings', 'activity'] as const;
+/** Screens of no domain. */
+export const ACCOUNT_SCREENS = ['new', 'account', 'members', 'profile', 'accept'] as const;
 /** `call`: one call's page, `#/<domain>/call?id=N` (opened from the calls log, not a tab). */
-export type Screen = (typeof SCREENS)[number] | 'new' | 'account' | 'call';
+export type Screen = (typeof SCREENS)[number] | (typeof ACCOUNT_SCREENS)[number] | 'call';
 
 export interface Route {
   domain: string | null;
@@ -16,7 +20,7 @@ export function parseRoute(hash: string): Route {
   const [path = '', search = ''] = hash.replace(/^#\/?/, '').split('?');
   const parts = path.split('/').filter(Boolean).map(decodeURIComponent);
   const query = Object.fromEntries(new URLSearchParams(search));
-  if (parts[0] === 'new' || parts[0] === 'account') return { domain: null, screen: parts[0], query };
+  if ((ACCOUNT_SCREENS as readonly string[]).includes(parts[0] ?? '')) return { domain: null, screen: parts[0] as Screen, query };
   const screen = [...SCREENS, 'call'].includes(parts[1] ?? '') ? (parts[1] as Screen) : 'overview';
   return { domain: parts[0] ?? null, screen, query };
 }

@@ -10,6 +10,7 @@ import { ShownOnce } from './shown-once.tsx';
 import { BlockedCallersCard, CallHandlingForm } from './call-handling.tsx';
 import type { DomainView } from './domain-view.ts';
 import { StoredFields } from './stored-fields.tsx';
+import { SharedLinksCard } from './shared-links.tsx';
 
 interface Install {
   scriptTag: string | null;
@@ -46,6 +47,7 @@ export function SettingsScreen({ route }: { route: Route }) {
       <CallHandlingForm path={path} domain={domain.data} saved={domain.reload} />
       <BlockedCallersCard path={path} timeZone={domain.data.timeZone} />
       <NumbersCard path={path} domain={domain.data} changed={domain.reload} />
+      <SharedLinksCard path={path} timeZone={domain.data.timeZone} />
     </section>
   );
 }

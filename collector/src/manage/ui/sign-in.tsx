@@ -1,15 +1,13 @@
 // The sign-in page, and the sign-up page where the server allows it.
 import { useState } from 'preact/hooks';
 import { api } from './api.ts';
+import type { Who } from './who.ts';
 
-export interface Who {
-  username: string;
-  account: string;
-  csrfToken: string;
-}
+export type { Who };
 
 export function SignIn({ signUpOpen, onSignedIn }: { signUpOpen: boolean; onSignedIn: (who: Who) => void }) {
   const [mode, setMode] = useState<'in' | 'up'>('in');
+  const [note, setNote] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
@@ -45,12 +43,28 @@ export function SignIn({ signUpOpen, onSignedIn }: { signUpOpen: boolean; onSign
         </label>
         <label>
           Password
-          <input name="password" type="password" required minLength={mode === 'up' ? 10 : 1} autoComplete={mode === 'in' ? 'current-password' : 'new-password'} />
+          <input name="password" type="password" required minLength={mode === 'up' ? 12 : 1} autoComplete={mode === 'in' ? 'current-password' : 'new-password'} />
         </label>
         {error && <p class="error" role="alert">{error}</p>}
+        {note && <p class="muted" role="status">{note}</p>}
         <button type="submit" disabled={busy}>
           {mode === 'in' ? 'Sign in' : 'Sign up'}
         </button>
+        {mode === 'in' && (
+          <p class="switch">
+            <a
+              href="#"
+              onClick={(e) => {
+                e.preventDefault();
+                const username = String(new FormData((e.target as HTMLElement).closest('form')!).get('username') ?? '');
+                setError(null);
+                api<{ message: string }>('POST', '/password-reset', { username }).then((a) => setNote(a.message), (err: Error) => setError(err.message));
+              }}
+            >
+              Forgot your password?
+            </a>
+          </p>
+        )}
         {signUpOpen && (
           <p class="switch">
             {mode === 'in' ? 'New here? ' : 'Have an account? '}

@@ -1,0 +1,80 @@
+// The audit trail (owners and admins): who changed what, when and from where, newest first; this
+// domain's, or the whole account's (an admin: the domains they are given); by person and by kind.
+import { get, withQuery } from './api.ts';
+import { localDateTime } from './format.ts';
+import { useLoad } from './hooks.ts';
+import { Failure } from './layout.tsx';
+import { navigate, type Route } from './route.ts';
+
+interface Entry {
+  at: string;
+  username: string;
+  action: string;
+  kind: string;
+  domain?: string;
+  ip: string;
+  details?: Record<string, unknown>;
+}
+
+const KINDS = ['domain', 'key', 'pool', 'numbers', 'offline-number', 'caller', 'call', 'shared-link', 'webhook', 'member', 'password', 'session', 'account'];
+const BROWSER_ZONE = Intl.DateTimeFormat().resolvedOptions().timeZone;
+
+/** An entry's details in a line: `kind: api`, `numbers: 0800…, 0800…`. */
+function detailsOf(details: Record<string, unknown> | undefined): string {
+  if (!details) return '';
+  return Object.entries(details)
+    .map(([k, v]) => `${k}: ${Array.isArray(v) ? v.join(', ') : typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v)}`)
+    .join('; ');
+}
+
+export function ActivityScreen({ route }: { route: Route }) {
+  const scope = route.query.scope === 'account' ? 'account' : 'domain';
+  const path = scope === 'account' ? '/account/activity' : `/domains/${encodeURIComponent(route.domain!)}/activity`;
+  const { data, error } = useLoad(() => get<{ entries: Entry[] }>(withQuery(path, { username: route.query.person, kind: route.query.kind })), [path, route.query.person, route.query.kind]);
+  const set = (query: Record<string, string>) => navigate({ ...route, query: { ...route.query, ...query } });
+  return (
+    <section>
+      <div class="heading">
+        <h1>Activity</h1>
+        <div class="range">
+          <button type="button" class={scope === 'domain' ? 'active' : ''} onClick={() => set({ scope: '' })}>
+            {route.domain}
+          </button>
+          <button type="button" class={scope === 'account' ? 'active' : ''} onClick={() => set({ scope: 'account' })}>
+            Whole account
+          </button>
+        </div>
+      </div>
+      <div class="toolbar">
+        <input aria-label="Person" type="search" placeholder="Person (e-mail)" value={route.query.person ?? ''} onChange={(e) => set({ person: (e.target as HTMLInputElement).value.trim() })} />
+        <select aria-label="Kind" value={route.query.kind ?? ''} onChange={(e) => set({ kind: (e.target as HTMLSelectElement).value })}>
+          <option value="">Every kind</option>
+          {KINDS.map((k) => (
+            <option value={k}>{k}</option>
+          ))}
+        </select>
+      </div>
+      {error && <Failure message={error} />}
+      <div class="card flush" data-testid="activity">
+        {data && !data.entries.length && <p class="muted">No change recorded here yet.</p>}
+        {data && data.entries.length > 0 && (
+          <table>
+            <thead><tr><th>When</th><th>Who</th><th>What</th><th>Domain</th><th>Details</th><th>From</th></tr></thead>
+            <tbody>
+              {data.entries.map((e) => (
+                <tr>
+                  <td class="nowrap">{localDateTime(e.at, BROWSER_ZONE)}</td>
+                  <td>{e.username}</td>
+                  <td class="mono">{e.action}</td>
+                  <td>{e.domain ?? <span class="muted">account</span>}</td>
+                  <td>{detailsOf(e.details)}</td>
+                  <td class="mono">{e.ip}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </div>
+    </section>
+  );
+}
