@@ -37,7 +37,7 @@ export function ProfileScreen({ noDomains }: { noDomains: boolean }) {
         <h1>{who.username}</h1>
       </div>
       <p class="muted">
-        {who.role} of {who.account}: {ROLE_NOTES[who.role]}.
+        {who.role} of {who.account} ({ROLE_NOTES[who.role]}).
       </p>
       {noDomains && <p class="warn-text">You are given no domain yet: ask an owner of {who.account} to give you one.</p>}
       {action.error && <Failure message={action.error} />}
