@@ -7,6 +7,8 @@ export const FUZZ_KEYS = {
 } as const;
 
 export const FUZZ_USER = { username: 'fuzz@fuzz.test', password: 'fuzz password 1' };
+/** A second member: the member routes' `{username}`, so that they reach past "not a member". */
+export const FUZZ_MEMBER = { username: 'member@fuzz.test', password: 'member password 1', role: 'agent', domains: ['fuzz.test'] };
 
 /** The data API's key is also `api_key`, the offline and customer keys `key`: one value each, so
  * the fixture gives the same value to every key sent under one name. */
@@ -15,7 +17,7 @@ export const fuzzFixture = {
     {
       name: 'Fuzz',
       callCenterApiKey: FUZZ_KEYS.apiKey,
-      users: [FUZZ_USER],
+      users: [FUZZ_USER, FUZZ_MEMBER],
       domains: [
         {
           name: 'fuzz.test',

@@ -13,7 +13,7 @@ import path from 'node:path';
 import { startBenchCollector } from '../bench/bench-collector.ts';
 import { pythonTools } from '../helpers/python-tools.ts';
 import { writeStepResult, type Counts } from '../helpers/step-result.ts';
-import { fuzzFixture, FUZZ_KEYS, FUZZ_USER } from './fixture.ts';
+import { fuzzFixture, FUZZ_KEYS, FUZZ_MEMBER, FUZZ_USER } from './fixture.ts';
 
 const SCHEMATHESIS = '4.32.5';
 const SECONDS = Number(process.env.FUZZ_SECONDS ?? 90);
@@ -32,6 +32,8 @@ function pinKeys(node: unknown): void {
   if (obj.properties) for (const [name, key] of Object.entries(FUZZ_KEYS)) if (obj.properties[name]) obj.properties[name] = { type: 'string', enum: [key] };
   if (obj.in && obj.name && Object.hasOwn(FUZZ_KEYS, obj.name)) obj.schema = { type: 'string', enum: [FUZZ_KEYS[obj.name as keyof typeof FUZZ_KEYS]] };
   if (obj.in === 'path' && obj.name === 'domain') obj.schema = { type: 'string', enum: ['fuzz.test'] };
+  // Never the run's own user: a role changed or a removal would end its session.
+  if (obj.in === 'path' && obj.name === 'username') obj.schema = { type: 'string', enum: [FUZZ_MEMBER.username] };
   for (const value of Object.values(obj)) pinKeys(value);
 }
 

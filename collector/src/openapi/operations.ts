@@ -196,6 +196,8 @@ const range = z.object({ from: z.string().optional().describe('YYYY-MM-DD, domai
 const callFilters = range.extend({ status: z.string().optional(), source: z.string().optional(), number: z.string().optional(), firstCall: z.enum(['true', 'false']).optional().describe("Ours: only callers' first calls (true), or only repeat calls (false)"), lead: z.enum(['true', 'false']).optional().describe('Ours: only leads (true), or only calls that are not (false)') });
 const csv = (description: string): Response => ({ description, type: 'text/csv' });
 const object = (description: string) => json(description, answer.manage.object);
+/** An operation whose attempts count against the sign-in limits. */
+const tooMany = (op: Operation): Operation => ({ ...op, responses: { ...op.responses, 429: json('Too many attempts, with Retry-After', answer.manage.error) } });
 const activityQuery = z.object({ username: z.string().optional().describe("Only this member's changes"), kind: z.string().optional().describe('Only changes of this kind: domain, key, pool, numbers, offline-number, webhook, member, password, session, call, caller, shared-link, account'), before: z.string().optional().describe("Entries before this time (the last entry's at): the next page") });
 /** A link's routes: open to anyone who has the token; a used, expired or revoked one says which. */
 const linkOp = (path: string, summary: string, body: ZodType, ok: Response): Operation => ({
@@ -277,7 +279,7 @@ export const OPERATIONS: Operation[] = [
     body: signUpBody,
     responses: { 201: object('Who is signed in, and the CSRF token'), 400: MANAGE_ERRORS[400]!, 403: json('Sign-up is off, or a cross-site request', answer.manage.error), 409: json('The account name or e-mail is taken', answer.manage.error), 429: json('Too many sign-ups, with Retry-After', answer.manage.error), 500: MANAGE_ERRORS[500]! },
   },
-  { method: 'get', path: '/manage/api/config', tag: TAGS.manage, summary: 'Whether sign-up is open', responses: { 200: json('The settings the sign-in page needs', z.object({ signUp: z.boolean() })) } },
+  { method: 'get', path: '/manage/api/config', tag: TAGS.manage, summary: 'Whether sign-up is open, and whether this server sends e-mail', responses: { 200: json('The settings the sign-in page needs', z.object({ signUp: z.boolean().describe('The sign-up page is open'), mail: z.boolean().describe('A forgotten password is reset by e-mail (false: by an owner)') })) } },
   manageOp('get', '/domains', "The account's domains", json('The domains', answer.manage.list)),
   manageOp('post', '/domains', 'A new domain', object('The domain'), { body: domainSettings.extend({ name: domainName }) }, 201),
   manageOp('get', '/domains/:domain', 'A domain: settings, keys set, pools, numbers', object('The domain')),
@@ -297,7 +299,7 @@ export const OPERATIONS: Operation[] = [
   manageOp('delete', '/domains/:domain/calls/:callId/block-caller', "Unblocks a call's caller", { description: 'Unblocked' }, {}, 204),
   manageOp('get', '/domains/:domain/calls/:callId', "A call's page: the calls log's row with the verdict's author, the match in words, the visit's pages up to the call, its current cart and orders", object('The call')),
   manageOp('put', '/domains/:domain/calls/:callId/verdict', "A person's word on a call (lead, not-lead, spam: spam also blocks the caller), which wins over the lead rule; null undoes it", object('The call as the calls log shows it'), { body: verdictBody }),
-  manageOp('put', '/session/password', 'Changes one\'s password (the current one required); every other session of the member ends', object('How many sessions ended'), { body: passwordChange }),
+  tooMany(manageOp('put', '/session/password', 'Changes one\'s password (the current one required, counted as a sign-in attempt); every other session of the member ends', object('How many sessions ended'), { body: passwordChange })),
   manageOp('get', '/session/sessions', "The member's signed-in sessions: device, address, last seen", object('The sessions')),
   manageOp('delete', '/session/sessions/:id', 'Ends one of the member\'s sessions', { description: 'Ended' }, {}, 204),
   manageOp('delete', '/session/sessions', 'Ends every session of the member but this one', object('How many sessions ended')),
