@@ -25,12 +25,12 @@ describe('an upgrade from the release before numbers of any country', () => {
     await t?.close();
   });
 
-  it('gives each domain its country, FR, and changes nothing else, however many times it runs', async () => {
+  it('gives each domain its country, FR, each user the owner role, and changes nothing else, however many times it runs', async () => {
     await migrateDatabase(t.c);
     await migrateDatabase(t.c);
     for (const [name, docs] of Object.entries(stored)) {
       const now = await t.db.collection(name).find().sort({ _id: 1 }).toArray();
-      const expected = name === 'domains' ? docs.map((d) => ({ ...d, country: 'FR' })) : docs;
+      const expected = name === 'domains' ? docs.map((d) => ({ ...d, country: 'FR' })) : name === 'users' ? docs.map((u) => ({ ...u, role: 'owner' })) : docs;
       expect(BSON.EJSON.stringify(now, { relaxed: false }), name).toBe(BSON.EJSON.stringify(expected, { relaxed: false }));
     }
   });

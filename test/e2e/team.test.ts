@@ -139,10 +139,20 @@ describe('a team in Chromium', () => {
     expect(gone!.status()).toBe(404);
     await client.page.getByText('This shared link does not exist, or was revoked').waitFor();
 
+    // The agent's domains taken away: their row says so, and their session ended.
+    await owner.page.getByRole('link', { name: 'Members' }).click();
+    await owner.page.getByRole('button', { name: 'Change the domains of gus@acme.test' }).click();
+    await owner.page.locator('tr[data-member="gus@acme.test"]').getByLabel('acme.test', { exact: true }).uncheck();
+    await owner.page.locator('tr[data-member="gus@acme.test"]').getByRole('button', { name: 'Save' }).click();
+    await owner.page.locator('tr[data-member="gus@acme.test"] td').nth(2).filter({ hasText: /^none/ }).waitFor();
+    await shot(owner.page, '9-members-after');
+    await agent.page.reload();
+    await agent.page.getByRole('button', { name: 'Sign in' }).waitFor();
+
     // Profile: the owner's sessions.
     await owner.page.getByRole('link', { name: OWNER.username }).click();
     await owner.page.getByTestId('sessions').getByText('this one').waitFor();
-    await shot(owner.page, '9-profile');
+    await shot(owner.page, '10-profile');
     for (const p of [owner, analyst, agent, client, again]) {
       expect(p.errors).toEqual([]);
       await p.context.close();

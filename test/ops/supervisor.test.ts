@@ -118,12 +118,13 @@ describe('the command line beside a running collector', () => {
       const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'silent' };
       delete env.MONGODB_URI;
       const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'collector/src/cli/admin.ts', 'create-user', '--account', 'Acme', '--username', 'second@acme.example'], { env });
-      expect(stdout).toContain('User second@acme.example of account Acme.');
+      expect(stdout).toContain('Invitation of second@acme.example to account Acme as owner');
+      const token = new URLSearchParams(new URL(/^(http\S+)$/m.exec(stdout)![1]!).hash.split('?')[1]).get('token');
       // Same server, still serving, and the new user is in it.
       expect(publishedDatabase(dataDir)).toEqual(published);
       expect(alive(published.pid)).toBe(true);
       expect((await fetch(`${running.baseUrl}/readyz`)).status).toBe(200);
-      const signIn = await fetch(`${running.baseUrl}/manage/api/session`, { method: 'POST', headers: { 'content-type': 'application/json', origin: running.baseUrl }, body: JSON.stringify({ username: 'second@acme.example', password: /One-time password: (\S+)/.exec(stdout)![1] }) });
+      const signIn = await fetch(`${running.baseUrl}/manage/api/invitations/accept`, { method: 'POST', headers: { 'content-type': 'application/json', origin: running.baseUrl }, body: JSON.stringify({ token, password: 'second password 1' }) });
       expect(signIn.status).toBe(200);
 
       const second = await startMain(dataDir).then(() => null, (err: Error) => err.message);

@@ -6,6 +6,7 @@ import { api, get } from './api.ts';
 import { localDateTime } from './format.ts';
 import { useAction, useLoad } from './hooks.ts';
 import { Failure } from './layout.tsx';
+import { LinkToCopy } from './shown-once.tsx';
 import { ROLE_NOTES, useWho, type Role } from './who.ts';
 
 interface Member {
@@ -102,7 +103,9 @@ export function MembersScreen({ domains }: { domains: string[] }) {
                       ))}
                     </select>
                   </td>
-                  <td>{m.domains ? m.domains.join(', ') || 'none' : <span class="muted">every domain</span>}</td>
+                  <td>
+                    <MemberDomains member={m} domains={domains} save={(chosen) => action.run(() => api('PATCH', `/account/members/${encodeURIComponent(m.username)}`, { domains: chosen }))} />
+                  </td>
                   <td class="nowrap">{m.lastSignInAt ? localDateTime(m.lastSignInAt, BROWSER_ZONE) : <span class="muted">never</span>}</td>
                   <td class="nowrap">
                     <button type="button" onClick={() => ask(`Password reset link of ${m.username}`, () => api('POST', `/account/members/${encodeURIComponent(m.username)}/reset`))}>
@@ -147,16 +150,40 @@ export function MembersScreen({ domains }: { domains: string[] }) {
   );
 }
 
-/** A link answered once (an invitation, a reset): shown with a copy button until the screen is left. */
-export function LinkToCopy({ label, url }: { label: string; url: string }) {
-  const [copied, setCopied] = useState(false);
+/** The domains a member sees, and a way to change them (null: every domain, for owners and admins). */
+function MemberDomains({ member, domains, save }: { member: Member; domains: string[]; save: (chosen: string[] | null) => void }) {
+  const [editing, setEditing] = useState(false);
+  const shown = member.domains ? member.domains.join(', ') || 'none' : <span class="muted">every domain</span>;
+  if (!editing)
+    return (
+      <>
+        {shown}{' '}
+        <button type="button" class="link" onClick={() => setEditing(true)} aria-label={`Change the domains of ${member.username}`}>
+          change
+        </button>
+      </>
+    );
+  const mayHaveAll = member.role === 'owner' || member.role === 'admin';
   return (
-    <div class="shown-once" role="status">
-      <p>{label}: copy it and send it to them. It is not shown again.</p>
-      <code data-testid="link">{url}</code>
-      <button type="button" onClick={() => navigator.clipboard?.writeText(url).then(() => setCopied(true))}>
-        {copied ? 'Copied' : 'Copy'}
-      </button>
-    </div>
+    <form
+      onSubmit={(event) => {
+        event.preventDefault();
+        const form = new FormData(event.target as HTMLFormElement);
+        setEditing(false);
+        save(mayHaveAll && form.get('all') === 'on' ? null : form.getAll('domains').map(String));
+      }}
+    >
+      {mayHaveAll && (
+        <label class="check">
+          <input type="checkbox" name="all" defaultChecked={!member.domains} /> every domain
+        </label>
+      )}
+      {domains.map((d) => (
+        <label class="check">
+          <input type="checkbox" name="domains" value={d} defaultChecked={member.domains?.includes(d)} /> {d}
+        </label>
+      ))}
+      <button type="submit">Save</button>
+    </form>
   );
 }

@@ -5,7 +5,7 @@ import { api, get } from './api.ts';
 import { localDateTime } from './format.ts';
 import { useAction, useLoad } from './hooks.ts';
 import { Failure } from './layout.tsx';
-import { LinkToCopy } from './members.tsx';
+import { LinkToCopy } from './shown-once.tsx';
 
 interface SharedLink {
   id: string;
