@@ -59,8 +59,9 @@ export function sharedPageRoutes(c: Collections, limit: SignInLimit, log: Logger
   };
   router.use('/shared/:token', async (ctx, next) => {
     ctx.set('Cache-Control', 'no-store');
-    // The link is the secret: no page of it tells another site where it came from.
+    // The link is the secret: no page of it tells another site where it came from, nor is indexed.
     ctx.set('Referrer-Policy', 'no-referrer');
+    ctx.set('X-Robots-Tag', 'noindex, nofollow');
     await next();
   });
 
