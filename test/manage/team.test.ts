@@ -61,6 +61,7 @@ describe('a team', () => {
     expect(rival.body.error).not.toMatch(/Rival|r\.test/);
     expect(await owner.call('POST', '/account/members', { username: 'x@team.test', role: 'boss' })).toMatchObject({ status: 400, body: { error: 'role: must be one of owner, admin, analyst, agent' } });
     expect(await owner.call('POST', '/account/members', { username: 'x@team.test', role: 'agent', domains: ['r.test'] })).toMatchObject({ status: 400, body: { error: 'domains: name only domains of this account' } });
+    expect(await owner.call('PATCH', '/account/members/agent@team.test', {})).toMatchObject({ status: 400, body: { error: 'name a role, or domains (null: every domain)' } });
   });
 
   it('ends the sessions of a member whose role changes or who is removed, at once', async () => {

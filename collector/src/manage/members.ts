@@ -13,7 +13,10 @@ import { emailAddress, usernameKey } from './users.ts';
 
 const domainList = z.array(z.string().trim().toLowerCase().min(1).max(253)).max(1000).optional();
 export const memberInvite = z.object({ username: emailAddress, role: z.enum(ROLES, { error: `must be one of ${ROLES.join(', ')}` }), domains: domainList });
-export const memberChange = z.object({ role: z.enum(ROLES, { error: `must be one of ${ROLES.join(', ')}` }).optional(), domains: domainList.nullable() }).strict();
+export const memberChange = z
+  .object({ role: z.enum(ROLES, { error: `must be one of ${ROLES.join(', ')}` }).optional(), domains: domainList.nullable() })
+  .strict()
+  .refine((change) => change.role !== undefined || change.domains !== undefined, 'name a role, or domains (null: every domain)');
 
 export function memberView(member: UserDoc) {
   return { username: member._id, role: member.role, domains: member.domains ?? null, lastSignInAt: member.lastSignInAt?.toISOString() ?? null, createdAt: member.createdAt.toISOString() };
