@@ -31,7 +31,7 @@ describe('a US domain set up from the back end alone', () => {
     await owner.getByLabel('Time zone of its reports').fill('America/Los_Angeles');
     await owner.getByLabel('Country of its phone numbers').fill('US');
     await owner.getByRole('button', { name: 'Add the domain' }).click();
-    await owner.getByRole('heading', { name: 'Set up bayplumbing.test: 2 of 5 done' }).waitFor();
+    await owner.getByRole('heading', { name: 'Set up bayplumbing.test: 1 of 4 done' }).waitFor();
 
     // The site's number as the site writes it; a pool of geographic numbers of the domain's country.
     await owner.getByLabel("The site's phone numbers, one per line (the tracker swaps only these)").fill('(415) 555-0199');
@@ -45,7 +45,7 @@ describe('a US domain set up from the back end alone', () => {
     // Listed as Americans write them, the site's number too.
     await owner.getByText('(415) 555-0142').waitFor();
     expect(await owner.getByLabel("The site's phone numbers, one per line (the tracker swaps only these)").inputValue()).toBe('(415) 555-0199');
-    await owner.getByRole('heading', { name: 'Set up bayplumbing.test: 4 of 5 done' }).waitFor();
+    await owner.getByRole('heading', { name: 'Set up bayplumbing.test: 3 of 4 done' }).waitFor();
     const scriptTag = await owner.getByTestId('script-tag').innerText();
     await shot(owner, '1-settings');
 

@@ -58,8 +58,8 @@ function SetUpCard({ domain, install }: { domain: DomainView; install: Install |
     [domain.allowedOrigins.length > 0, "The site's addresses (allowed origins), as browsers send them", 'site'],
     [domain.sitePhones.length > 0, "The site's phone numbers: the ones the tracker swaps", 'site'],
     [domain.numbers.some((n) => n.usage === 'online'), 'A pool of tracking numbers, of the type you bought', 'pools'],
-    [Boolean(domain.publicKey), 'The tag, pasted into every page of the site', 'install'],
-    [Boolean(install?.lastViewAt), 'The first view from the site: waiting for it (checked every 3 seconds)', 'install'],
+    // Ticked when a page of the site sent its first view: a tag made is not a tag pasted.
+    [Boolean(install?.lastViewAt), 'The tag, pasted into every page of the site: ticked when its first view arrives (checked every 3 seconds)', 'install'],
   ];
   if (!install || steps.every(([done]) => done)) return null;
   return (
