@@ -11,7 +11,7 @@ import { signedInClient } from '../helpers/manage-client.ts';
 import { reportCall, TELEPHONY_KEY } from '../helpers/telephony.ts';
 
 const USER = { username: 'owner@shop.test', password: 'click-ids-password' };
-const s = useSeededCollector('click_ids', commerceFixture({ ga4: false, tracking: { users: [USER] } }), { telephonyApiKey: TELEPHONY_KEY });
+const s = useSeededCollector('click_ids', commerceFixture({ ga4: false, tracking: { users: [USER], exclusive: ['0800000001', '0800000002', '0800000003', '0800000004'] } }), { telephonyApiKey: TELEPHONY_KEY });
 
 describe('the source of a visit with a click id', () => {
   it('is paid for msclkid, social for fbclid, paid for fbclid with a paid utm_medium', () => {
@@ -56,5 +56,20 @@ describe('msclkid and fbclid end to end', () => {
       expect.stringMatching(/^Offline Conversion,,,,,,EUR,RingTrail sale,\d{1,2}\/\d{1,2}\/\d{4} \d{1,2}:\d\d:\d\d [AP]M,90,MSCLICK42$/),
     ]);
     expect((await owner.get(`/domains/shop.test/reports/google-ads.csv?from=${from}&to=${to}`)).text).not.toContain('MSCLICK42');
+  });
+
+  it('gives one row per conversion in the Ads files: two leads from one click in the same second are one', async () => {
+    const view = await s.collector.post('/ospView', viewParams({ url: 'https://shop.test/?gclid=GCLICK-TWICE' }));
+    const trackingNumber = view.body.surtaxPhones['0123456789'].surtaxPhoneNumber.replaceAll('.', '');
+    const second = new Date(Math.floor(Date.now() / 1000) * 1000);
+    for (const [callRef, callerPhone, at] of [['twice-1', '0690000011', second], ['twice-2', '0690000012', new Date(second.getTime() + 400)], ['twice-3', '0690000013', new Date(second.getTime() + 2000)]] as const) {
+      expect((await reportCall(s.collector.baseUrl, { callRef, trackingNumber, startDate: at, callerPhone, duration: 120 })).status).toBe(200);
+    }
+    const { from, to } = daysAroundNow();
+    const owner = await signedInClient(s.collector.baseUrl, USER.username, USER.password);
+    const rows = (await owner.get(`/domains/shop.test/reports/google-ads.csv?from=${from}&to=${to}`)).text.split(/\r?\n/).filter((line) => line.startsWith('GCLICK-TWICE,'));
+    // The first two in one second: one conversion; the third, two seconds later: another.
+    expect(rows).toHaveLength(2);
+    expect(new Set(rows).size).toBe(2);
   });
 });

@@ -63,15 +63,42 @@ function microsoftTime(at: Date): string {
   return `${at.getUTCMonth() + 1}/${at.getUTCDate()}/${at.getUTCFullYear()} ${hours % 12 || 12}:${two(at.getUTCMinutes())}:${two(at.getUTCSeconds())} ${hours < 12 ? 'AM' : 'PM'}`;
 }
 
+/**
+ * One row per conversion. The platforms know a conversion by its click id, name and time to the
+ * second (Google Ads refuses a second row of the three as a duplicate): a second lead from the same
+ * click within the same second is the same conversion, and is left out. The rows come in time
+ * order, so only the current second's conversions are remembered.
+ */
+function oneRowPerConversion() {
+  let second = -1;
+  const seen = new Set<string>();
+  return (conversion: Conversion): boolean => {
+    const at = Math.floor(conversion.at.getTime() / 1000);
+    if (at !== second) {
+      second = at;
+      seen.clear();
+    }
+    const key = `${conversion.clickId}\n${conversion.name}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  };
+}
+
 async function* conversionsCsv(c: Collections, domain: DomainDoc, range: DayRange, template: Template): AsyncGenerator<string> {
   yield* template.head(domain);
   const key = template.clickId;
+  const first = oneRowPerConversion();
   const calls = c.calls.find({ ...filterOf(domain, range, { lead: true }), [key]: { $type: 'string' } }, { sort: { startedAt: 1, _id: 1 }, limit: CSV_MAX_ROWS });
-  for await (const call of calls) yield template.line({ clickId: call[key]!, name: CONVERSION_LEAD, at: call.startedAt, value: call.revenue, currency: domain.currency }, domain);
+  for await (const call of calls) {
+    const lead: Conversion = { clickId: call[key]!, name: CONVERSION_LEAD, at: call.startedAt, value: call.revenue, currency: domain.currency };
+    if (first(lead)) yield template.line(lead, domain);
+  }
   const orders = c.orders.find({ domainId: domain._id, convertedAt: localDaysBetween(range.from, range.to, domain.timeZone) }, { sort: { convertedAt: 1, _id: 1 }, limit: CSV_MAX_ROWS });
   for await (const order of orders) {
     const clickId = await clickIdOf(c, key, order.attribution?.callId ?? order.callId, order.attribution?.visitId ?? order.visitId);
-    if (clickId) yield template.line({ clickId, name: CONVERSION_SALE, at: order.convertedAt!, value: order.totalCost, currency: order.currency }, domain);
+    const sale: Conversion | null = clickId ? { clickId, name: CONVERSION_SALE, at: order.convertedAt!, value: order.totalCost, currency: order.currency } : null;
+    if (sale && first(sale)) yield template.line(sale, domain);
   }
 }
 
