@@ -126,6 +126,9 @@ describe('data API', () => {
       first_touch_source: null,
       first_touch_keyword: null,
       first_touch_at: null,
+      // Ours: the stable id to deduplicate on, and no verdict given.
+      call_id: expect.any(Number),
+      verdict: null,
     });
   });
 

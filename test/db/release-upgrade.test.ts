@@ -43,6 +43,16 @@ describe('an upgrade from the release before numbers of any country', () => {
     const { phoneDisplay, ...callsLog } = answers.callsLog as { phoneDisplay?: Record<string, string> };
     expect(phoneDisplay).toEqual({ '00442079460000': '+44 20 7946 0000' });
     answers.callsLog = callsLog;
+    // Ours, and new: the data API's records rendered since carry the call's id and verdict (issue 39);
+    // those the release rendered get them from npm run rebuild-summaries.
+    for (const name of ['calls', 'callsByCaller', 'callsByNumber']) {
+      for (const record of (answers[name] as { results: { call_id?: number; verdict?: string | null }[] }).results) {
+        if (!('call_id' in record)) continue;
+        expect(record).toMatchObject({ call_id: expect.any(Number), verdict: null });
+        delete record.call_id;
+        delete record.verdict;
+      }
+    }
     for (const [name, answer] of Object.entries(recorded.answers)) expect(JSON.stringify(answers[name]), name).toBe(JSON.stringify(answer));
   });
 });

@@ -71,8 +71,16 @@ describe('a person’s verdict', () => {
     expect(await leadOf(hangUp)).toBe(true);
     const { from, to } = daysAroundNow();
     const record = (await s.collector.get('/data-api', { api_key: DATA_KEY, type: 'calls', start_date: from, end_date: to, page: 1, limit: 100, tracking_phone: hangUp.number })).body.results[0];
-    expect(record).toMatchObject({ duration: 3, lead: true });
+    expect(record).toMatchObject({ duration: 3, lead: true, call_id: hangUp.callId, verdict: 'lead' });
+    // Not a lead: `not_lead` in the data API and the CSV, as the spec writes its words.
+    await verdict(client, hangUp, 'not-lead');
+    const recordNow = async () => (await s.collector.get('/data-api', { api_key: DATA_KEY, type: 'calls', start_date: from, end_date: to, page: 1, limit: 100, tracking_phone: hangUp.number })).body.results[0];
+    expect(await recordNow()).toMatchObject({ call_id: hangUp.callId, lead: false, verdict: 'not_lead' });
+    const csv = (await client.get(`/domains/shop.test/reports/calls.csv?from=${from}&to=${to}`)).text.split('\r\n');
+    const column = csv[0]!.split(',').indexOf('verdict');
+    expect(csv.find((line) => line.startsWith(`${hangUp.callId},`))!.split(',')[column]).toBe('not_lead');
     expect((await verdict(client, hangUp, null)).body).toMatchObject({ lead: false, verdict: null });
+    expect(await recordNow()).toMatchObject({ call_id: hangUp.callId, verdict: null });
   });
 
   it('marks spam, which blocks the caller, and undoing it lets the caller through again', async () => {

@@ -1,6 +1,6 @@
 // Stored calls and SMS as the data API shows them, each field in its own format.
-import type { CallRecord, SmsRecord } from '@ringtrail/shared';
-import type { CallDoc, SmsDoc } from '../telephony/documents.ts';
+import type { CallRecord, SmsRecord, VerdictWord } from '@ringtrail/shared';
+import type { CallDoc, CallVerdict, SmsDoc } from '../telephony/documents.ts';
 import type { DomainDoc } from '../domains/documents.ts';
 import { maskCaller } from '../domains/caller-privacy.ts';
 import { countryOf, nationalOf } from '../domains/phone-numbers.ts';
@@ -63,7 +63,15 @@ export function callRecordBody(call: CallDoc): Omit<CallRecord, 'start_date' | '
     first_touch_source: call.firstTouch?.source ?? null,
     first_touch_keyword: call.firstTouch?.keyword ?? null,
     first_touch_at: call.firstTouch ? utcSeconds(call.firstTouch.at) : null,
+    // Ours: the stable id to deduplicate on, and a person's verdict.
+    call_id: call._id,
+    verdict: verdictWord(call.verdict?.value ?? null),
   };
+}
+
+/** `not-lead` (the back end's) is `not_lead` in records and files, like the spec's own words. */
+export function verdictWord(verdict: CallVerdict['value'] | null): VerdictWord | null {
+  return verdict === null ? null : verdict === 'not-lead' ? 'not_lead' : verdict;
 }
 
 /** ISO 8601 in UTC, to the second. */

@@ -2,6 +2,7 @@
 // the same as CSV (the ad platforms' conversion files are conversion-files.ts).
 import type { CallStatus } from '@ringtrail/shared';
 import type { CallDoc } from '../telephony/documents.ts';
+import { verdictWord } from '../data/records.ts';
 import type { Collections } from '../db/collections.ts';
 import type { DomainDoc } from '../domains/documents.ts';
 import { maskCaller } from '../domains/caller-privacy.ts';
@@ -139,6 +140,6 @@ export async function* callsCsv(c: Collections, domain: DomainDoc, range: DayRan
   const cursor = c.calls.find(filterOf(domain, range, filters), { sort: { startedAt: -1, _id: -1 }, limit: CSV_MAX_ROWS, batchSize: 1000 });
   for await (const call of cursor) {
     const row = rowOf(call, domain);
-    yield csvLine(CSV_COLUMNS.map((column) => (column === 'pagesSeen' ? row.pagesSeen.join(' ') : column === 'source' ? (row.source ?? UNATTRIBUTED) : row[column])));
+    yield csvLine(CSV_COLUMNS.map((column) => (column === 'pagesSeen' ? row.pagesSeen.join(' ') : column === 'source' ? (row.source ?? UNATTRIBUTED) : column === 'verdict' ? verdictWord(row.verdict) : row[column])));
   }
 }

@@ -2,6 +2,10 @@
 // for the API reference; the types the collector builds them with are inferred from the schemas.
 import { z } from 'zod';
 
+/** A person's verdict on a call, as the data API, the call push and the calls CSV write it. */
+export const VERDICT_WORDS = ['lead', 'not_lead', 'spam'] as const;
+export type VerdictWord = (typeof VERDICT_WORDS)[number];
+
 export const callRecord = z.object({
   start_date: z.string().describe('When the call started, DD/MM/YYYY HH:MM:SS in the domain time zone'),
   caller: z.string().describe("The caller's number, as the domain's caller privacy shows it"),
@@ -42,6 +46,8 @@ export const callRecord = z.object({
     .describe("Ours: the source (as `source`) of the caller's first visit of the 90 days before the call, linked by the visitor id; the calling visit's own when it carried none; null when no visit led to the call"),
   first_touch_keyword: z.string().nullable().optional().describe("Ours: that first visit's keyword; null when it had none"),
   first_touch_at: z.string().nullable().optional().describe('Ours: when that first visit started, ISO 8601 in UTC (2026-11-20T09:15:02Z); null when no visit led to the call'),
+  call_id: z.number().int().optional().describe("Ours: the call's id, stable across pages and reports (the calls log's and the call push's callId): what to deduplicate on; absent from records rendered before it was kept (npm run rebuild-summaries adds it)"),
+  verdict: z.enum(VERDICT_WORDS).nullable().optional().describe("Ours: a person's verdict on the call (lead, not_lead, spam), which wins over the lead rule; null when nobody gave one"),
 });
 export type CallRecord = z.infer<typeof callRecord>;
 
