@@ -119,4 +119,16 @@ describe('telephony', () => {
     expect(both).toMatchObject({ status: 400, body: { status: 'ERROR', error: 'Invalid parameter message: send either message or parts' } });
     expect(await s.t.c.sms.countDocuments()).toBe(2);
   });
+
+  it('records a call reported without an outcome as going on, and ends it with the next report (as docs/telephony.md says)', async () => {
+    const number = '0800000001';
+    const startDate = new Date(Date.now() - 5000);
+    const ringing = await reportCall(s.collector.baseUrl, { callRef: 'pbx-ongoing', trackingNumber: number, startDate, status: undefined, duration: undefined });
+    expect(ringing).toEqual({ status: 200, body: { status: 'OK', callId: expect.any(Number) } });
+    expect(await s.t.c.calls.findOne({ _id: ringing.body.callId })).toMatchObject({ status: null });
+    const ended = await reportCall(s.collector.baseUrl, { callRef: 'pbx-ongoing', trackingNumber: number, startDate, status: 'SUCCESS', duration: 80 });
+    expect(ended.body.callId).toBe(ringing.body.callId);
+    // Held by no visit now: the route's NOTASSIGNED wins over SUCCESS once the outcome is known.
+    expect(await s.t.c.calls.findOne({ _id: ringing.body.callId })).toMatchObject({ status: 'NOTASSIGNED', duration: 80 });
+  });
 });

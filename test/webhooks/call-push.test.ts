@@ -1,6 +1,7 @@
 // The `call` push (issue 23, part 6): opt-in by the account's webhookEvents; sent signed when a
 // call's outcome is known and again when its lead verdict changes, in order per call; an account
 // that did not ask gets none.
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useSeededCollector } from '../helpers/collector.ts';
 import { commerceFixture, viewParams, WEBHOOK_SECRET } from '../helpers/fixtures.ts';
@@ -21,6 +22,12 @@ function fixture(events: string[]) {
 }
 const s = useSeededCollector('call_push', fixture(['call']), { telephonyApiKey: TELEPHONY_KEY, delivery: { publicOnly: false } });
 
+/** `call.duration` -> `number`, for every field of a push, nested ones included. */
+function fieldTypes(value: unknown, path = ''): Record<string, string> {
+  if (value === null || typeof value !== 'object') return { [path]: value === null ? 'null' : typeof value };
+  return Object.assign({}, ...Object.entries(value).map(([key, inner]) => fieldTypes(inner, path ? `${path}.${key}` : key)));
+}
+
 const callPushes = () => receiver.received.map((r) => verifiedPush(r, WEBHOOK_SECRET)).filter((p) => p.type === 'call');
 
 describe('the call push', () => {
@@ -36,7 +43,11 @@ describe('the call push', () => {
     await receiver.waitFor(2, (r) => verifiedPush(r, WEBHOOK_SECRET).type === 'call');
     const [first, second] = callPushes();
     expect(first).toMatchObject({ callId: body.callId, type: 'call', view: null, cart: null, order: null, call: { callId: body.callId, status: 'SUCCESS', duration: 90, gclid: 'PUSH1', lead: true, first_call: true } });
-    expect(second).toMatchObject({ callId: body.callId, call: { lead: false } });
+    expect(second).toMatchObject({ callId: body.callId, call: { lead: false, call_id: body.callId, verdict: 'not_lead' } });
+    // The example of docs/webhook-pushes.md: each of its fields is in the real push, of the same type.
+    const page = readFileSync(new URL('../../docs/webhook-pushes.md', import.meta.url), 'utf8');
+    const example = JSON.parse(/```json\n([\s\S]*?)\n```/.exec(page)![1]!);
+    expect(fieldTypes(example)).toEqual(Object.fromEntries(Object.keys(fieldTypes(example)).map((path) => [path, fieldTypes(second)[path]])));
     // A later report that changes neither the outcome's arrival nor the lead queues nothing (a push
     // is in the outbox before the report is answered).
     await reportCall(s.collector.baseUrl, { callRef: 'push-1', trackingNumber: number, startDate, callerPhone: '0612121212', duration: 95 });

@@ -22,7 +22,9 @@ export function telephonyRoutes(service: TelephonyService, numbers: DialledNumbe
   });
   router.post('/calls', ...guard, parseBody, async (ctx) => {
     const body = bodyOf(ctx.request);
-    const callId = await service.recordCall(await numbers.read(parseTelephonyParams(callReport, body), body as SentNumbers));
+    const report = parseTelephonyParams(callReport, body);
+    // No status: the call goes on (ringing, talking); a later report of its callRef ends it.
+    const callId = await service.recordCall(await numbers.read({ ...report, status: report.status ?? null }, body as SentNumbers));
     ctx.body = { status: 'OK', callId };
   });
   router.post('/sms', ...guard, parseBody, async (ctx) => {

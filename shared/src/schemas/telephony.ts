@@ -49,7 +49,8 @@ export const callReport = z.object({
   trackingNumber: phoneDigits,
   callerPhone,
   startDate: utcDateTime,
-  status: z.enum(CALL_STATUSES, { error: `must be one of ${CALL_STATUSES.join(', ')}` }),
+  /** Left out: the call is going on, its outcome in a later report of the same callRef. */
+  status: z.enum(CALL_STATUSES, { error: `must be one of ${CALL_STATUSES.join(', ')}` }).optional().describe('The outcome (see Call statuses); left out while the call goes on, sent in a later report of the same callRef'),
   duration: seconds.default(0),
   billingDuration: seconds.optional(),
   answerTime: seconds.default(0),
@@ -68,7 +69,7 @@ export const smsReport = z
     trackingNumber: phoneDigits,
     callerPhone,
     sentDate: utcDateTime,
-    message: wireText.max(1600, 'must be at most 1600 characters').optional(),
+    message: wireText.max(1600, 'must be at most 1600 characters').optional().describe("The SMS's text, in one plain part (or send parts)"),
     parts: z.array(wireText.max(1600, 'must be at most 1600 characters'), { error: 'must be an array of strings' }).min(1, 'must hold at least one part').max(10, 'must hold at most 10 parts').optional(),
   })
   .refine((s) => (s.message === undefined) !== (s.parts === undefined), { message: 'send either message or parts', path: ['message'] });
