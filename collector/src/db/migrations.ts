@@ -5,6 +5,7 @@
 import type { Collection, Document } from 'mongodb';
 import type { Collections } from './collections.ts';
 import { DEFAULT_COUNTRY } from '../domains/phone-numbers.ts';
+import { CallSources } from '../reports/call-sources.ts';
 
 export async function migrateDatabase(c: Collections): Promise<void> {
   // Numbers of any country: a domain stored before it had a country is French, as its numbers were
@@ -15,7 +16,16 @@ export async function migrateDatabase(c: Collections): Promise<void> {
   await dropIndexes(c.leases, [{ viewId: 1 }, { visitId: 1 }]);
   // Roles: every user stored before them owned their account, and keeps doing so.
   await c.users.updateMany({ role: { $exists: false } }, { $set: { role: 'owner' } });
+  // Spam apart: calls a person marked spam left the report counters. A domain that has such calls
+  // counts its calls again, once; the others only note that their counts follow the rule.
+  for await (const domain of c.domains.find({ callCountsVersion: { $ne: CALL_COUNTS_VERSION } }, { projection: { timeZone: 1 } })) {
+    if (await c.calls.findOne({ domainId: domain._id, 'verdict.value': 'spam' }, { projection: { _id: 1 } })) await new CallSources(c).rebuild(domain._id, domain.timeZone);
+    await c.domains.updateOne({ _id: domain._id }, { $set: { callCountsVersion: CALL_COUNTS_VERSION } });
+  }
 }
+
+/** 2: spam apart (issue 39). */
+const CALL_COUNTS_VERSION = 2;
 
 /** Drops the collection's indexes of these keys, those it has. */
 async function dropIndexes<T extends Document>(collection: Collection<T>, keys: Record<string, 1>[]): Promise<void> {

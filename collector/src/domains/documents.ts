@@ -61,6 +61,9 @@ export interface DomainDoc {
   leadRule?: LeadRule;
   /** The last origins the browser doors refused (browser/refused-origins.ts). */
   refusedOrigins?: { origin: string; count: number; firstAt: Date; lastAt: Date }[];
+  /** Ours: the version of the report counters' rules the domain's calls were counted by
+   * (db/migrations.ts counts them again when the rules change); absent: 1. */
+  callCountsVersion?: number;
 }
 
 export interface TrackingNumberDoc {

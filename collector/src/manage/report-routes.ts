@@ -83,7 +83,7 @@ export function reportRoutes(router: Router, c: Collections, agents: AgentServic
 
 /** `country`: the domain's, which reads the number filter as its people write it. */
 function callFilters(query: Context['query'], country: string): CallFilters {
-  const { status, source, number, firstCall, lead } = query;
+  const { status, source, number, firstCall, lead, spam } = query;
   const filters: CallFilters = {};
   if (status) {
     if (typeof status !== 'string' || !([...CALL_STATUSES, 'ONGOING'] as string[]).includes(status)) throw new ManageFailure(400, `status must be one of ${[...CALL_STATUSES, 'ONGOING'].join(', ')}`);
@@ -105,6 +105,10 @@ function callFilters(query: Context['query'], country: string): CallFilters {
   if (lead !== undefined && lead !== '') {
     if (lead !== 'true' && lead !== 'false') throw new ManageFailure(400, 'lead must be true (leads only) or false (calls that are not)');
     filters.lead = lead === 'true';
+  }
+  if (spam !== undefined && spam !== '') {
+    if (spam !== 'true' && spam !== 'false') throw new ManageFailure(400, 'spam must be true (calls marked spam only) or false (the calls the overview counts: no spam, no blocked caller)');
+    filters.spam = spam === 'true';
   }
   return filters;
 }

@@ -193,7 +193,7 @@ const manageOp = (method: Method, path: string, summary: string, ok: Response, r
 });
 
 const range = z.object({ from: z.string().optional().describe('YYYY-MM-DD, domain time zone'), to: z.string().optional().describe('YYYY-MM-DD') });
-const callFilters = range.extend({ status: z.string().optional(), source: z.string().optional(), number: z.string().optional(), firstCall: z.enum(['true', 'false']).optional().describe("Ours: only callers' first calls (true), or only repeat calls (false)"), lead: z.enum(['true', 'false']).optional().describe('Ours: only leads (true), or only calls that are not (false)') });
+const callFilters = range.extend({ status: z.string().optional(), source: z.string().optional(), number: z.string().optional(), firstCall: z.enum(['true', 'false']).optional().describe("Ours: only callers' first calls (true), or only repeat calls (false)"), lead: z.enum(['true', 'false']).optional().describe('Ours: only leads (true), or only calls that are not (false)'), spam: z.enum(['true', 'false']).optional().describe('Ours: only calls marked spam (true), or only the calls the overview counts: no spam, no blocked caller (false)') });
 const csv = (description: string): Response => ({ description, type: 'text/csv' });
 const object = (description: string) => json(description, answer.manage.object);
 /** An operation whose attempts count against the sign-in limits. */

@@ -10,7 +10,7 @@ import { localTime } from '../domains/time-zone.ts';
 import { KeywordMonths, type KeywordCalls } from './keyword-months.ts';
 import { creditOf, modelPrefix, TOUCH_MODELS, type TouchModel } from './touch-models.ts';
 
-type Counted = Pick<CallDoc, 'domainId' | 'startedAt' | 'status' | 'source' | 'keyword' | 'firstCall' | 'lead' | 'firstTouch' | 'lastNonDirect'>;
+type Counted = Pick<CallDoc, 'domainId' | 'startedAt' | 'status' | 'source' | 'keyword' | 'firstCall' | 'lead' | 'firstTouch' | 'lastNonDirect' | 'verdict'>;
 
 /** The one name of the source of a call no visit led to, in every report and in the CSV. */
 export const UNATTRIBUTED = 'unattributed';
@@ -25,7 +25,8 @@ interface Share {
   day: string;
   /** Counters of `calls` the call adds one to: `total`, `answered`, `src.paid`, `kw.<key>`, the
    * source and keyword of the other touch models under their prefix (`firstTouch.src.paid`), all of
-   * them again under `new.` for a caller's first call and under `lead.` for a lead; or `blocked`. */
+   * them again under `new.` for a caller's first call and under `lead.` for a lead; or `blocked`,
+   * or `spam`. */
   places: string[];
 }
 
@@ -33,6 +34,8 @@ function shareOf(call: Counted | null, timeZone: string): Share | null {
   if (!call || call.status === null) return null;
   // A blocked caller's call is counted apart: never a call of a source, never an answered one.
   if (call.status === 'CALLER_PHONE_BLACKLISTED') return { domainId: call.domainId, day: localTime(call.startedAt, timeZone).day, places: ['blocked'] };
+  // So is a call a person marked spam: in no figure of calls, new callers or leads, but its own.
+  if (call.verdict?.value === 'spam') return { domainId: call.domainId, day: localTime(call.startedAt, timeZone).day, places: ['spam'] };
   const counted = ['total', ...TOUCH_MODELS.flatMap((model) => creditedPlaces(call, model))];
   const places = [...counted, ...(call.status === 'SUCCESS' ? ['answered'] : []), ...(call.firstCall ? counted.map((place) => `new.${place}`) : []), ...(call.lead ? counted.map((place) => `lead.${place}`) : [])];
   return { domainId: call.domainId, day: localTime(call.startedAt, timeZone).day, places };
@@ -64,7 +67,7 @@ export class CallSources {
   async rebuild(domainId: string, timeZone: string): Promise<number> {
     const days = new Map<string, CallSourceCounts>();
     const months = new Map<string, KeywordCalls>();
-    for await (const call of this.c.calls.find({ domainId, status: { $ne: null } }, { projection: { domainId: 1, startedAt: 1, status: 1, source: 1, keyword: 1, firstCall: 1, lead: 1, 'firstTouch.source': 1, 'firstTouch.keyword': 1, 'lastNonDirect.source': 1, 'lastNonDirect.keyword': 1 }, batchSize: 10_000 })) {
+    for await (const call of this.c.calls.find({ domainId, status: { $ne: null } }, { projection: { domainId: 1, startedAt: 1, status: 1, source: 1, keyword: 1, firstCall: 1, lead: 1, 'firstTouch.source': 1, 'firstTouch.keyword': 1, 'lastNonDirect.source': 1, 'lastNonDirect.keyword': 1, 'verdict.value': 1 }, batchSize: 10_000 })) {
       const share = shareOf(call, timeZone)!;
       const counts = days.get(share.day) ?? days.set(share.day, {}).get(share.day)!;
       for (const place of share.places) addAt(counts as Record<string, unknown>, place.split('.'), 1);

@@ -27,6 +27,9 @@ export interface CallFilters {
   firstCall?: boolean;
   /** Only leads (true), or only calls that are not (false). */
   lead?: boolean;
+  /** Only calls marked spam (true), or only the calls the overview counts: neither spam nor a
+   * blocked caller's (false). */
+  spam?: boolean;
 }
 
 export interface CallRow {
@@ -74,6 +77,7 @@ export function filterOf(domain: DomainDoc, range: DayRange, filters: CallFilter
     ...(filters.trackingNumber ? { trackingNumber: filters.trackingNumber } : {}),
     ...(filters.firstCall !== undefined ? { firstCall: filters.firstCall } : {}),
     ...(filters.lead !== undefined ? { lead: filters.lead } : {}),
+    ...(filters.spam === true ? { 'verdict.value': 'spam' } : filters.spam === false ? { $nor: [{ 'verdict.value': 'spam' }, { status: 'CALLER_PHONE_BLACKLISTED' }] } : {}),
   };
 }
 

@@ -13,6 +13,8 @@ export interface CallSourceCounts {
   answered?: number;
   /** Calls of blocked callers (CALLER_PHONE_BLACKLISTED): in none of the other counters. */
   blocked?: number;
+  /** Calls a person marked spam: in none of the other counters either. */
+  spam?: number;
   src?: Record<string, number>;
   kw?: Record<string, number>;
   /** Ours: the same calls by the source and keyword of the visitor's first touch and last non-direct

@@ -36,8 +36,9 @@ export interface Overview {
   /** Ours: how the source and keyword tables credit calls and sales (reports/touch-models.ts). */
   model: TouchModel;
   currency: string;
-  /** `blocked`: calls of blocked callers, which `calls` leaves out. */
-  totals: Row & { answered: number; blocked: number };
+  /** `blocked`: calls of blocked callers, `spam`: calls a person marked spam; `calls` and every
+   * other figure leave both out. */
+  totals: Row & { answered: number; blocked: number; spam: number };
   days: ({ day: string } & Row)[];
   sources: ({ source: string } & Row)[];
   keywords: ({ keyword: string } & Row)[];
@@ -64,7 +65,7 @@ export async function overview(c: Collections, domain: { _id: string; currency: 
   // Keywords: whole months from their monthly counters, the days at the edges from theirs. The
   // totals' calls from a view are the last touch's `calls.src`, whatever the model.
   const [days, keywordMonths, edges] = await Promise.all([
-    traffic.read(domain._id, from, to, { visits: 1, views: 1, src: 1, sales: 1, 'calls.total': 1, 'calls.answered': 1, 'calls.blocked': 1, 'calls.src': 1, [`calls.${p}src`]: 1, 'calls.new.total': 1, [`calls.new.${p}src`]: 1, 'calls.lead.total': 1, [`calls.lead.${p}src`]: 1 }),
+    traffic.read(domain._id, from, to, { visits: 1, views: 1, src: 1, sales: 1, 'calls.total': 1, 'calls.answered': 1, 'calls.blocked': 1, 'calls.spam': 1, 'calls.src': 1, [`calls.${p}src`]: 1, 'calls.new.total': 1, [`calls.new.${p}src`]: 1, 'calls.lead.total': 1, [`calls.lead.${p}src`]: 1 }),
     new KeywordMonths(c).read(domain._id, months, model),
     traffic.readDays(domain._id, edgeDays, { kw: 1, [`calls.${p}kw`]: 1, [`calls.new.${p}kw`]: 1, [`calls.lead.${p}kw`]: 1 }),
   ]);
@@ -98,7 +99,7 @@ export async function overview(c: Collections, domain: { _id: string; currency: 
     to,
     model,
     currency: domain.currency,
-    totals: { ...row(totals, 'views'), answered: days.reduce((n, day) => n + (day.calls?.answered ?? 0), 0), blocked: days.reduce((n, day) => n + (day.calls?.blocked ?? 0), 0) },
+    totals: { ...row(totals, 'views'), answered: days.reduce((n, day) => n + (day.calls?.answered ?? 0), 0), blocked: days.reduce((n, day) => n + (day.calls?.blocked ?? 0), 0), spam: days.reduce((n, day) => n + (day.calls?.spam ?? 0), 0) },
     days: daysBetween(from, to).map((day) => ({ day, ...row(dayCounts(trafficOf.get(day)), 'views') })),
     sources: classes.map((source) => ({ source, ...row(sources.get(source) ?? zero(), 'visits') })),
     keywords: [...keywords.entries()]

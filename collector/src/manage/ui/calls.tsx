@@ -15,7 +15,7 @@ const SOURCES = ['paid', 'organic', 'social', 'referral', 'direct', 'offline', '
 export function CallsScreen({ route }: { route: Route }) {
   const who = useWho();
   const base = `/domains/${encodeURIComponent(route.domain!)}/reports`;
-  const filters = { ...rangeQuery(route), status: route.query.status, source: route.query.source, firstCall: route.query.firstCall, lead: route.query.lead };
+  const filters = { ...rangeQuery(route), status: route.query.status, source: route.query.source, firstCall: route.query.firstCall, lead: route.query.lead, spam: route.query.spam };
   const page = Number(route.query.page || 1);
   const { data, error, reload } = useLoad(() => get<{ calls: (CallRow & { callerBlocked: boolean })[]; hasMore: boolean }>(withQuery(`${base}/calls`, { ...filters, page })), [route.domain, JSON.stringify(filters), page]);
   const set = (query: Record<string, string>) => navigate({ ...route, query: { ...route.query, page: '', ...query } });
@@ -44,6 +44,11 @@ export function CallsScreen({ route }: { route: Route }) {
           <option value="">Leads or not</option>
           <option value="true">Leads</option>
           <option value="false">Not leads</option>
+        </select>
+        <select aria-label="Spam" value={route.query.spam ?? ''} onChange={(e) => set({ spam: (e.target as HTMLSelectElement).value })}>
+          <option value="">Spam or not</option>
+          <option value="false">Counted calls (no spam, no blocked caller)</option>
+          <option value="true">Spam only</option>
         </select>
         <span class="spacer" />
         {may.readReports(who) && (

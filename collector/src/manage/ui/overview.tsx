@@ -7,7 +7,8 @@ import { count, money, percent, ratio } from './format.ts';
 import { useLoad } from './hooks.ts';
 import { Failure } from './layout.tsx';
 import { rangeQuery, ReportHeading } from './range.tsx';
-import { navigate, type Route } from './route.ts';
+import type { ComponentChildren } from 'preact';
+import { navigate, routeHash, type Route } from './route.ts';
 
 const SOURCE_LABELS: Record<string, string> = { paid: 'Paid search', organic: 'Organic search', social: 'Social', referral: 'Referral', direct: 'Direct', offline: 'Offline numbers', unattributed: 'Unattributed' };
 
@@ -17,13 +18,14 @@ export function OverviewScreen({ route }: { route: Route }) {
     <section>
       <ReportHeading title="Overview" route={route} />
       {error && <Failure message={error} />}
-      {data && <OverviewBody data={data} route={route} />}
+      {data && <OverviewBody data={data} route={route} callsLog />}
     </section>
   );
 }
 
-/** The overview's figures: also the page of a shared link, which has no model switch. */
-export function OverviewBody({ data, route }: { data: Omit<Overview, 'model'> & { model?: Overview['model'] }; route: Route }) {
+/** The overview's figures: also the page of a shared link, which has no model switch and no link
+ * into the calls log (`callsLog`). */
+export function OverviewBody({ data, route, callsLog = false }: { data: Omit<Overview, 'model'> & { model?: Overview['model'] }; route: Route; callsLog?: boolean }) {
   const sales = data.totals.orders > 0;
   return (
     <>
@@ -33,7 +35,15 @@ export function OverviewBody({ data, route }: { data: Omit<Overview, 'model'> & 
       <div class="tiles">
         <Tile label="Visits" value={count(data.totals.visits)} />
         <Tile label="Page views" value={count(data.totals.views)} />
-        <Tile label="Calls" value={count(data.totals.calls)} note={`${count(data.totals.answered)} answered${data.totals.blocked ? `; ${count(data.totals.blocked)} blocked, not counted` : ''}`} />
+        <Tile label="Calls" value={count(data.totals.calls)} note={`${count(data.totals.answered)} answered${data.totals.blocked ? `; ${count(data.totals.blocked)} blocked, not counted` : ''}`}>
+          {data.totals.spam > 0 && (callsLog && route.domain ? (
+            <a class="note" href={routeHash({ domain: route.domain, screen: 'calls', query: { from: data.from, to: data.to, spam: 'true' } })} data-testid="spam-calls">
+              {count(data.totals.spam)} spam call{data.totals.spam > 1 ? 's' : ''}, not counted
+            </a>
+          ) : (
+            <span class="note">{count(data.totals.spam)} spam call{data.totals.spam > 1 ? 's' : ''}, not counted</span>
+          ))}
+        </Tile>
         <Tile label="New callers" value={count(data.totals.newCallers)} note="their number's first call" />
         <Tile label="Leads" value={count(data.totals.leads)} note={`${ratio(data.totals.leadRate)} per visit`} />
         <Tile label="Views → calls" value={percent(data.totals.conversionRate)} note="calls from a page view, per view" />
@@ -80,12 +90,13 @@ function ModelSwitch({ route, model }: { route: Route; model: Overview['model'] 
   );
 }
 
-function Tile({ label, value, note }: { label: string; value: string; note?: string }) {
+function Tile({ label, value, note, children }: { label: string; value: string; note?: string; children?: ComponentChildren }) {
   return (
     <div class="tile" data-tile={label}>
       <span class="label">{label}</span>
       <strong>{value}</strong>
       {note && <span class="note">{note}</span>}
+      {children}
     </div>
   );
 }
