@@ -98,6 +98,10 @@ describe('the back end in Chromium', () => {
     });
     expect(drawn.width).toBeGreaterThan(300);
     expect(drawn.blue).toBeGreaterThan(50);
+    // This period against the last: the week before had nothing, and the chart can overlay it.
+    expect(await owner.locator('[data-tile="Calls"] .compared').innerText()).toBe('0 before (new)');
+    await owner.getByLabel('Overlay the previous period').check();
+    await owner.getByTestId('calls-chart').getByText('Calls, period before').waitFor();
     await shot(owner, '4-overview');
 
     // The calls log and its CSV.

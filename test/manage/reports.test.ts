@@ -76,6 +76,17 @@ describe('back end reports', () => {
     expect(empty.body.totals).toMatchObject({ visits: 0, calls: 0, conversionRate: 0 });
   });
 
+  it('puts the period of the same length just before beside the overview: its totals and its days', async () => {
+    const current = (await owner.get(`/domains/shop.test/reports/overview?from=${today}&to=${today}`)).body;
+    const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+    const next = (await owner.get(`/domains/shop.test/reports/overview?from=${tomorrow}&to=${tomorrow}`)).body;
+    // Tomorrow's period before is today: today's figures, day for day.
+    expect(next.previous).toEqual({ from: today, to: today, totals: current.totals, days: current.days });
+    expect(current.totals.calls).toBeGreaterThan(0);
+    const week = (await owner.get('/domains/shop.test/reports/overview?from=2026-03-08&to=2026-03-14')).body.previous;
+    expect([week.from, week.to, week.days.length]).toEqual(['2026-03-01', '2026-03-07', 7]);
+  });
+
   it('refuses a bad range with a clear error', async () => {
     const cases: [string, string][] = [
       ['from=2026-02-30', 'from must be a date YYYY-MM-DD'],

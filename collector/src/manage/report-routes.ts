@@ -12,7 +12,7 @@ import { ManageFailure } from '../http/manage-envelope.ts';
 import { callsCsv, callsPage, type CallFilters } from '../reports/calls-log.ts';
 import { googleAdsCsv, microsoftAdsCsv } from '../reports/conversion-files.ts';
 import { reportRange } from '../reports/day-range.ts';
-import { overview } from '../reports/overview.ts';
+import { overviewWithPrevious } from '../reports/overview.ts';
 import { poolsReport } from '../reports/pools.ts';
 import { domainOf } from './settings-routes.ts';
 import { memberOf, type Can } from './access.ts';
@@ -33,8 +33,7 @@ export function reportRoutes(router: Router, c: Collections, agents: AgentServic
     router.get(`/domains/:domain/reports/${path}`, can(rule), async (ctx) => answer(ctx, await domainOf(c, ctx)));
 
   report('overview', async (ctx, domain) => {
-    const { from, to } = reportRange(ctx.query, domain.timeZone);
-    ctx.body = await overview(c, domain, from, to, touchModelOf(ctx.query.model));
+    ctx.body = await overviewWithPrevious(c, domain, reportRange(ctx.query, domain.timeZone), touchModelOf(ctx.query.model));
   });
 
   report('calls', async (ctx, domain) => {

@@ -9,7 +9,7 @@ import { bodyOf, parseBody } from '../http/body.ts';
 import { ManageFailure, manageEnvelope } from '../http/manage-envelope.ts';
 import type { Logger } from '../logger.ts';
 import { reportRange } from '../reports/day-range.ts';
-import { overview } from '../reports/overview.ts';
+import { overviewWithPrevious } from '../reports/overview.ts';
 import { auditing, memberOf, type Can } from './access.ts';
 import type { SharedLinkDoc } from './documents.ts';
 import { MAX_PASSWORD } from './password-rules.ts';
@@ -76,9 +76,8 @@ export function sharedPageRoutes(c: Collections, limit: SignInLimit, log: Logger
     if (!links.unlocked(link, ctx.cookies.get(cookieOf(link)))) throw new ManageFailure(401, 'This report asks for its password');
     const domain = await c.domains.findOne({ _id: link.domainId });
     if (!domain) throw new ManageFailure(404, NOT_FOUND);
-    const { from, to } = reportRange(ctx.query, domain.timeZone);
-    const { totals, days, sources, keywords, currency } = await overview(c, domain, from, to);
-    ctx.body = { domain: domain.name, label: link.label, timeZone: domain.timeZone, from, to, currency, totals, days, sources, keywords };
+    const { from, to, totals, days, sources, keywords, currency, previous } = await overviewWithPrevious(c, domain, reportRange(ctx.query, domain.timeZone));
+    ctx.body = { domain: domain.name, label: link.label, timeZone: domain.timeZone, from, to, currency, totals, days, sources, keywords, previous };
   });
 
   router.post('/shared/:token/unlock', manageEnvelope(log), parseBody, async (ctx) => {

@@ -18,6 +18,12 @@ export function reportRange(query: Record<string, unknown>, timeZone: string, no
   return { from, to };
 }
 
+/** The days just before the range, as many as it has: what "this period against the last" compares. */
+export function previousRange({ from, to }: DayRange): DayRange {
+  const days = dayCount(from, to);
+  return { from: addDays(from, -days), to: addDays(from, -1) };
+}
+
 function dayParam(value: unknown, name: string): string | undefined {
   if (value === undefined || value === '') return undefined;
   if (typeof value !== 'string' || !isCalendarDay(value)) throw new ManageFailure(400, `${name} must be a date YYYY-MM-DD`);

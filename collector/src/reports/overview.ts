@@ -8,7 +8,7 @@ import type { CreditedCounts, TrafficDayDoc } from './documents.ts';
 import { MODEL_FIELD, modelPrefix, type TouchModel } from './touch-models.ts';
 import { KeywordMonths, splitByMonth } from './keyword-months.ts';
 import { TrafficDays } from './traffic-days.ts';
-import { daysBetween } from './day-range.ts';
+import { daysBetween, previousRange, type DayRange } from './day-range.ts';
 
 export const SOURCE_CLASSES = ['paid', 'organic', 'social', 'referral', 'direct'] as const;
 /** Keywords shown, those with the most calls (then visits) first. */
@@ -42,6 +42,8 @@ export interface Overview {
   days: ({ day: string } & Row)[];
   sources: ({ source: string } & Row)[];
   keywords: ({ keyword: string } & Row)[];
+  /** Ours: the period of the same length just before, to compare with: its totals and its days. */
+  previous?: { from: string; to: string; totals: Overview['totals']; days: Overview['days'] };
 }
 
 interface Counts {
@@ -129,3 +131,10 @@ function row(counts: Partial<Counts>, per: 'visits' | 'views'): Row {
 
 /** A share to four decimals; 0 over nothing. */
 const rate = (part: number, whole: number) => (whole ? Math.round((part / whole) * 10_000) / 10_000 : 0);
+
+/** The overview of a range, with the period of the same length just before it beside it. */
+export async function overviewWithPrevious(c: Collections, domain: { _id: string; currency: string }, range: DayRange, model: TouchModel = 'last-touch'): Promise<Overview> {
+  const before = previousRange(range);
+  const [current, previous] = await Promise.all([overview(c, domain, range.from, range.to, model), overview(c, domain, before.from, before.to, model)]);
+  return { ...current, previous: { ...before, totals: previous.totals, days: previous.days } };
+}

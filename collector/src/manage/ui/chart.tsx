@@ -15,7 +15,8 @@ const dayStart = (day: string) => Date.parse(`${day}T00:00:00Z`) / 1000;
 const COUNT_STEPS = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10_000, 50_000, 100_000, 1_000_000];
 const dayLabel = (ts: number) => new Date(ts * 1000).toISOString().slice(5, 10);
 
-export function CallsChart({ days }: { days: DailyPoint[] }) {
+/** `previous`: the days of the period before, drawn over these day by day (its first on their first). */
+export function CallsChart({ days, previous }: { days: DailyPoint[]; previous?: DailyPoint[] | undefined }) {
   const box = useRef<HTMLDivElement>(null);
   useEffect(() => {
     const el = box.current!;
@@ -42,9 +43,10 @@ export function CallsChart({ days }: { days: DailyPoint[] }) {
           { label: 'Day', value: (_u, ts) => (ts == null ? '' : new Date(ts * 1000).toISOString().slice(0, 10)) },
           { label: 'Calls', scale: 'calls', stroke: '#1f6feb', fill: 'rgba(31,111,235,0.75)', paths: bars, points: { show: false } },
           { label: 'Visits', scale: 'visits', stroke: '#f08c00', width: 2, points: { show: false } },
+          ...(previous ? [{ label: 'Calls, period before', scale: 'calls', stroke: '#6e7781', width: 2, dash: [6, 4], points: { show: false } }] : []),
         ],
       },
-      [days.map((d) => dayStart(d.day)), days.map((d) => d.calls), days.map((d) => d.visits)],
+      [days.map((d) => dayStart(d.day)), days.map((d) => d.calls), days.map((d) => d.visits), ...(previous ? [days.map((_, i) => previous[i]?.calls ?? null)] : [])],
       el,
     );
     const resize = () => plot.setSize({ width: el.clientWidth, height: 260 });
@@ -53,6 +55,6 @@ export function CallsChart({ days }: { days: DailyPoint[] }) {
       removeEventListener('resize', resize);
       plot.destroy();
     };
-  }, [days]);
+  }, [days, previous]);
   return <div class="chart" ref={box} data-testid="calls-chart" />;
 }

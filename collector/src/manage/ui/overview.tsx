@@ -3,7 +3,8 @@
 import type { Overview, Row } from '../../reports/overview.ts';
 import { get, withQuery } from './api.ts';
 import { CallsChart } from './chart.tsx';
-import { count, money, percent, ratio } from './format.ts';
+import { useState } from 'preact/hooks';
+import { change, count, money, percent, pointsChange, ratio } from './format.ts';
 import { useLoad } from './hooks.ts';
 import { Failure } from './layout.tsx';
 import { rangeQuery, ReportHeading } from './range.tsx';
@@ -27,15 +28,19 @@ export function OverviewScreen({ route }: { route: Route }) {
  * into the calls log (`callsLog`). */
 export function OverviewBody({ data, route, callsLog = false }: { data: Omit<Overview, 'model'> & { model?: Overview['model'] }; route: Route; callsLog?: boolean }) {
   const sales = data.totals.orders > 0;
+  const [overlay, setOverlay] = useState(false);
+  const before = data.previous?.totals;
+  /** The same figure of the period before, and the change. */
+  const vs = (now: number, then: number | undefined, shown = count) => (then === undefined ? undefined : `${shown(then)} before (${shown === count ? change(now, then) : pointsChange(now, then)})`);
   return (
     <>
       <p class="muted">
-        {data.from} to {data.to}, in the domain's time zone
+        {data.from} to {data.to}, in the domain's time zone{data.previous && `; compared with ${data.previous.from} to ${data.previous.to}`}
       </p>
       <div class="tiles">
-        <Tile label="Visits" value={count(data.totals.visits)} />
-        <Tile label="Page views" value={count(data.totals.views)} />
-        <Tile label="Calls" value={count(data.totals.calls)} note={`${count(data.totals.answered)} answered${data.totals.blocked ? `; ${count(data.totals.blocked)} blocked, not counted` : ''}`}>
+        <Tile label="Visits" value={count(data.totals.visits)} compared={vs(data.totals.visits, before?.visits)} />
+        <Tile label="Page views" value={count(data.totals.views)} compared={vs(data.totals.views, before?.views)} />
+        <Tile label="Calls" value={count(data.totals.calls)} compared={vs(data.totals.calls, before?.calls)} note={`${count(data.totals.answered)} answered${data.totals.blocked ? `; ${count(data.totals.blocked)} blocked, not counted` : ''}`}>
           {data.totals.spam > 0 && (callsLog && route.domain ? (
             <a class="note" href={routeHash({ domain: route.domain, screen: 'calls', query: { from: data.from, to: data.to, spam: 'true' } })} data-testid="spam-calls">
               {count(data.totals.spam)} spam call{data.totals.spam > 1 ? 's' : ''}, not counted
@@ -44,14 +49,21 @@ export function OverviewBody({ data, route, callsLog = false }: { data: Omit<Ove
             <span class="note">{count(data.totals.spam)} spam call{data.totals.spam > 1 ? 's' : ''}, not counted</span>
           ))}
         </Tile>
-        <Tile label="New callers" value={count(data.totals.newCallers)} note="their number's first call" />
-        <Tile label="Leads" value={count(data.totals.leads)} note={`${ratio(data.totals.leadRate)} per visit`} />
-        <Tile label="Views → calls" value={percent(data.totals.conversionRate)} note="calls from a page view, per view" />
-        {sales && <Tile label="Sales" value={count(data.totals.orders)} note={money(data.totals.revenue, data.currency)} />}
+        <Tile label="New callers" value={count(data.totals.newCallers)} compared={vs(data.totals.newCallers, before?.newCallers)} note="their number's first call" />
+        <Tile label="Leads" value={count(data.totals.leads)} compared={vs(data.totals.leads, before?.leads)} note={`${ratio(data.totals.leadRate)} per visit`} />
+        <Tile label="Views → calls" value={percent(data.totals.conversionRate)} compared={vs(data.totals.conversionRate, before?.conversionRate, percent)} note="calls from a page view, per view" />
+        {sales && <Tile label="Sales" value={count(data.totals.orders)} compared={vs(data.totals.orders, before?.orders)} note={money(data.totals.revenue, data.currency)} />}
       </div>
       <div class="card">
-        <h2>Calls per day</h2>
-        <CallsChart days={data.days} />
+        <div class="heading">
+          <h2>Calls per day</h2>
+          {data.previous && (
+            <label class="check">
+              <input type="checkbox" checked={overlay} onChange={(e) => setOverlay((e.target as HTMLInputElement).checked)} /> Overlay the previous period
+            </label>
+          )}
+        </div>
+        <CallsChart days={data.days} previous={overlay ? data.previous?.days : undefined} />
       </div>
       {data.model && <ModelSwitch route={route} model={data.model} />}
       <div class="columns">
@@ -90,11 +102,12 @@ function ModelSwitch({ route, model }: { route: Route; model: Overview['model'] 
   );
 }
 
-function Tile({ label, value, note, children }: { label: string; value: string; note?: string; children?: ComponentChildren }) {
+function Tile({ label, value, note, compared, children }: { label: string; value: string; note?: string; compared?: string | undefined; children?: ComponentChildren }) {
   return (
     <div class="tile" data-tile={label}>
       <span class="label">{label}</span>
       <strong>{value}</strong>
+      {compared && <span class="note compared">{compared}</span>}
       {note && <span class="note">{note}</span>}
       {children}
     </div>
