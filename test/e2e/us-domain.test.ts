@@ -16,7 +16,8 @@ const shot = (page: Page, name: string) => page.screenshot({ path: path.join(ART
 
 describe('a US domain set up from the back end alone', () => {
   it('swaps (415) 555-0199 for a number of its type 100 pool, takes a call and shows it on the overview', async () => {
-    const context = await b.browser.newContext({ viewport: { width: 1280, height: 900 } });
+    // A browser in Chicago: the set-up proposes the US and dollars, and US pool types by name.
+    const context = await b.browser.newContext({ viewport: { width: 1280, height: 900 }, timezoneId: 'America/Chicago' });
     const owner = await context.newPage();
     const errors: string[] = [];
     owner.on('pageerror', (err) => errors.push(err.message));
@@ -28,8 +29,10 @@ describe('a US domain set up from the back end alone', () => {
     await owner.getByRole('heading', { name: 'Add your first domain' }).waitFor();
     await owner.getByLabel('Domain name').fill('bayplumbing.test');
     await owner.getByLabel("The site's address (allowed origin)").fill(b.site.origin);
+    expect(await owner.getByLabel('Time zone of its reports').inputValue()).toBe('America/Chicago');
+    await expect.poll(() => owner.getByLabel('Country of its phone numbers').inputValue()).toBe('US');
+    expect(await owner.getByLabel('Currency of its sales').inputValue()).toBe('USD');
     await owner.getByLabel('Time zone of its reports').fill('America/Los_Angeles');
-    await owner.getByLabel('Country of its phone numbers').fill('US');
     await owner.getByRole('button', { name: 'Add the domain' }).click();
     await owner.getByRole('heading', { name: 'Set up bayplumbing.test: 1 of 4 done' }).waitFor();
 
@@ -37,9 +40,11 @@ describe('a US domain set up from the back end alone', () => {
     await owner.getByLabel("The site's phone numbers, one per line (the tracker swaps only these)").fill('(415) 555-0199');
     await owner.getByRole('button', { name: 'Save' }).click();
     await owner.getByText('Saved.').waitFor();
-    await owner.getByLabel('Pool type').selectOption('100');
-    expect(await owner.getByLabel('Pool type').locator('option:checked').innerText()).toBe("100: geographic numbers of the domain's country");
+    // Proposed first: the country's own types, in words.
+    expect(await owner.getByLabel('Pool type').locator('option:checked').innerText()).toBe('Local numbers');
+    expect((await owner.getByLabel('Pool type').locator('option').allInnerTexts()).slice(0, 3)).toEqual(['Local numbers', 'Toll-free numbers', 'Mobile numbers']);
     await owner.getByRole('button', { name: 'Add a pool' }).click();
+    await owner.getByRole('heading', { name: 'Local numbers, online' }).waitFor();
     await owner.getByLabel('Numbers to add to type 100').fill('(415) 555-0141, 415-555-0142');
     await owner.getByRole('button', { name: 'Add numbers' }).click();
     // Listed as Americans write them, the site's number too.

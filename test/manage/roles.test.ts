@@ -43,6 +43,7 @@ const TABLE: Record<string, { may: Who[] | 'anyone'; call: [string, unknown?] }>
   'DELETE /manage/api/account/invitations/:id': { may: OWNER, call: ['/account/invitations/unknown'] },
   'GET /manage/api/account/activity': { may: DOMAIN_ADMINS, call: ['/account/activity'] },
   'GET /manage/api/domains/:domain/activity': { may: DOMAIN_ADMINS, call: ['/domains/a.test/activity'] },
+  'GET /manage/api/locale': { may: ALL, call: ['/locale?timeZone=America/Chicago'] },
   'GET /manage/api/domains': { may: ALL, call: ['/domains'] },
   'POST /manage/api/domains': { may: DOMAIN_ADMINS, call: ['/domains', { name: '' }] },
   'GET /manage/api/domains/:domain': { may: ALL, call: ['/domains/a.test'] },

@@ -107,6 +107,7 @@ export async function exampleTour(baseUrl: string, webhookUrl: string): Promise<
   };
   await manage('get /manage/api/session', 'GET', '/session');
   await manage('get /manage/api/domains', 'GET', '/domains');
+  await manage('get /manage/api/locale', 'GET', '/locale?timeZone=America/Chicago');
   await manage('post /manage/api/domains', 'POST', '/domains', { name: 'plumber.example', allowedOrigins: ['https://plumber.example', 'https://www.plumber.example'], sitePhones: ['01 44 55 66 77'] });
   await manage('patch /manage/api/domains/{domain}', 'PATCH', '/domains/plumber.example', { timeZone: 'Europe/Paris' });
   await manage('post /manage/api/domains/{domain}/pools', 'POST', '/domains/plumber.example/pools', { type: 1, usage: 'online' });

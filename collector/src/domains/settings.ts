@@ -4,6 +4,7 @@ import { COUNTRY_NUMBER_TYPES, displayMode, HH_MM, isKnownNumberType, isOfflineN
 import { domainToASCII } from 'node:url';
 import { parse as parseHost } from 'tldts';
 import { z } from 'zod';
+import { currencyOf } from './locale.ts';
 import type { DomainDoc } from './documents.ts';
 import { DEFAULT_LEAD_RULE, leadRule } from '../telephony/leads.ts';
 import { DEFAULT_COUNTRY, isCountry, writtenNumberIn } from './phone-numbers.ts';
@@ -133,7 +134,8 @@ export const domainSettingsIn = (country: string) => z.object({
     .transform((code) => code.trim().toUpperCase())
     .refine(isCountry, 'must be an ISO 3166-1 alpha-2 country code, such as FR, US or GB')
     .default(DEFAULT_COUNTRY),
-  currency: z.string().regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code').default('EUR'),
+  /** Without one, the currency of the domain's country (EUR for a French one). */
+  currency: z.string().regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code').default(currencyOf(country)),
   callerPrivacy: z.enum(['none', 'partial', 'full']).default('none'),
   orderStatuses: z.array(z.object({ name: z.string().min(1).max(100), isSale: z.boolean() })).max(100, 'at most 100 statuses').default([]),
   ga4MeasurementId: z.string().regex(/^G-[A-Z0-9]+$/, 'must be a GA4 measurement id (G-XXXXXXX)').optional(),

@@ -5,6 +5,12 @@ import { phoneIn, timetableEntries } from '../domains/settings.ts';
 import { DEFAULT_COUNTRY } from '../domains/phone-numbers.ts';
 import { webhookEvents } from '../webhooks/events.ts';
 
+/** GET /locale's query: the browser's IANA time zone, or a country the person chose. */
+export const localeQuery = z.object({
+  timeZone: z.string().max(100).optional().describe("The browser's IANA time zone (Intl.DateTimeFormat().resolvedOptions().timeZone)"),
+  country: z.string().regex(/^[A-Za-z]{2}$/, 'must be an ISO 3166-1 alpha-2 country code').optional().describe('A country chosen instead: its currency'),
+});
+
 /** The pushes an account asks for beside view, cart and order (webhooks/events.ts). */
 export const webhookEventsBody = z.object({ events: webhookEvents });
 export const webhookUrl = z.object({ url: z.url({ protocol: /^https?$/, error: 'must be an http or https URL' }).nullable() });

@@ -18,8 +18,9 @@ import { createDomain, DOMAIN_NOT_FOUND, domainOfAccount, domainsOfAccount, keyS
 import { addNumbers, addPool, listNumbers, numbersShown, poolOf, removeNumber } from './numbers.ts';
 import type { OfflineNumbers } from '../offline/service.ts';
 import { assignOffline, setOfflineRedirect, unassignOffline } from './offline-numbers.ts';
-import { numbersBodyIn, offlineAssignmentIn, offlineRedirect, webhookEventsBody, webhookUrl } from './bodies.ts';
+import { localeQuery, numbersBodyIn, offlineAssignmentIn, offlineRedirect, webhookEventsBody, webhookUrl } from './bodies.ts';
 import { valid } from './validate.ts';
+import { currencyOf, localeOfTimeZone } from '../domains/locale.ts';
 import { originOf } from './pages.ts';
 import { auditing, memberOf, type Can, type SignedIn } from './access.ts';
 import { maySee, RULES } from './roles.ts';
@@ -63,6 +64,13 @@ export function settingsRoutes(router: Router, c: Collections, outbox: Outbox, o
   router.get('/domains', can(RULES.member), async (ctx) => {
     const member = memberOf(ctx);
     ctx.body = (await domainsOfAccount(c, member.accountId)).filter((d) => maySee(member, d.name)).map(domainView);
+  });
+
+  /** What a new domain's set-up proposes: the country of the browser's time zone (or the country
+   * chosen) and its currency. */
+  router.get('/locale', can(RULES.member), (ctx) => {
+    const { timeZone, country } = valid(localeQuery, ctx.query);
+    ctx.body = country ? { country: country.toUpperCase(), currency: currencyOf(country) } : localeOfTimeZone(timeZone ?? 'UTC');
   });
 
   router.post('/domains', can(RULES.manageDomain, 'domain.create'), parseBody, async (ctx) => {

@@ -22,7 +22,7 @@ import {
 } from '@ringtrail/shared';
 import { z, type ZodType } from 'zod';
 import { domainName, domainSettings, poolSettings } from '../domains/settings.ts';
-import { numbersBody, offlineAssignment, offlineRedirect, webhookEventsBody, webhookUrl } from '../manage/bodies.ts';
+import { localeQuery, numbersBody, offlineAssignment, offlineRedirect, webhookEventsBody, webhookUrl } from '../manage/bodies.ts';
 import { blockedCallerBody } from '../manage/blocklist-routes.ts';
 import { verdictBody } from '../manage/verdict-routes.ts';
 import { TOUCH_MODELS } from '../reports/touch-models.ts';
@@ -280,6 +280,7 @@ export const OPERATIONS: Operation[] = [
     responses: { 201: object('Who is signed in, and the CSRF token'), 400: MANAGE_ERRORS[400]!, 403: json('Sign-up is off, or a cross-site request', answer.manage.error), 409: json('The account name or e-mail is taken', answer.manage.error), 429: json('Too many sign-ups, with Retry-After', answer.manage.error), 500: MANAGE_ERRORS[500]! },
   },
   { method: 'get', path: '/manage/api/config', tag: TAGS.manage, summary: 'Whether sign-up is open, and whether this server sends e-mail', responses: { 200: json('The settings the sign-in page needs', z.object({ signUp: z.boolean().describe('The sign-up page is open'), mail: z.boolean().describe('A forgotten password is reset by e-mail (false: by an owner)') })) } },
+  manageOp('get', '/locale', "What a new domain's set-up proposes for the browser's time zone (or a chosen country): the country and its currency", object('country, currency'), { query: localeQuery }),
   manageOp('get', '/domains', "The account's domains", json('The domains', answer.manage.list)),
   manageOp('post', '/domains', 'A new domain', object('The domain'), { body: domainSettings.extend({ name: domainName }) }, 201),
   manageOp('get', '/domains/:domain', 'A domain: settings, keys set, pools, numbers', object('The domain')),

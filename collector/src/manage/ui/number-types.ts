@@ -27,14 +27,28 @@ export interface NumberType {
   label: string;
 }
 
-export const NUMBER_TYPES: NumberType[] = [
-  ...Object.entries(NUMBER_TYPE_PREFIXES).map(([type, prefix]) => {
-    const kind = KINDS.find(([pattern]) => pattern.test(prefix))?.[1];
-    return { type: Number(type), prefix, label: `${type}: ${prefix}…${kind ? `, ${kind}` : ''}` };
-  }),
-  // Ours: any prefix, checked by the number's type in the domain's country.
-  ...Object.entries(COUNTRY_NUMBER_TYPES).map(([type, kind]) => ({ type: Number(type), prefix: '', label: `${type}: ${kind} numbers of the domain's country` })),
-];
+/** The spec's French types, by their prefix. */
+const FRENCH_TYPES: NumberType[] = Object.entries(NUMBER_TYPE_PREFIXES).map(([type, prefix]) => {
+  const kind = KINDS.find(([pattern]) => pattern.test(prefix))?.[1];
+  return { type: Number(type), prefix, label: `${type}: ${prefix}…${kind ? `, ${kind}` : ''}` };
+});
+
+/** Ours (any prefix, checked by the number's type in the domain's country), named in words. */
+const WORDS: Record<string, string> = { geographic: 'Local', 'toll-free': 'Toll-free', mobile: 'Mobile' };
+const COUNTRY_TYPES: NumberType[] = Object.entries(COUNTRY_NUMBER_TYPES).map(([type, kind]) => ({ type: Number(type), prefix: '', label: `${WORDS[kind] ?? kind} numbers` }));
+
+export const NUMBER_TYPES: NumberType[] = [...FRENCH_TYPES, ...COUNTRY_TYPES];
+
+/** The types a domain of `country` chooses from, its own first (the first is the one proposed):
+ * a French domain's the spec's, another's Local, Toll-free and Mobile. */
+export function numberTypesFor(country: string): NumberType[] {
+  return country === 'FR' ? NUMBER_TYPES : [...COUNTRY_TYPES, ...FRENCH_TYPES];
+}
+
+/** A pool's type as its heading says it: `Local numbers`, `1: 0800…, free to call`. */
+export function typeName(type: number): string {
+  return NUMBER_TYPES.find((t) => t.type === type)?.label ?? `Type ${type}`;
+}
 
 /** The numbers of a comma- or line-separated list that do not start with the type's prefix. */
 export function offPrefix(list: string, type: number): string[] {

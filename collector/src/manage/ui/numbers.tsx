@@ -5,7 +5,7 @@ import { useAction } from './hooks.ts';
 import { phone } from './format.ts';
 import { Failure } from './layout.tsx';
 import type { DomainView } from './domain-view.ts';
-import { NUMBER_TYPES, offPrefix } from './number-types.ts';
+import { NUMBER_TYPES, numberTypesFor, offPrefix, typeName } from './number-types.ts';
 import { parseTimetable, timetableText, type TimetableEntry } from './timetable.ts';
 
 export function NumbersCard({ path, domain, changed }: { path: string; domain: DomainView; changed: () => void }) {
@@ -24,7 +24,7 @@ export function NumbersCard({ path, domain, changed }: { path: string; domain: D
         return (
           <div class="pool" data-pool={pool.type}>
             <h3>
-              Type {pool.type}, {pool.usage}
+              {typeName(pool.type)}, {pool.usage}
               {pool.codeDigits > 0 && `, shared with ${pool.codeDigits}-digit codes`}
             </h3>
             <ul class={`numbers ${pool.usage}`}>
@@ -56,7 +56,7 @@ export function NumbersCard({ path, domain, changed }: { path: string; domain: D
         <label>
           Type
           <select name="type" required aria-label="Pool type">
-            {NUMBER_TYPES.filter((t) => !domain.pools.some((p) => p.type === t.type)).map((t) => (
+            {numberTypesFor(domain.country).filter((t) => !domain.pools.some((p) => p.type === t.type)).map((t) => (
               <option value={t.type}>{t.label}</option>
             ))}
           </select>
