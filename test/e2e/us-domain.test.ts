@@ -85,6 +85,8 @@ describe('a US domain set up from the back end alone', () => {
     const cells = await row.locator('td').allInnerTexts();
     expect(cells[1]).toBe(shown);
     expect(cells[2]).toContain('(415) 555-0100');
+    // Dates as Americans write them, in the domain's zone.
+    expect(cells[0]).toMatch(/^\d\d\/\d\d\/\d{4}, \d{1,2}:\d\d (AM|PM)$/);
     await shot(owner, '4-calls');
     await row.getByTitle("The call's page").click();
     await owner.getByRole('heading', { name: 'Call from (415) 555-0100 new caller' }).waitFor();

@@ -77,7 +77,7 @@ export function sharedPageRoutes(c: Collections, limit: SignInLimit, log: Logger
     const domain = await c.domains.findOne({ _id: link.domainId });
     if (!domain) throw new ManageFailure(404, NOT_FOUND);
     const { from, to, totals, days, sources, keywords, currency, previous } = await overviewWithPrevious(c, domain, reportRange(ctx.query, domain.timeZone));
-    ctx.body = { domain: domain.name, label: link.label, timeZone: domain.timeZone, from, to, currency, totals, days, sources, keywords, previous };
+    ctx.body = { domain: domain.name, label: link.label, timeZone: domain.timeZone, country: domain.country, from, to, currency, totals, days, sources, keywords, previous };
   });
 
   router.post('/shared/:token/unlock', manageEnvelope(log), parseBody, async (ctx) => {

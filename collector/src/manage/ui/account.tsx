@@ -1,6 +1,6 @@
 // The account: the webhook URL and its secret, the call-center key, and the delivery log.
 import { useState } from 'preact/hooks';
-import { localDateTime } from './format.ts';
+import { BROWSER_CLOCK, when } from './format.ts';
 import { api, get } from './api.ts';
 import { useAction, useLoad } from './hooks.ts';
 import { Failure } from './layout.tsx';
@@ -26,8 +26,6 @@ interface Delivery {
   error: string | null;
 }
 
-/** The account's pushes span its domains: times in the browser's zone, in the reports' format. */
-const BROWSER_ZONE = Intl.DateTimeFormat().resolvedOptions().timeZone;
 
 export function AccountScreen() {
   const account = useLoad(() => get<Account>('/account'), []);
@@ -123,7 +121,7 @@ export function AccountScreen() {
             <tbody>
               {log.data.map((d) => (
                 <tr>
-                  <td class="nowrap">{localDateTime(d.at, BROWSER_ZONE)}</td>
+                  <td class="nowrap">{when(d.at, BROWSER_CLOCK)}</td>
                   <td>{d.kind} {d.type}</td>
                   <td class="mono">{d.stream}</td>
                   <td class="num">{d.attempt}</td>

@@ -1,7 +1,8 @@
 // The audit trail (owners and admins): who changed what, when and from where, newest first; this
 // domain's, or the whole account's (an admin: the domains they are given); by person and by kind.
 import { get, withQuery } from './api.ts';
-import { localDateTime } from './format.ts';
+import { when } from './format.ts';
+import { useClock } from './clock.ts';
 import { useLoad } from './hooks.ts';
 import { Failure } from './layout.tsx';
 import { navigate, type Route } from './route.ts';
@@ -17,7 +18,6 @@ interface Entry {
 }
 
 const KINDS = ['domain', 'key', 'pool', 'numbers', 'offline-number', 'caller', 'call', 'shared-link', 'webhook', 'member', 'password', 'session', 'account'];
-const BROWSER_ZONE = Intl.DateTimeFormat().resolvedOptions().timeZone;
 
 /** An entry's details in a line: `kind: api`, `numbers: 0800…, 0800…`. */
 function detailsOf(details: Record<string, unknown> | undefined): string {
@@ -32,6 +32,7 @@ export function ActivityScreen({ route }: { route: Route }) {
   const path = scope === 'account' ? '/account/activity' : `/domains/${encodeURIComponent(route.domain!)}/activity`;
   const { data, error } = useLoad(() => get<{ entries: Entry[] }>(withQuery(path, { username: route.query.person, kind: route.query.kind })), [path, route.query.person, route.query.kind]);
   const set = (query: Record<string, string>) => navigate({ ...route, query: { ...route.query, ...query } });
+  const clock = useClock(route.domain);
   return (
     <section>
       <div class="heading">
@@ -63,7 +64,7 @@ export function ActivityScreen({ route }: { route: Route }) {
             <tbody>
               {data.entries.map((e) => (
                 <tr>
-                  <td class="nowrap">{localDateTime(e.at, BROWSER_ZONE)}</td>
+                  <td class="nowrap">{when(e.at, clock)}</td>
                   <td>{e.username}</td>
                   <td class="mono">{e.action}</td>
                   <td>{e.domain ?? <span class="muted">account</span>}</td>

@@ -1,7 +1,7 @@
 // A domain's call handling: where unanswered calls go and when, the whisper, the lead rule, and the blocklist.
 import { useState } from 'preact/hooks';
 import { api, get } from './api.ts';
-import { localDateTime, phone, phoneAsWritten } from './format.ts';
+import { phone, phoneAsWritten, when, type Clock } from './format.ts';
 import { useAction, useLoad } from './hooks.ts';
 import { Failure } from './layout.tsx';
 import type { DomainView } from './domain-view.ts';
@@ -64,7 +64,7 @@ interface BlockedCaller {
   addedBy: string;
 }
 
-export function BlockedCallersCard({ path, timeZone }: { path: string; timeZone: string }) {
+export function BlockedCallersCard({ path, clock }: { path: string; clock: Clock }) {
   const list = useLoad(() => get<BlockedCaller[]>(`${path}/blocked-callers`), [path]);
   const { error, run } = useAction(list.reload);
   return (
@@ -86,7 +86,7 @@ export function BlockedCallersCard({ path, timeZone }: { path: string; timeZone:
             {list.data.map((entry) => (
               <tr>
                 <td class="nowrap">{/^\d+$/.test(entry.number) ? phone(entry.number) : entry.number}</td>
-                <td class="nowrap">{localDateTime(entry.addedAt, timeZone)}</td>
+                <td class="nowrap">{when(entry.addedAt, clock)}</td>
                 <td>{entry.addedBy}</td>
                 <td class="num">
                   <button type="button" class="link" onClick={() => run(() => api('DELETE', `${path}/blocked-callers/${entry.id}`))}>

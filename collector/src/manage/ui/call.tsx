@@ -2,7 +2,8 @@
 // sure that is, the visitor's pages up to the call, the cart and orders tied to it, and the verdict.
 import type { callPage } from '../../reports/call-page.ts';
 import { get } from './api.ts';
-import { duration, money, phone, STATUS_LABELS, UNATTRIBUTED } from './format.ts';
+import { duration, money, phone, STATUS_LABELS, UNATTRIBUTED, when } from './format.ts';
+import { useClock } from './clock.ts';
 import { useLoad } from './hooks.ts';
 import { Failure } from './layout.tsx';
 import { routeHash, type Route } from './route.ts';
@@ -14,6 +15,7 @@ export function CallScreen({ route }: { route: Route }) {
   const domain = route.domain!;
   const { data, error, reload } = useLoad(() => get<CallPage>(`/domains/${encodeURIComponent(domain)}/calls/${encodeURIComponent(route.query.id ?? '')}`), [domain, route.query.id]);
   const call = data?.call;
+  const clock = useClock(domain);
   return (
     <section class="call-page">
       <p>
@@ -29,7 +31,7 @@ export function CallScreen({ route }: { route: Route }) {
           <div class="card">
             <dl class="facts">
               <dt>When</dt>
-              <dd>{call.startedAt}, for {duration(call.duration)}</dd>
+              <dd>{when(call.startedAt, clock)}, for {duration(call.duration)}</dd>
               <dt>Number called</dt>
               <dd>
                 {phone(call.trackingNumber)}
@@ -69,7 +71,7 @@ export function CallScreen({ route }: { route: Route }) {
                 <VerdictSelect call={call} domain={domain} changed={reload} />
                 <span class="muted">
                   {' '}
-                  {call.verdict ? `said by ${call.verdictBy} on ${call.verdictAt}` : call.lead === null ? 'decided when the call ends' : `${call.lead ? 'a lead' : 'not a lead'} by the domain's rule`}
+                  {call.verdict ? `said by ${call.verdictBy} on ${when(call.verdictAt!, clock)}` : call.lead === null ? 'decided when the call ends' : `${call.lead ? 'a lead' : 'not a lead'} by the domain's rule`}
                 </span>
               </dd>
             </dl>
@@ -97,7 +99,7 @@ export function CallScreen({ route }: { route: Route }) {
                 {data.orders.map((o) => (
                   <li>
                     Order {o.id}, {o.status}
-                    {o.isSale ? ' (a sale)' : ''}: {o.totalCost}, {o.createdAt}
+                    {o.isSale ? ' (a sale)' : ''}: {o.totalCost}, {when(o.createdAt, clock)}
                   </li>
                 ))}
               </ul>

@@ -1,19 +1,21 @@
 // The calls log: each call with what led to it, filters, pages, and the two CSV downloads.
 import type { CallRow } from '../../reports/calls-log.ts';
 import { api, get, withQuery } from './api.ts';
-import { duration, phone, STATUS_LABELS, UNATTRIBUTED } from './format.ts';
+import { duration, phone, STATUS_LABELS, UNATTRIBUTED, when } from './format.ts';
 import { useLoad } from './hooks.ts';
 import { Failure } from './layout.tsx';
 import { rangeQuery, ReportHeading } from './range.tsx';
 import { navigate, routeHash, type Route } from './route.ts';
 import { VerdictSelect } from './verdict.tsx';
 import { may, useWho } from './who.ts';
+import { useClock } from './clock.ts';
 
 const STATUSES = ['SUCCESS', 'NORESPONSE', 'BUSY', 'EXPIRED', 'NOTASSIGNED', 'INTERRUPTED', 'ANOMALY', 'CALLER_PHONE_BLACKLISTED', 'ONGOING'];
 const SOURCES = ['paid', 'organic', 'social', 'referral', 'direct', 'offline', 'unattributed'];
 
 export function CallsScreen({ route }: { route: Route }) {
   const who = useWho();
+  const clock = useClock(route.domain);
   const base = `/domains/${encodeURIComponent(route.domain!)}/reports`;
   const filters = { ...rangeQuery(route), status: route.query.status, source: route.query.source, firstCall: route.query.firstCall, lead: route.query.lead, spam: route.query.spam };
   const page = Number(route.query.page || 1);
@@ -47,7 +49,7 @@ export function CallsScreen({ route }: { route: Route }) {
         </select>
         <select aria-label="Spam" value={route.query.spam ?? ''} onChange={(e) => set({ spam: (e.target as HTMLSelectElement).value })}>
           <option value="">Spam or not</option>
-          <option value="false">Counted calls (no spam, no blocked caller)</option>
+          <option value="false" title="No spam, no blocked caller: the calls the overview counts">Counted calls</option>
           <option value="true">Spam only</option>
         </select>
         <span class="spacer" />
@@ -88,8 +90,7 @@ export function CallsScreen({ route }: { route: Route }) {
                 <tr data-call={call.callId}>
                   <td class="nowrap">
                     <a href={routeHash({ domain: route.domain, screen: 'call', query: { id: String(call.callId) } })} title="The call's page">
-                      {call.startedAt.slice(0, 10)}
-                      <div>{call.startedAt.slice(11)}</div>
+                      {when(call.startedAt, clock)}
                     </a>
                   </td>
                   <td class="nowrap">{phone(call.trackingNumber)}{call.offlineDescription && <div class="muted">{call.offlineDescription}</div>}</td>

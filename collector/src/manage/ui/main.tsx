@@ -12,6 +12,7 @@ import { api, get, setCsrfToken } from './api.ts';
 import { CallsScreen } from './calls.tsx';
 import { CallScreen } from './call.tsx';
 import { useLoad } from './hooks.ts';
+import { clocksOf, ClocksContext } from './clock.ts';
 import { Layout, screensOf } from './layout.tsx';
 import { MembersScreen } from './members.tsx';
 import { NewDomainScreen } from './new-domain.tsx';
@@ -59,7 +60,7 @@ let lastDomain: string | null = null;
 function SignedIn({ who, onSignOut }: { who: Who; onSignOut: () => void }) {
   const route = useRoute();
   if (route.domain) lastDomain = route.domain;
-  const domains = useLoad(() => get<{ name: string }[]>('/domains'), []);
+  const domains = useLoad(() => get<{ name: string; country: string; timeZone: string }[]>('/domains'), []);
   const names = domains.data?.map((d) => d.name) ?? [];
   const accountScreen = (ACCOUNT_SCREENS as readonly string[]).includes(route.screen);
   useEffect(() => {
@@ -72,19 +73,21 @@ function SignedIn({ who, onSignOut }: { who: Who; onSignOut: () => void }) {
   }, [domains.data, route.domain, route.screen]);
   if (!domains.data) return null;
   return (
-    <Layout route={route} domain={route.domain ?? (accountScreen && lastDomain && names.includes(lastDomain) ? lastDomain : null)} domains={names} onSignOut={onSignOut}>
-      {route.screen === 'new' && (may.manageDomain(who) ? <NewDomainScreen created={domains.reload} first={!names.length} /> : <ProfileScreen noDomains={!names.length} />)}
-      {route.screen === 'account' && may.manageAccount(who) && <AccountScreen />}
-      {route.screen === 'members' && may.manageAccount(who) && <MembersScreen domains={names} />}
-      {route.screen === 'profile' && <ProfileScreen noDomains={!names.length} />}
-      {route.domain && route.screen === 'overview' && <OverviewScreen route={route} />}
-      {route.domain && route.screen === 'calls' && <CallsScreen route={route} />}
-      {route.domain && route.screen === 'call' && <CallScreen route={route} />}
-      {route.domain && route.screen === 'pools' && <PoolsScreen route={route} />}
-      {route.domain && route.screen === 'agents' && <AgentsScreen route={route} />}
-      {route.domain && route.screen === 'settings' && <SettingsScreen route={route} />}
-      {route.domain && route.screen === 'activity' && <ActivityScreen route={route} />}
-    </Layout>
+    <ClocksContext.Provider value={clocksOf(domains.data)}>
+      <Layout route={route} domain={route.domain ?? (accountScreen && lastDomain && names.includes(lastDomain) ? lastDomain : null)} domains={names} onSignOut={onSignOut}>
+        {route.screen === 'new' && (may.manageDomain(who) ? <NewDomainScreen created={domains.reload} first={!names.length} /> : <ProfileScreen noDomains={!names.length} />)}
+        {route.screen === 'account' && may.manageAccount(who) && <AccountScreen />}
+        {route.screen === 'members' && may.manageAccount(who) && <MembersScreen domains={names} />}
+        {route.screen === 'profile' && <ProfileScreen noDomains={!names.length} />}
+        {route.domain && route.screen === 'overview' && <OverviewScreen route={route} />}
+        {route.domain && route.screen === 'calls' && <CallsScreen route={route} />}
+        {route.domain && route.screen === 'call' && <CallScreen route={route} />}
+        {route.domain && route.screen === 'pools' && <PoolsScreen route={route} />}
+        {route.domain && route.screen === 'agents' && <AgentsScreen route={route} />}
+        {route.domain && route.screen === 'settings' && <SettingsScreen route={route} />}
+        {route.domain && route.screen === 'activity' && <ActivityScreen route={route} />}
+      </Layout>
+    </ClocksContext.Provider>
   );
 }
 

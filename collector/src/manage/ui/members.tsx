@@ -3,7 +3,7 @@
 // remove; the invitations waiting, which can be revoked.
 import { useState } from 'preact/hooks';
 import { api, get } from './api.ts';
-import { localDateTime } from './format.ts';
+import { BROWSER_CLOCK, when } from './format.ts';
 import { useAction, useLoad } from './hooks.ts';
 import { Failure } from './layout.tsx';
 import { LinkToCopy } from './shown-once.tsx';
@@ -26,7 +26,6 @@ interface Invitation {
 }
 
 const ROLES: Role[] = ['owner', 'admin', 'analyst', 'agent'];
-const BROWSER_ZONE = Intl.DateTimeFormat().resolvedOptions().timeZone;
 
 export function MembersScreen({ domains }: { domains: string[] }) {
   const who = useWho();
@@ -106,7 +105,7 @@ export function MembersScreen({ domains }: { domains: string[] }) {
                   <td>
                     <MemberDomains member={m} domains={domains} save={(chosen) => action.run(() => api('PATCH', `/account/members/${encodeURIComponent(m.username)}`, { domains: chosen }))} />
                   </td>
-                  <td class="nowrap">{m.lastSignInAt ? localDateTime(m.lastSignInAt, BROWSER_ZONE) : <span class="muted">never</span>}</td>
+                  <td class="nowrap">{m.lastSignInAt ? when(m.lastSignInAt, BROWSER_CLOCK) : <span class="muted">never</span>}</td>
                   <td class="nowrap">
                     <button type="button" onClick={() => ask(`Password reset link of ${m.username}`, () => api('POST', `/account/members/${encodeURIComponent(m.username)}/reset`))}>
                       Reset link
@@ -134,7 +133,7 @@ export function MembersScreen({ domains }: { domains: string[] }) {
                   <td>{i.username}</td>
                   <td>{i.role}</td>
                   <td>{i.domains ? i.domains.join(', ') || 'none' : <span class="muted">every domain</span>}</td>
-                  <td class="nowrap">{localDateTime(i.expiresAt, BROWSER_ZONE)}</td>
+                  <td class="nowrap">{when(i.expiresAt, BROWSER_CLOCK)}</td>
                   <td>
                     <button type="button" onClick={() => action.run(() => api('DELETE', `/account/invitations/${encodeURIComponent(i.id)}`))}>
                       Revoke

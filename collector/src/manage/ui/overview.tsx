@@ -4,7 +4,8 @@ import type { Overview, Row } from '../../reports/overview.ts';
 import { get, withQuery } from './api.ts';
 import { CallsChart } from './chart.tsx';
 import { useState } from 'preact/hooks';
-import { change, count, money, percent, pointsChange, ratio } from './format.ts';
+import { change, count, day, money, percent, pointsChange, ratio, type Clock } from './format.ts';
+import { useClock } from './clock.ts';
 import { useLoad } from './hooks.ts';
 import { Failure } from './layout.tsx';
 import { rangeQuery, ReportHeading } from './range.tsx';
@@ -15,18 +16,19 @@ const SOURCE_LABELS: Record<string, string> = { paid: 'Paid search', organic: 'O
 
 export function OverviewScreen({ route }: { route: Route }) {
   const { data, error } = useLoad(() => get<Overview>(withQuery(`/domains/${encodeURIComponent(route.domain!)}/reports/overview`, { ...rangeQuery(route), model: route.query.model })), [route.domain, route.query.from, route.query.to, route.query.model]);
+  const clock = useClock(route.domain);
   return (
     <section>
       <ReportHeading title="Overview" route={route} />
       {error && <Failure message={error} />}
-      {data && <OverviewBody data={data} route={route} callsLog />}
+      {data && <OverviewBody data={data} route={route} clock={clock} callsLog />}
     </section>
   );
 }
 
 /** The overview's figures: also the page of a shared link, which has no model switch and no link
  * into the calls log (`callsLog`). */
-export function OverviewBody({ data, route, callsLog = false }: { data: Omit<Overview, 'model'> & { model?: Overview['model'] }; route: Route; callsLog?: boolean }) {
+export function OverviewBody({ data, route, clock, callsLog = false }: { data: Omit<Overview, 'model'> & { model?: Overview['model'] }; route: Route; clock: Clock; callsLog?: boolean }) {
   const sales = data.totals.orders > 0;
   const [overlay, setOverlay] = useState(false);
   const before = data.previous?.totals;
@@ -35,7 +37,7 @@ export function OverviewBody({ data, route, callsLog = false }: { data: Omit<Ove
   return (
     <>
       <p class="muted">
-        {data.from} to {data.to}, in the domain's time zone{data.previous && `; compared with ${data.previous.from} to ${data.previous.to}`}
+        {day(data.from, clock)} to {day(data.to, clock)}, in the domain's time zone{data.previous && `; compared with ${day(data.previous.from, clock)} to ${day(data.previous.to, clock)}`}
       </p>
       <div class="tiles">
         <Tile label="Visits" value={count(data.totals.visits)} compared={vs(data.totals.visits, before?.visits)} />

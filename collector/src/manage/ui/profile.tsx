@@ -2,7 +2,7 @@
 // which can be ended.
 import { useState } from 'preact/hooks';
 import { api, get } from './api.ts';
-import { localDateTime } from './format.ts';
+import { BROWSER_CLOCK, when } from './format.ts';
 import { useAction, useLoad } from './hooks.ts';
 import { Failure } from './layout.tsx';
 import { ROLE_NOTES, useWho } from './who.ts';
@@ -15,8 +15,6 @@ interface Session {
   signedInAt: string;
   lastSeenAt: string;
 }
-
-const BROWSER_ZONE = Intl.DateTimeFormat().resolvedOptions().timeZone;
 
 /** A User-Agent in a few words: the browser and the system. */
 function deviceOf(agent: string | null): string {
@@ -82,7 +80,7 @@ export function ProfileScreen({ noDomains }: { noDomains: boolean }) {
                 <tr>
                   <td title={s.device ?? ''}>{deviceOf(s.device)}</td>
                   <td class="mono">{s.address ?? ''}</td>
-                  <td class="nowrap">{localDateTime(s.lastSeenAt, BROWSER_ZONE)}</td>
+                  <td class="nowrap">{when(s.lastSeenAt, BROWSER_CLOCK)}</td>
                   <td>{s.current ? <span class="status success">this one</span> : <button type="button" onClick={() => action.run(() => api('DELETE', `/session/sessions/${encodeURIComponent(s.id)}`))}>End</button>}</td>
                 </tr>
               ))}

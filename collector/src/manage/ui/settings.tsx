@@ -1,7 +1,7 @@
 // A domain's settings: install, keys, the settings themselves, pools and numbers.
 import { useEffect, useState } from 'preact/hooks';
 import { api, get } from './api.ts';
-import { localDateTime, phoneAsWritten } from './format.ts';
+import { localeOf, phoneAsWritten, when, type Clock } from './format.ts';
 import { useLoad, type Loaded } from './hooks.ts';
 import { Failure } from './layout.tsx';
 import { NumbersCard } from './numbers.tsx';
@@ -35,19 +35,20 @@ export function SettingsScreen({ route }: { route: Route }) {
   }, [waiting, install.reload]);
   if (domain.error) return <Failure message={domain.error} />;
   if (!domain.data) return <p class="muted">Loading…</p>;
+  const clock: Clock = { timeZone: domain.data.timeZone, locale: localeOf(domain.data.country) };
   return (
     <section>
       <div class="heading">
         <h1>Settings of {domain.data.name}</h1>
       </div>
       <SetUpCard domain={domain.data} install={install.data} />
-      <InstallCard path={path} install={install} timeZone={domain.data.timeZone} changed={domain.reload} />
+      <InstallCard path={path} install={install} clock={clock} changed={domain.reload} />
       <KeysCard path={path} domain={domain.data} changed={domain.reload} />
       <SettingsForm path={path} domain={domain.data} saved={domain.reload} />
       <CallHandlingForm path={path} domain={domain.data} saved={domain.reload} />
-      <BlockedCallersCard path={path} timeZone={domain.data.timeZone} />
+      <BlockedCallersCard path={path} clock={clock} />
       <NumbersCard path={path} domain={domain.data} changed={domain.reload} />
-      <SharedLinksCard path={path} timeZone={domain.data.timeZone} />
+      <SharedLinksCard path={path} clock={clock} />
     </section>
   );
 }
@@ -83,7 +84,7 @@ function SetUpCard({ domain, install }: { domain: DomainView; install: Install |
   );
 }
 
-function InstallCard({ path, install, timeZone, changed }: { path: string; install: Loaded<Install>; timeZone: string; changed: () => void }) {
+function InstallCard({ path, install, clock, changed }: { path: string; install: Loaded<Install>; clock: Clock; changed: () => void }) {
   const [copied, setCopied] = useState(false);
   /** What the last "Allow this origin" did, or why it did not. */
   const [allowed, setAllowed] = useState<{ ok: boolean; text: string } | null>(null);
@@ -125,7 +126,7 @@ function InstallCard({ path, install, timeZone, changed }: { path: string; insta
           <ul>
             {data.refusedOrigins.map((r) => (
               <li>
-                <code>{r.origin}</code> <span class="muted">{r.count} refused, the last {localDateTime(r.lastAt, timeZone)}</span>{' '}
+                <code>{r.origin}</code> <span class="muted">{r.count} refused, the last {when(r.lastAt, clock)}</span>{' '}
                 <button type="button" onClick={() => void allow(r.origin)}>
                   Allow this origin
                 </button>
@@ -141,7 +142,7 @@ function InstallCard({ path, install, timeZone, changed }: { path: string; insta
       )}
       {data && (
         <p class={data.lastViewAt ? 'ok-text' : 'muted'} data-testid="last-view">
-          {data.lastViewAt ? `Views are arriving: the last one came ${localDateTime(data.lastViewAt, timeZone)} (${timeZone}).` : 'No view has arrived from the site yet.'}{' '}
+          {data.lastViewAt ? `Views are arriving: the last one came ${when(data.lastViewAt, clock)} (${clock.timeZone}).` : 'No view has arrived from the site yet.'}{' '}
           <button type="button" class="link" onClick={install.reload}>
             Check again
           </button>

@@ -2,7 +2,7 @@
 // how often each was opened, revoke one. The link is shown once, when made.
 import { useState } from 'preact/hooks';
 import { api, get } from './api.ts';
-import { localDateTime } from './format.ts';
+import { when, type Clock } from './format.ts';
 import { useAction, useLoad } from './hooks.ts';
 import { Failure } from './layout.tsx';
 import { LinkToCopy } from './shown-once.tsx';
@@ -17,7 +17,7 @@ interface SharedLink {
   lastOpenedAt: string | null;
 }
 
-export function SharedLinksCard({ path, timeZone }: { path: string; timeZone: string }) {
+export function SharedLinksCard({ path, clock }: { path: string; clock: Clock }) {
   const links = useLoad(() => get<{ links: SharedLink[] }>(`${path}/shared-links`), [path]);
   const action = useAction(links.reload);
   const [made, setMade] = useState<string | null>(null);
@@ -57,10 +57,10 @@ export function SharedLinksCard({ path, timeZone }: { path: string; timeZone: st
             {links.data.links.map((l) => (
               <tr>
                 <td>{l.label || <span class="muted">no label</span>}</td>
-                <td>{localDateTime(l.createdAt, timeZone)} by {l.createdBy}</td>
+                <td>{when(l.createdAt, clock)} by {l.createdBy}</td>
                 <td>{l.passwordProtected ? 'yes' : 'no'}</td>
                 <td class="num">{l.openings}</td>
-                <td>{l.lastOpenedAt ? localDateTime(l.lastOpenedAt, timeZone) : <span class="muted">never</span>}</td>
+                <td>{l.lastOpenedAt ? when(l.lastOpenedAt, clock) : <span class="muted">never</span>}</td>
                 <td>
                   <button type="button" onClick={() => action.run(() => api('DELETE', `${path}/shared-links/${encodeURIComponent(l.id)}`))}>
                     Revoke

@@ -3,12 +3,13 @@
 import { useState } from 'preact/hooks';
 import type { Overview } from '../../reports/overview.ts';
 import { ApiError, withQuery } from './api.ts';
+import { localeOf } from './format.ts';
 import { useLoad } from './hooks.ts';
 import { OverviewBody } from './overview.tsx';
 import { rangeQuery, ReportHeading } from './range.tsx';
 import { useRoute } from './route.ts';
 
-type SharedOverview = Omit<Overview, 'model'> & { domain: string; label: string };
+type SharedOverview = Omit<Overview, 'model'> & { domain: string; label: string; timeZone: string; country: string };
 
 /** The link's own JSON: not the back end's API, whose session this page has none of. */
 async function shared<T>(method: string, path: string, body?: unknown): Promise<T> {
@@ -46,7 +47,7 @@ export function SharedReport() {
         {data && (
           <section>
             <ReportHeading title={`Overview of ${data.domain}`} route={route} />
-            <OverviewBody data={data} route={route} />
+            <OverviewBody data={data} route={route} clock={{ timeZone: data.timeZone, locale: localeOf(data.country) }} />
           </section>
         )}
       </main>
