@@ -100,6 +100,9 @@ describe('back end reports', () => {
   it('lists the calls with what led to them, filters them, and exports them as CSV', async () => {
     const log = await owner.get('/domains/shop.test/reports/calls');
     expect(log.body.calls).toHaveLength(3);
+    // The log says how many calls its filters give in all, and pages through them.
+    expect(log.body).toMatchObject({ total: 3, totalCapped: false, page: 1, pageSize: 50, hasMore: false });
+    expect((await owner.get('/domains/shop.test/reports/calls?source=paid')).body).toMatchObject({ total: 1 });
     const paid = log.body.calls.find((c: { trackingNumber: string }) => c.trackingNumber === held.paid);
     expect(paid).toMatchObject({ status: 'SUCCESS', source: expect.stringMatching(/^paid/), keyword: 'red shoes', gclid: 'abc123', landingPage: 'https://shop.test/?gclid=abc123&utm_medium=cpc&utm_term=red+shoes', caller: '0611223344' });
     const organic = log.body.calls.find((c: { trackingNumber: string }) => c.trackingNumber === held.organic);

@@ -120,19 +120,28 @@ export function rowOf(call: CallDoc, domain: DomainDoc): CallRow {
 /** A call's numbers the back end writes out: the caller only when the domain shows callers whole. */
 export const numbersOfCall = (domain: DomainDoc) => (call: CallDoc) => [call.trackingNumber, call.destination, domain.callerPrivacy === 'none' ? call.caller : null];
 
-/** One page of the log, newest first, and whether there is a next one. `callerBlocked`: the caller is
+/** The log counts its calls up to this many (a count reads each one): beyond, "100,000 or more". */
+export const LOG_COUNT_LIMIT = 100_000;
+
+/** One page of the log, newest first, whether there is a next one, and how many calls the filters
+ * give in all (`total`, at most LOG_COUNT_LIMIT: `totalCapped` then). `callerBlocked`: the caller is
  * on the blocklist now (the log's block and unblock action). */
-export async function callsPage(c: Collections, domain: DomainDoc, range: DayRange, filters: CallFilters, page: number): Promise<{ calls: (CallRow & { callerBlocked: boolean })[]; page: number; hasMore: boolean }> {
-  const calls = await c.calls
-    .find(filterOf(domain, range, filters), { sort: { startedAt: -1, _id: -1 }, skip: (page - 1) * LOG_PAGE_SIZE, limit: LOG_PAGE_SIZE + 1 })
-    .toArray();
+export async function callsPage(c: Collections, domain: DomainDoc, range: DayRange, filters: CallFilters, page: number): Promise<{ calls: (CallRow & { callerBlocked: boolean })[]; page: number; pageSize: number; hasMore: boolean; total: number; totalCapped: boolean }> {
+  const filter = filterOf(domain, range, filters);
+  const [calls, total] = await Promise.all([
+    c.calls.find(filter, { sort: { startedAt: -1, _id: -1 }, skip: (page - 1) * LOG_PAGE_SIZE, limit: LOG_PAGE_SIZE + 1 }).toArray(),
+    c.calls.countDocuments(filter, { limit: LOG_COUNT_LIMIT }),
+  ]);
   const shown = calls.slice(0, LOG_PAGE_SIZE);
   const callers = [...new Set(shown.flatMap((call) => (call.caller ? [call.caller] : [])))];
   const blocked = await new BlockedCallers(c).blockedAmong(domain._id, callers);
   return {
     calls: shown.map((call) => ({ ...rowOf(call, domain), callerBlocked: call.caller !== null && blocked.has(call.caller) })),
     page,
+    pageSize: LOG_PAGE_SIZE,
     hasMore: calls.length > LOG_PAGE_SIZE,
+    total,
+    totalCapped: total >= LOG_COUNT_LIMIT,
     ...withPhoneDisplay(shown.flatMap(numbersOfCall(domain)), countryOf(domain)),
   };
 }

@@ -1,7 +1,7 @@
 // The calls log: each call with what led to it, filters, pages, and the two CSV downloads.
 import type { CallRow } from '../../reports/calls-log.ts';
 import { api, get, withQuery } from './api.ts';
-import { duration, phone, STATUS_LABELS, UNATTRIBUTED, when } from './format.ts';
+import { count, duration, phone, STATUS_LABELS, UNATTRIBUTED, when } from './format.ts';
 import { useLoad } from './hooks.ts';
 import { Failure } from './layout.tsx';
 import { rangeQuery, ReportHeading } from './range.tsx';
@@ -19,7 +19,7 @@ export function CallsScreen({ route }: { route: Route }) {
   const base = `/domains/${encodeURIComponent(route.domain!)}/reports`;
   const filters = { ...rangeQuery(route), status: route.query.status, source: route.query.source, firstCall: route.query.firstCall, lead: route.query.lead, spam: route.query.spam };
   const page = Number(route.query.page || 1);
-  const { data, error, reload } = useLoad(() => get<{ calls: (CallRow & { callerBlocked: boolean })[]; hasMore: boolean }>(withQuery(`${base}/calls`, { ...filters, page })), [route.domain, JSON.stringify(filters), page]);
+  const { data, error, reload } = useLoad(() => get<{ calls: (CallRow & { callerBlocked: boolean })[]; hasMore: boolean; total: number; totalCapped: boolean; pageSize: number }>(withQuery(`${base}/calls`, { ...filters, page })), [route.domain, JSON.stringify(filters), page]);
   const set = (query: Record<string, string>) => navigate({ ...route, query: { ...route.query, page: '', ...query } });
   return (
     <section>
@@ -70,6 +70,12 @@ export function CallsScreen({ route }: { route: Route }) {
       {error && <Failure message={error} />}
       {data && !data.calls.length && <p class="muted">No call in this range.</p>}
       {data && data.calls.length > 0 && (
+        <p class="muted" data-testid="calls-total">
+          {count(data.total)}
+          {data.totalCapped ? ' or more' : ''} call{data.total === 1 ? '' : 's'} in this range and these filters; page {page} of {data.totalCapped ? 'many' : count(Math.max(1, Math.ceil(data.total / data.pageSize)))}
+        </p>
+      )}
+      {data && data.calls.length > 0 && (
         <div class="card flush">
           <table class="calls">
             <thead>
@@ -88,13 +94,13 @@ export function CallsScreen({ route }: { route: Route }) {
             <tbody>
               {data.calls.map((call) => (
                 <tr data-call={call.callId}>
-                  <td class="nowrap">
+                  <td data-label="Started" class="nowrap">
                     <a href={routeHash({ domain: route.domain, screen: 'call', query: { id: String(call.callId) } })} title="The call's page">
                       {when(call.startedAt, clock)}
                     </a>
                   </td>
-                  <td class="nowrap">{phone(call.trackingNumber)}{call.offlineDescription && <div class="muted">{call.offlineDescription}</div>}</td>
-                  <td class="nowrap">
+                  <td data-label="Number called" class="nowrap">{phone(call.trackingNumber)}{call.offlineDescription && <div class="muted">{call.offlineDescription}</div>}</td>
+                  <td data-label="Caller" class="nowrap">
                     {call.caller === 'anonymous' || call.caller === 'hidden' ? call.caller : phone(call.caller)}
                     {call.caller !== 'anonymous' && may.manageDomain(who) && (
                       <button
@@ -107,20 +113,20 @@ export function CallsScreen({ route }: { route: Route }) {
                       </button>
                     )}
                   </td>
-                  <td>{call.firstCall === null ? <span class="muted">—</span> : call.firstCall ? <span class="status new-caller">new</span> : <span class="muted">repeat</span>}</td>
-                  <td>
+                  <td data-label="New">{call.firstCall === null ? <span class="muted">—</span> : call.firstCall ? <span class="status new-caller">new</span> : <span class="muted">repeat</span>}</td>
+                  <td data-label="Status, match">
                     <span class={`status ${call.status.toLowerCase()}`} title={call.status}>{STATUS_LABELS[call.status] ?? call.status}</span>
                     <div>{call.matchConfidence ? <span class={`status match-${call.matchConfidence}`} title={`How sure the visit match is: ${call.matchCandidates} visit(s) held the number before the call`}>{call.matchConfidence}</span> : <span class="muted">{call.source === 'offline' ? 'offline' : '—'}</span>}</div>
                   </td>
-                  <td class="num nowrap">{duration(call.duration)}</td>
-                  <td>
+                  <td data-label="Duration" class="num nowrap">{duration(call.duration)}</td>
+                  <td data-label="Lead">
                     <VerdictSelect call={call} domain={route.domain!} changed={reload} />
                   </td>
-                  <td>
+                  <td data-label="Source and keyword">
                     {call.source ?? <span class="muted">{UNATTRIBUTED}</span>}
                     {call.keyword && <div class="muted">{call.keyword}</div>}
                   </td>
-                  <td class="pages">
+                  <td data-label="Landing page" class="pages">
                     {call.landingPage && <div title={call.landingPage}>{call.landingPage}</div>}
                     {call.pagesSeen.length > 1 && <div class="muted">{call.pagesSeen.length} pages seen</div>}
                     {call.gclid && <div class="muted mono" title={call.gclid}>gclid {call.gclid}</div>}
