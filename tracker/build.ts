@@ -9,8 +9,10 @@ import { build } from 'esbuild';
 import { minify } from 'terser';
 import { trackerBundlePath } from './bundle-path.ts';
 
-export const BUDGET_GZIP_BYTES = 2600;
-export const MAX_GZIP_BYTES = 2800;
+/** Correct numbers outside France matter more to a visitor than 200 bytes, which arrive in the same
+ * round trip (issue 39): 2,800, from 2,600. */
+export const BUDGET_GZIP_BYTES = 2800;
+export const MAX_GZIP_BYTES = 3000;
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 

@@ -40,13 +40,18 @@ describe('an upgrade from the release before numbers of any country', () => {
     const answers = await replay(collector, recorded.day);
     expect(Object.keys(answers)).toEqual(Object.keys(recorded.answers));
     // Ours, and new: how the back end writes a French domain's foreign numbers (phone-display.ts).
-    const { phoneDisplay, ...callsLog } = answers.callsLog as { phoneDisplay?: Record<string, string> };
+    const { phoneDisplay, total, totalCapped, pageSize, ...callsLog } = answers.callsLog as { phoneDisplay?: Record<string, string>; total: number; totalCapped: boolean; pageSize: number; calls: unknown[] };
     expect(phoneDisplay).toEqual({ '00442079460000': '+44 20 7946 0000' });
+    // Ours, and new: the calls log's count (issue 39).
+    expect({ total, totalCapped, pageSize }).toEqual({ total: callsLog.calls.length, totalCapped: false, pageSize: 50 });
     answers.callsLog = callsLog;
     // Ours, and new: the overview counts spam calls apart (issue 39); the release had none.
-    const { totals } = answers.overview as { totals: { spam?: number } };
-    expect(totals.spam).toBe(0);
-    delete totals.spam;
+    const overview = answers.overview as { totals: { spam?: number }; previous?: { from: string } };
+    expect(overview.totals.spam).toBe(0);
+    delete overview.totals.spam;
+    // Ours, and new: the period before beside it (issue 39).
+    expect(overview.previous).toMatchObject({ from: expect.any(String) });
+    delete overview.previous;
     // Ours, and new: the data API's records rendered since carry the call's id and verdict (issue 39);
     // those the release rendered get them from npm run rebuild-summaries.
     for (const name of ['calls', 'callsByCaller', 'callsByNumber']) {

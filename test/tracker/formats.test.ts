@@ -63,6 +63,9 @@ describe('writing a tracking number in the format of the original', () => {
     ['1-415-555-0199', '14.15.55.50.14.2', '1-415-555-0142'],
     ['020 7946 0000', '02.07.94.60.00.1', '020 7946 0001'],
     ['+44 20 7946 0000', '00.44.20.79.46.00.01', '+44 20 7946 0001'],
+    // The UK's common form: the trunk zero in brackets stays where it was (issue 39).
+    ['+44 (0)20 7946 0000', '00.44.20.79.46.00.01', '+44 (0)20 7946 0001'],
+    ['+44(0)2079460000', '00.44.20.79.46.00.01', '+44(0)2079460001'],
   ])('%j with %j becomes %j, in its country\'s layout', (original, tracking, written) => {
     expect(swap(original, tracking)).toBe(written);
   });

@@ -10,9 +10,10 @@ export const PHONE_PATTERN = /\+?(?:\(\+?\d+\)|\d)(?:[ \u00a0\u202f.\-/]?(?:\(\d
  * "(415) 555-0142"). The number after its leading zeros (a trunk 0, or the 00 before a country code)
  * takes the site phone's place; one that does not fit the original's layout stays dotted. */
 export function formatLike({ text: original, phone }: { text: string; phone: string }, dotted: string): string {
-  const slots = original.replace(/\D/g, '');
+  // A trunk zero in brackets after a country code ("+44 (0)20 ...") is the layout's, not the number's.
+  const slots = original.replace(/\(0\)|\D/g, '');
   // One pattern for both (digits only, leading zeros off): the second costs gzip next to nothing.
   const fill = slots.replace(phone.replace(/^0+|\D/g, ''), dotted.replace(/^0+|\D/g, ''));
   let i = 0;
-  return fill != slots && fill.length == slots.length ? original.replace(/\d/g, () => fill[i++]!) : dotted;
+  return fill != slots && fill.length == slots.length ? original.replace(/\(0\)|\d/g, (d) => (d[1] ? d : fill[i++]!)) : dotted;
 }

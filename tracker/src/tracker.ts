@@ -1,6 +1,6 @@
 // One page of a site: records its views, swaps or reveals the site's numbers, keeps them alive.
-import type { BrowserViewAnswer } from '../../shared/src/schemas/browser.ts';
-import type { OspClickResponse, SurtaxPhone } from '../../shared/src/schemas/tracking.ts';
+import type { BrowserSurtaxPhone, BrowserViewAnswer } from '../../shared/src/schemas/browser.ts';
+import type { OspClickResponse } from '../../shared/src/schemas/tracking.ts';
 import { post } from './collector.ts';
 import { elementOf, findPhones, rewrite, type Occurrence } from './page.ts';
 import { formatLike } from './phones.ts';
@@ -32,7 +32,7 @@ interface Shown extends Occurrence {
 /** Starts tracking the page; resolves once the first view's numbers are in place (or failed to come). */
 export function startTracker(o: TrackerOptions, base: string): Promise<void> {
   let view: BrowserViewAnswer;
-  let numbers: Record<string, SurtaxPhone> = {};
+  let numbers: Record<string, BrowserSurtaxPhone> = {};
   /** Phones already asked for: once per page load, never again (no retry storm). */
   const asked: Record<string, 1> = {};
   let shown: Shown[] = [];
@@ -68,8 +68,10 @@ export function startTracker(o: TrackerOptions, base: string): Promise<void> {
     for (const at of sitePhonesOnPage().reverse()) {
       const number = numbers[at.phone];
       if (number) {
-        const code = number.surtaxPhoneCode && at.node.nodeType == 3 ? ` (code ${number.surtaxPhoneCode})` : '';
-        show(at, formatLike(at, number.surtaxPhoneNumber) + code);
+        const text = at.node.nodeType == 3;
+        const code = number.surtaxPhoneCode && text ? ` (code ${number.surtaxPhoneCode})` : '';
+        // A number the site phone's layout does not fit comes written whole (a link's href keeps its digits).
+        show(at, ((text && number.surtaxPhoneText) || formatLike(at, number.surtaxPhoneNumber)) + code);
       } else if (!asked[at.phone]) {
         if (view.display == 'click') hideBehindControl(at);
         else assign(at.phone);

@@ -4,9 +4,9 @@
 // 0): a domain's own number is found with its country code, in its national form, and, in the
 // countries of +1, with the leading 1 that their people write. A French domain's numbers have one
 // form, as before.
-import { getCountryCallingCode } from 'libphonenumber-js/max';
+import { getCountryCallingCode, parsePhoneNumberWithError } from 'libphonenumber-js/max';
 import { formatDotted } from '@ringtrail/shared';
-import { DEFAULT_COUNTRY, isCountry, nationalOf } from '../domains/phone-numbers.ts';
+import { DEFAULT_COUNTRY, e164Of, isCountry, nationalOf } from '../domains/phone-numbers.ts';
 
 /** The digit strings tracker.js makes of a (canonical) number written the ways its country writes it. */
 export function trackerForms(canonical: string, country: string): string[] {
@@ -21,4 +21,27 @@ export function trackerForms(canonical: string, country: string): string[] {
 export function dottedInFormOf(sent: string, sitePhone: string, tracking: string, country: string): string {
   const index = trackerForms(sitePhone, country).indexOf(sent);
   return formatDotted(trackerForms(tracking, country)[index] ?? nationalOf(tracking, country));
+}
+
+/** The groups of digits a number is written in at home (`020 7946 0000`: 3, 4, 4); null when
+ * libphonenumber does not know the number. */
+function groupsOf(canonical: string): string | null {
+  try {
+    return parsePhoneNumberWithError(e164Of(canonical)).formatNational().split(/\D+/).filter(Boolean).map((g) => g.length).join();
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The tracking number written whole, as its own country writes it, when its groups of digits are not
+ * the site phone's (Manchester's `0161 496 0006` for London's `020 7946 0000`: tracker.js would
+ * force it into the site's `016 1496 0006`); null when the page's layout fits it. National when the
+ * page wrote the site phone nationally (`sent` with no country code), international otherwise.
+ */
+export function writtenWhenGroupsDiffer(sent: string, sitePhone: string, tracking: string): string | null {
+  const groups = groupsOf(tracking);
+  if (!groups || groups === groupsOf(sitePhone)) return null;
+  const number = parsePhoneNumberWithError(e164Of(tracking));
+  return sent.startsWith('00') || !sent.startsWith('0') ? number.formatInternational() : number.formatNational();
 }

@@ -5,7 +5,7 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import type { ZodType } from 'zod';
-import { browserClickRequest, browserExpirationRequest, browserViewRequest, type RequestedPhone, type SurtaxPhone } from '@ringtrail/shared';
+import { browserClickRequest, browserExpirationRequest, browserViewRequest, type BrowserSurtaxPhone, type RequestedPhone, type SurtaxPhone } from '@ringtrail/shared';
 import type { Collections } from '../db/collections.ts';
 import type { DomainDoc } from '../domains/documents.ts';
 import { isExhausted, showOverflow } from './overflow.ts';
@@ -18,8 +18,8 @@ import { inCountry } from '../tracking/assignment.ts';
 import type { TrackingService } from '../tracking/service.ts';
 import { admitOrigin } from './origin.ts';
 import { gaIdsFromCookies } from './ga-cookies.ts';
-import { dottedInFormOf, trackerForms } from './phone-forms.ts';
-import { canonicalIn, countryOf } from '../domains/phone-numbers.ts';
+import { dottedInFormOf, trackerForms, writtenWhenGroupsDiffer } from './phone-forms.ts';
+import { canonicalIn, countryOf, DEFAULT_COUNTRY } from '../domains/phone-numbers.ts';
 import { noteRefusedOrigin } from './refused-origins.ts';
 import type { BrowserRateLimit } from './rate-limit.ts';
 
@@ -136,16 +136,19 @@ export function browserRoutes(c: Collections, domains: DomainCache, service: Tra
 /** A public caller can only ever map the numbers the site owner declared; each once. */
 /** The numbers answered for the site phones, keyed by every form the page sent each in, each in
  * that form (phone-forms.ts); a French domain's as they were. */
-function inSentForms(domain: DomainDoc, sent: RequestedPhone[], answered: Record<string, SurtaxPhone>): Record<string, SurtaxPhone> {
+function inSentForms(domain: DomainDoc, sent: RequestedPhone[], answered: Record<string, SurtaxPhone>): Record<string, BrowserSurtaxPhone> {
   const country = countryOf(domain);
   const read = sent.map((phone) => inCountry(phone, domain));
   const bySitePhone = new Map(read.flatMap((phone) => (answered[phone.original] ? [[phone.digits, answered[phone.original]!] as const] : [])));
-  const inForms: Record<string, SurtaxPhone> = {};
+  const inForms: Record<string, BrowserSurtaxPhone> = {};
   for (const phone of read) {
     const number = bySitePhone.get(phone.digits);
     if (!number) continue;
     const tracking = canonicalIn(number.surtaxPhoneNumber, country) ?? number.surtaxPhoneNumber;
-    inForms[phone.original] = { ...number, surtaxPhoneNumber: dottedInFormOf(phone.original, phone.digits, tracking, country) };
+    // A French domain's answers stay the spec's; another's carry the number written whole where the
+    // site phone's layout does not fit it.
+    const text = country === DEFAULT_COUNTRY ? null : writtenWhenGroupsDiffer(phone.original, phone.digits, tracking);
+    inForms[phone.original] = { ...number, surtaxPhoneNumber: dottedInFormOf(phone.original, phone.digits, tracking, country), ...(text ? { surtaxPhoneText: text } : {}) };
   }
   return inForms;
 }

@@ -2,7 +2,7 @@
 // authenticated by the domain's public key. The ip and user agent come from the connection, the
 // expiration is always the domain's default, and only the domain's sitePhones are ever mapped.
 import { z } from 'zod';
-import { heldNumber, ospViewFields, ospViewResponse, requestedPhone, viewId } from './tracking.ts';
+import { heldNumber, ospViewFields, ospViewResponse, requestedPhone, surtaxPhone, viewId } from './tracking.ts';
 import { wireText } from './wire.ts';
 
 export const displayMode = z.enum(['direct', 'click']);
@@ -44,8 +44,16 @@ export const browserExpirationRequest = z.object({
   ...heldNumber,
 });
 
+/** A number the browser doors answer: /ospView's, and, when its groups of digits are not the site
+ * phone's, the number written whole as its country writes it (ours: tracker.js writes that). */
+export const browserSurtaxPhone = surtaxPhone.extend({
+  surtaxPhoneText: z.string().optional().describe("Ours: the number as its own country writes it (0161 496 0006), when the site phone's layout does not fit it"),
+});
+export type BrowserSurtaxPhone = z.infer<typeof browserSurtaxPhone>;
+
 /** /ospView's answer plus what the tracker needs to know of the domain. */
 export const browserViewAnswer = ospViewResponse.extend({
+  surtaxPhones: z.record(z.string(), browserSurtaxPhone).optional(),
   display: displayMode,
   /** The domain's real numbers (national digits): the only ones the tracker touches. */
   sitePhones: z.array(z.string()),
