@@ -17,6 +17,19 @@ fixture.accounts[0]!.domains.push({
   pools: [{ type: 9, usage: 'online', codeDigits: 4, numbers: ['0400000099'] }],
 });
 
+// A US domain: its people write one number in several forms.
+fixture.accounts[0]!.domains.push({
+  ...fixture.accounts[0]!.domains[0]!,
+  name: 'chicago.test',
+  country: 'US',
+  apiKey: 'track-chicago-key',
+  dataApiKey: 'data-chicago-key',
+  offlineApiKey: 'offline-chicago-key',
+  publicKey: 'pk-chicago-key',
+  sitePhones: ['(312) 555-0100', '(312) 555-0199'],
+  pools: [{ type: 100, usage: 'online', numbers: ['(312) 555-0140', '(312) 555-0141', '(312) 555-0142'] }],
+} as never);
+
 const s = useSeededCollector('tracker_click', fixture);
 
 const PAGE = `
@@ -59,6 +72,24 @@ describe('tracker.js in click display', () => {
     expect(await s.t.c.clicks.findOne({ viewId: view._id })).toMatchObject({ kind: 'click', visitId, phone: '0123456789', leaseId: lease._id });
     expect(lease.viewId).toBe(view._id);
     expect(click(page, '#text a')).toBe(true); // revealed: now an ordinary tel: link
+    expect(page.errors).toEqual([]);
+    page.close();
+  });
+
+  it('reveals a number in every form the page writes it in with one click, and no other number', async () => {
+    const body = '<p id="national">Call (312) 555-0100</p><p id="intl">Abroad: +1 312-555-0100</p><p id="one">Or 1-312-555-0100</p><p id="other">Sales (312) 555-0199</p>';
+    const page = await openPage({ collector: s.collector.baseUrl, body, attributes: { key: 'pk-chicago-key' } });
+    await page.ready();
+    expect(page.text('#intl')).toBe('Abroad: Show number');
+    click(page, '#national a');
+    await expect.poll(() => [page.text('#national'), page.text('#intl'), page.text('#one')].some((t) => t.includes('Show'))).toBe(false);
+    const shown = /\((\d{3})\) (\d{3})-(\d{4})/.exec(page.text('#national'))!;
+    expect(page.text('#national')).toMatch(/^Call \(312\) 555-014[012]$/);
+    expect(page.text('#intl')).toBe(`Abroad: +1 ${shown[1]}-${shown[2]}-${shown[3]}`);
+    expect(page.text('#one')).toBe(`Or 1-${shown[1]}-${shown[2]}-${shown[3]}`);
+    expect(page.text('#other')).toBe('Sales Show number'); // another phone, still hidden
+    // One number held for the visit, whichever form asked.
+    expect(await s.t.c.leases.distinct('number', { visitId: page.window.RingTrail.visitId() })).toHaveLength(1);
     expect(page.errors).toEqual([]);
     page.close();
   });

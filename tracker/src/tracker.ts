@@ -149,6 +149,16 @@ export function startTracker(o: TrackerOptions, base: string): Promise<void> {
     hide('');
   }
 
+  /** One click reveals a number in every form the page writes it in (`(312) 555-0100` and
+   * `+1 312-555-0100`): the forms of one site phone end with each other's digits, leading zeros off.
+   * One after the other, so that the others renew the number the first one claimed. */
+  async function reveal(phone: string): Promise<void> {
+    const digits = (p: string) => p.replace(/^0+/, '');
+    for (const p of new Set([phone, ...sitePhonesOnPage().map((at) => at.phone)])) {
+      if (!asked[p] && (digits(p).endsWith(digits(phone)) || digits(phone).endsWith(digits(p)))) await assign(p);
+    }
+  }
+
   // A control reveals its number once; after that it is an ordinary tel: link.
   document.addEventListener(
     'click',
@@ -156,7 +166,7 @@ export function startTracker(o: TrackerOptions, base: string): Promise<void> {
       const phone = (event.target as Element).closest?.<HTMLElement>('[data-rt]')?.dataset.rt;
       if (phone && !asked[phone]) {
         event.preventDefault();
-        assign(phone);
+        reveal(phone);
       }
     },
     true,
