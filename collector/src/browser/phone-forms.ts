@@ -4,7 +4,7 @@
 // 0): a domain's own number is found with its country code, in its national form, and, in the
 // countries of +1, with the leading 1 that their people write. A French domain's numbers have one
 // form, as before.
-import { getCountryCallingCode, parsePhoneNumberWithError } from 'libphonenumber-js/max';
+import { getCountryCallingCode, parsePhoneNumberWithError, type PhoneNumber } from 'libphonenumber-js/max';
 import { formatDotted } from '@ringtrail/shared';
 import { DEFAULT_COUNTRY, e164Of, isCountry, nationalOf } from '../domains/phone-numbers.ts';
 
@@ -23,15 +23,17 @@ export function dottedInFormOf(sent: string, sitePhone: string, tracking: string
   return formatDotted(trackerForms(tracking, country)[index] ?? nationalOf(tracking, country));
 }
 
-/** The groups of digits a number is written in at home (`020 7946 0000`: 3, 4, 4); null when
- * libphonenumber does not know the number. */
-function groupsOf(canonical: string): string | null {
+/** A canonical number as libphonenumber reads it; null when it does not know it. */
+function parsed(canonical: string): PhoneNumber | null {
   try {
-    return parsePhoneNumberWithError(e164Of(canonical)).formatNational().split(/\D+/).filter(Boolean).map((g) => g.length).join();
+    return parsePhoneNumberWithError(e164Of(canonical));
   } catch {
     return null;
   }
 }
+
+/** The groups of digits a number is written in at home (`020 7946 0000`: 3, 4, 4). */
+const groupsOf = (number: PhoneNumber) => number.formatNational().split(/\D+/).filter(Boolean).map((g) => g.length).join();
 
 /**
  * The tracking number written whole, as its own country writes it, when its groups of digits are not
@@ -40,8 +42,8 @@ function groupsOf(canonical: string): string | null {
  * page wrote the site phone nationally (`sent` with no country code), international otherwise.
  */
 export function writtenWhenGroupsDiffer(sent: string, sitePhone: string, tracking: string): string | null {
-  const groups = groupsOf(tracking);
-  if (!groups || groups === groupsOf(sitePhone)) return null;
-  const number = parsePhoneNumberWithError(e164Of(tracking));
+  const number = parsed(tracking);
+  const site = parsed(sitePhone);
+  if (!number || !site || groupsOf(number) === groupsOf(site)) return null;
   return sent.startsWith('00') || !sent.startsWith('0') ? number.formatInternational() : number.formatNational();
 }

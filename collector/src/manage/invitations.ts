@@ -1,10 +1,11 @@
 // Links that let a person choose their password: an invitation to join an account with a role
 // (7 days), or a password reset (1 hour by e-mail; 7 days when an owner or the operator makes it
 // for a member). The token is 32 random bytes (256 bits) in the link's `token=`; only its SHA-256
-// is stored, and a token is found by that digest (a lookup, not a comparison of secrets that
-// could leak by timing), then compared to it again in constant time. A link is used once: the
-// first accept that marks it used wins, at the database. Knows nothing of HTTP.
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+// is stored, and a token is found by that digest: the lookup compares digests, so the time it
+// takes tells nothing of a stored token (finding one whose digest starts like a guess's is finding
+// a SHA-256 preimage). A link is used once: the first accept that marks it used wins, at the
+// database. Knows nothing of HTTP.
+import { createHash, randomBytes } from 'node:crypto';
 import { ObjectId } from 'mongodb';
 import type { Collections } from '../db/collections.ts';
 import { isDuplicateKey } from '../db/writes.ts';
@@ -12,6 +13,7 @@ import { ManageFailure } from '../http/manage-envelope.ts';
 import type { InvitationDoc, UserDoc } from './documents.ts';
 import { hashPassword } from './passwords.ts';
 import type { Role } from './roles.ts';
+import { Sessions } from './sessions.ts';
 
 export const INVITATION_MS = 7 * 86400_000;
 export const RESET_BY_MAIL_MS = 3600_000;
@@ -69,9 +71,9 @@ export class Invitations {
 
   /**
    * Uses the link: the invited person becomes a member with this password, or the member's
-   * password is replaced and every session of theirs ends. Answers the member.
+   * password is replaced and every session of theirs ends. Answers the member, and the link's kind.
    */
-  async accept(token: unknown, password: string, now = new Date()): Promise<UserDoc> {
+  async accept(token: unknown, password: string, now = new Date()): Promise<{ member: UserDoc; kind: InvitationDoc['kind'] }> {
     const link = await this.check(token, now);
     const passwordHash = await hashPassword(password);
     // Marked used first, at the database: of two accepts at once, one wins.
@@ -80,8 +82,8 @@ export class Invitations {
     if (link.kind === 'reset') {
       const member = await this.c.users.findOneAndUpdate({ _id: link.username, accountId: link.accountId }, { $set: { passwordHash } }, { returnDocument: 'after' });
       if (!member) throw new ManageFailure(410, 'This link was for a member who has since been removed from the account');
-      await this.c.sessions.deleteMany({ username: member._id });
-      return member;
+      await new Sessions(this.c).endAll(member._id);
+      return { member, kind: link.kind };
     }
     const member: UserDoc = { _id: link.username, accountId: link.accountId, passwordHash, role: link.role, ...(link.domains ? { domains: link.domains } : {}), createdAt: now };
     try {
@@ -90,14 +92,12 @@ export class Invitations {
       if (isDuplicateKey(err)) throw new ManageFailure(409, `${link.username} already has a login: sign in instead`);
       throw err;
     }
-    return member;
+    return { member, kind: link.kind };
   }
 
   private async find(token: unknown): Promise<InvitationDoc | null> {
     if (typeof token !== 'string' || !/^[\w-]{20,100}$/.test(token)) return null;
-    const hash = digest(token);
-    const link = await this.c.invitations.findOne({ tokenHash: hash });
-    return link && timingSafeEqual(Buffer.from(link.tokenHash), Buffer.from(hash)) ? link : null;
+    return this.c.invitations.findOne({ tokenHash: digest(token) });
   }
 }
 

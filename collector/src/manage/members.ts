@@ -8,7 +8,8 @@ import type { Collections } from '../db/collections.ts';
 import { ManageFailure } from '../http/manage-envelope.ts';
 import type { UserDoc } from './documents.ts';
 import { Invitations, type NewLink } from './invitations.ts';
-import { ROLES, type Role } from './roles.ts';
+import { ROLES } from './roles.ts';
+import { Sessions } from './sessions.ts';
 import { emailAddress, usernameKey } from './users.ts';
 
 const domainList = z.array(z.string().trim().toLowerCase().min(1).max(253)).max(1000).optional();
@@ -24,9 +25,11 @@ export function memberView(member: UserDoc) {
 
 export class Members {
   readonly links: Invitations;
+  private readonly sessions: Sessions;
 
   constructor(private readonly c: Collections) {
     this.links = new Invitations(c);
+    this.sessions = new Sessions(c);
   }
 
   list(accountId: string): Promise<UserDoc[]> {
@@ -55,7 +58,7 @@ export class Members {
       await this.c.users.updateOne({ _id: member._id, accountId }, { $set: { role: 'owner' } });
       throw lastOwner();
     }
-    await this.c.sessions.deleteMany({ username: member._id });
+    await this.sessions.endAll(member._id);
     return updated;
   }
 
@@ -71,7 +74,7 @@ export class Members {
       }
     }
     await this.c.users.deleteOne({ _id: member._id, accountId });
-    await this.c.sessions.deleteMany({ username: member._id });
+    await this.sessions.endAll(member._id);
   }
 
   /** A link with which the member chooses a new password (their password works until then). */

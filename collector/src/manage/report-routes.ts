@@ -97,18 +97,14 @@ function callFilters(query: Context['query'], country: string): CallFilters {
     if (!digits) throw new ManageFailure(400, 'number must be a phone number');
     filters.trackingNumber = digits;
   }
-  if (firstCall !== undefined && firstCall !== '') {
-    if (firstCall !== 'true' && firstCall !== 'false') throw new ManageFailure(400, 'firstCall must be true (first calls only) or false (repeat calls only)');
-    filters.firstCall = firstCall === 'true';
-  }
-  if (lead !== undefined && lead !== '') {
-    if (lead !== 'true' && lead !== 'false') throw new ManageFailure(400, 'lead must be true (leads only) or false (calls that are not)');
-    filters.lead = lead === 'true';
-  }
-  if (spam !== undefined && spam !== '') {
-    if (spam !== 'true' && spam !== 'false') throw new ManageFailure(400, 'spam must be true (calls marked spam only) or false (the calls the overview counts: no spam, no blocked caller)');
-    filters.spam = spam === 'true';
-  }
+  const yesNo = (value: unknown, refusal: string): boolean | undefined => {
+    if (value === undefined || value === '') return undefined;
+    if (value !== 'true' && value !== 'false') throw new ManageFailure(400, refusal);
+    return value === 'true';
+  };
+  filters.firstCall = yesNo(firstCall, 'firstCall must be true (first calls only) or false (repeat calls only)');
+  filters.lead = yesNo(lead, 'lead must be true (leads only) or false (calls that are not)');
+  filters.spam = yesNo(spam, 'spam must be true (calls marked spam only) or false (the calls the overview counts: no spam, no blocked caller)');
   return filters;
 }
 

@@ -36,12 +36,9 @@ export const RULES = {
 } as const satisfies Record<string, Rule>;
 
 /** Owners and admins see every domain unless limited; analysts and agents only those given. */
-export function seesAllDomains(member: { role: Role; domains?: string[] }): boolean {
-  return !member.domains && (member.role === 'owner' || member.role === 'admin');
-}
-
 export function maySee(member: { role: Role; domains?: string[] }, domain: string): boolean {
-  return seesAllDomains(member) || (member.domains ?? []).includes(domain);
+  if (!member.domains) return member.role === 'owner' || member.role === 'admin';
+  return member.domains.includes(domain);
 }
 
 /** Who a refused request should ask: "an owner or admin", "an owner, admin or analyst" (every

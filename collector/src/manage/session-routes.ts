@@ -112,8 +112,7 @@ export function sessionRoutes(router: Router, c: Collections, sessions: Sessions
   /** The person chooses their password and is signed in, as by POST /session. */
   router.post('/invitations/accept', can(RULES.anyone, 'member.join'), sameOrigin, parseBody, async (ctx) => {
     const { token, password } = valid(invitationAccept, bodyOf(ctx.request));
-    const { kind } = await links.check(token);
-    const member = await links.accept(token, password);
+    const { member, kind } = await links.accept(token, password);
     await openSession(ctx, member);
     Object.assign(ctx.state, { member, auditAction: kind === 'reset' ? 'password.reset' : 'member.join', auditDetails: { role: member.role } });
   });

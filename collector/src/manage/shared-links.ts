@@ -60,10 +60,9 @@ export class SharedLinks {
 
   /** The link a token opens while it is not revoked; null otherwise. */
   async of(token: string): Promise<SharedLinkDoc | null> {
+    // Found by its digest, as invitations are (invitations.ts says why that leaks nothing by timing).
     if (!/^[\w-]{20,100}$/.test(token)) return null;
-    const hash = digest(token);
-    const link = await this.c.sharedLinks.findOne({ tokenHash: hash, revokedAt: { $exists: false } });
-    return link && timingSafeEqual(Buffer.from(link.tokenHash), Buffer.from(hash)) ? link : null;
+    return this.c.sharedLinks.findOne({ tokenHash: digest(token), revokedAt: { $exists: false } });
   }
 
   async opened(link: SharedLinkDoc, now = new Date()): Promise<void> {

@@ -16,16 +16,21 @@ export class ApiError extends Error {
   }
 }
 
-export async function api<T = any>(method: string, path: string, body?: unknown): Promise<T> {
-  const headers: Record<string, string> = {};
+/** JSON to and from the collector at `url`; an answer's `{error}` thrown as an ApiError. */
+export async function fetchJson<T = any>(method: string, url: string, body?: unknown, headers: Record<string, string> = {}): Promise<T> {
   if (body !== undefined) headers['content-type'] = 'application/json';
-  if (method !== 'GET') headers['x-csrf-token'] = csrfToken;
-  const res = await fetch(`/manage/api${path}`, { method, headers, credentials: 'same-origin', ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
+  const res = await fetch(url, { method, headers, credentials: 'same-origin', ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
   const text = await res.text();
   const json = text ? JSON.parse(text) : null;
   if (!res.ok) throw new ApiError(res.status, json?.error ?? `HTTP ${res.status}`);
-  rememberPhoneDisplay(json?.phoneDisplay);
   return json as T;
+}
+
+/** The management API, the session's CSRF token on every change. */
+export async function api<T = any>(method: string, path: string, body?: unknown): Promise<T> {
+  const json = await fetchJson<T & { phoneDisplay?: Record<string, string> }>(method, `/manage/api${path}`, body, method !== 'GET' ? { 'x-csrf-token': csrfToken } : {});
+  rememberPhoneDisplay(json?.phoneDisplay);
+  return json;
 }
 
 export const get = <T = any>(path: string) => api<T>('GET', path);

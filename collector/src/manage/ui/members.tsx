@@ -7,7 +7,7 @@ import { BROWSER_CLOCK, when } from './format.ts';
 import { useAction, useLoad } from './hooks.ts';
 import { Failure } from './layout.tsx';
 import { LinkToCopy } from './shown-once.tsx';
-import { ROLE_NOTES, useWho, type Role } from './who.ts';
+import { ROLE_NOTES, ROLES, useWho, type Role } from './who.ts';
 
 interface Member {
   username: string;
@@ -25,7 +25,6 @@ interface Invitation {
   expiresAt: string;
 }
 
-const ROLES: Role[] = ['owner', 'admin', 'analyst', 'agent'];
 
 export function MembersScreen({ domains }: { domains: string[] }) {
   const who = useWho();
@@ -77,11 +76,7 @@ export function MembersScreen({ domains }: { domains: string[] }) {
         )}
         <fieldset class="lead-rule">
           <legend>Domains they see</legend>
-          {domains.map((d) => (
-            <label class="check">
-              <input type="checkbox" name="domains" value={d} /> {d}
-            </label>
-          ))}
+          <DomainChecks domains={domains} />
         </fieldset>
         <button type="submit">Make an invitation link</button>
         <p class="muted">The link is valid 7 days and works once: send it to them yourself. They choose their own password.</p>
@@ -177,12 +172,21 @@ function MemberDomains({ member, domains, save }: { member: Member; domains: str
           <input type="checkbox" name="all" defaultChecked={!member.domains} /> every domain
         </label>
       )}
-      {domains.map((d) => (
-        <label class="check">
-          <input type="checkbox" name="domains" value={d} defaultChecked={member.domains?.includes(d)} /> {d}
-        </label>
-      ))}
+      <DomainChecks domains={domains} checked={member.domains ?? []} />
       <button type="submit">Save</button>
     </form>
+  );
+}
+
+/** A box per domain of the account, named `domains` in the form. */
+function DomainChecks({ domains, checked = [] }: { domains: string[]; checked?: string[] }) {
+  return (
+    <>
+      {domains.map((d) => (
+        <label class="check">
+          <input type="checkbox" name="domains" value={d} defaultChecked={checked.includes(d)} /> {d}
+        </label>
+      ))}
+    </>
   );
 }

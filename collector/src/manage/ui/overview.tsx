@@ -32,29 +32,31 @@ export function OverviewBody({ data, route, clock, callsLog = false }: { data: O
   const sales = data.totals.orders > 0;
   const [overlay, setOverlay] = useState(false);
   const before = data.previous?.totals;
-  /** The same figure of the period before, and the change. */
-  const vs = (now: number, then: number | undefined, shown = count) => (then === undefined ? undefined : `${shown(then)} before (${shown === count ? change(now, then) : pointsChange(now, then)})`);
+  /** The same figure of the period before, and the change (a rate's in points). */
+  const vs = (key: 'visits' | 'views' | 'calls' | 'newCallers' | 'leads' | 'orders' | 'conversionRate') =>
+    before && (key === 'conversionRate' ? `${percent(before[key])} before (${pointsChange(data.totals[key], before[key])})` : `${count(before[key])} before (${change(data.totals[key], before[key])})`);
+  const spam = `${count(data.totals.spam)} spam call${data.totals.spam > 1 ? 's' : ''}, not counted`;
   return (
     <>
       <p class="muted">
         {day(data.from, clock)} to {day(data.to, clock)}, in the domain's time zone{data.previous && `; compared with ${day(data.previous.from, clock)} to ${day(data.previous.to, clock)}`}
       </p>
       <div class="tiles">
-        <Tile label="Visits" value={count(data.totals.visits)} compared={vs(data.totals.visits, before?.visits)} />
-        <Tile label="Page views" value={count(data.totals.views)} compared={vs(data.totals.views, before?.views)} />
-        <Tile label="Calls" value={count(data.totals.calls)} compared={vs(data.totals.calls, before?.calls)} note={`${count(data.totals.answered)} answered${data.totals.blocked ? `; ${count(data.totals.blocked)} blocked, not counted` : ''}`}>
+        <Tile label="Visits" value={count(data.totals.visits)} compared={vs('visits')} />
+        <Tile label="Page views" value={count(data.totals.views)} compared={vs('views')} />
+        <Tile label="Calls" value={count(data.totals.calls)} compared={vs('calls')} note={`${count(data.totals.answered)} answered${data.totals.blocked ? `; ${count(data.totals.blocked)} blocked, not counted` : ''}`}>
           {data.totals.spam > 0 && (callsLog && route.domain ? (
             <a class="note" href={routeHash({ domain: route.domain, screen: 'calls', query: { from: data.from, to: data.to, spam: 'true' } })} data-testid="spam-calls">
-              {count(data.totals.spam)} spam call{data.totals.spam > 1 ? 's' : ''}, not counted
+              {spam}
             </a>
           ) : (
-            <span class="note">{count(data.totals.spam)} spam call{data.totals.spam > 1 ? 's' : ''}, not counted</span>
+            <span class="note">{spam}</span>
           ))}
         </Tile>
-        <Tile label="New callers" value={count(data.totals.newCallers)} compared={vs(data.totals.newCallers, before?.newCallers)} note="their number's first call" />
-        <Tile label="Leads" value={count(data.totals.leads)} compared={vs(data.totals.leads, before?.leads)} note={`${ratio(data.totals.leadRate)} per visit`} />
-        <Tile label="Views → calls" value={percent(data.totals.conversionRate)} compared={vs(data.totals.conversionRate, before?.conversionRate, percent)} note="calls from a page view, per view" />
-        {sales && <Tile label="Sales" value={count(data.totals.orders)} compared={vs(data.totals.orders, before?.orders)} note={money(data.totals.revenue, data.currency)} />}
+        <Tile label="New callers" value={count(data.totals.newCallers)} compared={vs('newCallers')} note="their number's first call" />
+        <Tile label="Leads" value={count(data.totals.leads)} compared={vs('leads')} note={`${ratio(data.totals.leadRate)} per visit`} />
+        <Tile label="Views → calls" value={percent(data.totals.conversionRate)} compared={vs('conversionRate')} note="calls from a page view, per view" />
+        {sales && <Tile label="Sales" value={count(data.totals.orders)} compared={vs('orders')} note={money(data.totals.revenue, data.currency)} />}
       </div>
       <div class="card">
         <div class="heading">

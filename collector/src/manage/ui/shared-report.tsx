@@ -2,7 +2,7 @@
 // password first when the link has one. The range is kept in the address's hash.
 import { useState } from 'preact/hooks';
 import type { Overview } from '../../reports/overview.ts';
-import { ApiError, withQuery } from './api.ts';
+import { fetchJson, withQuery, type ApiError } from './api.ts';
 import { localeOf } from './format.ts';
 import { useLoad } from './hooks.ts';
 import { OverviewBody } from './overview.tsx';
@@ -12,13 +12,7 @@ import { useRoute } from './route.ts';
 type SharedOverview = Omit<Overview, 'model'> & { domain: string; label: string; timeZone: string; country: string };
 
 /** The link's own JSON: not the back end's API, whose session this page has none of. */
-async function shared<T>(method: string, path: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${location.pathname}${path}`, { method, credentials: 'same-origin', ...(body !== undefined ? { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) } : {}) });
-  const text = await res.text();
-  const json = text ? JSON.parse(text) : null;
-  if (!res.ok) throw new ApiError(res.status, json?.error ?? `HTTP ${res.status}`);
-  return json as T;
-}
+const shared = <T,>(method: string, path: string, body?: unknown) => fetchJson<T>(method, `${location.pathname}${path}`, body);
 
 export function SharedReport() {
   const route = useRoute();

@@ -1,9 +1,11 @@
-// Who is signed in, and what their role lets the page show. The server checks every request
-// (manage/roles.ts); the page leaves out the controls a role may not use, so nobody meets a 403.
+// Who is signed in, and what their role lets the page show. The server checks every request by
+// the rules of manage/roles.ts; the page reads the same rules to leave out the controls a role may
+// not use, so nobody meets a 403.
 import { createContext } from 'preact';
 import { useContext } from 'preact/hooks';
+import { RULES, type Role, type Rule } from '../roles.ts';
 
-export type Role = 'owner' | 'admin' | 'analyst' | 'agent';
+export { ROLES, type Role } from '../roles.ts';
 
 export interface Who {
   username: string;
@@ -14,13 +16,15 @@ export interface Who {
   csrfToken: string;
 }
 
-/** What a role may do, as roles.ts says. */
+const allows = (rule: Rule) => (who: Who) => rule.roles === null || rule.roles.includes(who.role);
+
+/** What a role may do: the server's rules. */
 export const may = {
-  readReports: (who: Who) => who.role !== 'agent',
-  giveVerdicts: (who: Who) => who.role !== 'analyst',
-  manageDomain: (who: Who) => who.role === 'owner' || who.role === 'admin',
-  readActivity: (who: Who) => who.role === 'owner' || who.role === 'admin',
-  manageAccount: (who: Who) => who.role === 'owner',
+  readReports: allows(RULES.readReports),
+  giveVerdicts: allows(RULES.giveVerdicts),
+  manageDomain: allows(RULES.manageDomain),
+  readActivity: allows(RULES.readActivity),
+  manageAccount: allows(RULES.manageAccount),
 };
 
 export const WhoContext = createContext<Who | null>(null);
