@@ -12,7 +12,7 @@ import type { CallDoc } from '../../collector/src/telephony/documents.ts';
 import type { Touch } from '../../collector/src/tracking/touches.ts';
 import { startOfLocalDay } from '../../collector/src/domains/time-zone.ts';
 import { databaseLabel, startBenchCollector } from './bench-collector.ts';
-import { benchKeyword, BENCH_SOURCES, seedTrafficCounters, timeOverview } from './overview.ts';
+import { benchCampaign, benchKeyword, benchLandingUrl, BENCH_SOURCES, seedTrafficCounters, timeOverview } from './overview.ts';
 
 const CALLS = Number(process.env.BENCH_CALLS ?? 1_000_000);
 const BATCH = 5000;
@@ -68,13 +68,14 @@ function call(i: number): CallDoc {
     offlineDescription: null,
     rev: 0,
     // A third of the attributed callers first came from a paid ad; the others' first visit is the calling one.
-    firstTouch: source && i % 3 === 0 ? benchTouch(i, 'paid:google', `keyword ${i % 300}`, startedAt) : source ? benchTouch(i, source, keyword, startedAt) : null,
-    lastNonDirect: source ? benchTouch(i, source, keyword, startedAt) : null,
+    lastTouch: source ? benchTouch(i, source, keyword, benchCampaign(i), startedAt) : null,
+    firstTouch: source && i % 3 === 0 ? benchTouch(i, 'paid:google', `keyword ${i % 300}`, `campaign ${i % 40}`, startedAt) : source ? benchTouch(i, source, keyword, benchCampaign(i), startedAt) : null,
+    lastNonDirect: source ? benchTouch(i, source, keyword, benchCampaign(i), startedAt) : null,
   };
 }
 
-function benchTouch(i: number, source: string, keyword: string | null, callAt: Date): Touch {
-  return { visitId: i + 1, at: new Date(callAt.getTime() - (i % 30) * 86_400_000), source, keyword, landingUrl: 'https://data.test/', gclid: null, msclkid: null, fbclid: null };
+function benchTouch(i: number, source: string, keyword: string | null, campaign: string | null, callAt: Date): Touch {
+  return { visitId: i + 1, at: new Date(callAt.getTime() - (i % 30) * 86_400_000), source, keyword, landingUrl: benchLandingUrl(((i * 7919) % 1000) / 1000), campaign, content: null, gclid: null, msclkid: null, fbclid: null };
 }
 
 /** GET without a client-side time limit (fetch gives up after 300 s without headers). */

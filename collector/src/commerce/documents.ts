@@ -39,8 +39,9 @@ export interface OrderAttribution {
   source: string | null;
   keyword: string | null;
   agent: string | null;
-  /** Ours (tracking/touches.ts): the buyer's first touch and last non-direct one, as of the sale;
-   * null when not known, absent on sales converted before they were kept. */
+  /** Ours (tracking/touches.ts): the visit of the sale (or of its call), the buyer's first touch and
+   * last non-direct one, as of the sale; null when not known, absent on sales converted before they were kept. */
+  lastTouch?: Touch | null;
   firstTouch?: Touch | null;
   lastNonDirect?: Touch | null;
 }

@@ -111,7 +111,7 @@ export class CommerceService {
   private async convert(domain: DomainDoc, order: OrderDoc, { source, keyword, call, visit }: Origin, now: Date): Promise<OrderDoc> {
     if (await this.c.conversions.findOne({ _id: order._id })) return order;
     // The visitor's touches: its call's, else found from its visit.
-    const touches = call ? { firstTouch: call.firstTouch ?? null, lastNonDirect: call.lastNonDirect ?? null } : visit ? await touchesOf(this.c, visit, now) : { firstTouch: null, lastNonDirect: null };
+    const touches = call ? { lastTouch: call.lastTouch ?? null, firstTouch: call.firstTouch ?? null, lastNonDirect: call.lastNonDirect ?? null } : visit ? await touchesOf(this.c, visit, now) : { lastTouch: null, firstTouch: null, lastNonDirect: null };
     const attribution: OrderAttribution = { visitId: order.visitId, callId: order.callId, source, keyword, agent: order.agent, ...touches };
     const converted = { ...order, convertedAt: now, attribution };
     const event = purchaseEvent(domain, converted, this.ga4Endpoint, await this.gaOf(order));

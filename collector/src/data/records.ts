@@ -66,6 +66,8 @@ export function callRecordBody(call: CallDoc): Omit<CallRecord, 'start_date' | '
     // Ours: the stable id to deduplicate on, and a person's verdict.
     call_id: call._id,
     verdict: verdictWord(call.verdict?.value ?? null),
+    // Ours: the campaign of the visit that led to the call (its first page's utm_campaign).
+    utm_campaign: call.lastTouch?.campaign ?? null,
   };
 }
 

@@ -76,8 +76,8 @@ export function sharedPageRoutes(c: Collections, limit: SignInLimit, log: Logger
     if (!links.unlocked(link, ctx.cookies.get(cookieOf(link)))) throw new ManageFailure(401, 'This report asks for its password');
     const domain = await c.domains.findOne({ _id: link.domainId });
     if (!domain) throw new ManageFailure(404, NOT_FOUND);
-    const { from, to, totals, days, sources, keywords, currency, previous } = await overviewWithPrevious(c, domain, reportRange(ctx.query, domain.timeZone));
-    ctx.body = { domain: domain.name, label: link.label, timeZone: domain.timeZone, country: domain.country, from, to, currency, totals, days, sources, keywords, previous };
+    const { from, to, totals, days, sources, keywords, campaigns, landingPages, currency, previous } = await overviewWithPrevious(c, domain, reportRange(ctx.query, domain.timeZone));
+    ctx.body = { domain: domain.name, label: link.label, timeZone: domain.timeZone, country: domain.country, from, to, currency, totals, days, sources, keywords, campaigns, landingPages, previous };
   });
 
   router.post('/shared/:token/unlock', manageEnvelope(log), parseBody, async (ctx) => {

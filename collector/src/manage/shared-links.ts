@@ -1,5 +1,5 @@
-// Read-only report links: an owner or admin shares one domain's overview (sources, keywords, calls
-// per day; no caller numbers, no call pages, no settings) with someone who has no login, such as
+// Read-only report links: an owner or admin shares one domain's overview (sources, keywords, campaigns,
+// landing pages, calls per day; no caller numbers, no call pages, no settings) with someone who has no login, such as
 // an agency's client. The link's token (32 random bytes) is stored as its SHA-256; a link may ask
 // for a password, is revocable, and counts its openings. Knows nothing of HTTP.
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';

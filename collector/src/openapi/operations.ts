@@ -323,7 +323,7 @@ export const OPERATIONS: Operation[] = [
   manageOp('get', '/account/activity', 'The audit trail, newest first: who changed what, when, from which address (owners: all; admins: their domains)', object('The entries'), { query: activityQuery }),
   manageOp('get', '/domains/:domain/activity', "The audit trail of one domain, newest first", object('The entries'), { query: activityQuery }),
   manageOp('get', '/domains/:domain/shared-links', "The domain's read-only report links that work: label, password or not, openings", object('The links')),
-  manageOp('post', '/domains/:domain/shared-links', 'A read-only report link (overview, sources, keywords, calls per day), optionally with a password: answers its url once', object('The link: id, url'), { body: sharedLinkBody }, 201),
+  manageOp('post', '/domains/:domain/shared-links', 'A read-only report link (overview, sources, keywords, campaigns, landing pages, calls per day), optionally with a password: answers its url once', object('The link: id, url'), { body: sharedLinkBody }, 201),
   manageOp('delete', '/domains/:domain/shared-links/:id', 'Revokes a shared link: its url answers 404', { description: 'Revoked' }, {}, 204),
   manageOp('get', '/account', 'The account: webhook URL, which secrets are set', object('The account')),
   manageOp('put', '/account/webhook', 'Sets or clears the webhook URL (the first one makes the secret)', object('The new secret, if one was made'), { body: webhookUrl }),
@@ -333,7 +333,7 @@ export const OPERATIONS: Operation[] = [
   manageOp('post', '/account/keys/call-center', 'A new call-center key, answered once', object('The key')),
   manageOp('get', '/account/deliveries', 'The delivery log, newest first', json('Attempts', answer.manage.list), { query: z.object({ limit: z.string().optional() }) }),
   manageOp('post', '/account/deliveries/:id/resend', "Queues a logged push's body again", object('The new message id'), {}, 202),
-  manageOp('get', '/domains/:domain/reports/overview', 'Visits, views, calls, sales: in total, per day, per source class, per keyword (calls and sales credited by a touch model)', object('The overview'), {
+  manageOp('get', '/domains/:domain/reports/overview', 'Visits, views, calls, sales: in total, per day, per source class, per keyword, campaign and landing page (calls and sales credited by a touch model)', object('The overview'), {
     query: range.extend({ model: z.enum(TOUCH_MODELS).optional().describe("How the source and keyword tables credit calls and sales: the calling visit (last-touch, the default), the visitor's latest visit that was not direct (last-non-direct), or their first visit of the 90 days before (first-touch)") }),
   }),
   manageOp('get', '/domains/:domain/reports/calls', 'The calls log, a page of 50, newest first', object('A page of calls'), { query: callFilters.extend({ page: z.string().optional() }) }),
@@ -348,7 +348,7 @@ export const OPERATIONS: Operation[] = [
     method: 'get',
     path: '/shared/:token/report',
     tag: TAGS.manage,
-    summary: "A shared link's report: overview totals, calls per day, sources and keywords; no caller numbers",
+    summary: "A shared link's report: overview totals, calls per day, sources, keywords, campaigns and landing pages; no caller numbers",
     query: range,
     responses: { 200: object('The report'), 400: MANAGE_ERRORS[400]!, 401: json('The link asks for its password', answer.manage.error), 404: json('No such link, or revoked', answer.manage.error), 500: MANAGE_ERRORS[500]! },
   },

@@ -1,16 +1,18 @@
-// The back end's count of calls per local day, by the class of their source and by keyword, kept at
+// The back end's count of calls per local day, by the class of their source and by keyword, campaign
+// and landing page (dimensions.ts), kept at
 // every call write in the day's traffic document (traffic-days.ts, field `calls`), so the overview
 // reads one range of small documents. Like the data API's rollups, a call counts once its outcome is
 // known, and a carrier's later report moves it (another day, another status) by exactly the change.
 import type { CallDoc } from '../telephony/documents.ts';
 import type { CallSourceCounts, TrafficDayDoc } from './documents.ts';
 import type { Collections } from '../db/collections.ts';
-import { dayKey, domainKeys, rollupKey, type CallZones } from '../data/call-days.ts';
+import { dayKey, domainKeys, type CallZones } from '../data/call-days.ts';
 import { localTime } from '../domains/time-zone.ts';
-import { KeywordMonths, type KeywordCalls } from './keyword-months.ts';
+import { DimensionMonths, type MonthFields } from './dimension-months.ts';
+import { DAY_FIELD, DIMENSIONS, keyOf, MONTH_BASE, type Dimension } from './dimensions.ts';
 import { creditOf, modelPrefix, TOUCH_MODELS, type TouchModel } from './touch-models.ts';
 
-type Counted = Pick<CallDoc, 'domainId' | 'startedAt' | 'status' | 'source' | 'keyword' | 'firstCall' | 'lead' | 'firstTouch' | 'lastNonDirect' | 'verdict'>;
+type Counted = Pick<CallDoc, 'domainId' | 'startedAt' | 'status' | 'source' | 'keyword' | 'firstCall' | 'lead' | 'lastTouch' | 'firstTouch' | 'lastNonDirect' | 'verdict'>;
 
 /** The one name of the source of a call no visit led to, in every report and in the CSV. */
 export const UNATTRIBUTED = 'unattributed';
@@ -23,8 +25,8 @@ export function sourceClassOf(source: string | null): string {
 interface Share {
   domainId: string;
   day: string;
-  /** Counters of `calls` the call adds one to: `total`, `answered`, `src.paid`, `kw.<key>`, the
-   * source and keyword of the other touch models under their prefix (`firstTouch.src.paid`), all of
+  /** Counters of `calls` the call adds one to: `total`, `answered`, `src.paid`, `kw.<key>`, `cmp.<key>`,
+   * `lp.<key>`, those of the other touch models under their prefix (`firstTouch.src.paid`), all of
    * them again under `new.` for a caller's first call and under `lead.` for a lead; or `blocked`,
    * or `spam`. */
   places: string[];
@@ -41,18 +43,18 @@ function shareOf(call: Counted | null, timeZone: string): Share | null {
   return { domainId: call.domainId, day: localTime(call.startedAt, timeZone).day, places };
 }
 
-/** The source class and keyword counters a touch model credits the call in. */
+/** The source class, keyword, campaign and landing page counters a touch model credits the call in. */
 function creditedPlaces(call: Counted, model: TouchModel): string[] {
-  const { source, keyword } = creditOf(call, model);
+  const { source, ...values } = creditOf(call, model);
   const prefix = modelPrefix(model);
-  return [`${prefix}src.${sourceClassOf(source)}`, ...(keyword ? [`${prefix}kw.${rollupKey(keyword)}`] : [])];
+  return [`${prefix}src.${sourceClassOf(source)}`, ...DIMENSIONS.flatMap((d) => (values[d] ? [`${prefix}${DAY_FIELD[d]}.${keyOf(values[d])}`] : []))];
 }
 
 export class CallSources {
-  private readonly months: KeywordMonths;
+  private readonly months: DimensionMonths;
 
   constructor(private readonly c: Collections) {
-    this.months = new KeywordMonths(c);
+    this.months = new DimensionMonths(c);
   }
 
   async record(before: Counted | null, after: Counted, zones: CallZones): Promise<void> {
@@ -66,13 +68,19 @@ export class CallSources {
    * count, or a change of the domain's time zone. */
   async rebuild(domainId: string, timeZone: string): Promise<number> {
     const days = new Map<string, CallSourceCounts>();
-    const months = new Map<string, KeywordCalls>();
-    for await (const call of this.c.calls.find({ domainId, status: { $ne: null } }, { projection: { domainId: 1, startedAt: 1, status: 1, source: 1, keyword: 1, firstCall: 1, lead: 1, 'firstTouch.source': 1, 'firstTouch.keyword': 1, 'lastNonDirect.source': 1, 'lastNonDirect.keyword': 1, 'verdict.value': 1 }, batchSize: 10_000 })) {
+    const months = new Map<string, MonthFields>();
+    const touchFields = ['source', 'keyword', 'campaign', 'landingUrl'];
+    const projection = { domainId: 1, startedAt: 1, status: 1, source: 1, keyword: 1, firstCall: 1, lead: 1, 'verdict.value': 1, ...Object.fromEntries(['lastTouch', 'firstTouch', 'lastNonDirect'].flatMap((touch) => touchFields.map((f) => [`${touch}.${f}`, 1]))) };
+    for await (const call of this.c.calls.find({ domainId, status: { $ne: null } }, { projection, batchSize: 10_000 })) {
       const share = shareOf(call, timeZone)!;
       const counts = days.get(share.day) ?? days.set(share.day, {}).get(share.day)!;
       for (const place of share.places) addAt(counts as Record<string, unknown>, place.split('.'), 1);
       const month = share.day.slice(0, 7);
-      for (const { field, key } of keywordsOf(share)) addAt((months.get(month) ?? months.set(month, {}).get(month)!) as Record<string, unknown>, [...field.split('.'), key], 1);
+      const fields = months.get(month) ?? months.set(month, {}).get(month)!;
+      for (const path of Object.keys(monthCountersOf(share))) {
+        const cut = path.lastIndexOf('.');
+        addAt(fields, [path.slice(0, cut), path.slice(cut + 1)], 1);
+      }
     }
     await this.months.replaceCalls(domainId, months);
     await this.c.trafficDays.updateMany({ _id: domainKeys(domainId) }, { $unset: { calls: '' } });
@@ -86,19 +94,23 @@ export class CallSources {
     const inc = Object.fromEntries(share.places.map((place) => [`calls.${place}`, n]));
     await Promise.all([
       this.c.trafficDays.updateOne({ _id: dayKey(share.domainId, share.day) }, { $inc: inc, $setOnInsert: { domainId: share.domainId, day: share.day } as Partial<TrafficDayDoc> }, { upsert: true }),
-      ...keywordsOf(share).map(({ field, key }) => this.months.add(share.domainId, share.day, field, key, n)),
+      this.months.add(share.domainId, share.day, Object.fromEntries(Object.keys(monthCountersOf(share)).map((path) => [path, n]))),
     ]);
   }
 }
 
-/** The keyword month counters a share adds to: `calls`, `newCalls` for a first call, `leads` for a
- * lead, under the touch model's prefix (`firstTouch.calls`). */
-function keywordsOf(share: Share): { field: string; key: string }[] {
-  const fields = { '': 'calls', 'new.': 'newCalls', 'lead.': 'leads' } as const;
-  return share.places.flatMap((place) => {
-    const match = /^(new\.|lead\.)?((?:firstTouch|lastNonDirect)\.)?kw\.(.+)$/.exec(place);
-    return match ? [{ field: `${match[2] ?? ''}${fields[(match[1] ?? '') as keyof typeof fields]}`, key: match[3]! }] : [];
-  });
+const DIMENSION_OF_FIELD = Object.fromEntries(DIMENSIONS.map((d) => [DAY_FIELD[d], d])) as Record<string, Dimension>;
+
+/** The month counters a share adds one to: per table, `calls`, `newCalls` for a first call, `leads`
+ * for a lead, under the touch model's prefix (`cmp.firstTouch.calls.<key>`). */
+function monthCountersOf(share: Share): Record<string, 1> {
+  const counts = { '': 'calls', 'new.': 'newCalls', 'lead.': 'leads' } as const;
+  const paths: Record<string, 1> = {};
+  for (const place of share.places) {
+    const match = /^(new\.|lead\.)?((?:firstTouch|lastNonDirect)\.)?(kw|cmp|lp)\.(.+)$/.exec(place);
+    if (match) paths[`${MONTH_BASE[DIMENSION_OF_FIELD[match[3]!]!]}${match[2] ?? ''}${counts[(match[1] ?? '') as keyof typeof counts]}.${match[4]!}`] = 1;
+  }
+  return paths;
 }
 
 /** Adds `n` at a dotted path of a plain object, making the objects on the way. */

@@ -1,4 +1,5 @@
-// The reports' traffic counters per day and keyword counters per month: the shapes of their documents (db/collections.ts gathers every family's).
+// The reports' traffic counters per day and their tables' counters per month (keywords, campaigns,
+// landing pages): the shapes of their documents (db/collections.ts gathers every family's).
 
 /** Visits, views or sales of a day, in total or for one source class or keyword. */
 export interface TrafficCounts {
@@ -27,10 +28,12 @@ export interface CallSourceCounts {
   lead?: { total?: number } & CreditedCounts & TouchCounts;
 }
 
-/** Calls by source class and by keyword. */
+/** Calls by source class and by the key of each table (reports/dimensions.ts): keyword, campaign, landing page. */
 export interface CreditedCounts {
   src?: Record<string, number>;
   kw?: Record<string, number>;
+  cmp?: Record<string, number>;
+  lp?: Record<string, number>;
 }
 
 interface TouchCounts {
@@ -54,8 +57,11 @@ export interface TrafficDayDoc extends TrafficCounts {
   lastViewAt?: Date;
   /** By the visit's source class. */
   src?: Record<string, TrafficCounts>;
-  /** By the visit's keyword, keyed by `rollupKey(keyword)`. */
-  kw?: Record<string, TrafficCounts>;
+  /** By the visit's keyword, campaign and landing page, keyed by `keyOf(value)` (reports/dimensions.ts):
+   * visits, and sales by the last touch (at the top) and the other touch models (under their field). */
+  kw?: Record<string, DimensionCounts>;
+  cmp?: Record<string, DimensionCounts>;
+  lp?: Record<string, DimensionCounts>;
   /** All sales; by the last touch's source class they are in `src`, by the other touch models here (ours). */
   sales?: { orders: number; revenueCents: number; firstTouch?: Record<string, SourceSales>; lastNonDirect?: Record<string, SourceSales> };
   /** Calls whose outcome is known (reports/call-sources.ts): all, answered, by source class and by keyword. */
@@ -65,19 +71,36 @@ export interface TrafficDayDoc extends TrafficCounts {
   pools?: Record<string, { refused?: Record<string, number>; heldBack?: Record<string, number>; peak?: Record<string, number> }>;
 }
 
-/** A domain's visits and calls per keyword (keyed by `rollupKey`) of one month (reports/keyword-months.ts). */
-export interface KeywordMonthDoc {
+/** One value's visits and sales in a day's table. */
+export interface DimensionCounts extends SourceSales {
+  visits?: number;
+  firstTouch?: SourceSales;
+  lastNonDirect?: SourceSales;
+}
+
+/** A domain's counters per keyword of one month (keyed by `keyOf`, reports/dimension-months.ts), at the
+ * top; per campaign and landing page the same under `cmp` and `lp`. */
+export interface KeywordMonthDoc extends MonthTable {
   _id: string; // `<domainId>|<YYYY-MM>`
   domainId: string;
   month: string;
-  visits?: Record<string, number>;
-  calls?: Record<string, number>;
-  /** First calls of their callers. */
-  newCalls?: Record<string, number>;
-  leads?: Record<string, number>;
-  /** Ours: `calls`, `newCalls` and `leads` by the keyword of the other touch models (reports/touch-models.ts). */
-  firstTouch?: KeywordCallCounts;
-  lastNonDirect?: KeywordCallCounts;
+  cmp?: MonthTable;
+  lp?: MonthTable;
 }
 
-export type KeywordCallCounts = Pick<KeywordMonthDoc, 'calls' | 'newCalls' | 'leads'>;
+/** One table's counters of a month, per key. */
+export interface MonthTable extends MonthCredited {
+  visits?: Record<string, number>;
+  /** Ours: calls, sales by the other touch models (reports/touch-models.ts). */
+  firstTouch?: MonthCredited;
+  lastNonDirect?: MonthCredited;
+}
+
+/** Calls, first calls of their callers, leads, sales and their revenue, per key. */
+export interface MonthCredited {
+  calls?: Record<string, number>;
+  newCalls?: Record<string, number>;
+  leads?: Record<string, number>;
+  orders?: Record<string, number>;
+  revenueCents?: Record<string, number>;
+}

@@ -1,18 +1,19 @@
 // The overview of a domain over a range of local days: visits, views, calls and sales in total,
-// per day, per source class and per keyword, the calls and sales of the tables credited by a touch
-// model (last touch, last non-direct, first touch). It reads counters only (traffic-days.ts, with the
-// calls of call-sources.ts; keyword-months.ts): a year is one range of at most 366 small documents
-// and 12 months of keywords.
+// per day, per source class, per keyword, campaign and landing page (dimensions.ts), the calls and
+// sales of the tables credited by a touch model (last touch, last non-direct, first touch). It reads
+// counters only (traffic-days.ts, with the calls of call-sources.ts; dimension-months.ts): a year is
+// one range of at most 366 small documents and 12 months of the tables.
 import type { Collections } from '../db/collections.ts';
 import type { CreditedCounts, TrafficDayDoc } from './documents.ts';
 import { MODEL_FIELD, modelPrefix, type TouchModel } from './touch-models.ts';
-import { KeywordMonths, splitByMonth } from './keyword-months.ts';
+import { DimensionMonths, splitByMonth } from './dimension-months.ts';
+import { DAY_FIELD, DIMENSIONS, valueOfKey, type Dimension } from './dimensions.ts';
 import { TrafficDays } from './traffic-days.ts';
 import { daysBetween, previousRange, type DayRange } from './day-range.ts';
 
 export const SOURCE_CLASSES = ['paid', 'organic', 'social', 'referral', 'direct'] as const;
-/** Keywords shown, those with the most calls (then visits) first. */
-const KEYWORD_ROWS = 50;
+/** Rows of each table shown (keywords, campaigns, landing pages), those with the most calls (then visits) first. */
+const TABLE_ROWS = 50;
 
 export interface Row {
   visits: number;
@@ -42,6 +43,9 @@ export interface Overview {
   days: ({ day: string } & Row)[];
   sources: ({ source: string } & Row)[];
   keywords: ({ keyword: string } & Row)[];
+  /** Ours: by utm_campaign, and by the path of the visit's first page. */
+  campaigns: ({ campaign: string } & Row)[];
+  landingPages: ({ path: string } & Row)[];
   /** Ours: the period of the same length just before, to compare with: its totals and its days. */
   previous?: { from: string; to: string; totals: Overview['totals']; days: Overview['days'] };
 }
@@ -60,16 +64,17 @@ interface Counts {
 
 const zero = (): Counts => ({ visits: 0, views: 0, calls: 0, newCallers: 0, leads: 0, webCalls: 0, orders: 0, revenueCents: 0 });
 
-export async function overview(c: Collections, domain: { _id: string; currency: string }, from: string, to: string, model: TouchModel = 'last-touch'): Promise<Overview> {
+export async function overview(c: Collections, domain: { _id: string; currency: string }, from: string, to: string, model: TouchModel = 'last-touch', withTables = true): Promise<Overview> {
   const { months, edgeDays } = splitByMonth(from, to);
   const traffic = new TrafficDays(c);
   const p = modelPrefix(model);
-  // Keywords: whole months from their monthly counters, the days at the edges from theirs. The
+  // The tables: whole months from their monthly counters, the days at the edges from theirs. The
   // totals' calls from a view are the last touch's `calls.src`, whatever the model.
-  const [days, keywordMonths, edges] = await Promise.all([
+  const tableFields = DIMENSIONS.flatMap((d) => [DAY_FIELD[d], `calls.${p}${DAY_FIELD[d]}`, `calls.new.${p}${DAY_FIELD[d]}`, `calls.lead.${p}${DAY_FIELD[d]}`]);
+  const [days, monthTables, edges] = await Promise.all([
     traffic.read(domain._id, from, to, { visits: 1, views: 1, src: 1, sales: 1, 'calls.total': 1, 'calls.answered': 1, 'calls.blocked': 1, 'calls.spam': 1, 'calls.src': 1, [`calls.${p}src`]: 1, 'calls.new.total': 1, [`calls.new.${p}src`]: 1, 'calls.lead.total': 1, [`calls.lead.${p}src`]: 1 }),
-    new KeywordMonths(c).read(domain._id, months, model),
-    traffic.readDays(domain._id, edgeDays, { kw: 1, [`calls.${p}kw`]: 1, [`calls.new.${p}kw`]: 1, [`calls.lead.${p}kw`]: 1 }),
+    withTables ? new DimensionMonths(c).read(domain._id, months, model) : null,
+    withTables ? traffic.readDays(domain._id, edgeDays, Object.fromEntries(tableFields.map((f) => [f, 1]))) : [],
   ]);
   // The counters of the calls as the model credits them: the last touch's are at the top.
   const field = MODEL_FIELD[model];
@@ -77,8 +82,6 @@ export async function overview(c: Collections, domain: { _id: string; currency: 
   const trafficOf = new Map(days.map((d) => [d.day, d]));
   const totals = zero();
   const sources = new Map<string, Counts>();
-  const keywords = new Map<string, Counts>();
-  const entry = (table: Map<string, Counts>, key: string) => table.get(key) ?? table.set(key, zero()).get(key)!;
   for (const day of days) {
     add(totals, dayCounts(day));
     // Visits and views are their own source's in every model; sales as the model credits them.
@@ -88,13 +91,22 @@ export async function overview(c: Collections, domain: { _id: string; currency: 
     for (const [key, calls] of Object.entries(credited(day.calls?.new)?.src ?? {})) entry(sources, key).newCallers += calls;
     for (const [key, calls] of Object.entries(credited(day.calls?.lead)?.src ?? {})) entry(sources, key).leads += calls;
   }
-  for (const [key, counts] of keywordMonths) add(entry(keywords, key), { ...counts, newCallers: counts.newCalls });
-  for (const day of edges) {
-    for (const [key, counts] of Object.entries(day.kw ?? {})) add(entry(keywords, key), counts);
-    for (const [key, calls] of Object.entries(credited(day.calls)?.kw ?? {})) entry(keywords, key).calls += calls;
-    for (const [key, calls] of Object.entries(credited(day.calls?.new)?.kw ?? {})) entry(keywords, key).newCallers += calls;
-    for (const [key, calls] of Object.entries(credited(day.calls?.lead)?.kw ?? {})) entry(keywords, key).leads += calls;
-  }
+  /** A table's rows: its months' counters, then its edge days'. */
+  const table = (d: Dimension) => {
+    const rows = new Map<string, Counts>();
+    for (const [key, counts] of monthTables?.[d] ?? []) add(entry(rows, key), { ...counts, newCallers: counts.newCalls });
+    const f = DAY_FIELD[d];
+    for (const day of edges) {
+      for (const [key, counts] of Object.entries(day[f] ?? {})) add(entry(rows, key), { visits: counts.visits, ...((field ? counts[field] : counts) ?? {}) });
+      for (const [key, calls] of Object.entries(credited(day.calls)?.[f] ?? {})) entry(rows, key).calls += calls;
+      for (const [key, calls] of Object.entries(credited(day.calls?.new)?.[f] ?? {})) entry(rows, key).newCallers += calls;
+      for (const [key, calls] of Object.entries(credited(day.calls?.lead)?.[f] ?? {})) entry(rows, key).leads += calls;
+    }
+    return [...rows.entries()]
+      .map(([key, counts]) => ({ name: valueOfKey(key), ...row(counts, 'visits') }))
+      .sort((a, b) => b.calls - a.calls || b.visits - a.visits || a.name.localeCompare(b.name))
+      .slice(0, TABLE_ROWS);
+  };
   const classes = [...SOURCE_CLASSES, ...[...sources.keys()].filter((k) => !(SOURCE_CLASSES as readonly string[]).includes(k)).sort()];
   return {
     from,
@@ -104,12 +116,13 @@ export async function overview(c: Collections, domain: { _id: string; currency: 
     totals: { ...row(totals, 'views'), answered: days.reduce((n, day) => n + (day.calls?.answered ?? 0), 0), blocked: days.reduce((n, day) => n + (day.calls?.blocked ?? 0), 0), spam: days.reduce((n, day) => n + (day.calls?.spam ?? 0), 0) },
     days: daysBetween(from, to).map((day) => ({ day, ...row(dayCounts(trafficOf.get(day)), 'views') })),
     sources: classes.map((source) => ({ source, ...row(sources.get(source) ?? zero(), 'visits') })),
-    keywords: [...keywords.entries()]
-      .map(([key, counts]) => ({ keyword: decodeURIComponent(key), ...row(counts, 'visits') }))
-      .sort((a, b) => b.calls - a.calls || b.visits - a.visits || a.keyword.localeCompare(b.keyword))
-      .slice(0, KEYWORD_ROWS),
+    keywords: table('keyword').map(({ name, ...r }) => ({ keyword: name, ...r })),
+    campaigns: table('campaign').map(({ name, ...r }) => ({ campaign: name, ...r })),
+    landingPages: table('landingPage').map(({ name, ...r }) => ({ path: name, ...r })),
   };
 }
+
+const entry = (table: Map<string, Counts>, key: string) => table.get(key) ?? table.set(key, zero()).get(key)!;
 
 function dayCounts(day: TrafficDayDoc | undefined): Partial<Counts> {
   const webCalls = SOURCE_CLASSES.reduce((n, source) => n + (day?.calls?.src?.[source] ?? 0), 0);
@@ -135,6 +148,6 @@ const rate = (part: number, whole: number) => (whole ? Math.round((part / whole)
 /** The overview of a range, with the period of the same length just before it beside it. */
 export async function overviewWithPrevious(c: Collections, domain: { _id: string; currency: string }, range: DayRange, model: TouchModel = 'last-touch'): Promise<Overview> {
   const before = previousRange(range);
-  const [current, previous] = await Promise.all([overview(c, domain, range.from, range.to, model), overview(c, domain, before.from, before.to, model)]);
+  const [current, previous] = await Promise.all([overview(c, domain, range.from, range.to, model), overview(c, domain, before.from, before.to, model, false)]);
   return { ...current, previous: { ...before, totals: previous.totals, days: previous.days } };
 }

@@ -1,5 +1,5 @@
 // The traffic counters of many views summed in the process and written once a second: one $inc
-// per day document and per keyword month for all the views of that second, instead of one per
+// per day document and per month of the tables (dimension-months.ts) for all the views of that second, instead of one per
 // view (issue 25). A process that dies loses at most its last second of counters;
 // `npm run rebuild-summaries` counts them again from the stored visits and views
 // (traffic-recount.ts). The back end flushes before it reads, so what this process counted is in
@@ -9,7 +9,7 @@ import type { Collections } from '../db/collections.ts';
 import { dayKey } from '../data/call-days.ts';
 import type { Logger } from '../logger.ts';
 import type { KeywordMonthDoc, TrafficDayDoc } from './documents.ts';
-import { monthKey } from './keyword-months.ts';
+import { monthKey } from './dimension-months.ts';
 
 export const TRAFFIC_FLUSH_MS = 1000;
 
@@ -55,11 +55,13 @@ export class TrafficBuffer {
     if (!pending.lastViewAt || lastViewAt > pending.lastViewAt) pending.lastViewAt = lastViewAt;
   }
 
-  addToMonth(domainId: string, day: string, field: string, key: string, n: number): void {
+  /** Adds to dotted counters of the month of `day` (`cmp.visits.<key>`). */
+  addToMonth(domainId: string, day: string, inc: Record<string, number>): void {
+    if (!Object.keys(inc).length) return;
     const month = day.slice(0, 7);
     const id = monthKey(domainId, month);
     const pending = this.months.get(id) ?? this.months.set(id, { domainId, month, inc: {} }).get(id)!;
-    pending.inc[`${field}.${key}`] = (pending.inc[`${field}.${key}`] ?? 0) + n;
+    for (const [path, n] of Object.entries(inc)) pending.inc[path] = (pending.inc[path] ?? 0) + n;
   }
 
   /** Writes the counters summed so far; resolves once they are stored (flushes run one after another). */

@@ -1,67 +1,119 @@
 // The back end's daily counters of a domain's traffic, kept at write time (MongoDB's computed
 // pattern) so a report of a year reads a few hundred documents, never the views themselves:
-// per local day of the domain, its visits and views, per source class and per keyword of the
-// visit; its sales; and per online pool and local hour, the visitors refused a number and the
+// per local day of the domain, its visits and views, per source class, and its visits per keyword,
+// campaign and landing page of the visit (dimensions.ts); its sales; and per online pool and local hour, the visitors refused a number and the
 // peak of numbers held. Its calls are counted into the same document by call-sources.ts.
 import type { UpdateFilter } from 'mongodb';
 import type { Collections } from '../db/collections.ts';
 import type { DomainDoc } from '../domains/documents.ts';
 import type { TrafficDayDoc } from './documents.ts';
 import type { VisitDoc } from '../tracking/documents.ts';
-import { dayKey, rollupKey } from '../data/call-days.ts';
+import { dayKey } from '../data/call-days.ts';
 import { localTime } from '../domains/time-zone.ts';
-import { KeywordMonths } from './keyword-months.ts';
+import { DimensionMonths, monthKey } from './dimension-months.ts';
 import type { TrafficBuffer } from './traffic-buffer.ts';
 import { sourceClassOf } from './call-sources.ts';
-import { creditOf, MODEL_FIELD, TOUCH_MODELS, type Credited } from './touch-models.ts';
+import { creditOf, MODEL_FIELD, modelPrefix, TOUCH_MODELS, type Credited } from './touch-models.ts';
+import { DAY_FIELD, DIMENSIONS, keyOf, MONTH_BASE, visitValues } from './dimensions.ts';
+import { KeyLimits } from './key-limits.ts';
+
+/** What a view counts: its visit, and the page the visit started on when this view started it. */
+export type CountedVisit = Pick<VisitDoc, 'attribution' | 'isBot'> & { landingUrl?: string };
 
 /** What one view of a visit (the first one starts it) adds to its day; bots are counted apart, out of every table. */
-export function viewCounters(visit: Pick<VisitDoc, 'attribution' | 'isBot'>, visitStarted: boolean): Record<string, number> {
+export function viewCounters(visit: CountedVisit, visitStarted: boolean): Record<string, number> {
   if (visit.isBot) return { botViews: 1 };
   const inc: Record<string, number> = {};
-  const { source, keyword } = visit.attribution;
-  for (const place of ['', `src.${source}.`]) {
+  for (const place of ['', `src.${visit.attribution.source}.`]) {
     inc[`${place}views`] = 1;
     if (visitStarted) inc[`${place}visits`] = 1;
   }
-  // Keywords count visits only: the table shows visits and calls, and a day may have hundreds.
-  if (keyword && visitStarted) inc[`kw.${rollupKey(keyword)}.visits`] = 1;
+  // The tables count visits only: a day may have hundreds of keywords or pages.
+  if (visitStarted) {
+    const values = visitValues(visit.attribution, visit.landingUrl);
+    for (const d of DIMENSIONS) if (values[d]) inc[`${DAY_FIELD[d]}.${keyOf(values[d])}.visits`] = 1;
+  }
   return inc;
 }
 
+/** Where a table's key is admitted (key-limits.ts): in the day's table or the month's, named as in its document. */
+export type Admit = (scope: 'day' | 'month', table: string, key: string) => string | Promise<string>;
+
+/** A view's counters with each table's key as admitted (OTHER once a table is full), and the month
+ * counters they add to: a day's `cmp.<key>.visits` is its month's `cmp.visits.<key>`. */
+export async function limitedCounters(counters: Record<string, number>, admit: Admit): Promise<{ day: Record<string, number>; month: Record<string, number> }> {
+  const day: Record<string, number> = {};
+  const month: Record<string, number> = {};
+  for (const [path, n] of Object.entries(counters)) {
+    const [field, key, count] = path.split('.') as [string, string?, string?];
+    const d = DIMENSIONS.find((dimension) => DAY_FIELD[dimension] === field);
+    if (!d || !key || !count) {
+      day[path] = n;
+      continue;
+    }
+    day[`${field}.${await admit('day', field, key)}.${count}`] = n;
+    const table = `${MONTH_BASE[d]}${count}`;
+    month[`${table}.${await admit('month', table, key)}`] = n;
+  }
+  return { day, month };
+}
+
 export class TrafficDays {
+  private readonly months: DimensionMonths;
+  /** The values each table of a day and of a month holds: at most MAX_KEYS each (key-limits.ts). */
+  private readonly dayKeys: KeyLimits;
+  private readonly monthKeys: KeyLimits;
+
   constructor(
     private readonly c: Collections,
     /** Sums the views' counters in the process (traffic-buffer.ts); absent: one write per view. */
     private readonly buffer?: TrafficBuffer,
-  ) {}
-
-  async viewRecorded(domain: DomainDoc, visit: Pick<VisitDoc, 'attribution' | 'isBot'>, visitStarted: boolean, now: Date): Promise<void> {
-    const counters = viewCounters(visit, visitStarted);
-    const keyword = Object.keys(counters).find((path) => path.startsWith('kw.'))?.split('.')[1];
-    if (this.buffer) {
-      const { day } = localTime(now, domain.timeZone);
-      this.buffer.addToDay(domain._id, day, counters, now);
-      if (keyword) this.buffer.addToMonth(domain._id, day, 'visits', keyword, 1);
-      return;
-    }
-    await Promise.all([
-      this.inc(domain, now, counters, { lastViewAt: now }),
-      keyword && new KeywordMonths(this.c).add(domain._id, localTime(now, domain.timeZone).day, 'visits', keyword, 1),
-    ]);
+  ) {
+    this.months = new DimensionMonths(c);
+    this.dayKeys = new KeyLimits((id) => this.visitKeys(id));
+    this.monthKeys = new KeyLimits((id) => this.months.visitKeys(id));
   }
 
-  /** An order's first move to a sale status, credited to the source of its call or visit: by the
-   * last touch in `src`, by the other touch models in `sales.<model>`. */
+  async viewRecorded(domain: DomainDoc, visit: CountedVisit, visitStarted: boolean, now: Date): Promise<void> {
+    const { day } = localTime(now, domain.timeZone);
+    const counters = await limitedCounters(viewCounters(visit, visitStarted), (scope, table, key) =>
+      scope === 'day' ? this.dayKeys.admit(dayKey(domain._id, day), table, key) : this.monthKeys.admit(monthKey(domain._id, day.slice(0, 7)), table, key),
+    );
+    if (this.buffer) {
+      this.buffer.addToDay(domain._id, day, counters.day, now);
+      this.buffer.addToMonth(domain._id, day, counters.month);
+      return;
+    }
+    await Promise.all([this.inc(domain, now, counters.day, { lastViewAt: now }), this.months.add(domain._id, day, counters.month)]);
+  }
+
+  /** The keys each table of a day's document holds. */
+  private async visitKeys(docId: string): Promise<Record<string, string[]>> {
+    const fields = DIMENSIONS.map((d) => DAY_FIELD[d]);
+    const doc = await this.c.trafficDays.findOne({ _id: docId }, { projection: Object.fromEntries(fields.map((f) => [f, 1])) });
+    return Object.fromEntries(fields.map((f) => [f, Object.keys(doc?.[f] ?? {})]));
+  }
+
+  /** An order's first move to a sale status, credited to the source of its call or visit (by the last
+   * touch in `src`, by the other touch models in `sales.<model>`), and to its keyword, campaign and
+   * landing page (their days' `<table>.<key>.orders`, the other models under their prefix, and their months). */
   async saleRecorded(domain: DomainDoc, sale: Credited, totalCost: number, now: Date): Promise<void> {
     const cents = Math.round(totalCost * 100);
     const inc: Record<string, number> = { 'sales.orders': 1, 'sales.revenueCents': cents };
+    const monthInc: Record<string, number> = {};
     for (const model of TOUCH_MODELS) {
       const field = MODEL_FIELD[model];
-      const at = `${field ? `sales.${field}` : 'src'}.${sourceClassOf(creditOf(sale, model).source)}`;
+      const { source, ...values } = creditOf(sale, model);
+      const at = `${field ? `sales.${field}` : 'src'}.${sourceClassOf(source)}`;
       Object.assign(inc, { [`${at}.orders`]: 1, [`${at}.revenueCents`]: cents });
+      for (const d of DIMENSIONS) {
+        if (!values[d]) continue;
+        const key = keyOf(values[d]);
+        Object.assign(inc, { [`${DAY_FIELD[d]}.${key}.${modelPrefix(model)}orders`]: 1, [`${DAY_FIELD[d]}.${key}.${modelPrefix(model)}revenueCents`]: cents });
+        Object.assign(monthInc, { [`${MONTH_BASE[d]}${modelPrefix(model)}orders.${key}`]: 1, [`${MONTH_BASE[d]}${modelPrefix(model)}revenueCents.${key}`]: cents });
+      }
     }
-    await this.inc(domain, now, inc);
+    await Promise.all([this.inc(domain, now, inc), this.months.add(domain._id, localTime(now, domain.timeZone).day, monthInc)]);
   }
 
   /** A visitor refused a number: every number of the pool was held (`refused`), or their address

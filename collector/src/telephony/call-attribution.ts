@@ -18,6 +18,7 @@ const NONE: CallAttribution = {
   clientData: null,
   callPath: null,
   offlineDescription: null,
+  lastTouch: null,
   firstTouch: null,
   lastNonDirect: null,
 };
@@ -47,7 +48,6 @@ export async function attributeCall(c: Collections, route: Route, at: Date): Pro
     fbclid: attribution?.fbclid ?? null,
     clientData: lease.clientData ?? null,
     callPath: path.length > 0 ? path.map((p) => p.url).join('\n') : null,
-    firstTouch: touches?.firstTouch ?? null,
-    lastNonDirect: touches?.lastNonDirect ?? null,
+    ...touches,
   };
 }

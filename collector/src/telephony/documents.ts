@@ -20,8 +20,10 @@ export interface CallAttribution {
   /** The visit's page URLs before the call, one per line. */
   callPath: string | null;
   offlineDescription: string | null;
-  /** Ours (tracking/touches.ts): the visitor's first visit of the 90 days before the call, and their
-   * latest visit that was not direct; null when no visit led to the call, absent on calls stored before. */
+  /** Ours (tracking/touches.ts): the visit that led to the call (its campaign and landing page), the
+   * visitor's first visit of the 90 days before the call, and their latest visit that was not direct;
+   * null when no visit led to the call, absent on calls stored before them. */
+  lastTouch?: Touch | null;
   firstTouch?: Touch | null;
   lastNonDirect?: Touch | null;
 }

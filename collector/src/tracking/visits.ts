@@ -95,7 +95,7 @@ export class VisitLog {
     // The view beside its visit, not after it, so that a view waits for one commit: a process that
     // dies between the two leaves a visit without views (no visit to the counters), or a view that
     // started its visit without it, which `npm run rebuild-summaries` makes again (lost-visits.ts).
-    const written = Promise.all([inserted, this.newViews.insert(view), this.traffic.viewRecorded(domain, { attribution: visit.attribution, isBot: page.isBot || visit.isBot }, started, now)]).then(() => undefined);
+    const written = Promise.all([inserted, this.newViews.insert(view), this.traffic.viewRecorded(domain, { attribution: visit.attribution, isBot: page.isBot || visit.isBot, landingUrl: page.url }, started, now)]).then(() => undefined);
     written.catch(() => undefined); // the caller awaits it; this keeps a failure before then from going unhandled
     return { visitId: visit._id, viewId, visitStarted: started, stored: view, written };
   }

@@ -1,5 +1,5 @@
 // The overview: how many visits, views and calls, how views turn into calls, per day, per source
-// class and per keyword; revenue from orders where there are any.
+// class, per keyword, campaign and landing page; sales and revenue from orders where there are any.
 import type { Overview, Row } from '../../reports/overview.ts';
 import { get, withQuery } from './api.ts';
 import { CallsChart } from './chart.tsx';
@@ -77,7 +77,17 @@ export function OverviewBody({ data, route, clock, callsLog = false }: { data: O
         </div>
         <div class="card">
           <h2>By keyword</h2>
-          {data.keywords.length ? <Table first="Keyword" rows={data.keywords.map((r) => ({ ...r, name: r.keyword }))} sales={false} currency={data.currency} /* sales are counted by source class, not by keyword */ /> : <p class="muted">No keyword yet: keywords come from search engines' referrers and paid campaigns' utm_term.</p>}
+          {data.keywords.length ? <Table first="Keyword" rows={data.keywords.map((r) => ({ ...r, name: r.keyword }))} sales={sales} currency={data.currency} /> : <p class="muted">No keyword yet: keywords come from search engines' referrers and paid campaigns' utm_term.</p>}
+        </div>
+      </div>
+      <div class="columns">
+        <div class="card" data-testid="campaigns">
+          <h2>Campaigns</h2>
+          {data.campaigns.length ? <Table first="Campaign" rows={data.campaigns.map((r) => ({ ...r, name: r.campaign }))} sales={sales} currency={data.currency} /> : <p class="muted">No campaign yet: campaigns are the utm_campaign of the links that bring visitors.</p>}
+        </div>
+        <div class="card" data-testid="landing-pages">
+          <h2>Landing pages</h2>
+          {data.landingPages.length ? <Table first="Page" rows={data.landingPages.map((r) => ({ ...r, name: r.path }))} sales={sales} currency={data.currency} /> : <p class="muted">No visit yet: a landing page is the first page of a visit.</p>}
         </div>
       </div>
     </>
@@ -130,18 +140,20 @@ function Table({ first, rows, sales, currency }: { first: string; rows: (Row & {
           <th class="num" title="Calls from a number that never called before">New callers</th>
           <th class="num" title="Calls that are leads, by the lead rule or a person's verdict">Leads</th>
           <th class="num">Calls per visit</th>
+          {sales && <th class="num">Sales</th>}
           {sales && <th class="num">Revenue</th>}
         </tr>
       </thead>
       <tbody>
         {rows.map((r) => (
           <tr>
-            <td>{r.name}</td>
+            <td class="name">{r.name}</td>
             <td class="num">{count(r.visits)}</td>
             <td class="num">{count(r.calls)}</td>
             <td class="num">{count(r.newCallers)}</td>
             <td class="num">{count(r.leads)}</td>
             <td class="num">{r.visits ? ratio(r.conversionRate) : '–'}</td>
+            {sales && <td class="num">{count(r.orders)}</td>}
             {sales && <td class="num">{money(r.revenue, currency)}</td>}
           </tr>
         ))}

@@ -24,7 +24,7 @@ export function SharedLinksCard({ path, clock }: { path: string; clock: Clock })
   return (
     <div class="card" data-testid="shared-links">
       <h2>Shared report links</h2>
-      <p class="muted">A link that opens this domain's overview, sources, keywords and calls per day without signing in: no caller numbers, no call pages, no settings. For a client, say.</p>
+      <p class="muted">A link that opens this domain's overview, sources, keywords, campaigns, landing pages and calls per day without signing in: no caller numbers, no call pages, no settings. For a client, say.</p>
       {action.error && <Failure message={action.error} />}
       {made && <LinkToCopy label="Shared link" url={made} />}
       <form

@@ -1,10 +1,10 @@
-// A report's range splits into the whole months read from monthly keyword counters and the days
+// A report's range splits into the whole months read from monthly counters of the tables and the days
 // at its edges: together, every day of the range once.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { addDays } from '../../collector/src/domains/time-zone.ts';
 import { daysBetween } from '../../collector/src/reports/day-range.ts';
-import { splitByMonth } from '../../collector/src/reports/keyword-months.ts';
+import { splitByMonth } from '../../collector/src/reports/dimension-months.ts';
 
 const monthDays = (month: string) => daysBetween(`${month}-01`, addDays(`${month}-01`, 31)).filter((d) => d.startsWith(month));
 
