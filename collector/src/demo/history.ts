@@ -42,10 +42,17 @@ type Visitor = { url: string; referrer: string };
 
 const TYPED: Visitor = { url: 'https://acme.example/', referrer: '' };
 
+/** The demo's ad campaigns, each with the page its ads land on. */
+const AD_CAMPAIGNS = [
+  { name: 'emergency-plumbing', page: 'emergency' },
+  { name: 'boiler-service-winter', page: 'boilers' },
+  { name: 'brand', page: '' },
+];
+
 /** Where visitors come from, and how often: searches, ads, social, a directory, typed addresses. */
 const ARRIVALS: [number, (kw: string, n: number) => Visitor][] = [
   [0.34, (kw) => ({ url: 'https://acme.example/', referrer: `https://www.google.com/search?q=${encodeURIComponent(kw)}` })],
-  [0.22, (kw, n) => ({ url: `https://acme.example/emergency?utm_source=google&utm_medium=cpc&utm_term=${encodeURIComponent(kw)}&gclid=demo-${n}`, referrer: 'https://www.google.com/' })],
+  [0.22, (kw, n) => ({ url: `https://acme.example/${AD_CAMPAIGNS[n % AD_CAMPAIGNS.length]!.page}?utm_source=google&utm_medium=cpc&utm_campaign=${AD_CAMPAIGNS[n % AD_CAMPAIGNS.length]!.name}&utm_term=${encodeURIComponent(kw)}&gclid=demo-${n}`, referrer: 'https://www.google.com/' })],
   [0.06, (kw) => ({ url: 'https://acme.example/', referrer: `https://www.bing.com/search?q=${encodeURIComponent(kw)}` })],
   [0.1, () => ({ url: 'https://acme.example/services', referrer: 'https://m.facebook.com/' })],
   [0.08, () => ({ url: 'https://acme.example/prices', referrer: 'https://www.pagesjaunes.fr/annuaire/plombier' })],
