@@ -59,11 +59,12 @@ describe('the back end in Chromium', () => {
     await owner.getByRole('heading', { name: 'Set up acme.test: 3 of 4 done' }).waitFor();
     await shot(owner, '2-settings');
 
-    // The tag, copied into a page of the site; a visitor comes from a search for "emergency plumber".
+    // The tag, copied into a page of the site; a visitor comes from a search for "emergency plumber",
+    // by a link of the site's spring campaign.
     b.site.pages['/'] = `<!doctype html><html><head><meta charset="utf-8"><title>Acme Plumbing</title>${scriptTag}</head>
       <body style="font:18px system-ui;margin:2rem"><h1>Acme Plumbing</h1><p>Call us: <span id="phone">01 23 45 67 89</span></p></body></html>`;
     const visitor = await (await visitorContext(b.browser)).newPage();
-    await visitor.goto(`${b.site.origin}/`, { referer: 'https://www.google.com/search?q=emergency+plumber' });
+    await visitor.goto(`${b.site.origin}/?utm_campaign=spring-offers`, { referer: 'https://www.google.com/search?q=emergency+plumber' });
     await visitor.waitForFunction(() => /^08 00 00 01 0[12]$/.test(document.getElementById('phone')!.textContent!.trim()));
     const shown = (await visitor.locator('#phone').innerText()).replace(/\s/g, '');
     await visitor.screenshot({ path: path.join(ARTIFACTS, 'manage-3-site.png') });
@@ -88,6 +89,9 @@ describe('the back end in Chromium', () => {
     const organic = owner.locator('tr', { hasText: 'Organic search' });
     expect(await organic.locator('td').allInnerTexts()).toEqual(['Organic search', '1', '1', '1', '1', '1.00']); // visits, calls, new callers, leads, calls per visit
     expect(await owner.locator('tr', { hasText: 'emergency plumber' }).locator('td').allInnerTexts()).toEqual(['emergency plumber', '1', '1', '1', '1', '1.00']);
+    // The campaign of the link and the page the visit landed on, each with its visit and call.
+    expect(await owner.getByTestId('campaigns').locator('tbody tr').first().locator('td').allInnerTexts()).toEqual(['spring-offers', '1', '1', '1', '1', '1.00']);
+    expect(await owner.getByTestId('landing-pages').locator('tbody tr').first().locator('td').allInnerTexts()).toEqual(['/', '1', '1', '1', '1', '1.00']);
     // The chart is drawn: uPlot's canvas has a size and a bar of today's call in it.
     const canvas = owner.getByTestId('calls-chart').locator('canvas');
     const drawn = await canvas.evaluate((c: HTMLCanvasElement) => {
