@@ -1,6 +1,6 @@
 // The back end's count of calls per local day, by the class of their source and by keyword, campaign
-// and landing page (dimensions.ts), kept at
-// every call write in the day's traffic document (traffic-days.ts, field `calls`), so the overview
+// and landing page (dimensions.ts), kept at every call write in the day's traffic document
+// (traffic-days.ts, field `calls`), so the overview
 // reads one range of small documents. Like the data API's rollups, a call counts once its outcome is
 // known, and a carrier's later report moves it (another day, another status) by exactly the change.
 import type { CallDoc } from '../telephony/documents.ts';

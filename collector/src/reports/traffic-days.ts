@@ -1,8 +1,9 @@
 // The back end's daily counters of a domain's traffic, kept at write time (MongoDB's computed
 // pattern) so a report of a year reads a few hundred documents, never the views themselves:
 // per local day of the domain, its visits and views, per source class, and its visits per keyword,
-// campaign and landing page of the visit (dimensions.ts); its sales; and per online pool and local hour, the visitors refused a number and the
-// peak of numbers held. Its calls are counted into the same document by call-sources.ts.
+// campaign and landing page of the visit (dimensions.ts); its sales; and per online pool and local
+// hour, the visitors refused a number and the peak of numbers held. Its calls are counted into the
+// same document by call-sources.ts.
 import type { UpdateFilter } from 'mongodb';
 import type { Collections } from '../db/collections.ts';
 import type { DomainDoc } from '../domains/documents.ts';
