@@ -94,7 +94,7 @@ describe('agent service', () => {
     // The sale of a call takes the call's touches: here its own visit, the visitor's only one.
     const call = await s.t.c.calls.findOne({ _id: callId });
     expect(call!.firstTouch).toMatchObject({ source: 'organic:www.google.com', keyword: 'plumber' });
-    expect(order!.attribution).toEqual({ visitId: null, callId, source: 'organic:www.google.com', keyword: 'plumber', agent: 'bob@shop.test', firstTouch: call!.firstTouch, lastNonDirect: call!.lastNonDirect });
+    expect(order!.attribution).toEqual({ visitId: null, callId, source: 'organic:www.google.com', keyword: 'plumber', agent: 'bob@shop.test', lastTouch: call!.lastTouch, firstTouch: call!.firstTouch, lastNonDirect: call!.lastNonDirect });
 
     const stats = await agentApi('agentStats', {});
     expect(stats.body).toEqual({

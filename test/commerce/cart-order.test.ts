@@ -129,8 +129,8 @@ describe('cart and order services', () => {
     const stored = await t.c.orders.findOne({ externalId: 'A-sale' });
     expect(stored!.convertedAt).toBeInstanceOf(Date);
     // A visit with no visitor id: it is its own first touch and last non-direct one.
-    const touch = { visitId, at: expect.any(Date), source: 'organic:www.google.com', keyword: 'boiler repair', landingUrl: expect.any(String), gclid: null, msclkid: null, fbclid: null };
-    expect(stored!.attribution).toEqual({ visitId, callId: null, source: 'organic:www.google.com', keyword: 'boiler repair', agent: null, firstTouch: touch, lastNonDirect: touch });
+    const touch = { visitId, at: expect.any(Date), source: 'organic:www.google.com', keyword: 'boiler repair', landingUrl: expect.any(String), campaign: null, content: null, gclid: null, msclkid: null, fbclid: null };
+    expect(stored!.attribution).toEqual({ visitId, callId: null, source: 'organic:www.google.com', keyword: 'boiler repair', agent: null, lastTouch: touch, firstTouch: touch, lastNonDirect: touch });
 
     const [event] = await ga4.waitFor(1, (r) => r.body.includes('"A-sale"'));
     expect(event!.query.get('measurement_id')).toBe('G-TEST123');

@@ -129,6 +129,8 @@ describe('data API', () => {
       // Ours: the stable id to deduplicate on, and no verdict given.
       call_id: expect.any(Number),
       verdict: null,
+      // Ours: no visit led to it, so no campaign.
+      utm_campaign: null,
     });
   });
 

@@ -141,7 +141,7 @@ describe('a team', () => {
     expect(page.headers.get('content-type')).toContain('text/html');
     const report = await (await fetch(`${url}/report`)).json();
     expect(report).toMatchObject({ domain: 'a.test', totals: expect.any(Object), days: expect.any(Array), sources: expect.any(Array), keywords: expect.any(Array) });
-    expect(Object.keys(report).sort()).toEqual(['country', 'currency', 'days', 'domain', 'from', 'keywords', 'label', 'previous', 'sources', 'timeZone', 'to', 'totals']);
+    expect(Object.keys(report).sort()).toEqual(['campaigns', 'country', 'currency', 'days', 'domain', 'from', 'keywords', 'label', 'landingPages', 'previous', 'sources', 'timeZone', 'to', 'totals']);
     expect((await owner.get('/domains/a.test/shared-links')).body.links[0]).toMatchObject({ id: made.body.id, label: 'For the client', openings: 1, passwordProtected: false });
     // With a password: the report waits for it.
     const locked = (await owner.call('POST', '/domains/a.test/shared-links', { label: 'Locked', password: 'client secret' })).body.url as string;
