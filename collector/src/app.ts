@@ -46,6 +46,7 @@ import { trackingRoutes } from './tracking/routes.ts';
 import { TrackingService } from './tracking/service.ts';
 import { DEFAULT_GA4_ENDPOINT } from './commerce/analytics.ts';
 import { CallWrites } from './telephony/call-writes.ts';
+import { Mailer, type MailSettings } from './mail/mailer.ts';
 
 export interface AppOptions {
   db: Db;
@@ -76,7 +77,14 @@ export interface AppOptions {
   domainCacheMs?: number;
   /** /data-api pages of one domain read at once (data/page-gate.ts); the benchmark compares. */
   dataPagesAtOnce?: number;
+  /** Mail (SMTP_URL, MAIL_FROM); absent, nothing is ever sent and the back end says so. */
+  mail?: MailSettings;
+  /** Where people reach the back end (PUBLIC_URL): the links of mails. */
+  publicUrl?: string;
 }
+
+/** The back end's address in mails when PUBLIC_URL is unset: the default PORT on this machine. */
+const DEFAULT_PUBLIC_URL = 'http://127.0.0.1:8080';
 
 export interface CollectorApp {
   app: Koa;
@@ -109,7 +117,18 @@ export function createApp(options: AppOptions): CollectorApp {
   const { run = true, ...delivery } = options.delivery ?? {};
   const metrics = new Metrics(c, db);
   const deliveryOptions = { ...DEFAULT_DELIVERY, ...delivery };
-  const worker = new DeliveryWorker(c, outbox, log, deliveryOptions, (kind, outcome) => metrics.deliveries.inc({ kind, outcome }));
+  const mailer = options.mail ? new Mailer(options.mail) : undefined;
+  const worker = new DeliveryWorker(
+    c,
+    outbox,
+    log,
+    deliveryOptions,
+    (message, outcome) => {
+      metrics.deliveries.inc({ kind: message.kind, outcome });
+      if (message.kind === 'mail') metrics.mailSent.inc({ kind: message.label, result: outcome });
+    },
+    mailer,
+  );
   if (run) {
     worker.start();
     void commerce.requeueLostEvents().catch((err) => log.error({ err }, 'requeueing lost analytics events failed'));
@@ -139,7 +158,7 @@ export function createApp(options: AppOptions): CollectorApp {
     twilioRoutes(telephony, options.twilio ?? {}, log),
     commerceRoutes(domains, commerce, log),
     agentRoutes(c, agents, log),
-    manageRoutes(c, signInLimit, { outbox, agents, offline, callWrites, domains, traffic }, { signUp: options.signUp ?? true, publicWebhooksOnly: deliveryOptions.publicOnly }, log),
+    manageRoutes(c, signInLimit, { outbox, agents, offline, callWrites, domains, traffic }, { signUp: options.signUp ?? true, publicWebhooksOnly: deliveryOptions.publicOnly, mail: { ...(options.mail ? { from: options.mail.from } : {}), publicUrl: options.publicUrl ?? DEFAULT_PUBLIC_URL } }, log),
     managePageRoutes(),
     sharedPageRoutes(c, signInLimit, log),
     openApiRoutes({ demoPages }),
@@ -158,7 +177,7 @@ export function createApp(options: AppOptions): CollectorApp {
       sampler.stop();
       stallWatch.stop();
       metrics.close();
-      return Promise.all([worker.stop(), traffic.stop()]).then(() => undefined);
+      return Promise.all([worker.stop(), traffic.stop()]).then(() => mailer?.close());
     },
   };
 }

@@ -22,6 +22,22 @@ const proxyHops = z.string().transform((raw, ctx) => {
   return z.NEVER;
 });
 
+/** An SMTP server's address: smtp://user:pass@host:587 (STARTTLS when offered) or smtps://host:465. */
+const smtpUrl = z.string().refine(
+  (raw) => {
+    try {
+      const url = new URL(raw);
+      return (url.protocol === 'smtp:' || url.protocol === 'smtps:') && url.hostname !== '';
+    } catch {
+      return false;
+    }
+  },
+  { message: 'must be an smtp:// or smtps:// URL, such as smtp://user:password@mail.example.com:587' },
+);
+
+/** A sender: `ringtrail@example.com` or `RingTrail <ringtrail@example.com>`. */
+const mailFrom = z.string().max(320).regex(/^(?:[^<>\r\n]{0,100}<[^\s<>@]{1,64}@[^\s<>@]{1,253}>|[^\s<>@]{1,64}@[^\s<>@]{1,253})$/, 'must be an e-mail address, or a name and <address>');
+
 const perMinute = z.coerce.number({ error: 'must be a number of requests a minute' }).int().min(1);
 
 const configSchema = z.object({
@@ -56,6 +72,8 @@ const configSchema = z.object({
   WORKERS: z.coerce.number({ error: 'must be a number of processes' }).int().min(1).max(64).default(1),
   METRICS_KEY: z.string().min(16, 'must be at least 16 characters').optional(),
   PUBLIC_URL: z.url({ protocol: /^https?$/, error: 'must be an http or https URL' }).optional(),
+  SMTP_URL: smtpUrl.optional(),
+  MAIL_FROM: mailFrom.optional(),
 });
 
 export interface Config {
@@ -99,6 +117,8 @@ export interface Config {
   domainCacheMs: number;
   /** /data-api pages of one domain a process reads at once (DATA_PAGES_AT_ONCE). */
   dataPagesAtOnce: number;
+  /** Mail (SMTP_URL, MAIL_FROM); unset: nothing is ever sent (mail/mailer.ts). */
+  mail?: { smtpUrl: string; from: string };
 }
 
 export class ConfigError extends Error {}
@@ -141,7 +161,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     requestTimeoutMs: c.REQUEST_TIMEOUT_MS,
     domainCacheMs: c.DOMAIN_CACHE_MS,
     dataPagesAtOnce: c.DATA_PAGES_AT_ONCE,
+    ...(c.SMTP_URL ? { mail: { smtpUrl: c.SMTP_URL, from: c.MAIL_FROM ?? defaultSender(c.PUBLIC_URL) } } : {}),
   };
+}
+
+/** The sender when MAIL_FROM is unset: ringtrail@ the public host (the loopback one without it). */
+function defaultSender(publicUrl: string | undefined): string {
+  return `RingTrail <ringtrail@${publicUrl ? new URL(publicUrl).hostname : 'localhost'}>`;
 }
 
 /** The configuration of a process that starts from it (the collector, its supervisor): a bad

@@ -43,6 +43,8 @@ const TABLE: Record<string, { may: Who[] | 'anyone'; call: [string, unknown?] }>
   'DELETE /manage/api/account/invitations/:id': { may: OWNER, call: ['/account/invitations/unknown'] },
   'GET /manage/api/account/activity': { may: DOMAIN_ADMINS, call: ['/account/activity'] },
   'GET /manage/api/domains/:domain/activity': { may: DOMAIN_ADMINS, call: ['/domains/a.test/activity'] },
+  'GET /manage/api/mail': { may: ALL, call: ['/mail'] },
+  'POST /manage/api/mail/test': { may: ALL, call: ['/mail/test'] },
   'GET /manage/api/locale': { may: ALL, call: ['/locale?timeZone=America/Chicago'] },
   'GET /manage/api/domains': { may: ALL, call: ['/domains'] },
   'POST /manage/api/domains': { may: DOMAIN_ADMINS, call: ['/domains', { name: '' }] },
@@ -86,7 +88,7 @@ const TABLE: Record<string, { may: Who[] | 'anyone'; call: [string, unknown?] }>
 /** The router's routes, each with the rule its guard names (undefined: no guard). */
 function servedRoutes(c: Parameters<typeof manageRoutes>[0]) {
   const services = { outbox: new Outbox(c), agents: new AgentService(c, new LiveCalls(c)), offline: new OfflineNumbers(c) };
-  const router = manageRoutes(c, new SignInLimit(c, DEFAULT_SIGN_IN_LIMITS), services, { signUp: true, publicWebhooksOnly: true }, createLogger('silent'));
+  const router = manageRoutes(c, new SignInLimit(c, DEFAULT_SIGN_IN_LIMITS), services, { signUp: true, publicWebhooksOnly: true, mail: { publicUrl: 'http://127.0.0.1:8080' } }, createLogger('silent'));
   return router.stack.filter((layer) => layer.methods.length).flatMap((layer) => {
     const guard = layer.stack.find((fn) => 'rule' in fn) as { rule?: { roles: readonly string[] | null } } | undefined;
     return layer.methods.filter((m) => m !== 'HEAD').map((method) => ({ route: `${method} ${layer.path}`, roles: guard?.rule ? guard.rule.roles : undefined }));

@@ -23,12 +23,15 @@ import { sessionRoutes } from './session-routes.ts';
 import { memberRoutes } from './member-routes.ts';
 import { sharedLinkRoutes } from './shared-link-routes.ts';
 import type { CallWrites } from '../telephony/call-writes.ts';
+import { mailRoutes, type MailOptions } from './mail-routes.ts';
 
 export interface ManageOptions {
   /** The sign-up page and its route: on in development, a setting in production. */
   signUp: boolean;
   /** Refuse webhook URLs of loopback and private addresses (ALLOW_PRIVATE_WEBHOOKS off). */
   publicWebhooksOnly: boolean;
+  /** Mail: configured or not, and the links its messages carry. */
+  mail: MailOptions;
 }
 
 export interface ManageServices {
@@ -63,6 +66,7 @@ export function manageRoutes(c: Collections, limit: SignInLimit, services: Manag
   memberRoutes(router, c, can);
   settingsRoutes(router, c, services.outbox, services.offline, can, options);
   sharedLinkRoutes(router, c, can);
+  mailRoutes(router, c, services.outbox, can, options.mail);
   blocklistRoutes(router, c, can);
   verdictRoutes(router, c, can, services.callWrites);
   reportRoutes(router, c, services.agents, can);

@@ -31,7 +31,7 @@ function whoIs(session: SessionDoc, member: UserDoc) {
   return { username: session.username, account: session.accountId, role: member.role, domains: member.domains ?? null, csrfToken: session.csrfToken };
 }
 
-export function sessionRoutes(router: Router, c: Collections, sessions: Sessions, limit: SignInLimit, can: Can, options: { signUp: boolean }): void {
+export function sessionRoutes(router: Router, c: Collections, sessions: Sessions, limit: SignInLimit, can: Can, options: { signUp: boolean; mail: { from?: string } }): void {
   const links = new Invitations(c);
   const signedIn = (ctx: Context) => ctx.state as SignedIn;
 
@@ -42,8 +42,7 @@ export function sessionRoutes(router: Router, c: Collections, sessions: Sessions
   };
 
   router.get('/config', can(RULES.anyone), (ctx) => {
-    // Mail (SMTP) is not configured on this release: a forgotten password is reset by an owner.
-    ctx.body = { signUp: options.signUp, mail: false };
+    ctx.body = { signUp: options.signUp, mail: Boolean(options.mail.from) };
   });
 
   router.post('/signup', can(RULES.anyone, 'account.create'), sameOrigin, parseBody, async (ctx) => {

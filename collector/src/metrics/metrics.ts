@@ -1,5 +1,5 @@
 // Prometheus metrics (prom-client), one registry per app: HTTP requests by route and status, the
-// WARNING answers by reason, webhook deliveries by outcome, database command latency, and at each
+// WARNING answers by reason, outbox deliveries by outcome, mails by kind and result, database command latency, and at each
 // scrape the numbers held per pool, the outbox's depth and its oldest message's age.
 import type { CommandFailedEvent, CommandSucceededEvent, Db } from 'mongodb';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
@@ -30,7 +30,8 @@ export class Metrics {
     registers: [this.registry],
   });
   readonly warnings = new Counter({ name: 'ringtrail_warnings_total', help: 'WARNING answers of call tracking and the browser doors, by reason', labelNames: ['reason'], registers: [this.registry] });
-  readonly deliveries = new Counter({ name: 'ringtrail_deliveries_total', help: 'Webhook and analytics delivery attempts, by kind and outcome', labelNames: ['kind', 'outcome'], registers: [this.registry] });
+  readonly deliveries = new Counter({ name: 'ringtrail_deliveries_total', help: 'Webhook, analytics and mail delivery attempts, by kind and outcome', labelNames: ['kind', 'outcome'], registers: [this.registry] });
+  readonly mailSent = new Counter({ name: 'ringtrail_mail_sent_total', help: 'Mail delivery attempts, by the kind of mail (missed-call, warning...) and result (delivered, retrying, abandoned)', labelNames: ['kind', 'result'], registers: [this.registry] });
   readonly dbDuration = new Histogram({
     name: 'ringtrail_db_command_duration_seconds',
     help: 'Database command latency, by command (MongoDB driver command monitoring)',

@@ -329,6 +329,8 @@ export const OPERATIONS: Operation[] = [
   manageOp('put', '/account/webhook', 'Sets or clears the webhook URL (the first one makes the secret)', object('The new secret, if one was made'), { body: webhookUrl }),
   manageOp('put', '/account/webhook/events', 'Which pushes the account asks for beside view, cart and order (ours): `call`', object('The events'), { body: webhookEventsBody }),
   manageOp('post', '/account/webhook/test', 'Queues a signed test push (type "test", callId 0) to the webhook URL', object('The queued message id'), {}, 202),
+  manageOp('get', '/mail', 'Whether mail is configured (SMTP_URL) and its sender; the mails that could not be sent (an owner or admin: all of the account; others: their own), newest first', object('configured, from, failures')),
+  manageOp('post', '/mail/test', 'Queues a test e-mail to the signed-in member; 409 when mail is not configured', object('The address it goes to'), {}, 202),
   manageOp('post', '/account/webhook/secret', 'A new webhook signing secret, answered once', object('The secret')),
   manageOp('post', '/account/keys/call-center', 'A new call-center key, answered once', object('The key')),
   manageOp('get', '/account/deliveries', 'The delivery log, newest first', json('Attempts', answer.manage.list), { query: z.object({ limit: z.string().optional() }) }),

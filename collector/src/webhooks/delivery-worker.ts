@@ -16,6 +16,8 @@ import type { DeliveryLogDoc, OutboxDoc } from './documents.ts';
 import type { Logger } from '../logger.ts';
 import type { Outbox } from './outbox.ts';
 import { send, type SendResult } from './send.ts';
+import type { Mailer } from '../mail/mailer.ts';
+import type { MailBody } from '../mail/message.ts';
 
 export interface DeliveryOptions {
   /** Refuse webhook URLs on loopback and private networks (ALLOW_PRIVATE_WEBHOOKS=false). */
@@ -67,7 +69,9 @@ export class DeliveryWorker {
     private readonly log: Logger,
     private readonly o: DeliveryOptions,
     /** Told of each attempt's outcome (the metrics count them). */
-    private readonly onAttempt: (kind: OutboxDoc['kind'], outcome: DeliveryLogDoc['outcome']) => void = () => {},
+    private readonly onAttempt: (message: Pick<OutboxDoc, 'kind' | 'label'>, outcome: DeliveryLogDoc['outcome']) => void = () => {},
+    /** Sends the mails (SMTP_URL); absent, a mail is given up at once: mail is not configured. */
+    private readonly mailer?: Mailer,
   ) {
     this.unsubscribe = outbox.onEnqueue(() => this.wake());
   }
@@ -182,10 +186,11 @@ export class DeliveryWorker {
   }
 
   private async deliver(m: OutboxDoc): Promise<SendResult> {
+    if (m.kind === 'mail') return this.mailer ? this.mailer.send(JSON.parse(m.body) as MailBody, m._id) : { delivered: false, httpStatus: null, error: 'mail is not configured: set SMTP_URL', permanent: true };
     const headers: Record<string, string> = { 'content-type': m.contentType, 'user-agent': 'RingTrail-Webhooks/1' };
     if (m.signed) {
       const account = await this.c.accounts.findOne({ _id: m.accountId });
-      if (!account?.webhookSecret) return { httpStatus: null, error: `account ${m.accountId} has no webhook secret`, permanent: true };
+      if (!account?.webhookSecret) return { delivered: false, httpStatus: null, error: `account ${m.accountId} has no webhook secret`, permanent: true };
       const at = new Date();
       headers['webhook-id'] = m._id;
       headers['webhook-timestamp'] = String(Math.floor(at.getTime() / 1000));
@@ -197,18 +202,18 @@ export class DeliveryWorker {
   /** Logs the attempt; deletes the message when delivered or abandoned, else schedules the retry. */
   private async settle(m: OutboxDoc, result: SendResult, now: Date): Promise<void> {
     const attempt = m.attempts + 1;
-    const delivered = result.httpStatus !== null && result.httpStatus >= 200 && result.httpStatus < 300;
+    const delivered = result.delivered;
     const firstAttemptAt = m.firstAttemptAt ?? now;
     const abandoned = !delivered && (result.permanent || now.getTime() - firstAttemptAt.getTime() >= this.o.giveUpAfterMs);
     const outcome = delivered ? 'delivered' : abandoned ? 'abandoned' : 'retrying';
     const error = delivered ? null : (result.error ?? `HTTP ${result.httpStatus}`);
     await this.recordAttempt(m, attempt, now, result, error, outcome);
-    this.onAttempt(m.kind, outcome);
+    this.onAttempt(m, outcome);
     if (outcome === 'retrying') {
       await this.c.outbox.updateOne({ _id: m._id }, { $set: { attempts: attempt, firstAttemptAt, nextAttemptAt: new Date(now.getTime() + retryDelay(attempt, this.o)), ...UNCLAIMED } });
     } else {
       await this.c.outbox.deleteOne({ _id: m._id });
-      if (abandoned) this.log.warn({ messageId: m._id, url: m.url, error }, 'webhook message abandoned');
+      if (abandoned) this.log.warn({ messageId: m._id, kind: m.kind, error, ...(m.kind === 'mail' ? {} : { url: m.url }) }, 'outbox message abandoned');
     }
   }
 

@@ -4,6 +4,8 @@ import https from 'node:https';
 import { isPublicAddress, literalAddress, PrivateAddressRefused, publicOnlyLookup } from './public-address.ts';
 
 export interface SendResult {
+  /** The receiver took it: a 2xx answer, or a mail server's acceptance. */
+  delivered: boolean;
   httpStatus: number | null;
   error: string | null;
   /** Refused for good (a private address): retrying would not help. */
@@ -22,11 +24,11 @@ export function send(url: string, body: string, { headers, timeoutMs, publicOnly
     try {
       target = new URL(url);
     } catch {
-      return resolve({ httpStatus: null, error: `invalid URL ${url}`, permanent: true });
+      return resolve({ delivered: false, httpStatus: null, error: `invalid URL ${url}`, permanent: true });
     }
-    if (target.protocol !== 'http:' && target.protocol !== 'https:') return resolve({ httpStatus: null, error: `${target.protocol} URLs are refused: http or https only`, permanent: true });
+    if (target.protocol !== 'http:' && target.protocol !== 'https:') return resolve({ delivered: false, httpStatus: null, error: `${target.protocol} URLs are refused: http or https only`, permanent: true });
     const literal = literalAddress(target.hostname);
-    if (publicOnly && literal && !isPublicAddress(literal)) return resolve({ httpStatus: null, error: `webhook address ${literal} is private`, permanent: true });
+    if (publicOnly && literal && !isPublicAddress(literal)) return resolve({ delivered: false, httpStatus: null, error: `webhook address ${literal} is private`, permanent: true });
     const client = target.protocol === 'https:' ? https : http;
     const req = client.request(target, {
       method: 'POST',
@@ -36,10 +38,10 @@ export function send(url: string, body: string, { headers, timeoutMs, publicOnly
     });
     req.on('response', (res) => {
       res.resume(); // the body is not needed; drain it so the socket is freed
-      res.on('end', () => resolve({ httpStatus: res.statusCode ?? null, error: null, permanent: false }));
+      res.on('end', () => resolve({ delivered: res.statusCode !== undefined && res.statusCode >= 200 && res.statusCode < 300, httpStatus: res.statusCode ?? null, error: null, permanent: false }));
     });
     req.on('timeout', () => req.destroy(new Error(`no answer within ${timeoutMs} ms`)));
-    req.on('error', (err) => resolve({ httpStatus: null, error: err.message, permanent: err instanceof PrivateAddressRefused }));
+    req.on('error', (err) => resolve({ delivered: false, httpStatus: null, error: err.message, permanent: err instanceof PrivateAddressRefused }));
     req.end(body);
   });
 }

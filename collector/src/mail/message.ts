@@ -1,0 +1,26 @@
+// A mail as the outbox keeps it until it is sent (webhooks/delivery-worker.ts hands it to mailer.ts):
+// its recipient, subject, a plain-text and an HTML part, and its headers (List-Unsubscribe).
+import { randomUUID } from 'node:crypto';
+import type { OutboxMessage } from '../webhooks/documents.ts';
+
+/** What a person receives: the test e-mail, an alert about calls, a warning, a summary. */
+export const MAIL_KINDS = ['test', 'missed-call', 'new-lead', 'first-caller', 'spam-blocked', 'warning', 'summary'] as const;
+export type MailKind = (typeof MAIL_KINDS)[number];
+
+export interface MailBody {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+  headers: Record<string, string>;
+}
+
+/** The RFC 8058 headers of a message one can leave with one click. */
+export function unsubscribeHeaders(url: string): Record<string, string> {
+  return { 'List-Unsubscribe': `<${url}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' };
+}
+
+/** The outbox message of a mail; a fixed `id` makes queuing it twice send it once. */
+export function mailMessage(accountId: string, kind: MailKind, body: MailBody, id = `mail_${randomUUID()}`): OutboxMessage & { id: string } {
+  return { id, accountId, stream: `mail:${id}`, kind: 'mail', label: kind, url: `mailto:${body.to}`, contentType: 'application/json', body: JSON.stringify(body), signed: false };
+}

@@ -1,0 +1,60 @@
+// HTTP in for the account's mail: whether mail is configured (SMTP_URL) and the mails that could
+// not be sent, and a test e-mail a member sends themselves.
+import type Router from '@koa/router';
+import type { Context } from 'koa';
+import type { Collections } from '../db/collections.ts';
+import { ManageFailure } from '../http/manage-envelope.ts';
+import { html as mailHtml, mailPage } from '../mail/layout.ts';
+import { mailMessage } from '../mail/message.ts';
+import type { Outbox } from '../webhooks/outbox.ts';
+import type { Can, SignedIn } from './access.ts';
+import { RULES } from './roles.ts';
+
+/** Failed mails listed at most. */
+const FAILURES = 20;
+
+export interface MailOptions {
+  /** The sender when mail is configured; absent: it is not. */
+  from?: string;
+  /** The back end's address, for the mails' links. */
+  publicUrl: string;
+}
+
+export function mailRoutes(router: Router, c: Collections, outbox: Outbox, can: Can, options: MailOptions): void {
+  const signedIn = (ctx: Context) => ctx.state as SignedIn;
+
+  router.get('/mail', can(RULES.member), async (ctx) => {
+    const { member } = signedIn(ctx);
+    // An owner or admin sees every failed mail of the account; a member their own.
+    const everyone = member.role === 'owner' || member.role === 'admin';
+    const failed = await c.deliveryLog
+      .find({ accountId: member.accountId, kind: 'mail', outcome: 'abandoned' }, { sort: { at: -1 }, limit: 200, projection: { at: 1, label: 1, body: 1, error: 1 } })
+      .toArray();
+    const failures = failed
+      .map((entry) => ({ at: entry.at.toISOString(), kind: entry.label, ...(JSON.parse(entry.body) as { to: string; subject: string }), error: entry.error }))
+      .filter((entry) => everyone || entry.to === member._id)
+      .slice(0, FAILURES)
+      .map(({ at, kind, to, subject, error }) => ({ at, kind, to, subject, error }));
+    ctx.body = { configured: Boolean(options.from), from: options.from ?? null, failures };
+  });
+
+  router.post('/mail/test', can(RULES.member), async (ctx) => {
+    if (!options.from) throw new ManageFailure(409, 'Mail is not configured: set SMTP_URL (and MAIL_FROM) and restart the collector');
+    const { member } = signedIn(ctx);
+    const backEnd = `${options.publicUrl}/manage/`;
+    const text = `This is the test e-mail you asked for from RingTrail's back end (${backEnd}).\n\nMail works: alerts and summaries will arrive like this one.\n`;
+    const body = { to: member._id, subject: 'RingTrail test e-mail', text, html: testHtml(backEnd), headers: {} };
+    await outbox.enqueue(mailMessage(member.accountId, 'test', body));
+    ctx.status = 202;
+    ctx.body = { to: member._id };
+  });
+}
+
+function testHtml(backEnd: string): string {
+  return mailPage({
+    heading: 'Mail works',
+    body: mailHtml`This is the test e-mail you asked for from RingTrail's back end. Alerts and summaries will arrive like this one.`,
+    link: { url: backEnd, label: 'Open RingTrail' },
+    footer: 'You receive this e-mail because you asked for it in RingTrail’s settings.',
+  });
+}
