@@ -47,6 +47,8 @@ import { TrackingService } from './tracking/service.ts';
 import { DEFAULT_GA4_ENDPOINT } from './commerce/analytics.ts';
 import { CallWrites } from './telephony/call-writes.ts';
 import { Mailer, type MailSettings } from './mail/mailer.ts';
+import { AlertMailer } from './alerts/alert-mailer.ts';
+import { unsubscribeRoutes } from './alerts/unsubscribe-routes.ts';
 
 export interface AppOptions {
   db: Db;
@@ -81,6 +83,8 @@ export interface AppOptions {
   mail?: MailSettings;
   /** Where people reach the back end (PUBLIC_URL): the links of mails. */
   publicUrl?: string;
+  /** How often alerts are looked for, and how long a person's immediate ones gather (tests shorten them). */
+  alertTimings?: { everyMs?: number; gatherMs?: number };
 }
 
 /** The back end's address in mails when PUBLIC_URL is unset: the default PORT on this machine. */
@@ -110,7 +114,7 @@ export function createApp(options: AppOptions): CollectorApp {
   traffic.start();
   const tracking = new TrackingService(c, ids, (domain, view) => push.viewAdded(domain, view), traffic);
   const ga4Endpoint = options.ga4Endpoint ?? DEFAULT_GA4_ENDPOINT;
-  const callWrites = new CallWrites(c, { ga4Endpoint });
+  const callWrites = new CallWrites(c, { ga4Endpoint, alerts: Boolean(options.mail) });
   const telephony = new TelephonyService(c, ids, new CallRouter(c, new NumberPool(c)), (callId) => liveCalls.end(callId), callWrites);
   const agents = new AgentService(c, liveCalls);
   const commerce = new CommerceService(c, ids, push, outbox, ga4Endpoint);
@@ -133,6 +137,10 @@ export function createApp(options: AppOptions): CollectorApp {
     worker.start();
     void commerce.requeueLostEvents().catch((err) => log.error({ err }, 'requeueing lost analytics events failed'));
   }
+  const publicUrl = options.publicUrl ?? DEFAULT_PUBLIC_URL;
+  // Call alerts are mailed only where mail is configured (call-writes.ts raises them only then).
+  const alertMailer = options.mail ? new AlertMailer(c, outbox, log, { publicUrl, ...options.alertTimings }) : null;
+  if (run) alertMailer?.start();
   const sampler = new PoolSampler(c, log);
   if (run) sampler.start(options.poolSampleMs);
   const offline = new OfflineNumbers(c);
@@ -158,9 +166,10 @@ export function createApp(options: AppOptions): CollectorApp {
     twilioRoutes(telephony, options.twilio ?? {}, log),
     commerceRoutes(domains, commerce, log),
     agentRoutes(c, agents, log),
-    manageRoutes(c, signInLimit, { outbox, agents, offline, callWrites, domains, traffic }, { signUp: options.signUp ?? true, publicWebhooksOnly: deliveryOptions.publicOnly, mail: { ...(options.mail ? { from: options.mail.from } : {}), publicUrl: options.publicUrl ?? DEFAULT_PUBLIC_URL } }, log),
+    manageRoutes(c, signInLimit, { outbox, agents, offline, callWrites, domains, traffic }, { signUp: options.signUp ?? true, publicWebhooksOnly: deliveryOptions.publicOnly, mail: { ...(options.mail ? { from: options.mail.from } : {}), publicUrl } }, log),
     managePageRoutes(),
     sharedPageRoutes(c, signInLimit, log),
+    unsubscribeRoutes(c, publicUrl),
     openApiRoutes({ demoPages }),
     metricsRoutes(metrics, options.metricsKey),
     ...(demoPages ? [demoRoutes()] : []),
@@ -177,7 +186,7 @@ export function createApp(options: AppOptions): CollectorApp {
       sampler.stop();
       stallWatch.stop();
       metrics.close();
-      return Promise.all([worker.stop(), traffic.stop()]).then(() => mailer?.close());
+      return Promise.all([alertMailer?.stop(), worker.stop(), traffic.stop()]).then(() => mailer?.close());
     },
   };
 }

@@ -13,6 +13,7 @@ import { agentIndexes, type LiveCallDoc } from '../agent/documents.ts';
 import { webhookIndexes, type DeliveryLogDoc, type OutboxDoc } from '../webhooks/documents.ts';
 import { rateLimitIndexes, type RateLimitDoc } from '../http/documents.ts';
 import type { CounterDoc, ExternalRefDoc } from './documents.ts';
+import { alertIndexes, type AlertChoiceDoc, type AlertThrottleDoc, type PendingAlertDoc, type UnsubscribeTokenDoc } from '../alerts/documents.ts';
 
 export interface Collections {
   accounts: Collection<AccountDoc>;
@@ -49,6 +50,10 @@ export interface Collections {
   addressHolds: Collection<AddressHoldDoc>;
   blockedCallers: Collection<BlockedCallerDoc>;
   callers: Collection<CallerDoc>;
+  alertChoices: Collection<AlertChoiceDoc>;
+  pendingAlerts: Collection<PendingAlertDoc>;
+  alertThrottle: Collection<AlertThrottleDoc>;
+  unsubscribeTokens: Collection<UnsubscribeTokenDoc>;
 }
 
 export function collections(db: Db): Collections {
@@ -87,11 +92,15 @@ export function collections(db: Db): Collections {
     addressHolds: db.collection('address_holds'),
     blockedCallers: db.collection('blocked_callers'),
     callers: db.collection('callers'),
+    alertChoices: db.collection('alert_choices'),
+    pendingAlerts: db.collection('pending_alerts'),
+    alertThrottle: db.collection('alert_throttle'),
+    unsubscribeTokens: db.collection('unsubscribe_tokens'),
   };
 }
 
 /** Every family's indexes. */
-const INDEX_PLANS = [manageIndexes, domainIndexes, trackingIndexes, offlineIndexes, telephonyIndexes, commerceIndexes, agentIndexes, webhookIndexes, rateLimitIndexes];
+const INDEX_PLANS = [manageIndexes, domainIndexes, trackingIndexes, offlineIndexes, telephonyIndexes, commerceIndexes, agentIndexes, webhookIndexes, rateLimitIndexes, alertIndexes];
 
 /** Idempotent; run at every start. Every query of a request's path goes through one of these. */
 export async function ensureIndexes(c: Collections): Promise<void> {

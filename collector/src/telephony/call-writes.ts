@@ -1,8 +1,10 @@
 // Writes of a stored call, as a compare-and-set on its revision: the summaries (data API rollups,
 // page buckets, report counters) move by exactly the change from the call that was read, the
-// accounts that asked for it get the `call` push (webhooks/call-push.ts), and a new lead goes to
-// the domain's GA4 (lead-events.ts).
+// accounts that asked for it get the `call` push (webhooks/call-push.ts), a new lead goes to the
+// domain's GA4 (lead-events.ts), and, when mail is configured, the people who chose to hear of a
+// missed call or a new lead are told (alerts/call-alerts.ts).
 import type { Collections } from '../db/collections.ts';
+import { CallAlerts } from '../alerts/call-alerts.ts';
 import { isDuplicateKey } from '../db/writes.ts';
 import { CallSummaries } from '../data/call-summaries.ts';
 import { CallPush } from '../webhooks/call-push.ts';
@@ -14,19 +16,21 @@ export class CallWrites {
   private readonly summaries: CallSummaries;
   private readonly pushes: CallPush;
   private readonly leadEvents: LeadEvents;
+  private readonly alerts: CallAlerts | null;
 
   constructor(
     private readonly c: Collections,
-    { ga4Endpoint = DEFAULT_GA4_ENDPOINT }: { ga4Endpoint?: string } = {},
+    { ga4Endpoint = DEFAULT_GA4_ENDPOINT, alerts = false }: { ga4Endpoint?: string; alerts?: boolean } = {},
   ) {
     this.summaries = new CallSummaries(c);
     this.pushes = new CallPush(c);
     this.leadEvents = new LeadEvents(c, ga4Endpoint);
+    this.alerts = alerts ? new CallAlerts(c) : null;
   }
 
   private async changed(before: CallDoc | null, after: CallDoc): Promise<void> {
     await this.summaries.record(before, after);
-    await Promise.all([this.pushes.changed(before, after), this.leadEvents.changed(before, after)]);
+    await Promise.all([this.pushes.changed(before, after), this.leadEvents.changed(before, after), this.alerts?.changed(before, after)]);
   }
 
   /** Stores a new call; false when a simultaneous first report of its callRef stored it first. */

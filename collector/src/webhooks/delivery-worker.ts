@@ -186,7 +186,7 @@ export class DeliveryWorker {
   }
 
   private async deliver(m: OutboxDoc): Promise<SendResult> {
-    if (m.kind === 'mail') return this.mailer ? this.mailer.send(JSON.parse(m.body) as MailBody, m._id) : { delivered: false, httpStatus: null, error: 'mail is not configured: set SMTP_URL', permanent: true };
+    if (m.kind === 'mail') return this.deliverMail(m);
     const headers: Record<string, string> = { 'content-type': m.contentType, 'user-agent': 'RingTrail-Webhooks/1' };
     if (m.signed) {
       const account = await this.c.accounts.findOne({ _id: m.accountId });
@@ -197,6 +197,14 @@ export class DeliveryWorker {
       headers['webhook-signature'] = new Webhook(account.webhookSecret).sign(m._id, at, m.body);
     }
     return send(m.url, m.body, { headers, timeoutMs: this.o.timeoutMs, publicOnly: this.o.publicOnly && m.kind === 'webhook' });
+  }
+
+  /** A mail goes only to a member of the account still: one removed stops receiving at once. */
+  private async deliverMail(m: OutboxDoc): Promise<SendResult> {
+    const mail = JSON.parse(m.body) as MailBody;
+    if (!this.mailer) return { delivered: false, httpStatus: null, error: 'mail is not configured: set SMTP_URL', permanent: true };
+    if (!(await this.c.users.findOne({ _id: mail.to, accountId: m.accountId }, { projection: { _id: 1 } }))) return { delivered: false, httpStatus: null, error: `${mail.to} is no longer a member of the account`, permanent: true };
+    return this.mailer.send(mail, m._id);
   }
 
   /** Logs the attempt; deletes the message when delivered or abandoned, else schedules the retry. */

@@ -1,0 +1,62 @@
+// What a call's change raises for the people who chose to hear of it: a missed call (busy or no
+// answer, after the redirect if any), a new lead (by the rule or a verdict), a first-time caller, a
+// blocked caller's call. Each becomes one pending alert per person (alert-mailer.ts gathers and
+// mails them); a missed call outside the domain's timetable is left out unless the person asked.
+import type { CallStatus } from '@ringtrail/shared';
+import type { Collections } from '../db/collections.ts';
+import { isDuplicateKey } from '../db/writes.ts';
+import type { CallDoc } from '../telephony/documents.ts';
+import { inTimetable } from '../telephony/redirects.ts';
+import { AlertChoicesStore } from './choices.ts';
+import type { CallAlert, PendingAlertDoc } from './documents.ts';
+
+const MISSED: readonly (CallStatus | null)[] = ['BUSY', 'NORESPONSE'];
+const BLOCKED: CallStatus = 'CALLER_PHONE_BLACKLISTED';
+
+/** The alerts a change of a call raises: each when it first becomes true. */
+export function alertsRaised(before: CallDoc | null, after: CallDoc): CallAlert[] {
+  const raised: CallAlert[] = [];
+  if (MISSED.includes(after.status) && !MISSED.includes(before?.status ?? null)) raised.push('missedCall');
+  if (after.lead && !before?.lead) raised.push('newLead');
+  const known = (call: CallDoc | null) => Boolean(call && call.status !== null && call.status !== BLOCKED && call.firstCall);
+  if (known(after) && !known(before)) raised.push('firstCaller');
+  if (after.status === BLOCKED && before?.status !== BLOCKED) raised.push('spamBlocked');
+  return raised;
+}
+
+/** The start of the next hour: an hourly digest's time. */
+export function nextHour(now: Date): Date {
+  return new Date(Math.floor(now.getTime() / 3_600_000) * 3_600_000 + 3_600_000);
+}
+
+export class CallAlerts {
+  private readonly choices: AlertChoicesStore;
+
+  constructor(private readonly c: Collections) {
+    this.choices = new AlertChoicesStore(c);
+  }
+
+  async changed(before: CallDoc | null, after: CallDoc, now = new Date()): Promise<void> {
+    const raised = alertsRaised(before, after);
+    if (!raised.length) return;
+    const domain = await this.c.domains.findOne({ _id: after.domainId });
+    if (!domain) return;
+    const recipients = await this.choices.recipients(domain);
+    const timetable = domain.redirect?.timetable ?? [];
+    const inHours = inTimetable(timetable, after.startedAt, domain.timeZone);
+    const pending: PendingAlertDoc[] = [];
+    for (const alert of raised) {
+      for (const { user, choices } of recipients) {
+        const delivery = choices[alert];
+        if (delivery === 'off' || (alert === 'missedCall' && !inHours && !choices.missedOutsideHours)) continue;
+        pending.push({ _id: `${after._id}|${alert}|${user._id}`, username: user._id, accountId: domain.accountId, domainId: domain._id, alert, callId: after._id, at: now, delivery, dueAt: delivery === 'hourly' ? nextHour(now) : now, batch: null });
+      }
+    }
+    if (!pending.length) return;
+    try {
+      await this.c.pendingAlerts.insertMany(pending, { ordered: false });
+    } catch (err) {
+      if (!isDuplicateKey(err)) throw err; // raised twice by simultaneous reports: once is enough
+    }
+  }
+}

@@ -1,0 +1,73 @@
+// Alerts by e-mail: each person's choices per domain, the call alerts waiting to be mailed, and the
+// tokens of the unsubscribe links: the shapes and indexes of their documents (db/collections.ts
+// gathers every family's).
+import type { IndexPlan } from '../db/index-plan.ts';
+
+/** What happened to a call that a person may be told of. */
+export const CALL_ALERTS = ['missedCall', 'newLead', 'firstCaller', 'spamBlocked'] as const;
+export type CallAlert = (typeof CALL_ALERTS)[number];
+
+/** How a call alert is sent: at once (a burst gathered into one mail a minute), in an hourly digest, or not. */
+export const DELIVERIES = ['immediate', 'hourly', 'off'] as const;
+export type Delivery = (typeof DELIVERIES)[number];
+
+export interface AlertChoices extends Record<CallAlert, Delivery> {
+  /** Missed calls outside the domain's timetable too (its redirect's hours); off by default. */
+  missedOutsideHours: boolean;
+  /** The warnings that tracking is broken (the tag stopped, a pool ran out...). */
+  warnings: boolean;
+  weekly: boolean;
+  monthly: boolean;
+}
+
+export type AlertChoice = keyof AlertChoices;
+
+/** A person's choices for one domain, as they changed them; the rest are their role's defaults. */
+export interface AlertChoiceDoc extends Partial<AlertChoices> {
+  _id: string; // `<username>|<domainId>`
+  username: string;
+  domainId: string;
+  updatedAt: Date;
+}
+
+/** One call alert waiting for its mail: gathered with the person's others of the same kind and domain. */
+export interface PendingAlertDoc {
+  _id: string; // `<callId>|<alert>|<username>`: one per call, alert and person
+  username: string;
+  accountId: string;
+  domainId: string;
+  alert: CallAlert;
+  callId: number;
+  at: Date;
+  delivery: Exclude<Delivery, 'off'>;
+  /** When its mail may go: now, a minute after the person's last one of this kind, or the next hour. */
+  dueAt: Date;
+  /** The mail it was put in (its outbox id), once taken: set before the mail is queued, so a process
+   * that dies in between leaves it to be queued again under the same id. */
+  batch: string | null;
+  batchedAt?: Date;
+}
+
+/** When a person was last mailed an alert of a kind for a domain: the next waits a minute. */
+export interface AlertThrottleDoc {
+  _id: string; // `<username>|<domainId>|<alert>`
+  lastSentAt: Date;
+}
+
+/** An unsubscribe link's token, stored as its SHA-256: one choice of one person for one domain. */
+export interface UnsubscribeTokenDoc {
+  _id: string;
+  username: string;
+  domainId: string;
+  choice: AlertChoice;
+  createdAt: Date;
+  usedAt: Date | null;
+}
+
+/** How long an unsubscribe link works. */
+export const UNSUBSCRIBE_DAYS = 90;
+
+export const alertIndexes: IndexPlan = {
+  pendingAlerts: [[{ dueAt: 1 }], [{ batch: 1, batchedAt: 1 }]],
+  unsubscribeTokens: [[{ createdAt: 1 }, { expireAfterSeconds: UNSUBSCRIBE_DAYS * 86_400 }]],
+};
