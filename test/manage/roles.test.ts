@@ -44,6 +44,8 @@ const TABLE: Record<string, { may: Who[] | 'anyone'; call: [string, unknown?] }>
   'GET /manage/api/account/activity': { may: DOMAIN_ADMINS, call: ['/account/activity'] },
   'GET /manage/api/domains/:domain/activity': { may: DOMAIN_ADMINS, call: ['/domains/a.test/activity'] },
   'GET /manage/api/mail': { may: ALL, call: ['/mail'] },
+  'GET /manage/api/alerts': { may: ALL, call: ['/alerts'] },
+  'PUT /manage/api/domains/:domain/alerts': { may: ALL, call: ['/domains/a.test/alerts', { weekly: 'yes' }] },
   'POST /manage/api/mail/test': { may: ALL, call: ['/mail/test'] },
   'GET /manage/api/locale': { may: ALL, call: ['/locale?timeZone=America/Chicago'] },
   'GET /manage/api/domains': { may: ALL, call: ['/domains'] },

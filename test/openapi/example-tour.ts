@@ -127,6 +127,10 @@ export async function exampleTour(baseUrl: string, webhookUrl: string): Promise<
   await manage('put /manage/api/account/webhook', 'PUT', '/account/webhook', { url: webhookUrl });
   await manage('put /manage/api/account/webhook/events', 'PUT', '/account/webhook/events', { events: ['call'] });
   await manage('post /manage/api/account/webhook/test', 'POST', '/account/webhook/test');
+  await manage('get /manage/api/mail', 'GET', '/mail');
+  await manage('post /manage/api/mail/test', 'POST', '/mail/test');
+  await manage('get /manage/api/alerts', 'GET', '/alerts');
+  await manage('put /manage/api/domains/{domain}/alerts', 'PUT', '/domains/shop.test/alerts', { newLead: 'hourly', weekly: true });
   await until(async () => ((await owner.get('/account/deliveries')).body as unknown[]).length > 0, 'a logged webhook attempt', { timeoutMs: 15_000 });
   const deliveries = await manage('get /manage/api/account/deliveries', 'GET', '/account/deliveries?limit=2');
   await manage('post /manage/api/account/deliveries/{id}/resend', 'POST', `/account/deliveries/${encodeURIComponent(deliveries[0].id)}/resend`);

@@ -12,7 +12,9 @@ import { startReceiver, type Receiver } from '../helpers/receiver.ts';
 import { TELEPHONY_KEY, TWILIO_TOKEN } from '../helpers/telephony.ts';
 import { exampleTour, tourFixture, type Tour } from './example-tour.ts';
 
-const s = useSeededCollector('openapi_examples', tourFixture(), { telephonyApiKey: TELEPHONY_KEY, twilio: { authToken: TWILIO_TOKEN }, delivery: { publicOnly: false }, signUp: true });
+// Mail configured, so the mail routes answer their success; nothing listens on port 9 (discard),
+// so the test e-mail stays in the outbox, retried.
+const s = useSeededCollector('openapi_examples', tourFixture(), { telephonyApiKey: TELEPHONY_KEY, twilio: { authToken: TWILIO_TOKEN }, delivery: { publicOnly: false }, signUp: true, mail: { smtpUrl: 'smtp://127.0.0.1:9', from: 'RingTrail <calls@shop.test>' } });
 let tour: Tour;
 let receiver: Receiver;
 beforeAll(async () => {

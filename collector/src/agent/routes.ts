@@ -52,7 +52,8 @@ export function agentRoutes(c: Collections, service: AgentService, log: Logger):
   /** Ours: the account's webhook attempts, newest first, each with what was sent. */
   door('/webhookDeliveries', async (account, body) => {
     const { callId, limit } = parseAgentParams(deliveryLogRequest, body);
-    const filter = { accountId: account._id, ...(callId !== undefined ? { stream: `call:${callId}` } : {}) };
+    // The account's mails are its people's own, never the call center's.
+    const filter = { accountId: account._id, kind: { $ne: 'mail' as const }, ...(callId !== undefined ? { stream: `call:${callId}` } : {}) };
     const attempts = await c.deliveryLog.find(filter).sort({ at: -1, attempt: -1 }).limit(limit).toArray();
     return attempts.map((d) => ({ id: d.messageId, attempt: d.attempt, at: formatUtcDateTime(d.at), kind: d.kind, type: d.label, stream: d.stream, outcome: d.outcome, httpStatus: d.httpStatus, error: d.error, body: d.body }));
   });

@@ -24,6 +24,7 @@ import { memberRoutes } from './member-routes.ts';
 import { sharedLinkRoutes } from './shared-link-routes.ts';
 import type { CallWrites } from '../telephony/call-writes.ts';
 import { mailRoutes, type MailOptions } from './mail-routes.ts';
+import { alertRoutes } from './alert-routes.ts';
 
 export interface ManageOptions {
   /** The sign-up page and its route: on in development, a setting in production. */
@@ -67,6 +68,7 @@ export function manageRoutes(c: Collections, limit: SignInLimit, services: Manag
   settingsRoutes(router, c, services.outbox, services.offline, can, options);
   sharedLinkRoutes(router, c, can);
   mailRoutes(router, c, services.outbox, can, options.mail);
+  alertRoutes(router, c, can, Boolean(options.mail.from));
   blocklistRoutes(router, c, can);
   verdictRoutes(router, c, can, services.callWrites);
   reportRoutes(router, c, services.agents, can);

@@ -50,14 +50,15 @@ export async function rotateCallCenterKey(c: Collections, account: AccountDoc): 
   return key;
 }
 
+/** The account's webhook and analytics attempts; its mails are people's own (GET /manage/api/mail). */
 export async function deliveries(c: Collections, account: AccountDoc, limit: number): Promise<DeliveryLogDoc[]> {
-  return c.deliveryLog.find({ accountId: account._id }).sort({ at: -1, attempt: -1 }).limit(limit).toArray();
+  return c.deliveryLog.find({ accountId: account._id, kind: { $ne: 'mail' } }).sort({ at: -1, attempt: -1 }).limit(limit).toArray();
 }
 
 /** Queues the body of a logged attempt again, to the account's webhook URL of now, as a new message
  * of its own stream (a resend waits for nothing and holds nothing up). */
 export async function resend(c: Collections, outbox: Outbox, account: AccountDoc, attemptId: string): Promise<string> {
-  const attempt = await c.deliveryLog.findOne({ _id: attemptId, accountId: account._id });
+  const attempt = await c.deliveryLog.findOne({ _id: attemptId, accountId: account._id, kind: { $ne: 'mail' } });
   if (!attempt) throw new ManageFailure(404, 'No such delivery');
   if (attempt.kind !== 'webhook') throw new ManageFailure(409, 'Only webhook pushes are sent again');
   if (!account.webhookUrl) throw new ManageFailure(409, 'The account has no webhook URL');

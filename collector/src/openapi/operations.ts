@@ -30,6 +30,7 @@ import { signUpBody } from '../manage/sign-up.ts';
 import { invitationAccept, invitationCheck, passwordChange, passwordResetRequest } from '../manage/session-routes.ts';
 import { memberChange, memberInvite } from '../manage/members.ts';
 import { sharedLinkBody } from '../manage/shared-links.ts';
+import { alertChoicesBody } from '../alerts/choices.ts';
 import * as answer from './envelopes.ts';
 
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -329,6 +330,8 @@ export const OPERATIONS: Operation[] = [
   manageOp('put', '/account/webhook', 'Sets or clears the webhook URL (the first one makes the secret)', object('The new secret, if one was made'), { body: webhookUrl }),
   manageOp('put', '/account/webhook/events', 'Which pushes the account asks for beside view, cart and order (ours): `call`', object('The events'), { body: webhookEventsBody }),
   manageOp('post', '/account/webhook/test', 'Queues a signed test push (type "test", callId 0) to the webhook URL', object('The queued message id'), {}, 202),
+  manageOp('get', '/alerts', "The member's own alert choices for each domain they see (missed calls, new leads, first-time callers, spam blocked: immediate, hourly or off; warnings, weekly and monthly summaries), and whether mail is configured", object('mail, domains')),
+  manageOp('put', '/domains/:domain/alerts', "Changes some of the member's own alert choices for a domain; the others keep theirs", object('The domain and its choices'), { body: alertChoicesBody }),
   manageOp('get', '/mail', 'Whether mail is configured (SMTP_URL) and its sender; the mails that could not be sent (an owner or admin: all of the account; others: their own), newest first', object('configured, from, failures')),
   manageOp('post', '/mail/test', 'Queues a test e-mail to the signed-in member; 409 when mail is not configured', object('The address it goes to'), {}, 202),
   manageOp('post', '/account/webhook/secret', 'A new webhook signing secret, answered once', object('The secret')),
@@ -345,6 +348,8 @@ export const OPERATIONS: Operation[] = [
   manageOp('get', '/domains/:domain/reports/pools', 'Numbers held now and at peak, hours the pools ran out, recommended sizes', object('The pools report'), { query: range }),
   manageOp('get', '/reports/agents', "The account's agents", object('The agents'), { query: range }),
 
+  { method: 'get', path: '/mail/unsubscribe/:token', tag: TAGS.manage, summary: "A mail's unsubscribe link, for anyone who has it: asks to confirm; says when the link was used, or does not work (forged, or older than 90 days)", responses: { 200: { description: 'HTML', type: 'text/html' }, 404: { description: 'The link does not work: HTML', type: 'text/html' } } },
+  { method: 'post', path: '/mail/unsubscribe/:token', tag: TAGS.manage, summary: 'One-click unsubscribe (RFC 8058, List-Unsubscribe-Post): turns off the one choice the link names, once', responses: { 200: { description: 'Done, or already done: HTML', type: 'text/html' }, 404: { description: 'The link does not work: HTML', type: 'text/html' } } },
   { method: 'get', path: '/shared/:token', tag: TAGS.manage, summary: "A shared report link's page, for anyone who has it (counted as an opening)", responses: { 200: { description: 'HTML', type: 'text/html' }, 404: { description: 'No such link, or revoked: HTML', type: 'text/html' } } },
   {
     method: 'get',
