@@ -16,7 +16,7 @@ export interface FixtureOverrides {
   /** Further domain settings, as a fixture names them (redirectPhone, whisper, blockedCallers...). */
   settings?: Record<string, unknown>;
   /** Users of the back end. */
-  users?: { username: string; password: string }[];
+  users?: { username: string; password: string; role?: string; domains?: string[] }[];
 }
 
 export function trackingFixture(overrides: FixtureOverrides = {}) {
