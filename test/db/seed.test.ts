@@ -52,6 +52,20 @@ describe('seed', () => {
     await expect(seed(t.c, wrongPrefix)).rejects.toThrow(/prefix of type 1/);
   });
 
+  it("sets a user's alert choices per domain of the account, and refuses another account's domain or an unknown choice", async () => {
+    const fixture = trackingFixture({ exclusive: ['0800000101'], shared: ['0400000101'] });
+    const account = fixture.accounts[0]!;
+    account.domains[0]!.publicKey = 'pk-alerts';
+    account.domains[0]!.pools[2]!.numbers = ['0100000101'];
+    (account as { users: unknown[] }).users = [{ username: 'ann@shop.test', role: 'analyst', domains: ['shop.test'], alerts: { 'shop.test': { newLead: 'hourly', weekly: true } } }];
+    await seed(t.c, fixture);
+    expect(await t.c.alertChoices.findOne({ _id: 'ann@shop.test|shop.test' })).toMatchObject({ newLead: 'hourly', weekly: true });
+    (account as { users: unknown[] }).users = [{ username: 'ann@shop.test', alerts: { 'acme.example': { weekly: true } } }];
+    await expect(seed(t.c, fixture)).rejects.toThrow('ann@shop.test: alerts for acme.example, which is not a domain of the account Test account');
+    (account as { users: unknown[] }).users = [{ username: 'ann@shop.test', alerts: { 'shop.test': { missedCall: 'daily' } } }];
+    await expect(seed(t.c, fixture)).rejects.toThrow(/missedCall/);
+  });
+
   it('names the file and the field of an invalid fixture', async () => {
     const file = path.resolve('test/db/invalid-fixture.json');
     await expect(readFixtureFile(file)).rejects.toThrow(/invalid-fixture.json[\s\S]*accounts.0.domains.0.pools.0.type/);

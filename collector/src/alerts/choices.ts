@@ -35,7 +35,7 @@ export class AlertChoicesStore {
     return merged(user.role, doc);
   }
 
-  async set(user: UserDoc, domainId: string, change: Partial<AlertChoices>): Promise<AlertChoices> {
+  async set(user: Pick<UserDoc, '_id' | 'role'>, domainId: string, change: Partial<AlertChoices>): Promise<AlertChoices> {
     const doc = await this.c.alertChoices.findOneAndUpdate(
       { _id: choiceKey(user._id, domainId) },
       { $set: { ...change, updatedAt: new Date() }, $setOnInsert: { username: user._id, domainId } },

@@ -1,5 +1,6 @@
 // The seed fixture format: accounts, their domains, keys and number pools.
 import { z } from 'zod';
+import { alertChoicesBody } from '../alerts/choices.ts';
 import { countryOfBody, domainName, domainSettingsIn, phoneIn, poolNumbersCountry, poolSettingsIn, shapedByInput } from '../domains/settings.ts';
 import { webhookEvents } from '../webhooks/events.ts';
 import { signUpBody } from '../manage/sign-up.ts';
@@ -35,8 +36,19 @@ export const fixtureSchema = z.object({
       /** Ours: pushes beside view, cart and order (`call`). */
       webhookEvents: webhookEvents.optional(),
       /** The back end's members of the account: without a role, an owner; `domains` limits what
-       * they see (analysts and agents see only those given). */
-      users: z.array(z.object({ username: signUpBody.shape.username, password: signUpBody.shape.password.optional(), role: z.enum(ROLES).default('owner'), domains: z.array(domainName).optional() })).default([]),
+       * they see (analysts and agents see only those given); `alerts` their e-mail alerts. */
+      users: z
+        .array(
+          z.object({
+            username: signUpBody.shape.username,
+            password: signUpBody.shape.password.optional(),
+            role: z.enum(ROLES).default('owner'),
+            domains: z.array(domainName).optional(),
+            /** Ours: their alert choices per domain (alerts/choices.ts); the rest their role's defaults. */
+            alerts: z.record(domainName, alertChoicesBody).optional(),
+          }),
+        )
+        .default([]),
       domains: z.array(domain).default([]),
     }).refine((a) => !a.webhookUrl || a.webhookSecret, { message: 'a webhookUrl needs a webhookSecret to sign its pushes', path: ['webhookSecret'] }),
   ),

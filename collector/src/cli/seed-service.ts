@@ -6,7 +6,8 @@ import { CallSummaries } from '../data/call-summaries.ts';
 import { hashKey } from '../domains/keys.ts';
 import { addOverflowNumber, addPoolNumber, numberRefusal } from '../domains/pool-numbers.ts';
 import { settingsFields } from '../domains/settings.ts';
-import { saveUser, UserError } from '../manage/users.ts';
+import { saveUser, usernameKey, UserError } from '../manage/users.ts';
+import { AlertChoicesStore } from '../alerts/choices.ts';
 import { BlockedCallers } from '../telephony/blocked-callers.ts';
 import type { Fixture } from './fixture.ts';
 
@@ -31,7 +32,10 @@ export async function seedFixture(c: Collections, fixture: Fixture): Promise<See
       { upsert: true },
     );
     summary.accounts++;
-    for (const user of account.users) await saveUser(c, account.name, user).catch(asSeedError);
+    for (const { alerts, ...user } of account.users) {
+      await saveUser(c, account.name, user).catch(asSeedError);
+      for (const [domain, choices] of Object.entries(alerts ?? {})) await new AlertChoicesStore(c).set({ _id: usernameKey(user.username), role: user.role }, domain, choices);
+    }
     for (const d of account.domains) {
       const { pools, name, apiKey, dataApiKey, offlineApiKey, customerKey, publicKey, blockedCallers, ...settings } = d;
       const doc: Omit<DomainDoc, '_id'> = {
@@ -95,6 +99,13 @@ async function checkConsistency(c: Collections, fixture: Fixture): Promise<void>
         if (refusal) throw new SeedError(`${d.name}: ${refusal}`);
         numberOwner.set(number, d.name);
       }
+    }
+  }
+  for (const account of fixture.accounts) {
+    const names = new Set(account.domains.map((d) => d.name));
+    for (const user of account.users) {
+      const other = Object.keys(user.alerts ?? {}).find((domain) => !names.has(domain));
+      if (other) throw new SeedError(`${user.username}: alerts for ${other}, which is not a domain of the account ${account.name}`);
     }
   }
 }
