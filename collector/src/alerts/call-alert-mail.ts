@@ -50,7 +50,7 @@ export function callAlertMail({ alert, to, domain, calls, publicUrl, unsubscribe
     ['Came from', whisperOf(call).replace(/^Call from /, '')],
     ['Outcome', call.status === 'SUCCESS' ? `Answered, ${call.duration} s` : (OUTCOMES[call.status ?? ''] ?? call.status ?? 'Going on')],
   ];
-  const footer = `You receive this because you chose ${CHOICE_NAMES[alert]} for ${domain._id} in RingTrail.`;
+  const footer = `You receive this because ${CHOICE_NAMES[alert]} for ${domain._id} are on for you in RingTrail (Profile).`;
   const text = [
     `${HEADINGS[alert]} on ${domain._id}${calls.length > 1 ? `: ${calls.length} calls` : ''}.`,
     '',

@@ -1,4 +1,5 @@
 // A domain's settings: install, keys, the settings themselves, pools and numbers.
+import { MailCard } from './alerts.tsx';
 import { useEffect, useState } from 'preact/hooks';
 import { api, get } from './api.ts';
 import { localeOf, phoneAsWritten, when, type Clock } from './format.ts';
@@ -49,6 +50,7 @@ export function SettingsScreen({ route }: { route: Route }) {
       <BlockedCallersCard path={path} clock={clock} />
       <NumbersCard path={path} domain={domain.data} changed={domain.reload} />
       <SharedLinksCard path={path} clock={clock} />
+      <MailCard />
     </section>
   );
 }
