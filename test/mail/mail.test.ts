@@ -113,4 +113,36 @@ describe('with SMTP_URL', () => {
     expect(body.failures[0]).toMatchObject({ kind: 'test', to: OWNER.username, subject: 'RingTrail test e-mail', error: expect.stringMatching(/^SMTP 550/) });
     await expect.poll(() => t.c.outbox.countDocuments({ kind: 'mail' })).toBe(0);
   });
+
+  it('mails an invitation to the person invited, and a reset link to whoever asks for their address, the same answer for an unknown one', async () => {
+    const owner = await signedInClient(collector.baseUrl, OWNER.username, OWNER.password);
+    const before = inbox.messages.length;
+    const invited = await owner.call('POST', '/account/members', { username: 'nina@shop.test', role: 'analyst', domains: ['shop.test'] });
+    expect(invited).toMatchObject({ status: 201, body: { invitation: { mailed: true } } });
+    const [invitation] = (await inbox.received(before + 1)).slice(before);
+    expect(invitation!.subject).toBe('You are invited to Test account on RingTrail');
+    expect(invitation!.to).toMatchObject({ text: 'nina@shop.test' });
+    expect(invitation!.text).toContain(invited.body.invitation.url);
+    // The link of the mail works: Nina chooses her password and is signed in.
+    const token = new URL(invited.body.invitation.url).hash.split('token=')[1];
+    const accept = await fetch(`${collector.baseUrl}/manage/api/invitations/accept`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token, password: 'nina chose her own' }) });
+    expect(accept.status).toBe(200);
+
+    const ask = (username: string) => fetch(`${collector.baseUrl}/manage/api/password-reset`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username }) });
+    const known = await (await ask('nina@shop.test')).json();
+    const unknown = await (await ask('nobody@shop.test')).json();
+    expect(known).toEqual({ mailSent: true, message: 'If nina@shop.test has a login here, a link to choose a new password is on its way. It works once, for an hour.' });
+    expect(unknown).toEqual({ mailSent: true, message: known.message.replace('nina@shop.test', 'nobody@shop.test') });
+    const [reset] = (await inbox.received(before + 2)).slice(before + 1);
+    expect(reset!.subject).toBe('Choose a new RingTrail password');
+    expect(reset!.to).toMatchObject({ text: 'nina@shop.test' });
+    expect(reset!.text).toMatch(/\/manage\/#\/accept\?token=[\w-]{43}/);
+    expect(reset!.text).toContain('The link works once, for an hour.');
+    expect(invitation!.text).toContain('The link works once, for 7 days.');
+    // Nobody can fill a mailbox with links: three an address per quarter of an hour.
+    expect((await ask('nina@shop.test')).status).toBe(200);
+    expect((await ask('nina@shop.test')).status).toBe(200);
+    expect((await ask('nina@shop.test')).status).toBe(429);
+    expect(inbox.messages.slice(before).filter((m) => m.to && 'text' in m.to && m.to.text === 'nobody@shop.test')).toEqual([]);
+  });
 });

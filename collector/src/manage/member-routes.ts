@@ -1,5 +1,6 @@
 // HTTP in for an account's members (owners only) and its activity log (owners: all of it; admins:
-// their domains'). An invitation or reset answers its link, which the owner copies to the person.
+// their domains'). An invitation or reset answers its link, which the owner copies to the person;
+// when mail is configured it is mailed to them too (`mailed` in the answer).
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import type { Collections } from '../db/collections.ts';
@@ -14,13 +15,15 @@ import { domainOf } from './settings-routes.ts';
 import { usernameKey } from './users.ts';
 import { valid } from './validate.ts';
 import { originOf } from './pages.ts';
+import { sendLinkMail } from './link-mail.ts';
+import type { Outbox } from '../webhooks/outbox.ts';
 
 /** The back end's page where a link opens, at the address the request came to. */
 const backEnd = (ctx: Context) => `${originOf(ctx)}/manage/`;
 
 const linkView = (ctx: Context, link: NewLink) => ({ id: link.id, url: linkUrl(backEnd(ctx), link.token), expiresAt: link.expiresAt.toISOString() });
 
-export function memberRoutes(router: Router, c: Collections, can: Can): void {
+export function memberRoutes(router: Router, c: Collections, can: Can, outbox: Outbox | null): void {
   const members = new Members(c);
   const audit = new AuditLog(c);
   const accountIdOf = (ctx: Context) => memberOf(ctx).accountId;
@@ -37,8 +40,10 @@ export function memberRoutes(router: Router, c: Collections, can: Can): void {
     const invite = valid(memberInvite, bodyOf(ctx.request));
     const link = await members.invite(accountIdOf(ctx), memberOf(ctx)._id, invite);
     auditing(ctx, { member: usernameKey(invite.username), role: invite.role, ...(invite.domains ? { domains: invite.domains } : {}) });
+    const view = linkView(ctx, link);
+    if (outbox) await sendLinkMail(outbox, { kind: 'invitation', accountId: accountIdOf(ctx), to: usernameKey(invite.username), url: view.url, expiresAt: link.expiresAt, by: memberOf(ctx)._id });
     ctx.status = 201;
-    ctx.body = { invitation: linkView(ctx, link) };
+    ctx.body = { invitation: { ...view, mailed: Boolean(outbox) } };
   });
 
   router.patch('/account/members/:username', can(RULES.manageMembers, 'member.change'), parseBody, async (ctx) => {
@@ -58,8 +63,10 @@ export function memberRoutes(router: Router, c: Collections, can: Can): void {
   router.post('/account/members/:username/reset', can(RULES.manageMembers, 'member.reset'), async (ctx) => {
     const link = await members.resetLink(accountIdOf(ctx), ctx.params.username!, memberOf(ctx)._id);
     auditing(ctx, { member: usernameKey(ctx.params.username!) });
+    const view = linkView(ctx, link);
+    if (outbox) await sendLinkMail(outbox, { kind: 'password-reset', accountId: accountIdOf(ctx), to: usernameKey(ctx.params.username!), url: view.url, expiresAt: link.expiresAt });
     ctx.status = 201;
-    ctx.body = { invitation: linkView(ctx, link) };
+    ctx.body = { invitation: { ...view, mailed: Boolean(outbox) } };
   });
 
   router.delete('/account/invitations/:id', can(RULES.manageMembers, 'member.revoke'), async (ctx) => {

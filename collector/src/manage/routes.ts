@@ -63,8 +63,10 @@ export function manageRoutes(c: Collections, limit: SignInLimit, services: Manag
     if (ctx.method !== 'GET') services.domains?.clear();
   });
 
-  sessionRoutes(router, c, sessions, limit, can, options);
-  memberRoutes(router, c, can);
+  // Mail goes out only where it is configured: invitation and reset links are then mailed too.
+  const mailOutbox = options.mail.from ? services.outbox : null;
+  sessionRoutes(router, c, sessions, limit, can, { ...options, outbox: mailOutbox });
+  memberRoutes(router, c, can, mailOutbox);
   settingsRoutes(router, c, services.outbox, services.offline, can, options);
   sharedLinkRoutes(router, c, can);
   mailRoutes(router, c, services.outbox, can, options.mail);

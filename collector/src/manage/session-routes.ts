@@ -8,7 +8,9 @@ import { bodyOf, parseBody } from '../http/body.ts';
 import { ManageFailure } from '../http/manage-envelope.ts';
 import type { Can, SignedIn } from './access.ts';
 import type { SessionDoc, UserDoc } from './documents.ts';
-import { Invitations } from './invitations.ts';
+import { Invitations, linkUrl } from './invitations.ts';
+import { sendLinkMail } from './link-mail.ts';
+import type { Outbox } from '../webhooks/outbox.ts';
 import { chosenPassword, MAX_PASSWORD } from './password-rules.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
 import { RULES } from './roles.ts';
@@ -20,6 +22,8 @@ import { valid } from './validate.ts';
 import { originOf } from './pages.ts';
 
 const WRONG_CREDENTIALS = 'Wrong username or password';
+/** A reset link asked for without signing in works an hour (one an owner makes, 7 days). */
+const SELF_RESET_MS = 3_600_000;
 
 export const passwordChange = z.object({ current: z.string().max(MAX_PASSWORD), password: chosenPassword });
 export const invitationAccept = z.object({ token: z.string().max(200), password: chosenPassword });
@@ -31,7 +35,7 @@ function whoIs(session: SessionDoc, member: UserDoc) {
   return { username: session.username, account: session.accountId, role: member.role, domains: member.domains ?? null, csrfToken: session.csrfToken };
 }
 
-export function sessionRoutes(router: Router, c: Collections, sessions: Sessions, limit: SignInLimit, can: Can, options: { signUp: boolean; mail: { from?: string } }): void {
+export function sessionRoutes(router: Router, c: Collections, sessions: Sessions, limit: SignInLimit, can: Can, options: { signUp: boolean; mail: { from?: string }; outbox: Outbox | null }): void {
   const links = new Invitations(c);
   const signedIn = (ctx: Context) => ctx.state as SignedIn;
 
@@ -116,11 +120,22 @@ export function sessionRoutes(router: Router, c: Collections, sessions: Sessions
     Object.assign(ctx.state, { member, auditAction: kind === 'reset' ? 'password.reset' : 'member.join', auditDetails: { role: member.role } });
   });
 
-  /** Forgot password: by e-mail when mail is configured (not on this release: SMTP comes with the
-   * e-mail alerts); the answer is the same whether the address has a login or not. */
+  /** Forgot password: a reset link by e-mail when mail is configured; the answer is the same
+   * whether the address has a login or not. Limited per address asked for, so nobody can fill a
+   * member's mailbox with links. */
   router.post('/password-reset', can(RULES.anyone), sameOrigin, parseBody, async (ctx) => {
-    valid(passwordResetRequest, bodyOf(ctx.request));
-    ctx.body = { mailSent: false, message: 'This server does not send e-mail: ask an owner of your account for a reset link (Account, Members), or its operator to run npm run admin -- reset-password' };
+    const { username } = valid(passwordResetRequest, bodyOf(ctx.request));
+    if (!options.outbox) {
+      ctx.body = { mailSent: false, message: 'This server does not send e-mail: ask an owner of your account for a reset link (Account, Members), or its operator to run npm run admin -- reset-password' };
+      return;
+    }
+    await limit.resetRequest(ctx.ip, usernameKey(username));
+    const member = await c.users.findOne({ _id: usernameKey(username) });
+    if (member) {
+      const link = await links.create({ kind: 'reset', accountId: member.accountId, username: member._id, role: member.role, createdBy: member._id, validMs: SELF_RESET_MS });
+      await sendLinkMail(options.outbox, { kind: 'password-reset', accountId: member.accountId, to: member._id, url: linkUrl(`${originOf(ctx)}/manage/`, link.token), expiresAt: link.expiresAt });
+    }
+    ctx.body = { mailSent: true, message: `If ${usernameKey(username)} has a login here, a link to choose a new password is on its way. It works once, for an hour.` };
   });
 }
 

@@ -19,6 +19,8 @@ export interface SignInLimits {
 
 export const DEFAULT_SIGN_IN_LIMITS: SignInLimits = { perIp: 30, perUsernameAndIp: 10, signUpsPerIp: 10 };
 const WINDOW_SECONDS = 900;
+/** Reset links mailed to one address per quarter of an hour. */
+const RESETS_PER_USERNAME = 3;
 
 function tooMany(seconds: number, what: string): ManageFailure {
   return new ManageFailure(429, `Too many ${what}: retry in ${seconds} s`, { 'Retry-After': String(seconds) });
@@ -28,11 +30,15 @@ export class SignInLimit {
   private readonly byIp: WindowLimiter;
   private readonly byUsernameAndIp: WindowLimiter;
   private readonly signUps: WindowLimiter;
+  private readonly resets: WindowLimiter;
+  private readonly resetsByIp: WindowLimiter;
 
   constructor(c: Collections, limits: SignInLimits) {
     this.byIp = new WindowLimiter(c.rateLimits, 'sign-in-ip', limits.perIp, WINDOW_SECONDS);
     this.byUsernameAndIp = new WindowLimiter(c.rateLimits, 'sign-in-user-ip', limits.perUsernameAndIp, WINDOW_SECONDS);
     this.signUps = new WindowLimiter(c.rateLimits, 'sign-up-ip', limits.signUpsPerIp, WINDOW_SECONDS);
+    this.resets = new WindowLimiter(c.rateLimits, 'reset-user', RESETS_PER_USERNAME, WINDOW_SECONDS);
+    this.resetsByIp = new WindowLimiter(c.rateLimits, 'reset-ip', limits.signUpsPerIp, WINDOW_SECONDS);
   }
 
   /**
@@ -49,6 +55,13 @@ export class SignInLimit {
     const result = await check();
     if (result !== null) await Promise.all([this.byIp.giveBack(ip, now), this.byUsernameAndIp.giveBack(pair, now)]);
     return result;
+  }
+
+  /** Counts one request for a reset link by mail, per address asked for and per `ip`; over either
+   * limit, HTTP 429 with Retry-After. */
+  async resetRequest(ip: string, username: string): Promise<void> {
+    const seconds = (await this.resets.secondsOver(username)) ?? (await this.resetsByIp.secondsOver(ip));
+    if (seconds !== null) throw tooMany(seconds, 'requests for a new password');
   }
 
   /** Counts one sign-up from `ip`; over the limit, HTTP 429 with Retry-After. */

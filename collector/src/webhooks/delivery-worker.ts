@@ -199,11 +199,12 @@ export class DeliveryWorker {
     return send(m.url, m.body, { headers, timeoutMs: this.o.timeoutMs, publicOnly: this.o.publicOnly && m.kind === 'webhook' });
   }
 
-  /** A mail goes only to a member of the account still: one removed stops receiving at once. */
+  /** A mail goes only to a member of the account still (one removed stops receiving at once), but
+   * an invitation, which goes to someone who is not one yet. */
   private async deliverMail(m: OutboxDoc): Promise<SendResult> {
     const mail = JSON.parse(m.body) as MailBody;
     if (!this.mailer) return { delivered: false, httpStatus: null, error: 'mail is not configured: set SMTP_URL', permanent: true };
-    if (!(await this.c.users.findOne({ _id: mail.to, accountId: m.accountId }, { projection: { _id: 1 } }))) return { delivered: false, httpStatus: null, error: `${mail.to} is no longer a member of the account`, permanent: true };
+    if (m.label !== 'invitation' && !(await this.c.users.findOne({ _id: mail.to, accountId: m.accountId }, { projection: { _id: 1 } }))) return { delivered: false, httpStatus: null, error: `${mail.to} is no longer a member of the account`, permanent: true };
     return this.mailer.send(mail, m._id);
   }
 

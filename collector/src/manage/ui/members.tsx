@@ -32,8 +32,11 @@ export function MembersScreen({ domains }: { domains: string[] }) {
   const action = useAction(list.reload);
   const [link, setLink] = useState<{ label: string; url: string } | null>(null);
   const [role, setRole] = useState<Role>('analyst');
-  const ask = (label: string, work: () => Promise<{ invitation: { url: string } }>) =>
-    action.run(async () => setLink({ label, url: (await work()).invitation.url }));
+  const ask = (label: string, work: () => Promise<{ invitation: { url: string; mailed: boolean } }>) =>
+    action.run(async () => {
+      const { url, mailed } = (await work()).invitation;
+      setLink({ label: mailed ? `${label}, also sent by e-mail` : label, url });
+    });
   return (
     <section>
       <div class="heading">
