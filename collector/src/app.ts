@@ -48,6 +48,7 @@ import { DEFAULT_GA4_ENDPOINT } from './commerce/analytics.ts';
 import { CallWrites } from './telephony/call-writes.ts';
 import { Mailer, type MailSettings } from './mail/mailer.ts';
 import { AlertMailer } from './alerts/alert-mailer.ts';
+import { SummarySender } from './alerts/summary-sender.ts';
 import { unsubscribeRoutes } from './alerts/unsubscribe-routes.ts';
 
 export interface AppOptions {
@@ -140,7 +141,11 @@ export function createApp(options: AppOptions): CollectorApp {
   const publicUrl = options.publicUrl ?? DEFAULT_PUBLIC_URL;
   // Call alerts are mailed only where mail is configured (call-writes.ts raises them only then).
   const alertMailer = options.mail ? new AlertMailer(c, outbox, log, { publicUrl, ...options.alertTimings }) : null;
-  if (run) alertMailer?.start();
+  const summaries = options.mail ? new SummarySender(c, outbox, publicUrl, log) : null;
+  if (run) {
+    alertMailer?.start();
+    summaries?.start();
+  }
   const sampler = new PoolSampler(c, log);
   if (run) sampler.start(options.poolSampleMs);
   const offline = new OfflineNumbers(c);
@@ -186,7 +191,7 @@ export function createApp(options: AppOptions): CollectorApp {
       sampler.stop();
       stallWatch.stop();
       metrics.close();
-      return Promise.all([alertMailer?.stop(), worker.stop(), traffic.stop()]).then(() => mailer?.close());
+      return Promise.all([alertMailer?.stop(), summaries?.stop(), worker.stop(), traffic.stop()]).then(() => mailer?.close());
     },
   };
 }

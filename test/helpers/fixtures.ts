@@ -16,7 +16,7 @@ export interface FixtureOverrides {
   /** Further domain settings, as a fixture names them (redirectPhone, whisper, blockedCallers...). */
   settings?: Record<string, unknown>;
   /** Users of the back end. */
-  users?: { username: string; password: string; role?: string; domains?: string[] }[];
+  users?: { username: string; password: string; role?: string; domains?: string[]; alerts?: Record<string, Record<string, unknown>> }[];
 }
 
 export function trackingFixture(overrides: FixtureOverrides = {}) {

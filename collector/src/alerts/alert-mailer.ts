@@ -97,7 +97,7 @@ export class AlertMailer {
       const calls = await this.c.calls.find({ _id: { $in: alerts.map((a) => a.callId) } }, { sort: { startedAt: 1, _id: 1 } }).toArray();
       const unsubscribeUrl = await this.links.issue(user._id, domain._id, alert, now);
       const body = callAlertMail({ alert, to: user._id, domain, calls, publicUrl: this.o.publicUrl, unsubscribeUrl });
-      await this.outbox.enqueue(mailMessage(domain.accountId, MAIL_KIND_OF[alert], body, batch), now);
+      await this.outbox.enqueue(mailMessage(domain.accountId, MAIL_KIND_OF[alert], body, batch));
       if (delivery === 'immediate') await this.c.alertThrottle.updateOne({ _id: `${username}|${domainId}|${alert}` }, { $max: { lastSentAt: now } }, { upsert: true });
     }
     await this.c.pendingAlerts.deleteMany({ batch });

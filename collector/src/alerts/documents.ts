@@ -64,6 +64,12 @@ export interface UnsubscribeTokenDoc {
   usedAt: Date | null;
 }
 
+/** A summary sent on schedule: claimed once, whichever process gets there first. */
+export interface SummaryRunDoc {
+  _id: string; // `<domainId>|<week|month>|<first day>`
+  at: Date;
+}
+
 /** How long an unsubscribe link works. */
 export const UNSUBSCRIBE_DAYS = 90;
 

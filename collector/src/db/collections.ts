@@ -13,7 +13,7 @@ import { agentIndexes, type LiveCallDoc } from '../agent/documents.ts';
 import { webhookIndexes, type DeliveryLogDoc, type OutboxDoc } from '../webhooks/documents.ts';
 import { rateLimitIndexes, type RateLimitDoc } from '../http/documents.ts';
 import type { CounterDoc, ExternalRefDoc } from './documents.ts';
-import { alertIndexes, type AlertChoiceDoc, type AlertThrottleDoc, type PendingAlertDoc, type UnsubscribeTokenDoc } from '../alerts/documents.ts';
+import { alertIndexes, type AlertChoiceDoc, type AlertThrottleDoc, type PendingAlertDoc, type SummaryRunDoc, type UnsubscribeTokenDoc } from '../alerts/documents.ts';
 
 export interface Collections {
   accounts: Collection<AccountDoc>;
@@ -54,6 +54,7 @@ export interface Collections {
   pendingAlerts: Collection<PendingAlertDoc>;
   alertThrottle: Collection<AlertThrottleDoc>;
   unsubscribeTokens: Collection<UnsubscribeTokenDoc>;
+  summaryRuns: Collection<SummaryRunDoc>;
 }
 
 export function collections(db: Db): Collections {
@@ -96,6 +97,7 @@ export function collections(db: Db): Collections {
     pendingAlerts: db.collection('pending_alerts'),
     alertThrottle: db.collection('alert_throttle'),
     unsubscribeTokens: db.collection('unsubscribe_tokens'),
+    summaryRuns: db.collection('summary_runs'),
   };
 }
 
