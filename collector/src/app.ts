@@ -49,6 +49,7 @@ import { CallWrites } from './telephony/call-writes.ts';
 import { Mailer, type MailSettings } from './mail/mailer.ts';
 import { AlertMailer } from './alerts/alert-mailer.ts';
 import { SummarySender } from './alerts/summary-sender.ts';
+import { WarningWatch } from './alerts/warning-watch.ts';
 import { unsubscribeRoutes } from './alerts/unsubscribe-routes.ts';
 
 export interface AppOptions {
@@ -142,9 +143,11 @@ export function createApp(options: AppOptions): CollectorApp {
   // Call alerts are mailed only where mail is configured (call-writes.ts raises them only then).
   const alertMailer = options.mail ? new AlertMailer(c, outbox, log, { publicUrl, ...options.alertTimings }) : null;
   const summaries = options.mail ? new SummarySender(c, outbox, publicUrl, log) : null;
+  const warnings = options.mail ? new WarningWatch(c, outbox, publicUrl, log) : null;
   if (run) {
     alertMailer?.start();
     summaries?.start();
+    warnings?.start();
   }
   const sampler = new PoolSampler(c, log);
   if (run) sampler.start(options.poolSampleMs);
@@ -191,7 +194,7 @@ export function createApp(options: AppOptions): CollectorApp {
       sampler.stop();
       stallWatch.stop();
       metrics.close();
-      return Promise.all([alertMailer?.stop(), summaries?.stop(), worker.stop(), traffic.stop()]).then(() => mailer?.close());
+      return Promise.all([alertMailer?.stop(), summaries?.stop(), warnings?.stop(), worker.stop(), traffic.stop()]).then(() => mailer?.close());
     },
   };
 }

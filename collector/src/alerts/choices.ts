@@ -1,6 +1,7 @@
 // Who is told of what: each person's alert choices per domain they see, over their role's
-// defaults. Unless they choose otherwise, an account's owners get missed-call alerts at once and the
-// tracking warnings, so that a new install with SMTP_URL set tells someone; others get nothing.
+// defaults. Unless they choose otherwise, an account's owners get missed-call alerts at once, and
+// owners and admins the tracking warnings, so that a new install with SMTP_URL set tells someone;
+// others get nothing.
 import { z } from 'zod';
 import type { Collections } from '../db/collections.ts';
 import type { DomainDoc } from '../domains/documents.ts';
@@ -10,7 +11,7 @@ import { CALL_ALERTS, DELIVERIES, type AlertChoices } from './documents.ts';
 
 export function defaultChoices(role: Role): AlertChoices {
   const owner = role === 'owner';
-  return { missedCall: owner ? 'immediate' : 'off', newLead: 'off', firstCaller: 'off', spamBlocked: 'off', missedOutsideHours: false, warnings: owner, weekly: false, monthly: false };
+  return { missedCall: owner ? 'immediate' : 'off', newLead: 'off', firstCaller: 'off', spamBlocked: 'off', missedOutsideHours: false, warnings: owner || role === 'admin', weekly: false, monthly: false };
 }
 
 /** A change of some choices, as PUT /manage/api/domains/{domain}/alerts takes it. */

@@ -64,6 +64,18 @@ export interface UnsubscribeTokenDoc {
   usedAt: Date | null;
 }
 
+/** A warning that tracking is broken (alerts/warnings.ts), of a domain or of an account: since when,
+ * and when it ended; mailed once as it starts and once as it ends. */
+export interface WarningStateDoc {
+  _id: string; // `<domainId>|<warning>`, or `account:<accountId>|<warning>`
+  accountId: string;
+  domainId: string | null;
+  warning: string;
+  since: Date;
+  endedAt: Date | null;
+  facts: [string, string][];
+}
+
 /** A summary sent on schedule: claimed once, whichever process gets there first. */
 export interface SummaryRunDoc {
   _id: string; // `<domainId>|<week|month>|<first day>`

@@ -13,7 +13,7 @@ import { agentIndexes, type LiveCallDoc } from '../agent/documents.ts';
 import { webhookIndexes, type DeliveryLogDoc, type OutboxDoc } from '../webhooks/documents.ts';
 import { rateLimitIndexes, type RateLimitDoc } from '../http/documents.ts';
 import type { CounterDoc, ExternalRefDoc } from './documents.ts';
-import { alertIndexes, type AlertChoiceDoc, type AlertThrottleDoc, type PendingAlertDoc, type SummaryRunDoc, type UnsubscribeTokenDoc } from '../alerts/documents.ts';
+import { alertIndexes, type AlertChoiceDoc, type AlertThrottleDoc, type PendingAlertDoc, type SummaryRunDoc, type UnsubscribeTokenDoc, type WarningStateDoc } from '../alerts/documents.ts';
 
 export interface Collections {
   accounts: Collection<AccountDoc>;
@@ -55,6 +55,7 @@ export interface Collections {
   alertThrottle: Collection<AlertThrottleDoc>;
   unsubscribeTokens: Collection<UnsubscribeTokenDoc>;
   summaryRuns: Collection<SummaryRunDoc>;
+  warningStates: Collection<WarningStateDoc>;
 }
 
 export function collections(db: Db): Collections {
@@ -98,6 +99,7 @@ export function collections(db: Db): Collections {
     alertThrottle: db.collection('alert_throttle'),
     unsubscribeTokens: db.collection('unsubscribe_tokens'),
     summaryRuns: db.collection('summary_runs'),
+    warningStates: db.collection('warning_states'),
   };
 }
 

@@ -128,6 +128,9 @@ export const telephonyIndexes: IndexPlan = {
     [{ domainId: 1, caller: 1, startedAt: 1, _id: 1 }],
     [{ domainId: 1, destination: 1, startedAt: 1, _id: 1 }],
     [{ domainId: 1, offlineDescription: 1, startedAt: 1, _id: 1 }],
+    // The calls still without an outcome, for the warning that the carrier stopped reporting
+    // (alerts/warnings.ts): every call has a status once reported, so the null range stays small.
+    [{ status: 1, startedAt: 1 }],
   ],
   sms: [[{ domainId: 1, sentAt: 1, _id: 1 }]],
 };

@@ -1,0 +1,51 @@
+// The mail of a warning that starts or ends: the subject says it (`RingTrail: no views from
+// acme.example for 24 hours`, then `RingTrail: views from acme.example again`), the body what it
+// means, its facts, and the back end's page where it is mended.
+import { facts, html, mailPage } from '../mail/layout.ts';
+import { unsubscribeHeaders, type MailBody } from '../mail/message.ts';
+import type { Facts, Warning } from './warnings.ts';
+
+interface Wording {
+  start: string;
+  end: string;
+  why: string;
+  /** The back end's screen where it is mended, under the domain (or the account's). */
+  screen: string;
+  label: string;
+}
+
+const WORDING: Record<Warning, (name: string) => Wording> = {
+  'tag-stopped': (d) => ({ start: `no views from ${d} for 24 hours`, end: `views from ${d} again`, why: `The tag on ${d}'s pages, which sent views every day, has sent none for 24 hours: calls from the site are not attributed. Check that the script tag is still in the pages and that its key is the domain's.`, screen: 'settings', label: 'Open the Install settings' }),
+  'pool-exhausted': (d) => ({ start: `${d}'s tracking numbers ran out`, end: `${d}'s tracking numbers are enough again`, why: `Every tracking number was held: visitors were shown the site's own number (or the overflow number), and their calls cannot be attributed. Add numbers to the pool, or shorten how long a visitor keeps one.`, screen: 'pools', label: 'Open the pools report' }),
+  'refused-origins': (d) => ({ start: `views refused from an address not allowed on ${d}`, end: `no views refused on ${d} for a day`, why: `Pages at these addresses send views with ${d}'s key and are refused. If they are the site's, allow them; if not, nothing to do.`, screen: 'settings', label: 'Open the Install settings' }),
+  'webhook-failing': (a) => ({ start: `the webhook of ${a} has failed for over an hour`, end: `the webhook of ${a} works again`, why: `Pushes to the account's webhook have been failing for more than an hour: they are kept and retried for 24 hours, then given up. Check the receiver.`, screen: 'account', label: 'Open the delivery log' }),
+  'carrier-silent': (d) => ({ start: `no call outcome from the carrier for ${d}`, end: `the carrier reports ${d}'s calls again`, why: `Calls were routed over an hour ago and the carrier never reported how they ended: its status callback (/telephony/calls, or Twilio's) may have stopped reaching the collector. Their outcome, duration and lead are unknown until it does.`, screen: 'calls', label: 'Open the calls log' }),
+};
+
+export interface WarningMail {
+  warning: Warning;
+  phase: 'start' | 'end';
+  to: string;
+  /** The domain, or the account for an account's warning. */
+  scope: { domainId: string | null; accountId: string };
+  facts: Facts;
+  publicUrl: string;
+  unsubscribeUrl: string;
+}
+
+export function warningMail({ warning, phase, to, scope, facts: list, publicUrl, unsubscribeUrl }: WarningMail): MailBody {
+  const name = scope.domainId ?? scope.accountId;
+  const w = WORDING[warning](name);
+  const subject = `RingTrail: ${phase === 'start' ? w.start : w.end}`;
+  const url = scope.domainId ? `${publicUrl}/manage/#/${encodeURIComponent(scope.domainId)}/${w.screen}` : `${publicUrl}/manage/#/${w.screen}`;
+  const lead = phase === 'start' ? w.why : `It has ended: ${w.start} no longer holds.`;
+  const footer = `You receive this because the warnings that tracking is broken are on for you${scope.domainId ? ` for ${scope.domainId}` : ''} in RingTrail (Profile). Each is sent once when it starts and once when it ends.`;
+  const text = [lead, '', ...(phase === 'start' ? list.map(([label, value]) => `${label}: ${value}`) : []), '', `${w.label}: ${url}`, '', footer, `Unsubscribe: ${unsubscribeUrl}`, ''].join('\n');
+  return {
+    to,
+    subject,
+    text,
+    html: mailPage({ heading: subject.replace(/^RingTrail: /, '').replace(/^./, (c) => c.toUpperCase()), body: html`<p style="margin:0 0 8px">${lead}</p>${phase === 'start' && list.length ? facts(list) : ''}`, link: { url, label: w.label }, footer, unsubscribeUrl }),
+    headers: unsubscribeHeaders(unsubscribeUrl),
+  };
+}

@@ -1,0 +1,85 @@
+// The warnings that tracking is broken, each read from what the collector already keeps, cheaply
+// enough to ask every minute: whether it holds now for a domain (or an account), and what to say.
+//   tag-stopped      a domain that had views on each of its last 7 days with views has had none for 24 hours
+//   pool-exhausted   visitors were refused a number (every number held) this hour or the last
+//   refused-origins  pages of an address not allowed sent views in the last hour (ends after a day without)
+//   webhook-failing  a push of the account has been failing for more than an hour
+//   carrier-silent   a call was routed over an hour ago and the carrier never reported its outcome
+import type { Collections } from '../db/collections.ts';
+import { dayKey } from '../data/call-days.ts';
+import type { DomainDoc } from '../domains/documents.ts';
+import { addDays, localTime } from '../domains/time-zone.ts';
+import { poolsReport } from '../reports/pools.ts';
+import { localeOf, when } from '../domains/dates.ts';
+
+/** A moment as the domain's people write it. */
+const at = (date: Date, domain: DomainDoc) => when(date.toISOString(), { timeZone: domain.timeZone, locale: localeOf(domain.country ?? 'FR') });
+
+export const WARNINGS = ['tag-stopped', 'pool-exhausted', 'refused-origins', 'webhook-failing', 'carrier-silent'] as const;
+export type Warning = (typeof WARNINGS)[number];
+
+/** What a warning holding now says, in facts. */
+export type Facts = [string, string][];
+
+const HOUR = 3_600_000;
+
+/** Whether the domain's tag stopped: views every day before, none for 24 hours. */
+export async function tagStopped(c: Collections, domain: DomainDoc, now: Date): Promise<Facts | null> {
+  const today = localTime(now, domain.timeZone).day;
+  const days = await c.trafficDays.find({ _id: { $gte: dayKey(domain._id, addDays(today, -30)), $lte: dayKey(domain._id, today) } }, { projection: { day: 1, views: 1, botViews: 1, lastViewAt: 1 }, sort: { _id: -1 } }).toArray();
+  const withViews = days.filter((d) => d.lastViewAt);
+  const last = withViews[0]?.lastViewAt;
+  if (!last || now.getTime() - last.getTime() < 24 * HOUR) return null;
+  // The 7 days up to the last view's each had views: a site that is visited every day.
+  const lastDay = localTime(last, domain.timeZone).day;
+  const daily = Array.from({ length: 7 }, (_, i) => addDays(lastDay, -i)).every((d) => withViews.some((v) => v.day === d));
+  return daily ? [['Last view', at(last, domain)]] : null;
+}
+
+/** Visitors refused a number this hour or the last, per online pool. */
+export async function poolExhausted(c: Collections, domain: DomainDoc, now: Date): Promise<Facts | null> {
+  const hours = [new Date(now.getTime() - HOUR), now].map((at) => localTime(at, domain.timeZone));
+  const docs = await c.trafficDays.find({ _id: { $in: [...new Set(hours.map((h) => dayKey(domain._id, h.day)))] } }, { projection: { day: 1, pools: 1 } }).toArray();
+  const refused = new Map<string, number>();
+  for (const { day, time } of hours) {
+    const doc = docs.find((d) => d.day === day);
+    for (const [type, counts] of Object.entries(doc?.pools ?? {})) {
+      const n = counts.refused?.[time.slice(0, 2)] ?? 0;
+      if (n) refused.set(type, (refused.get(type) ?? 0) + n);
+    }
+  }
+  if (!refused.size) return null;
+  const today = localTime(now, domain.timeZone).day;
+  const report = await poolsReport(c, domain, today, today, now);
+  return [...refused].flatMap(([type, n]): Facts => {
+    const pool = report.online.find((p) => String(p.type) === type);
+    return [[`Pool ${type}`, `${n} visitor${n > 1 ? 's' : ''} shown the site's own number in the last two hours; ${pool ? `${pool.numbers} numbers, ${pool.recommendedSize} recommended` : ''}`]];
+  });
+}
+
+/** Addresses not allowed whose pages send views: lately (an hour) to start, within a day to go on. */
+export async function refusedOrigins(domain: DomainDoc, now: Date, ongoing: boolean): Promise<Facts | null> {
+  const since = now.getTime() - (ongoing ? 24 * HOUR : HOUR);
+  const lately = (domain.refusedOrigins ?? []).filter((o) => o.lastAt.getTime() >= since);
+  return lately.length ? lately.map((o): [string, string] => [o.origin, `${o.count} views refused, the last on ${at(o.lastAt, domain)}`]) : null;
+}
+
+/** A push of the account still retried an hour after its first attempt. */
+export async function webhookFailing(c: Collections, accountId: string, now: Date): Promise<Facts | null> {
+  const stuck = await c.outbox.findOne({ accountId, kind: 'webhook', firstAttemptAt: { $lt: new Date(now.getTime() - HOUR) } }, { projection: { firstAttemptAt: 1, attempts: 1 } });
+  if (!stuck) return null;
+  const last = await c.deliveryLog.findOne({ messageId: stuck._id }, { sort: { attempt: -1 }, projection: { error: 1, httpStatus: 1 } });
+  return [
+    ['Failing since', `${stuck.firstAttemptAt!.toISOString().replace('T', ' ').slice(0, 16)} UTC`],
+    ['Attempts', String(stuck.attempts)],
+    ['Last answer', last ? (last.error ?? `HTTP ${last.httpStatus}`) : 'none'],
+  ];
+}
+
+/** Calls routed over an hour ago (and within a day) whose outcome never came, per domain: one query for all. */
+export async function callsWithoutOutcome(c: Collections, now: Date): Promise<Map<string, number>> {
+  const calls = await c.calls.find({ status: null, startedAt: { $lt: new Date(now.getTime() - HOUR), $gte: new Date(now.getTime() - 24 * HOUR) } }, { projection: { domainId: 1 } }).limit(10_000).toArray();
+  const byDomain = new Map<string, number>();
+  for (const call of calls) byDomain.set(call.domainId, (byDomain.get(call.domainId) ?? 0) + 1);
+  return byDomain;
+}

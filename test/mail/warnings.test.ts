@@ -1,0 +1,132 @@
+// The warnings that tracking is broken (issue 40), read from a real SMTP server on loopback: each
+// mailed once when it starts and once when it ends, never each minute in between, to the domain's
+// owners and admins (not an analyst, unless they turn them on).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ParsedMail } from 'mailparser';
+import { WarningWatch } from '../../collector/src/alerts/warning-watch.ts';
+import { dayKey } from '../../collector/src/data/call-days.ts';
+import { addDays, localTime } from '../../collector/src/domains/time-zone.ts';
+import { Outbox } from '../../collector/src/webhooks/outbox.ts';
+import { seed, startCollector, testDatabase, type RunningCollector, type TestDatabase } from '../helpers/collector.ts';
+import { trackingFixture, viewParams } from '../helpers/fixtures.ts';
+import { signedInClient } from '../helpers/manage-client.ts';
+import { startSmtp, type Inbox } from '../helpers/smtp.ts';
+import { reportCall, TELEPHONY_KEY } from '../helpers/telephony.ts';
+
+const OWNER = { username: 'owner@shop.test', password: 'warnings owner password', alerts: { 'shop.test': { missedCall: 'off' } } };
+const ADMIN = { username: 'admin@shop.test', password: 'warnings admin password', role: 'admin', alerts: { 'shop.test': { warnings: false } } };
+const ANALYST = { username: 'analyst@shop.test', password: 'warnings analyst password', role: 'analyst', domains: ['shop.test'] };
+const HOUR = 3_600_000;
+
+let t: TestDatabase;
+let inbox: Inbox;
+let collector: RunningCollector;
+let watch: WarningWatch;
+beforeAll(async () => {
+  inbox = await startSmtp();
+  t = await testDatabase('mail_warnings');
+  // One tracking number: the second visitor at once finds the pool exhausted.
+  await seed(t.c, trackingFixture({ users: [OWNER, ADMIN, ANALYST], exclusive: ['0800000001'] }));
+  collector = await startCollector(t.db, { telephonyApiKey: TELEPHONY_KEY, delivery: { pollMs: 50, firstRetryMs: 100, maxRetryMs: 400, publicOnly: false }, mail: { smtpUrl: inbox.url, from: 'RingTrail <calls@shop.test>' }, publicUrl: 'https://calls.shop.test' });
+  watch = new WarningWatch(t.c, new Outbox(t.c), 'https://calls.shop.test');
+});
+afterAll(async () => {
+  await collector?.close();
+  await t?.close();
+  await inbox?.close();
+});
+
+/** The mails that arrive after `before` of them, once there are `count`. */
+async function next(before: number, count: number): Promise<ParsedMail[]> {
+  return (await inbox.received(before + count)).slice(before);
+}
+
+describe('warnings', () => {
+  it('says once that the tag stopped after views every day, and once that views came back', async () => {
+    // A week of views every day, the last 30 hours ago.
+    const now = new Date();
+    const lastView = new Date(now.getTime() - 30 * HOUR);
+    const lastDay = localTime(lastView, 'UTC').day;
+    for (let i = 0; i < 7; i++) {
+      const day = addDays(lastDay, -i);
+      await t.c.trafficDays.updateOne({ _id: dayKey('shop.test', day) }, { $set: { domainId: 'shop.test', day, views: 40, lastViewAt: i === 0 ? lastView : new Date(`${day}T18:00:00Z`) } }, { upsert: true });
+    }
+    const before = inbox.messages.length;
+    await watch.tick(now);
+    await watch.tick(new Date(now.getTime() + 60_000)); // a minute later: going on, not said again
+    const [started] = await next(before, 1);
+    expect(started!.subject).toBe('RingTrail: no views from shop.test for 24 hours');
+    expect(started!.to).toMatchObject({ text: OWNER.username }); // not the admin who turned them off, not the analyst
+    expect(started!.text).toContain('https://calls.shop.test/manage/#/shop.test/settings');
+    expect(started!.headerLines.some((h) => h.key === 'list-unsubscribe')).toBe(true);
+
+    // A visitor comes; the report writes the counters the collector sums in memory.
+    await collector.post('/ospView', viewParams({ url: 'https://shop.test/', direct_display: false }));
+    await (await signedInClient(collector.baseUrl, OWNER.username, OWNER.password)).get('/domains/shop.test/reports/overview');
+    await watch.tick(new Date());
+    const [ended] = await next(before + 1, 1);
+    expect(ended!.subject).toBe('RingTrail: views from shop.test again');
+    expect(inbox.messages.length).toBe(before + 2);
+  });
+
+  it('says pages of an address not allowed send views, to whoever turned warnings on', async () => {
+    const analyst = await signedInClient(collector.baseUrl, ANALYST.username, ANALYST.password);
+    await analyst.call('PUT', '/domains/shop.test/alerts', { warnings: true });
+    const before = inbox.messages.length;
+    const res = await fetch(`${collector.baseUrl}/t/view`, { method: 'POST', headers: { origin: 'https://copy.example', 'content-type': 'text/plain;charset=UTF-8' }, body: new URLSearchParams({ key: 'pk-test-key', visit_id: '0', url: 'https://copy.example/', page_title: 'Copy', referer_url: '', phones: '0123456789' }).toString() });
+    expect(res.status).toBe(403);
+    await watch.tick(new Date());
+    const started = await next(before, 2);
+    expect(started.map((m) => [m.subject, m.to && 'text' in m.to ? m.to.text : null]).sort()).toEqual([
+      ['RingTrail: views refused from an address not allowed on shop.test', ANALYST.username],
+      ['RingTrail: views refused from an address not allowed on shop.test', OWNER.username],
+    ]);
+    expect(started[0]!.text).toContain('https://copy.example: 1 views refused');
+    await analyst.call('PUT', '/domains/shop.test/alerts', { warnings: false }); // the owner alone from here
+  });
+
+  it('says the carrier stopped reporting calls, and that it reports again', async () => {
+    const before = inbox.messages.length;
+    const twoHoursAgo = new Date(Date.now() - 2 * HOUR);
+    expect((await reportCall(collector.baseUrl, { callRef: 'never-ended', trackingNumber: '0100000001', startDate: twoHoursAgo, status: undefined })).status).toBe(200);
+    await watch.tick(new Date());
+    const [started] = await next(before, 1);
+    expect(started!.subject).toBe('RingTrail: no call outcome from the carrier for shop.test');
+    expect(started!.text).toContain('Calls without an outcome: 1');
+    await reportCall(collector.baseUrl, { callRef: 'never-ended', trackingNumber: '0100000001', startDate: twoHoursAgo, status: 'NORESPONSE', duration: 0 });
+    await watch.tick(new Date());
+    const [ended] = await next(before + 1, 1);
+    expect(ended!.subject).toBe("RingTrail: the carrier reports shop.test's calls again");
+  });
+
+  it("says the account's webhook has failed for over an hour, and that it works again", async () => {
+    const before = inbox.messages.length;
+    const longAgo = new Date(Date.now() - 2 * HOUR);
+    // A push its receiver has refused since two hours ago, retried later.
+    await t.c.outbox.insertOne({ _id: 'msg_failing', accountId: 'Test account', stream: 'call:1', kind: 'webhook', label: 'call', url: 'https://hooks.shop.test/', contentType: 'application/json', body: '{}', signed: false, createdAt: longAgo, enqueuedAt: longAgo.getTime(), attempts: 9, firstAttemptAt: longAgo, nextAttemptAt: new Date(Date.now() + HOUR), claimedBy: null, claimedUntil: new Date(0) });
+    await watch.tick(new Date());
+    const [started] = await next(before, 1);
+    expect(started!.subject).toBe('RingTrail: the webhook of Test account has failed for over an hour');
+    expect(started!.text).toContain('Attempts: 9');
+    await t.c.outbox.deleteOne({ _id: 'msg_failing' });
+    await watch.tick(new Date());
+    const [ended] = await next(before + 1, 1);
+    expect(ended!.subject).toBe('RingTrail: the webhook of Test account works again');
+  });
+
+  // Last: it ends three hours later, a time the others would not be asked at.
+  it('says the pool ran out, with its numbers and the size recommended, and that it ended', async () => {
+    const before = inbox.messages.length;
+    await collector.post('/ospView', viewParams({ ip: '198.51.100.1' }));
+    const refused = await collector.post('/ospView', viewParams({ ip: '198.51.100.2' }));
+    expect(refused.body.status).toBe('WARNING');
+    await watch.tick(new Date());
+    await watch.tick(new Date());
+    const [started] = await next(before, 1);
+    expect(started!.subject).toBe("RingTrail: shop.test's tracking numbers ran out");
+    expect(started!.text).toMatch(/Pool 1: 1 visitor shown the site's own number in the last two hours; 1 numbers, \d+ recommended/);
+    await watch.tick(new Date(Date.now() + 3 * HOUR)); // two hours without a refusal
+    const [ended] = await next(before + 1, 1);
+    expect(ended!.subject).toBe("RingTrail: shop.test's tracking numbers are enough again");
+  });
+});
