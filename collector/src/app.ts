@@ -48,6 +48,7 @@ import { DEFAULT_GA4_ENDPOINT } from './commerce/analytics.ts';
 import { CallWrites } from './telephony/call-writes.ts';
 import { Mailer, type MailSettings } from './mail/mailer.ts';
 import { AlertMailer } from './alerts/alert-mailer.ts';
+import { Mailing } from './alerts/mailing.ts';
 import { SummarySender } from './alerts/summary-sender.ts';
 import { WarningWatch } from './alerts/warning-watch.ts';
 import { unsubscribeRoutes } from './alerts/unsubscribe-routes.ts';
@@ -141,9 +142,10 @@ export function createApp(options: AppOptions): CollectorApp {
   }
   const publicUrl = options.publicUrl ?? DEFAULT_PUBLIC_URL;
   // Call alerts are mailed only where mail is configured (call-writes.ts raises them only then).
-  const alertMailer = options.mail ? new AlertMailer(c, outbox, log, { publicUrl, ...options.alertTimings }) : null;
-  const summaries = options.mail ? new SummarySender(c, outbox, publicUrl, log) : null;
-  const warnings = options.mail ? new WarningWatch(c, outbox, publicUrl, log) : null;
+  const mailing = options.mail ? new Mailing(c, outbox, publicUrl) : null;
+  const alertMailer = mailing && new AlertMailer(mailing, log, options.alertTimings);
+  const summaries = mailing && new SummarySender(mailing, log);
+  const warnings = mailing && new WarningWatch(mailing, log);
   if (run) {
     alertMailer?.start();
     summaries?.start();

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { SummarySender } from '../../collector/src/alerts/summary-sender.ts';
 import { Outbox } from '../../collector/src/webhooks/outbox.ts';
+import { Mailing } from '../../collector/src/alerts/mailing.ts';
 import { ARTIFACTS } from '../helpers/browser-site.ts';
 import { launchChromium } from '../helpers/chromium.ts';
 import { seed, startCollector, testDatabase, type RunningCollector, type TestDatabase } from '../helpers/collector.ts';
@@ -58,7 +59,7 @@ describe('mails in a browser', () => {
 
     // The report reads (and writes) the counters the summary reads.
     await (await signedInClient(collector.baseUrl, OWNER.username, OWNER.password)).get('/domains/shop.test/reports/overview');
-    const [address] = await new SummarySender(t.c, new Outbox(t.c), 'https://calls.shop.test').send((await t.c.domains.findOne({ _id: 'shop.test' }))!, 'week', 'owners and chosen', new Date(Date.now() + 7 * 86_400_000));
+    const [address] = await new SummarySender(new Mailing(t.c, new Outbox(t.c), 'https://calls.shop.test')).send((await t.c.domains.findOne({ _id: 'shop.test' }))!, 'week', 'owners and chosen', new Date(Date.now() + 7 * 86_400_000));
     expect(address).toBe(OWNER.username);
     const [, summary] = await inbox.received(2);
     const summaryPage = await opened(String(summary!.html), 800);

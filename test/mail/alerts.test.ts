@@ -6,6 +6,7 @@ import type { ParsedMail } from 'mailparser';
 import { AlertMailer } from '../../collector/src/alerts/alert-mailer.ts';
 import { createLogger } from '../../collector/src/logger.ts';
 import { Outbox } from '../../collector/src/webhooks/outbox.ts';
+import { Mailing } from '../../collector/src/alerts/mailing.ts';
 import { seed, startCollector, testDatabase, type RunningCollector, type TestDatabase } from '../helpers/collector.ts';
 import { trackingFixture, viewParams } from '../helpers/fixtures.ts';
 import { signedInClient, type ManageClient } from '../helpers/manage-client.ts';
@@ -131,7 +132,7 @@ describe('call alerts', () => {
     const callId = (await t.c.calls.findOne({}, { sort: { _id: -1 } }))!._id;
     const long = new Date(Date.now() - 5 * 60_000);
     await t.c.pendingAlerts.insertOne({ _id: `${callId}|newLead|${OWNER.username}`, username: OWNER.username, accountId: 'Test account', domainId: 'shop.test', alert: 'newLead', callId, at: long, delivery: 'hourly', dueAt: long, batch: 'mail_taken-by-a-dead-process', batchedAt: long });
-    const mailer = new AlertMailer(t.c, new Outbox(t.c), createLogger('silent'), { publicUrl: PUBLIC_URL });
+    const mailer = new AlertMailer(new Mailing(t.c, new Outbox(t.c), PUBLIC_URL), createLogger('silent'));
     await mailer.tick();
     await mailer.tick();
     await expect.poll(() => inbox.messages.filter((m) => m.messageId === '<mail_taken-by-a-dead-process@ringtrail>').length, { timeout: 20_000 }).toBe(1);

@@ -8,6 +8,7 @@ import { summaryRange } from '../../collector/src/alerts/summaries.ts';
 import { SummarySender } from '../../collector/src/alerts/summary-sender.ts';
 import { addDays, localInstant, localTime } from '../../collector/src/domains/time-zone.ts';
 import { Outbox } from '../../collector/src/webhooks/outbox.ts';
+import { Mailing } from '../../collector/src/alerts/mailing.ts';
 import { seed, startCollector, testDatabase, type RunningCollector, type TestDatabase } from '../helpers/collector.ts';
 import { trackingFixture, viewParams } from '../helpers/fixtures.ts';
 import { signedInClient } from '../helpers/manage-client.ts';
@@ -65,7 +66,7 @@ describe('summaries', () => {
     // (a summary, sent at 07:00 of the Monday after, never waits on that last second).
     const { from, to } = summaryRange('week', nextMonday('07:30:00'), ZONE);
     const report = (await owner.get(`/domains/shop.test/reports/overview?from=${from}&to=${to}`)).body;
-    const sender = new SummarySender(t.c, new Outbox(t.c), PUBLIC_URL);
+    const sender = new SummarySender(new Mailing(t.c, new Outbox(t.c), PUBLIC_URL));
     // Before 07:00 on Monday, nothing yet; from 07:00, once, whatever the number of rounds.
     await sender.tick(nextMonday('06:30:00'));
     await sender.tick(nextMonday('07:30:00'));

@@ -7,6 +7,7 @@ import { WarningWatch } from '../../collector/src/alerts/warning-watch.ts';
 import { dayKey } from '../../collector/src/data/call-days.ts';
 import { addDays, localTime } from '../../collector/src/domains/time-zone.ts';
 import { Outbox } from '../../collector/src/webhooks/outbox.ts';
+import { Mailing } from '../../collector/src/alerts/mailing.ts';
 import { seed, startCollector, testDatabase, type RunningCollector, type TestDatabase } from '../helpers/collector.ts';
 import { trackingFixture, viewParams } from '../helpers/fixtures.ts';
 import { signedInClient } from '../helpers/manage-client.ts';
@@ -28,7 +29,7 @@ beforeAll(async () => {
   // One tracking number: the second visitor at once finds the pool exhausted.
   await seed(t.c, trackingFixture({ users: [OWNER, ADMIN, ANALYST], exclusive: ['0800000001'] }));
   collector = await startCollector(t.db, { telephonyApiKey: TELEPHONY_KEY, delivery: { pollMs: 50, firstRetryMs: 100, maxRetryMs: 400, publicOnly: false }, mail: { smtpUrl: inbox.url, from: 'RingTrail <calls@shop.test>' }, publicUrl: 'https://calls.shop.test' });
-  watch = new WarningWatch(t.c, new Outbox(t.c), 'https://calls.shop.test');
+  watch = new WarningWatch(new Mailing(t.c, new Outbox(t.c), 'https://calls.shop.test'));
 });
 afterAll(async () => {
   await collector?.close();

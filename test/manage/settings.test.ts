@@ -66,6 +66,7 @@ describe('back end settings', () => {
     ['GET', '/domains/shop.test/shared-links'],
     ['POST', '/domains/shop.test/shared-links', { label: 'Rival' }],
     ['DELETE', '/domains/shop.test/shared-links/abc'],
+    ['PUT', '/domains/shop.test/alerts', { weekly: true }],
   ];
 
   it('answers 404 to another account for every route that names a domain, and changes nothing', async () => {
@@ -78,6 +79,7 @@ describe('back end settings', () => {
     expect(await s.t.c.domains.findOne({ _id: 'shop.test' })).toEqual(before);
     expect(await s.t.c.blockedCallers.countDocuments()).toBe(0);
     expect(await s.t.c.sharedLinks.countDocuments()).toBe(0);
+    expect(await s.t.c.alertChoices.countDocuments()).toBe(0);
     expect(await s.t.c.trackingNumbers.findOne({ _id: '0800000001' })).toMatchObject({ domainId: 'shop.test' });
     // Another account's number through one's own domain is not found either.
     expect(await rival.call('DELETE', '/domains/other.test/numbers/0800000001')).toMatchObject({ status: 404, body: { error: 'No number 0800000001 in this domain' } });

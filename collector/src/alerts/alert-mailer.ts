@@ -6,18 +6,15 @@
 // again under the same id, and the person gets it once. A person removed from the account, or who
 // no longer sees the domain or wants the alert, gets nothing.
 import { randomUUID } from 'node:crypto';
-import type { Collections } from '../db/collections.ts';
 import type { Logger } from '../logger.ts';
 import { mailMessage } from '../mail/message.ts';
 import { maySee } from '../manage/roles.ts';
-import type { Outbox } from '../webhooks/outbox.ts';
 import { callAlertMail, MAIL_KIND_OF } from './call-alert-mail.ts';
-import { AlertChoicesStore } from './choices.ts';
 import type { PendingAlertDoc } from './documents.ts';
-import { UnsubscribeLinks } from './unsubscribe.ts';
+import type { Mailing } from './mailing.ts';
+import { Rounds } from './rounds.ts';
 
 export interface AlertMailerOptions {
-  publicUrl: string;
   /** How often due alerts are looked for. */
   everyMs?: number;
   /** An immediate alert's mails to one person, at most one per this long per kind and domain. */
@@ -30,43 +27,34 @@ const BATCH = 1000;
 const STALE_MS = 60_000;
 
 export class AlertMailer {
-  private readonly choices: AlertChoicesStore;
-  private readonly links: UnsubscribeLinks;
-  private timer: NodeJS.Timeout | undefined;
-  private round: Promise<void> = Promise.resolve();
+  private readonly rounds: Rounds;
 
   constructor(
-    private readonly c: Collections,
-    private readonly outbox: Outbox,
-    private readonly log: Logger,
-    private readonly o: AlertMailerOptions,
+    private readonly m: Mailing,
+    log: Logger,
+    private readonly o: AlertMailerOptions = {},
   ) {
-    this.choices = new AlertChoicesStore(c);
-    this.links = new UnsubscribeLinks(c, o.publicUrl);
+    this.rounds = new Rounds(() => this.tick(), 'mailing alerts', log);
   }
 
   start(): void {
-    this.timer = setInterval(() => {
-      this.round = this.round.then(() => this.tick()).catch((err) => this.log.error({ err }, 'mailing alerts failed'));
-    }, this.o.everyMs ?? 1000);
-    this.timer.unref();
+    this.rounds.start(this.o.everyMs ?? 1000);
   }
 
-  async stop(): Promise<void> {
-    clearInterval(this.timer);
-    await this.round;
+  stop(): Promise<void> {
+    return this.rounds.stop();
   }
 
   /** One round: the due alerts' mails, and those a dead process left taken but not queued. */
   async tick(now = new Date()): Promise<void> {
-    const due = await this.c.pendingAlerts.find({ dueAt: { $lte: now }, batch: null }).sort({ dueAt: 1 }).limit(BATCH).toArray();
+    const due = await this.m.c.pendingAlerts.find({ dueAt: { $lte: now }, batch: null }).sort({ dueAt: 1 }).limit(BATCH).toArray();
     const groups = new Map<string, PendingAlertDoc[]>();
     for (const alert of due) {
       const key = `${alert.username}|${alert.domainId}|${alert.alert}|${alert.delivery}`;
       (groups.get(key) ?? groups.set(key, []).get(key)!).push(alert);
     }
     for (const alerts of groups.values()) await this.take(alerts, now);
-    const stale = await this.c.pendingAlerts.find({ batch: { $ne: null }, batchedAt: { $lt: new Date(now.getTime() - STALE_MS) } }, { projection: { batch: 1 } }).limit(BATCH).toArray();
+    const stale = await this.m.c.pendingAlerts.find({ batch: { $ne: null }, batchedAt: { $lt: new Date(now.getTime() - STALE_MS) } }, { projection: { batch: 1 } }).limit(BATCH).toArray();
     for (const batch of new Set(stale.map((alert) => alert.batch!))) await this.send(batch, now);
   }
 
@@ -74,32 +62,32 @@ export class AlertMailer {
     const { username, domainId, alert, delivery } = alerts[0]!;
     const ids = alerts.map((a) => a._id);
     if (delivery === 'immediate') {
-      const last = await this.c.alertThrottle.findOne({ _id: `${username}|${domainId}|${alert}` });
+      const last = await this.m.c.alertThrottle.findOne({ _id: `${username}|${domainId}|${alert}` });
       const next = last ? last.lastSentAt.getTime() + (this.o.gatherMs ?? 60_000) : 0;
       if (next > now.getTime()) {
-        await this.c.pendingAlerts.updateMany({ _id: { $in: ids }, batch: null }, { $set: { dueAt: new Date(next) } });
+        await this.m.c.pendingAlerts.updateMany({ _id: { $in: ids }, batch: null }, { $set: { dueAt: new Date(next) } });
         return;
       }
     }
     const batch = `mail_${randomUUID()}`;
-    await this.c.pendingAlerts.updateMany({ _id: { $in: ids }, batch: null }, { $set: { batch, batchedAt: now } });
+    await this.m.c.pendingAlerts.updateMany({ _id: { $in: ids }, batch: null }, { $set: { batch, batchedAt: now } });
     await this.send(batch, now);
   }
 
   /** Queues the mail of the alerts taken under `batch` (its outbox id), then lets them go. */
   private async send(batch: string, now: Date): Promise<void> {
-    const alerts = await this.c.pendingAlerts.find({ batch }).toArray();
+    const alerts = await this.m.c.pendingAlerts.find({ batch }).toArray();
     if (!alerts.length) return;
     const { username, domainId, alert, delivery } = alerts[0]!;
-    const [user, domain] = await Promise.all([this.c.users.findOne({ _id: username }), this.c.domains.findOne({ _id: domainId })]);
-    const wanted = user && domain && user.accountId === domain.accountId && maySee(user, domain._id) && (await this.choices.of(user, domain._id))[alert] !== 'off';
+    const [user, domain] = await Promise.all([this.m.c.users.findOne({ _id: username }), this.m.c.domains.findOne({ _id: domainId })]);
+    const wanted = user && domain && user.accountId === domain.accountId && maySee(user, domain._id) && (await this.m.choices.of(user, domain._id))[alert] !== 'off';
     if (wanted) {
-      const calls = await this.c.calls.find({ _id: { $in: alerts.map((a) => a.callId) } }, { sort: { startedAt: 1, _id: 1 } }).toArray();
-      const unsubscribeUrl = await this.links.issue(user._id, domain._id, alert, now);
-      const body = callAlertMail({ alert, to: user._id, domain, calls, publicUrl: this.o.publicUrl, unsubscribeUrl });
-      await this.outbox.enqueue(mailMessage(domain.accountId, MAIL_KIND_OF[alert], body, batch));
-      if (delivery === 'immediate') await this.c.alertThrottle.updateOne({ _id: `${username}|${domainId}|${alert}` }, { $max: { lastSentAt: now } }, { upsert: true });
+      const calls = await this.m.c.calls.find({ _id: { $in: alerts.map((a) => a.callId) } }, { sort: { startedAt: 1, _id: 1 } }).toArray();
+      const unsubscribeUrl = await this.m.links.issue(user._id, domain._id, alert, now);
+      const body = callAlertMail({ alert, to: user._id, domain, calls, publicUrl: this.m.publicUrl, unsubscribeUrl });
+      await this.m.outbox.enqueue(mailMessage(domain.accountId, MAIL_KIND_OF[alert], body, batch));
+      if (delivery === 'immediate') await this.m.c.alertThrottle.updateOne({ _id: `${username}|${domainId}|${alert}` }, { $max: { lastSentAt: now } }, { upsert: true });
     }
-    await this.c.pendingAlerts.deleteMany({ batch });
+    await this.m.c.pendingAlerts.deleteMany({ batch });
   }
 }

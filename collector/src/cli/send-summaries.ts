@@ -13,6 +13,7 @@ import { SummarySender } from '../alerts/summary-sender.ts';
 import { PERIODS, type Period } from '../alerts/summaries.ts';
 import { DEFAULT_DELIVERY, DeliveryWorker } from '../webhooks/delivery-worker.ts';
 import { Outbox } from '../webhooks/outbox.ts';
+import { Mailing } from '../alerts/mailing.ts';
 
 const USAGE = `Usage: npm run send-summaries -- --domain NAME --period ${PERIODS.join('|')}`;
 /** How long the command waits for its mails to leave before it says they are still queued. */
@@ -32,7 +33,7 @@ try {
     const domain = await c.domains.findOne({ _id: values.domain.toLowerCase() });
     if (!domain) throw new Error(`No domain ${values.domain}`);
     const publicUrl = config.publicUrl ?? `http://${config.host}:${config.port}`;
-    const sent = await new SummarySender(c, outbox, publicUrl).send(domain, values.period as Period, 'owners and chosen');
+    const sent = await new SummarySender(new Mailing(c, outbox, publicUrl)).send(domain, values.period as Period, 'owners and chosen');
     if (!sent.length) console.log(`${domain._id}: no owner and nobody who chose the ${values.period}ly summary: nothing to send`);
     else {
       worker.start();
