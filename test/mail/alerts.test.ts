@@ -102,6 +102,10 @@ describe('call alerts', () => {
     expect([again.status, await again.text()]).toEqual([200, expect.stringContaining('Already unsubscribed')]);
     const forged = await fetch(`${collector.baseUrl}/mail/unsubscribe/${'A'.repeat(43)}`, { method: 'POST' });
     expect([forged.status, await forged.text()]).toEqual([404, expect.stringContaining('This link does not work')]);
+    // An old link (over 90 days) says it does not work, even before the database's TTL removes it.
+    await t.c.unsubscribeTokens.updateMany({}, { $set: { createdAt: new Date(Date.now() - 91 * 86_400_000), usedAt: null } });
+    const old = await fetch(link);
+    expect([old.status, await old.text()]).toEqual([404, expect.stringContaining('older than 90 days')]);
     // The next missed call raises nothing for the owner.
     await callFromSearch('BUSY');
     expect(await t.c.pendingAlerts.countDocuments({ username: OWNER.username })).toBe(0);

@@ -12,6 +12,7 @@ import { startSmtp, type Inbox } from '../helpers/smtp.ts';
 
 const OWNER = { username: 'owner@shop.test', password: 'mail owner password' };
 const FAST = { pollMs: 50, firstRetryMs: 100, maxRetryMs: 400, publicOnly: false };
+const METRICS_KEY = 'mail-metrics-key-0123';
 
 describe('mail configuration', () => {
   it('refuses to start on a malformed SMTP_URL or MAIL_FROM, naming the variable', () => {
@@ -44,7 +45,7 @@ describe('with SMTP_URL', () => {
     inbox = await startSmtp();
     t = await testDatabase('mail_on');
     await seed(t.c, trackingFixture({ users: [OWNER] }));
-    collector = await startCollector(t.db, { delivery: FAST, mail: { smtpUrl: inbox.url, from: 'RingTrail <calls@shop.test>', timeoutMs: 500 }, publicUrl: 'https://calls.shop.test' });
+    collector = await startCollector(t.db, { delivery: FAST, mail: { smtpUrl: inbox.url, from: 'RingTrail <calls@shop.test>', timeoutMs: 500 }, publicUrl: 'https://calls.shop.test', metricsKey: METRICS_KEY });
   });
   afterAll(async () => {
     await collector?.close();
@@ -67,6 +68,9 @@ describe('with SMTP_URL', () => {
     // Delivered: the outbox holds it no more (once the worker has heard the server's answer), and the log says so.
     await expect.poll(() => t.c.outbox.countDocuments({ kind: 'mail' })).toBe(0);
     expect(await t.c.deliveryLog.findOne({ kind: 'mail' })).toMatchObject({ label: 'test', outcome: 'delivered', error: null });
+    // Counted for Prometheus by kind of mail and result.
+    const metrics = await (await fetch(`${collector.baseUrl}/metrics`, { headers: { authorization: `Bearer ${METRICS_KEY}` } })).text();
+    expect(metrics).toContain('ringtrail_mail_sent_total{kind="test",result="delivered"} 1');
   });
 
   it('tries again when the server answers 4xx, and when it never answers', async () => {
