@@ -25,6 +25,9 @@ const SUBJECTS: Record<CallAlert, [string, string]> = {
 
 const HEADINGS: Record<CallAlert, string> = { missedCall: 'Nobody answered', newLead: 'A new lead', firstCaller: 'Someone called for the first time', spamBlocked: 'A blocked caller called' };
 
+/** Calls a mail lists at most (a burst's mail says how many more, with a link to the calls log). */
+const LISTED = 50;
+
 const OUTCOMES: Record<string, string> = { BUSY: 'Busy', NORESPONSE: 'No answer', SUCCESS: 'Answered', CALLER_PHONE_BLACKLISTED: 'Refused: the caller is blocked' };
 
 export interface CallAlertMail {
@@ -50,17 +53,21 @@ export function callAlertMail({ alert, to, domain, calls, publicUrl, unsubscribe
     ['Came from', whisperOf(call).replace(/^Call from /, '')],
     ['Outcome', call.status === 'SUCCESS' ? `Answered, ${call.duration} s` : (OUTCOMES[call.status ?? ''] ?? call.status ?? 'Going on')],
   ];
+  const listed = calls.slice(0, LISTED);
+  const more = calls.length - listed.length;
+  const callsLog = `${publicUrl}/manage/#/${encodeURIComponent(domain._id)}/calls`;
   const footer = `You receive this because ${CHOICE_NAMES[alert]} for ${domain._id} are on for you in RingTrail (Profile).`;
   const text = [
     `${HEADINGS[alert]} on ${domain._id}${calls.length > 1 ? `: ${calls.length} calls` : ''}.`,
     '',
-    ...calls.flatMap((call) => [...rows(call).map(([label, value]) => `${label}: ${value}`), `The call: ${pageOf(call)}`, '']),
+    ...listed.flatMap((call) => [...rows(call).map(([label, value]) => `${label}: ${value}`), `The call: ${pageOf(call)}`, '']),
+    ...(more ? [`And ${more} more: ${callsLog}`, ''] : []),
     footer,
     `Unsubscribe: ${unsubscribeUrl}`,
     '',
   ].join('\n');
   const single = calls.length === 1;
-  const body = html`${calls.map((call) => html`${facts(rows(call))}${single ? '' : html`<p style="margin:0 0 16px"><a href="${pageOf(call)}">Open this call</a></p>`}`)}`;
+  const body = html`${listed.map((call) => html`${facts(rows(call))}${single ? '' : html`<p style="margin:0 0 16px"><a href="${pageOf(call)}">Open this call</a></p>`}`)}${more ? html`<p style="margin:0 0 16px">And ${more} more: see the calls log.</p>` : ''}`;
   return {
     to,
     subject,
@@ -68,7 +75,7 @@ export function callAlertMail({ alert, to, domain, calls, publicUrl, unsubscribe
     html: mailPage({
       heading: `${HEADINGS[alert]}${single ? '' : `: ${calls.length} calls`}`,
       body,
-      link: single ? { url: pageOf(calls[0]!), label: 'Open the call' } : { url: `${publicUrl}/manage/#/${encodeURIComponent(domain._id)}/calls`, label: 'Open the calls log' },
+      link: single ? { url: pageOf(calls[0]!), label: 'Open the call' } : { url: callsLog, label: 'Open the calls log' },
       footer,
       unsubscribeUrl,
     }),
