@@ -68,6 +68,12 @@ describe('an upgrade from the release before numbers of any country', () => {
         delete record.utm_campaign;
       }
     }
+    // Ours, and new: the route's recording plan (issue 41); the release's domains record nothing.
+    for (const [name, answer] of Object.entries(answers)) {
+      if (!name.startsWith('route') || !answer || typeof answer !== 'object' || !('recording' in answer)) continue;
+      expect([name, answer.recording]).toEqual([name, null]);
+      delete answer.recording;
+    }
     for (const [name, answer] of Object.entries(recorded.answers)) expect(JSON.stringify(answers[name]), name).toBe(JSON.stringify(answer));
   });
 });

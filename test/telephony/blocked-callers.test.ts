@@ -50,6 +50,7 @@ describe('blocked callers', () => {
       forcedStatus: 'CALLER_PHONE_BLACKLISTED',
       redirect: null,
       whisper: null,
+      recording: null,
     });
     expect((await routeCall(s.collector.baseUrl, { tracking_number: number, caller_phone: '0611223344' })).body).toMatchObject({ reason: 'online', destination: '0123456789' });
     expect((await routeCall(s.collector.baseUrl, { tracking_number: number, caller_phone: 'anonymous' })).body).toMatchObject({ reason: 'online' });

@@ -52,7 +52,7 @@ describe('telephony', () => {
     const view = await s.collector.post('/ospView', viewParams({ url: 'https://shop.test/contact?gclid=G-1', client_data: undefined }));
     const number = view.body.surtaxPhones['0123456789'].surtaxPhoneNumber.replaceAll('.', '');
     const answer = await route({ tracking_number: number });
-    expect(answer.body).toEqual({ status: 'OK', trackingNumber: number, destination: '0123456789', reason: 'online', forcedStatus: null, visitId: view.body.visitId, redirect: null, whisper: null });
+    expect(answer.body).toEqual({ status: 'OK', trackingNumber: number, destination: '0123456789', reason: 'online', forcedStatus: null, visitId: view.body.visitId, redirect: null, whisper: null, recording: null });
 
     const call = await reportCall(s.collector.baseUrl, { callRef: 'pbx-1', trackingNumber: number, startDate: new Date() });
     expect(call).toEqual({ status: 200, body: { status: 'OK', callId: expect.any(Number) } });

@@ -1,5 +1,6 @@
 // Domains (settings, keys, pools) and their tracking numbers: the shapes and indexes of their documents (db/collections.ts gathers every family's).
 import type { DisplayMode, TimetableEntry } from '@ringtrail/shared';
+import type { RecordingSettings } from '../recordings/settings.ts';
 import type { IndexPlan } from '../db/index-plan.ts';
 import type { LeadRule } from '../telephony/leads.ts';
 
@@ -59,6 +60,9 @@ export interface DomainDoc {
   whisper?: boolean;
   /** Ours (telephony/leads.ts): when a call is a lead; absent: the default rule. */
   leadRule?: LeadRule;
+  /** Ours (recordings/settings.ts), absent in domains made before them: off, kept 365 days. */
+  recording?: RecordingSettings;
+  recordingRetentionDays?: number;
   /** The last origins the browser doors refused (browser/refused-origins.ts). */
   refusedOrigins?: { origin: string; count: number; firstAt: Date; lastAt: Date }[];
   /** Ours: the version of the report counters' rules the domain's calls were counted by

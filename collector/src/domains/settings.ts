@@ -8,6 +8,7 @@ import { currencyOf } from './locale.ts';
 import type { DomainDoc } from './documents.ts';
 import { DEFAULT_LEAD_RULE, leadRule } from '../telephony/leads.ts';
 import { DEFAULT_COUNTRY, isCountry, writtenNumberIn } from './phone-numbers.ts';
+import { DEFAULT_RECORDING_RETENTION_DAYS, recordingRetentionDays, recordingSettingsIn } from '../recordings/settings.ts';
 
 /** A phone number as a domain of `country` writes it, kept in the canonical form (phone-numbers.ts). */
 export const phoneIn = (country: string) =>
@@ -149,6 +150,9 @@ export const domainSettingsIn = (country: string) => z.object({
   whisper: z.boolean().default(false),
   /** Ours (telephony/leads.ts): when a call counts as a lead. */
   leadRule: leadRule.default(DEFAULT_LEAD_RULE),
+  /** Ours (recordings/settings.ts): whether calls are recorded, with what announcement, and for how long kept. */
+  recording: recordingSettingsIn(country).default(recordingSettingsIn(country).parse({})),
+  recordingRetentionDays: recordingRetentionDays.default(DEFAULT_RECORDING_RETENTION_DAYS),
 });
 /** The settings of a French domain, or as stored (numbers in the canonical form). */
 export const domainSettings = domainSettingsIn(DEFAULT_COUNTRY);

@@ -49,6 +49,10 @@ export const telephony = {
       .nullable()
       .describe('Ours: dial `destination` when the first leg is not answered within `afterSeconds` or is busy; null: no redirect'),
     whisper: z.string().nullable().describe('Ours: the sentence to say to whoever answers before connecting the caller; null: whisper off'),
+    recording: z
+      .object({ announcement: z.string().nullable(), language: z.string(), channels: z.enum(['dual', 'mono']) })
+      .nullable()
+      .describe("Ours: say `announcement` to the caller (in `language`; null: nothing) before forwarding, and record the forwarded leg from its answer, each party on its own channel (`dual`) or mixed (`mono`); null: do not record"),
   }),
   error: z.object({ status: z.literal('ERROR'), error: z.string() }),
 };

@@ -14,6 +14,8 @@ import type { CallRouter, Route } from './routing.ts';
 import { FirstCalls } from './first-calls.ts';
 import { leadOf, leadRuleOf } from './leads.ts';
 import { whisperOf } from './whisper.ts';
+import { recordingPlan } from '../recordings/settings.ts';
+import type { DomainDoc } from '../domains/documents.ts';
 import { CallWrites } from './call-writes.ts';
 import { countryOf, DEFAULT_COUNTRY, nationalOf } from '../domains/phone-numbers.ts';
 
@@ -74,7 +76,13 @@ export class TelephonyService {
       ...(route.lease ? { visitId: route.lease.visitId } : {}),
       redirect: route.redirect && { ...route.redirect, destination: shown(route.redirect.destination) },
       whisper: route.domain?.whisper && route.destination ? whisperOf(await attributeCall(this.c, route, at)) : null,
+      recording: recordingPlan(route.domain, Boolean(route.destination)),
     };
+  }
+
+  /** A call's domain, as a carrier's later request names it by the call. */
+  domainOf(domainId: string): Promise<DomainDoc | null> {
+    return this.c.domains.findOne({ _id: domainId });
   }
 
   /** Whether the domain's whisper is on. */

@@ -7,6 +7,7 @@
 import Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import twilio from 'twilio';
+import { recordingPlan, type RecordingPlan } from '../recordings/settings.ts';
 import { normalizePhone, toE164, type CallStatus } from '@ringtrail/shared';
 import type { CallDoc } from './documents.ts';
 import { bodyOf, parseBody } from '../http/body.ts';
@@ -63,7 +64,9 @@ export function twilioRoutes(service: TelephonyService, options: TwilioOptions, 
     } else {
       const callId = await service.recordCall({ ...report(), status: null }, new Date(), route);
       if (route.destination) {
-        const leg = twiml.dial({ callerId: p.From || undefined, action: 'dial', method: 'POST', timeout: route.redirect?.afterSeconds ?? RING_SECONDS });
+        const plan = recordingPlan(route.domain, true);
+        if (plan?.announcement) twiml.say({ language: plan.language }, plan.announcement);
+        const leg = twiml.dial({ callerId: p.From || undefined, action: 'dial', method: 'POST', timeout: route.redirect?.afterSeconds ?? RING_SECONDS, ...recordedDial(plan) });
         leg.number(route.domain?.whisper ? { url: `whisper?call=${callId}`, method: 'POST' } : {}, toE164(route.destination));
       } else {
         twiml.say('This number is not in service.');
@@ -81,7 +84,9 @@ export function twilioRoutes(service: TelephonyService, options: TwilioOptions, 
     const dialStatus = p.DialCallStatus ?? '';
     if (known && !redirectLeg && known.redirect && (dialStatus === 'no-answer' || dialStatus === 'busy')) {
       await service.recordCall({ ...storedReport(known), isRedirect: true });
-      const leg = twiml.dial({ callerId: p.From || undefined, action: 'dial?leg=redirect', method: 'POST', timeout: RING_SECONDS });
+      // The leg that answers is the one recorded: the redirect's, when the first did not answer.
+      const plan = recordingPlan(await service.domainOf(known.domainId), true);
+      const leg = twiml.dial({ callerId: p.From || undefined, action: 'dial?leg=redirect', method: 'POST', timeout: RING_SECONDS, ...recordedDial(plan) });
       leg.number((await service.whispers(known.domainId)) ? { url: `whisper?call=${known._id}`, method: 'POST' } : {}, toE164(known.redirect.destination));
     } else if (known) {
       const now = Date.now();
@@ -200,6 +205,13 @@ function storedReport(call: CallDoc): CallInput {
 /** Twilio bills voice by the started minute. */
 function minutesOf(seconds: number): number {
   return Math.ceil(seconds / 60) * 60;
+}
+
+/** <Dial>'s recording attributes: from the answer, both parties apart (dual) or mixed; Twilio calls
+ * `recordingStatusCallback` (relative: /telephony/twilio/recording) when the audio is ready. */
+function recordedDial(plan: RecordingPlan | null): Partial<{ record: 'record-from-answer-dual' | 'record-from-answer'; recordingStatusCallback: string; recordingStatusCallbackMethod: 'POST' }> {
+  if (!plan) return {};
+  return { record: plan.channels === 'dual' ? 'record-from-answer-dual' : 'record-from-answer', recordingStatusCallback: 'recording', recordingStatusCallbackMethod: 'POST' };
 }
 
 function xml(ctx: Context, twiml: { toString(): string }): void {

@@ -105,4 +105,6 @@ export interface RouteAnswer {
   redirect: RedirectPlan | null;
   /** The sentence to say to whoever answers before connecting the caller; null: the domain's whisper is off. */
   whisper: string | null;
+  /** Ours: record the forwarded leg from its answer, after saying the announcement to the caller; null: do not record. */
+  recording: { announcement: string | null; language: string; channels: 'dual' | 'mono' } | null;
 }
