@@ -47,6 +47,8 @@ import { TrackingService } from './tracking/service.ts';
 import { DEFAULT_GA4_ENDPOINT } from './commerce/analytics.ts';
 import { CallWrites } from './telephony/call-writes.ts';
 import { Mailer, type MailSettings } from './mail/mailer.ts';
+import { RecordingFetcher, recordingReady, type RecordingJob } from './recordings/fetcher.ts';
+import { RecordingStore } from './recordings/store.ts';
 import { AlertMailer } from './alerts/alert-mailer.ts';
 import { Mailing } from './alerts/mailing.ts';
 import { SummarySender } from './alerts/summary-sender.ts';
@@ -125,16 +127,18 @@ export function createApp(options: AppOptions): CollectorApp {
   const metrics = new Metrics(c, db);
   const deliveryOptions = { ...DEFAULT_DELIVERY, ...delivery };
   const mailer = options.mail ? new Mailer(options.mail) : undefined;
+  const recordings = new RecordingFetcher(c, new RecordingStore(db), { publicOnly: deliveryOptions.publicOnly, ...(options.twilio?.authToken ? { twilioAuthToken: options.twilio.authToken } : {}) });
   const worker = new DeliveryWorker(
     c,
     outbox,
     log,
     deliveryOptions,
-    (message, outcome) => {
+    (message, outcome, error) => {
       metrics.deliveries.inc({ kind: message.kind, outcome });
       if (message.kind === 'mail') metrics.mailSent.inc({ kind: message.label, result: outcome });
+      if (message.kind === 'recording' && outcome === 'abandoned') void recordings.failed((JSON.parse(message.body) as RecordingJob).callId, error ?? 'given up').catch((err) => log.error({ err }, 'marking a recording as failed did not work'));
     },
-    mailer,
+    { mailer, recordings },
   );
   if (run) {
     worker.start();
@@ -173,7 +177,7 @@ export function createApp(options: AppOptions): CollectorApp {
     offlineRoutes(c, domains, offline, log),
     telephonyRoutes(telephony, new DialledNumbers(c), options.telephonyApiKey, log),
     dataRoutes(domains, new DataService(c), log, options.dataPagesAtOnce),
-    twilioRoutes(telephony, options.twilio ?? {}, log),
+    twilioRoutes(telephony, (call, sid, info, job) => recordingReady(c, outbox, call, sid, info, job), options.twilio ?? {}, log),
     commerceRoutes(domains, commerce, log),
     agentRoutes(c, agents, log),
     manageRoutes(c, signInLimit, { outbox, agents, offline, callWrites, domains, traffic }, { signUp: options.signUp ?? true, publicWebhooksOnly: deliveryOptions.publicOnly, mail: { ...(options.mail ? { from: options.mail.from } : {}), publicUrl } }, log),

@@ -78,6 +78,8 @@ export async function exampleTour(baseUrl: string, webhookUrl: string): Promise<
   const callId = /whisper\?call=(\d+)/.exec(voice)![1]!;
   await twilio('post /telephony/twilio/whisper', `/whisper?call=${callId}`, { ...twilioCall, CallSid: 'CA0001-leg', ParentCallSid: 'CA0001', Direction: 'outbound-dial', CallStatus: 'in-progress' });
   await twilio('post /telephony/twilio/dial', '/dial', { ...twilioCall, CallStatus: 'in-progress', DialCallSid: 'CA0001-leg', DialCallStatus: 'completed', DialCallDuration: '184', DialBridged: 'true' });
+  // Twilio says no audio was made (`absent`): answered, nothing to fetch from a network the tour has not.
+  await twilio('post /telephony/twilio/recording', '/recording', { ...twilioCall, CallStatus: 'completed', RecordingSid: 'RE0001', RecordingUrl: 'https://api.twilio.com/2010-04-01/Accounts/AC00000000000000000000000000000000/Recordings/RE0001', RecordingStatus: 'absent', RecordingDuration: '0', RecordingChannels: '2' });
   await twilio('post /telephony/twilio/status', '/status', { ...twilioCall, CallStatus: 'completed', CallDuration: '190' });
   await twilio('post /telephony/twilio/sms', '/sms', { AccountSid: twilioCall.AccountSid, MessageSid: 'SM0001', From: CALLER, To: twilioCall.To, Body: 'Are you open on Sunday?', NumMedia: '0' });
   const startDate = formatUtcDateTime(new Date(Date.now() - 60_000));

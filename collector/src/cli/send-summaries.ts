@@ -28,7 +28,7 @@ try {
   const c = collections(database.db);
   const outbox = new Outbox(c);
   const mailer = new Mailer(config.mail);
-  const worker = new DeliveryWorker(c, outbox, createLogger('warn'), { ...DEFAULT_DELIVERY, publicOnly: !config.allowPrivateWebhooks }, () => {}, mailer);
+  const worker = new DeliveryWorker(c, outbox, createLogger('warn'), { ...DEFAULT_DELIVERY, publicOnly: !config.allowPrivateWebhooks }, () => {}, { mailer });
   try {
     const domain = await c.domains.findOne({ _id: values.domain.toLowerCase() });
     if (!domain) throw new Error(`No domain ${values.domain}`);

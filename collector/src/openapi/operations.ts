@@ -258,6 +258,7 @@ export const OPERATIONS: Operation[] = [
   telephonyOp('post', '/telephony/sms', 'An SMS to a tracking number', { body: smsReport }),
   twilioOp('/telephony/twilio/voice', "Twilio's voice webhook: forwards the call", 'text/xml'),
   twilioOp('/telephony/twilio/dial', "Twilio's <Dial action>: the forwarded leg's outcome (DialCallStatus, DialCallDuration), or the no-answer redirect's <Dial>", 'text/xml', z.object({ leg: z.enum(['redirect']).optional().describe('The redirect leg ended') })),
+  twilioOp('/telephony/twilio/recording', "Twilio's <Dial recordingStatusCallback> (AccountSid, CallSid, RecordingSid, RecordingUrl, RecordingStatus, RecordingDuration, RecordingChannels): the answered leg's recording is fetched into the database, once", 'text/xml'),
   twilioOp('/telephony/twilio/whisper', "Twilio's <Number url>: the whisper said to whoever answers", 'text/xml', z.object({ call: z.string().describe('The call id') })),
   twilioOp('/telephony/twilio/status', "Twilio's status callback: the outcome of a call that reached no <Dial>, and its billed length", 'text/xml'),
   twilioOp('/telephony/twilio/sms', "Twilio's messaging webhook", 'text/xml'),

@@ -1,5 +1,6 @@
 // Calls, SMS and blocked callers: the shapes and indexes of their documents (db/collections.ts gathers every family's).
 import type { CallStatus, RedirectPlan, RouteReason } from '@ringtrail/shared';
+import type { ObjectId } from 'mongodb';
 import type { IndexPlan } from '../db/index-plan.ts';
 import type { Touch } from '../tracking/touches.ts';
 
@@ -26,6 +27,25 @@ export interface CallAttribution {
   lastTouch?: Touch | null;
   firstTouch?: Touch | null;
   lastNonDirect?: Touch | null;
+}
+
+/** Ours (recordings/): the call's recording, from the carrier's word that there is one to its
+ * audio stored in GridFS, or why it could not be, or when it was deleted. */
+export interface CallRecording {
+  status: 'fetching' | 'stored' | 'failed' | 'deleted';
+  /** The carrier's id of it (Twilio's RecordingSid), when it has one. */
+  sid: string | null;
+  /** Seconds, as the carrier says. */
+  duration: number | null;
+  channels: number | null;
+  fileId?: ObjectId;
+  size?: number;
+  contentType?: string;
+  storedAt?: Date;
+  error?: string;
+  deletedAt?: Date;
+  /** Who deleted it: a member, or `retention` (the domain's recordingRetentionDays). */
+  deletedBy?: string;
 }
 
 export interface CallDoc extends CallAttribution {
@@ -57,6 +77,7 @@ export interface CallDoc extends CallAttribution {
   updatedAt: Date;
   /** The call-center agent who took the call (callStart or setAgentToCall); absent or null: none yet. */
   agent?: string | null;
+  recording?: CallRecording;
   /** Revision, raised by every carrier report: a report's change applies only to the call it read. */
   rev: number;
   /** Visits that held the number in the reservation window before the call (telephony/call-match.ts);

@@ -40,7 +40,10 @@ const RING_SECONDS = 30;
 
 const GSM_BASIC = /^[\n\r\x20-\x7E£¥èéùìòÇØøÅåΔ_ΦΓΛΩΠΨΣΘΞÆæßÉÄÖÑÜ§¿äöñüà€]*$/;
 
-export function twilioRoutes(service: TelephonyService, options: TwilioOptions, log: Logger): Router {
+/** What takes the carrier's word that a call's recording is ready (recordings/fetcher.ts recordingReady). */
+export type RecordingIntake = (call: CallDoc, sid: string, info: { duration: number | null; channels: number | null }, job: { url: string; twilioAccountSid?: string }) => Promise<boolean>;
+
+export function twilioRoutes(service: TelephonyService, recordingIntake: RecordingIntake, options: TwilioOptions, log: Logger): Router {
   const router = new Router({ prefix: '/telephony/twilio' });
   const guard = [telephonyEnvelope(log), parseBody, twilioSignature(options)];
 
@@ -103,6 +106,19 @@ export function twilioRoutes(service: TelephonyService, options: TwilioOptions, 
       });
     }
     xml(ctx, twiml);
+  });
+
+  // <Dial recordingStatusCallback>: the answered leg's recording is ready at RecordingUrl (WAV there,
+  // Twilio's default). Fetched into the database through the outbox (recordings/fetcher.ts) with the
+  // account's SID and auth token; a call unknown here, or a recording already taken, is ignored.
+  router.post('/recording', ...guard, async (ctx) => {
+    const p = params(ctx);
+    const call = await service.callByRef(required(p, 'CallSid'));
+    if (call && p.RecordingStatus === 'completed' && p.RecordingUrl && p.RecordingSid) {
+      const info = { duration: Number(p.RecordingDuration ?? '') || null, channels: Number(p.RecordingChannels ?? '') || null };
+      await recordingIntake(call, p.RecordingSid, info, { url: p.RecordingUrl, ...(p.AccountSid ? { twilioAccountSid: p.AccountSid } : {}) });
+    }
+    xml(ctx, new twilio.twiml.VoiceResponse());
   });
 
   // Said to whoever answers, before the caller is put through.

@@ -18,6 +18,7 @@ import type { Outbox } from './outbox.ts';
 import { send, type SendResult } from './send.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import type { MailBody } from '../mail/message.ts';
+import type { RecordingFetcher } from '../recordings/fetcher.ts';
 
 export interface DeliveryOptions {
   /** Refuse webhook URLs on loopback and private networks (ALLOW_PRIVATE_WEBHOOKS=false). */
@@ -68,10 +69,11 @@ export class DeliveryWorker {
     outbox: Outbox,
     private readonly log: Logger,
     private readonly o: DeliveryOptions,
-    /** Told of each attempt's outcome (the metrics count them). */
-    private readonly onAttempt: (message: Pick<OutboxDoc, 'kind' | 'label'>, outcome: DeliveryLogDoc['outcome']) => void = () => {},
-    /** Sends the mails (SMTP_URL); absent, a mail is given up at once: mail is not configured. */
-    private readonly mailer?: Mailer,
+    /** Told of each attempt's outcome and error (the metrics count them; a recording given up is marked). */
+    private readonly onAttempt: (message: OutboxDoc, outcome: DeliveryLogDoc['outcome'], error: string | null) => void = () => {},
+    /** What sends the messages that are no HTTP POST: mails (SMTP_URL; absent, a mail is given up at
+     * once: mail is not configured) and recordings to fetch. */
+    private readonly senders: { mailer?: Mailer; recordings?: RecordingFetcher } = {},
   ) {
     this.unsubscribe = outbox.onEnqueue(() => this.wake());
   }
@@ -187,6 +189,7 @@ export class DeliveryWorker {
 
   private async deliver(m: OutboxDoc): Promise<SendResult> {
     if (m.kind === 'mail') return this.deliverMail(m);
+    if (m.kind === 'recording') return this.senders.recordings ? this.senders.recordings.fetch(m) : { delivered: false, httpStatus: null, error: 'recordings are not fetched by this process', permanent: false };
     const headers: Record<string, string> = { 'content-type': m.contentType, 'user-agent': 'RingTrail-Webhooks/1' };
     if (m.signed) {
       const account = await this.c.accounts.findOne({ _id: m.accountId });
@@ -203,9 +206,9 @@ export class DeliveryWorker {
    * an invitation, which goes to someone who is not one yet. */
   private async deliverMail(m: OutboxDoc): Promise<SendResult> {
     const mail = JSON.parse(m.body) as MailBody;
-    if (!this.mailer) return { delivered: false, httpStatus: null, error: 'mail is not configured: set SMTP_URL', permanent: true };
+    if (!this.senders.mailer) return { delivered: false, httpStatus: null, error: 'mail is not configured: set SMTP_URL', permanent: true };
     if (m.label !== 'invitation' && !(await this.c.users.findOne({ _id: mail.to, accountId: m.accountId }, { projection: { _id: 1 } }))) return { delivered: false, httpStatus: null, error: `${mail.to} is no longer a member of the account`, permanent: true };
-    return this.mailer.send(mail, m._id);
+    return this.senders.mailer.send(mail, m._id);
   }
 
   /** Logs the attempt; deletes the message when delivered or abandoned, else schedules the retry. */
@@ -217,7 +220,7 @@ export class DeliveryWorker {
     const outcome = delivered ? 'delivered' : abandoned ? 'abandoned' : 'retrying';
     const error = delivered ? null : (result.error ?? `HTTP ${result.httpStatus}`);
     await this.recordAttempt(m, attempt, now, result, error, outcome);
-    this.onAttempt(m, outcome);
+    this.onAttempt(m, outcome, error);
     if (outcome === 'retrying') {
       await this.c.outbox.updateOne({ _id: m._id }, { $set: { attempts: attempt, firstAttemptAt, nextAttemptAt: new Date(now.getTime() + retryDelay(attempt, this.o)), ...UNCLAIMED } });
     } else {

@@ -4,13 +4,14 @@ import type { IndexPlan } from '../db/index-plan.ts';
 /** A message as handed to the outbox (webhooks/outbox.ts); a fixed `id` makes its enqueue idempotent. */
 export type OutboxMessage = Pick<OutboxDoc, 'accountId' | 'stream' | 'kind' | 'label' | 'url' | 'contentType' | 'body' | 'signed'> & { id?: string };
 
-/** One message waiting to go out: a webhook push, an analytics event or a mail (mail/message.ts). Deleted once delivered or given up. */
+/** One message waiting to go out: a webhook push, an analytics event, a mail (mail/message.ts), or a
+ * recording to fetch from the carrier (recordings/fetcher.ts). Deleted once delivered or given up. */
 export interface OutboxDoc {
   _id: string; // the delivery id (webhook-id)
   accountId: string;
   /** Messages of one stream (`call:<id>`, `order:<id>`) go out one at a time, oldest first. */
   stream: string;
-  kind: 'webhook' | 'analytics' | 'mail';
+  kind: 'webhook' | 'analytics' | 'mail' | 'recording';
   label: string; // `view`, `cart`, `order`, `purchase`; a mail's kind (`missed-call`)
   url: string;
   contentType: string;

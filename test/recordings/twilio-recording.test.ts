@@ -1,0 +1,105 @@
+// Call recording through Twilio (issue 41): the caller hears the announcement, the answered leg is
+// recorded, and the recording status callback (signed, with Twilio's documented fields) has the
+// collector fetch the audio from a loopback stand-in for Twilio's media URL (HTTP basic with the
+// account's SID and auth token) into GridFS: once, retried when the media is not there yet.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { GridFSBucket } from 'mongodb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { useSeededCollector } from '../helpers/collector.ts';
+import { trackingFixture, viewParams } from '../helpers/fixtures.ts';
+import { TWILIO_TOKEN, twilioPost } from '../helpers/telephony.ts';
+
+const ACCOUNT_SID = 'AC00000000000000000000000000000001';
+const XML = '<?xml version="1.0" encoding="UTF-8"?>';
+
+/** A WAV of `seconds` of a 440 Hz tone, 8 kHz, 16-bit, two channels (Twilio's dual-channel form). */
+function toneWav(seconds: number): Buffer {
+  const rate = 8000;
+  const channels = 2;
+  const samples = rate * seconds;
+  const data = Buffer.alloc(samples * channels * 2);
+  for (let i = 0; i < samples; i++) {
+    const v = Math.round(Math.sin((2 * Math.PI * 440 * i) / rate) * 8000);
+    data.writeInt16LE(v, i * 4);
+    data.writeInt16LE(v >> 1, i * 4 + 2);
+  }
+  const header = Buffer.alloc(44);
+  header.write('RIFF', 0);
+  header.writeUInt32LE(36 + data.length, 4);
+  header.write('WAVEfmt ', 8);
+  header.writeUInt32LE(16, 16);
+  header.writeUInt16LE(1, 20);
+  header.writeUInt16LE(channels, 22);
+  header.writeUInt32LE(rate, 24);
+  header.writeUInt32LE(rate * channels * 2, 28);
+  header.writeUInt16LE(channels * 2, 32);
+  header.writeUInt16LE(16, 34);
+  header.write('data', 36);
+  header.writeUInt32LE(data.length, 40);
+  return Buffer.concat([header, data]);
+}
+
+const WAV = toneWav(3);
+
+/** Twilio's media URL, as Twilio answers it: basic auth by the account, 404 until the media is ready. */
+let media: http.Server;
+let mediaUrl = '';
+const served: { auth: string | undefined; status: number }[] = [];
+let notReadyFor = 1;
+beforeAll(async () => {
+  media = http.createServer((req, res) => {
+    const auth = req.headers.authorization;
+    const ok = auth === `Basic ${Buffer.from(`${ACCOUNT_SID}:${TWILIO_TOKEN}`).toString('base64')}`;
+    const status = !ok ? 401 : notReadyFor-- > 0 ? 404 : 200;
+    served.push({ auth, status });
+    if (status !== 200) return res.writeHead(status).end();
+    res.writeHead(200, { 'content-type': 'audio/x-wav', 'content-length': WAV.length }).end(WAV);
+  });
+  await new Promise<void>((resolve) => media.listen(0, '127.0.0.1', resolve));
+  mediaUrl = `http://127.0.0.1:${(media.address() as AddressInfo).port}/2010-04-01/Accounts/${ACCOUNT_SID}/Recordings/RE0001`;
+});
+afterAll(() => new Promise<void>((resolve) => media.close(() => resolve())));
+
+describe('a recorded Twilio call', () => {
+  const s = useSeededCollector('twilio_recording', trackingFixture({ settings: { recording: { enabled: true } } }), { twilio: { authToken: TWILIO_TOKEN }, delivery: { pollMs: 50, firstRetryMs: 100, maxRetryMs: 200, publicOnly: false } });
+
+  it('says the announcement, records the answered leg, and keeps the audio in the database once', async () => {
+    const view = await s.collector.post('/ospView', viewParams());
+    const number = `+33${view.body.surtaxPhones['0123456789'].surtaxPhoneNumber.replaceAll('.', '').slice(1)}`;
+    const base = { AccountSid: ACCOUNT_SID, CallSid: 'CA-recorded', From: '+33611223344', To: number, Direction: 'inbound', ApiVersion: '2010-04-01' };
+    const post = (path: string, params: Record<string, string>, token = TWILIO_TOKEN) => twilioPost(s.collector.baseUrl, path, params, token);
+
+    const voice = await post('/voice', { ...base, CallStatus: 'ringing' });
+    expect(voice.text).toBe(
+      `${XML}<Response><Say language="fr-FR">Cet appel peut être enregistré pour la qualité du service.</Say><Dial callerId="+33611223344" action="dial" method="POST" timeout="30" record="record-from-answer-dual" recordingStatusCallback="recording" recordingStatusCallbackMethod="POST"><Number>+33123456789</Number></Dial></Response>`,
+    );
+    await post('/dial', { ...base, CallStatus: 'in-progress', DialCallSid: 'CA-recorded-leg', DialCallStatus: 'completed', DialCallDuration: '3', DialBridged: 'true' });
+
+    const callback = { ...base, CallStatus: 'completed', RecordingSid: 'RE0001', RecordingUrl: mediaUrl, RecordingStatus: 'completed', RecordingDuration: '3', RecordingChannels: '2', RecordingSource: 'DialVerb', RecordingStartTime: new Date().toUTCString() };
+    // Unsigned: refused, nothing fetched.
+    expect((await post('/recording', callback, 'not-the-token')).status).toBe(403);
+    expect((await post('/recording', callback)).status).toBe(200);
+    // Twilio may say it twice: the recording is fetched once.
+    expect((await post('/recording', callback)).status).toBe(200);
+
+    const call = () => s.t.c.calls.findOne({ callRef: 'CA-recorded' });
+    await expect.poll(async () => (await call())?.recording?.status, { timeout: 20_000 }).toBe('stored');
+    const stored = (await call())!.recording!;
+    expect(stored).toMatchObject({ sid: 'RE0001', duration: 3, channels: 2, size: WAV.length, contentType: 'audio/wav' });
+    // The media was not there at the first try: retried, each time with the account's credentials.
+    expect(served.map((r) => r.status)).toEqual([404, 200]);
+    const bucket = new GridFSBucket(s.t.db, { bucketName: 'recordings' });
+    const files = await bucket.find({}).toArray();
+    expect(files).toHaveLength(1);
+    const chunks: Buffer[] = [];
+    for await (const chunk of bucket.openDownloadStream(stored.fileId!)) chunks.push(chunk as Buffer);
+    expect(Buffer.concat(chunks).equals(WAV)).toBe(true);
+  });
+
+  it('answers a callback for a call it does not know, and stores nothing', async () => {
+    const res = await twilioPost(s.collector.baseUrl, '/recording', { AccountSid: ACCOUNT_SID, CallSid: 'CA-unknown', RecordingSid: 'RE0002', RecordingUrl: mediaUrl, RecordingStatus: 'completed', RecordingDuration: '3', RecordingChannels: '2' }, TWILIO_TOKEN);
+    expect(res.status).toBe(200);
+    expect(await s.t.c.outbox.countDocuments({ kind: 'recording' })).toBe(0);
+  });
+});
