@@ -127,7 +127,8 @@ export function createApp(options: AppOptions): CollectorApp {
   const metrics = new Metrics(c, db);
   const deliveryOptions = { ...DEFAULT_DELIVERY, ...delivery };
   const mailer = options.mail ? new Mailer(options.mail) : undefined;
-  const recordings = new RecordingFetcher(c, new RecordingStore(db), { publicOnly: deliveryOptions.publicOnly, ...(options.twilio?.authToken ? { twilioAuthToken: options.twilio.authToken } : {}) });
+  const recordingStore = new RecordingStore(db);
+  const recordings = new RecordingFetcher(c, recordingStore, { publicOnly: deliveryOptions.publicOnly, ...(options.twilio?.authToken ? { twilioAuthToken: options.twilio.authToken } : {}) });
   const worker = new DeliveryWorker(
     c,
     outbox,
@@ -180,7 +181,7 @@ export function createApp(options: AppOptions): CollectorApp {
     twilioRoutes(telephony, (call, sid, info, job) => recordingReady(c, outbox, call, sid, info, job), options.twilio ?? {}, log),
     commerceRoutes(domains, commerce, log),
     agentRoutes(c, agents, log),
-    manageRoutes(c, signInLimit, { outbox, agents, offline, callWrites, domains, traffic }, { signUp: options.signUp ?? true, publicWebhooksOnly: deliveryOptions.publicOnly, mail: { ...(options.mail ? { from: options.mail.from } : {}), publicUrl } }, log),
+    manageRoutes(c, signInLimit, { outbox, agents, offline, callWrites, domains, traffic, recordings: recordingStore }, { signUp: options.signUp ?? true, publicWebhooksOnly: deliveryOptions.publicOnly, mail: { ...(options.mail ? { from: options.mail.from } : {}), publicUrl } }, log),
     managePageRoutes(),
     sharedPageRoutes(c, signInLimit, log),
     unsubscribeRoutes(c, publicUrl),

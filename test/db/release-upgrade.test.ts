@@ -44,6 +44,11 @@ describe('an upgrade from the release before numbers of any country', () => {
     expect(phoneDisplay).toEqual({ '00442079460000': '+44 20 7946 0000' });
     // Ours, and new: the calls log's count (issue 39).
     expect({ total, totalCapped, pageSize }).toEqual({ total: callsLog.calls.length, totalCapped: false, pageSize: 50 });
+    // Ours, and new: each row says whether the call has a recording (issue 41); the release's have none.
+    for (const row of callsLog.calls as { recording?: unknown }[]) {
+      expect(row.recording).toBeNull();
+      delete row.recording;
+    }
     answers.callsLog = callsLog;
     // Ours, and new: the overview counts spam calls apart (issue 39); the release had none.
     const overview = answers.overview as { totals: { spam?: number }; previous?: { from: string } };

@@ -9,9 +9,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useSeededCollector } from '../helpers/collector.ts';
 import { trackingFixture, viewParams } from '../helpers/fixtures.ts';
 import { TWILIO_TOKEN, twilioPost } from '../helpers/telephony.ts';
+import { signedInClient } from '../helpers/manage-client.ts';
 
 const ACCOUNT_SID = 'AC00000000000000000000000000000001';
 const XML = '<?xml version="1.0" encoding="UTF-8"?>';
+const OWNER = { username: 'owner@shop.test', password: 'recording owner password' };
 
 /** A WAV of `seconds` of a 440 Hz tone, 8 kHz, 16-bit, two channels (Twilio's dual-channel form). */
 function toneWav(seconds: number): Buffer {
@@ -61,8 +63,17 @@ beforeAll(async () => {
 });
 afterAll(() => new Promise<void>((resolve) => media.close(() => resolve())));
 
+/** A signed-in session's cookie, for requests with headers of their own (Range). */
+let cookieOf: () => Promise<string>;
+const sessionCookie = () => cookieOf();
+
 describe('a recorded Twilio call', () => {
-  const s = useSeededCollector('twilio_recording', trackingFixture({ settings: { recording: { enabled: true } } }), { twilio: { authToken: TWILIO_TOKEN }, delivery: { pollMs: 50, firstRetryMs: 100, maxRetryMs: 200, publicOnly: false } });
+  const s = useSeededCollector('twilio_recording', trackingFixture({ settings: { recording: { enabled: true } }, users: [OWNER] }), { twilio: { authToken: TWILIO_TOKEN }, delivery: { pollMs: 50, firstRetryMs: 100, maxRetryMs: 200, publicOnly: false } });
+
+  cookieOf = async () => {
+    const login = await fetch(`${s.collector.baseUrl}/manage/api/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(OWNER) });
+    return login.headers.get('set-cookie')!.split(';')[0]!;
+  };
 
   it('says the announcement, records the answered leg, and keeps the audio in the database once', async () => {
     const view = await s.collector.post('/ospView', viewParams());
@@ -95,6 +106,26 @@ describe('a recorded Twilio call', () => {
     const chunks: Buffer[] = [];
     for await (const chunk of bucket.openDownloadStream(stored.fileId!)) chunks.push(chunk as Buffer);
     expect(Buffer.concat(chunks).equals(WAV)).toBe(true);
+  });
+
+  it("plays to the account's people by byte ranges, so a player seeks; downloads; and to nobody else", async () => {
+    const call = (await s.t.c.calls.findOne({ callRef: 'CA-recorded' }))!;
+    const owner = await signedInClient(s.collector.baseUrl, OWNER.username, OWNER.password);
+    const path = `/domains/shop.test/calls/${call._id}/recording`;
+    const whole = await owner.get(path);
+    expect([whole.status, whole.headers.get('content-type'), whole.headers.get('accept-ranges'), Number(whole.headers.get('content-length'))]).toEqual([200, 'audio/wav', 'bytes', WAV.length]);
+    const cookie = await sessionCookie();
+    const part = await fetch(`${s.collector.baseUrl}/manage/api${path}`, { headers: { cookie, range: 'bytes=44-1043' } });
+    expect([part.status, part.headers.get('content-range')]).toEqual([206, `bytes 44-1043/${WAV.length}`]);
+    expect(Buffer.from(await part.arrayBuffer()).equals(WAV.subarray(44, 1044))).toBe(true);
+    const tail = await fetch(`${s.collector.baseUrl}/manage/api${path}`, { headers: { cookie, range: 'bytes=-10' } });
+    expect(Buffer.from(await tail.arrayBuffer()).equals(WAV.subarray(WAV.length - 10))).toBe(true);
+    expect((await fetch(`${s.collector.baseUrl}/manage/api${path}`, { headers: { cookie, range: `bytes=${WAV.length}-` } })).status).toBe(416);
+    expect((await owner.get(`${path}?download=1`)).headers.get('content-disposition')).toBe(`attachment; filename="call-${call._id}.wav"`);
+    // The calls log says which calls have one.
+    expect((await owner.get('/domains/shop.test/reports/calls')).body.calls.find((c: { callId: number }) => c.callId === call._id).recording).toEqual({ status: 'stored', duration: 3 });
+    // Signed out, nothing.
+    expect((await fetch(`${s.collector.baseUrl}/manage/api${path}`)).status).toBe(401);
   });
 
   it('answers a callback for a call it does not know, and stores nothing', async () => {

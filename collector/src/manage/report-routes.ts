@@ -19,6 +19,8 @@ import { memberOf, type Can } from './access.ts';
 import { RULES, type Rule } from './roles.ts';
 import { accountOf } from './webhooks.ts';
 import { callPage } from '../reports/call-page.ts';
+import { serveRecording } from '../recordings/serve.ts';
+import type { RecordingStore } from '../recordings/store.ts';
 import { TOUCH_MODELS, type TouchModel } from '../reports/touch-models.ts';
 
 /** The overview's `model`: how its tables credit calls and sales; last touch when not given. */
@@ -28,7 +30,7 @@ function touchModelOf(value: unknown): TouchModel {
   return value as TouchModel;
 }
 
-export function reportRoutes(router: Router, c: Collections, agents: AgentService, can: Can): void {
+export function reportRoutes(router: Router, c: Collections, agents: AgentService, can: Can, recordings?: RecordingStore): void {
   const report = (path: string, answer: (ctx: Context, domain: DomainDoc) => Promise<void>, rule: Rule = RULES.readReports) =>
     router.get(`/domains/:domain/reports/${path}`, can(rule), async (ctx) => answer(ctx, await domainOf(c, ctx)));
 
@@ -64,6 +66,14 @@ export function reportRoutes(router: Router, c: Collections, agents: AgentServic
     const page = Number.isSafeInteger(callId) ? await callPage(c, agents, domain, callId) : null;
     if (!page) throw new ManageFailure(404, `No call ${ctx.params.callId} in this domain`);
     ctx.body = page;
+  });
+
+  /** The call's recording, to play (with byte ranges, so a player seeks) or, with `?download=1`, to keep. */
+  router.get('/domains/:domain/calls/:callId/recording', can(RULES.readCalls), async (ctx) => {
+    const domain = await domainOf(c, ctx);
+    const callId = Number(ctx.params.callId);
+    const call = Number.isSafeInteger(callId) ? await c.calls.findOne({ _id: callId, domainId: domain._id }, { projection: { recording: 1 } }) : null;
+    if (!call || !recordings || !(await serveRecording(ctx, recordings, call, ctx.query.download === '1'))) throw new ManageFailure(404, `No recording of call ${ctx.params.callId} in this domain`);
   });
 
   report('pools', async (ctx, domain) => {

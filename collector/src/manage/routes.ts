@@ -23,6 +23,7 @@ import { sessionRoutes } from './session-routes.ts';
 import { memberRoutes } from './member-routes.ts';
 import { sharedLinkRoutes } from './shared-link-routes.ts';
 import type { CallWrites } from '../telephony/call-writes.ts';
+import type { RecordingStore } from '../recordings/store.ts';
 import { mailRoutes, type MailOptions } from './mail-routes.ts';
 import { alertRoutes } from './alert-routes.ts';
 
@@ -45,6 +46,8 @@ export interface ManageServices {
   domains?: DomainCache;
   /** The traffic counters this process has summed and not written yet: written before a read. */
   traffic?: TrafficBuffer;
+  /** Where calls' recordings are kept (GridFS). */
+  recordings?: RecordingStore;
 }
 
 export function manageRoutes(c: Collections, limit: SignInLimit, services: ManageServices, options: ManageOptions, log: Logger): Router {
@@ -73,6 +76,6 @@ export function manageRoutes(c: Collections, limit: SignInLimit, services: Manag
   alertRoutes(router, c, can, Boolean(options.mail.from));
   blocklistRoutes(router, c, can);
   verdictRoutes(router, c, can, services.callWrites);
-  reportRoutes(router, c, services.agents, can);
+  reportRoutes(router, c, services.agents, can, services.recordings);
   return router;
 }

@@ -66,6 +66,8 @@ export interface CallRow {
   firstTouchKeyword: string | null;
   firstTouchAt: string | null;
   lastNonDirectSource: string | null;
+  /** Ours (recordings/): whether the call has a recording (`stored`: GET …/calls/{id}/recording plays it), is being fetched, could not be (why), or was deleted. */
+  recording: { status: 'fetching' | 'stored' | 'failed' | 'deleted'; duration: number | null; error?: string } | null;
 }
 
 export function filterOf(domain: DomainDoc, range: DayRange, filters: CallFilters): Record<string, unknown> {
@@ -114,6 +116,7 @@ export function rowOf(call: CallDoc, domain: DomainDoc): CallRow {
     firstTouchKeyword: call.firstTouch?.keyword ?? null,
     firstTouchAt: call.firstTouch ? local(call.firstTouch.at) : null,
     lastNonDirectSource: call.lastNonDirect?.source ?? null,
+    recording: call.recording ? { status: call.recording.status, duration: call.recording.duration, ...(call.recording.error ? { error: call.recording.error } : {}) } : null,
   };
 }
 

@@ -1,6 +1,7 @@
 // One call's page: when and how long, the number and the caller, the outcome, what led to it and how
 // sure that is, the visitor's pages up to the call, the cart and orders tied to it, and the verdict.
 import type { callPage } from '../../reports/call-page.ts';
+import type { CallRow } from '../../reports/calls-log.ts';
 import { get } from './api.ts';
 import { duration, money, phone, STATUS_LABELS, UNATTRIBUTED, when } from './format.ts';
 import { useClock } from './clock.ts';
@@ -76,6 +77,7 @@ export function CallScreen({ route }: { route: Route }) {
               </dd>
             </dl>
           </div>
+          {call.recording && <RecordingCard domain={domain} callId={call.callId} recording={call.recording} />}
           <div class="card">
             <h2>Pages the caller saw before calling</h2>
             {data.pages.length ? (
@@ -108,5 +110,32 @@ export function CallScreen({ route }: { route: Route }) {
         </>
       )}
     </section>
+  );
+}
+
+/** The call's recording: a player that seeks by byte ranges, its length, a download; or why there is none. */
+function RecordingCard({ domain, callId, recording }: { domain: string; callId: number; recording: NonNullable<CallRow['recording']> }) {
+  const src = `/manage/api/domains/${encodeURIComponent(domain)}/calls/${callId}/recording`;
+  return (
+    <div class="card" data-testid="recording">
+      <h2>Recording</h2>
+      {recording.status === 'stored' ? (
+        <>
+          <audio controls preload="metadata" src={src} style="width:100%" />
+          <p class="muted">
+            {recording.duration !== null && <>{duration(recording.duration)}. </>}
+            <a href={`${src}?download=1`} download>
+              Download
+            </a>
+          </p>
+        </>
+      ) : recording.status === 'fetching' ? (
+        <p class="muted">Being fetched from the carrier.</p>
+      ) : recording.status === 'failed' ? (
+        <p class="warn-text">{recording.error ?? 'The recording could not be fetched.'}</p>
+      ) : (
+        <p class="muted">Deleted.</p>
+      )}
+    </div>
   );
 }

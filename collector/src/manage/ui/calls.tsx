@@ -116,6 +116,11 @@ export function CallsScreen({ route }: { route: Route }) {
                   <td data-label="New">{call.firstCall === null ? <span class="muted">—</span> : call.firstCall ? <span class="status new-caller">new</span> : <span class="muted">repeat</span>}</td>
                   <td data-label="Status, match">
                     <span class={`status ${call.status.toLowerCase()}`} title={call.status}>{STATUS_LABELS[call.status] ?? call.status}</span>
+                    {call.recording?.status === 'stored' && (
+                      <span class="status recorded" title="This call has a recording: open the call to play it">
+                        rec
+                      </span>
+                    )}
                     <div>{call.matchConfidence ? <span class={`status match-${call.matchConfidence}`} title={`How sure the visit match is: ${call.matchCandidates} visit(s) held the number before the call`}>{call.matchConfidence}</span> : <span class="muted">{call.source === 'offline' ? 'offline' : '—'}</span>}</div>
                   </td>
                   <td data-label="Duration" class="num nowrap">{duration(call.duration)}</td>
