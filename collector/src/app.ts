@@ -49,6 +49,7 @@ import { CallWrites } from './telephony/call-writes.ts';
 import { Mailer, type MailSettings } from './mail/mailer.ts';
 import { RecordingFetcher, recordingReady, type RecordingJob } from './recordings/fetcher.ts';
 import { RecordingStore } from './recordings/store.ts';
+import { RecordingRetention } from './recordings/retention.ts';
 import { AlertMailer } from './alerts/alert-mailer.ts';
 import { Mailing } from './alerts/mailing.ts';
 import { SummarySender } from './alerts/summary-sender.ts';
@@ -147,6 +148,8 @@ export function createApp(options: AppOptions): CollectorApp {
   }
   const publicUrl = options.publicUrl ?? DEFAULT_PUBLIC_URL;
   // Call alerts are mailed only where mail is configured (call-writes.ts raises them only then).
+  const retention = new RecordingRetention(c, recordingStore, log);
+  if (run) retention.start();
   const mailing = options.mail ? new Mailing(c, outbox, publicUrl) : null;
   const alertMailer = mailing && new AlertMailer(mailing, log, options.alertTimings);
   const summaries = mailing && new SummarySender(mailing, log);
@@ -201,7 +204,7 @@ export function createApp(options: AppOptions): CollectorApp {
       sampler.stop();
       stallWatch.stop();
       metrics.close();
-      return Promise.all([alertMailer?.stop(), summaries?.stop(), warnings?.stop(), worker.stop(), traffic.stop()]).then(() => mailer?.close());
+      return Promise.all([alertMailer?.stop(), summaries?.stop(), warnings?.stop(), retention.stop(), worker.stop(), traffic.stop()]).then(() => mailer?.close());
     },
   };
 }

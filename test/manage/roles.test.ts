@@ -71,6 +71,7 @@ const TABLE: Record<string, { may: Who[] | 'anyone'; call: [string, unknown?] }>
   'PUT /manage/api/domains/:domain/calls/:callId/verdict': { may: ['owner', 'admin', 'agent'], call: ['/domains/a.test/calls/999/verdict', { verdict: 'lead' }] },
   'GET /manage/api/domains/:domain/calls/:callId': { may: ALL, call: ['/domains/a.test/calls/999'] },
   'GET /manage/api/domains/:domain/calls/:callId/recording': { may: ALL, call: ['/domains/a.test/calls/999/recording'] },
+  'DELETE /manage/api/domains/:domain/calls/:callId/recording': { may: DOMAIN_ADMINS, call: ['/domains/a.test/calls/999/recording'] },
   'GET /manage/api/domains/:domain/reports/overview': { may: READERS, call: ['/domains/a.test/reports/overview'] },
   'GET /manage/api/domains/:domain/reports/calls': { may: ALL, call: ['/domains/a.test/reports/calls'] },
   'GET /manage/api/domains/:domain/reports/calls.csv': { may: READERS, call: ['/domains/a.test/reports/calls.csv'] },

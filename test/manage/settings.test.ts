@@ -57,6 +57,7 @@ describe('back end settings', () => {
     ['PUT', '/domains/shop.test/calls/1/verdict', { verdict: 'spam' }],
     ['GET', '/domains/shop.test/calls/1'],
     ['GET', '/domains/shop.test/calls/1/recording'],
+    ['DELETE', '/domains/shop.test/calls/1/recording'],
     ['GET', '/domains/shop.test/reports/overview'],
     ['GET', '/domains/shop.test/reports/calls'],
     ['GET', '/domains/shop.test/reports/calls.csv'],

@@ -10,6 +10,8 @@ import { useSeededCollector } from '../helpers/collector.ts';
 import { trackingFixture, viewParams } from '../helpers/fixtures.ts';
 import { TWILIO_TOKEN, twilioPost } from '../helpers/telephony.ts';
 import { signedInClient } from '../helpers/manage-client.ts';
+import { RecordingRetention } from '../../collector/src/recordings/retention.ts';
+import { RecordingStore } from '../../collector/src/recordings/store.ts';
 
 const ACCOUNT_SID = 'AC00000000000000000000000000000001';
 const XML = '<?xml version="1.0" encoding="UTF-8"?>';
@@ -126,6 +128,38 @@ describe('a recorded Twilio call', () => {
     expect((await owner.get('/domains/shop.test/reports/calls')).body.calls.find((c: { callId: number }) => c.callId === call._id).recording).toEqual({ status: 'stored', duration: 3 });
     // Signed out, nothing.
     expect((await fetch(`${s.collector.baseUrl}/manage/api${path}`)).status).toBe(401);
+  });
+
+  it('is deleted by a person from its call page, or by the retention job when its day comes, the call staying', async () => {
+    // A second recorded call.
+    const view = await s.collector.post('/ospView', viewParams({ ip: '198.51.100.9' }));
+    const number = `+33${view.body.surtaxPhones['0123456789'].surtaxPhoneNumber.replaceAll('.', '').slice(1)}`;
+    const base = { AccountSid: ACCOUNT_SID, CallSid: 'CA-second', From: '+33622334455', To: number, Direction: 'inbound', ApiVersion: '2010-04-01' };
+    await twilioPost(s.collector.baseUrl, '/voice', { ...base, CallStatus: 'ringing' }, TWILIO_TOKEN);
+    await twilioPost(s.collector.baseUrl, '/recording', { ...base, CallStatus: 'completed', RecordingSid: 'RE0003', RecordingUrl: mediaUrl.replace('RE0001', 'RE0003'), RecordingStatus: 'completed', RecordingDuration: '3', RecordingChannels: '2' }, TWILIO_TOKEN);
+    const second = async () => (await s.t.c.calls.findOne({ callRef: 'CA-second' }))!;
+    await expect.poll(async () => (await second()).recording?.status, { timeout: 20_000 }).toBe('stored');
+    const bucket = new GridFSBucket(s.t.db, { bucketName: 'recordings' });
+    expect(await bucket.find({}).toArray()).toHaveLength(2);
+
+    // A person deletes the second one: its audio goes, the call says who and when.
+    const owner = await signedInClient(s.collector.baseUrl, OWNER.username, OWNER.password);
+    expect((await owner.call('DELETE', `/domains/shop.test/calls/${(await second())._id}/recording`)).status).toBe(204);
+    expect((await second()).recording).toMatchObject({ status: 'deleted', deletedBy: OWNER.username, deletedAt: expect.any(Date) });
+    expect(await bucket.find({}).toArray()).toHaveLength(1);
+    expect((await owner.get(`/domains/shop.test/calls/${(await second())._id}/recording`)).status).toBe(404);
+    expect((await owner.call('DELETE', `/domains/shop.test/calls/${(await second())._id}/recording`)).status).toBe(404);
+
+    // The first, on the retention job's clock: kept at 364 days, deleted after 365 (the default).
+    const retention = new RecordingRetention(s.t.c, new RecordingStore(s.t.db));
+    const day = 86_400_000;
+    expect(await retention.tick(new Date(Date.now() + 364 * day))).toBe(0);
+    expect(await retention.tick(new Date(Date.now() + 366 * day))).toBe(1);
+    const first = (await s.t.c.calls.findOne({ callRef: 'CA-recorded' }))!;
+    expect(first.recording).toMatchObject({ status: 'deleted', deletedBy: 'retention' });
+    expect(first.status).toBe('SUCCESS'); // the call stays
+    expect(await bucket.find({}).toArray()).toHaveLength(0);
+    expect(await s.t.db.collection('recordings.chunks').countDocuments()).toBe(0);
   });
 
   it('answers a callback for a call it does not know, and stores nothing', async () => {

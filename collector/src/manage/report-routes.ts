@@ -15,11 +15,12 @@ import { reportRange } from '../reports/day-range.ts';
 import { overviewWithPrevious } from '../reports/overview.ts';
 import { poolsReport } from '../reports/pools.ts';
 import { domainOf } from './settings-routes.ts';
-import { memberOf, type Can } from './access.ts';
+import { auditing, memberOf, type Can } from './access.ts';
 import { RULES, type Rule } from './roles.ts';
 import { accountOf } from './webhooks.ts';
 import { callPage } from '../reports/call-page.ts';
 import { serveRecording } from '../recordings/serve.ts';
+import { deleteRecording } from '../recordings/retention.ts';
 import type { RecordingStore } from '../recordings/store.ts';
 import { TOUCH_MODELS, type TouchModel } from '../reports/touch-models.ts';
 
@@ -74,6 +75,16 @@ export function reportRoutes(router: Router, c: Collections, agents: AgentServic
     const callId = Number(ctx.params.callId);
     const call = Number.isSafeInteger(callId) ? await c.calls.findOne({ _id: callId, domainId: domain._id }, { projection: { recording: 1 } }) : null;
     if (!call || !recordings || !(await serveRecording(ctx, recordings, call, ctx.query.download === '1'))) throw new ManageFailure(404, `No recording of call ${ctx.params.callId} in this domain`);
+  });
+
+  /** Deletes the call's recording (its audio; the call says when and by whom). Turning recording off deletes nothing. */
+  router.delete('/domains/:domain/calls/:callId/recording', can(RULES.manageDomain, 'recording.delete'), async (ctx) => {
+    const domain = await domainOf(c, ctx);
+    const callId = Number(ctx.params.callId);
+    auditing(ctx, { callId });
+    const own = Number.isSafeInteger(callId) && (await c.calls.countDocuments({ _id: callId, domainId: domain._id }, { limit: 1 })) > 0;
+    if (!own || !recordings || !(await deleteRecording(c, recordings, callId, memberOf(ctx)._id))) throw new ManageFailure(404, `No recording of call ${ctx.params.callId} in this domain`);
+    ctx.status = 204;
   });
 
   report('pools', async (ctx, domain) => {

@@ -199,7 +199,7 @@ const csv = (description: string): Response => ({ description, type: 'text/csv' 
 const object = (description: string) => json(description, answer.manage.object);
 /** An operation whose attempts count against the sign-in limits. */
 const tooMany = (op: Operation): Operation => ({ ...op, responses: { ...op.responses, 429: json('Too many attempts, with Retry-After', answer.manage.error) } });
-const activityQuery = z.object({ username: z.string().optional().describe("Only this member's changes"), kind: z.string().optional().describe('Only changes of this kind: domain, key, pool, numbers, offline-number, webhook, member, password, session, call, caller, shared-link, account'), before: z.string().optional().describe("Entries before this time (the last entry's at): the next page") });
+const activityQuery = z.object({ username: z.string().optional().describe("Only this member's changes"), kind: z.string().optional().describe('Only changes of this kind: domain, key, pool, numbers, offline-number, webhook, member, password, session, call, recording, caller, shared-link, account'), before: z.string().optional().describe("Entries before this time (the last entry's at): the next page") });
 /** A link's routes: open to anyone who has the token; a used, expired or revoked one says which. */
 const linkOp = (path: string, summary: string, body: ZodType, ok: Response): Operation => ({
   method: 'post',
@@ -309,6 +309,7 @@ export const OPERATIONS: Operation[] = [
     auth: 'session',
     responses: { 200: { description: 'The audio', type: 'audio/wav' }, 206: { description: 'The byte range asked for, with Content-Range', type: 'audio/wav' }, 416: { description: 'A range outside the file', type: 'audio/wav' }, ...MANAGE_ERRORS },
   },
+  manageOp('delete', '/domains/:domain/calls/:callId/recording', "Deletes the call's recording (its audio; the call says when and by whom); 404 when it has none stored", { description: 'Deleted' }, {}, 204),
   manageOp('get', '/domains/:domain/calls/:callId', "A call's page: the calls log's row with the verdict's author, the match in words, the visit's pages up to the call, its current cart and orders", object('The call')),
   manageOp('put', '/domains/:domain/calls/:callId/verdict', "A person's word on a call (lead, not-lead, spam: spam also blocks the caller), which wins over the lead rule; null undoes it", object('The call as the calls log shows it'), { body: verdictBody }),
   tooMany(manageOp('put', '/session/password', 'Changes one\'s password (the current one required, counted as a sign-in attempt); every other session of the member ends', object('How many sessions ended'), { body: passwordChange })),

@@ -152,6 +152,8 @@ export const telephonyIndexes: IndexPlan = {
     // The calls still without an outcome, for the warning that the carrier stopped reporting
     // (alerts/warnings.ts): every call has a status once reported, so the null range stays small.
     [{ status: 1, startedAt: 1 }],
+    // The recordings due for deletion (recordings/retention.ts): only calls with one have the field.
+    [{ 'recording.storedAt': 1 }, { sparse: true }],
   ],
   sms: [[{ domainId: 1, sentAt: 1, _id: 1 }]],
 };

@@ -2,7 +2,8 @@
 // sure that is, the visitor's pages up to the call, the cart and orders tied to it, and the verdict.
 import type { callPage } from '../../reports/call-page.ts';
 import type { CallRow } from '../../reports/calls-log.ts';
-import { get } from './api.ts';
+import { api, get } from './api.ts';
+import { may, useWho } from './who.ts';
 import { duration, money, phone, STATUS_LABELS, UNATTRIBUTED, when } from './format.ts';
 import { useClock } from './clock.ts';
 import { useLoad } from './hooks.ts';
@@ -77,7 +78,7 @@ export function CallScreen({ route }: { route: Route }) {
               </dd>
             </dl>
           </div>
-          {call.recording && <RecordingCard domain={domain} callId={call.callId} recording={call.recording} />}
+          {call.recording && <RecordingCard domain={domain} callId={call.callId} recording={call.recording} deleted={reload} />}
           <div class="card">
             <h2>Pages the caller saw before calling</h2>
             {data.pages.length ? (
@@ -114,8 +115,12 @@ export function CallScreen({ route }: { route: Route }) {
 }
 
 /** The call's recording: a player that seeks by byte ranges, its length, a download; or why there is none. */
-function RecordingCard({ domain, callId, recording }: { domain: string; callId: number; recording: NonNullable<CallRow['recording']> }) {
+function RecordingCard({ domain, callId, recording, deleted }: { domain: string; callId: number; recording: NonNullable<CallRow['recording']>; deleted: () => void }) {
   const src = `/manage/api/domains/${encodeURIComponent(domain)}/calls/${callId}/recording`;
+  const who = useWho();
+  const remove = () => {
+    if (confirm('Delete this recording? Its audio is gone for good; the call stays.')) api('DELETE', src.replace('/manage/api', '')).then(deleted, (err: Error) => alert(err.message));
+  };
   return (
     <div class="card" data-testid="recording">
       <h2>Recording</h2>
@@ -127,6 +132,14 @@ function RecordingCard({ domain, callId, recording }: { domain: string; callId: 
             <a href={`${src}?download=1`} download>
               Download
             </a>
+            {may.manageDomain(who) && (
+              <>
+                {' · '}
+                <button type="button" class="link" onClick={remove}>
+                  Delete
+                </button>
+              </>
+            )}
           </p>
         </>
       ) : recording.status === 'fetching' ? (
