@@ -47,7 +47,8 @@ import { TrackingService } from './tracking/service.ts';
 import { DEFAULT_GA4_ENDPOINT } from './commerce/analytics.ts';
 import { CallWrites } from './telephony/call-writes.ts';
 import { Mailer, type MailSettings } from './mail/mailer.ts';
-import { RecordingFetcher, recordingReady, type RecordingJob } from './recordings/fetcher.ts';
+import { RecordingFetcher, type RecordingJob } from './recordings/fetcher.ts';
+import { Recordings } from './recordings/recordings.ts';
 import { RecordingStore } from './recordings/store.ts';
 import { RecordingRetention } from './recordings/retention.ts';
 import { AlertMailer } from './alerts/alert-mailer.ts';
@@ -148,6 +149,7 @@ export function createApp(options: AppOptions): CollectorApp {
   }
   const publicUrl = options.publicUrl ?? DEFAULT_PUBLIC_URL;
   // Call alerts are mailed only where mail is configured (call-writes.ts raises them only then).
+  const recordingIntake = new Recordings(c, outbox, recordingStore);
   const retention = new RecordingRetention(c, recordingStore, log);
   if (run) retention.start();
   const mailing = options.mail ? new Mailing(c, outbox, publicUrl) : null;
@@ -179,9 +181,9 @@ export function createApp(options: AppOptions): CollectorApp {
     browserRoutes(c, domains, tracking, new BrowserRateLimit(c, browserLimits), log),
     trackerScriptRoutes(trackerBundlePath),
     offlineRoutes(c, domains, offline, log),
-    telephonyRoutes(telephony, new DialledNumbers(c), options.telephonyApiKey, log),
+    telephonyRoutes(telephony, new DialledNumbers(c), options.telephonyApiKey, recordingIntake, log),
     dataRoutes(domains, new DataService(c), log, options.dataPagesAtOnce),
-    twilioRoutes(telephony, (call, sid, info, job) => recordingReady(c, outbox, call, sid, info, job), options.twilio ?? {}, log),
+    twilioRoutes(telephony, recordingIntake, options.twilio ?? {}, log),
     commerceRoutes(domains, commerce, log),
     agentRoutes(c, agents, log),
     manageRoutes(c, signInLimit, { outbox, agents, offline, callWrites, domains, traffic, recordings: recordingStore }, { signUp: options.signUp ?? true, publicWebhooksOnly: deliveryOptions.publicOnly, mail: { ...(options.mail ? { from: options.mail.from } : {}), publicUrl } }, log),

@@ -63,6 +63,7 @@ function operation(op: Operation): Json {
     operationId: `${op.method}${op.path.replace(/[^A-Za-z0-9]+(\w)?/g, (_, c: string | undefined) => (c ?? '').toUpperCase())}`,
     ...(params.length ? { parameters: params } : {}),
     ...(body ? { requestBody: { required: true, content: { [FORM]: { schema: body }, 'application/json': { schema: body } } } } : {}),
+    ...(op.binaryBody ? { requestBody: { required: true, content: Object.fromEntries(op.binaryBody.map((type) => [type, { schema: { type: 'string', format: 'binary' } }])) } } : {}),
     ...(op.auth ? { security: [{ [op.auth]: [] }] } : {}),
     responses: Object.fromEntries(
       Object.entries(op.responses).map(([status, r]) => {

@@ -51,6 +51,8 @@ export interface Operation {
   query?: z.ZodObject;
   /** Sent as a form (`application/x-www-form-urlencoded`) or as JSON. */
   body?: ZodType;
+  /** Ours: a body of bytes, of these media types (a recording). */
+  binaryBody?: string[];
   /** `bearer`: the platform key; `session`: the back end's cookie (and its CSRF token on changes); `twilio`: a signed request. */
   auth?: 'bearer' | 'session' | 'twilio';
   responses: Record<number, Response>;
@@ -255,6 +257,10 @@ export const OPERATIONS: Operation[] = [
 
   telephonyOp('get', '/telephony/route', 'Where a call to a tracking number goes, its no-answer redirect and whisper', { query: routeQuery }, json('The route', answer.telephony.route)),
   telephonyOp('post', '/telephony/calls', 'A call, reported by the carrier (again when its outcome is known)', { body: callReport }),
+  {
+    ...telephonyOp('post', '/telephony/calls/:callId/recording', "Ours: the call's recording itself, streamed into the database (Content-Type audio/wav or audio/mpeg, at most 200 MB); once per call", {}),
+    binaryBody: ['audio/wav', 'audio/mpeg'],
+  },
   telephonyOp('post', '/telephony/sms', 'An SMS to a tracking number', { body: smsReport }),
   twilioOp('/telephony/twilio/voice', "Twilio's voice webhook: forwards the call", 'text/xml'),
   twilioOp('/telephony/twilio/dial', "Twilio's <Dial action>: the forwarded leg's outcome (DialCallStatus, DialCallDuration), or the no-answer redirect's <Dial>", 'text/xml', z.object({ leg: z.enum(['redirect']).optional().describe('The redirect leg ended') })),

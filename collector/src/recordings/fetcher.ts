@@ -42,7 +42,7 @@ export async function recordingReady(c: Collections, outbox: Outbox, call: Pick<
   if (call.recording && call.recording.status !== 'failed') return false;
   const domain = await c.domains.findOne({ _id: call.domainId }, { projection: { accountId: 1 } });
   if (!domain) return false;
-  const taken = await c.calls.updateOne({ _id: call._id, $or: [{ recording: { $exists: false } }, { 'recording.status': 'failed' }] }, { $set: { recording: { status: 'fetching', sid, ...info } } });
+  const taken = await c.calls.updateOne({ _id: call._id, $or: [{ recording: { $exists: false } }, { 'recording.status': 'failed' }] }, { $set: { recording: { status: 'fetching', sid: sid.startsWith('call-') ? null : sid, ...info } } });
   if (!taken.modifiedCount) return false;
   await outbox.enqueue(recordingMessage(domain.accountId, sid, { callId: call._id, ...job }));
   return true;

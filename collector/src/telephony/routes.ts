@@ -4,12 +4,14 @@ import { callReport, routeQuery, smsReport } from '@ringtrail/shared';
 import { bearerAuth } from '../http/bearer.ts';
 import { bodyOf, parseBody } from '../http/body.ts';
 import { queryOf } from '../http/query.ts';
-import { parseTelephonyParams, telephonyEnvelope } from '../http/telephony-envelope.ts';
+import { parseTelephonyParams, TelephonyFailure, telephonyEnvelope } from '../http/telephony-envelope.ts';
+import { AUDIO_TYPES, audioType, MAX_RECORDING_BYTES, RecordingRefused } from '../recordings/store.ts';
+import type { Recordings } from '../recordings/recordings.ts';
 import type { Logger } from '../logger.ts';
 import type { DialledNumbers, SentNumbers } from '../domains/dialled-numbers.ts';
 import type { TelephonyService } from './service.ts';
 
-export function telephonyRoutes(service: TelephonyService, numbers: DialledNumbers, apiKey: string | undefined, log: Logger): Router {
+export function telephonyRoutes(service: TelephonyService, numbers: DialledNumbers, apiKey: string | undefined, recordings: Recordings, log: Logger): Router {
   const router = new Router({ prefix: '/telephony' });
   const guard = [telephonyEnvelope(log), bearerAuth(apiKey)];
 
@@ -22,10 +24,27 @@ export function telephonyRoutes(service: TelephonyService, numbers: DialledNumbe
   });
   router.post('/calls', ...guard, parseBody, async (ctx) => {
     const body = bodyOf(ctx.request);
-    const report = parseTelephonyParams(callReport, body);
+    const { recordingUrl, ...report } = parseTelephonyParams(callReport, body);
     // No status: the call goes on (ringing, talking); a later report of its callRef ends it.
     const callId = await service.recordCall(await numbers.read({ ...report, status: report.status ?? null }, body as SentNumbers));
+    const call = recordingUrl && (await service.callByRef(report.callRef));
+    if (call) await recordings.ready(call, `call-${call._id}`, { duration: null, channels: null }, { url: recordingUrl });
     ctx.body = { status: 'OK', callId };
+  });
+
+  // Ours: the call's recording itself (WAV or MP3), streamed into the database; once.
+  router.post('/calls/:callId/recording', ...guard, async (ctx) => {
+    const callId = Number(ctx.params.callId);
+    const call = Number.isSafeInteger(callId) ? await service.callById(callId) : null;
+    if (!call) throw new TelephonyFailure(404, `No call ${ctx.params.callId}`);
+    const type = audioType(ctx.get('content-type'));
+    if (!type) throw new TelephonyFailure(400, `Content-Type must be audio: ${AUDIO_TYPES.join(', ')}`);
+    if (Number(ctx.get('content-length') || 0) > MAX_RECORDING_BYTES) throw new TelephonyFailure(400, `A recording is at most ${MAX_RECORDING_BYTES / 1024 / 1024} MB`);
+    const stored = await recordings.upload(call, ctx.req, type).catch((err: Error) => {
+      throw err instanceof RecordingRefused ? new TelephonyFailure(400, `The recording is refused: ${err.message}`) : err;
+    });
+    if (!stored) throw new TelephonyFailure(400, 'The call has a recording already');
+    ctx.body = { status: 'OK', callId, size: stored.size };
   });
   router.post('/sms', ...guard, parseBody, async (ctx) => {
     const body = bodyOf(ctx.request);

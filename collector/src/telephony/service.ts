@@ -137,6 +137,10 @@ export class TelephonyService {
     return callId;
   }
 
+  callById(callId: number): Promise<CallDoc | null> {
+    return this.c.calls.findOne({ _id: callId });
+  }
+
   async callByRef(callRef: string): Promise<CallDoc | null> {
     const id = await recordIdOf(this.c, `call:${callRef}`);
     return id === null ? null : this.c.calls.findOne({ _id: id });

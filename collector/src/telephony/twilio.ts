@@ -8,6 +8,7 @@ import Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import twilio from 'twilio';
 import { recordingPlan, type RecordingPlan } from '../recordings/settings.ts';
+import type { Recordings } from '../recordings/recordings.ts';
 import { normalizePhone, toE164, type CallStatus } from '@ringtrail/shared';
 import type { CallDoc } from './documents.ts';
 import { bodyOf, parseBody } from '../http/body.ts';
@@ -40,10 +41,7 @@ const RING_SECONDS = 30;
 
 const GSM_BASIC = /^[\n\r\x20-\x7E£¥èéùìòÇØøÅåΔ_ΦΓΛΩΠΨΣΘΞÆæßÉÄÖÑÜ§¿äöñüà€]*$/;
 
-/** What takes the carrier's word that a call's recording is ready (recordings/fetcher.ts recordingReady). */
-export type RecordingIntake = (call: CallDoc, sid: string, info: { duration: number | null; channels: number | null }, job: { url: string; twilioAccountSid?: string }) => Promise<boolean>;
-
-export function twilioRoutes(service: TelephonyService, recordingIntake: RecordingIntake, options: TwilioOptions, log: Logger): Router {
+export function twilioRoutes(service: TelephonyService, recordings: Recordings, options: TwilioOptions, log: Logger): Router {
   const router = new Router({ prefix: '/telephony/twilio' });
   const guard = [telephonyEnvelope(log), parseBody, twilioSignature(options)];
 
@@ -116,7 +114,7 @@ export function twilioRoutes(service: TelephonyService, recordingIntake: Recordi
     const call = await service.callByRef(required(p, 'CallSid'));
     if (call && p.RecordingStatus === 'completed' && p.RecordingUrl && p.RecordingSid) {
       const info = { duration: Number(p.RecordingDuration ?? '') || null, channels: Number(p.RecordingChannels ?? '') || null };
-      await recordingIntake(call, p.RecordingSid, info, { url: p.RecordingUrl, ...(p.AccountSid ? { twilioAccountSid: p.AccountSid } : {}) });
+      await recordings.ready(call, p.RecordingSid, info, { url: p.RecordingUrl, ...(p.AccountSid ? { twilioAccountSid: p.AccountSid } : {}) });
     }
     xml(ctx, new twilio.twiml.VoiceResponse());
   });

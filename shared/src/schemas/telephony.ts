@@ -60,6 +60,8 @@ export const callReport = z.object({
   postcode: wireText.max(16, 'must be at most 16 characters').optional(),
   isRedirect: wireBool.default(false),
   revenue: money.default(0),
+  /** Ours: where the call's recording is (WAV or MP3): the collector fetches it into its database. */
+  recordingUrl: z.url({ protocol: /^https?$/, error: 'must be an http or https URL' }).max(2048, 'must be at most 2048 characters').optional().describe("Ours: where the collector fetches the call's recording (WAV or MP3) into its database, once"),
 });
 export type CallReport = z.infer<typeof callReport>;
 
