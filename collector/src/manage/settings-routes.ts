@@ -8,6 +8,7 @@ import type { Collections } from '../db/collections.ts';
 import type { DomainDoc } from '../domains/documents.ts';
 import { DOMAIN_KEY_FIELDS, type DomainKeyKind } from '../domains/keys.ts';
 import { countryOfBody, domainName, domainSettings, domainSettingsIn, poolNumbersCountry, poolSettingsIn } from '../domains/settings.ts';
+import { recordingSettingsIn } from '../recordings/settings.ts';
 import { countryOf, nationalOf } from '../domains/phone-numbers.ts';
 import { domainNumberNamed } from '../domains/pool-numbers.ts';
 import { withPhoneDisplay } from '../domains/phone-display.ts';
@@ -47,6 +48,8 @@ function domainView(domain: DomainDoc) {
     ...settings,
     sitePhones: settings.sitePhones.map(national),
     redirectPhone: settings.redirectPhone && national(settings.redirectPhone),
+    // Never set: the defaults of the domain's country (the announcement in its language).
+    recording: domain.recording ?? recordingSettingsIn(settings.country).parse({}),
     pools: domain.pools,
     keys: keyStatus(domain),
     publicKey: domain.publicKey ?? null,

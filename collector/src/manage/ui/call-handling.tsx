@@ -1,4 +1,4 @@
-// A domain's call handling: where unanswered calls go and when, the whisper, the lead rule, and the blocklist.
+// A domain's call handling: where unanswered calls go and when, the whisper, the lead rule, recording, and the blocklist.
 import { useState } from 'preact/hooks';
 import { api, get } from './api.ts';
 import { phone, phoneAsWritten, when, type Clock } from './format.ts';
@@ -21,6 +21,8 @@ export function CallHandlingForm({ path, domain, saved }: { path: string; domain
         redirect: { enabled: f.get('redirectEnabled') === 'on', timetable: parseTimetable(text('redirectTimetable')) },
         whisper: f.get('whisper') === 'on',
         leadRule: { minDuration: Number(text('minDuration')), answeredOnly: f.get('answeredOnly') === 'on', firstTimeOnly: f.get('firstTimeOnly') === 'on' },
+        recording: { enabled: f.get('recordingEnabled') === 'on', announcement: text('announcement'), channels: text('channels'), otherLawfulBasis: f.get('otherLawfulBasis') === 'on' },
+        recordingRetentionDays: Number(text('recordingRetentionDays')),
       });
       setMessage({ ok: true, text: 'Saved.' });
       saved();
@@ -49,6 +51,26 @@ export function CallHandlingForm({ path, domain, saved }: { path: string; domain
         <label class="check"><input type="checkbox" name="answeredOnly" defaultChecked={domain.leadRule.answeredOnly} /> it was answered</label>
         <label class="check"><input type="checkbox" name="firstTimeOnly" defaultChecked={domain.leadRule.firstTimeOnly} /> it is the caller's first call</label>
         <p class="muted">A person's verdict in the calls log (Lead, Not a lead, Spam) wins over this rule. Only leads go to the Google Ads file.</p>
+      </fieldset>
+      <fieldset class="lead-rule" data-testid="recording-settings">
+        <legend>Recording</legend>
+        <label class="check"><input type="checkbox" name="recordingEnabled" defaultChecked={domain.recording.enabled} /> Record calls from their answer (kept in this database; played on each call's page)</label>
+        <label>
+          Said to the caller first (many places require telling them)
+          <textarea name="announcement" rows={2} maxLength={500}>{domain.recording.announcement}</textarea>
+        </label>
+        <label class="check"><input type="checkbox" name="otherLawfulBasis" defaultChecked={domain.recording.otherLawfulBasis} /> I have another lawful basis to record without telling the caller (needed to leave the announcement empty)</label>
+        <div class="row">
+          <label>
+            Channels
+            <select name="channels" defaultValue={domain.recording.channels}>
+              <option value="dual">Each party on its own channel</option>
+              <option value="mono">Mixed</option>
+            </select>
+          </label>
+          <label>Keep recordings (days; 0: until deleted)<input name="recordingRetentionDays" type="number" min={0} max={3650} defaultValue={domain.recordingRetentionDays} /></label>
+        </div>
+        <p class="muted">Turning recording off deletes nothing: a recording is deleted from its call's page, or when its days are over.</p>
       </fieldset>
       </StoredFields>
       {message && <p class={message.ok ? 'ok-text' : 'error'} role="status">{message.text}</p>}

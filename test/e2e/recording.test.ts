@@ -1,0 +1,78 @@
+// A call's recording on its page, in Chromium (issue 41): the player knows the recording's length,
+// seeks by byte ranges (206), and the recording downloads; screenshot test-artifacts/recording-call-page.png.
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { ARTIFACTS } from '../helpers/browser-site.ts';
+import { launchChromium } from '../helpers/chromium.ts';
+import { useSeededCollector } from '../helpers/collector.ts';
+import { trackingFixture } from '../helpers/fixtures.ts';
+import { reportCall, TELEPHONY_KEY } from '../helpers/telephony.ts';
+
+const OWNER = { username: 'owner@shop.test', password: 'recording e2e password' };
+
+/** `seconds` of a tone, 8 kHz, 16-bit mono WAV. */
+function toneWav(seconds: number): Buffer {
+  const samples = 8000 * seconds;
+  const wav = Buffer.alloc(44 + samples * 2);
+  wav.write('RIFF', 0);
+  wav.writeUInt32LE(36 + samples * 2, 4);
+  wav.write('WAVEfmt ', 8);
+  wav.writeUInt32LE(16, 16);
+  wav.writeUInt16LE(1, 20);
+  wav.writeUInt16LE(1, 22);
+  wav.writeUInt32LE(8000, 24);
+  wav.writeUInt32LE(16_000, 28);
+  wav.writeUInt16LE(2, 32);
+  wav.writeUInt16LE(16, 34);
+  wav.write('data', 36);
+  wav.writeUInt32LE(samples * 2, 40);
+  for (let i = 0; i < samples; i++) wav.writeInt16LE(Math.round(Math.sin((2 * Math.PI * 330 * i) / 8000) * 6000), 44 + i * 2);
+  return wav;
+}
+
+let browser: Browser;
+beforeAll(async () => {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  browser = await launchChromium();
+});
+afterAll(() => browser?.close());
+
+describe('a recording on its call page', () => {
+  const s = useSeededCollector('e2e_recording', trackingFixture({ users: [OWNER] }), { telephonyApiKey: TELEPHONY_KEY });
+
+  it('plays with its length, seeks by byte ranges, and downloads', async () => {
+    const { body } = await reportCall(s.collector.baseUrl, { callRef: 'e2e-rec', trackingNumber: '0100000001', startDate: new Date(), status: 'SUCCESS', duration: 12 });
+    const wav = toneWav(12);
+    const sent = await fetch(`${s.collector.baseUrl}/telephony/calls/${body.callId}/recording`, { method: 'POST', headers: { authorization: `Bearer ${TELEPHONY_KEY}`, 'content-type': 'audio/wav' }, body: new Uint8Array(wav) });
+    expect(sent.status).toBe(200);
+
+    const page = await (await browser.newContext({ viewport: { width: 1100, height: 800 } })).newPage();
+    const ranges: number[] = [];
+    page.on('response', (res) => {
+      if (res.url().endsWith('/recording')) ranges.push(res.status());
+    });
+    await page.goto(`${s.collector.baseUrl}/manage/`);
+    await page.getByLabel('E-mail').fill(OWNER.username);
+    await page.getByLabel('Password').fill(OWNER.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.locator('.tiles').waitFor();
+    await page.goto(`${s.collector.baseUrl}/manage/#/shop.test/call?id=${body.callId}`);
+    const audio = page.getByTestId('recording').locator('audio');
+    await audio.waitFor();
+    // The player read the recording's length from the stored file.
+    await expect.poll(() => audio.evaluate((a: HTMLAudioElement) => a.duration), { timeout: 20_000 }).toBeCloseTo(12, 0);
+    // Seeking near the end asks for a byte range, answered 206.
+    await audio.evaluate((a: HTMLAudioElement) => {
+      a.currentTime = 10;
+    });
+    await expect.poll(() => ranges.includes(206), { timeout: 20_000 }).toBe(true);
+    await page.getByTestId('recording').screenshot({ path: path.join(ARTIFACTS, 'recording-player.png') });
+    await page.screenshot({ path: path.join(ARTIFACTS, 'recording-call-page.png'), fullPage: true });
+
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download' }).click()]);
+    expect(download.suggestedFilename()).toBe(`call-${body.callId}.wav`);
+    await page.context().close();
+  });
+});
