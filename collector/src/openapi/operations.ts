@@ -257,10 +257,10 @@ export const OPERATIONS: Operation[] = [
 
   telephonyOp('get', '/telephony/route', 'Where a call to a tracking number goes, its no-answer redirect and whisper', { query: routeQuery }, json('The route', answer.telephony.route)),
   telephonyOp('post', '/telephony/calls', 'A call, reported by the carrier (again when its outcome is known)', { body: callReport }),
-  {
-    ...telephonyOp('post', '/telephony/calls/:callId/recording', "Ours: the call's recording itself, streamed into the database (Content-Type audio/wav or audio/mpeg, at most 200 MB); once per call", {}),
-    binaryBody: ['audio/wav', 'audio/mpeg'],
-  },
+  (() => {
+    const op = telephonyOp('post', '/telephony/calls/:callId/recording', "Ours: the call's recording itself, streamed into the database (Content-Type audio/wav or audio/mpeg, at most 200 MB); once per call", {});
+    return { ...op, binaryBody: ['audio/wav', 'audio/mpeg'], responses: { ...op.responses, 404: json('No such call', answer.telephony.error) } };
+  })(),
   telephonyOp('post', '/telephony/sms', 'An SMS to a tracking number', { body: smsReport }),
   twilioOp('/telephony/twilio/voice', "Twilio's voice webhook: forwards the call", 'text/xml'),
   twilioOp('/telephony/twilio/dial', "Twilio's <Dial action>: the forwarded leg's outcome (DialCallStatus, DialCallDuration), or the no-answer redirect's <Dial>", 'text/xml', z.object({ leg: z.enum(['redirect']).optional().describe('The redirect leg ended') })),

@@ -36,16 +36,17 @@ export function recordingMessage(accountId: string, recordingId: string, job: Re
   return { id: `recording_${recordingId}`, accountId, stream: `recording:${job.callId}`, kind: 'recording', label: 'recording', url: job.url, contentType: 'application/json', body: JSON.stringify(job), signed: false };
 }
 
-/** The carrier says a call's recording is ready at `job.url`: the call says it is being fetched,
- * and the fetch is queued, once per recording (a second word of the same recording is ignored). */
-export async function recordingReady(c: Collections, outbox: Outbox, call: Pick<CallDoc, '_id' | 'domainId' | 'recording'>, sid: string, info: { duration: number | null; channels: number | null }, job: Omit<RecordingJob, 'callId'>): Promise<boolean> {
+/** The carrier says a call's recording is ready at `job.url`: the fetch is queued first (its id is
+ * the recording's, so a second word of it queues nothing), then the call says it is being fetched.
+ * False when the call has a recording (or one on its way) already. */
+export async function recordingReady(c: Collections, outbox: Outbox, call: Pick<CallDoc, '_id' | 'domainId' | 'recording'>, id: string, info: { duration: number | null; channels: number | null }, job: Omit<RecordingJob, 'callId'>): Promise<boolean> {
   if (call.recording && call.recording.status !== 'failed') return false;
   const domain = await c.domains.findOne({ _id: call.domainId }, { projection: { accountId: 1 } });
   if (!domain) return false;
-  const taken = await c.calls.updateOne({ _id: call._id, $or: [{ recording: { $exists: false } }, { 'recording.status': 'failed' }] }, { $set: { recording: { status: 'fetching', sid: sid.startsWith('call-') ? null : sid, ...info } } });
-  if (!taken.modifiedCount) return false;
-  await outbox.enqueue(recordingMessage(domain.accountId, sid, { callId: call._id, ...job }));
-  return true;
+  await outbox.enqueue(recordingMessage(domain.accountId, id, { callId: call._id, ...job }));
+  const sid = id.startsWith('call-') ? null : id;
+  const taken = await c.calls.updateOne({ _id: call._id, $or: [{ recording: { $exists: false } }, { 'recording.status': 'failed' }] }, { $set: { recording: { status: 'fetching', sid, ...info } } });
+  return taken.modifiedCount > 0;
 }
 
 export class RecordingFetcher {
