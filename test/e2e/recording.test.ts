@@ -9,28 +9,9 @@ import { launchChromium } from '../helpers/chromium.ts';
 import { useSeededCollector } from '../helpers/collector.ts';
 import { trackingFixture } from '../helpers/fixtures.ts';
 import { reportCall, TELEPHONY_KEY } from '../helpers/telephony.ts';
+import { toneWav } from '../helpers/wav.ts';
 
 const OWNER = { username: 'owner@shop.test', password: 'recording e2e password' };
-
-/** `seconds` of a tone, 8 kHz, 16-bit mono WAV. */
-function toneWav(seconds: number): Buffer {
-  const samples = 8000 * seconds;
-  const wav = Buffer.alloc(44 + samples * 2);
-  wav.write('RIFF', 0);
-  wav.writeUInt32LE(36 + samples * 2, 4);
-  wav.write('WAVEfmt ', 8);
-  wav.writeUInt32LE(16, 16);
-  wav.writeUInt16LE(1, 20);
-  wav.writeUInt16LE(1, 22);
-  wav.writeUInt32LE(8000, 24);
-  wav.writeUInt32LE(16_000, 28);
-  wav.writeUInt16LE(2, 32);
-  wav.writeUInt16LE(16, 34);
-  wav.write('data', 36);
-  wav.writeUInt32LE(samples * 2, 40);
-  for (let i = 0; i < samples; i++) wav.writeInt16LE(Math.round(Math.sin((2 * Math.PI * 330 * i) / 8000) * 6000), 44 + i * 2);
-  return wav;
-}
 
 let browser: Browser;
 beforeAll(async () => {
@@ -44,7 +25,7 @@ describe('a recording on its call page', () => {
 
   it('plays with its length, seeks by byte ranges, and downloads', async () => {
     const { body } = await reportCall(s.collector.baseUrl, { callRef: 'e2e-rec', trackingNumber: '0100000001', startDate: new Date(), status: 'SUCCESS', duration: 12 });
-    const wav = toneWav(12);
+    const wav = toneWav(12, { hertz: 330 });
     const sent = await fetch(`${s.collector.baseUrl}/telephony/calls/${body.callId}/recording`, { method: 'POST', headers: { authorization: `Bearer ${TELEPHONY_KEY}`, 'content-type': 'audio/wav' }, body: new Uint8Array(wav) });
     expect(sent.status).toBe(200);
 

@@ -8,6 +8,7 @@ import { signedInClient } from '../helpers/manage-client.ts';
 import { CHROME_AGENT } from '../helpers/site-page.ts';
 import { TELEPHONY_KEY, twilioPost } from '../helpers/telephony.ts';
 import { until } from '../helpers/until.ts';
+import { toneWav } from '../helpers/wav.ts';
 import { daysAroundNow } from '../helpers/days.ts';
 
 export const TOUR_USER = { username: 'owner@shop.test', password: 'tour-password-1' };
@@ -86,14 +87,9 @@ export async function exampleTour(baseUrl: string, webhookUrl: string): Promise<
   const pbxCall = await fetch(`${baseUrl}/telephony/calls`, { method: 'POST', headers: { ...bearer, 'content-type': 'application/json' }, body: JSON.stringify({ callRef: 'pbx-0002', trackingNumber: '0100000001', callerPhone: '0698765432', status: 'SUCCESS', duration: 95, answerTime: 6, startDate }) });
   const { callId: pbxCallId } = (await pbxCall.clone().json()) as { callId: number };
   await keep('post /telephony/calls', pbxCall);
-  // The call's recording itself: a second of silence, 8 kHz 16-bit mono WAV.
-  const silence = Buffer.alloc(44 + 16_000);
-  silence.write('RIFF', 0);
-  silence.writeUInt32LE(36 + 16_000, 4);
-  silence.write('WAVEfmt ', 8);
-  for (const [offset, value, bytes] of [[16, 16, 4], [20, 1, 2], [22, 1, 2], [24, 8000, 4], [28, 16_000, 4], [32, 2, 2], [34, 16, 2], [40, 16_000, 4]] as const) silence[bytes === 4 ? 'writeUInt32LE' : 'writeUInt16LE'](value, offset);
-  silence.write('data', 36);
-  await keep('post /telephony/calls/{callId}/recording', await fetch(`${baseUrl}/telephony/calls/${pbxCallId}/recording`, { method: 'POST', headers: { ...bearer, 'content-type': 'audio/wav' }, body: silence }));
+  // The call's recording itself: a second of silence.
+  const silence = toneWav(1, { hertz: 0 });
+  await keep('post /telephony/calls/{callId}/recording', await fetch(`${baseUrl}/telephony/calls/${pbxCallId}/recording`, { method: 'POST', headers: { ...bearer, 'content-type': 'audio/wav' }, body: new Uint8Array(silence) }));
   await keep('post /telephony/sms', await fetch(`${baseUrl}/telephony/sms`, { method: 'POST', headers: { ...bearer, 'content-type': 'application/json' }, body: JSON.stringify({ smsRef: 'pbx-sms-0001', trackingNumber: '0100000001', callerPhone: '0698765432', sentDate: startDate, message: 'Call me back please' }) }));
 
   await keep('get /data-api', await get('/data-api', { api_key: DATA_KEY, type: 'calls', start_date: from, end_date: to, page: 1, limit: 10 }));

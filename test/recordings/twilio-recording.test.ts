@@ -10,6 +10,7 @@ import { useSeededCollector } from '../helpers/collector.ts';
 import { trackingFixture, viewParams } from '../helpers/fixtures.ts';
 import { TWILIO_TOKEN, twilioPost } from '../helpers/telephony.ts';
 import { signedInClient } from '../helpers/manage-client.ts';
+import { toneWav } from '../helpers/wav.ts';
 import { RecordingRetention } from '../../collector/src/recordings/retention.ts';
 import { RecordingStore } from '../../collector/src/recordings/store.ts';
 
@@ -17,34 +18,7 @@ const ACCOUNT_SID = 'AC00000000000000000000000000000001';
 const XML = '<?xml version="1.0" encoding="UTF-8"?>';
 const OWNER = { username: 'owner@shop.test', password: 'recording owner password' };
 
-/** A WAV of `seconds` of a 440 Hz tone, 8 kHz, 16-bit, two channels (Twilio's dual-channel form). */
-function toneWav(seconds: number): Buffer {
-  const rate = 8000;
-  const channels = 2;
-  const samples = rate * seconds;
-  const data = Buffer.alloc(samples * channels * 2);
-  for (let i = 0; i < samples; i++) {
-    const v = Math.round(Math.sin((2 * Math.PI * 440 * i) / rate) * 8000);
-    data.writeInt16LE(v, i * 4);
-    data.writeInt16LE(v >> 1, i * 4 + 2);
-  }
-  const header = Buffer.alloc(44);
-  header.write('RIFF', 0);
-  header.writeUInt32LE(36 + data.length, 4);
-  header.write('WAVEfmt ', 8);
-  header.writeUInt32LE(16, 16);
-  header.writeUInt16LE(1, 20);
-  header.writeUInt16LE(channels, 22);
-  header.writeUInt32LE(rate, 24);
-  header.writeUInt32LE(rate * channels * 2, 28);
-  header.writeUInt16LE(channels * 2, 32);
-  header.writeUInt16LE(16, 34);
-  header.write('data', 36);
-  header.writeUInt32LE(data.length, 40);
-  return Buffer.concat([header, data]);
-}
-
-const WAV = toneWav(3);
+const WAV = toneWav(3, { channels: 2 });
 
 /** Twilio's media URL, as Twilio answers it: basic auth by the account, 404 until the media is ready. */
 let media: http.Server;
