@@ -8,9 +8,9 @@ import type { TrafficDayDoc } from '../../collector/src/reports/documents.ts';
 import { dayKey } from '../../collector/src/data/call-days.ts';
 import { localTime } from '../../collector/src/domains/time-zone.ts';
 import { addAt } from '../../collector/src/reports/call-sources.ts';
-import { monthKey } from '../../collector/src/reports/dimension-months.ts';
+import { addToMonth, monthKey } from '../../collector/src/reports/dimension-months.ts';
 import { limitedCounters, viewCounters } from '../../collector/src/reports/traffic-days.ts';
-import { admitKey } from '../../collector/src/reports/key-limits.ts';
+import { admitInto } from '../../collector/src/reports/key-limits.ts';
 import type { SourceClass } from '../../collector/src/tracking/attribution.ts';
 
 const VIEWS = Number(process.env.BENCH_VIEWS ?? 10_000_000);
@@ -60,15 +60,9 @@ export async function seedTrafficCounters(c: Collections, domainId: string, time
       const utm = source === 'paid' ? { utm_campaign: `campaign ${Math.floor(CAMPAIGNS * next() ** 2)}` } : {};
       const visit = { isBot: false, attribution: { source, sourceName: null, keyword, gclid: null, utm }, landingUrl: benchLandingUrl(next()) };
       // As the collector counts them: each table's keys admitted up to its limit, the month's from the day's.
-      const counters = await limitedCounters(viewCounters(visit, next() < 0.4), (scope, table, key) => {
-        const keys = scope === 'day' ? dayKeys : month.keys;
-        return admitKey(keys.get(table) ?? keys.set(table, new Set()).get(table)!, key);
-      });
+      const counters = await limitedCounters(viewCounters(visit, next() < 0.4), (scope, table, key) => admitInto(scope === 'day' ? dayKeys : month.keys, table, key));
       for (const [path, n] of Object.entries(counters.day)) addAt(doc as unknown as Record<string, unknown>, path.split('.'), n);
-      for (const [path, n] of Object.entries(counters.month)) {
-        const cut = path.lastIndexOf('.');
-        addAt(month.fields, [path.slice(0, cut), path.slice(cut + 1)], n);
-      }
+      for (const [path, n] of Object.entries(counters.month)) addToMonth(month.fields, path, n);
     }
     docs.push(doc);
   }

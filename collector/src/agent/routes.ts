@@ -1,4 +1,5 @@
 // HTTP in for the agent service: POST form bodies with the account's call-center apiKey.
+import { LOGGED_KINDS } from '../webhooks/documents.ts';
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import { agentStatsRequest, callStartRequest, deliveryLogRequest, formatUtcDateTime, setAgentRequest } from '@ringtrail/shared';
@@ -52,8 +53,7 @@ export function agentRoutes(c: Collections, service: AgentService, log: Logger):
   /** Ours: the account's webhook attempts, newest first, each with what was sent. */
   door('/webhookDeliveries', async (account, body) => {
     const { callId, limit } = parseAgentParams(deliveryLogRequest, body);
-    // The account's mails are its people's own, never the call center's.
-    const filter = { accountId: account._id, kind: { $ne: 'mail' as const }, ...(callId !== undefined ? { stream: `call:${callId}` } : {}) };
+    const filter = { accountId: account._id, kind: { $in: LOGGED_KINDS }, ...(callId !== undefined ? { stream: `call:${callId}` } : {}) };
     const attempts = await c.deliveryLog.find(filter).sort({ at: -1, attempt: -1 }).limit(limit).toArray();
     return attempts.map((d) => ({ id: d.messageId, attempt: d.attempt, at: formatUtcDateTime(d.at), kind: d.kind, type: d.label, stream: d.stream, outcome: d.outcome, httpStatus: d.httpStatus, error: d.error, body: d.body }));
   });

@@ -9,7 +9,7 @@ import { displayOf } from '../domains/phone-display.ts';
 import { facts, html, mailPage } from '../mail/layout.ts';
 import { unsubscribeHeaders, type MailBody, type MailKind } from '../mail/message.ts';
 import type { CallDoc } from '../telephony/documents.ts';
-import { whisperOf } from '../telephony/whisper.ts';
+import { cameFrom } from '../telephony/whisper.ts';
 import type { CallAlert } from './documents.ts';
 import { CHOICE_NAMES } from './unsubscribe.ts';
 
@@ -50,7 +50,7 @@ export function callAlertMail({ alert, to, domain, calls, publicUrl, unsubscribe
     ['When', when(call.startedAt.toISOString(), clock)],
     ['Caller', callerOf(call)],
     ['Number called', displayOf(call.trackingNumber, country)],
-    ['Came from', whisperOf(call).replace(/^Call from /, '')],
+    ['Came from', cameFrom(call)],
     ['Outcome', call.status === 'SUCCESS' ? `Answered, ${call.duration} s` : (OUTCOMES[call.status ?? ''] ?? call.status ?? 'Going on')],
   ];
   const listed = calls.slice(0, LISTED);

@@ -5,10 +5,9 @@ import { day, localeOf, type Clock } from '../domains/dates.ts';
 import type { DomainDoc } from '../domains/documents.ts';
 import { facts, html, mailPage, type Html } from '../mail/layout.ts';
 import { unsubscribeHeaders, type MailBody } from '../mail/message.ts';
-import { change, count, money } from '../reports/figures.ts';
+import { change, count, money, SOURCE_NAMES } from '../reports/figures.ts';
 import type { Summary } from './summaries.ts';
 
-const SOURCE_NAMES: Record<string, string> = { paid: 'Paid search', organic: 'Organic search', social: 'Social', referral: 'Referral', direct: 'Direct', offline: 'Offline numbers', unattributed: 'Unattributed' };
 /** The tallest bar of the chart, in pixels. */
 const BAR_PX = 60;
 

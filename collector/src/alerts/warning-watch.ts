@@ -10,7 +10,8 @@ import type { UserDoc } from '../manage/documents.ts';
 import type { Mailing } from './mailing.ts';
 import { Rounds } from './rounds.ts';
 import { warningMail } from './warning-mail.ts';
-import { callsWithoutOutcome, poolExhausted, refusedOrigins, tagStopped, webhookFailing, type Facts, type Warning } from './warnings.ts';
+import { callsWithoutOutcome, poolExhausted, refusedOrigins, tagStopped, WARNINGS, webhookFailing, type Facts, type Warning } from './warnings.ts';
+import type { WarningStateDoc } from './documents.ts';
 
 const EVERY_MS = 60_000;
 
@@ -43,22 +44,31 @@ export class WarningWatch {
     for await (const domain of this.m.c.domains.find({})) {
       accounts.add(domain.accountId);
       const scope = { accountId: domain.accountId, domainId: domain._id };
-      const ongoing = await this.m.c.warningStates.findOne({ _id: stateKey(scope, 'refused-origins'), endedAt: null });
+      const states = await this.statesOf(scope);
       const calls = silent.get(domain._id);
-      await this.settle(scope, 'tag-stopped', await tagStopped(this.m.c, domain, now), now);
-      await this.settle(scope, 'pool-exhausted', await poolExhausted(this.m.c, domain, now), now);
-      await this.settle(scope, 'refused-origins', await refusedOrigins(domain, now, Boolean(ongoing)), now);
-      await this.settle(scope, 'carrier-silent', calls ? [['Calls without an outcome', String(calls)]] : null, now);
+      await this.settle(scope, 'tag-stopped', await tagStopped(this.m.c, domain, now), now, states);
+      await this.settle(scope, 'pool-exhausted', await poolExhausted(this.m.c, domain, now), now, states);
+      await this.settle(scope, 'refused-origins', await refusedOrigins(domain, now, isOngoing(states.get('refused-origins'))), now, states);
+      await this.settle(scope, 'carrier-silent', calls ? [['Calls without an outcome', String(calls)]] : null, now, states);
     }
-    for (const accountId of accounts) await this.settle({ accountId, domainId: null }, 'webhook-failing', await webhookFailing(this.m.c, accountId, now), now);
+    for (const accountId of accounts) {
+      const scope = { accountId, domainId: null };
+      await this.settle(scope, 'webhook-failing', await webhookFailing(this.m.c, accountId, now), now, await this.statesOf(scope));
+    }
+  }
+
+  /** The warnings of a domain (or an account) as stored, read once a round. */
+  private async statesOf(scope: Scope): Promise<Map<string, WarningStateDoc>> {
+    const docs = await this.m.c.warningStates.find({ _id: { $in: WARNINGS.map((w) => stateKey(scope, w)) } }).toArray();
+    return new Map(docs.map((doc) => [doc.warning, doc]));
   }
 
   /** Starts the warning (facts) or ends it (null), mailing the transition once. */
-  private async settle(scope: Scope, warning: Warning, facts: Facts | null, now: Date): Promise<void> {
+  private async settle(scope: Scope, warning: Warning, facts: Facts | null, now: Date, states: Map<string, WarningStateDoc>): Promise<void> {
     const _id = stateKey(scope, warning);
+    const state = states.get(warning);
     if (facts) {
-      const state = await this.m.c.warningStates.findOne({ _id });
-      if (state && !state.endedAt) return; // going on: said already
+      if (isOngoing(state)) return; // said already
       if (state) {
         const { modifiedCount } = await this.m.c.warningStates.updateOne({ _id, endedAt: state.endedAt }, { $set: { since: now, endedAt: null, facts } });
         if (!modifiedCount) return;
@@ -71,7 +81,7 @@ export class WarningWatch {
         }
       }
       await this.mail(scope, warning, 'start', facts);
-    } else {
+    } else if (isOngoing(state)) {
       const ended = await this.m.c.warningStates.findOneAndUpdate({ _id, endedAt: null }, { $set: { endedAt: now } });
       if (ended) await this.mail(scope, warning, 'end', ended.facts);
     }
@@ -94,5 +104,7 @@ export class WarningWatch {
     return [...chosen.values()];
   }
 }
+
+const isOngoing = (state: WarningStateDoc | undefined) => Boolean(state && !state.endedAt);
 
 const stateKey = (scope: Scope, warning: Warning) => `${scope.domainId ?? `account:${scope.accountId}`}|${warning}`;

@@ -74,7 +74,7 @@ export function reportRoutes(router: Router, c: Collections, agents: AgentServic
     const domain = await domainOf(c, ctx);
     const callId = Number(ctx.params.callId);
     const call = Number.isSafeInteger(callId) ? await c.calls.findOne({ _id: callId, domainId: domain._id }, { projection: { recording: 1 } }) : null;
-    if (!call || !recordings || !(await serveRecording(ctx, recordings, call, ctx.query.download === '1'))) throw new ManageFailure(404, `No recording of call ${ctx.params.callId} in this domain`);
+    if (!call || !recordings || !serveRecording(ctx, recordings, call, ctx.query.download === '1')) throw new ManageFailure(404, `No recording of call ${ctx.params.callId} in this domain`);
   });
 
   /** Deletes the call's recording (its audio; the call says when and by whom). Turning recording off deletes nothing. */

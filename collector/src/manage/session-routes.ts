@@ -9,6 +9,7 @@ import { ManageFailure } from '../http/manage-envelope.ts';
 import type { Can, SignedIn } from './access.ts';
 import type { SessionDoc, UserDoc } from './documents.ts';
 import { Invitations, linkUrl } from './invitations.ts';
+import { Members } from './members.ts';
 import { sendLinkMail } from './link-mail.ts';
 import type { Outbox } from '../webhooks/outbox.ts';
 import { chosenPassword, MAX_PASSWORD } from './password-rules.ts';
@@ -132,7 +133,7 @@ export function sessionRoutes(router: Router, c: Collections, sessions: Sessions
     await limit.resetRequest(ctx.ip, usernameKey(username));
     const member = await c.users.findOne({ _id: usernameKey(username) });
     if (member) {
-      const link = await links.create({ kind: 'reset', accountId: member.accountId, username: member._id, role: member.role, createdBy: member._id, validMs: SELF_RESET_MS });
+      const link = await new Members(c).resetLink(member.accountId, member._id, member._id, SELF_RESET_MS);
       await sendLinkMail(options.outbox, { kind: 'password-reset', accountId: member.accountId, to: member._id, url: linkUrl(`${originOf(ctx)}/manage/`, link.token), expiresAt: link.expiresAt });
     }
     ctx.body = { mailSent: true, message: `If ${usernameKey(username)} has a login here, a link to choose a new password is on its way. It works once, for an hour.` };

@@ -3,7 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import type { AccountDoc } from './documents.ts';
 import type { Collections } from '../db/collections.ts';
-import type { DeliveryLogDoc } from '../webhooks/documents.ts';
+import { LOGGED_KINDS, type DeliveryLogDoc } from '../webhooks/documents.ts';
 import { hashKey, newKey } from '../domains/keys.ts';
 import { ManageFailure } from '../http/manage-envelope.ts';
 import { WEBHOOK_CONTENT_TYPE } from '../webhooks/live-push.ts';
@@ -50,15 +50,15 @@ export async function rotateCallCenterKey(c: Collections, account: AccountDoc): 
   return key;
 }
 
-/** The account's webhook and analytics attempts; its mails are people's own (GET /manage/api/mail). */
+/** The account's webhook and analytics attempts (its mails are its people's own: GET /manage/api/mail). */
 export async function deliveries(c: Collections, account: AccountDoc, limit: number): Promise<DeliveryLogDoc[]> {
-  return c.deliveryLog.find({ accountId: account._id, kind: { $ne: 'mail' } }).sort({ at: -1, attempt: -1 }).limit(limit).toArray();
+  return c.deliveryLog.find({ accountId: account._id, kind: { $in: LOGGED_KINDS } }).sort({ at: -1, attempt: -1 }).limit(limit).toArray();
 }
 
 /** Queues the body of a logged attempt again, to the account's webhook URL of now, as a new message
  * of its own stream (a resend waits for nothing and holds nothing up). */
 export async function resend(c: Collections, outbox: Outbox, account: AccountDoc, attemptId: string): Promise<string> {
-  const attempt = await c.deliveryLog.findOne({ _id: attemptId, accountId: account._id, kind: { $ne: 'mail' } });
+  const attempt = await c.deliveryLog.findOne({ _id: attemptId, accountId: account._id, kind: { $in: LOGGED_KINDS } });
   if (!attempt) throw new ManageFailure(404, 'No such delivery');
   if (attempt.kind !== 'webhook') throw new ManageFailure(409, 'Only webhook pushes are sent again');
   if (!account.webhookUrl) throw new ManageFailure(409, 'The account has no webhook URL');

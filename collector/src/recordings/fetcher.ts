@@ -7,9 +7,7 @@ import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
 import type { Collections } from '../db/collections.ts';
 import type { OutboxDoc, OutboxMessage } from '../webhooks/documents.ts';
-import type { Outbox } from '../webhooks/outbox.ts';
-import type { CallDoc } from '../telephony/documents.ts';
-import { isPublicAddress, literalAddress, PrivateAddressRefused, publicOnlyLookup } from '../webhooks/public-address.ts';
+import { PrivateAddressRefused, publicOnlyLookup, refusedTarget } from '../webhooks/public-address.ts';
 import type { SendResult } from '../webhooks/send.ts';
 import { audioType, RecordingRefused, type RecordingStore } from './store.ts';
 
@@ -34,19 +32,6 @@ const MAX_REDIRECTS = 3;
 /** The outbox message that fetches a call's recording once (its id is the recording's). */
 export function recordingMessage(accountId: string, recordingId: string, job: RecordingJob): OutboxMessage & { id: string } {
   return { id: `recording_${recordingId}`, accountId, stream: `recording:${job.callId}`, kind: 'recording', label: 'recording', url: job.url, contentType: 'application/json', body: JSON.stringify(job), signed: false };
-}
-
-/** The carrier says a call's recording is ready at `job.url`: the fetch is queued first (its id is
- * the recording's, so a second word of it queues nothing), then the call says it is being fetched.
- * False when the call has a recording (or one on its way) already. */
-export async function recordingReady(c: Collections, outbox: Outbox, call: Pick<CallDoc, '_id' | 'domainId' | 'recording'>, id: string, info: { duration: number | null; channels: number | null }, job: Omit<RecordingJob, 'callId'>): Promise<boolean> {
-  if (call.recording && call.recording.status !== 'failed') return false;
-  const domain = await c.domains.findOne({ _id: call.domainId }, { projection: { accountId: 1 } });
-  if (!domain) return false;
-  await outbox.enqueue(recordingMessage(domain.accountId, id, { callId: call._id, ...job }));
-  const sid = id.startsWith('call-') ? null : id;
-  const taken = await c.calls.updateOne({ _id: call._id, $or: [{ recording: { $exists: false } }, { 'recording.status': 'failed' }] }, { $set: { recording: { status: 'fetching', sid, ...info } } });
-  return taken.modifiedCount > 0;
 }
 
 export class RecordingFetcher {
@@ -101,9 +86,8 @@ export class RecordingFetcher {
 function get(url: string, o: { auth: string | undefined; publicOnly: boolean; timeoutMs: number }, hops = 0): Promise<IncomingMessage> {
   return new Promise((resolve, reject) => {
     const target = new URL(url);
-    if (target.protocol !== 'http:' && target.protocol !== 'https:') return reject(new PrivateAddressRefused(`${target.protocol} URLs are refused: http or https only`));
-    const literal = literalAddress(target.hostname);
-    if (o.publicOnly && literal && !isPublicAddress(literal)) return reject(new PrivateAddressRefused(`recording address ${literal} is private`));
+    const refused = refusedTarget(target, o.publicOnly, 'recording');
+    if (refused) return reject(new PrivateAddressRefused(refused));
     const client = target.protocol === 'https:' ? https : http;
     const req = client.get(target, { timeout: o.timeoutMs, ...(o.auth ? { auth: o.auth } : {}), ...(o.publicOnly ? { lookup: publicOnlyLookup } : {}) }, (res) => {
       const location = res.headers.location;

@@ -5,7 +5,7 @@ import type { Readable } from 'node:stream';
 import type { Collections } from '../db/collections.ts';
 import type { CallDoc } from '../telephony/documents.ts';
 import type { Outbox } from '../webhooks/outbox.ts';
-import { recordingReady, type RecordingJob } from './fetcher.ts';
+import { recordingMessage, type RecordingJob } from './fetcher.ts';
 import type { RecordingStore, StoredRecording } from './store.ts';
 
 /** A call that has, or is getting, a recording: none may be taken again (a failed one may). */
@@ -18,9 +18,17 @@ export class Recordings {
     private readonly store: RecordingStore,
   ) {}
 
-  /** The carrier says the recording is at `job.url`: fetched once (false: the call has one already). */
-  ready(call: CallDoc, id: string, info: { duration: number | null; channels: number | null }, job: Omit<RecordingJob, 'callId'>): Promise<boolean> {
-    return recordingReady(this.c, this.outbox, call, id, info, job);
+  /** The carrier says the recording is at `job.url`: the fetch is queued first (its id is the
+   * recording's, so a second word of it queues nothing), then the call says it is being fetched.
+   * False when the call has a recording (or one on its way) already. */
+  async ready(call: CallDoc, id: string, info: { duration: number | null; channels: number | null }, job: Omit<RecordingJob, 'callId'>): Promise<boolean> {
+    if (call.recording && call.recording.status !== 'failed') return false;
+    const domain = await this.c.domains.findOne({ _id: call.domainId }, { projection: { accountId: 1 } });
+    if (!domain) return false;
+    await this.outbox.enqueue(recordingMessage(domain.accountId, id, { callId: call._id, ...job }));
+    const sid = id.startsWith('call-') ? null : id;
+    const taken = await this.c.calls.updateOne({ _id: call._id, ...TAKEN }, { $set: { recording: { status: 'fetching', sid, ...info } } });
+    return taken.modifiedCount > 0;
   }
 
   /** The audio itself, streamed in; null when the call has a recording already. */

@@ -57,11 +57,6 @@ export class RecordingStore {
     return this.bucket.openDownloadStream(fileId, range ? { start: range.start, end: range.end + 1 } : {});
   }
 
-  async size(fileId: ObjectId): Promise<number | null> {
-    const file = await this.bucket.find({ _id: fileId }).next();
-    return file ? file.length : null;
-  }
-
   async delete(fileId: ObjectId): Promise<void> {
     await this.bucket.delete(fileId).catch((err: Error) => {
       if (!/FileNotFound|not found/i.test(err.message)) throw err;

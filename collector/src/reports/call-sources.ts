@@ -8,7 +8,7 @@ import type { CallSourceCounts, TrafficDayDoc } from './documents.ts';
 import type { Collections } from '../db/collections.ts';
 import { dayKey, domainKeys, type CallZones } from '../data/call-days.ts';
 import { localTime } from '../domains/time-zone.ts';
-import { DimensionMonths, type MonthFields } from './dimension-months.ts';
+import { addToMonth, DimensionMonths, type MonthFields } from './dimension-months.ts';
 import { DAY_FIELD, DIMENSIONS, keyOf, MONTH_BASE, type Dimension } from './dimensions.ts';
 import { creditOf, modelPrefix, TOUCH_MODELS, type TouchModel } from './touch-models.ts';
 
@@ -77,10 +77,7 @@ export class CallSources {
       for (const place of share.places) addAt(counts as Record<string, unknown>, place.split('.'), 1);
       const month = share.day.slice(0, 7);
       const fields = months.get(month) ?? months.set(month, {}).get(month)!;
-      for (const path of Object.keys(monthCountersOf(share))) {
-        const cut = path.lastIndexOf('.');
-        addAt(fields, [path.slice(0, cut), path.slice(cut + 1)], 1);
-      }
+      for (const path of Object.keys(monthCountersOf(share))) addToMonth(fields, path, 1);
     }
     await this.months.replaceCalls(domainId, months);
     await this.c.trafficDays.updateMany({ _id: domainKeys(domainId) }, { $unset: { calls: '' } });

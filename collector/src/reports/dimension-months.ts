@@ -23,6 +23,13 @@ export const MONTH_CALL_FIELDS = DIMENSIONS.flatMap((dimension) => TOUCH_MODELS.
 /** Counters per field of a month's document (`cmp.calls`), then per key. */
 export type MonthFields = Record<string, Record<string, number>>;
 
+/** Adds `n` at a month counter's dotted path (`cmp.visits.<key>`): its field, then its key. */
+export function addToMonth(fields: MonthFields, path: string, n: number): void {
+  const cut = path.lastIndexOf('.');
+  const field = (fields[path.slice(0, cut)] ??= {});
+  field[path.slice(cut + 1)] = (field[path.slice(cut + 1)] ?? 0) + n;
+}
+
 export class DimensionMonths {
   constructor(private readonly c: Collections) {}
 

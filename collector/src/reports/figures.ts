@@ -23,3 +23,6 @@ export function pointsChange(now: number, before: number): string {
   const points = Math.round((now - before) * 1000) / 10;
   return points === 0 ? 'same' : `${points > 0 ? '+' : '−'}${Math.abs(points)} pt`;
 }
+
+/** A source class as people read it, on the overview and in the summaries. */
+export const SOURCE_NAMES: Record<string, string> = { paid: 'Paid search', organic: 'Organic search', social: 'Social', referral: 'Referral', direct: 'Direct', offline: 'Offline numbers', unattributed: 'Unattributed' };

@@ -25,9 +25,13 @@ export class KeyLimits {
       setRecent(this.documents, docId, tables, MAX_DOCUMENTS);
       tables.catch(() => this.documents.delete(docId)); // read again next time
     }
-    const keys = await tables;
-    return admitKey(keys.get(table) ?? keys.set(table, new Set()).get(table)!, key);
+    return admitInto(await tables, table, key);
   }
+}
+
+/** Admits `key` into one of a document's tables of known keys (made when missing). */
+export function admitInto(tables: Map<string, Set<string>>, table: string, key: string): string {
+  return admitKey(tables.get(table) ?? tables.set(table, new Set()).get(table)!, key);
 }
 
 /** Admits `key` into a table's known keys while it has room; OTHER otherwise. */

@@ -11,10 +11,10 @@ import { localTime } from '../domains/time-zone.ts';
 import type { ViewDoc, VisitDoc } from '../tracking/documents.ts';
 import type { KeywordMonthDoc, TrafficDayDoc } from './documents.ts';
 import { addAt } from './call-sources.ts';
-import { monthKey, type MonthFields } from './dimension-months.ts';
+import { addToMonth, monthKey, type MonthFields } from './dimension-months.ts';
 import { limitedCounters, viewCounters } from './traffic-days.ts';
 import { DAY_FIELD, DIMENSIONS, MONTH_BASE } from './dimensions.ts';
-import { admitKey } from './key-limits.ts';
+import { admitInto } from './key-limits.ts';
 
 /** Visits whose views are read at once. */
 const VISITS_AT_ONCE = 1000;
@@ -61,15 +61,9 @@ async function countViews(c: Collections, visits: VisitDoc[], timeZone: string, 
       const day = localTime(view.createdAt, timeZone).day;
       const entry = recount.days.get(day) ?? recount.days.set(day, { counts: {}, lastViewAt: view.createdAt, keys: new Map() }).get(day)!;
       const month = recount.months.get(day.slice(0, 7)) ?? recount.months.set(day.slice(0, 7), { fields: {}, keys: new Map() }).get(day.slice(0, 7))!;
-      const counters = await limitedCounters(viewCounters({ attribution: visit.attribution, isBot, landingUrl: visit.landingUrl }, i === 0), (scope, table, key) => {
-        const keys = (scope === 'day' ? entry : month).keys;
-        return admitKey(keys.get(table) ?? keys.set(table, new Set()).get(table)!, key);
-      });
+      const counters = await limitedCounters(viewCounters({ attribution: visit.attribution, isBot, landingUrl: visit.landingUrl }, i === 0), (scope, table, key) => admitInto((scope === 'day' ? entry : month).keys, table, key));
       for (const [path, n] of Object.entries(counters.day)) addAt(entry.counts, path.split('.'), n);
-      for (const [path, n] of Object.entries(counters.month)) {
-        const cut = path.lastIndexOf('.');
-        addAt(month.fields, [path.slice(0, cut), path.slice(cut + 1)], n);
-      }
+      for (const [path, n] of Object.entries(counters.month)) addToMonth(month.fields, path, n);
       if (view.createdAt > entry.lastViewAt) entry.lastViewAt = view.createdAt;
     }
   }

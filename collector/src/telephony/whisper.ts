@@ -26,22 +26,27 @@ function nameOf(raw: string | undefined): string | null {
 
 /** Said in English by the carrier's text-to-speech; the keyword as the visitor typed it. */
 export function whisperOf(call: Led): string {
-  if (call.offlineDescription) return `Call from the ${call.offlineDescription} campaign`;
+  return `Call from ${cameFrom(call)}`;
+}
+
+/** Where the caller came from, in words: `Google Ads, keyword emergency plumber` (alert mails say it too). */
+export function cameFrom(call: Led): string {
+  if (call.offlineDescription) return `the ${call.offlineDescription} campaign`;
   const [kind, rawName] = (call.source ?? '').split(/:(.*)/) as [string, string | undefined];
   const name = nameOf(rawName);
   const keyword = call.keyword ? `, keyword ${call.keyword}` : '';
   switch (kind) {
     case 'paid':
-      return `Call from ${name ? (AD_PRODUCTS[name] ?? `an ad on ${name}`) : 'an ad'}${keyword}`;
+      return `${name ? (AD_PRODUCTS[name] ?? `an ad on ${name}`) : 'an ad'}${keyword}`;
     case 'organic':
-      return `Call from a ${name ? `${name} ` : ''}search${keyword}`;
+      return `a ${name ? `${name} ` : ''}search${keyword}`;
     case 'social':
-      return `Call from ${name ?? 'social media'}`;
+      return name ?? 'social media';
     case 'referral':
-      return `Call from a link on ${name ?? 'another site'}`;
+      return `a link on ${name ?? 'another site'}`;
     case 'direct':
-      return 'Call from a visitor who came to the website directly';
+      return 'a visitor who came to the website directly';
     default:
-      return 'Call from the website';
+      return 'the website';
   }
 }

@@ -29,6 +29,10 @@ export interface OutboxDoc {
   claimedUntil: Date;
 }
 
+/** What the account's delivery logs show (Account, the agent API): its pushes and analytics events,
+ * never its people's mails nor the recordings fetched for it. */
+export const LOGGED_KINDS: OutboxDoc['kind'][] = ['webhook', 'analytics'];
+
 /** One delivery attempt, kept for the delivery log. */
 export interface DeliveryLogDoc {
   _id: string; // `<messageId>#<attempt>`

@@ -18,6 +18,15 @@ export function literalAddress(hostname: string): string | null {
   return ipaddr.isValid(bare) ? bare : null;
 }
 
+/** Why `target` may not be reached, known before connecting: not http(s), or a private address
+ * written in it while only public ones may be (`what`: webhook, recording); null: try it (a host
+ * name is checked as it resolves, publicOnlyLookup). */
+export function refusedTarget(target: URL, publicOnly: boolean, what: string): string | null {
+  if (target.protocol !== 'http:' && target.protocol !== 'https:') return `${target.protocol} URLs are refused: http or https only`;
+  const literal = literalAddress(target.hostname);
+  return publicOnly && literal && !isPublicAddress(literal) ? `${what} address ${literal} is private` : null;
+}
+
 /** How long a webhook URL's host is looked up at configuration before it counts as not resolving. */
 const CONFIGURATION_LOOKUP_MS = 2000;
 

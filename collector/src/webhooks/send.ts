@@ -1,7 +1,7 @@
 // One HTTP POST of an outbox message, with a time limit; answers the status or the failure.
 import http from 'node:http';
 import https from 'node:https';
-import { isPublicAddress, literalAddress, PrivateAddressRefused, publicOnlyLookup } from './public-address.ts';
+import { PrivateAddressRefused, publicOnlyLookup, refusedTarget } from './public-address.ts';
 
 export interface SendResult {
   /** The receiver took it: a 2xx answer, or a mail server's acceptance. */
@@ -26,9 +26,8 @@ export function send(url: string, body: string, { headers, timeoutMs, publicOnly
     } catch {
       return resolve({ delivered: false, httpStatus: null, error: `invalid URL ${url}`, permanent: true });
     }
-    if (target.protocol !== 'http:' && target.protocol !== 'https:') return resolve({ delivered: false, httpStatus: null, error: `${target.protocol} URLs are refused: http or https only`, permanent: true });
-    const literal = literalAddress(target.hostname);
-    if (publicOnly && literal && !isPublicAddress(literal)) return resolve({ delivered: false, httpStatus: null, error: `webhook address ${literal} is private`, permanent: true });
+    const refused = refusedTarget(target, publicOnly, 'webhook');
+    if (refused) return resolve({ delivered: false, httpStatus: null, error: refused, permanent: true });
     const client = target.protocol === 'https:' ? https : http;
     const req = client.request(target, {
       method: 'POST',

@@ -8,11 +8,11 @@ import { change, count, day, money, percent, pointsChange, ratio, type Clock } f
 import { useClock } from './clock.ts';
 import { useLoad } from './hooks.ts';
 import { Failure } from './layout.tsx';
+import { SOURCE_NAMES } from '../../reports/figures.ts';
 import { rangeQuery, ReportHeading } from './range.tsx';
 import type { ComponentChildren } from 'preact';
 import { navigate, routeHash, type Route } from './route.ts';
 
-const SOURCE_LABELS: Record<string, string> = { paid: 'Paid search', organic: 'Organic search', social: 'Social', referral: 'Referral', direct: 'Direct', offline: 'Offline numbers', unattributed: 'Unattributed' };
 
 export function OverviewScreen({ route }: { route: Route }) {
   const { data, error } = useLoad(() => get<Overview>(withQuery(`/domains/${encodeURIComponent(route.domain!)}/reports/overview`, { ...rangeQuery(route), model: route.query.model })), [route.domain, route.query.from, route.query.to, route.query.model]);
@@ -73,7 +73,7 @@ export function OverviewBody({ data, route, clock, callsLog = false }: { data: O
       <div class={sales ? 'columns wide' : 'columns'}>
         <div class="card">
           <h2>By source</h2>
-          <Table first="Source" rows={data.sources.filter((r) => r.visits || r.calls || r.orders).map((r) => ({ ...r, name: SOURCE_LABELS[r.source] ?? r.source }))} sales={sales} currency={data.currency} />
+          <Table first="Source" rows={data.sources.filter((r) => r.visits || r.calls || r.orders).map((r) => ({ ...r, name: SOURCE_NAMES[r.source] ?? r.source }))} sales={sales} currency={data.currency} />
         </div>
         <div class="card">
           <h2>By keyword</h2>
