@@ -15,6 +15,7 @@ import { refuseUnknownMethods } from './http/methods.ts';
 import { requestLog } from './http/request-log.ts';
 import type { Logger } from './logger.ts';
 import { dataRoutes } from './data/routes.ts';
+import { DEFAULT_PUBLIC_URL } from './http/collector-address.ts';
 import { DataService } from './data/service.ts';
 import { offlineRoutes } from './offline/routes.ts';
 import { OfflineNumbers } from './offline/service.ts';
@@ -47,7 +48,8 @@ import { TrackingService } from './tracking/service.ts';
 import { DEFAULT_GA4_ENDPOINT } from './commerce/analytics.ts';
 import { CallWrites } from './telephony/call-writes.ts';
 import { Mailer, type MailSettings } from './mail/mailer.ts';
-import { RecordingFetcher, type RecordingJob } from './recordings/fetcher.ts';
+import { CARRIER_DELETE, RecordingFetcher, type RecordingJob } from './recordings/fetcher.ts';
+import { RecordingStates } from './recordings/states.ts';
 import { Recordings } from './recordings/recordings.ts';
 import { RecordingStore } from './recordings/store.ts';
 import { RecordingRetention } from './recordings/retention.ts';
@@ -88,14 +90,14 @@ export interface AppOptions {
   dataPagesAtOnce?: number;
   /** Mail (SMTP_URL, MAIL_FROM); absent, nothing is ever sent and the back end says so. */
   mail?: MailSettings;
-  /** Where people reach the back end (PUBLIC_URL): the links of mails. */
+  /** Where people reach the collector (PUBLIC_URL), when set: the links of mails, of the `call` push's
+   * recordings and of the data API's (which otherwise use the request's own origin). */
   publicUrl?: string;
+  /** Where this process listens (`http://HOST:PORT`): the links of mails and pushes without PUBLIC_URL. */
+  listenUrl?: string;
   /** How often alerts are looked for, and how long a person's immediate ones gather (tests shorten them). */
   alertTimings?: { everyMs?: number; gatherMs?: number };
 }
-
-/** The back end's address in mails when PUBLIC_URL is unset: the default PORT on this machine. */
-const DEFAULT_PUBLIC_URL = 'http://127.0.0.1:8080';
 
 export interface CollectorApp {
   app: Koa;
@@ -121,7 +123,8 @@ export function createApp(options: AppOptions): CollectorApp {
   traffic.start();
   const tracking = new TrackingService(c, ids, (domain, view) => push.viewAdded(domain, view), traffic);
   const ga4Endpoint = options.ga4Endpoint ?? DEFAULT_GA4_ENDPOINT;
-  const callWrites = new CallWrites(c, { ga4Endpoint, alerts: Boolean(options.mail) });
+  const publicUrl = options.publicUrl ?? options.listenUrl ?? DEFAULT_PUBLIC_URL;
+  const callWrites = new CallWrites(c, { ga4Endpoint, alerts: Boolean(options.mail), publicUrl });
   const telephony = new TelephonyService(c, ids, new CallRouter(c, new NumberPool(c)), (callId) => liveCalls.end(callId), callWrites);
   const agents = new AgentService(c, liveCalls);
   const commerce = new CommerceService(c, ids, push, outbox, ga4Endpoint);
@@ -130,7 +133,8 @@ export function createApp(options: AppOptions): CollectorApp {
   const deliveryOptions = { ...DEFAULT_DELIVERY, ...delivery };
   const mailer = options.mail ? new Mailer(options.mail) : undefined;
   const recordingStore = new RecordingStore(db);
-  const recordings = new RecordingFetcher(c, recordingStore, { publicOnly: deliveryOptions.publicOnly, ...(options.twilio?.authToken ? { twilioAuthToken: options.twilio.authToken } : {}) });
+  const recordingStates = new RecordingStates(c, callWrites);
+  const recordings = new RecordingFetcher(c, recordingStore, recordingStates, outbox, { publicOnly: deliveryOptions.publicOnly, ...(options.twilio?.authToken ? { twilioAuthToken: options.twilio.authToken } : {}) });
   const worker = new DeliveryWorker(
     c,
     outbox,
@@ -139,7 +143,7 @@ export function createApp(options: AppOptions): CollectorApp {
     (message, outcome, error) => {
       metrics.deliveries.inc({ kind: message.kind, outcome });
       if (message.kind === 'mail') metrics.mailSent.inc({ kind: message.label, result: outcome });
-      if (message.kind === 'recording' && outcome === 'abandoned') void recordings.failed((JSON.parse(message.body) as RecordingJob).callId, error ?? 'given up').catch((err) => log.error({ err }, 'marking a recording as failed did not work'));
+      if (message.kind === 'recording' && message.label !== CARRIER_DELETE && outcome === 'abandoned') void recordings.failed((JSON.parse(message.body) as RecordingJob).callId, error ?? 'given up').catch((err) => log.error({ err }, 'marking a recording as failed did not work'));
     },
     { mailer, recordings },
   );
@@ -147,10 +151,9 @@ export function createApp(options: AppOptions): CollectorApp {
     worker.start();
     void commerce.requeueLostEvents().catch((err) => log.error({ err }, 'requeueing lost analytics events failed'));
   }
-  const publicUrl = options.publicUrl ?? DEFAULT_PUBLIC_URL;
   // Call alerts are mailed only where mail is configured (call-writes.ts raises them only then).
-  const recordingIntake = new Recordings(c, outbox, recordingStore);
-  const retention = new RecordingRetention(c, recordingStore, log);
+  const recordingIntake = new Recordings(c, outbox, recordingStore, recordingStates);
+  const retention = new RecordingRetention(c, recordingStore, recordingStates, log);
   if (run) retention.start();
   const mailing = options.mail ? new Mailing(c, outbox, publicUrl) : null;
   const alertMailer = mailing && new AlertMailer(mailing, log, options.alertTimings);
@@ -182,11 +185,11 @@ export function createApp(options: AppOptions): CollectorApp {
     trackerScriptRoutes(trackerBundlePath),
     offlineRoutes(c, domains, offline, log),
     telephonyRoutes(telephony, new DialledNumbers(c), options.telephonyApiKey, recordingIntake, log),
-    dataRoutes(domains, new DataService(c), log, options.dataPagesAtOnce),
+    dataRoutes(domains, new DataService(c), log, { ...(options.dataPagesAtOnce ? { pagesAtOnce: options.dataPagesAtOnce } : {}), ...(options.publicUrl ? { publicUrl: options.publicUrl } : {}), recordings: recordingStore }),
     twilioRoutes(telephony, recordingIntake, options.twilio ?? {}, log),
     commerceRoutes(domains, commerce, log),
     agentRoutes(c, agents, log),
-    manageRoutes(c, signInLimit, { outbox, agents, offline, callWrites, domains, traffic, recordings: recordingStore }, { signUp: options.signUp ?? true, publicWebhooksOnly: deliveryOptions.publicOnly, mail: { ...(options.mail ? { from: options.mail.from } : {}), publicUrl } }, log),
+    manageRoutes(c, signInLimit, { outbox, agents, offline, callWrites, domains, traffic, recordings: { store: recordingStore, states: recordingStates } }, { signUp: options.signUp ?? true, publicWebhooksOnly: deliveryOptions.publicOnly, mail: { ...(options.mail ? { from: options.mail.from } : {}), publicUrl } }, log),
     managePageRoutes(),
     sharedPageRoutes(c, signInLimit, log),
     unsubscribeRoutes(c, publicUrl),

@@ -6,6 +6,7 @@ import { DEFAULT_GA4_ENDPOINT } from './commerce/analytics.ts';
 import { DATA_PAGES_AT_ONCE } from './data/page-gate.ts';
 import { DEFAULT_DOMAIN_CACHE_MS } from './domains/domain-cache.ts';
 import { DEFAULT_CACHE_SIZE } from './db/embedded.ts';
+import { DEFAULT_PORT } from './http/collector-address.ts';
 
 const flag = z
   .enum(['true', 'false', '1', '0', 'on', 'off', 'yes', 'no'], { error: 'must be true or false' })
@@ -41,7 +42,7 @@ const mailFrom = z.string().max(320).regex(/^(?:[^<>\r\n]{0,100}<[^\s<>@]{1,64}@
 const perMinute = z.coerce.number({ error: 'must be a number of requests a minute' }).int().min(1);
 
 const configSchema = z.object({
-  PORT: z.coerce.number({ error: 'must be a port number' }).int().min(0).max(65535).default(8080),
+  PORT: z.coerce.number({ error: 'must be a port number' }).int().min(0).max(65535).default(DEFAULT_PORT),
   HOST: z.string().min(1).default('127.0.0.1'),
   DATA_DIR: z.string().min(1).default('./data'),
   MONGODB_URI: z

@@ -36,7 +36,8 @@ if (config.workers > 1 && cluster.isPrimary) {
     domainCacheMs: config.domainCacheMs,
     dataPagesAtOnce: config.dataPagesAtOnce,
     ...(config.mail ? { mail: config.mail } : {}),
-    publicUrl: config.publicUrl ?? `http://${config.host}:${config.port}`,
+    ...(config.publicUrl ? { publicUrl: config.publicUrl } : {}),
+    listenUrl: `http://${config.host}:${config.port}`,
     twilio: { ...(config.twilioAuthToken ? { authToken: config.twilioAuthToken } : {}), ...(config.publicUrl ? { publicUrl: config.publicUrl } : {}) },
   });
   const server = createHttpServer(app, { requestTimeoutMs: config.requestTimeoutMs }).listen(config.port, config.host);

@@ -4,8 +4,9 @@
 // dozen buckets by `_id` rather than 5,000 calls through an index: on SecantusDB, at a million
 // calls, the latter takes about a second.
 //
-// A call's entry is one string, `[start, status, caller, number, destination, description]` as
-// JSON, a newline, then its rendered record: a page decodes one string per call, not a document.
+// A call's entry is one string, `[start, status, caller, number, destination, description,
+// recorded]` as JSON, a newline, then its rendered record: a page decodes one string per call, not a
+// document. The recording's link is made at the page, from where the collector is reached.
 // Every call write puts the call's entry in its hour's bucket at the call's revision (`revs`); an
 // entry of an older revision, arriving late, is refused by a version guard. A call moved to another
 // hour leaves a tombstone (null) in its old bucket, so that a late write of its old revision cannot
@@ -18,7 +19,7 @@ import type { Collections } from '../db/collections.ts';
 import type { DomainDoc } from '../domains/documents.ts';
 import { countryOf, DEFAULT_COUNTRY } from '../domains/phone-numbers.ts';
 import { domainKeys } from './call-days.ts';
-import { callNumbersIn, callRecordBody, callRecordHead } from './records.ts';
+import { callNumbersIn, callRecordBody, callRecordHead, hasStoredRecording, recordingLink } from './records.ts';
 
 const HOUR_MS = 3_600_000;
 const INSERT_BATCH = 100;
@@ -28,11 +29,12 @@ const hourOf = (at: Date) => new Date(Math.floor(at.getTime() / HOUR_MS) * HOUR_
 const bucketKey = (domainId: string, hour: Date) => `${domainId}|${hour.toISOString()}`;
 
 /** What a page filters an entry by, in the order it is packed. */
-type EntryHead = [start: number, status: CallStatus | null, caller: string | null, trackingNumber: string, destination: string | null, offlineDescription: string | null];
+/** `recorded`: the call has a stored recording (absent from entries packed before recordings were). */
+type EntryHead = [start: number, status: CallStatus | null, caller: string | null, trackingNumber: string, destination: string | null, offlineDescription: string | null, recorded?: boolean];
 
 /** JSON escapes every newline, so the first one ends the head. */
 export function packEntry(call: CallDoc): string {
-  const head: EntryHead = [call.startedAt.getTime(), call.status, call.caller, call.trackingNumber, call.destination, call.offlineDescription];
+  const head: EntryHead = [call.startedAt.getTime(), call.status, call.caller, call.trackingNumber, call.destination, call.offlineDescription, hasStoredRecording(call)];
   return `${JSON.stringify(head)}\n${JSON.stringify(callRecordBody(call))}`;
 }
 
@@ -56,6 +58,7 @@ interface Row {
   caller: string | null;
   trackingNumber: string;
   destination: string | null;
+  recorded: boolean;
   record: string;
 }
 
@@ -81,8 +84,9 @@ export class CallPages {
   }
 
   /** The calls of [from, to) whose status is one of `statuses` (and that match `filter`), oldest first
-   * (ties by id): `limit` of them after `skip`, each as the JSON of its data API record. */
-  async page(domain: DomainDoc, from: Date, to: Date, statuses: readonly CallStatus[], filter: DimensionFilter | null, skip: number, limit: number): Promise<string[]> {
+   * (ties by id): `limit` of them after `skip`, each as the JSON of its data API record (`linkBase`:
+   * where the collector is reached, for the recording's link). */
+  async page(domain: DomainDoc, from: Date, to: Date, statuses: readonly CallStatus[], filter: DimensionFilter | null, skip: number, limit: number, linkBase: string): Promise<string[]> {
     const buckets = await this.c.callPages.find({ _id: { $gte: bucketKey(domain._id, hourOf(from)), $lt: bucketKey(domain._id, to) } }, { projection: { calls: 1 } }).toArray();
     const wanted = new Set<CallStatus | null>(statuses);
     const rows: Row[] = [];
@@ -93,12 +97,15 @@ export class CallPages {
         const [start, status, caller] = head;
         if (!wanted.has(status) || start < from.getTime() || start >= to.getTime()) continue;
         if (filter && head[HEAD_INDEX[filter.dimension]] !== filter.value) continue;
-        rows.push({ id: Number(id), start, caller, trackingNumber: head[3], destination: head[4], record });
+        rows.push({ id: Number(id), start, caller, trackingNumber: head[3], destination: head[4], recorded: head[6] === true, record });
       }
     }
     rows.sort((a, b) => a.start - b.start || a.id - b.id);
-    // The head's two fields first, as callRecord orders them, then the rendered rest.
-    return rows.slice(skip, skip + limit).map((row) => `${JSON.stringify(callRecordHead(new Date(row.start), row.caller, domain)).slice(0, -1)},${numbersIn(row, domain).slice(1)}`);
+    // The head's two fields first, as callRecord orders them, then the rendered rest, then the recording.
+    return rows.slice(skip, skip + limit).map((row) => {
+      const recording = JSON.stringify(recordingLink(row.id, row.recorded, linkBase));
+      return `${JSON.stringify(callRecordHead(new Date(row.start), row.caller, domain)).slice(0, -1)},${numbersIn(row, domain).slice(1, -1)},"recording":${recording}}`;
+    });
   }
 
   /** Recomputes a domain's buckets from its calls, an hour at a time. */

@@ -6,9 +6,22 @@ import { maskCaller } from '../domains/caller-privacy.ts';
 import { countryOf, nationalOf } from '../domains/phone-numbers.ts';
 import { localTime } from '../domains/time-zone.ts';
 
-export function callRecord(call: CallDoc, domain: DomainDoc): CallRecord {
+/** `linkBase`: where the collector is reached (PUBLIC_URL, or the request's origin), for the recording's link. */
+export function callRecord(call: CallDoc, domain: DomainDoc, linkBase: string): CallRecord {
   // The numbers are put back in the body's own places: `tracking_number` and `phone` stay its first fields.
-  return { ...callRecordHead(call.startedAt, call.caller, domain), ...callRecordBody(call), ...callNumbersIn(call.trackingNumber, call.destination, countryOf(domain)) };
+  return {
+    ...callRecordHead(call.startedAt, call.caller, domain),
+    ...callRecordBody(call),
+    ...callNumbersIn(call.trackingNumber, call.destination, countryOf(domain)),
+    recording: recordingLink(call._id, hasStoredRecording(call), linkBase),
+  };
+}
+
+export const hasStoredRecording = (call: Pick<CallDoc, 'recording'>) => call.recording?.status === 'stored';
+
+/** Ours: where the data API serves a call's stored recording, to the same `api_key`; null when it has none. */
+export function recordingLink(callId: number, stored: boolean, linkBase: string): string | null {
+  return stored ? `${linkBase}/data-api/calls/${callId}/recording` : null;
 }
 
 /** The fields shown as the domain's settings say: the start in its time zone, the caller as its

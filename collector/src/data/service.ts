@@ -24,15 +24,22 @@ export class DataService {
     this.summaries = new CallSummaries(c);
   }
 
-  async query(domain: DomainDoc, req: DataRequest): Promise<DataAnswer | RenderedPage> {
+  /** `linkBase`: where the collector is reached (PUBLIC_URL, or the request's origin), for recordings' links. */
+  async query(domain: DomainDoc, req: DataRequest, linkBase: string): Promise<DataAnswer | RenderedPage> {
     if (req.type === 'sms') return this.sms(domain, req);
     const filter = dimensionFilter(req);
     if (filter === 'index') {
       const index = filterIndex(req);
-      return req.groupByDay ? this.dailyByScan(domain, req, index) : paged(this.c.calls, callFilter(domain, req), 'startedAt', req, (call) => callRecord(call, domain), index);
+      return req.groupByDay ? this.dailyByScan(domain, req, index) : paged(this.c.calls, callFilter(domain, req), 'startedAt', req, (call) => callRecord(call, domain, linkBase), index);
     }
     const days = await this.countedDays(domain, req, filter);
-    return req.groupByDay ? { status: 'OK', results: days.map(roundedRow) } : this.pageOfCalls(domain, req, days, filter);
+    return req.groupByDay ? { status: 'OK', results: days.map(roundedRow) } : this.pageOfCalls(domain, req, days, filter, linkBase);
+  }
+
+  /** The call of this domain by its id as the path wrote it, with its recording; null when none. */
+  async recordedCall(domain: DomainDoc, callId: string): Promise<Pick<CallDoc, '_id' | 'recording'> | null> {
+    const id = Number(callId);
+    return /^\d{1,15}$/.test(callId) ? this.c.calls.findOne({ _id: id, domainId: domain._id }, { projection: { recording: 1 } }) : null;
   }
 
   /** Every day of the range, days without calls included, from the rollups of the statuses (and filter) asked for. */
@@ -56,12 +63,12 @@ export class DataService {
 
   /** The page's first record is the `skip`-th of the day it falls on; its last is on the day the
    * running count reaches `skip + limit`. The query reads those days alone, however deep the page. */
-  private async pageOfCalls(domain: DomainDoc, req: DataRequest, days: DailyRow[], filter: DimensionFilter | null): Promise<RenderedPage> {
+  private async pageOfCalls(domain: DomainDoc, req: DataRequest, days: DailyRow[], filter: DimensionFilter | null, linkBase: string): Promise<RenderedPage> {
     const total = days.reduce((n, d) => n + d.calls, 0);
     const span = pageSpan(days, (req.page - 1) * req.limit, req.limit);
     const from = span && startOfLocalDay(span.firstDay, domain.timeZone);
     const to = span && startOfLocalDay(nextDay(span.lastDay), domain.timeZone);
-    const results = span ? await this.summaries.pages.page(domain, from!, to!, req.statuses ?? CALL_STATUSES, filter, span.skip, req.limit) : [];
+    const results = span ? await this.summaries.pages.page(domain, from!, to!, req.statuses ?? CALL_STATUSES, filter, span.skip, req.limit, linkBase) : [];
     return renderedPage(req, total, results);
   }
 

@@ -6,6 +6,7 @@ import type { Collection, Document } from 'mongodb';
 import type { Collections } from './collections.ts';
 import { DEFAULT_COUNTRY } from '../domains/phone-numbers.ts';
 import { CallSources } from '../reports/call-sources.ts';
+import { CallWrites } from '../telephony/call-writes.ts';
 
 export async function migrateDatabase(c: Collections): Promise<void> {
   // Numbers of any country: a domain stored before it had a country is French, as its numbers were
@@ -21,6 +22,14 @@ export async function migrateDatabase(c: Collections): Promise<void> {
   for await (const domain of c.domains.find({ callCountsVersion: { $ne: CALL_COUNTS_VERSION } }, { projection: { timeZone: 1 } })) {
     if (await c.calls.findOne({ domainId: domain._id, 'verdict.value': 'spam' }, { projection: { _id: 1 } })) await new CallSources(c).rebuild(domain._id, domain.timeZone);
     await c.domains.updateOne({ _id: domain._id }, { $set: { callCountsVersion: CALL_COUNTS_VERSION } });
+  }
+  // Recordings in the data API: a call's page entry says whether it has a stored one. The calls that
+  // got one before it did are written again (a new revision, so their entry is put again), once.
+  for await (const domain of c.domains.find({ recordingLinksVersion: { $exists: false } }, { projection: { _id: 1 } })) {
+    const writes = new CallWrites(c);
+    const recorded = c.calls.find({ 'recording.storedAt': { $gt: new Date(0) }, domainId: domain._id, 'recording.status': 'stored' }).hint({ 'recording.storedAt': 1 });
+    for await (const call of recorded) await writes.update(call, { recording: call.recording! });
+    await c.domains.updateOne({ _id: domain._id }, { $set: { recordingLinksVersion: 1 } });
   }
 }
 

@@ -68,6 +68,9 @@ export interface DomainDoc {
   /** Ours: the version of the report counters' rules the domain's calls were counted by
    * (db/migrations.ts counts them again when the rules change); absent: 1. */
   callCountsVersion?: number;
+  /** Ours: set once the domain's calls' data API entries say whether each has a stored recording
+   * (db/migrations.ts writes those recorded before again). */
+  recordingLinksVersion?: number;
 }
 
 export interface TrackingNumberDoc {

@@ -21,6 +21,7 @@ import { accountOf } from './webhooks.ts';
 import { callPage } from '../reports/call-page.ts';
 import { serveRecording } from '../recordings/serve.ts';
 import { deleteRecording } from '../recordings/retention.ts';
+import type { RecordingStates } from '../recordings/states.ts';
 import type { RecordingStore } from '../recordings/store.ts';
 import { TOUCH_MODELS, type TouchModel } from '../reports/touch-models.ts';
 
@@ -31,7 +32,7 @@ function touchModelOf(value: unknown): TouchModel {
   return value as TouchModel;
 }
 
-export function reportRoutes(router: Router, c: Collections, agents: AgentService, can: Can, recordings?: RecordingStore): void {
+export function reportRoutes(router: Router, c: Collections, agents: AgentService, can: Can, recordings?: { store: RecordingStore; states: RecordingStates }): void {
   const report = (path: string, answer: (ctx: Context, domain: DomainDoc) => Promise<void>, rule: Rule = RULES.readReports) =>
     router.get(`/domains/:domain/reports/${path}`, can(rule), async (ctx) => answer(ctx, await domainOf(c, ctx)));
 
@@ -74,7 +75,7 @@ export function reportRoutes(router: Router, c: Collections, agents: AgentServic
     const domain = await domainOf(c, ctx);
     const callId = Number(ctx.params.callId);
     const call = Number.isSafeInteger(callId) ? await c.calls.findOne({ _id: callId, domainId: domain._id }, { projection: { recording: 1 } }) : null;
-    if (!call || !recordings || !serveRecording(ctx, recordings, call, ctx.query.download === '1')) throw new ManageFailure(404, `No recording of call ${ctx.params.callId} in this domain`);
+    if (!call || !recordings || !serveRecording(ctx, recordings.store, call, ctx.query.download === '1')) throw new ManageFailure(404, `No recording of call ${ctx.params.callId} in this domain`);
   });
 
   /** Deletes the call's recording (its audio; the call says when and by whom). Turning recording off deletes nothing. */
@@ -83,7 +84,7 @@ export function reportRoutes(router: Router, c: Collections, agents: AgentServic
     const callId = Number(ctx.params.callId);
     auditing(ctx, { callId });
     const own = Number.isSafeInteger(callId) && (await c.calls.countDocuments({ _id: callId, domainId: domain._id }, { limit: 1 })) > 0;
-    if (!own || !recordings || !(await deleteRecording(c, recordings, callId, memberOf(ctx)._id))) throw new ManageFailure(404, `No recording of call ${ctx.params.callId} in this domain`);
+    if (!own || !recordings || !(await deleteRecording(recordings.states, recordings.store, callId, memberOf(ctx)._id))) throw new ManageFailure(404, `No recording of call ${ctx.params.callId} in this domain`);
     ctx.status = 204;
   });
 

@@ -23,6 +23,7 @@ import { sessionRoutes } from './session-routes.ts';
 import { memberRoutes } from './member-routes.ts';
 import { sharedLinkRoutes } from './shared-link-routes.ts';
 import type { CallWrites } from '../telephony/call-writes.ts';
+import type { RecordingStates } from '../recordings/states.ts';
 import type { RecordingStore } from '../recordings/store.ts';
 import { mailRoutes, type MailOptions } from './mail-routes.ts';
 import { alertRoutes } from './alert-routes.ts';
@@ -46,8 +47,8 @@ export interface ManageServices {
   domains?: DomainCache;
   /** The traffic counters this process has summed and not written yet: written before a read. */
   traffic?: TrafficBuffer;
-  /** Where calls' recordings are kept (GridFS). */
-  recordings?: RecordingStore;
+  /** Where calls' recordings are kept (GridFS), and their states on the calls. */
+  recordings?: { store: RecordingStore; states: RecordingStates };
 }
 
 export function manageRoutes(c: Collections, limit: SignInLimit, services: ManageServices, options: ManageOptions, log: Logger): Router {

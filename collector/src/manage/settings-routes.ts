@@ -48,8 +48,8 @@ function domainView(domain: DomainDoc) {
     ...settings,
     sitePhones: settings.sitePhones.map(national),
     redirectPhone: settings.redirectPhone && national(settings.redirectPhone),
-    // Never set: the defaults of the domain's country (the announcement in its language).
-    recording: domain.recording ?? recordingSettingsIn(settings.country).parse({}),
+    // Never set, or set before a field of it was: the defaults of the domain's country (the announcement in its language).
+    recording: { ...recordingSettingsIn(settings.country).parse({}), ...domain.recording },
     pools: domain.pools,
     keys: keyStatus(domain),
     publicKey: domain.publicKey ?? null,

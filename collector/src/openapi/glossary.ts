@@ -139,6 +139,7 @@ const FIELDS: Record<string, string> = {
   announcement: "What the caller hears before the call is forwarded and recorded; by default, in the domain's language",
   channels: '`dual`: each party on its own channel; `mono`: mixed',
   otherLawfulBasis: 'Ours: the owner has another lawful basis to record without telling the caller: an empty announcement needs it',
+  deleteAtCarrier: "Ours: once a recording is stored in the collector's database, delete the carrier's copy (Twilio's recording), so it is kept in one place",
   recordingRetentionDays: 'Days a recording is kept, then deleted (the call stays); 0: kept until deleted',
   ga_client_id: "Ours: GA4's client id of the visitor, from its `_ga` cookie (`1234567890.1712345678`): the sale's GA4 event joins the visitor's GA4 session",
   ga_session_id: "Ours: GA4's session id of the visitor, from its `_ga_<stream>` cookie",

@@ -2,21 +2,27 @@
 // attempt of an outbox message (kind `recording`, webhooks/delivery-worker.ts): so it is retried with
 // back-off when the carrier is slow, down or not ready (404), never fetched twice, and never lost on
 // a restart. A type that is no audio, a file too large or a private address is refused for good, and
-// the call says why; so does a fetch still failing when the outbox gives up.
+// the call says why; so does a fetch still failing when the outbox gives up. Once stored, a Twilio
+// recording is deleted at Twilio when the domain says so (`recording.deleteAtCarrier`), as a message
+// of its own (label `carrier-delete`), retried the same way.
 import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
 import type { Collections } from '../db/collections.ts';
 import type { OutboxDoc, OutboxMessage } from '../webhooks/documents.ts';
+import type { Outbox } from '../webhooks/outbox.ts';
 import { PrivateAddressRefused, publicOnlyLookup, refusedTarget } from '../webhooks/public-address.ts';
 import type { SendResult } from '../webhooks/send.ts';
+import type { RecordingInfo, RecordingStates } from './states.ts';
 import { audioType, RecordingRefused, type RecordingStore } from './store.ts';
 
 /** What the outbox keeps of a recording to fetch. */
-export interface RecordingJob {
+export interface RecordingJob extends Partial<RecordingInfo> {
   callId: number;
   url: string;
   /** Twilio's media URLs take the account's SID and auth token (HTTP basic). */
   twilioAccountSid?: string;
+  /** Delete it at the carrier once stored (the domain's `recording.deleteAtCarrier` when the carrier said it was ready). */
+  deleteAtCarrier?: boolean;
 }
 
 export interface FetcherOptions {
@@ -27,28 +33,40 @@ export interface FetcherOptions {
   maxBytes?: number;
 }
 
-const MAX_REDIRECTS = 3;
+export const CARRIER_DELETE = 'carrier-delete';
+const DONE: SendResult = { delivered: true, httpStatus: null, error: null, permanent: false };
 
 /** The outbox message that fetches a call's recording once (its id is the recording's). */
 export function recordingMessage(accountId: string, recordingId: string, job: RecordingJob): OutboxMessage & { id: string } {
   return { id: `recording_${recordingId}`, accountId, stream: `recording:${job.callId}`, kind: 'recording', label: 'recording', url: job.url, contentType: 'application/json', body: JSON.stringify(job), signed: false };
 }
 
+/** Twilio's resource of a recording, as its media URL names it (`…/2010-04-01/Accounts/AC…/Recordings/RE…`):
+ * `DELETE` of it with `.json` deletes the recording (Twilio's API reference, Recording resource). */
+export function twilioRecordingResource(job: RecordingJob): string | null {
+  if (!job.twilioAccountSid || !job.sid) return null;
+  const url = new URL(job.url);
+  const path = `/2010-04-01/Accounts/${job.twilioAccountSid}/Recordings/${job.sid}`;
+  return url.pathname.replace(/\.(wav|mp3|json)$/, '') === path ? `${url.origin}${path}.json` : null;
+}
+
 export class RecordingFetcher {
   constructor(
     private readonly c: Collections,
     private readonly store: RecordingStore,
+    private readonly states: RecordingStates,
+    private readonly outbox: Outbox,
     private readonly o: FetcherOptions,
   ) {}
 
   async fetch(m: OutboxDoc): Promise<SendResult> {
     const job = JSON.parse(m.body) as RecordingJob;
+    if (m.label === CARRIER_DELETE) return this.deleteAtCarrier(m.url, job);
     const call = await this.c.calls.findOne({ _id: job.callId }, { projection: { recording: 1 } });
-    if (!call || call.recording?.status === 'stored' || call.recording?.status === 'deleted') return { delivered: true, httpStatus: null, error: null, permanent: false }; // nothing (more) to do
-    const auth = job.twilioAccountSid && this.o.twilioAuthToken ? `${job.twilioAccountSid}:${this.o.twilioAuthToken}` : undefined;
+    if (!call || call.recording?.status === 'stored' || call.recording?.status === 'deleted') return DONE; // nothing (more) to do
     let res: IncomingMessage;
     try {
-      res = await get(job.url, { auth, publicOnly: this.o.publicOnly, timeoutMs: this.o.timeoutMs ?? 30_000 });
+      res = await request('GET', job.url, { auth: this.authOf(job), publicOnly: this.o.publicOnly, timeoutMs: this.o.timeoutMs ?? 30_000 });
     } catch (err) {
       const permanent = err instanceof PrivateAddressRefused;
       if (permanent) await this.failed(job.callId, (err as Error).message);
@@ -67,7 +85,10 @@ export class RecordingFetcher {
     }
     try {
       const stored = await this.store.save(job.callId, res, type, this.o.maxBytes);
-      await this.c.calls.updateOne({ _id: job.callId }, { $set: { 'recording.status': 'stored', 'recording.fileId': stored.fileId, 'recording.size': stored.size, 'recording.contentType': stored.contentType, 'recording.storedAt': new Date() }, $unset: { 'recording.error': '' } });
+      const info = job.sid === undefined ? null : { sid: job.sid, duration: job.duration ?? null, channels: job.channels ?? null };
+      // Another fetch of it got there first (a second word of one recording): this copy goes.
+      if (!(await this.states.stored(job.callId, stored, info))) await this.store.delete(stored.fileId);
+      else if (job.deleteAtCarrier) await this.queueCarrierDelete(m, job);
       return { delivered: true, httpStatus: 200, error: null, permanent: false };
     } catch (err) {
       const permanent = err instanceof RecordingRefused;
@@ -78,28 +99,55 @@ export class RecordingFetcher {
 
   /** The call says its recording could not be fetched, and why. */
   async failed(callId: number, reason: string): Promise<void> {
-    await this.c.calls.updateOne({ _id: callId, 'recording.status': 'fetching' }, { $set: { 'recording.status': 'failed', 'recording.error': `recording could not be fetched: ${reason}` } });
+    await this.states.failed(callId, `recording could not be fetched: ${reason}`);
+  }
+
+  private authOf(job: RecordingJob): string | undefined {
+    return job.twilioAccountSid && this.o.twilioAuthToken ? `${job.twilioAccountSid}:${this.o.twilioAuthToken}` : undefined;
+  }
+
+  private async queueCarrierDelete(m: OutboxDoc, job: RecordingJob): Promise<void> {
+    const resource = twilioRecordingResource(job);
+    if (resource) await this.outbox.enqueue({ id: `${m._id}_${CARRIER_DELETE}`, accountId: m.accountId, stream: m.stream, kind: 'recording', label: CARRIER_DELETE, url: resource, contentType: 'application/json', body: m.body, signed: false });
+  }
+
+  /** Deletes the recording at Twilio: 204, or 404 when it is gone already; the call says when. */
+  private async deleteAtCarrier(resource: string, job: RecordingJob): Promise<SendResult> {
+    let res: IncomingMessage;
+    try {
+      res = await request('DELETE', resource, { auth: this.authOf(job), publicOnly: this.o.publicOnly, timeoutMs: this.o.timeoutMs ?? 30_000 });
+    } catch (err) {
+      return { delivered: false, httpStatus: null, error: (err as Error).message, permanent: err instanceof PrivateAddressRefused };
+    }
+    res.resume();
+    const status = res.statusCode ?? 0;
+    if (status !== 204 && status !== 200 && status !== 404) return { delivered: false, httpStatus: status, error: `HTTP ${status}`, permanent: false };
+    await this.states.deletedAtCarrier(job.callId);
+    return { delivered: true, httpStatus: status, error: null, permanent: false };
   }
 }
 
-/** GET with a time limit, following a few redirects (the credentials only to the first host). */
-function get(url: string, o: { auth: string | undefined; publicOnly: boolean; timeoutMs: number }, hops = 0): Promise<IncomingMessage> {
+const MAX_REDIRECTS = 3;
+
+/** A request with a time limit, following a few redirects (the credentials only to the first host). */
+function request(method: 'GET' | 'DELETE', url: string, o: { auth: string | undefined; publicOnly: boolean; timeoutMs: number }, hops = 0): Promise<IncomingMessage> {
   return new Promise((resolve, reject) => {
     const target = new URL(url);
     const refused = refusedTarget(target, o.publicOnly, 'recording');
     if (refused) return reject(new PrivateAddressRefused(refused));
     const client = target.protocol === 'https:' ? https : http;
-    const req = client.get(target, { timeout: o.timeoutMs, ...(o.auth ? { auth: o.auth } : {}), ...(o.publicOnly ? { lookup: publicOnlyLookup } : {}) }, (res) => {
+    const req = client.request(target, { method, timeout: o.timeoutMs, ...(o.auth ? { auth: o.auth } : {}), ...(o.publicOnly ? { lookup: publicOnlyLookup } : {}) }, (res) => {
       const location = res.headers.location;
       if (res.statusCode && res.statusCode >= 300 && res.statusCode < 400 && location && hops < MAX_REDIRECTS) {
         res.resume();
         const next = new URL(location, target);
-        get(next.href, { ...o, auth: next.host === target.host ? o.auth : undefined }, hops + 1).then(resolve, reject);
+        request(method, next.href, { ...o, auth: next.host === target.host ? o.auth : undefined }, hops + 1).then(resolve, reject);
         return;
       }
       resolve(res);
     });
     req.on('timeout', () => req.destroy(new Error(`no answer within ${o.timeoutMs} ms`)));
     req.on('error', reject);
+    req.end();
   });
 }

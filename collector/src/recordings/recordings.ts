@@ -6,44 +6,43 @@ import type { Collections } from '../db/collections.ts';
 import type { CallDoc } from '../telephony/documents.ts';
 import type { Outbox } from '../webhooks/outbox.ts';
 import { recordingMessage, type RecordingJob } from './fetcher.ts';
+import type { RecordingInfo, RecordingStates } from './states.ts';
 import type { RecordingStore, StoredRecording } from './store.ts';
-
-/** A call that has, or is getting, a recording: none may be taken again (a failed one may). */
-const TAKEN = { $or: [{ recording: { $exists: false } }, { 'recording.status': 'failed' }] };
 
 export class Recordings {
   constructor(
     private readonly c: Collections,
     private readonly outbox: Outbox,
     private readonly store: RecordingStore,
+    private readonly states: RecordingStates,
   ) {}
 
   /** The carrier says the recording is at `job.url`: the fetch is queued first (its id is the
    * recording's, so a second word of it queues nothing), then the call says it is being fetched.
    * False when the call has a recording (or one on its way) already. */
-  async ready(call: CallDoc, id: string, info: { duration: number | null; channels: number | null }, job: Omit<RecordingJob, 'callId'>): Promise<boolean> {
+  async ready(call: CallDoc, id: string, info: Omit<RecordingInfo, 'sid'>, job: Pick<RecordingJob, 'url' | 'twilioAccountSid'>): Promise<boolean> {
     if (call.recording && call.recording.status !== 'failed') return false;
-    const domain = await this.c.domains.findOne({ _id: call.domainId }, { projection: { accountId: 1 } });
+    const domain = await this.c.domains.findOne({ _id: call.domainId }, { projection: { accountId: 1, 'recording.deleteAtCarrier': 1 } });
     if (!domain) return false;
-    await this.outbox.enqueue(recordingMessage(domain.accountId, id, { callId: call._id, ...job }));
-    const sid = id.startsWith('call-') ? null : id;
-    const taken = await this.c.calls.updateOne({ _id: call._id, ...TAKEN }, { $set: { recording: { status: 'fetching', sid, ...info } } });
-    return taken.modifiedCount > 0;
+    const recording = { sid: id.startsWith('call-') ? null : id, ...info };
+    const deleteAtCarrier = domain.recording?.deleteAtCarrier === true;
+    await this.outbox.enqueue(recordingMessage(domain.accountId, id, { callId: call._id, ...job, ...recording, ...(deleteAtCarrier ? { deleteAtCarrier } : {}) }));
+    return (await this.states.take(call._id, recording)) !== null;
   }
 
   /** The audio itself, streamed in; null when the call has a recording already. */
   async upload(call: Pick<CallDoc, '_id'>, audio: Readable, contentType: string): Promise<StoredRecording | null> {
-    const taken = await this.c.calls.updateOne({ _id: call._id, ...TAKEN }, { $set: { recording: { status: 'fetching', sid: null, duration: null, channels: null } } });
-    if (!taken.modifiedCount) {
+    const info = { sid: null, duration: null, channels: null };
+    if (!(await this.states.take(call._id, info))) {
       audio.resume();
       return null;
     }
     try {
       const stored = await this.store.save(call._id, audio, contentType);
-      await this.c.calls.updateOne({ _id: call._id }, { $set: { 'recording.status': 'stored', 'recording.fileId': stored.fileId, 'recording.size': stored.size, 'recording.contentType': stored.contentType, 'recording.storedAt': new Date() } });
+      await this.states.stored(call._id, stored, info);
       return stored;
     } catch (err) {
-      await this.c.calls.updateOne({ _id: call._id }, { $set: { 'recording.status': 'failed', 'recording.error': `recording could not be stored: ${(err as Error).message}` } });
+      await this.states.failed(call._id, `recording could not be stored: ${(err as Error).message}`);
       throw err;
     }
   }

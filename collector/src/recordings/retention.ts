@@ -5,6 +5,7 @@ import type { Collections } from '../db/collections.ts';
 import type { Logger } from '../logger.ts';
 import { Rounds } from '../alerts/rounds.ts';
 import { DEFAULT_RECORDING_RETENTION_DAYS } from './settings.ts';
+import type { RecordingStates } from './states.ts';
 import type { RecordingStore } from './store.ts';
 
 const EVERY_MS = 3_600_000;
@@ -12,8 +13,8 @@ const EVERY_MS = 3_600_000;
 const PER_ROUND = 1000;
 
 /** Deletes a call's recording (its audio; the call says when and by whom); false when it had none stored. */
-export async function deleteRecording(c: Collections, store: RecordingStore, callId: number, by: string, now = new Date()): Promise<boolean> {
-  const call = await c.calls.findOneAndUpdate({ _id: callId, 'recording.status': 'stored' }, { $set: { 'recording.status': 'deleted', 'recording.deletedAt': now, 'recording.deletedBy': by } });
+export async function deleteRecording(states: RecordingStates, store: RecordingStore, callId: number, by: string, now = new Date()): Promise<boolean> {
+  const call = await states.deleted(callId, by, now);
   if (!call?.recording?.fileId) return false;
   await store.delete(call.recording.fileId);
   return true;
@@ -25,6 +26,7 @@ export class RecordingRetention {
   constructor(
     private readonly c: Collections,
     private readonly store: RecordingStore,
+    private readonly states: RecordingStates,
     log?: Logger,
   ) {
     this.rounds = new Rounds(() => this.tick().then(() => undefined), 'deleting old recordings', log);
@@ -45,7 +47,7 @@ export class RecordingRetention {
       const days = domain.recordingRetentionDays ?? DEFAULT_RECORDING_RETENTION_DAYS;
       if (days === 0) continue;
       const due = await this.c.calls.find({ domainId: domain._id, 'recording.storedAt': { $lt: new Date(now.getTime() - days * 86_400_000) }, 'recording.status': 'stored' }, { projection: { _id: 1 } }).limit(PER_ROUND).toArray();
-      for (const { _id } of due) if (await deleteRecording(this.c, this.store, _id, 'retention', now)) deleted++;
+      for (const { _id } of due) if (await deleteRecording(this.states, this.store, _id, 'retention', now)) deleted++;
     }
     return deleted;
   }

@@ -2,7 +2,8 @@
 // domain's language) before the call is forwarded, and the forwarded leg is recorded from its
 // answer, both parties on their own channel (`dual`) or mixed (`mono`). Without an announcement,
 // only once the person has said they have another lawful basis: many places require telling the
-// caller. Recordings are kept `recordingRetentionDays` (0: kept until deleted).
+// caller. Recordings are kept `recordingRetentionDays` (0: kept until deleted); the carrier's copy
+// is deleted once ours is stored when the domain says so (`deleteAtCarrier`).
 import { z } from 'zod';
 
 export const RECORDING_CHANNELS = ['dual', 'mono'] as const;
@@ -26,6 +27,8 @@ export const recordingSettingsIn = (country: string) =>
       channels: z.enum(RECORDING_CHANNELS, { error: `must be one of ${RECORDING_CHANNELS.join(', ')}` }).default('dual'),
       /** Ours: no announcement, because the owner has another lawful basis to record (they said so). */
       otherLawfulBasis: z.boolean().default(false),
+      /** Ours: once a recording is stored here, delete the carrier's copy (Twilio's), so it is kept in one place. */
+      deleteAtCarrier: z.boolean().default(false),
     })
     .strict()
     .refine((r) => r.announcement !== '' || r.otherLawfulBasis, { message: 'an empty announcement needs otherLawfulBasis: true (many places require telling the caller)', path: ['announcement'] });

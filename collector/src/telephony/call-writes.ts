@@ -20,10 +20,10 @@ export class CallWrites {
 
   constructor(
     private readonly c: Collections,
-    { ga4Endpoint = DEFAULT_GA4_ENDPOINT, alerts = false }: { ga4Endpoint?: string; alerts?: boolean } = {},
+    { ga4Endpoint = DEFAULT_GA4_ENDPOINT, alerts = false, publicUrl }: { ga4Endpoint?: string; alerts?: boolean; publicUrl?: string } = {},
   ) {
     this.summaries = new CallSummaries(c);
-    this.pushes = new CallPush(c);
+    this.pushes = new CallPush(c, publicUrl);
     this.leadEvents = new LeadEvents(c, ga4Endpoint);
     this.alerts = alerts ? new CallAlerts(c) : null;
   }

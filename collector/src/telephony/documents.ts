@@ -46,6 +46,8 @@ export interface CallRecording {
   deletedAt?: Date;
   /** Who deleted it: a member, or `retention` (the domain's recordingRetentionDays). */
   deletedBy?: string;
+  /** When the carrier deleted its copy, once stored here (the domain's `recording.deleteAtCarrier`). */
+  carrierDeletedAt?: Date;
 }
 
 export interface CallDoc extends CallAttribution {

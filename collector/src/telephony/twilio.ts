@@ -11,6 +11,7 @@ import { recordingPlan, type RecordingPlan } from '../recordings/settings.ts';
 import type { Recordings } from '../recordings/recordings.ts';
 import { normalizePhone, toE164, type CallStatus } from '@ringtrail/shared';
 import type { CallDoc } from './documents.ts';
+import { collectorAddress } from '../http/collector-address.ts';
 import { bodyOf, parseBody } from '../http/body.ts';
 import { TelephonyFailure, telephonyEnvelope } from '../http/telephony-envelope.ts';
 import type { Logger } from '../logger.ts';
@@ -164,7 +165,7 @@ export function twilioRoutes(service: TelephonyService, recordings: Recordings, 
 function twilioSignature({ authToken, publicUrl }: TwilioOptions): Middleware {
   return async (ctx, next) => {
     if (!authToken) throw new TelephonyFailure(403, 'Twilio is not configured: set TWILIO_AUTH_TOKEN');
-    const url = `${publicUrl?.replace(/\/$/, '') ?? `${ctx.protocol}://${ctx.host}`}${ctx.originalUrl}`;
+    const url = `${collectorAddress(ctx, publicUrl)}${ctx.originalUrl}`;
     if (!twilio.validateRequest(authToken, ctx.get('x-twilio-signature'), url, params(ctx))) {
       throw new TelephonyFailure(403, 'Invalid X-Twilio-Signature');
     }

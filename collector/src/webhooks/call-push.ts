@@ -1,9 +1,11 @@
 // The `call` push (ours, opt-in by the account's `webhookEvents`): the call as the data API shows it,
-// with its callId, sent when its outcome is known and again whenever it becomes a lead or stops
-// being one (a verdict, the rule at a later report). Signed, ordered per call and retried like the
+// with its callId, sent when its outcome is known, again whenever it becomes a lead or stops
+// being one (a verdict, the rule at a later report), and again when its recording is stored (the
+// record's `recording` then links to it). Signed, ordered per call and retried like the
 // call center's pushes, through the outbox; a client written to those sees none unless it asks.
 import type { Collections } from '../db/collections.ts';
-import { callRecord } from '../data/records.ts';
+import { callRecord, hasStoredRecording } from '../data/records.ts';
+import { DEFAULT_PUBLIC_URL } from '../http/collector-address.ts';
 import type { CallDoc } from '../telephony/documents.ts';
 import { WEBHOOK_CONTENT_TYPE } from './live-push.ts';
 import { Outbox } from './outbox.ts';
@@ -11,18 +13,24 @@ import { Outbox } from './outbox.ts';
 export class CallPush {
   private readonly outbox: Outbox;
 
-  constructor(private readonly c: Collections) {
+  /** `publicUrl`: where the collector is reached, for the recording's link. */
+  constructor(
+    private readonly c: Collections,
+    private readonly publicUrl = DEFAULT_PUBLIC_URL,
+  ) {
     this.outbox = new Outbox(c);
   }
 
-  /** A call was stored (`before` null) or changed: push it if its outcome just became known or its lead changed. */
+  /** A call was stored (`before` null) or changed: push it if its outcome just became known, its
+   * lead changed, or its recording was just stored. */
   async changed(before: CallDoc | null, after: CallDoc, now = new Date()): Promise<void> {
     if (after.status === null) return;
-    if (before && before.status !== null && (before.lead ?? null) === (after.lead ?? null)) return;
+    const recordingStored = hasStoredRecording(after) && !(before && hasStoredRecording(before));
+    if (before && before.status !== null && (before.lead ?? null) === (after.lead ?? null) && !recordingStored) return;
     const domain = await this.c.domains.findOne({ _id: after.domainId });
     const account = domain && (await this.c.accounts.findOne({ _id: domain.accountId }, { projection: { webhookUrl: 1, webhookEvents: 1 } }));
     if (!domain || !account?.webhookUrl || !account.webhookEvents?.includes('call')) return;
-    const data = { callId: after._id, type: 'call', view: null, cart: null, order: null, call: { callId: after._id, ...callRecord(after, domain) } };
+    const data = { callId: after._id, type: 'call', view: null, cart: null, order: null, call: { callId: after._id, ...callRecord(after, domain, this.publicUrl) } };
     await this.outbox.enqueue(
       {
         accountId: account._id,

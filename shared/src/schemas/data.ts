@@ -49,6 +49,11 @@ export const callRecord = z.object({
   call_id: z.number().int().optional().describe("Ours: the call's id, stable across pages and reports (the calls log's and the call push's callId): what to deduplicate on; absent from records rendered before it was kept (npm run rebuild-summaries adds it)"),
   verdict: z.enum(VERDICT_WORDS).nullable().optional().describe("Ours: a person's verdict on the call (lead, not_lead, spam), which wins over the lead rule; null when nobody gave one"),
   utm_campaign: z.string().nullable().optional().describe("Ours: the utm_campaign of the visit that led to the call (in its first page's address); null when it had none or no visit led to the call; absent from records rendered before it was kept (npm run rebuild-summaries adds it)"),
+  recording: z
+    .string()
+    .nullable()
+    .optional()
+    .describe("Ours: where the call's recording is served (GET, with the same api_key parameter as the data API; byte ranges answered), e.g. https://collector.example/data-api/calls/42/recording; null when it has no stored recording"),
 });
 export type CallRecord = z.infer<typeof callRecord>;
 

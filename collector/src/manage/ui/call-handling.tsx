@@ -21,7 +21,7 @@ export function CallHandlingForm({ path, domain, saved }: { path: string; domain
         redirect: { enabled: f.get('redirectEnabled') === 'on', timetable: parseTimetable(text('redirectTimetable')) },
         whisper: f.get('whisper') === 'on',
         leadRule: { minDuration: Number(text('minDuration')), answeredOnly: f.get('answeredOnly') === 'on', firstTimeOnly: f.get('firstTimeOnly') === 'on' },
-        recording: { enabled: f.get('recordingEnabled') === 'on', announcement: text('announcement'), channels: text('channels'), otherLawfulBasis: f.get('otherLawfulBasis') === 'on' },
+        recording: { enabled: f.get('recordingEnabled') === 'on', announcement: text('announcement'), channels: text('channels'), otherLawfulBasis: f.get('otherLawfulBasis') === 'on', deleteAtCarrier: f.get('deleteAtCarrier') === 'on' },
         recordingRetentionDays: Number(text('recordingRetentionDays')),
       });
       setMessage({ ok: true, text: 'Saved.' });
@@ -70,6 +70,7 @@ export function CallHandlingForm({ path, domain, saved }: { path: string; domain
           </label>
           <label>Keep recordings (days; 0: until deleted)<input name="recordingRetentionDays" type="number" min={0} max={3650} defaultValue={domain.recordingRetentionDays} /></label>
         </div>
+        <label class="check"><input type="checkbox" name="deleteAtCarrier" defaultChecked={domain.recording.deleteAtCarrier} /> Once a recording is stored here, delete the carrier's copy (Twilio's), so it is kept in one place</label>
         <p class="muted">Turning recording off deletes nothing: a recording is deleted from its call's page, or when its days are over.</p>
       </fieldset>
       </StoredFields>

@@ -22,7 +22,7 @@ export interface DomainView {
   redirectAfterSeconds: number;
   whisper: boolean;
   leadRule: { minDuration: number; answeredOnly: boolean; firstTimeOnly: boolean };
-  recording: { enabled: boolean; announcement: string; channels: 'dual' | 'mono'; otherLawfulBasis: boolean };
+  recording: { enabled: boolean; announcement: string; channels: 'dual' | 'mono'; otherLawfulBasis: boolean; deleteAtCarrier: boolean };
   recordingRetentionDays: number;
   pools: { type: number; usage: 'online' | 'offline'; codeDigits: number; costGroup?: string }[];
   keys: Record<string, boolean>;
