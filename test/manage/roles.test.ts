@@ -59,6 +59,7 @@ const TABLE: Record<string, { may: Who[] | 'anyone'; call: [string, unknown?] }>
   'DELETE /manage/api/domains/:domain/numbers/:number': { may: DOMAIN_ADMINS, call: ['/domains/a.test/numbers/0800999999'] },
   'POST /manage/api/domains/:domain/offline-numbers/:number/assign': { may: DOMAIN_ADMINS, call: ['/domains/a.test/offline-numbers/0100000001/assign', {}] },
   'POST /manage/api/domains/:domain/offline-numbers/:number/redirect': { may: DOMAIN_ADMINS, call: ['/domains/a.test/offline-numbers/0100000001/redirect', {}] },
+  'POST /manage/api/domains/:domain/offline-numbers/:number/recording': { may: DOMAIN_ADMINS, call: ['/domains/a.test/offline-numbers/0100000001/recording', {}] },
   'POST /manage/api/domains/:domain/offline-numbers/:number/unassign': { may: DOMAIN_ADMINS, call: ['/domains/a.test/offline-numbers/0199999999/unassign'] },
   'GET /manage/api/domains/:domain/shared-links': { may: DOMAIN_ADMINS, call: ['/domains/a.test/shared-links'] },
   'POST /manage/api/domains/:domain/shared-links': { may: DOMAIN_ADMINS, call: ['/domains/a.test/shared-links', { label: 7 }] },

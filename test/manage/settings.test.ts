@@ -49,6 +49,7 @@ describe('back end settings', () => {
     ['POST', '/domains/shop.test/offline-numbers/0100000001/assign', { destination: '0155555555', description: 'Flyer' }],
     ['POST', '/domains/shop.test/offline-numbers/0100000001/unassign'],
     ['POST', '/domains/shop.test/offline-numbers/0100000001/redirect', { allowRedirect: true }],
+    ['POST', '/domains/shop.test/offline-numbers/0100000001/recording', { recording: false }],
     ['GET', '/domains/shop.test/blocked-callers'],
     ['POST', '/domains/shop.test/blocked-callers', { number: '0611111111' }],
     ['DELETE', '/domains/shop.test/blocked-callers/0611111111'],
@@ -226,12 +227,14 @@ describe('back end settings', () => {
     const path = '/domains/shop.test/offline-numbers/0100000001';
     expect(await owner.call('POST', `${path}/assign`, { destination: 'nowhere', description: 'Flyer' })).toMatchObject({ status: 400, body: { error: 'destination: "nowhere" is not a phone number' } });
     const assigned = await owner.call('POST', `${path}/assign`, { destination: '01 55 55 55 55', description: 'Spring flyer' });
-    expect(assigned.body).toContainEqual({ number: '0100000001', type: 6, usage: 'offline', inUse: true, description: 'Spring flyer', redirect: { allowRedirect: false, timetable: [] } });
+    expect(assigned.body).toContainEqual({ number: '0100000001', type: 6, usage: 'offline', inUse: true, description: 'Spring flyer', redirect: { allowRedirect: false, timetable: [] }, recording: true });
     expect(await s.t.c.offlineAssignments.findOne({ _id: '0100000001' })).toMatchObject({ destination: '0155555555', description: 'Spring flyer' });
     expect(await owner.call('POST', `${path}/assign`, { destination: '0155555556', description: 'Other' })).toMatchObject({ status: 409, body: { error: 'Tracking number already assigned' } });
     expect(await owner.call('DELETE', '/domains/shop.test/numbers/0100000001')).toMatchObject({ status: 409, body: { error: '0100000001 is assigned: unassign it first' } });
     expect(await owner.call('POST', '/domains/shop.test/offline-numbers/0800000002/assign', { destination: '0155555555', description: 'x' })).toMatchObject({ status: 404 });
     expect((await owner.call('POST', `${path}/unassign`)).body).toContainEqual(expect.objectContaining({ number: '0100000001', inUse: false, description: null }));
+    // Ours: recording off for a number is kept while it is assigned; an unassigned one has nothing to switch.
+    expect(await owner.call('POST', `${path}/recording`, { recording: false })).toMatchObject({ status: 409, body: { error: '0100000001 is not assigned: assign it first' } });
   });
 
   it('sets the webhook URL (its secret answered once), rotates the secret and the call-center key', async () => {

@@ -14,6 +14,7 @@ import { toneWav } from '../helpers/wav.ts';
 import { RecordingRetention } from '../../collector/src/recordings/retention.ts';
 import { RecordingStore } from '../../collector/src/recordings/store.ts';
 import { RecordingStates } from '../../collector/src/recordings/states.ts';
+import { twilioRecordingResource } from '../../collector/src/recordings/fetcher.ts';
 import { CallWrites } from '../../collector/src/telephony/call-writes.ts';
 
 const ACCOUNT_SID = 'AC00000000000000000000000000000001';
@@ -26,11 +27,17 @@ const WAV = toneWav(3, { channels: 2 });
 let media: http.Server;
 let mediaUrl = '';
 const served: { auth: string | undefined; status: number }[] = [];
+/** Twilio's Recording resources deleted (`DELETE …/Recordings/RE….json`, 204), with their credentials. */
+const deletedAtTwilio: { path: string; ok: boolean }[] = [];
 let notReadyFor = 1;
 beforeAll(async () => {
   media = http.createServer((req, res) => {
     const auth = req.headers.authorization;
     const ok = auth === `Basic ${Buffer.from(`${ACCOUNT_SID}:${TWILIO_TOKEN}`).toString('base64')}`;
+    if (req.method === 'DELETE') {
+      deletedAtTwilio.push({ path: req.url!, ok });
+      return res.writeHead(ok ? 204 : 401).end();
+    }
     const status = !ok ? 401 : notReadyFor-- > 0 ? 404 : 200;
     served.push({ auth, status });
     if (status !== 200) return res.writeHead(status).end();
@@ -136,6 +143,28 @@ describe('a recorded Twilio call', () => {
     expect(first.status).toBe('SUCCESS'); // the call stays
     expect(await bucket.find({}).toArray()).toHaveLength(0);
     expect(await s.t.db.collection('recordings.chunks').countDocuments()).toBe(0);
+  });
+
+  it("deletes Twilio's copy once stored, when the domain says so, and the call says when", async () => {
+    const owner = await signedInClient(s.collector.baseUrl, OWNER.username, OWNER.password);
+    expect((await owner.call('PATCH', '/domains/shop.test', { recording: { enabled: true, deleteAtCarrier: true } })).status).toBe(200);
+    const view = await s.collector.post('/ospView', viewParams({ ip: '198.51.100.10' }));
+    const number = `+33${view.body.surtaxPhones['0123456789'].surtaxPhoneNumber.replaceAll('.', '').slice(1)}`;
+    const base = { AccountSid: ACCOUNT_SID, CallSid: 'CA-third', From: '+33633445566', To: number, Direction: 'inbound', ApiVersion: '2010-04-01' };
+    await twilioPost(s.collector.baseUrl, '/voice', { ...base, CallStatus: 'ringing' }, TWILIO_TOKEN);
+    await twilioPost(s.collector.baseUrl, '/recording', { ...base, CallStatus: 'completed', RecordingSid: 'RE0004', RecordingUrl: mediaUrl.replace('RE0001', 'RE0004'), RecordingStatus: 'completed', RecordingDuration: '3', RecordingChannels: '2' }, TWILIO_TOKEN);
+    const third = async () => (await s.t.c.calls.findOne({ callRef: 'CA-third' }))!;
+    await expect.poll(async () => (await third()).recording?.carrierDeletedAt, { timeout: 20_000 }).toBeInstanceOf(Date);
+    expect((await third()).recording?.status).toBe('stored');
+    // Exactly Twilio's Recording resource, with the account's credentials, once.
+    expect(deletedAtTwilio).toEqual([{ path: `/2010-04-01/Accounts/${ACCOUNT_SID}/Recordings/RE0004.json`, ok: true }]);
+    // Only a URL naming exactly that Recording resource is ever deleted.
+    const job = { callId: 1, sid: 'RE0004', twilioAccountSid: ACCOUNT_SID };
+    expect(twilioRecordingResource({ ...job, url: `https://media.example/2010-04-01/Accounts/${ACCOUNT_SID}/Recordings/RE0004.wav` })).toBe(`https://media.example/2010-04-01/Accounts/${ACCOUNT_SID}/Recordings/RE0004.json`);
+    expect(twilioRecordingResource({ ...job, url: 'https://media.example/files/RE0004' })).toBeNull();
+    expect(twilioRecordingResource({ ...job, url: `https://media.example/2010-04-01/Accounts/${ACCOUNT_SID}/Recordings/RE9999` })).toBeNull();
+    // The calls stored before it was on were left alone at Twilio.
+    expect((await s.t.c.calls.findOne({ callRef: 'CA-recorded' }))!.recording?.carrierDeletedAt).toBeUndefined();
   });
 
   it('answers a callback for a call it does not know, and stores nothing', async () => {

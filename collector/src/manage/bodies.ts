@@ -19,5 +19,7 @@ export const numbersBodyIn = (country: string) => z.object({ numbers: z.array(ph
 export const numbersBody = numbersBodyIn(DEFAULT_COUNTRY);
 /** An offline number's no-answer redirect: the offline numbers API's `allow_redirect` and `timetable`. */
 export const offlineRedirect = z.object({ allowRedirect: z.boolean(), timetable: timetableEntries.default([]) });
-export const offlineAssignmentIn = (country: string) => z.object({ destination: phoneIn(country), description: z.string().trim().min(1, 'is required').max(255) }).extend(offlineRedirect.partial().shape);
+/** Ours: false, the number's calls are never recorded (a line that must not be); true: as the domain says. */
+export const offlineRecording = z.object({ recording: z.boolean() });
+export const offlineAssignmentIn = (country: string) => z.object({ destination: phoneIn(country), description: z.string().trim().min(1, 'is required').max(255) }).extend(offlineRedirect.partial().shape).extend(offlineRecording.partial().shape);
 export const offlineAssignment = offlineAssignmentIn(DEFAULT_COUNTRY);

@@ -17,6 +17,8 @@ export interface NumberRow {
   description: string | null;
   /** An assigned offline number's no-answer redirect (the offline numbers API's allow_redirect and timetable). */
   redirect?: { allowRedirect: boolean; timetable: TimetableEntry[] };
+  /** Ours, an assigned offline number's: false, its calls are never recorded; true, as the domain says. */
+  recording?: boolean;
 }
 
 export async function addPool(c: Collections, domain: DomainDoc, pool: PoolConfig): Promise<DomainDoc> {
@@ -57,7 +59,7 @@ export async function numbersShown(c: Collections, domain: DomainDoc, now = new 
   const [numbers, held, assignments] = await Promise.all([
     c.trackingNumbers.find({ domainId: domain._id }).sort({ type: 1, _id: 1 }).toArray(),
     c.slots.find({ domainId: domain._id, freeAt: { $gt: now } }, { projection: { number: 1 } }).toArray(),
-    c.offlineAssignments.find({ domainId: domain._id }, { projection: { description: 1, allowRedirect: 1, timetable: 1 } }).toArray(),
+    c.offlineAssignments.find({ domainId: domain._id }, { projection: { description: 1, allowRedirect: 1, timetable: 1, recording: 1 } }).toArray(),
   ]);
   const heldNumbers = new Set(held.map((s) => s.number));
   const assignmentOf = new Map(assignments.map((a) => [a._id, a]));
@@ -70,7 +72,7 @@ export async function numbersShown(c: Collections, domain: DomainDoc, now = new 
       usage: n.usage,
       inUse: n.usage === 'online' ? heldNumbers.has(n._id) : Boolean(assigned),
       description: assigned?.description ?? null,
-      ...(assigned ? { redirect: { allowRedirect: assigned.allowRedirect, timetable: assigned.timetable } } : {}),
+      ...(assigned ? { redirect: { allowRedirect: assigned.allowRedirect, timetable: assigned.timetable }, recording: assigned.recording !== false } : {}),
     };
   });
   return { numbers: rows, ...withPhoneDisplay([...numbers.map((n) => n._id), ...domain.sitePhones, domain.redirectPhone], country) };

@@ -18,6 +18,12 @@ export async function assignOffline(c: Collections, offline: OfflineNumbers, dom
   await asManageFailure(offline.run(domain, { action: 'assign', tracking_number: number, phone_number: destination, description, type: stored.type, ...asRequest(redirect) }));
 }
 
+/** Whether an assigned number's calls may be recorded (false: never, whatever the domain says). */
+export async function setOfflineRecording(c: Collections, domain: DomainDoc, number: string, recording: boolean): Promise<void> {
+  const { matchedCount } = await c.offlineAssignments.updateOne({ _id: number, domainId: domain._id }, { $set: { recording } });
+  if (matchedCount === 0) throw new ManageFailure(409, `${number} is not assigned: assign it first`);
+}
+
 /** `redirect_setup` of an assigned number. */
 export async function setOfflineRedirect(offline: OfflineNumbers, domain: DomainDoc, number: string, redirect: Required<RedirectRule>): Promise<void> {
   await asManageFailure(offline.run(domain, { action: 'redirect_setup', tracking_number: number, ...asRequest(redirect) }));

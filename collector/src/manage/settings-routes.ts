@@ -18,8 +18,8 @@ import type { Outbox } from '../webhooks/outbox.ts';
 import { createDomain, DOMAIN_NOT_FOUND, domainOfAccount, domainsOfAccount, keyStatus, lastViewAt, rotateDomainKey, updateDomain } from './domains.ts';
 import { addNumbers, addPool, listNumbers, numbersShown, poolOf, removeNumber } from './numbers.ts';
 import type { OfflineNumbers } from '../offline/service.ts';
-import { assignOffline, setOfflineRedirect, unassignOffline } from './offline-numbers.ts';
-import { localeQuery, numbersBodyIn, offlineAssignmentIn, offlineRedirect, webhookEventsBody, webhookUrl } from './bodies.ts';
+import { assignOffline, setOfflineRecording, setOfflineRedirect, unassignOffline } from './offline-numbers.ts';
+import { localeQuery, numbersBodyIn, offlineAssignmentIn, offlineRecording, offlineRedirect, webhookEventsBody, webhookUrl } from './bodies.ts';
 import { valid } from './validate.ts';
 import { currencyOf, localeOfTimeZone } from '../domains/locale.ts';
 import { originOf } from './pages.ts';
@@ -152,10 +152,21 @@ export function settingsRoutes(router: Router, c: Collections, outbox: Outbox, o
 
   router.post('/domains/:domain/offline-numbers/:number/assign', can(RULES.manageDomain, 'offline-number.assign'), parseBody, async (ctx) => {
     const domain = await domainOf(c, ctx);
-    const { destination, description, ...redirect } = valid(offlineAssignmentIn(countryOf(domain)), bodyOf(ctx.request));
+    const { destination, description, recording, ...redirect } = valid(offlineAssignmentIn(countryOf(domain)), bodyOf(ctx.request));
     const number = await numberParam(c, ctx, domain);
-    auditing(ctx, { number, destination, description });
+    auditing(ctx, { number, destination, description, ...(recording === undefined ? {} : { recording }) });
     await assignOffline(c, offline, domain, number, destination, description, redirect);
+    if (recording !== undefined) await setOfflineRecording(c, domain, number, recording);
+    ctx.body = await listNumbers(c, domain);
+  });
+
+  /** Ours: an assigned offline number's calls recorded as the domain says, or never. */
+  router.post('/domains/:domain/offline-numbers/:number/recording', can(RULES.manageDomain, 'offline-number.recording'), parseBody, async (ctx) => {
+    const domain = await domainOf(c, ctx);
+    const number = await numberParam(c, ctx, domain);
+    const { recording } = valid(offlineRecording, bodyOf(ctx.request));
+    auditing(ctx, { number, recording });
+    await setOfflineRecording(c, domain, number, recording);
     ctx.body = await listNumbers(c, domain);
   });
 

@@ -12,6 +12,8 @@ export interface OfflineAssignmentDoc {
   allowRedirect: boolean;
   timetable: TimetableEntry[];
   operator: string | null;
+  /** Ours: false, its calls are never recorded, whatever the domain's recording says (absent: as the domain says). */
+  recording?: boolean;
   assignedAt: Date;
   updatedAt: Date;
 }

@@ -22,7 +22,7 @@ import {
 } from '@ringtrail/shared';
 import { z, type ZodType } from 'zod';
 import { domainName, domainSettings, poolSettings } from '../domains/settings.ts';
-import { localeQuery, numbersBody, offlineAssignment, offlineRedirect, webhookEventsBody, webhookUrl } from '../manage/bodies.ts';
+import { localeQuery, numbersBody, offlineAssignment, offlineRecording, offlineRedirect, webhookEventsBody, webhookUrl } from '../manage/bodies.ts';
 import { blockedCallerBody } from '../manage/blocklist-routes.ts';
 import { verdictBody } from '../manage/verdict-routes.ts';
 import { TOUCH_MODELS } from '../reports/touch-models.ts';
@@ -246,6 +246,21 @@ export const OPERATIONS: Operation[] = [
     query: dataQuery,
     responses: { 200: json('OK with results, or ERROR with every problem', z.union([answer.data.ok, answer.data.error])), 500: json('Cannot handle request: retry', answer.data.error) },
   },
+  {
+    method: 'get',
+    path: '/data-api/calls/:callId/recording',
+    tag: TAGS.data,
+    summary: "Ours: a record's `recording`, the call's audio (WAV or MP3) to the same api_key: the whole file, or the byte range asked for (Range: bytes=…, answered 206); `download=1` to keep it",
+    query: z.object({ api_key: z.string().describe('The data API key of the domain'), download: z.enum(['1']).optional().describe('Answer it as an attachment') }),
+    responses: {
+      200: { description: 'The audio', type: 'audio/wav' },
+      206: { description: 'The byte range asked for, with Content-Range', type: 'audio/wav' },
+      403: json('Invalid api key', answer.data.error),
+      404: json('The call has no stored recording, or is not of this key', answer.data.error),
+      416: { description: 'A range outside the file', type: 'audio/wav' },
+      500: json('Cannot handle request: retry', answer.data.error),
+    },
+  },
 
   commerceOp('/api/customer-cart', 'Creates or replaces a cart', cartRequest.extend({ key: z.string(), ...products })),
   commerceOp('/api/customer-order', 'Creates or updates an order (variant A with a cart, variant B alone)', orderRequest.extend({ key: z.string(), ...products })),
@@ -301,6 +316,7 @@ export const OPERATIONS: Operation[] = [
   manageOp('post', '/domains/:domain/offline-numbers/:number/assign', "An offline number's campaign", json('The numbers', answer.manage.list), { body: offlineAssignment }),
   manageOp('post', '/domains/:domain/offline-numbers/:number/unassign', 'Ends an offline number\'s campaign', json('The numbers', answer.manage.list)),
   manageOp('post', '/domains/:domain/offline-numbers/:number/redirect', "An offline number's no-answer redirect (allow_redirect and timetable)", json('The numbers', answer.manage.list), { body: offlineRedirect }),
+  manageOp('post', '/domains/:domain/offline-numbers/:number/recording', "Ours: an assigned offline number's calls recorded as the domain says (true) or never (false)", json('The numbers', answer.manage.list), { body: offlineRecording }),
   manageOp('get', '/domains/:domain/blocked-callers', "The domain's blocked callers, newest first: id, number (as the caller privacy shows it), addedAt, addedBy", json('The entries', answer.manage.list)),
   manageOp('post', '/domains/:domain/blocked-callers', 'Blocks a caller, any format', object('The entry'), { body: blockedCallerBody }, 201),
   manageOp('delete', '/domains/:domain/blocked-callers/:entry', 'Unblocks a caller, by entry id or number', { description: 'Unblocked' }, {}, 204),

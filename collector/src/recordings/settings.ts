@@ -45,9 +45,10 @@ export interface RecordingPlan {
   channels: (typeof RECORDING_CHANNELS)[number];
 }
 
-/** The domain's plan for a call forwarded somewhere; null when it does not record. */
-export function recordingPlan(domain: { recording?: RecordingSettings; country?: string } | null, forwarded: boolean): RecordingPlan | null {
+/** The domain's plan for a call forwarded somewhere; null when it does not record, or when the call
+ * is to an offline number that turned recording off for itself. */
+export function recordingPlan(domain: { recording?: RecordingSettings; country?: string } | null, forwarded: boolean, offline: { recording?: boolean } | null = null): RecordingPlan | null {
   const recording = domain?.recording;
-  if (!domain || !recording?.enabled || !forwarded) return null;
+  if (!domain || !recording?.enabled || !forwarded || offline?.recording === false) return null;
   return { announcement: recording.announcement || null, language: announcementLanguage(domain.country ?? 'FR'), channels: recording.channels };
 }

@@ -14,7 +14,7 @@ import type { CallRouter, Route } from './routing.ts';
 import { FirstCalls } from './first-calls.ts';
 import { leadOf, leadRuleOf } from './leads.ts';
 import { whisperOf } from './whisper.ts';
-import { recordingPlan } from '../recordings/settings.ts';
+import { recordingPlan, type RecordingPlan } from '../recordings/settings.ts';
 import type { DomainDoc } from '../domains/documents.ts';
 import { CallWrites } from './call-writes.ts';
 import { countryOf, DEFAULT_COUNTRY, nationalOf } from '../domains/phone-numbers.ts';
@@ -76,13 +76,14 @@ export class TelephonyService {
       ...(route.lease ? { visitId: route.lease.visitId } : {}),
       redirect: route.redirect && { ...route.redirect, destination: shown(route.redirect.destination) },
       whisper: route.domain?.whisper && route.destination ? whisperOf(await attributeCall(this.c, route, at)) : null,
-      recording: recordingPlan(route.domain, Boolean(route.destination)),
+      recording: recordingPlan(route.domain, Boolean(route.destination), route.offline),
     };
   }
 
-  /** A call's domain, as a carrier's later request names it by the call. */
-  domainOf(domainId: string): Promise<DomainDoc | null> {
-    return this.c.domains.findOne({ _id: domainId });
+  /** A stored call's recording plan (for its redirect leg): its domain's, unless its offline number records nothing. */
+  async recordingPlanFor(call: Pick<CallDoc, 'domainId' | 'trackingNumber'>): Promise<RecordingPlan | null> {
+    const [domain, offline] = await Promise.all([this.c.domains.findOne({ _id: call.domainId }), this.c.offlineAssignments.findOne({ _id: call.trackingNumber }, { projection: { recording: 1 } })]);
+    return recordingPlan(domain, true, offline);
   }
 
   /** Whether the domain's whisper is on. */

@@ -66,7 +66,7 @@ export function twilioRoutes(service: TelephonyService, recordings: Recordings, 
     } else {
       const callId = await service.recordCall({ ...report(), status: null }, new Date(), route);
       if (route.destination) {
-        const plan = recordingPlan(route.domain, true);
+        const plan = recordingPlan(route.domain, true, route.offline);
         if (plan?.announcement) twiml.say({ language: plan.language }, plan.announcement);
         const leg = twiml.dial({ callerId: p.From || undefined, action: 'dial', method: 'POST', timeout: route.redirect?.afterSeconds ?? RING_SECONDS, ...recordedDial(plan) });
         leg.number(route.domain?.whisper ? { url: `whisper?call=${callId}`, method: 'POST' } : {}, toE164(route.destination));
@@ -87,7 +87,7 @@ export function twilioRoutes(service: TelephonyService, recordings: Recordings, 
     if (known && !redirectLeg && known.redirect && (dialStatus === 'no-answer' || dialStatus === 'busy')) {
       await service.recordCall({ ...storedReport(known), isRedirect: true });
       // The leg that answers is the one recorded: the redirect's, when the first did not answer.
-      const plan = recordingPlan(await service.domainOf(known.domainId), true);
+      const plan = await service.recordingPlanFor(known);
       const leg = twiml.dial({ callerId: p.From || undefined, action: 'dial?leg=redirect', method: 'POST', timeout: RING_SECONDS, ...recordedDial(plan) });
       leg.number((await service.whispers(known.domainId)) ? { url: `whisper?call=${known._id}`, method: 'POST' } : {}, toE164(known.redirect.destination));
     } else if (known) {

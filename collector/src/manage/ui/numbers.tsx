@@ -38,6 +38,12 @@ export function NumbersCard({ path, domain, changed }: { path: string; domain: D
                     </button>
                   )}
                   {pool.usage === 'offline' && n.redirect && <RedirectForm key={JSON.stringify(n.redirect)} number={n.number} redirect={n.redirect} save={(body) => run(() => api('POST', `${path}/offline-numbers/${n.number}/redirect`, body))} />}
+                  {pool.usage === 'offline' && n.recording !== undefined && (
+                    <label class="check">
+                      <input type="checkbox" checked={n.recording} aria-label={`Record calls to ${n.number}`} onChange={(e) => run(() => api('POST', `${path}/offline-numbers/${n.number}/recording`, { recording: (e.target as HTMLInputElement).checked }))} /> record its calls
+                      {!domain.recording.enabled && <span class="muted"> (recording is off for the domain: Call handling)</span>}
+                    </label>
+                  )}
                   {pool.usage === 'online' && n.inUse && <span class="muted"> held now</span>}
                   {!n.inUse && (
                     <button type="button" class="link" aria-label={`Remove ${n.number}`} onClick={() => run(() => api('DELETE', `${path}/numbers/${n.number}`))}>
@@ -96,19 +102,20 @@ function AddNumbersForm({ type, add }: { type: number; add: (numbers: string[]) 
 }
 
 /** An offline number's campaign: where its calls go, and what it is printed on. */
-function AssignForm({ number, assign }: { number: string; assign: (body: { destination: string; description: string; allowRedirect: boolean }) => Promise<void> }) {
+function AssignForm({ number, assign }: { number: string; assign: (body: { destination: string; description: string; allowRedirect: boolean; recording: boolean }) => Promise<void> }) {
   return (
     <form
       class="inline"
       onSubmit={(event) => {
         event.preventDefault();
         const f = new FormData(event.target as HTMLFormElement);
-        void assign({ destination: String(f.get('destination')), description: String(f.get('description')), allowRedirect: f.get('allowRedirect') === 'on' });
+        void assign({ destination: String(f.get('destination')), description: String(f.get('description')), allowRedirect: f.get('allowRedirect') === 'on', recording: f.get('recording') === 'on' });
       }}
     >
       <input name="destination" placeholder="Forwards to" aria-label={`Where ${number} forwards`} required />
       <input name="description" placeholder="Campaign (flyer, radio...)" aria-label={`Campaign of ${number}`} required />
       <label class="check"><input type="checkbox" name="allowRedirect" /> redirect if unanswered</label>
+      <label class="check"><input type="checkbox" name="recording" defaultChecked /> record its calls (when the domain records)</label>
       <button type="submit">Assign</button>
     </form>
   );
