@@ -125,6 +125,7 @@ export async function exampleTour(baseUrl: string, webhookUrl: string): Promise<
   await manage('get /manage/api/domains/{domain}/install', 'GET', '/domains/plumber.example/install');
   await manage('get /manage/api/domains/{domain}', 'GET', '/domains/plumber.example');
   await manage('post /manage/api/domains/{domain}/offline-numbers/{number}/redirect', 'POST', '/domains/shop.test/offline-numbers/0100000001/redirect', { allowRedirect: true, timetable: [{ day: 'mon', from: '09:00', to: '18:00' }] });
+  await manage('post /manage/api/domains/{domain}/offline-numbers/{number}/recording', 'POST', '/domains/shop.test/offline-numbers/0100000001/recording', { recording: false });
   await manage('post /manage/api/domains/{domain}/offline-numbers/{number}/unassign', 'POST', '/domains/shop.test/offline-numbers/0100000001/unassign');
   await manage('post /manage/api/domains/{domain}/offline-numbers/{number}/assign', 'POST', '/domains/shop.test/offline-numbers/0100000001/assign', { destination: '01 23 45 67 89', description: 'Radio, autumn' });
   await manage('post /manage/api/domains/{domain}/blocked-callers', 'POST', '/domains/shop.test/blocked-callers', { number: '06 66 66 66 66' });

@@ -11,6 +11,7 @@ import { signedInClient } from '../helpers/manage-client.ts';
 import { startReceiver, verifiedPush, type Receiver } from '../helpers/receiver.ts';
 import { reportCall, TELEPHONY_KEY } from '../helpers/telephony.ts';
 import { toneWav } from '../helpers/wav.ts';
+import { migrateDatabase } from '../../collector/src/db/migrations.ts';
 
 const WAV = toneWav(2, { channels: 1 });
 const OWNER = { username: 'owner@shop.test', password: 'recording links password' };
@@ -45,6 +46,19 @@ describe('a recording in the data API, without PUBLIC_URL', () => {
     expect((await records()).find((r) => r.call_id === plain.body.callId)?.recording).toBeNull();
     // The same through a caller filter (read from the calls, not the page buckets).
     expect((await records({ caller_phone: '0611111111' })).map((r) => r.recording)).toEqual([link]);
+  });
+
+  it('links the recordings stored by the release before, once the upgrade has run', async () => {
+    const [record] = await records({ caller_phone: '0611111111' });
+    // The entry as the release before packed it: a head of six, nothing of a recording.
+    const bucket = (await s.t.c.callPages.findOne({ [`calls.${record!.call_id}`]: { $exists: true } }))!;
+    const packed = bucket.calls[record!.call_id]!;
+    const head = JSON.parse(packed.slice(0, packed.indexOf('\n'))) as unknown[];
+    await s.t.c.callPages.updateOne({ _id: bucket._id }, { $set: { [`calls.${record!.call_id}`]: `${JSON.stringify(head.slice(0, 6))}${packed.slice(packed.indexOf('\n'))}` } });
+    await s.t.c.domains.updateMany({}, { $unset: { recordingLinksVersion: '' } });
+    expect((await records()).find((r) => r.call_id === record!.call_id)?.recording).toBeNull();
+    await migrateDatabase(s.t.c);
+    expect((await records()).find((r) => r.call_id === record!.call_id)?.recording).toBe(record!.recording);
   });
 
   it('serves the audio to the same api_key, by byte ranges, and to nobody else', async () => {
