@@ -1,26 +1,59 @@
 // A WAV made in the test: `seconds` of a tone (or of silence, at 0 Hz), 8 kHz, 16-bit PCM, one or
 // two channels (Twilio's dual-channel recordings have two: the second at half the loudness here).
-export function toneWav(seconds: number, { channels = 1, hertz = 440 }: { channels?: 1 | 2; hertz?: number } = {}): Buffer {
-  const rate = 8000;
-  const samples = rate * seconds;
-  const bytes = samples * channels * 2;
-  const wav = Buffer.alloc(44 + bytes);
-  wav.write('RIFF', 0);
-  wav.writeUInt32LE(36 + bytes, 4);
-  wav.write('WAVEfmt ', 8);
-  wav.writeUInt32LE(16, 16);
-  wav.writeUInt16LE(1, 20);
-  wav.writeUInt16LE(channels, 22);
-  wav.writeUInt32LE(rate, 24);
-  wav.writeUInt32LE(rate * channels * 2, 28);
-  wav.writeUInt16LE(channels * 2, 32);
-  wav.writeUInt16LE(16, 34);
-  wav.write('data', 36);
-  wav.writeUInt32LE(bytes, 40);
+import { Readable } from 'node:stream';
+
+const RATE = 8000;
+
+interface ToneOptions {
+  channels?: 1 | 2;
+  hertz?: number;
+}
+
+export function toneWav(seconds: number, { channels = 1, hertz = 440 }: ToneOptions = {}): Buffer {
+  const samples = tone(RATE * seconds, channels, hertz);
+  return Buffer.concat([wavHeader(samples.length, channels), samples]);
+}
+
+/** The same, a second at a time, for a long recording never whole in memory (a whole tone, in hertz,
+ * repeats every second). `size`: its bytes. */
+export function toneWavStream(seconds: number, { channels = 1, hertz = 440 }: ToneOptions = {}): { size: number; stream: () => Readable } {
+  const second = tone(RATE, channels, hertz);
+  const bytes = second.length * seconds;
+  return {
+    size: 44 + bytes,
+    stream: () =>
+      Readable.from(
+        (function* () {
+          yield wavHeader(bytes, channels);
+          for (let i = 0; i < seconds; i++) yield second;
+        })(),
+      ),
+  };
+}
+
+function wavHeader(bytes: number, channels: number): Buffer {
+  const header = Buffer.alloc(44);
+  header.write('RIFF', 0);
+  header.writeUInt32LE(36 + bytes, 4);
+  header.write('WAVEfmt ', 8);
+  header.writeUInt32LE(16, 16);
+  header.writeUInt16LE(1, 20);
+  header.writeUInt16LE(channels, 22);
+  header.writeUInt32LE(RATE, 24);
+  header.writeUInt32LE(RATE * channels * 2, 28);
+  header.writeUInt16LE(channels * 2, 32);
+  header.writeUInt16LE(16, 34);
+  header.write('data', 36);
+  header.writeUInt32LE(bytes, 40);
+  return header;
+}
+
+function tone(samples: number, channels: number, hertz: number): Buffer {
+  const pcm = Buffer.alloc(samples * channels * 2);
   for (let i = 0; i < samples; i++) {
-    const v = Math.round(Math.sin((2 * Math.PI * hertz * i) / rate) * 8000);
-    wav.writeInt16LE(v, 44 + i * channels * 2);
-    if (channels === 2) wav.writeInt16LE(v >> 1, 44 + i * 4 + 2);
+    const v = Math.round(Math.sin((2 * Math.PI * hertz * i) / RATE) * 8000);
+    pcm.writeInt16LE(v, i * channels * 2);
+    if (channels === 2) pcm.writeInt16LE(v >> 1, i * 4 + 2);
   }
-  return wav;
+  return pcm;
 }
