@@ -56,4 +56,35 @@ describe('a recording on its call page', () => {
     expect(download.suggestedFilename()).toBe(`call-${body.callId}.wav`);
     await page.context().close();
   });
+
+  it("turns recording on with the carrier's copy deleted, and off for one offline number", async () => {
+    const page = await (await browser.newContext({ viewport: { width: 1100, height: 900 } })).newPage();
+    await page.goto(`${s.collector.baseUrl}/manage/`);
+    await page.getByLabel('E-mail').fill(OWNER.username);
+    await page.getByLabel('Password').fill(OWNER.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.locator('.tiles').waitFor();
+    await page.goto(`${s.collector.baseUrl}/manage/#/shop.test/settings`);
+    const recording = page.getByTestId('recording-settings');
+    await recording.getByLabel(/Record calls from their answer/).check();
+    await recording.getByLabel(/delete the carrier's copy/).check();
+    await page.getByRole('button', { name: 'Update call handling' }).click();
+    await expect.poll(async () => (await s.t.c.domains.findOne({ _id: 'shop.test' }))?.recording).toMatchObject({ enabled: true, deleteAtCarrier: true });
+    await recording.screenshot({ path: path.join(ARTIFACTS, 'recording-settings.png') });
+
+    // An offline number assigned without recording, from its pool's form.
+    const offline = page.locator('.pool[data-pool="6"]');
+    await offline.getByLabel('Where 0100000001 forwards').fill('0155555555');
+    await offline.getByLabel('Campaign of 0100000001').fill('Reception line');
+    await offline.getByLabel(/record its calls \(when the domain records\)/).uncheck();
+    await offline.getByRole('button', { name: 'Assign' }).click();
+    const toggle = offline.getByLabel('Record calls to 0100000001');
+    await expect.poll(() => toggle.isChecked(), { timeout: 10_000 }).toBe(false);
+    expect((await s.t.c.offlineAssignments.findOne({ _id: '0100000001' }))?.recording).toBe(false);
+    await offline.screenshot({ path: path.join(ARTIFACTS, 'recording-offline-number.png') });
+    // Back on: the domain's setting applies again.
+    await toggle.check();
+    await expect.poll(async () => (await s.t.c.offlineAssignments.findOne({ _id: '0100000001' }))?.recording).toBe(true);
+    await page.context().close();
+  });
 });
