@@ -25,8 +25,8 @@ export async function migrateDatabase(c: Collections): Promise<void> {
   }
   // Recordings in the data API: a call's page entry says whether it has a stored one. The calls that
   // got one before it did are written again (a new revision, so their entry is put again), once.
+  const writes = new CallWrites(c);
   for await (const domain of c.domains.find({ recordingLinksVersion: { $exists: false } }, { projection: { _id: 1 } })) {
-    const writes = new CallWrites(c);
     const recorded = c.calls.find({ 'recording.storedAt': { $gt: new Date(0) }, domainId: domain._id, 'recording.status': 'stored' }).hint({ 'recording.storedAt': 1 });
     for await (const call of recorded) await writes.update(call, { recording: call.recording! });
     await c.domains.updateOne({ _id: domain._id }, { $set: { recordingLinksVersion: 1 } });
