@@ -7,6 +7,8 @@ import { DATA_PAGES_AT_ONCE } from './data/page-gate.ts';
 import { DEFAULT_DOMAIN_CACHE_MS } from './domains/domain-cache.ts';
 import { DEFAULT_CACHE_SIZE } from './db/embedded.ts';
 import { DEFAULT_PORT } from './http/collector-address.ts';
+import { secretsKeyOf } from './carriers/secrets.ts';
+import { DEFAULT_TWILIO_API_BASE } from './carriers/twilio-client.ts';
 
 const flag = z
   .enum(['true', 'false', '1', '0', 'on', 'off', 'yes', 'no'], { error: 'must be true or false' })
@@ -62,6 +64,11 @@ const configSchema = z.object({
   DEMO_PAGES: flag.optional(),
   TELEPHONY_API_KEY: z.string().min(16, 'must be at least 16 characters').optional(),
   TWILIO_AUTH_TOKEN: z.string().min(1).optional(),
+  TWILIO_API_BASE: z.url({ protocol: /^https?$/, error: 'must be an http or https URL' }).default(DEFAULT_TWILIO_API_BASE),
+  SECRETS_KEY: z
+    .string()
+    .refine((v) => secretsKeyOf(v) !== null, 'must be 32 random bytes, base64 (openssl rand -base64 32)')
+    .optional(),
   NODE_ENV: z.string().optional(),
   ALLOW_PRIVATE_WEBHOOKS: flag.optional(),
   GA4_ENDPOINT: z.url({ protocol: /^https?$/, error: 'must be an http or https URL' }).default(DEFAULT_GA4_ENDPOINT),
@@ -100,6 +107,10 @@ export interface Config {
   demoHistoryDays: number;
   telephonyApiKey?: string;
   twilioAuthToken?: string;
+  /** Where Twilio's REST API is reached (TWILIO_API_BASE): Twilio's own host, a regional edge, a proxy, a test's stand-in. */
+  twilioApiBase: string;
+  /** SECRETS_KEY, decoded: carrier credentials are stored only with it. */
+  secretsKey?: Buffer;
   publicUrl?: string;
   /** Webhooks may target loopback and private addresses (on by default in development and test). */
   allowPrivateWebhooks: boolean;
@@ -152,6 +163,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     demoHistoryDays: c.DEMO_HISTORY_DAYS,
     ...(c.TELEPHONY_API_KEY ? { telephonyApiKey: c.TELEPHONY_API_KEY } : {}),
     ...(c.TWILIO_AUTH_TOKEN ? { twilioAuthToken: c.TWILIO_AUTH_TOKEN } : {}),
+    twilioApiBase: c.TWILIO_API_BASE,
+    ...(c.SECRETS_KEY ? { secretsKey: secretsKeyOf(c.SECRETS_KEY)! } : {}),
     ...(c.PUBLIC_URL ? { publicUrl: c.PUBLIC_URL } : {}),
     allowPrivateWebhooks: c.ALLOW_PRIVATE_WEBHOOKS ?? ['development', 'test'].includes(c.NODE_ENV ?? ''),
     ga4Endpoint: c.GA4_ENDPOINT,

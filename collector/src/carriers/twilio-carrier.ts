@@ -1,0 +1,77 @@
+// Twilio as a carrier (carrier.ts), through its official library (twilio-client.ts): the account
+// (`GET /2010-04-01/Accounts/{Sid}.json`), its incoming phone numbers (list, update). Twilio's error
+// bodies (`{code, message, more_info, status}`) become CarrierErrors in words, with Twilio's code.
+import type twilio from 'twilio';
+import { CarrierError, type Carrier, type CarrierAccount, type CarrierErrorKind, type CarrierNumber, type Wiring } from './carrier.ts';
+import { twilioClient, TWILIO_TIMEOUT_MS } from './twilio-client.ts';
+
+export interface TwilioCredentials {
+  accountSid: string;
+  /** An API key's SID (SK…) with its secret, Twilio's recommended form; absent: the account's auth token. */
+  apiKey?: string;
+  secret: string;
+}
+
+/** Twilio's codes, and what they mean to a person (https://www.twilio.com/docs/api/errors). */
+const KINDS: Record<number, CarrierErrorKind> = { 20003: 'credentials', 20404: 'refused', 20005: 'suspended', 21422: 'unavailable', 21452: 'unavailable', 20429: 'rate-limited' };
+const WORDS: Record<CarrierErrorKind, string> = {
+  credentials: 'Twilio refused the credentials (wrong or revoked)',
+  unavailable: 'the number is not available at Twilio',
+  suspended: 'the Twilio account is suspended',
+  'rate-limited': 'Twilio asks to slow down (too many requests)',
+  timeout: `Twilio did not answer within ${TWILIO_TIMEOUT_MS / 1000} s`,
+  unreachable: 'Twilio could not be reached',
+  refused: 'Twilio refused the request',
+};
+
+/** A call to Twilio's API; its refusal in words. */
+async function asked<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    throw carrierErrorOf(err);
+  }
+}
+
+export function carrierErrorOf(err: unknown): CarrierError {
+  const e = err as { status?: number; code?: number | string; message?: string; moreInfo?: string };
+  if (typeof e.status === 'number') {
+    const code = typeof e.code === 'number' ? e.code : null;
+    const kind = (code !== null && KINDS[code]) || (e.status === 401 ? 'credentials' : e.status === 429 ? 'rate-limited' : 'refused');
+    return new CarrierError(`${WORDS[kind]}: ${e.message ?? `HTTP ${e.status}`}${code !== null ? ` (Twilio error ${code})` : ''}`, kind, code);
+  }
+  const kind = e.code === 'ECONNABORTED' || /timeout/i.test(e.message ?? '') ? 'timeout' : 'unreachable';
+  return new CarrierError(`${WORDS[kind]}${kind === 'unreachable' && e.message ? `: ${e.message}` : ''}`, kind, null);
+}
+
+type IncomingNumber = Awaited<ReturnType<twilio.Twilio['incomingPhoneNumbers']['list']>>[number];
+
+const numberOf = (n: IncomingNumber): CarrierNumber => ({ sid: n.sid, number: n.phoneNumber, friendlyName: n.friendlyName, voiceUrl: n.voiceUrl || null, statusCallback: n.statusCallback || null, smsUrl: n.smsUrl || null });
+
+export class TwilioCarrier implements Carrier {
+  private readonly client: twilio.Twilio;
+
+  constructor(
+    apiBase: string,
+    private readonly credentials: TwilioCredentials,
+  ) {
+    this.client = twilioClient(apiBase, { accountSid: credentials.accountSid, username: credentials.apiKey ?? credentials.accountSid, password: credentials.secret });
+  }
+
+  async connect(): Promise<CarrierAccount> {
+    const account = await asked(() => this.client.api.v2010.accounts(this.credentials.accountSid).fetch());
+    if (account.status === 'suspended') throw new CarrierError(`${WORDS.suspended} (Twilio error 20005)`, 'suspended', 20005);
+    return { name: account.friendlyName, status: account.status };
+  }
+
+  async listNumbers(): Promise<CarrierNumber[]> {
+    return (await asked(() => this.client.incomingPhoneNumbers.list({ pageSize: 1000, limit: 10_000 }))).map(numberOf);
+  }
+
+  async wire(sid: string, wiring: Wiring): Promise<CarrierNumber> {
+    const updated = await asked(() =>
+      this.client.incomingPhoneNumbers(sid).update({ voiceUrl: wiring.voiceUrl, voiceMethod: 'POST', statusCallback: wiring.statusCallback, statusCallbackMethod: 'POST', smsUrl: wiring.smsUrl, smsMethod: 'POST' }),
+    );
+    return numberOf(updated);
+  }
+}

@@ -1,0 +1,29 @@
+// Twilio's official Node library, pointed at TWILIO_API_BASE: every call to Twilio's REST API goes
+// through its own request client, whose host (https://api.twilio.com) is replaced by the base, for
+// a regional edge, an outgoing proxy, or a test's loopback stand-in. Each call has a time limit.
+import twilio from 'twilio';
+
+export const DEFAULT_TWILIO_API_BASE = 'https://api.twilio.com';
+/** How long one call to Twilio's API may take before it is given up (the screen answers within it). */
+export const TWILIO_TIMEOUT_MS = 10_000;
+const TWILIO_HOST = 'api.twilio.com';
+
+type RequestOptions = Parameters<twilio.RequestClient['request']>[0];
+
+/** Twilio's request client with its API's host replaced by `base` (path prefix included). */
+class BasedRequestClient extends twilio.RequestClient {
+  constructor(private readonly base: URL) {
+    super({ timeout: TWILIO_TIMEOUT_MS, keepAlive: false });
+  }
+
+  override request<T>(opts: RequestOptions): Promise<{ statusCode: number; body: T; headers: unknown }> {
+    const uri = new URL(opts.uri);
+    const moved = uri.hostname === TWILIO_HOST ? new URL(`${this.base.pathname.replace(/\/$/, '')}${uri.pathname}${uri.search}`, this.base.origin) : uri;
+    return super.request({ ...opts, uri: moved.href }) as Promise<{ statusCode: number; body: T; headers: unknown }>;
+  }
+}
+
+/** A client of one Twilio account: by its auth token, or by an API key (`username` the key's SID). */
+export function twilioClient(base: string, credentials: { accountSid: string; username: string; password: string }): twilio.Twilio {
+  return twilio(credentials.username, credentials.password, { accountSid: credentials.accountSid, httpClient: new BasedRequestClient(new URL(base)) });
+}

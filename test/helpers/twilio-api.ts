@@ -1,0 +1,150 @@
+// A loopback stand-in of Twilio's REST API (2010-04-01), answering as Twilio's published API
+// description (twilio_api_v2010, its OpenAPI document) shows: the account, incoming phone numbers
+// (list, create, update, delete), available phone numbers (local, toll-free, mobile), HTTP basic
+// authentication by the account's SID and auth token or an API key's SID and secret, and Twilio's
+// error bodies with its own codes (20003 authenticate, 20404 not found, 21422 number not
+// available, 20429 too many requests). The collector reaches it through TWILIO_API_BASE.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface StandInNumber {
+  sid: string;
+  phone_number: string;
+  friendly_name: string;
+  voice_url: string;
+  voice_method: string;
+  status_callback: string;
+  status_callback_method: string;
+  sms_url: string;
+  sms_method: string;
+}
+
+export interface StandInAccount {
+  sid: string;
+  authToken: string;
+  /** API keys (SK…) and their secrets. */
+  apiKeys: Record<string, string>;
+  status: 'active' | 'suspended' | 'closed';
+  friendlyName: string;
+  numbers: StandInNumber[];
+  /** Numbers on sale, by country and type (Local, TollFree, Mobile). */
+  available: Record<string, Partial<Record<'Local' | 'TollFree' | 'Mobile', string[]>>>;
+}
+
+export interface TwilioApiStandIn {
+  base: string;
+  accounts: Map<string, StandInAccount>;
+  /** Every request: method, path (with query) and body fields. */
+  requests: { method: string; path: string; form: Record<string, string> }[];
+  /** Answer the next request of this method and path pattern with Twilio's 429 once. */
+  throttleNext(pattern: RegExp): void;
+  close(): Promise<void>;
+}
+
+const API = '/2010-04-01';
+let sequence = 0;
+const sid = (prefix: string) => `${prefix}${(++sequence).toString(16).padStart(32, '0')}`;
+
+export function standInAccount(accountSid: string, authToken: string, extra: Partial<StandInAccount> = {}): StandInAccount {
+  return { sid: accountSid, authToken, apiKeys: {}, status: 'active', friendlyName: `Account ${accountSid.slice(-4)}`, numbers: [], available: {}, ...extra };
+}
+
+export function standInNumber(phoneNumber: string, urls: Partial<Pick<StandInNumber, 'voice_url' | 'status_callback' | 'sms_url'>> = {}): StandInNumber {
+  return { sid: sid('PN'), phone_number: phoneNumber, friendly_name: phoneNumber, voice_url: '', voice_method: 'POST', status_callback: '', status_callback_method: 'POST', sms_url: '', sms_method: 'POST', ...urls };
+}
+
+function twilioError(res: http.ServerResponse, status: number, code: number, message: string): void {
+  res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ code, message, more_info: `https://www.twilio.com/docs/errors/${code}`, status }));
+}
+
+function numberResource(account: StandInAccount, n: StandInNumber) {
+  const now = new Date().toUTCString();
+  return {
+    account_sid: account.sid, address_requirements: 'none', address_sid: null, api_version: '2010-04-01', beta: false,
+    capabilities: { voice: true, sms: true, mms: false, fax: false }, date_created: now, date_updated: now,
+    emergency_status: 'Inactive', friendly_name: n.friendly_name, identity_sid: null, origin: 'twilio', phone_number: n.phone_number,
+    sid: n.sid, sms_application_sid: '', sms_fallback_method: 'POST', sms_fallback_url: '', sms_method: n.sms_method, sms_url: n.sms_url,
+    status_callback: n.status_callback, status_callback_method: n.status_callback_method, trunk_sid: null,
+    uri: `${API}/Accounts/${account.sid}/IncomingPhoneNumbers/${n.sid}.json`, voice_application_sid: '', voice_caller_id_lookup: false,
+    voice_fallback_method: 'POST', voice_fallback_url: '', voice_method: n.voice_method, voice_url: n.voice_url, status: 'in-use',
+  };
+}
+
+/** Twilio's form fields as a number's: VoiceUrl -> voice_url. */
+const FIELDS: Record<string, keyof StandInNumber> = { VoiceUrl: 'voice_url', VoiceMethod: 'voice_method', StatusCallback: 'status_callback', StatusCallbackMethod: 'status_callback_method', SmsUrl: 'sms_url', SmsMethod: 'sms_method', FriendlyName: 'friendly_name' };
+
+export async function startTwilioApi(accounts: StandInAccount[] = []): Promise<TwilioApiStandIn> {
+  const byId = new Map(accounts.map((a) => [a.sid, a]));
+  const requests: TwilioApiStandIn['requests'] = [];
+  const throttled: RegExp[] = [];
+  const server = http.createServer(async (req, res) => {
+    let raw = '';
+    for await (const chunk of req) raw += chunk;
+    const url = new URL(req.url!, 'http://twilio.test');
+    const form = Object.fromEntries(new URLSearchParams(raw));
+    requests.push({ method: req.method!, path: `${url.pathname}${url.search}`, form });
+    const match = /^\/2010-04-01\/Accounts\/(AC\w+)(\/.*)?\.json$/.exec(url.pathname);
+    const account = match && byId.get(match[1]!);
+    const [user, pass] = Buffer.from((req.headers.authorization ?? '').replace(/^Basic /, ''), 'base64').toString().split(':');
+    const authentic = account && ((user === account.sid && pass === account.authToken) || (user !== undefined && account.apiKeys[user] === pass && pass !== undefined));
+    if (!match || !authentic) return twilioError(res, 401, 20003, 'Authenticate');
+    const hit = throttled.findIndex((p) => p.test(`${req.method} ${url.pathname}`));
+    if (hit >= 0) {
+      throttled.splice(hit, 1);
+      return twilioError(res, 429, 20429, 'Too Many Requests');
+    }
+    const rest = match[2] ?? '';
+    const json = (status: number, body: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+    if (rest === '' && req.method === 'GET') {
+      return json(200, { auth_token: account.authToken, date_created: new Date().toUTCString(), date_updated: new Date().toUTCString(), friendly_name: account.friendlyName, owner_account_sid: account.sid, sid: account.sid, status: account.status, subresource_uris: {}, type: 'Full', uri: `${API}/Accounts/${account.sid}.json` });
+    }
+    if (rest === '/IncomingPhoneNumbers' && req.method === 'GET') {
+      const pageSize = Number(url.searchParams.get('PageSize') ?? 50);
+      const page = account.numbers.slice(0, pageSize).map((n) => numberResource(account, n));
+      return json(200, { end: page.length - 1, first_page_uri: `${url.pathname}?PageSize=${pageSize}&Page=0`, incoming_phone_numbers: page, next_page_uri: null, page: 0, page_size: pageSize, previous_page_uri: null, start: 0, uri: `${url.pathname}${url.search}` });
+    }
+    if (rest === '/IncomingPhoneNumbers' && req.method === 'POST') {
+      const wanted = form.PhoneNumber ?? '';
+      const onSale = Object.values(account.available).flatMap((types) => Object.values(types).flat());
+      if (!onSale.includes(wanted)) return twilioError(res, 400, 21422, 'PhoneNumber requested is not available');
+      for (const types of Object.values(account.available)) for (const [type, list] of Object.entries(types)) types[type as 'Local'] = list!.filter((n) => n !== wanted);
+      const bought = standInNumber(wanted);
+      for (const [field, key] of Object.entries(FIELDS)) if (form[field] !== undefined) bought[key] = form[field]!;
+      account.numbers.push(bought);
+      return json(201, numberResource(account, bought));
+    }
+    const one = /^\/IncomingPhoneNumbers\/(PN\w+)$/.exec(rest);
+    const number = one && account.numbers.find((n) => n.sid === one[1]);
+    if (one && !number) return twilioError(res, 404, 20404, `The requested resource ${url.pathname} was not found`);
+    if (number && req.method === 'GET') return json(200, numberResource(account, number));
+    if (number && req.method === 'POST') {
+      for (const [field, key] of Object.entries(FIELDS)) if (form[field] !== undefined) number[key] = form[field]!;
+      return json(200, numberResource(account, number));
+    }
+    if (number && req.method === 'DELETE') {
+      account.numbers = account.numbers.filter((n) => n !== number);
+      return res.writeHead(204).end();
+    }
+    const available = /^\/AvailablePhoneNumbers\/([A-Z]{2})\/(Local|TollFree|Mobile)$/.exec(rest);
+    if (available && req.method === 'GET') {
+      const [, country, type] = available;
+      const contains = url.searchParams.get('Contains');
+      const areaCode = url.searchParams.get('AreaCode');
+      const list = (account.available[country!]?.[type as 'Local'] ?? []).filter((n) => (!contains || n.includes(contains.replace(/\*/g, ''))) && (!areaCode || n.startsWith(`+1${areaCode}`)));
+      const pageSize = Number(url.searchParams.get('PageSize') ?? 50);
+      return json(200, {
+        available_phone_numbers: list.slice(0, pageSize).map((n) => ({ friendly_name: n, phone_number: n, lata: null, locality: null, rate_center: null, latitude: null, longitude: null, region: null, postal_code: null, iso_country: country, address_requirements: 'none', beta: false, capabilities: { voice: true, SMS: true, MMS: false } })),
+        uri: `${url.pathname}${url.search}`,
+      });
+    }
+    return twilioError(res, 404, 20404, `The requested resource ${url.pathname} was not found`);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    accounts: byId,
+    requests,
+    throttleNext: (pattern) => throttled.push(pattern),
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
