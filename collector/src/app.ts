@@ -50,6 +50,9 @@ import { CallWrites } from './telephony/call-writes.ts';
 import { Mailer, type MailSettings } from './mail/mailer.ts';
 import { CARRIER_DELETE, RecordingFetcher, type RecordingJob } from './recordings/fetcher.ts';
 import { RecordingStates } from './recordings/states.ts';
+import { CarrierConnections } from './carriers/connections.ts';
+import { SecretBox } from './carriers/secrets.ts';
+import { DEFAULT_TWILIO_API_BASE } from './carriers/twilio-client.ts';
 import { Recordings } from './recordings/recordings.ts';
 import { RecordingStore } from './recordings/store.ts';
 import { RecordingRetention } from './recordings/retention.ts';
@@ -72,6 +75,10 @@ export interface AppOptions {
   /** The platform-wide key of /telephony/* (`Authorization: Bearer`); unset, those doors answer 403. */
   telephonyApiKey?: string;
   twilio?: TwilioOptions;
+  /** Where Twilio's REST API is reached (TWILIO_API_BASE); default Twilio's own host. */
+  twilioApiBase?: string;
+  /** SECRETS_KEY: carrier credentials are stored, sealed, only with it. */
+  secretsKey?: Buffer;
   /** Webhook and analytics delivery; `run: false` leaves the outbox to other processes. */
   delivery?: Partial<DeliveryOptions> & { run?: boolean };
   /** GA4 Measurement Protocol endpoint of the purchase events (tests point it at a local receiver). */
@@ -167,6 +174,7 @@ export function createApp(options: AppOptions): CollectorApp {
   const sampler = new PoolSampler(c, log);
   if (run) sampler.start(options.poolSampleMs);
   const offline = new OfflineNumbers(c);
+  const carriers = new CarrierConnections(c, options.secretsKey ? new SecretBox(options.secretsKey) : null, options.twilioApiBase ?? DEFAULT_TWILIO_API_BASE);
   app.silent = true; // errors are answered and logged by each family's envelope
   const stallWatch = new DatabaseStallWatch(db.client, log);
   app.use(requestLog(log));
@@ -189,7 +197,7 @@ export function createApp(options: AppOptions): CollectorApp {
     twilioRoutes(telephony, recordingIntake, options.twilio ?? {}, log),
     commerceRoutes(domains, commerce, log),
     agentRoutes(c, agents, log),
-    manageRoutes(c, signInLimit, { outbox, agents, offline, callWrites, domains, traffic, recordings: { store: recordingStore, states: recordingStates } }, { signUp: options.signUp ?? true, publicWebhooksOnly: deliveryOptions.publicOnly, mail: { ...(options.mail ? { from: options.mail.from } : {}), publicUrl } }, log),
+    manageRoutes(c, signInLimit, { outbox, agents, offline, callWrites, domains, traffic, recordings: { store: recordingStore, states: recordingStates }, carriers }, { signUp: options.signUp ?? true, publicWebhooksOnly: deliveryOptions.publicOnly, mail: { ...(options.mail ? { from: options.mail.from } : {}), publicUrl } }, log),
     managePageRoutes(),
     sharedPageRoutes(c, signInLimit, log),
     unsubscribeRoutes(c, publicUrl),

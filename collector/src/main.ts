@@ -38,6 +38,8 @@ if (config.workers > 1 && cluster.isPrimary) {
     ...(config.mail ? { mail: config.mail } : {}),
     ...(config.publicUrl ? { publicUrl: config.publicUrl } : {}),
     listenUrl: `http://${config.host}:${config.port}`,
+    twilioApiBase: config.twilioApiBase,
+    ...(config.secretsKey ? { secretsKey: config.secretsKey } : {}),
     twilio: { ...(config.twilioAuthToken ? { authToken: config.twilioAuthToken } : {}), ...(config.publicUrl ? { publicUrl: config.publicUrl } : {}) },
   });
   const server = createHttpServer(app, { requestTimeoutMs: config.requestTimeoutMs }).listen(config.port, config.host);

@@ -10,6 +10,7 @@ import { TELEPHONY_KEY, twilioPost } from '../helpers/telephony.ts';
 import { until } from '../helpers/until.ts';
 import { toneWav } from '../helpers/wav.ts';
 import { daysAroundNow } from '../helpers/days.ts';
+import { standInAccount, standInNumber, startTwilioApi } from '../helpers/twilio-api.ts';
 
 export const TOUR_USER = { username: 'owner@shop.test', password: 'tour-password-1' };
 
@@ -20,6 +21,10 @@ export function tourFixture() {
     tracking: { users: [TOUR_USER], exclusive: ['0800000001', '0800000002', '0800000003', '0800000004', '0800000005', '0800000006'], settings: { whisper: true, redirectPhone: '06 11 00 00 00', redirect: { enabled: true, timetable: [] } } },
   });
 }
+
+/** The account's Twilio account, at a loopback stand-in of Twilio's REST API (TWILIO_API_BASE). */
+const TOUR_TWILIO = { accountSid: 'AC0123456789abcdef0123456789abcdef', authToken: 'tour-twilio-auth-token' };
+export const tourTwilioApi = () => startTwilioApi([standInAccount(TOUR_TWILIO.accountSid, TOUR_TWILIO.authToken, { friendlyName: 'Shop calls', numbers: [standInNumber('+33800000001'), standInNumber('+14155550123', { voice_url: 'https://elsewhere.example/voice' })] })]);
 
 /** The token of an invitation link (`…/manage/#/accept?token=…`). */
 export const tokenOf = (url: string) => new URLSearchParams(new URL(url).hash.split('?')[1]).get('token')!;
@@ -133,6 +138,9 @@ export async function exampleTour(baseUrl: string, webhookUrl: string): Promise<
   await manage('get /manage/api/domains/{domain}/calls/{callId}', 'GET', `/domains/shop.test/calls/${callId}`);
   await manage('put /manage/api/domains/{domain}/calls/{callId}/verdict', 'PUT', `/domains/shop.test/calls/${callId}/verdict`, { verdict: 'lead' });
   await manage('get /manage/api/domains/{domain}/blocked-callers', 'GET', '/domains/shop.test/blocked-callers');
+  await manage('get /manage/api/account/carrier', 'GET', '/account/carrier');
+  await manage('put /manage/api/account/carrier', 'PUT', '/account/carrier', { provider: 'twilio', ...TOUR_TWILIO });
+  await manage('get /manage/api/account/carrier/numbers', 'GET', '/account/carrier/numbers');
   await manage('put /manage/api/account/webhook', 'PUT', '/account/webhook', { url: webhookUrl });
   await manage('put /manage/api/account/webhook/events', 'PUT', '/account/webhook/events', { events: ['call'] });
   await manage('post /manage/api/account/webhook/test', 'POST', '/account/webhook/test');

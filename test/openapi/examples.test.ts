@@ -10,11 +10,14 @@ import { OPERATIONS } from '../../collector/src/openapi/operations.ts';
 import { useSeededCollector } from '../helpers/collector.ts';
 import { startReceiver, type Receiver } from '../helpers/receiver.ts';
 import { TELEPHONY_KEY, TWILIO_TOKEN } from '../helpers/telephony.ts';
-import { exampleTour, tourFixture, type Tour } from './example-tour.ts';
+import { exampleTour, tourFixture, tourTwilioApi, type Tour } from './example-tour.ts';
 
 // Mail configured, so the mail routes answer their success; nothing listens on port 9 (discard),
 // so the test e-mail stays in the outbox, retried.
-const s = useSeededCollector('openapi_examples', tourFixture(), { telephonyApiKey: TELEPHONY_KEY, twilio: { authToken: TWILIO_TOKEN }, delivery: { publicOnly: false }, signUp: true, mail: { smtpUrl: 'smtp://127.0.0.1:9', from: 'RingTrail <calls@shop.test>' } });
+// The account's Twilio account is a loopback stand-in of Twilio's REST API.
+const twilioApi = await tourTwilioApi();
+afterAll(() => twilioApi.close());
+const s = useSeededCollector('openapi_examples', tourFixture(), { telephonyApiKey: TELEPHONY_KEY, twilio: { authToken: TWILIO_TOKEN }, delivery: { publicOnly: false }, signUp: true, mail: { smtpUrl: 'smtp://127.0.0.1:9', from: 'RingTrail <calls@shop.test>' }, twilioApiBase: twilioApi.base, secretsKey: Buffer.alloc(32, 7) });
 let tour: Tour;
 let receiver: Receiver;
 beforeAll(async () => {

@@ -8,6 +8,8 @@ export class ManageFailure extends Error {
     readonly status: number,
     message: string,
     readonly headers?: Record<string, string>,
+    /** Fields the body has beside `error` (a carrier's own code). */
+    readonly details?: Record<string, unknown>,
   ) {
     super(message);
   }
@@ -18,7 +20,7 @@ export function manageEnvelope(log: Logger): Middleware {
     log,
     'manage',
     (err) => {
-      if (err instanceof ManageFailure) return { status: err.status, body: { error: err.message }, ...(err.headers ? { headers: err.headers } : {}) };
+      if (err instanceof ManageFailure) return { status: err.status, body: { error: err.message, ...err.details }, ...(err.headers ? { headers: err.headers } : {}) };
       const rejected = bodyRejection(err);
       return rejected ? { status: 400, body: { error: rejected } } : null;
     },

@@ -1,4 +1,5 @@
 // Accounts, their users and the back end's sessions: the shapes and indexes of their documents (db/collections.ts gathers every family's).
+import type { CarrierConnectionDoc } from '../carriers/connections.ts';
 import type { IndexPlan } from '../db/index-plan.ts';
 import type { WebhookEvent } from '../webhooks/events.ts';
 import type { Role } from './roles.ts';
@@ -12,6 +13,8 @@ export interface AccountDoc {
   webhookSecret?: string;
   /** Ours (webhooks/events.ts): pushes asked for beside view, cart and order; absent: none. */
   webhookEvents?: WebhookEvent[];
+  /** Ours (carriers/connections.ts): the account's carrier account, its secret sealed. */
+  carrier?: CarrierConnectionDoc;
 }
 
 /** A user of the back end (manage/users.ts); `_id` = the e-mail, lower case. */

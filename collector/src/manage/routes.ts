@@ -24,6 +24,8 @@ import { memberRoutes } from './member-routes.ts';
 import { sharedLinkRoutes } from './shared-link-routes.ts';
 import type { CallWrites } from '../telephony/call-writes.ts';
 import type { RecordingStates } from '../recordings/states.ts';
+import type { CarrierConnections } from '../carriers/connections.ts';
+import { carrierRoutes } from './carrier-routes.ts';
 import type { RecordingStore } from '../recordings/store.ts';
 import { mailRoutes, type MailOptions } from './mail-routes.ts';
 import { alertRoutes } from './alert-routes.ts';
@@ -47,6 +49,8 @@ export interface ManageServices {
   domains?: DomainCache;
   /** The traffic counters this process has summed and not written yet: written before a read. */
   traffic?: TrafficBuffer;
+  /** The accounts' carrier accounts (issue 42). */
+  carriers?: CarrierConnections;
   /** Where calls' recordings are kept (GridFS), and their states on the calls. */
   recordings?: { store: RecordingStore; states: RecordingStates };
 }
@@ -78,5 +82,6 @@ export function manageRoutes(c: Collections, limit: SignInLimit, services: Manag
   blocklistRoutes(router, c, can);
   verdictRoutes(router, c, can, services.callWrites);
   reportRoutes(router, c, services.agents, can, services.recordings);
+  if (services.carriers) carrierRoutes(router, c, can, services.carriers, options.mail.publicUrl);
   return router;
 }

@@ -59,6 +59,12 @@ export const telephony = {
 
 export const manage = {
   error: z.object({ error: z.string() }),
+  /** Ours: a carrier's refusal, in words, with its own code (Twilio's error codes). */
+  carrierError: z.object({
+    error: z.string(),
+    code: z.number().int().nullable().describe("The carrier's own code (Twilio: 20003 authenticate, 21422 number not available, 20429 too many requests); null when it did not answer"),
+    carrierError: z.enum(['credentials', 'unavailable', 'suspended', 'rate-limited', 'timeout', 'unreachable', 'refused']).describe('What it means'),
+  }),
   object: z.object({}).loose(),
   list: z.array(z.object({}).loose()),
 };

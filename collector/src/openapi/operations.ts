@@ -22,6 +22,7 @@ import {
 } from '@ringtrail/shared';
 import { z, type ZodType } from 'zod';
 import { domainName, domainSettings, poolSettings } from '../domains/settings.ts';
+import { carrierConnectBody } from '../carriers/connections.ts';
 import { localeQuery, numbersBody, offlineAssignment, offlineRecording, offlineRedirect, webhookEventsBody, webhookUrl } from '../manage/bodies.ts';
 import { blockedCallerBody } from '../manage/blocklist-routes.ts';
 import { verdictBody } from '../manage/verdict-routes.ts';
@@ -200,8 +201,20 @@ const callFilters = range.extend({ status: z.string().optional(), source: z.stri
 const csv = (description: string): Response => ({ description, type: 'text/csv' });
 const object = (description: string) => json(description, answer.manage.object);
 /** An operation whose attempts count against the sign-in limits. */
+/** A route that asks the carrier: its refusals in words with the carrier's code (400, 429), and 502/504 when it is unreachable or slow. */
+const carrierOp = (op: Operation): Operation => ({
+  ...op,
+  responses: {
+    ...op.responses,
+    400: json("Bad input, or the carrier's refusal with its code", z.union([answer.manage.error, answer.manage.carrierError])),
+    409: json('No carrier account is connected, or SECRETS_KEY is not set', answer.manage.error),
+    429: json('The carrier asks to slow down', answer.manage.carrierError),
+    502: json('The carrier could not be reached', answer.manage.carrierError),
+    504: json('The carrier did not answer in time (10 s)', answer.manage.carrierError),
+  },
+});
 const tooMany = (op: Operation): Operation => ({ ...op, responses: { ...op.responses, 429: json('Too many attempts, with Retry-After', answer.manage.error) } });
-const activityQuery = z.object({ username: z.string().optional().describe("Only this member's changes"), kind: z.string().optional().describe('Only changes of this kind: domain, key, pool, numbers, offline-number, webhook, member, password, session, call, recording, caller, shared-link, account'), before: z.string().optional().describe("Entries before this time (the last entry's at): the next page") });
+const activityQuery = z.object({ username: z.string().optional().describe("Only this member's changes"), kind: z.string().optional().describe('Only changes of this kind: domain, key, pool, numbers, offline-number, webhook, carrier, member, password, session, call, recording, caller, shared-link, account'), before: z.string().optional().describe("Entries before this time (the last entry's at): the next page") });
 /** A link's routes: open to anyone who has the token; a used, expired or revoked one says which. */
 const linkOp = (path: string, summary: string, body: ZodType, ok: Response): Operation => ({
   method: 'post',
@@ -360,6 +373,10 @@ export const OPERATIONS: Operation[] = [
   manageOp('post', '/domains/:domain/shared-links', 'A read-only report link (overview, sources, keywords, campaigns, landing pages, calls per day), optionally with a password: answers its url once', object('The link: id, url'), { body: sharedLinkBody }, 201),
   manageOp('delete', '/domains/:domain/shared-links/:id', 'Revokes a shared link: its url answers 404', { description: 'Revoked' }, {}, 204),
   manageOp('get', '/account', 'The account: webhook URL, which secrets are set', object('The account')),
+  manageOp('get', '/account/carrier', "Ours: the account's carrier account (provider, accountSid, apiKey, name, connectedAt; never the secret), and whether SECRETS_KEY is set", object('The connection')),
+  carrierOp(manageOp('put', '/account/carrier', "Ours: connects a Twilio account by its auth token, or an API key and secret, checked against Twilio at once; the secret is sealed (SECRETS_KEY) and never shown again. 409 without SECRETS_KEY", object('The connection'), { body: carrierConnectBody })),
+  manageOp('delete', '/account/carrier', "Ours: forgets the account's carrier account (its numbers stay as they are at the carrier)", { description: 'Removed' }, {}, 204),
+  carrierOp(manageOp('get', '/account/carrier/numbers', "Ours: the carrier account's numbers (E.164), where their voice, status and SMS URLs point now, the pool each is in here (null: none), and whether its calls come here", object('{numbers}'))),
   manageOp('put', '/account/webhook', 'Sets or clears the webhook URL (the first one makes the secret)', object('The new secret, if one was made'), { body: webhookUrl }),
   manageOp('put', '/account/webhook/events', 'Which pushes the account asks for beside view, cart and order (ours): `call`', object('The events'), { body: webhookEventsBody }),
   manageOp('post', '/account/webhook/test', 'Queues a signed test push (type "test", callId 0) to the webhook URL', object('The queued message id'), {}, 202),

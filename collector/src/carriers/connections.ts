@@ -1,0 +1,95 @@
+// An account's carrier account: connected by its credentials, checked against the carrier at once,
+// the secret sealed at rest (secrets.ts) and never shown again nor logged. Each account has its own,
+// so two accounts with two Twilio accounts work on one collector. Knows nothing of HTTP.
+import { z } from 'zod';
+import type { Collections } from '../db/collections.ts';
+import type { Carrier, CarrierAccount } from './carrier.ts';
+import type { SecretBox } from './secrets.ts';
+import { TwilioCarrier } from './twilio-carrier.ts';
+
+/** What an account keeps of its carrier account (AccountDoc.carrier). */
+export interface CarrierConnectionDoc {
+  provider: 'twilio';
+  accountSid: string;
+  /** An API key's SID (SK…), or null: the account's auth token. */
+  apiKey: string | null;
+  /** The auth token or API secret, sealed (secrets.ts). */
+  secret: string;
+  /** The carrier account's name, as the carrier says. */
+  name: string;
+  connectedAt: Date;
+}
+
+export const carrierConnectBody = z
+  .object({
+    provider: z.literal('twilio', { error: 'must be twilio' }),
+    accountSid: z.string().regex(/^AC[0-9a-fA-F]{32}$/, 'must be a Twilio Account SID (AC and 32 hexadecimal digits)'),
+    authToken: z.string().min(1).max(200).optional(),
+    apiKey: z.string().regex(/^SK[0-9a-fA-F]{32}$/, 'must be a Twilio API key SID (SK and 32 hexadecimal digits)').optional(),
+    apiSecret: z.string().min(1).max(200).optional(),
+  })
+  .strict()
+  .refine((b) => (b.authToken !== undefined) !== (b.apiKey !== undefined || b.apiSecret !== undefined) && (b.apiKey === undefined) === (b.apiSecret === undefined), {
+    message: 'give authToken, or apiKey and apiSecret',
+  });
+export type CarrierConnectBody = z.infer<typeof carrierConnectBody>;
+
+/** The connection as the back end shows it: never the secret. */
+export interface CarrierView {
+  connected: boolean;
+  /** SECRETS_KEY is set: without it nothing can be connected. */
+  secretsKeySet: boolean;
+  provider?: 'twilio';
+  accountSid?: string;
+  apiKey?: string | null;
+  name?: string;
+  connectedAt?: Date;
+}
+
+export class SecretsKeyMissing extends Error {
+  constructor() {
+    super('Set SECRETS_KEY (32 random bytes, base64: openssl rand -base64 32) to store carrier credentials; nothing was stored');
+  }
+}
+
+export class CarrierConnections {
+  constructor(
+    private readonly c: Collections,
+    private readonly box: SecretBox | null,
+    private readonly twilioApiBase: string,
+  ) {}
+
+  /** Checks the credentials against the carrier, then keeps them (the secret sealed); a refusal keeps nothing. */
+  async connect(accountId: string, body: CarrierConnectBody): Promise<CarrierView> {
+    if (!this.box) throw new SecretsKeyMissing();
+    const secret = body.authToken ?? body.apiSecret!;
+    const checked: CarrierAccount = await this.twilio(body.accountSid, body.apiKey ?? null, secret).connect();
+    const doc: CarrierConnectionDoc = { provider: 'twilio', accountSid: body.accountSid, apiKey: body.apiKey ?? null, secret: this.box.seal(secret), name: checked.name, connectedAt: new Date() };
+    await this.c.accounts.updateOne({ _id: accountId }, { $set: { carrier: doc } });
+    return this.viewOf(doc);
+  }
+
+  async view(accountId: string): Promise<CarrierView> {
+    return this.viewOf((await this.c.accounts.findOne({ _id: accountId }, { projection: { carrier: 1 } }))?.carrier ?? null);
+  }
+
+  async disconnect(accountId: string): Promise<boolean> {
+    return (await this.c.accounts.updateOne({ _id: accountId, carrier: { $exists: true } }, { $unset: { carrier: '' } })).modifiedCount > 0;
+  }
+
+  /** The account's carrier, ready to call; null when none is connected (or the key to open it is gone). */
+  async carrierOf(accountId: string): Promise<Carrier | null> {
+    const doc = (await this.c.accounts.findOne({ _id: accountId }, { projection: { carrier: 1 } }))?.carrier;
+    if (!doc || !this.box) return null;
+    return this.twilio(doc.accountSid, doc.apiKey, this.box.open(doc.secret));
+  }
+
+  private twilio(accountSid: string, apiKey: string | null, secret: string): Carrier {
+    return new TwilioCarrier(this.twilioApiBase, { accountSid, secret, ...(apiKey ? { apiKey } : {}) });
+  }
+
+  private viewOf(doc: CarrierConnectionDoc | null): CarrierView {
+    const secretsKeySet = this.box !== null;
+    return doc ? { connected: true, secretsKeySet, provider: doc.provider, accountSid: doc.accountSid, apiKey: doc.apiKey, name: doc.name, connectedAt: doc.connectedAt } : { connected: false, secretsKeySet };
+  }
+}
