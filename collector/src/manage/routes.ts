@@ -24,7 +24,8 @@ import { memberRoutes } from './member-routes.ts';
 import { sharedLinkRoutes } from './shared-link-routes.ts';
 import type { CallWrites } from '../telephony/call-writes.ts';
 import type { RecordingStates } from '../recordings/states.ts';
-import type { CarrierConnections } from '../carriers/connections.ts';
+import { CarrierConnections } from '../carriers/connections.ts';
+import { DEFAULT_TWILIO_API_BASE } from '../carriers/twilio-client.ts';
 import { carrierRoutes } from './carrier-routes.ts';
 import type { RecordingStore } from '../recordings/store.ts';
 import { mailRoutes, type MailOptions } from './mail-routes.ts';
@@ -49,7 +50,7 @@ export interface ManageServices {
   domains?: DomainCache;
   /** The traffic counters this process has summed and not written yet: written before a read. */
   traffic?: TrafficBuffer;
-  /** The accounts' carrier accounts (issue 42). */
+  /** The accounts' carrier accounts (issue 42); absent: none can be connected (no SECRETS_KEY). */
   carriers?: CarrierConnections;
   /** Where calls' recordings are kept (GridFS), and their states on the calls. */
   recordings?: { store: RecordingStore; states: RecordingStates };
@@ -82,6 +83,6 @@ export function manageRoutes(c: Collections, limit: SignInLimit, services: Manag
   blocklistRoutes(router, c, can);
   verdictRoutes(router, c, can, services.callWrites);
   reportRoutes(router, c, services.agents, can, services.recordings);
-  if (services.carriers) carrierRoutes(router, c, can, services.carriers, options.mail.publicUrl);
+  carrierRoutes(router, c, can, services.carriers ?? new CarrierConnections(c, null, DEFAULT_TWILIO_API_BASE), options.mail.publicUrl);
   return router;
 }
