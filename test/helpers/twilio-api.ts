@@ -38,6 +38,8 @@ export interface TwilioApiStandIn {
   requests: { method: string; path: string; form: Record<string, string> }[];
   /** Answer the next request of this method and path pattern with Twilio's 429 once. */
   throttleNext(pattern: RegExp): void;
+  /** Someone else buys this number between a search and our purchase: still listed, refused (21422). */
+  takenBeforePurchase(number: string): void;
   close(): Promise<void>;
 }
 
@@ -77,6 +79,7 @@ export async function startTwilioApi(accounts: StandInAccount[] = []): Promise<T
   const byId = new Map(accounts.map((a) => [a.sid, a]));
   const requests: TwilioApiStandIn['requests'] = [];
   const throttled: RegExp[] = [];
+  const taken = new Set<string>();
   const server = http.createServer(async (req, res) => {
     let raw = '';
     for await (const chunk of req) raw += chunk;
@@ -106,7 +109,7 @@ export async function startTwilioApi(accounts: StandInAccount[] = []): Promise<T
     if (rest === '/IncomingPhoneNumbers' && req.method === 'POST') {
       const wanted = form.PhoneNumber ?? '';
       const onSale = Object.values(account.available).flatMap((types) => Object.values(types).flat());
-      if (!onSale.includes(wanted)) return twilioError(res, 400, 21422, 'PhoneNumber requested is not available');
+      if (!onSale.includes(wanted) || taken.has(wanted)) return twilioError(res, 400, 21422, 'PhoneNumber requested is not available');
       for (const types of Object.values(account.available)) for (const [type, list] of Object.entries(types)) types[type as 'Local'] = list!.filter((n) => n !== wanted);
       const bought = standInNumber(wanted);
       for (const [field, key] of Object.entries(FIELDS)) if (form[field] !== undefined) bought[key] = form[field]!;
@@ -145,6 +148,7 @@ export async function startTwilioApi(accounts: StandInAccount[] = []): Promise<T
     accounts: byId,
     requests,
     throttleNext: (pattern) => throttled.push(pattern),
+    takenBeforePurchase: (number) => taken.add(number),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

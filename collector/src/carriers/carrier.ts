@@ -39,10 +39,27 @@ export class CarrierError extends Error {
   }
 }
 
+/** Numbers on sale: a country (ISO 3166 alpha-2), a kind, and optional narrowing. */
+export interface NumberSearch {
+  country: string;
+  kind: 'local' | 'toll-free' | 'mobile';
+  areaCode?: string;
+  contains?: string;
+  limit: number;
+}
+
 export interface Carrier {
   /** Checks the credentials against the carrier, at once. */
   connect(): Promise<CarrierAccount>;
   listNumbers(): Promise<CarrierNumber[]>;
+  /** Numbers on sale, in E.164; empty when the carrier has none there (or does not serve it). */
+  search(query: NumberSearch): Promise<string[]>;
+  /** Buys the number, wired at once; a CarrierError `unavailable` when it was taken meanwhile. */
+  buy(number: string, wiring: Wiring): Promise<CarrierNumber>;
   /** Sets where the number's calls and messages go; the number as it is after. */
   wire(sid: string, wiring: Wiring): Promise<CarrierNumber>;
+  /** Gives the number back to the carrier (it leaves the carrier account). */
+  release(sid: string): Promise<void>;
+  /** The number as the carrier has it now (where it points), for the check. */
+  fetchNumber(sid: string): Promise<CarrierNumber>;
 }

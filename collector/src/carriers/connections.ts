@@ -70,16 +70,20 @@ export class CarrierConnections {
   }
 
   async view(accountId: string): Promise<CarrierView> {
-    return this.viewOf((await this.c.accounts.findOne({ _id: accountId }, { projection: { carrier: 1 } }))?.carrier ?? null);
+    return this.viewOf(await this.connectionOf(accountId));
   }
 
   async disconnect(accountId: string): Promise<boolean> {
     return (await this.c.accounts.updateOne({ _id: accountId, carrier: { $exists: true } }, { $unset: { carrier: '' } })).modifiedCount > 0;
   }
 
+  async connectionOf(accountId: string): Promise<CarrierConnectionDoc | null> {
+    return (await this.c.accounts.findOne({ _id: accountId }, { projection: { carrier: 1 } }))?.carrier ?? null;
+  }
+
   /** The account's carrier, ready to call; null when none is connected (or the key to open it is gone). */
   async carrierOf(accountId: string): Promise<Carrier | null> {
-    const doc = (await this.c.accounts.findOne({ _id: accountId }, { projection: { carrier: 1 } }))?.carrier;
+    const doc = await this.connectionOf(accountId);
     if (!doc || !this.box) return null;
     return this.twilio(doc.accountSid, doc.apiKey, this.box.open(doc.secret));
   }

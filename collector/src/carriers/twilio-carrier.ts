@@ -2,7 +2,7 @@
 // (`GET /2010-04-01/Accounts/{Sid}.json`), its incoming phone numbers (list, update). Twilio's error
 // bodies (`{code, message, more_info, status}`) become CarrierErrors in words, with Twilio's code.
 import type twilio from 'twilio';
-import { CarrierError, type Carrier, type CarrierAccount, type CarrierErrorKind, type CarrierNumber, type Wiring } from './carrier.ts';
+import { CarrierError, type Carrier, type CarrierAccount, type CarrierErrorKind, type CarrierNumber, type NumberSearch, type Wiring } from './carrier.ts';
 import { twilioClient, TWILIO_TIMEOUT_MS } from './twilio-client.ts';
 
 export interface TwilioCredentials {
@@ -46,6 +46,9 @@ export function carrierErrorOf(err: unknown): CarrierError {
 
 type IncomingNumber = Awaited<ReturnType<twilio.Twilio['incomingPhoneNumbers']['list']>>[number];
 
+/** A wiring as Twilio's fields: every URL called with POST, as the collector's doors take them. */
+const twilioFields = (w: Wiring) => ({ voiceUrl: w.voiceUrl, voiceMethod: 'POST', statusCallback: w.statusCallback, statusCallbackMethod: 'POST', smsUrl: w.smsUrl, smsMethod: 'POST' });
+
 const numberOf = (n: IncomingNumber): CarrierNumber => ({ sid: n.sid, number: n.phoneNumber, friendlyName: n.friendlyName, voiceUrl: n.voiceUrl || null, statusCallback: n.statusCallback || null, smsUrl: n.smsUrl || null });
 
 export class TwilioCarrier implements Carrier {
@@ -68,10 +71,27 @@ export class TwilioCarrier implements Carrier {
     return (await asked(() => this.client.incomingPhoneNumbers.list({ pageSize: 1000, limit: 10_000 }))).map(numberOf);
   }
 
+  async search({ country, kind, areaCode, contains, limit }: NumberSearch): Promise<string[]> {
+    const where = this.client.availablePhoneNumbers(country);
+    const options = { limit, ...(areaCode ? { areaCode: Number(areaCode) } : {}), ...(contains ? { contains } : {}) };
+    const listed = (): Promise<{ phoneNumber: string }[]> => (kind === 'toll-free' ? where.tollFree.list(options) : kind === 'mobile' ? where.mobile.list(options) : where.local.list(options));
+    const found = await asked(listed);
+    return found.map((n) => n.phoneNumber);
+  }
+
+  async buy(number: string, wiring: Wiring): Promise<CarrierNumber> {
+    return numberOf(await asked(() => this.client.incomingPhoneNumbers.create({ phoneNumber: number, ...twilioFields(wiring) })));
+  }
+
   async wire(sid: string, wiring: Wiring): Promise<CarrierNumber> {
-    const updated = await asked(() =>
-      this.client.incomingPhoneNumbers(sid).update({ voiceUrl: wiring.voiceUrl, voiceMethod: 'POST', statusCallback: wiring.statusCallback, statusCallbackMethod: 'POST', smsUrl: wiring.smsUrl, smsMethod: 'POST' }),
-    );
-    return numberOf(updated);
+    return numberOf(await asked(() => this.client.incomingPhoneNumbers(sid).update(twilioFields(wiring))));
+  }
+
+  async release(sid: string): Promise<void> {
+    await asked(() => this.client.incomingPhoneNumbers(sid).remove());
+  }
+
+  async fetchNumber(sid: string): Promise<CarrierNumber> {
+    return numberOf(await asked(() => this.client.incomingPhoneNumbers(sid).fetch()));
   }
 }

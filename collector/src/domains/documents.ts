@@ -1,4 +1,5 @@
 // Domains (settings, keys, pools) and their tracking numbers: the shapes and indexes of their documents (db/collections.ts gathers every family's).
+import type { NumberAtCarrier } from '../carriers/carrier-numbers.ts';
 import type { DisplayMode, TimetableEntry } from '@ringtrail/shared';
 import type { RecordingSettings } from '../recordings/settings.ts';
 import type { IndexPlan } from '../db/index-plan.ts';
@@ -84,6 +85,8 @@ export interface TrackingNumberDoc {
   releasedAt?: Date;
   /** A pool's overflow number: never claimed, shown when the pool is exhausted. */
   overflow?: boolean;
+  /** Ours (carriers/carrier-numbers.ts): the number at the account's carrier, when imported or bought through it. */
+  carrier?: NumberAtCarrier;
 }
 
 /** The indexes of these collections: every query of a request's path goes through one. */

@@ -3,10 +3,15 @@
 // webhook and keys are. The carrier's refusals answer in words with its own code, never a 500.
 import type Router from '@koa/router';
 import type { Context } from 'koa';
+import { z } from 'zod';
 import { normalizePhone } from '@ringtrail/shared';
 import { CarrierError, type CarrierErrorKind } from '../carriers/carrier.ts';
 import { carrierConnectBody, SecretsKeyMissing, type CarrierConnections } from '../carriers/connections.ts';
 import { twilioWiring } from '../carriers/wiring.ts';
+import { CarrierNumbers, NoCarrier, type NumberAtCarrier } from '../carriers/carrier-numbers.ts';
+import type { DomainDoc, PoolConfig } from '../domains/documents.ts';
+import { domainOf, numberParam } from './settings-routes.ts';
+import { poolOf, removeNumber } from './numbers.ts';
 import type { Collections } from '../db/collections.ts';
 import { bodyOf, parseBody } from '../http/body.ts';
 import { ManageFailure } from '../http/manage-envelope.ts';
@@ -22,14 +27,32 @@ export async function carrierCall<T>(work: () => Promise<T>): Promise<T> {
     return await work();
   } catch (err) {
     if (err instanceof CarrierError) throw new ManageFailure(STATUS[err.kind], err.message, undefined, { code: err.code, carrierError: err.kind });
-    if (err instanceof SecretsKeyMissing) throw new ManageFailure(409, err.message);
+    if (err instanceof SecretsKeyMissing || err instanceof NoCarrier) throw new ManageFailure(409, err.message);
     throw err;
   }
 }
 
 const accountIdOf = (ctx: Context) => memberOf(ctx).accountId;
 
+export const importBody = z.object({ numbers: z.array(z.string().min(1).max(40)).min(1, 'name at least one number').max(100, 'at most 100 numbers at once') }).strict();
+export const buyBody = z
+  .object({
+    count: z.number().int().min(1, 'must be 1 to 50').max(50, 'must be 1 to 50'),
+    areaCode: z.string().regex(/^\d{1,6}$/, 'must be the digits of an area code').optional(),
+    contains: z.string().regex(/^[0-9*]{1,16}$/, 'must be digits (and * for any digit)').optional(),
+  })
+  .strict();
+
+/** The domain's number named in the path, and where it is at the carrier; 404 when it has no carrier record. */
+async function numberAtCarrier(c: Collections, ctx: Context, domain: DomainDoc): Promise<{ number: string; at: NumberAtCarrier; pool: PoolConfig }> {
+  const number = await numberParam(c, ctx, domain);
+  const stored = await c.trackingNumbers.findOne({ _id: number, domainId: domain._id });
+  if (!stored?.carrier) throw new ManageFailure(404, `${ctx.params.number} was not imported or bought through the carrier`);
+  return { number, at: stored.carrier, pool: poolOf(domain, stored.type) };
+}
+
 export function carrierRoutes(router: Router, c: Collections, can: Can, connections: CarrierConnections, publicUrl: string): void {
+  const numbers = new CarrierNumbers(c, connections, publicUrl);
   router.get('/account/carrier', can(RULES.manageAccount), async (ctx) => {
     ctx.body = await connections.view(accountIdOf(ctx));
   });
@@ -43,6 +66,46 @@ export function carrierRoutes(router: Router, c: Collections, can: Can, connecti
   router.delete('/account/carrier', can(RULES.manageAccount, 'carrier.disconnect'), async (ctx) => {
     if (!(await connections.disconnect(accountIdOf(ctx)))) throw new ManageFailure(404, 'No carrier account is connected');
     ctx.status = 204;
+  });
+
+  /** Imports the carrier account's numbers into the pool, each wired here (its former URLs kept). */
+  router.post('/domains/:domain/pools/:type/numbers/import', can(RULES.manageDomain, 'numbers.import'), parseBody, async (ctx) => {
+    const domain = await domainOf(c, ctx);
+    const pool = poolOf(domain, Number(ctx.params.type));
+    const body = valid(importBody, bodyOf(ctx.request));
+    const results = await carrierCall(() => numbers.importInto(domain, pool, body.numbers));
+    auditing(ctx, { type: pool.type, numbers: results.filter((r) => r.ok).map((r) => r.number) });
+    ctx.body = { results };
+  });
+
+  /** Buys numbers into the pool at the carrier, each wired at once; each number's outcome. */
+  router.post('/domains/:domain/pools/:type/numbers/buy', can(RULES.manageDomain, 'numbers.buy'), parseBody, async (ctx) => {
+    const domain = await domainOf(c, ctx);
+    const pool = poolOf(domain, Number(ctx.params.type));
+    const body = valid(buyBody, bodyOf(ctx.request));
+    const answer = await carrierCall(() => numbers.buyInto(domain, pool, body));
+    auditing(ctx, { type: pool.type, count: body.count, bought: answer.results.filter((r) => r.ok).map((r) => r.number) });
+    ctx.body = answer;
+  });
+
+  /** Takes the number out of its pool and gives it back: an imported one with its URLs as they were,
+   * a bought one released at the carrier. A number in use stays (409). */
+  router.post('/domains/:domain/numbers/:number/release', can(RULES.manageDomain, 'numbers.release'), async (ctx) => {
+    const domain = await domainOf(c, ctx);
+    const { number, at, pool } = await numberAtCarrier(c, ctx, domain);
+    auditing(ctx, { number, origin: at.origin });
+    await removeNumber(c, domain, number);
+    await carrierCall(() => numbers.giveBack(domain, pool, number, at));
+    ctx.body = { number, released: at.origin === 'bought' ? 'released at the carrier' : 'restored as it was' };
+  });
+
+  /** Wires the number to the collector again (the check found its calls going elsewhere). */
+  router.post('/domains/:domain/numbers/:number/fix', can(RULES.manageDomain, 'numbers.fix'), async (ctx) => {
+    const domain = await domainOf(c, ctx);
+    const { number, at } = await numberAtCarrier(c, ctx, domain);
+    auditing(ctx, { number });
+    const wired = await carrierCall(() => numbers.fix(domain, number, at));
+    ctx.body = { number, voiceUrl: wired.voiceUrl };
   });
 
   /** The carrier account's numbers: where their calls go now, and the pool each is in here (null: none). */

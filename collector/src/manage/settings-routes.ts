@@ -59,7 +59,7 @@ function domainView(domain: DomainDoc) {
 
 
 /** The tracking number a route's `:number` names (pool-numbers.ts). */
-async function numberParam(c: Collections, ctx: Context, domain: DomainDoc): Promise<string> {
+export async function numberParam(c: Collections, ctx: Context, domain: DomainDoc): Promise<string> {
   return (await domainNumberNamed(c, domain, ctx.params.number!)) ?? ctx.params.number!;
 }
 

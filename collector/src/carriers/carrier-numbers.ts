@@ -1,0 +1,172 @@
+// A domain's numbers at the account's carrier: imported (the collector wires them to itself and
+// keeps where they pointed, to put back), bought into a pool (wired at once), given back, checked.
+// Each number's outcome is its own: a partial failure is normal, and nothing is left bought but not
+// in the pool, or in the pool but not wired. A purchase is never retried blindly. Knows nothing of HTTP.
+import { COUNTRY_NUMBER_TYPES, normalizePhone, NUMBER_TYPE_PREFIXES } from '@ringtrail/shared';
+import type { Collections } from '../db/collections.ts';
+import type { DomainDoc, PoolConfig } from '../domains/documents.ts';
+import { addPoolNumber, numberRefusal } from '../domains/pool-numbers.ts';
+import { canonicalIn, countryOf, e164Of } from '../domains/phone-numbers.ts';
+import { CarrierError, type Carrier, type CarrierNumber, type NumberSearch } from './carrier.ts';
+import type { CarrierConnections } from './connections.ts';
+import { twilioWiring } from './wiring.ts';
+
+/** Where a tracked number is at its carrier (TrackingNumberDoc.carrier). */
+export interface NumberAtCarrier {
+  provider: 'twilio';
+  accountSid: string;
+  sid: string;
+  /** Bought here (given back to the carrier when released) or imported (its URLs put back). */
+  origin: 'bought' | 'imported';
+  /** Where an imported number pointed before it was wired here. */
+  previous: { voiceUrl: string | null; statusCallback: string | null; smsUrl: string | null } | null;
+  wiredAt: Date;
+  /** The last check (checks.ts): where its voice URL pointed; `ok` false when its calls no longer come here. */
+  check?: { at: Date; voiceUrl: string | null; ok: boolean };
+}
+
+/** One number's outcome. `movedFrom`: where an imported number's calls went before. */
+export interface NumberResult {
+  number: string;
+  ok: boolean;
+  error?: string;
+  movedFrom?: string | null;
+}
+
+export class NoCarrier extends Error {
+  constructor() {
+    super('No carrier account is connected: connect one first');
+  }
+}
+
+/** What the carrier sells for a pool's type: ours by the domain's country, the spec's French types
+ * by their prefix (found among France's numbers of that kind); null when the carrier sells none. */
+export function searchFor(pool: Pick<PoolConfig, 'type'>, domain: Pick<DomainDoc, 'country'>): { country: string; kind: NumberSearch['kind']; prefix: string | null } | null {
+  const ours = COUNTRY_NUMBER_TYPES[pool.type];
+  if (ours) return { country: countryOf(domain), kind: ours === 'toll-free' ? 'toll-free' : ours === 'mobile' ? 'mobile' : 'local', prefix: null };
+  const prefix = NUMBER_TYPE_PREFIXES[pool.type];
+  if (!prefix || prefix.startsWith('00')) return null;
+  return { country: 'FR', kind: /^080[0-5]/.test(prefix) ? 'toll-free' : /^0[67]/.test(prefix) ? 'mobile' : 'local', prefix };
+}
+
+export class CarrierNumbers {
+  constructor(
+    private readonly c: Collections,
+    private readonly connections: CarrierConnections,
+    private readonly publicUrl: string,
+  ) {}
+
+  /** Imports the carrier account's numbers into the pool, each wired to the collector. */
+  async importInto(domain: DomainDoc, pool: PoolConfig, numbers: string[]): Promise<NumberResult[]> {
+    const carrier = await this.carrierOf(domain);
+    const owned = new Map((await carrier.listNumbers()).map((n) => [normalizePhone(n.number), n]));
+    const results: NumberResult[] = [];
+    for (const raw of numbers) {
+      const canonical = canonicalIn(raw, countryOf(domain));
+      const found = canonical ? owned.get(canonical) : undefined;
+      if (!canonical || !found) {
+        results.push({ number: raw, ok: false, error: 'not a number of the carrier account' });
+        continue;
+      }
+      results.push(await this.track(domain, pool, canonical, found, 'imported', () => carrier.wire(found.sid, twilioWiring(this.publicUrl))));
+    }
+    return results;
+  }
+
+  /** Buys `count` numbers into the pool: searched first, then bought one by one, each wired at once.
+   * A number taken meanwhile is reported, not replaced: a retry picks others. */
+  async buyInto(domain: DomainDoc, pool: PoolConfig, want: { count: number; areaCode?: string; contains?: string }): Promise<{ results: NumberResult[]; reason?: string }> {
+    const carrier = await this.carrierOf(domain);
+    const offered = await this.offered(carrier, domain, pool, want);
+    if (typeof offered === 'string') return { results: [], reason: offered };
+    const results: NumberResult[] = [];
+    let slowDown: CarrierError | null = null;
+    for (const number of offered.slice(0, want.count)) {
+      const canonical = normalizePhone(number)!;
+      if (slowDown) {
+        results.push({ number, ok: false, error: `not tried: ${slowDown.message}` });
+        continue;
+      }
+      const result = await this.track(domain, pool, canonical, null, 'bought', () => carrier.buy(number, twilioWiring(this.publicUrl)), (bought) => carrier.release(bought.sid));
+      if (!result.ok && /slow down/.test(result.error ?? '')) slowDown = new CarrierError(result.error!, 'rate-limited', 20429);
+      results.push(result);
+    }
+    return { results, ...(offered.length < want.count ? { reason: `the carrier has ${offered.length} such numbers on sale now` } : {}) };
+  }
+
+  /** Numbers on sale for the pool, none of them known here; a sentence when there are none. */
+  async offered(carrier: Carrier, domain: DomainDoc, pool: PoolConfig, want: { count: number; areaCode?: string; contains?: string }): Promise<string[] | string> {
+    const search = searchFor(pool, domain);
+    if (!search) return `the carrier sells no numbers of type ${pool.type}`;
+    const found = await carrier.search({ country: search.country, kind: search.kind, limit: Math.min(want.count * 3 + 10, 100), ...(want.areaCode ? { areaCode: want.areaCode } : {}), ...(want.contains ? { contains: want.contains } : {}) });
+    const fitting: string[] = [];
+    for (const number of found) {
+      const canonical = normalizePhone(number);
+      if (!canonical || (search.prefix && !canonical.startsWith(search.prefix))) continue;
+      if (await numberRefusal(this.c, domain, pool.type, canonical)) continue;
+      if (await this.c.trackingNumbers.findOne({ _id: canonical }, { projection: { _id: 1 } })) continue;
+      fitting.push(number);
+    }
+    return fitting.length ? fitting : `no ${search.kind} numbers${want.areaCode ? ` in area code ${want.areaCode}` : ''}${want.contains ? ` containing ${want.contains}` : ''} on sale in ${search.country} now`;
+  }
+
+  /** Gives a number back: an imported one's URLs put back as they were, a bought one released at the
+   * carrier. The caller has taken it out of its pool; on a refusal it is put back, and the error thrown. */
+  async giveBack(domain: DomainDoc, pool: PoolConfig, number: string, at: NumberAtCarrier): Promise<void> {
+    const carrier = await this.carrierOf(domain);
+    try {
+      if (at.origin === 'bought') await carrier.release(at.sid);
+      else await carrier.wire(at.sid, { voiceUrl: at.previous?.voiceUrl ?? '', statusCallback: at.previous?.statusCallback ?? '', smsUrl: at.previous?.smsUrl ?? '' });
+    } catch (err) {
+      await addPoolNumber(this.c, domain._id, pool, number);
+      await this.c.trackingNumbers.updateOne({ _id: number }, { $set: { carrier: at } });
+      throw err;
+    }
+  }
+
+  /** Wires a tracked number to the collector again (after the check found it pointing elsewhere). */
+  async fix(domain: DomainDoc, number: string, at: NumberAtCarrier): Promise<CarrierNumber> {
+    const carrier = await this.carrierOf(domain);
+    const wired = await carrier.wire(at.sid, twilioWiring(this.publicUrl));
+    await this.c.trackingNumbers.updateOne({ _id: number }, { $set: { 'carrier.wiredAt': new Date(), 'carrier.check': { at: new Date(), voiceUrl: wired.voiceUrl, ok: true } } });
+    return wired;
+  }
+
+  /** Adds the number to the pool, has the carrier send its calls here (`wire`: a purchase or an
+   * update), and records where it is. A number new to the pool leaves it again when the carrier
+   * refuses; a purchase whose pool write fails is given back (`undo`). */
+  private async track(domain: DomainDoc, pool: PoolConfig, canonical: string, found: CarrierNumber | null, origin: NumberAtCarrier['origin'], wire: () => Promise<CarrierNumber>, undo?: (n: CarrierNumber) => Promise<void>): Promise<NumberResult> {
+    const number = e164Of(canonical);
+    const refusal = await numberRefusal(this.c, domain, pool.type, canonical);
+    if (refusal) return { number, ok: false, error: refusal };
+    const before = await this.c.trackingNumbers.findOne({ _id: canonical });
+    if (before && before.type !== pool.type) return { number, ok: false, error: `${canonical} is already in the pool of type ${before.type}` };
+    if (origin === 'imported') await addPoolNumber(this.c, domain._id, pool, canonical);
+    let wired: CarrierNumber;
+    try {
+      wired = await wire();
+    } catch (err) {
+      if (origin === 'imported' && !before) await this.c.trackingNumbers.deleteOne({ _id: canonical }).then(() => this.c.slots.deleteOne({ _id: canonical }));
+      if (err instanceof CarrierError) return { number, ok: false, error: err.message };
+      throw err;
+    }
+    const account = (await this.connections.connectionOf(domain.accountId))!;
+    const previous = found && !before?.carrier ? { voiceUrl: found.voiceUrl, statusCallback: found.statusCallback, smsUrl: found.smsUrl } : (before?.carrier?.previous ?? null);
+    const at: NumberAtCarrier = { provider: 'twilio', accountSid: account.accountSid, sid: wired.sid, origin: before?.carrier?.origin ?? origin, previous, wiredAt: new Date() };
+    try {
+      if (origin === 'bought') await addPoolNumber(this.c, domain._id, pool, canonical);
+      await this.c.trackingNumbers.updateOne({ _id: canonical }, { $set: { carrier: at } });
+    } catch (err) {
+      await undo?.(wired).catch(() => undefined);
+      throw err;
+    }
+    const movedFrom = found && found.voiceUrl !== twilioWiring(this.publicUrl).voiceUrl ? found.voiceUrl : null;
+    return { number, ok: true, ...(origin === 'imported' ? { movedFrom: before?.carrier ? null : movedFrom } : {}) };
+  }
+
+  private async carrierOf(domain: DomainDoc): Promise<Carrier> {
+    const carrier = await this.connections.carrierOf(domain.accountId);
+    if (!carrier) throw new NoCarrier();
+    return carrier;
+  }
+}
