@@ -53,6 +53,7 @@ import { RecordingStates } from './recordings/states.ts';
 import { CarrierConnections } from './carriers/connections.ts';
 import { SecretBox } from './carriers/secrets.ts';
 import { DEFAULT_TWILIO_API_BASE } from './carriers/twilio-client.ts';
+import { NumberCheck } from './carriers/number-check.ts';
 import { Recordings } from './recordings/recordings.ts';
 import { RecordingStore } from './recordings/store.ts';
 import { RecordingRetention } from './recordings/retention.ts';
@@ -175,6 +176,9 @@ export function createApp(options: AppOptions): CollectorApp {
   if (run) sampler.start(options.poolSampleMs);
   const offline = new OfflineNumbers(c);
   const carriers = new CarrierConnections(c, options.secretsKey ? new SecretBox(options.secretsKey) : null, options.twilioApiBase ?? DEFAULT_TWILIO_API_BASE);
+  // Once a day, the numbers wired through a carrier are checked to still send their calls here.
+  const numberCheck = new NumberCheck(c, carriers, publicUrl, log);
+  if (run) numberCheck.start();
   app.silent = true; // errors are answered and logged by each family's envelope
   const stallWatch = new DatabaseStallWatch(db.client, log);
   app.use(requestLog(log));
@@ -217,7 +221,7 @@ export function createApp(options: AppOptions): CollectorApp {
       sampler.stop();
       stallWatch.stop();
       metrics.close();
-      return Promise.all([alertMailer?.stop(), summaries?.stop(), warnings?.stop(), retention.stop(), worker.stop(), traffic.stop()]).then(() => mailer?.close());
+      return Promise.all([alertMailer?.stop(), summaries?.stop(), warnings?.stop(), retention.stop(), numberCheck.stop(), worker.stop(), traffic.stop()]).then(() => mailer?.close());
     },
   };
 }

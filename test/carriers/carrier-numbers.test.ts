@@ -103,3 +103,32 @@ describe("a US domain's numbers through its Twilio account", () => {
     expect(await s.t.c.trackingNumbers.findOne({ _id: '0012125550101' })).toBeNull();
   });
 });
+
+describe('the check of the wiring', () => {
+  const s = useSeededCollector('carrier_check', trackingFixture({ users: [OWNER], settings: { country: 'US', timeZone: 'America/New_York', sitePhones: ['2125550100'] } }), {
+    secretsKey: randomBytes(32),
+    publicUrl: PUBLIC_URL,
+    get twilioApiBase() {
+      return api.base;
+    },
+  });
+
+  it('flags a number whose calls no longer come here, on the pools screen, until it is fixed', async () => {
+    const client = await signedInClient(s.collector.baseUrl, OWNER.username, OWNER.password);
+    await client.call('PUT', '/account/carrier', { provider: 'twilio', accountSid: SID, authToken: TOKEN });
+    await client.call('POST', '/domains/shop.test/pools', { type: 100, usage: 'online', codeDigits: 0 });
+    expect((await client.call('POST', '/domains/shop.test/pools/100/numbers/import', { numbers: ['+12125550002', '+12125550003'] })).body.results.every((r: { ok: boolean }) => r.ok)).toBe(true);
+    expect((await client.call('POST', '/account/carrier/check')).body).toEqual({ checked: 2, miswired: [] });
+
+    // Someone points one elsewhere in Twilio's console.
+    stored(s, '+12125550003')!.voice_url = 'https://someone-else.example/voice';
+    expect((await client.call('POST', '/account/carrier/check')).body).toEqual({ checked: 2, miswired: [{ domain: 'shop.test', number: '+12125550003', voiceUrl: 'https://someone-else.example/voice' }] });
+    const row = (await client.get('/domains/shop.test')).body.numbers.find((n: { number: string }) => n.number === '2125550003');
+    expect(row.carrier).toMatchObject({ origin: 'imported', check: { ok: false, voiceUrl: 'https://someone-else.example/voice' } });
+
+    // Fixed: wired here again, and the flag goes.
+    expect((await client.call('POST', '/domains/shop.test/numbers/2125550003/fix')).body).toEqual({ number: '+12125550003', voiceUrl: `${PUBLIC_URL}/telephony/twilio/voice` });
+    expect(stored(s, '+12125550003')).toMatchObject(WIRED);
+    expect((await client.get('/domains/shop.test')).body.numbers.find((n: { number: string }) => n.number === '2125550003').carrier.check.ok).toBe(true);
+  });
+});

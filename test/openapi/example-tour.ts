@@ -24,7 +24,7 @@ export function tourFixture() {
 
 /** The account's Twilio account, at a loopback stand-in of Twilio's REST API (TWILIO_API_BASE). */
 const TOUR_TWILIO = { accountSid: 'AC0123456789abcdef0123456789abcdef', authToken: 'tour-twilio-auth-token' };
-export const tourTwilioApi = () => startTwilioApi([standInAccount(TOUR_TWILIO.accountSid, TOUR_TWILIO.authToken, { friendlyName: 'Shop calls', numbers: [standInNumber('+33800000001'), standInNumber('+14155550123', { voice_url: 'https://elsewhere.example/voice' })] })]);
+export const tourTwilioApi = () => startTwilioApi([standInAccount(TOUR_TWILIO.accountSid, TOUR_TWILIO.authToken, { friendlyName: 'Shop calls', numbers: [standInNumber('+33800000001'), standInNumber('+14155550123', { voice_url: 'https://elsewhere.example/voice' })], available: { FR: { TollFree: ['+33800000090', '+33800000091'] } } })]);
 
 /** The token of an invitation link (`…/manage/#/accept?token=…`). */
 export const tokenOf = (url: string) => new URLSearchParams(new URL(url).hash.split('?')[1]).get('token')!;
@@ -141,6 +141,11 @@ export async function exampleTour(baseUrl: string, webhookUrl: string): Promise<
   await manage('get /manage/api/account/carrier', 'GET', '/account/carrier');
   await manage('put /manage/api/account/carrier', 'PUT', '/account/carrier', { provider: 'twilio', ...TOUR_TWILIO });
   await manage('get /manage/api/account/carrier/numbers', 'GET', '/account/carrier/numbers');
+  await manage('post /manage/api/domains/{domain}/pools/{type}/numbers/import', 'POST', '/domains/shop.test/pools/1/numbers/import', { numbers: ['+33800000001'] });
+  await manage('post /manage/api/account/carrier/check', 'POST', '/account/carrier/check');
+  await manage('post /manage/api/domains/{domain}/numbers/{number}/fix', 'POST', '/domains/shop.test/numbers/0800000001/fix');
+  await manage('post /manage/api/domains/{domain}/pools/{type}/numbers/buy', 'POST', '/domains/shop.test/pools/1/numbers/buy', { count: 1 });
+  await manage('post /manage/api/domains/{domain}/numbers/{number}/release', 'POST', '/domains/shop.test/numbers/0800000090/release');
   await manage('put /manage/api/account/webhook', 'PUT', '/account/webhook', { url: webhookUrl });
   await manage('put /manage/api/account/webhook/events', 'PUT', '/account/webhook/events', { events: ['call'] });
   await manage('post /manage/api/account/webhook/test', 'POST', '/account/webhook/test');

@@ -12,6 +12,8 @@ import { CarrierNumbers, NoCarrier, type NumberAtCarrier } from '../carriers/car
 import type { DomainDoc, PoolConfig } from '../domains/documents.ts';
 import { domainOf, numberParam } from './settings-routes.ts';
 import { poolOf, removeNumber } from './numbers.ts';
+import { NumberCheck } from '../carriers/number-check.ts';
+import { e164Of } from '../domains/phone-numbers.ts';
 import type { Collections } from '../db/collections.ts';
 import { bodyOf, parseBody } from '../http/body.ts';
 import { ManageFailure } from '../http/manage-envelope.ts';
@@ -53,6 +55,13 @@ async function numberAtCarrier(c: Collections, ctx: Context, domain: DomainDoc):
 
 export function carrierRoutes(router: Router, c: Collections, can: Can, connections: CarrierConnections, publicUrl: string): void {
   const numbers = new CarrierNumbers(c, connections, publicUrl);
+  const check = new NumberCheck(c, connections, publicUrl);
+
+  /** Checks now that every number imported or bought through the carrier still sends its calls here. */
+  router.post('/account/carrier/check', can(RULES.manageAccount, 'carrier.check'), async (ctx) => {
+    const { checked, miswired } = await carrierCall(() => check.account(accountIdOf(ctx)));
+    ctx.body = { checked, miswired: miswired.map((m) => ({ ...m, number: e164Of(m.number) })) };
+  });
   router.get('/account/carrier', can(RULES.manageAccount), async (ctx) => {
     ctx.body = await connections.view(accountIdOf(ctx));
   });
@@ -96,7 +105,7 @@ export function carrierRoutes(router: Router, c: Collections, can: Can, connecti
     auditing(ctx, { number, origin: at.origin });
     await removeNumber(c, domain, number);
     await carrierCall(() => numbers.giveBack(domain, pool, number, at));
-    ctx.body = { number, released: at.origin === 'bought' ? 'released at the carrier' : 'restored as it was' };
+    ctx.body = { number: e164Of(number), released: at.origin === 'bought' ? 'released at the carrier' : 'restored as it was' };
   });
 
   /** Wires the number to the collector again (the check found its calls going elsewhere). */
@@ -105,7 +114,7 @@ export function carrierRoutes(router: Router, c: Collections, can: Can, connecti
     const { number, at } = await numberAtCarrier(c, ctx, domain);
     auditing(ctx, { number });
     const wired = await carrierCall(() => numbers.fix(domain, number, at));
-    ctx.body = { number, voiceUrl: wired.voiceUrl };
+    ctx.body = { number: e164Of(number), voiceUrl: wired.voiceUrl };
   });
 
   /** The carrier account's numbers: where their calls go now, and the pool each is in here (null: none). */

@@ -19,6 +19,9 @@ export interface NumberRow {
   redirect?: { allowRedirect: boolean; timetable: TimetableEntry[] };
   /** Ours, an assigned offline number's: false, its calls are never recorded; true, as the domain says. */
   recording?: boolean;
+  /** Ours: a number imported or bought through the account's carrier, and what its last check found
+   * (`ok` false: its calls no longer come here; `voiceUrl`: where they go). */
+  carrier?: { origin: 'bought' | 'imported'; check: { at: Date; voiceUrl: string | null; ok: boolean } | null };
 }
 
 export async function addPool(c: Collections, domain: DomainDoc, pool: PoolConfig): Promise<DomainDoc> {
@@ -72,6 +75,7 @@ export async function numbersShown(c: Collections, domain: DomainDoc, now = new 
       usage: n.usage,
       inUse: n.usage === 'online' ? heldNumbers.has(n._id) : Boolean(assigned),
       description: assigned?.description ?? null,
+      ...(n.carrier ? { carrier: { origin: n.carrier.origin, check: n.carrier.check ?? null } } : {}),
       ...(assigned ? { redirect: { allowRedirect: assigned.allowRedirect, timetable: assigned.timetable }, recording: assigned.recording !== false } : {}),
     };
   });

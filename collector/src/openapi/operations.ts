@@ -23,6 +23,7 @@ import {
 import { z, type ZodType } from 'zod';
 import { domainName, domainSettings, poolSettings } from '../domains/settings.ts';
 import { carrierConnectBody } from '../carriers/connections.ts';
+import { buyBody, importBody } from '../manage/carrier-routes.ts';
 import { localeQuery, numbersBody, offlineAssignment, offlineRecording, offlineRedirect, webhookEventsBody, webhookUrl } from '../manage/bodies.ts';
 import { blockedCallerBody } from '../manage/blocklist-routes.ts';
 import { verdictBody } from '../manage/verdict-routes.ts';
@@ -326,6 +327,10 @@ export const OPERATIONS: Operation[] = [
   manageOp('post', '/domains/:domain/pools', 'A new pool', object('The domain'), { body: poolSettings }, 201),
   manageOp('post', '/domains/:domain/pools/:type/numbers', 'Adds numbers to a pool, all or none', json('The numbers', answer.manage.list), { body: numbersBody }),
   manageOp('delete', '/domains/:domain/numbers/:number', 'Removes a number nobody holds', { description: 'Removed' }, {}, 204),
+  carrierOp(manageOp('post', '/domains/:domain/pools/:type/numbers/import', "Ours: imports numbers of the account's carrier account into the pool, each wired to the collector (voice, status and SMS URLs at PUBLIC_URL; its former ones kept): each number's outcome, and where its calls went before (movedFrom)", object('{results: [{number, ok, error?, movedFrom?}]}'), { body: importBody })),
+  carrierOp(manageOp('post', '/domains/:domain/pools/:type/numbers/buy', 'Ours: buys numbers into the pool at the carrier (searched by the pool\'s type and the domain\'s country, areaCode, contains), each wired at once; one taken meanwhile is reported, never retried: each number\'s outcome, and why there were fewer', object('{results: [{number, ok, error?}], reason?}'), { body: buyBody })),
+  carrierOp(manageOp('post', '/domains/:domain/numbers/:number/release', 'Ours: takes a number imported or bought through the carrier out of its pool and gives it back: an imported one with its URLs as they were, a bought one released at the carrier', object('{number, released}'))),
+  carrierOp(manageOp('post', '/domains/:domain/numbers/:number/fix', "Ours: wires a number to the collector again, when the check found its calls going elsewhere", object('{number, voiceUrl}'))),
   manageOp('post', '/domains/:domain/offline-numbers/:number/assign', "An offline number's campaign", json('The numbers', answer.manage.list), { body: offlineAssignment }),
   manageOp('post', '/domains/:domain/offline-numbers/:number/unassign', 'Ends an offline number\'s campaign', json('The numbers', answer.manage.list)),
   manageOp('post', '/domains/:domain/offline-numbers/:number/redirect', "An offline number's no-answer redirect (allow_redirect and timetable)", json('The numbers', answer.manage.list), { body: offlineRedirect }),
@@ -375,6 +380,7 @@ export const OPERATIONS: Operation[] = [
   manageOp('get', '/account', 'The account: webhook URL, which secrets are set', object('The account')),
   manageOp('get', '/account/carrier', "Ours: the account's carrier account (provider, accountSid, apiKey, name, connectedAt; never the secret), and whether SECRETS_KEY is set", object('The connection')),
   carrierOp(manageOp('put', '/account/carrier', "Ours: connects a Twilio account by its auth token, or an API key and secret, checked against Twilio at once; the secret is sealed (SECRETS_KEY) and never shown again. 409 without SECRETS_KEY", object('The connection'), { body: carrierConnectBody })),
+  carrierOp(manageOp('post', '/account/carrier/check', 'Ours: checks now that every number imported or bought through the carrier still sends its calls here (also done once a day): how many were checked, and those whose voice URL points elsewhere or that left the carrier account (voiceUrl null)', object('{checked, miswired: [{domain, number, voiceUrl}]}'))),
   manageOp('delete', '/account/carrier', "Ours: forgets the account's carrier account (its numbers stay as they are at the carrier)", { description: 'Removed' }, {}, 204),
   carrierOp(manageOp('get', '/account/carrier/numbers', "Ours: the carrier account's numbers (E.164), where their voice, status and SMS URLs point now, the pool each is in here (null: none), and whether its calls come here", object('{numbers}'))),
   manageOp('put', '/account/webhook', 'Sets or clears the webhook URL (the first one makes the secret)', object('The new secret, if one was made'), { body: webhookUrl }),
