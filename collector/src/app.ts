@@ -142,7 +142,12 @@ export function createApp(options: AppOptions): CollectorApp {
   const mailer = options.mail ? new Mailer(options.mail) : undefined;
   const recordingStore = new RecordingStore(db);
   const recordingStates = new RecordingStates(c, callWrites);
-  const recordings = new RecordingFetcher(c, recordingStore, recordingStates, outbox, { publicOnly: deliveryOptions.publicOnly, ...(options.twilio?.authToken ? { twilioAuthToken: options.twilio.authToken } : {}) });
+  const carriers = new CarrierConnections(c, options.secretsKey ? new SecretBox(options.secretsKey) : null, options.twilioApiBase ?? DEFAULT_TWILIO_API_BASE);
+  const recordings = new RecordingFetcher(c, recordingStore, recordingStates, outbox, {
+    publicOnly: deliveryOptions.publicOnly,
+    twilioCredentialsFor: (accountSid) => carriers.basicAuthFor(accountSid),
+    ...(options.twilio?.authToken ? { twilioAuthToken: options.twilio.authToken } : {}),
+  });
   const worker = new DeliveryWorker(
     c,
     outbox,
@@ -175,7 +180,6 @@ export function createApp(options: AppOptions): CollectorApp {
   const sampler = new PoolSampler(c, log);
   if (run) sampler.start(options.poolSampleMs);
   const offline = new OfflineNumbers(c);
-  const carriers = new CarrierConnections(c, options.secretsKey ? new SecretBox(options.secretsKey) : null, options.twilioApiBase ?? DEFAULT_TWILIO_API_BASE);
   // Once a day, the numbers wired through a carrier are checked to still send their calls here.
   const numberCheck = new NumberCheck(c, carriers, publicUrl, log);
   if (run) numberCheck.start();
@@ -198,7 +202,7 @@ export function createApp(options: AppOptions): CollectorApp {
     offlineRoutes(c, domains, offline, log),
     telephonyRoutes(telephony, new DialledNumbers(c), options.telephonyApiKey, recordingIntake, log),
     dataRoutes(domains, new DataService(c), log, { ...(options.dataPagesAtOnce ? { pagesAtOnce: options.dataPagesAtOnce } : {}), ...(options.publicUrl ? { publicUrl: options.publicUrl } : {}), recordings: recordingStore }),
-    twilioRoutes(telephony, recordingIntake, options.twilio ?? {}, log),
+    twilioRoutes(telephony, recordingIntake, { ...options.twilio, signingTokenFor: (accountSid, called) => carriers.signingTokenFor(accountSid, called) }, log),
     commerceRoutes(domains, commerce, log),
     agentRoutes(c, agents, log),
     manageRoutes(c, signInLimit, { outbox, agents, offline, callWrites, domains, traffic, recordings: { store: recordingStore, states: recordingStates }, carriers }, { signUp: options.signUp ?? true, publicWebhooksOnly: deliveryOptions.publicOnly, mail: { ...(options.mail ? { from: options.mail.from } : {}), publicUrl } }, log),

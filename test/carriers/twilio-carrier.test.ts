@@ -16,8 +16,8 @@ afterAll(() => api.close());
 
 describe('Twilio as a carrier', () => {
   it('checks the credentials at once: the auth token, or an API key and secret', async () => {
-    expect(await new TwilioCarrier(api.base, { accountSid: SID, secret: TOKEN }).connect()).toEqual({ name: 'Account 1111', status: 'active' });
-    expect(await new TwilioCarrier(api.base, { accountSid: SID, apiKey: 'SK11111111111111111111111111111111', secret: 'api-key-secret' }).connect()).toMatchObject({ status: 'active' });
+    expect(await new TwilioCarrier(api.base, { accountSid: SID, secret: TOKEN }).connect()).toEqual({ name: 'Account 1111', status: 'active', signingToken: TOKEN });
+    expect(await new TwilioCarrier(api.base, { accountSid: SID, apiKey: 'SK11111111111111111111111111111111', secret: 'api-key-secret' }).connect()).toMatchObject({ status: 'active', signingToken: TOKEN }); // the account's token, as Twilio's API answers it
     const refused = await new TwilioCarrier(api.base, { accountSid: SID, secret: 'wrong' }).connect().catch((err: unknown) => err);
     expect(refused).toBeInstanceOf(CarrierError);
     expect(refused).toMatchObject({ kind: 'credentials', code: 20003, message: 'Twilio refused the credentials (wrong or revoked): Authenticate (Twilio error 20003)' });

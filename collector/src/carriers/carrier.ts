@@ -24,6 +24,9 @@ export interface CarrierAccount {
   name: string;
   /** The carrier's word: active, suspended, closed. */
   status: string;
+  /** What signs the carrier's requests to the collector (Twilio: the account's auth token), when the
+   * credentials can see it; null: not known (an API key that may not read it). */
+  signingToken: string | null;
 }
 
 /** Why the carrier refused, in words, with its own code (Twilio's error codes). */

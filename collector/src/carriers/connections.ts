@@ -15,6 +15,8 @@ export interface CarrierConnectionDoc {
   apiKey: string | null;
   /** The auth token or API secret, sealed (secrets.ts). */
   secret: string;
+  /** The token Twilio signs its requests with (the auth token), sealed; null when unknown (TWILIO_AUTH_TOKEN then checks them). */
+  signingToken: string | null;
   /** The carrier account's name, as the carrier says. */
   name: string;
   connectedAt: Date;
@@ -64,7 +66,15 @@ export class CarrierConnections {
     if (!this.box) throw new SecretsKeyMissing();
     const secret = body.authToken ?? body.apiSecret!;
     const checked: CarrierAccount = await this.twilio(body.accountSid, body.apiKey ?? null, secret).connect();
-    const doc: CarrierConnectionDoc = { provider: 'twilio', accountSid: body.accountSid, apiKey: body.apiKey ?? null, secret: this.box.seal(secret), name: checked.name, connectedAt: new Date() };
+    const doc: CarrierConnectionDoc = {
+      provider: 'twilio',
+      accountSid: body.accountSid,
+      apiKey: body.apiKey ?? null,
+      secret: this.box.seal(secret),
+      signingToken: checked.signingToken === null ? null : this.box.seal(checked.signingToken),
+      name: checked.name,
+      connectedAt: new Date(),
+    };
     await this.c.accounts.updateOne({ _id: accountId }, { $set: { carrier: doc } });
     return this.viewOf(doc);
   }
@@ -79,6 +89,25 @@ export class CarrierConnections {
 
   async connectionOf(accountId: string): Promise<CarrierConnectionDoc | null> {
     return (await this.c.accounts.findOne({ _id: accountId }, { projection: { carrier: 1 } }))?.carrier ?? null;
+  }
+
+  /** HTTP basic credentials (`user:password`) of the account connected to this AccountSid, for its
+   * media URLs (recordings); null when none is connected here. */
+  async basicAuthFor(accountSid: string): Promise<string | null> {
+    const connected = this.box && (await this.c.accounts.findOne({ 'carrier.accountSid': accountSid }, { projection: { carrier: 1 } }))?.carrier;
+    return connected ? `${connected.apiKey ?? connected.accountSid}:${this.box!.open(connected.secret)}` : null;
+  }
+
+  /** The token that signs a Twilio request of this AccountSid: the connected account's (of those
+   * connected to it, the one that owns the number called); null when none is connected here. */
+  async signingTokenFor(accountSid: string, calledNumber: string | null): Promise<string | null> {
+    if (!this.box || !accountSid) return null;
+    const connected = await this.c.accounts.find({ 'carrier.accountSid': accountSid }, { projection: { carrier: 1 } }).limit(20).toArray();
+    if (connected.length === 0) return null;
+    const tracked = connected.length > 1 && calledNumber ? await this.c.trackingNumbers.findOne({ _id: calledNumber }, { projection: { domainId: 1 } }) : null;
+    const owner = tracked && (await this.c.domains.findOne({ _id: tracked.domainId }, { projection: { accountId: 1 } }))?.accountId;
+    const chosen = connected.find((a) => a._id === owner) ?? connected[0]!;
+    return chosen.carrier?.signingToken ? this.box.open(chosen.carrier.signingToken) : null;
   }
 
   /** The account's carrier, ready to call; null when none is connected (or the key to open it is gone). */

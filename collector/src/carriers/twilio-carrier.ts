@@ -64,7 +64,9 @@ export class TwilioCarrier implements Carrier {
   async connect(): Promise<CarrierAccount> {
     const account = await asked(() => this.client.api.v2010.accounts(this.credentials.accountSid).fetch());
     if (account.status === 'suspended') throw new CarrierError(`${WORDS.suspended} (Twilio error 20005)`, 'suspended', 20005);
-    return { name: account.friendlyName, status: account.status };
+    // Twilio signs its webhooks with the account's auth token: the token itself, or, connected by an
+    // API key, the account's as its API answers it (null when the key may not read it).
+    return { name: account.friendlyName, status: account.status, signingToken: this.credentials.apiKey ? (account.authToken ?? null) : this.credentials.secret };
   }
 
   async listNumbers(): Promise<CarrierNumber[]> {

@@ -103,4 +103,6 @@ export const manageIndexes: IndexPlan = {
   invitations: [[{ tokenHash: 1 }, { unique: true }], [{ accountId: 1, kind: 1 }], [{ expiresAt: 1 }, { expireAfterSeconds: 30 * 86400 }]],
   auditLog: [[{ accountId: 1, at: -1 }], [{ accountId: 1, domain: 1, at: -1 }]],
   sharedLinks: [[{ tokenHash: 1 }, { unique: true }], [{ domainId: 1 }]],
+  // A Twilio request's signature is checked with the token of the account connected to its AccountSid.
+  accounts: [[{ 'carrier.accountSid': 1 }, { sparse: true }]],
 };

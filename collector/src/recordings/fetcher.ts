@@ -29,6 +29,8 @@ export interface FetcherOptions {
   /** Refuse loopback and private addresses (as webhooks do; ALLOW_PRIVATE_WEBHOOKS). */
   publicOnly: boolean;
   twilioAuthToken?: string;
+  /** The credentials of the account connected to a Twilio AccountSid (carriers/connections.ts), before TWILIO_AUTH_TOKEN. */
+  twilioCredentialsFor?: (accountSid: string) => Promise<string | null>;
   timeoutMs?: number;
   maxBytes?: number;
 }
@@ -66,7 +68,7 @@ export class RecordingFetcher {
     if (!call || call.recording?.status === 'stored' || call.recording?.status === 'deleted') return DONE; // nothing (more) to do
     let res: IncomingMessage;
     try {
-      res = await request('GET', job.url, { auth: this.authOf(job), publicOnly: this.o.publicOnly, timeoutMs: this.o.timeoutMs ?? 30_000 });
+      res = await request('GET', job.url, { auth: await this.authOf(job), publicOnly: this.o.publicOnly, timeoutMs: this.o.timeoutMs ?? 30_000 });
     } catch (err) {
       const permanent = err instanceof PrivateAddressRefused;
       if (permanent) await this.failed(job.callId, (err as Error).message);
@@ -102,8 +104,10 @@ export class RecordingFetcher {
     await this.states.failed(callId, `recording could not be fetched: ${reason}`);
   }
 
-  private authOf(job: RecordingJob): string | undefined {
-    return job.twilioAccountSid && this.o.twilioAuthToken ? `${job.twilioAccountSid}:${this.o.twilioAuthToken}` : undefined;
+  private async authOf(job: RecordingJob): Promise<string | undefined> {
+    if (!job.twilioAccountSid) return undefined;
+    const connected = await this.o.twilioCredentialsFor?.(job.twilioAccountSid);
+    return connected ?? (this.o.twilioAuthToken ? `${job.twilioAccountSid}:${this.o.twilioAuthToken}` : undefined);
   }
 
   private async queueCarrierDelete(m: OutboxDoc, job: RecordingJob): Promise<void> {
@@ -115,7 +119,7 @@ export class RecordingFetcher {
   private async deleteAtCarrier(resource: string, job: RecordingJob): Promise<SendResult> {
     let res: IncomingMessage;
     try {
-      res = await request('DELETE', resource, { auth: this.authOf(job), publicOnly: this.o.publicOnly, timeoutMs: this.o.timeoutMs ?? 30_000 });
+      res = await request('DELETE', resource, { auth: await this.authOf(job), publicOnly: this.o.publicOnly, timeoutMs: this.o.timeoutMs ?? 30_000 });
     } catch (err) {
       return { delivered: false, httpStatus: null, error: (err as Error).message, permanent: err instanceof PrivateAddressRefused };
     }

@@ -18,8 +18,10 @@ import type { Logger } from '../logger.ts';
 import type { CallInput, TelephonyService } from './service.ts';
 
 export interface TwilioOptions {
-  /** The account's auth token: every request must carry a valid X-Twilio-Signature. */
+  /** TWILIO_AUTH_TOKEN: the single-tenant shortcut; every request must carry a valid X-Twilio-Signature. */
   authToken?: string;
+  /** The auth token of the account connected to a request's AccountSid (carriers/connections.ts), which checks its signature first. */
+  signingTokenFor?: (accountSid: string, calledNumber: string | null) => Promise<string | null>;
   /** The public base URL Twilio calls (`https://calls.example.com`); the signature covers the full URL. */
   publicUrl?: string;
 }
@@ -162,11 +164,13 @@ export function twilioRoutes(service: TelephonyService, recordings: Recordings, 
   return router;
 }
 
-function twilioSignature({ authToken, publicUrl }: TwilioOptions): Middleware {
+function twilioSignature({ authToken: shortcut, signingTokenFor, publicUrl }: TwilioOptions): Middleware {
   return async (ctx, next) => {
-    if (!authToken) throw new TelephonyFailure(403, 'Twilio is not configured: set TWILIO_AUTH_TOKEN');
+    const p = params(ctx);
+    const authToken = (await signingTokenFor?.(p.AccountSid ?? '', normalizePhone(p.To ?? ''))) ?? shortcut;
+    if (!authToken) throw new TelephonyFailure(403, 'Twilio is not configured: connect its account (Account, Carrier) or set TWILIO_AUTH_TOKEN');
     const url = `${collectorAddress(ctx, publicUrl)}${ctx.originalUrl}`;
-    if (!twilio.validateRequest(authToken, ctx.get('x-twilio-signature'), url, params(ctx))) {
+    if (!twilio.validateRequest(authToken, ctx.get('x-twilio-signature'), url, p)) {
       throw new TelephonyFailure(403, 'Invalid X-Twilio-Signature');
     }
     await next();
