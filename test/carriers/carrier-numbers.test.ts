@@ -73,6 +73,9 @@ describe("a US domain's numbers through its Twilio account", () => {
 
   it('buys 5 into the pool, one taken meanwhile: 4 in the pool and wired, 1 reported, nothing half-done', async () => {
     const client = await owner();
+    // What is on sale first, as a person looks before buying.
+    expect((await client.get('/domains/shop.test/pools/100/numbers/available?areaCode=212')).body).toEqual({ numbers: ON_SALE.slice(0, 6) });
+    expect((await client.get('/domains/shop.test/pools/100/numbers/available?areaCode=abc')).status).toBe(400);
     api.takenBeforePurchase('+12125550103');
     const bought = await client.call('POST', '/domains/shop.test/pools/100/numbers/buy', { count: 5, areaCode: '212' });
     expect(bought.body.results).toEqual([
@@ -97,6 +100,8 @@ describe("a US domain's numbers through its Twilio account", () => {
 
   it('releases a bought number at the carrier', async () => {
     const client = await owner();
+    // What a person confirms first: what happens, and the number's calls of the last 30 days.
+    expect((await client.get('/domains/shop.test/numbers/2125550101/release')).body).toEqual({ number: '+12125550101', origin: 'bought', released: 'released at the carrier', callsLast30Days: 0 });
     expect((await client.call('POST', '/domains/shop.test/numbers/2125550101/release')).body).toMatchObject({ released: 'released at the carrier' });
     expect(stored(s, '+12125550101')).toBeUndefined();
     expect(api.requests.at(-1)).toMatchObject({ method: 'DELETE', path: expect.stringMatching(/\/IncomingPhoneNumbers\/PN\w+\.json$/) });

@@ -144,7 +144,9 @@ export async function exampleTour(baseUrl: string, webhookUrl: string): Promise<
   await manage('post /manage/api/domains/{domain}/pools/{type}/numbers/import', 'POST', '/domains/shop.test/pools/1/numbers/import', { numbers: ['+33800000001'] });
   await manage('post /manage/api/account/carrier/check', 'POST', '/account/carrier/check');
   await manage('post /manage/api/domains/{domain}/numbers/{number}/fix', 'POST', '/domains/shop.test/numbers/0800000001/fix');
+  await manage('get /manage/api/domains/{domain}/pools/{type}/numbers/available', 'GET', '/domains/shop.test/pools/1/numbers/available');
   await manage('post /manage/api/domains/{domain}/pools/{type}/numbers/buy', 'POST', '/domains/shop.test/pools/1/numbers/buy', { count: 1 });
+  await manage('get /manage/api/domains/{domain}/numbers/{number}/release', 'GET', '/domains/shop.test/numbers/0800000090/release');
   await manage('post /manage/api/domains/{domain}/numbers/{number}/release', 'POST', '/domains/shop.test/numbers/0800000090/release');
   await manage('put /manage/api/account/webhook', 'PUT', '/account/webhook', { url: webhookUrl });
   await manage('put /manage/api/account/webhook/events', 'PUT', '/account/webhook/events', { events: ['call'] });

@@ -94,8 +94,14 @@ export class CarrierNumbers {
     return { results, ...(offered.length < want.count ? { reason: `the carrier has ${offered.length} such numbers on sale now` } : {}) };
   }
 
+  /** Numbers on sale for the pool now (a person looks before buying); the reason when there are none. */
+  async available(domain: DomainDoc, pool: PoolConfig, want: { areaCode?: string; contains?: string }): Promise<{ numbers: string[]; reason?: string }> {
+    const offered = await this.offered(await this.carrierOf(domain), domain, pool, { count: 20, ...want });
+    return typeof offered === 'string' ? { numbers: [], reason: offered } : { numbers: offered.slice(0, 20) };
+  }
+
   /** Numbers on sale for the pool, none of them known here; a sentence when there are none. */
-  async offered(carrier: Carrier, domain: DomainDoc, pool: PoolConfig, want: { count: number; areaCode?: string; contains?: string }): Promise<string[] | string> {
+  private async offered(carrier: Carrier, domain: DomainDoc, pool: PoolConfig, want: { count: number; areaCode?: string; contains?: string }): Promise<string[] | string> {
     const search = searchFor(pool, domain);
     if (!search) return `the carrier sells no numbers of type ${pool.type}`;
     const found = await carrier.search({ country: search.country, kind: search.kind, limit: Math.min(want.count * 3 + 10, 100), ...(want.areaCode ? { areaCode: want.areaCode } : {}), ...(want.contains ? { contains: want.contains } : {}) });

@@ -35,15 +35,17 @@ export async function carrierCall<T>(work: () => Promise<T>): Promise<T> {
 }
 
 const accountIdOf = (ctx: Context) => memberOf(ctx).accountId;
+const releasedWord = (at: NumberAtCarrier) => (at.origin === 'bought' ? 'released at the carrier' : 'restored as it was');
 
 export const importBody = z.object({ numbers: z.array(z.string().min(1).max(40)).min(1, 'name at least one number').max(100, 'at most 100 numbers at once') }).strict();
-export const buyBody = z
+/** Narrowing a search of the numbers on sale. */
+export const searchQuery = z
   .object({
-    count: z.number().int().min(1, 'must be 1 to 50').max(50, 'must be 1 to 50'),
     areaCode: z.string().regex(/^\d{1,6}$/, 'must be the digits of an area code').optional(),
     contains: z.string().regex(/^[0-9*]{1,16}$/, 'must be digits (and * for any digit)').optional(),
   })
   .strict();
+export const buyBody = searchQuery.extend({ count: z.number().int().min(1, 'must be 1 to 50').max(50, 'must be 1 to 50') }).strict();
 
 /** The domain's number named in the path, and where it is at the carrier; 404 when it has no carrier record. */
 async function numberAtCarrier(c: Collections, ctx: Context, domain: DomainDoc): Promise<{ number: string; at: NumberAtCarrier; pool: PoolConfig }> {
@@ -87,6 +89,15 @@ export function carrierRoutes(router: Router, c: Collections, can: Can, connecti
     ctx.body = { results };
   });
 
+  /** The numbers on sale for the pool now (its type, the domain's country), up to 20: what a person looks at before buying. */
+  router.get('/domains/:domain/pools/:type/numbers/available', can(RULES.manageDomain), async (ctx) => {
+    const domain = await domainOf(c, ctx);
+    const pool = poolOf(domain, Number(ctx.params.type));
+    const query = valid(searchQuery, ctx.query);
+    const answer = await carrierCall(() => numbers.available(domain, pool, query));
+    ctx.body = answer;
+  });
+
   /** Buys numbers into the pool at the carrier, each wired at once; each number's outcome. */
   router.post('/domains/:domain/pools/:type/numbers/buy', can(RULES.manageDomain, 'numbers.buy'), parseBody, async (ctx) => {
     const domain = await domainOf(c, ctx);
@@ -97,6 +108,15 @@ export function carrierRoutes(router: Router, c: Collections, can: Can, connecti
     ctx.body = answer;
   });
 
+  /** What releasing the number would do, and its calls of the last 30 days: what a person confirms. */
+  router.get('/domains/:domain/numbers/:number/release', can(RULES.manageDomain), async (ctx) => {
+    const domain = await domainOf(c, ctx);
+    const { number, at } = await numberAtCarrier(c, ctx, domain);
+    const since = new Date(Date.now() - 30 * 86_400_000);
+    const callsLast30Days = await c.calls.countDocuments({ domainId: domain._id, trackingNumber: number, startedAt: { $gte: since } }, { limit: 100_000 });
+    ctx.body = { number: e164Of(number), origin: at.origin, released: releasedWord(at), callsLast30Days };
+  });
+
   /** Takes the number out of its pool and gives it back: an imported one with its URLs as they were,
    * a bought one released at the carrier. A number in use stays (409). */
   router.post('/domains/:domain/numbers/:number/release', can(RULES.manageDomain, 'numbers.release'), async (ctx) => {
@@ -105,7 +125,7 @@ export function carrierRoutes(router: Router, c: Collections, can: Can, connecti
     auditing(ctx, { number, origin: at.origin });
     await removeNumber(c, domain, number);
     await carrierCall(() => numbers.giveBack(domain, pool, number, at));
-    ctx.body = { number: e164Of(number), released: at.origin === 'bought' ? 'released at the carrier' : 'restored as it was' };
+    ctx.body = { number: e164Of(number), released: releasedWord(at) };
   });
 
   /** Wires the number to the collector again (the check found its calls going elsewhere). */

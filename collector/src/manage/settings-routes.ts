@@ -91,7 +91,9 @@ export function settingsRoutes(router: Router, c: Collections, outbox: Outbox, o
 
   router.get('/domains/:domain', can(RULES.readCalls), async (ctx) => {
     const domain = await domainOf(c, ctx);
-    ctx.body = { ...domainView(domain), ...(await numbersShown(c, domain)) };
+    // Ours: whether numbers can be bought and imported through the account's carrier account.
+    const carrierConnected = Boolean(await c.accounts.findOne({ _id: domain.accountId, carrier: { $exists: true } }, { projection: { _id: 1 } }));
+    ctx.body = { ...domainView(domain), ...(await numbersShown(c, domain)), carrierConnected };
   });
 
   router.patch('/domains/:domain', can(RULES.manageDomain, 'domain.settings'), parseBody, async (ctx) => {

@@ -23,7 +23,7 @@ import {
 import { z, type ZodType } from 'zod';
 import { domainName, domainSettings, poolSettings } from '../domains/settings.ts';
 import { carrierConnectBody } from '../carriers/connections.ts';
-import { buyBody, importBody } from '../manage/carrier-routes.ts';
+import { buyBody, importBody, searchQuery } from '../manage/carrier-routes.ts';
 import { localeQuery, numbersBody, offlineAssignment, offlineRecording, offlineRedirect, webhookEventsBody, webhookUrl } from '../manage/bodies.ts';
 import { blockedCallerBody } from '../manage/blocklist-routes.ts';
 import { verdictBody } from '../manage/verdict-routes.ts';
@@ -328,7 +328,9 @@ export const OPERATIONS: Operation[] = [
   manageOp('post', '/domains/:domain/pools/:type/numbers', 'Adds numbers to a pool, all or none', json('The numbers', answer.manage.list), { body: numbersBody }),
   manageOp('delete', '/domains/:domain/numbers/:number', 'Removes a number nobody holds', { description: 'Removed' }, {}, 204),
   carrierOp(manageOp('post', '/domains/:domain/pools/:type/numbers/import', "Ours: imports numbers of the account's carrier account into the pool, each wired to the collector (voice, status and SMS URLs at PUBLIC_URL; its former ones kept): each number's outcome, and where its calls went before (movedFrom)", object('{results: [{number, ok, error?, movedFrom?}]}'), { body: importBody })),
+  carrierOp(manageOp('get', '/domains/:domain/pools/:type/numbers/available', "Ours: numbers on sale at the carrier for the pool (its type, the domain's country), up to 20, none known here; `reason` when there are none (an area code or country the carrier does not serve is no error)", object('{numbers, reason?}'), { query: searchQuery })),
   carrierOp(manageOp('post', '/domains/:domain/pools/:type/numbers/buy', 'Ours: buys numbers into the pool at the carrier (searched by the pool\'s type and the domain\'s country, areaCode, contains), each wired at once; one taken meanwhile is reported, never retried: each number\'s outcome, and why there were fewer', object('{results: [{number, ok, error?}], reason?}'), { body: buyBody })),
+  manageOp('get', '/domains/:domain/numbers/:number/release', "Ours: what releasing a number imported or bought through the carrier would do (restored as it was, or released at the carrier), and its calls of the last 30 days: what a person confirms", object('{number, origin, released, callsLast30Days}')),
   carrierOp(manageOp('post', '/domains/:domain/numbers/:number/release', 'Ours: takes a number imported or bought through the carrier out of its pool and gives it back: an imported one with its URLs as they were, a bought one released at the carrier', object('{number, released}'))),
   carrierOp(manageOp('post', '/domains/:domain/numbers/:number/fix', "Ours: wires a number to the collector again, when the check found its calls going elsewhere", object('{number, voiceUrl}'))),
   manageOp('post', '/domains/:domain/offline-numbers/:number/assign', "An offline number's campaign", json('The numbers', answer.manage.list), { body: offlineAssignment }),

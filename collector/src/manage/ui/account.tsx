@@ -1,10 +1,11 @@
-// The account: the webhook URL and its secret, the call-center key, and the delivery log.
+// The account: the webhook URL and its secret, the call-center key, its carrier, and the delivery log.
 import { useState } from 'preact/hooks';
 import { BROWSER_CLOCK, when } from './format.ts';
 import { api, get } from './api.ts';
 import { useAction, useLoad } from './hooks.ts';
 import { Failure } from './layout.tsx';
 import { ShownOnce } from './shown-once.tsx';
+import { CarrierCard } from './carrier.tsx';
 
 interface Account {
   name: string;
@@ -112,6 +113,7 @@ export function AccountScreen() {
           </p>
         </div>
       )}
+      <CarrierCard />
       <div class="card flush">
         <h2>Delivery log</h2>
         {log.data && !log.data.length && <p class="muted">Nothing sent yet.</p>}

@@ -27,5 +27,7 @@ export interface DomainView {
   pools: { type: number; usage: 'online' | 'offline'; codeDigits: number; costGroup?: string }[];
   keys: Record<string, boolean>;
   publicKey: string | null;
-  numbers: { number: string; type: number; usage: string; inUse: boolean; description: string | null; redirect?: { allowRedirect: boolean; timetable: TimetableEntry[] }; recording?: boolean }[];
+  numbers: { number: string; type: number; usage: string; inUse: boolean; description: string | null; redirect?: { allowRedirect: boolean; timetable: TimetableEntry[] }; recording?: boolean; carrier?: { origin: string; check: { ok: boolean; voiceUrl: string | null } | null } }[];
+  /** Numbers can be bought and imported through the account's carrier account. */
+  carrierConnected?: boolean;
 }

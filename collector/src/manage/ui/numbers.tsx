@@ -7,6 +7,7 @@ import { Failure } from './layout.tsx';
 import type { DomainView } from './domain-view.ts';
 import { NUMBER_TYPES, numberTypesFor, offPrefix, typeName } from './number-types.ts';
 import { parseTimetable, timetableText, type TimetableEntry } from './timetable.ts';
+import { BuyForm, CarrierLine } from './carrier.tsx';
 
 export function NumbersCard({ path, domain, changed }: { path: string; domain: DomainView; changed: () => void }) {
   const { error, run } = useAction(changed);
@@ -45,7 +46,8 @@ export function NumbersCard({ path, domain, changed }: { path: string; domain: D
                     </label>
                   )}
                   {pool.usage === 'online' && n.inUse && <span class="muted"> held now</span>}
-                  {!n.inUse && (
+                  {n.carrier && <CarrierLine path={path} number={n.number} carrier={n.carrier} changed={changed} />}
+                  {!n.inUse && !n.carrier && (
                     <button type="button" class="link" aria-label={`Remove ${n.number}`} onClick={() => run(() => api('DELETE', `${path}/numbers/${n.number}`))}>
                       remove
                     </button>
@@ -55,6 +57,7 @@ export function NumbersCard({ path, domain, changed }: { path: string; domain: D
               ))}
             </ul>
             <AddNumbersForm type={pool.type} add={(numbers) => run(() => api('POST', `${path}/pools/${pool.type}/numbers`, { numbers }))} />
+            {domain.carrierConnected && <BuyForm path={path} type={pool.type} bought={changed} />}
           </div>
         );
       })}

@@ -7,9 +7,13 @@ import { useLoad } from './hooks.ts';
 import { Failure } from './layout.tsx';
 import { rangeQuery, ReportHeading } from './range.tsx';
 import type { Route } from './route.ts';
+import type { DomainView } from './domain-view.ts';
+import { BuyForm } from './carrier.tsx';
 
 export function PoolsScreen({ route }: { route: Route }) {
-  const { data, error } = useLoad(() => get<{ online: OnlinePoolReport[]; offline: OfflineNumberReport[] }>(withQuery(`/domains/${encodeURIComponent(route.domain!)}/reports/pools`, rangeQuery(route))), [route.domain, route.query.from, route.query.to]);
+  const path = `/domains/${encodeURIComponent(route.domain!)}`;
+  const domain = useLoad(() => get<DomainView>(path), [route.domain]);
+  const { data, error, reload } = useLoad(() => get<{ online: OnlinePoolReport[]; offline: OfflineNumberReport[] }>(withQuery(`/domains/${encodeURIComponent(route.domain!)}/reports/pools`, rangeQuery(route))), [route.domain, route.query.from, route.query.to]);
   return (
     <section>
       <ReportHeading title="Number pools" route={route} />
@@ -32,6 +36,7 @@ export function PoolsScreen({ route }: { route: Route }) {
                 <span class="note">{short ? `${pool.recommendedSize - pool.numbers} more numbers needed` : 'the pool is large enough'}</span>
               </div>
             </div>
+            {short && domain.data?.carrierConnected && <BuyForm path={path} type={pool.type} count={pool.recommendedSize - pool.numbers} label="Buy the missing numbers" bought={reload} />}
             {pool.exhaustedHours.length ? (
               <table>
                 <thead><tr><th>Hour the pool ran out</th><th class="num">Visitors refused a number</th></tr></thead>
