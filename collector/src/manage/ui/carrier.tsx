@@ -143,7 +143,7 @@ function CarrierNumbers() {
               ))}
             </tbody>
           </table>
-          {domains.data && domains.data.length > 0 && (
+          {domains.data && domains.data.length > 0 && numbers.data.numbers.some((n) => !n.pool) && (
             <div class="inline">
               <label>
                 Domain
