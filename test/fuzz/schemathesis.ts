@@ -14,6 +14,7 @@ import { startBenchCollector } from '../bench/bench-collector.ts';
 import { pythonTools } from '../helpers/python-tools.ts';
 import { writeStepResult, type Counts } from '../helpers/step-result.ts';
 import { fuzzFixture, FUZZ_KEYS, FUZZ_MEMBER, FUZZ_USER } from './fixture.ts';
+import { standInAccount, standInNumber, startTwilioApi } from '../helpers/twilio-api.ts';
 
 const SCHEMATHESIS = '4.32.5';
 const SECONDS = Number(process.env.FUZZ_SECONDS ?? 90);
@@ -60,7 +61,10 @@ function operationCounts(): Counts | null {
 }
 
 const st = path.join(pythonTools(`schemathesis-${SCHEMATHESIS}`, [`schemathesis==${SCHEMATHESIS}`]), 'st');
-const bench = await startBenchCollector(fuzzFixture, 'fuzz', { telephonyApiKey: FUZZ_KEYS.telephony, signUp: true, delivery: { run: false } });
+// The account's carrier is a loopback stand-in of Twilio's REST API: the carrier routes reach it.
+const FUZZ_TWILIO = { accountSid: 'AC0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f', authToken: 'fuzz-twilio-auth-token' };
+const twilioApi = await startTwilioApi([standInAccount(FUZZ_TWILIO.accountSid, FUZZ_TWILIO.authToken, { numbers: [standInNumber('+33800000009')], available: { FR: { TollFree: ['+33800000010', '+33800000011'] } } })]);
+const bench = await startBenchCollector(fuzzFixture, 'fuzz', { telephonyApiKey: FUZZ_KEYS.telephony, signUp: true, delivery: { run: false }, secretsKey: Buffer.alloc(32, 9), twilioApiBase: twilioApi.base });
 let code = 1;
 try {
   const base = await bench.listen();
@@ -69,6 +73,8 @@ try {
   const login = await fetch(`${base}/manage/api/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(FUZZ_USER) });
   const { csrfToken } = (await login.json()) as { csrfToken: string };
   const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
+  const connected = await fetch(`${base}/manage/api/account/carrier`, { method: 'PUT', headers: { 'content-type': 'application/json', cookie, 'x-csrf-token': csrfToken, origin: base }, body: JSON.stringify({ provider: 'twilio', ...FUZZ_TWILIO }) });
+  if (!connected.ok) throw new Error(`connecting the carrier stand-in: ${connected.status} ${await connected.text()}`);
   const doc = (await (await fetch(`${base}/openapi.json`)).json()) as Json;
   for (const p of LEFT_OUT) delete doc.paths[p];
   // The session travels in the headers below; left in the document, schemathesis would make up cookies of its own.
@@ -109,5 +115,6 @@ try {
   code = exit === 0 || (counts !== null && counts.failed === 0 && counts.skipped > 0) ? 0 : exit;
 } finally {
   await bench.close();
+  await twilioApi.close();
 }
 process.exitCode = code;
