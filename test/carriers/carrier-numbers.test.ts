@@ -8,6 +8,7 @@ import { useSeededCollector } from '../helpers/collector.ts';
 import { trackingFixture } from '../helpers/fixtures.ts';
 import { signedInClient } from '../helpers/manage-client.ts';
 import { standInAccount, standInNumber, startTwilioApi, type TwilioApiStandIn } from '../helpers/twilio-api.ts';
+import { carrierBroken, numbersMiswired } from '../../collector/src/alerts/warnings.ts';
 
 const OWNER = { username: 'owner@shop.test', password: 'carrier numbers password' };
 const SID = 'AC33333333333333333333333333333333';
@@ -130,10 +131,27 @@ describe('the check of the wiring', () => {
     expect((await client.call('POST', '/account/carrier/check')).body).toEqual({ checked: 2, miswired: [{ domain: 'shop.test', number: '+12125550003', voiceUrl: 'https://someone-else.example/voice' }] });
     const row = (await client.get('/domains/shop.test')).body.numbers.find((n: { number: string }) => n.number === '2125550003');
     expect(row.carrier).toMatchObject({ origin: 'imported', check: { ok: false, voiceUrl: 'https://someone-else.example/voice' } });
+    // The warning mailed to the domain's people while it lasts (alerts/warnings.ts).
+    expect(await numbersMiswired(s.t.c, (await s.t.c.domains.findOne({ _id: 'shop.test' }))!)).toEqual([['0012125550003', 'its voice URL points to https://someone-else.example/voice']]);
 
     // Fixed: wired here again, and the flag goes.
     expect((await client.call('POST', '/domains/shop.test/numbers/2125550003/fix')).body).toEqual({ number: '+12125550003', voiceUrl: `${PUBLIC_URL}/telephony/twilio/voice` });
     expect(stored(s, '+12125550003')).toMatchObject(WIRED);
     expect((await client.get('/domains/shop.test')).body.numbers.find((n: { number: string }) => n.number === '2125550003').carrier.check.ok).toBe(true);
+    expect(await numbersMiswired(s.t.c, (await s.t.c.domains.findOne({ _id: 'shop.test' }))!)).toBeNull();
+  });
+
+  it('says the connection broke when the token is revoked, and warns, until it answers again', async () => {
+    const client = await signedInClient(s.collector.baseUrl, OWNER.username, OWNER.password);
+    const account = api.accounts.get(SID)!;
+    account.authToken = 'rotated-in-the-console';
+    expect(await client.call('POST', '/account/carrier/check')).toMatchObject({ status: 400, body: { code: 20003, carrierError: 'credentials' } });
+    expect((await client.get('/account/carrier')).body.broken).toMatchObject({ error: expect.stringContaining('Twilio refused the credentials') });
+    const accountId = (await s.t.c.accounts.findOne({}))!._id;
+    expect(await carrierBroken(s.t.c, accountId)).toEqual([['Since', expect.any(String)], ['The carrier says', 'Twilio refused the credentials (wrong or revoked): Authenticate (Twilio error 20003)']]);
+    account.authToken = TOKEN;
+    expect((await client.call('POST', '/account/carrier/check')).status).toBe(200);
+    expect((await client.get('/account/carrier')).body.broken).toBeNull();
+    expect(await carrierBroken(s.t.c, accountId)).toBeNull();
   });
 });

@@ -10,7 +10,7 @@ import type { UserDoc } from '../manage/documents.ts';
 import type { Mailing } from './mailing.ts';
 import { Rounds } from './rounds.ts';
 import { warningMail } from './warning-mail.ts';
-import { callsWithoutOutcome, poolExhausted, refusedOrigins, tagStopped, WARNINGS, webhookFailing, type Facts, type Warning } from './warnings.ts';
+import { callsWithoutOutcome, carrierBroken, numbersMiswired, poolExhausted, refusedOrigins, tagStopped, WARNINGS, webhookFailing, type Facts, type Warning } from './warnings.ts';
 import type { WarningStateDoc } from './documents.ts';
 
 const EVERY_MS = 60_000;
@@ -50,10 +50,13 @@ export class WarningWatch {
       await this.settle(scope, 'pool-exhausted', await poolExhausted(this.m.c, domain, now), now, states);
       await this.settle(scope, 'refused-origins', await refusedOrigins(domain, now, isOngoing(states.get('refused-origins'))), now, states);
       await this.settle(scope, 'carrier-silent', calls ? [['Calls without an outcome', String(calls)]] : null, now, states);
+      await this.settle(scope, 'numbers-miswired', await numbersMiswired(this.m.c, domain), now, states);
     }
     for (const accountId of accounts) {
       const scope = { accountId, domainId: null };
-      await this.settle(scope, 'webhook-failing', await webhookFailing(this.m.c, accountId, now), now, await this.statesOf(scope));
+      const states = await this.statesOf(scope);
+      await this.settle(scope, 'webhook-failing', await webhookFailing(this.m.c, accountId, now), now, states);
+      await this.settle(scope, 'carrier-broken', await carrierBroken(this.m.c, accountId), now, states);
     }
   }
 

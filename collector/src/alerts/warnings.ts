@@ -5,6 +5,8 @@
 //   refused-origins  pages of an address not allowed sent views in the last hour (ends after a day without)
 //   webhook-failing  a push of the account has been failing for more than an hour
 //   carrier-silent   a call was routed over an hour ago and the carrier never reported its outcome
+//   numbers-miswired a number wired through the carrier no longer sends its calls here (the daily check)
+//   carrier-broken   the account's carrier account refuses its credentials, or is suspended
 import type { Collections } from '../db/collections.ts';
 import { dayKey } from '../data/call-days.ts';
 import type { DomainDoc } from '../domains/documents.ts';
@@ -15,7 +17,7 @@ import { localeOf, when } from '../domains/dates.ts';
 /** A moment as the domain's people write it. */
 const at = (date: Date, domain: DomainDoc) => when(date.toISOString(), { timeZone: domain.timeZone, locale: localeOf(domain.country ?? 'FR') });
 
-export const WARNINGS = ['tag-stopped', 'pool-exhausted', 'refused-origins', 'webhook-failing', 'carrier-silent'] as const;
+export const WARNINGS = ['tag-stopped', 'pool-exhausted', 'refused-origins', 'webhook-failing', 'carrier-silent', 'numbers-miswired', 'carrier-broken'] as const;
 export type Warning = (typeof WARNINGS)[number];
 
 /** What a warning holding now says, in facts. */
@@ -74,6 +76,18 @@ export async function webhookFailing(c: Collections, accountId: string, now: Dat
     ['Attempts', String(stuck.attempts)],
     ['Last answer', last ? (last.error ?? `HTTP ${last.httpStatus}`) : 'none'],
   ];
+}
+
+/** The domain's numbers whose last check found their calls going elsewhere (carriers/number-check.ts). */
+export async function numbersMiswired(c: Collections, domain: DomainDoc): Promise<Facts | null> {
+  const wrong = await c.trackingNumbers.find({ domainId: domain._id, 'carrier.check.ok': false }, { projection: { 'carrier.check': 1 } }).limit(20).toArray();
+  return wrong.length ? wrong.map((n): [string, string] => [n._id, n.carrier?.check?.voiceUrl ? `its voice URL points to ${n.carrier.check.voiceUrl}` : 'it left the carrier account']) : null;
+}
+
+/** The account's carrier account refused its credentials (or is suspended) at its last check. */
+export async function carrierBroken(c: Collections, accountId: string): Promise<Facts | null> {
+  const broken = (await c.accounts.findOne({ _id: accountId }, { projection: { 'carrier.broken': 1 } }))?.carrier?.broken;
+  return broken ? [['Since', `${broken.at.toISOString().replace('T', ' ').slice(0, 16)} UTC`], ['The carrier says', broken.error]] : null;
 }
 
 /** Calls routed over an hour ago (and within a day) whose outcome never came, per domain: one query for all. */

@@ -20,6 +20,8 @@ export interface CarrierConnectionDoc {
   /** The carrier account's name, as the carrier says. */
   name: string;
   connectedAt: Date;
+  /** Set when the carrier refused the credentials (or the account is suspended) at a check; gone once it answers again. */
+  broken?: { at: Date; error: string };
 }
 
 export const carrierConnectBody = z
@@ -46,6 +48,8 @@ export interface CarrierView {
   apiKey?: string | null;
   name?: string;
   connectedAt?: Date;
+  /** The connection broke: the carrier refused the credentials at its last check. */
+  broken?: { at: Date; error: string } | null;
 }
 
 export class SecretsKeyMissing extends Error {
@@ -123,6 +127,6 @@ export class CarrierConnections {
 
   private viewOf(doc: CarrierConnectionDoc | null): CarrierView {
     const secretsKeySet = this.box !== null;
-    return doc ? { connected: true, secretsKeySet, provider: doc.provider, accountSid: doc.accountSid, apiKey: doc.apiKey, name: doc.name, connectedAt: doc.connectedAt } : { connected: false, secretsKeySet };
+    return doc ? { connected: true, secretsKeySet, provider: doc.provider, accountSid: doc.accountSid, apiKey: doc.apiKey, name: doc.name, connectedAt: doc.connectedAt, broken: doc.broken ?? null } : { connected: false, secretsKeySet };
   }
 }

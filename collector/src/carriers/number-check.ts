@@ -6,6 +6,7 @@
 import type { Collections } from '../db/collections.ts';
 import type { Logger } from '../logger.ts';
 import { Rounds } from '../alerts/rounds.ts';
+import { CarrierError } from './carrier.ts';
 import { NoCarrier } from './carrier-numbers.ts';
 import type { CarrierConnections } from './connections.ts';
 import { twilioWiring } from './wiring.ts';
@@ -39,10 +40,18 @@ export class NumberCheck {
     return this.rounds.stop();
   }
 
-  /** Checks one account's numbers now; those whose calls no longer come here. */
+  /** Checks one account's carrier account and numbers now; the numbers whose calls no longer come
+   * here. Refused credentials (or a suspended account) mark the connection broken until it answers. */
   async account(accountId: string, now = new Date()): Promise<{ checked: number; miswired: MiswiredNumber[] }> {
     const carrier = await this.connections.carrierOf(accountId);
     if (!carrier) throw new NoCarrier();
+    try {
+      await carrier.connect();
+      await this.c.accounts.updateOne({ _id: accountId, carrier: { $exists: true } }, { $unset: { 'carrier.broken': '' } });
+    } catch (err) {
+      if (err instanceof CarrierError && (err.kind === 'credentials' || err.kind === 'suspended')) await this.c.accounts.updateOne({ _id: accountId, carrier: { $exists: true } }, { $set: { 'carrier.broken': { at: now, error: err.message } } });
+      throw err;
+    }
     const domains = (await this.c.domains.find({ accountId }, { projection: { _id: 1 } }).toArray()).map((d) => d._id);
     const tracked = await this.c.trackingNumbers.find({ domainId: { $in: domains }, carrier: { $exists: true } }, { projection: { domainId: 1, carrier: 1 } }).toArray();
     if (tracked.length === 0) return { checked: 0, miswired: [] };

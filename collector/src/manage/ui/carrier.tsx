@@ -12,6 +12,7 @@ interface CarrierView {
   accountSid?: string;
   apiKey?: string | null;
   name?: string;
+  broken?: { at: string; error: string } | null;
 }
 
 interface CarrierNumberRow {
@@ -96,6 +97,7 @@ export function CarrierCard() {
               Remove
             </button>
           </p>
+          {v.broken && <p class="error">The connection broke: {v.broken.error}. Remove it and connect again with new credentials.</p>}
           {checked && <p role="status">{checked}</p>}
           <CarrierNumbers />
         </>
