@@ -95,6 +95,13 @@ describe("a US domain's numbers through its Twilio account", () => {
     // A retry picks other numbers: never one known here, nor the one that failed if it is gone.
     const again = await client.call('POST', '/domains/shop.test/pools/100/numbers/buy', { count: 1, areaCode: '212' });
     expect(again.body.results.map((r: { number: string }) => r.number)).not.toContain('+12125550101');
+    // Twilio asks to slow down: that purchase is reported, the rest not tried (never retried blindly).
+    api.throttleNext(/POST .*IncomingPhoneNumbers\.json$/);
+    const throttled = await client.call('POST', '/domains/shop.test/pools/100/numbers/buy', { count: 2, areaCode: '212' });
+    expect(throttled.body.results).toEqual([
+      { number: expect.any(String), ok: false, error: 'Twilio asks to slow down (too many requests): Too Many Requests (Twilio error 20429)' },
+      { number: expect.any(String), ok: false, error: 'not tried: Twilio asks to slow down (too many requests): Too Many Requests (Twilio error 20429)' },
+    ]);
     // An area code with nothing on sale: an empty result with the reason, not an error.
     expect((await client.call('POST', '/domains/shop.test/pools/100/numbers/buy', { count: 2, areaCode: '907' })).body).toEqual({ results: [], reason: 'no local numbers in area code 907 on sale in US now' });
   });

@@ -68,7 +68,8 @@ export class CarrierNumbers {
         results.push({ number: raw, ok: false, error: 'not a number of the carrier account' });
         continue;
       }
-      results.push(await this.track(domain, pool, canonical, found, 'imported', () => carrier.wire(found.sid, twilioWiring(this.publicUrl))));
+      const { refused: _, ...result } = await this.track(domain, pool, canonical, found, 'imported', () => carrier.wire(found.sid, twilioWiring(this.publicUrl)));
+      results.push(result);
     }
     return results;
   }
@@ -82,13 +83,12 @@ export class CarrierNumbers {
     const results: NumberResult[] = [];
     let slowDown: CarrierError | null = null;
     for (const number of offered.slice(0, want.count)) {
-      const canonical = normalizePhone(number)!;
       if (slowDown) {
         results.push({ number, ok: false, error: `not tried: ${slowDown.message}` });
         continue;
       }
-      const result = await this.track(domain, pool, canonical, null, 'bought', () => carrier.buy(number, twilioWiring(this.publicUrl)), (bought) => carrier.release(bought.sid));
-      if (!result.ok && /slow down/.test(result.error ?? '')) slowDown = new CarrierError(result.error!, 'rate-limited', 20429);
+      const { refused, ...result } = await this.track(domain, pool, normalizePhone(number)!, null, 'bought', () => carrier.buy(number, twilioWiring(this.publicUrl)), (bought) => carrier.release(bought.sid));
+      if (refused?.kind === 'rate-limited') slowDown = refused;
       results.push(result);
     }
     return { results, ...(offered.length < want.count ? { reason: `the carrier has ${offered.length} such numbers on sale now` } : {}) };
@@ -140,8 +140,8 @@ export class CarrierNumbers {
 
   /** Adds the number to the pool, has the carrier send its calls here (`wire`: a purchase or an
    * update), and records where it is. A number new to the pool leaves it again when the carrier
-   * refuses; a purchase whose pool write fails is given back (`undo`). */
-  private async track(domain: DomainDoc, pool: PoolConfig, canonical: string, found: CarrierNumber | null, origin: NumberAtCarrier['origin'], wire: () => Promise<CarrierNumber>, undo?: (n: CarrierNumber) => Promise<void>): Promise<NumberResult> {
+   * refuses (`refused`: why); a purchase whose pool write fails is given back (`undo`). */
+  private async track(domain: DomainDoc, pool: PoolConfig, canonical: string, found: CarrierNumber | null, origin: NumberAtCarrier['origin'], wire: () => Promise<CarrierNumber>, undo?: (n: CarrierNumber) => Promise<void>): Promise<NumberResult & { refused?: CarrierError }> {
     const number = e164Of(canonical);
     const refusal = await numberRefusal(this.c, domain, pool.type, canonical);
     if (refusal) return { number, ok: false, error: refusal };
@@ -153,7 +153,7 @@ export class CarrierNumbers {
       wired = await wire();
     } catch (err) {
       if (origin === 'imported' && !before) await this.c.trackingNumbers.deleteOne({ _id: canonical }).then(() => this.c.slots.deleteOne({ _id: canonical }));
-      if (err instanceof CarrierError) return { number, ok: false, error: err.message };
+      if (err instanceof CarrierError) return { number, ok: false, error: err.message, refused: err };
       throw err;
     }
     const account = (await this.connections.connectionOf(domain.accountId))!;
