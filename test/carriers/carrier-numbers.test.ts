@@ -77,6 +77,9 @@ describe("a US domain's numbers through its Twilio account", () => {
     // What is on sale first, as a person looks before buying.
     expect((await client.get('/domains/shop.test/pools/100/numbers/available?areaCode=212')).body).toEqual({ numbers: ON_SALE.slice(0, 6) });
     expect((await client.get('/domains/shop.test/pools/100/numbers/available?areaCode=abc')).status).toBe(400);
+    // By town: Twilio's InLocality.
+    await client.get('/domains/shop.test/pools/100/numbers/available?locality=New%20York');
+    expect(api.requests.at(-1)).toMatchObject({ method: 'GET', path: expect.stringMatching(/\/AvailablePhoneNumbers\/US\/Local\.json\?.*InLocality=New(%20|\+)York/) });
     api.takenBeforePurchase('+12125550103');
     const bought = await client.call('POST', '/domains/shop.test/pools/100/numbers/buy', { count: 5, areaCode: '212' });
     expect(bought.body.results).toEqual([

@@ -25,6 +25,9 @@ export interface NumberAtCarrier {
   check?: { at: Date; voiceUrl: string | null; ok: boolean };
 }
 
+/** What a person narrows a search of the numbers on sale by. */
+export type Narrowing = Pick<NumberSearch, 'areaCode' | 'locality' | 'contains'>;
+
 /** One number's outcome. `movedFrom`: where an imported number's calls went before. */
 export interface NumberResult {
   number: string;
@@ -76,7 +79,7 @@ export class CarrierNumbers {
 
   /** Buys `count` numbers into the pool: searched first, then bought one by one, each wired at once.
    * A number taken meanwhile is reported, not replaced: a retry picks others. */
-  async buyInto(domain: DomainDoc, pool: PoolConfig, want: { count: number; areaCode?: string; contains?: string }): Promise<{ results: NumberResult[]; reason?: string }> {
+  async buyInto(domain: DomainDoc, pool: PoolConfig, want: Narrowing & { count: number }): Promise<{ results: NumberResult[]; reason?: string }> {
     const carrier = await this.carrierOf(domain);
     const offered = await this.offered(carrier, domain, pool, want);
     if (typeof offered === 'string') return { results: [], reason: offered };
@@ -95,16 +98,17 @@ export class CarrierNumbers {
   }
 
   /** Numbers on sale for the pool now (a person looks before buying); the reason when there are none. */
-  async available(domain: DomainDoc, pool: PoolConfig, want: { areaCode?: string; contains?: string }): Promise<{ numbers: string[]; reason?: string }> {
+  async available(domain: DomainDoc, pool: PoolConfig, want: Narrowing): Promise<{ numbers: string[]; reason?: string }> {
     const offered = await this.offered(await this.carrierOf(domain), domain, pool, { count: 20, ...want });
     return typeof offered === 'string' ? { numbers: [], reason: offered } : { numbers: offered.slice(0, 20) };
   }
 
   /** Numbers on sale for the pool, none of them known here; a sentence when there are none. */
-  private async offered(carrier: Carrier, domain: DomainDoc, pool: PoolConfig, want: { count: number; areaCode?: string; contains?: string }): Promise<string[] | string> {
+  private async offered(carrier: Carrier, domain: DomainDoc, pool: PoolConfig, want: Narrowing & { count: number }): Promise<string[] | string> {
     const search = searchFor(pool, domain);
     if (!search) return `the carrier sells no numbers of type ${pool.type}`;
-    const found = await carrier.search({ country: search.country, kind: search.kind, limit: Math.min(want.count * 3 + 10, 100), ...(want.areaCode ? { areaCode: want.areaCode } : {}), ...(want.contains ? { contains: want.contains } : {}) });
+    const { count, ...narrowing } = want;
+    const found = await carrier.search({ country: search.country, kind: search.kind, limit: Math.min(count * 3 + 10, 100), ...narrowing });
     const fitting: string[] = [];
     for (const number of found) {
       const canonical = normalizePhone(number);
@@ -113,7 +117,7 @@ export class CarrierNumbers {
       if (await this.c.trackingNumbers.findOne({ _id: canonical }, { projection: { _id: 1 } })) continue;
       fitting.push(number);
     }
-    return fitting.length ? fitting : `no ${search.kind} numbers${want.areaCode ? ` in area code ${want.areaCode}` : ''}${want.contains ? ` containing ${want.contains}` : ''} on sale in ${search.country} now`;
+    return fitting.length ? fitting : `no ${search.kind} numbers${want.areaCode ? ` in area code ${want.areaCode}` : ''}${want.locality ? ` in ${want.locality}` : ''}${want.contains ? ` containing ${want.contains}` : ''} on sale in ${search.country} now`;
   }
 
   /** Gives a number back: an imported one's URLs put back as they were, a bought one released at the

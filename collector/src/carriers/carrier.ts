@@ -47,6 +47,8 @@ export interface NumberSearch {
   country: string;
   kind: 'local' | 'toll-free' | 'mobile';
   areaCode?: string;
+  /** A town or city (Twilio: InLocality). */
+  locality?: string;
   contains?: string;
   limit: number;
 }

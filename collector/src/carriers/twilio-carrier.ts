@@ -73,9 +73,9 @@ export class TwilioCarrier implements Carrier {
     return (await asked(() => this.client.incomingPhoneNumbers.list({ pageSize: 1000, limit: 10_000 }))).map(numberOf);
   }
 
-  async search({ country, kind, areaCode, contains, limit }: NumberSearch): Promise<string[]> {
+  async search({ country, kind, areaCode, locality, contains, limit }: NumberSearch): Promise<string[]> {
     const where = this.client.availablePhoneNumbers(country);
-    const options = { limit, ...(areaCode ? { areaCode: Number(areaCode) } : {}), ...(contains ? { contains } : {}) };
+    const options = { limit, ...(areaCode ? { areaCode: Number(areaCode) } : {}), ...(locality ? { inLocality: locality } : {}), ...(contains ? { contains } : {}) };
     const listed = (): Promise<{ phoneNumber: string }[]> => (kind === 'toll-free' ? where.tollFree.list(options) : kind === 'mobile' ? where.mobile.list(options) : where.local.list(options));
     const found = await asked(listed);
     return found.map((n) => n.phoneNumber);

@@ -42,6 +42,7 @@ export const importBody = z.object({ numbers: z.array(z.string().min(1).max(40))
 export const searchQuery = z
   .object({
     areaCode: z.string().regex(/^\d{1,6}$/, 'must be the digits of an area code').optional(),
+    locality: z.string().trim().min(1).max(64).regex(/^[\p{L}\p{M} .'-]+$/u, 'must be the name of a town or city').optional(),
     contains: z.string().regex(/^[0-9*]{1,16}$/, 'must be digits (and * for any digit)').optional(),
   })
   .strict();

@@ -177,7 +177,8 @@ export function BuyForm({ path, type, count = 1, label = 'Buy numbers', bought }
   const narrowing = (form: HTMLFormElement) => {
     const f = new FormData(form);
     const text = (name: string) => String(f.get(name) ?? '').trim();
-    return { count: Number(text('count')), query: { ...(text('areaCode') ? { areaCode: text('areaCode') } : {}), ...(text('contains') ? { contains: text('contains') } : {}) } };
+    const query = Object.fromEntries(['areaCode', 'locality', 'contains'].map((name) => [name, text(name)]).filter(([, value]) => value));
+    return { count: Number(text('count')), query };
   };
   return (
     <form
@@ -193,6 +194,7 @@ export function BuyForm({ path, type, count = 1, label = 'Buy numbers', bought }
     >
       <label>Buy<input name="count" type="number" min={1} max={50} defaultValue={count} aria-label={`How many numbers to buy for type ${type}`} /></label>
       <input name="areaCode" inputMode="numeric" placeholder="area code" aria-label={`Area code for type ${type}`} />
+      <input name="locality" placeholder="town or city" aria-label={`Town or city for type ${type}`} />
       <input name="contains" placeholder="containing" aria-label={`Digits the numbers of type ${type} contain`} />
       <button type="button" onClick={(e) => action.run(async () => setOnSale(await get(withQuery(`${path}/pools/${type}/numbers/available`, narrowing((e.target as HTMLElement).closest('form')!).query))))}>
         See what is on sale
