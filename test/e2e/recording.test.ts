@@ -70,6 +70,10 @@ describe('a recording on its call page', () => {
     await recording.getByLabel(/delete the carrier's copy/).check();
     await page.getByRole('button', { name: 'Update call handling' }).click();
     await expect.poll(async () => (await s.t.c.domains.findOne({ _id: 'shop.test' }))?.recording).toMatchObject({ enabled: true, deleteAtCarrier: true });
+    // The form is drawn again from the stored settings once they are read back: a fresh page shows
+    // them without a redraw under way.
+    await page.reload();
+    await expect.poll(() => recording.getByLabel(/delete the carrier's copy/).isChecked(), { timeout: 10_000 }).toBe(true);
     await recording.screenshot({ path: path.join(ARTIFACTS, 'recording-settings.png') });
 
     // An offline number assigned without recording, from its pool's form.
@@ -82,8 +86,9 @@ describe('a recording on its call page', () => {
     await expect.poll(() => toggle.isChecked(), { timeout: 10_000 }).toBe(false);
     expect((await s.t.c.offlineAssignments.findOne({ _id: '0100000001' }))?.recording).toBe(false);
     await offline.screenshot({ path: path.join(ARTIFACTS, 'recording-offline-number.png') });
-    // Back on: the domain's setting applies again.
-    await toggle.check();
+    // Back on: the domain's setting applies again. (A click: the box shows the stored choice, so it
+    // turns checked once the answer is read back.)
+    await toggle.click();
     await expect.poll(async () => (await s.t.c.offlineAssignments.findOne({ _id: '0100000001' }))?.recording).toBe(true);
     await page.context().close();
   });
