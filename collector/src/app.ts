@@ -54,6 +54,8 @@ import { CarrierConnections } from './carriers/connections.ts';
 import { SecretBox } from './carriers/secrets.ts';
 import { DEFAULT_TWILIO_API_BASE } from './carriers/twilio-client.ts';
 import { NumberCheck } from './carriers/number-check.ts';
+import { formRoutes } from './forms/routes.ts';
+import { FormSubmissions } from './forms/submissions.ts';
 import { Recordings } from './recordings/recordings.ts';
 import { RecordingStore } from './recordings/store.ts';
 import { RecordingRetention } from './recordings/retention.ts';
@@ -192,12 +194,14 @@ export function createApp(options: AppOptions): CollectorApp {
   });
   app.use(measureRequests(metrics));
   app.use(refuseUnknownMethods);
+  const browserLimit = new BrowserRateLimit(c, browserLimits);
   const signInLimit = new SignInLimit(c, options.signInLimits ?? DEFAULT_SIGN_IN_LIMITS);
   const routers = [
     healthRoutes(db),
     homeRoutes({ demoPages }),
     trackingRoutes(domains, tracking, log),
-    browserRoutes(c, domains, tracking, new BrowserRateLimit(c, browserLimits), log),
+    browserRoutes(c, domains, tracking, browserLimit, log),
+    formRoutes(c, domains, new FormSubmissions(c, ids), browserLimit, log),
     trackerScriptRoutes(trackerBundlePath),
     offlineRoutes(c, domains, offline, log),
     telephonyRoutes(telephony, new DialledNumbers(c), options.telephonyApiKey, recordingIntake, log),

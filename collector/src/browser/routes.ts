@@ -10,51 +10,25 @@ import type { Collections } from '../db/collections.ts';
 import type { DomainDoc } from '../domains/documents.ts';
 import { isExhausted, showOverflow } from './overflow.ts';
 import type { DomainCache } from '../domains/domain-cache.ts';
-import { bodyOf, parseBrowserBody } from '../http/body.ts';
-import { parseTrackingParams, trackingEnvelope } from '../http/tracking-envelope.ts';
+import { parseBrowserBody } from '../http/body.ts';
+import { trackingEnvelope } from '../http/tracking-envelope.ts';
+import { browserDoor } from './door.ts';
 import type { Logger } from '../logger.ts';
 import { TrackingFailure } from '../tracking/failure.ts';
 import { inCountry } from '../tracking/assignment.ts';
 import type { TrackingService } from '../tracking/service.ts';
-import { admitOrigin } from './origin.ts';
 import { gaIdsFromCookies } from './ga-cookies.ts';
 import { dottedInFormOf, trackerForms, writtenWhenGroupsDiffer } from './phone-forms.ts';
 import { canonicalIn, countryOf, DEFAULT_COUNTRY } from '../domains/phone-numbers.ts';
-import { noteRefusedOrigin } from './refused-origins.ts';
 import type { BrowserRateLimit } from './rate-limit.ts';
 
 const MOBILE_AGENT = /Mobi|Android/i;
-
-interface Visitor {
-  ip: string;
-  userAgent: string | undefined;
-}
 
 export function browserRoutes(c: Collections, domains: DomainCache, service: TrackingService, limit: BrowserRateLimit, log: Logger): Router {
   const router = new Router();
   const envelope = trackingEnvelope(log);
 
-  /** Rate limit by ip, then the public key and the origin, then the rate limit by visit, then the parameters. */
-  /** `prepare`: reads the raw body before the parameters are checked (GA4's cookies on /t/view). */
-  function handle<T extends { visit_id: number }>(schema: ZodType<T>, run: (domain: DomainDoc, req: T, visitor: Visitor) => Promise<unknown>, prepare?: (raw: Record<string, unknown>) => void) {
-    return async (ctx: Context) => {
-      const visitor = { ip: ctx.ip.replace(/^::ffff:/, ''), userAgent: ctx.get('User-Agent') || undefined };
-      await limit.ip(visitor.ip);
-      const raw = bodyOf(ctx.request);
-      const domain = await domains.byKey('publicKeyHash', raw.key);
-      if (!domain) throw new TrackingFailure('AUTHENTICATION_ERROR', 'Invalid key: no domain has this public key');
-      try {
-        admitOrigin(ctx, domain);
-      } catch (err) {
-        await noteRefusedOrigin(c, domain, ctx.get('Origin'), log);
-        throw err;
-      }
-      prepare?.(raw);
-      const req = parseTrackingParams(schema, raw);
-      if (req.visit_id > 0) await limit.visit(domain._id, req.visit_id);
-      ctx.body = await run(domain, req, visitor);
-    };
-  }
+  const handle = browserDoor(c, domains, limit, log);
 
   router.post(
     '/t/view',
@@ -94,6 +68,8 @@ export function browserRoutes(c: Collections, domains: DomainCache, service: Tra
         sitePhones: domain.sitePhones.flatMap((phone) => trackerForms(phone, country)),
         expiration: domain.defaultExpiration,
         antiFlicker: domain.antiFlickerMs,
+        // Ours: the tag loads its form capture, with the extra field names the owner listed.
+        ...(domain.formTracking?.enabled ? { forms: domain.formTracking.fields } : {}),
       };
     }, gaIdsFromCookies),
   );

@@ -13,6 +13,7 @@ import { agentIndexes, type LiveCallDoc } from '../agent/documents.ts';
 import { webhookIndexes, type DeliveryLogDoc, type OutboxDoc } from '../webhooks/documents.ts';
 import { rateLimitIndexes, type RateLimitDoc } from '../http/documents.ts';
 import type { CounterDoc, ExternalRefDoc } from './documents.ts';
+import { formIndexes, type FormDoc } from '../forms/documents.ts';
 import { alertIndexes, type AlertChoiceDoc, type AlertThrottleDoc, type PendingAlertDoc, type SummaryRunDoc, type UnsubscribeTokenDoc, type WarningStateDoc } from '../alerts/documents.ts';
 
 export interface Collections {
@@ -37,6 +38,7 @@ export interface Collections {
   trafficDays: Collection<TrafficDayDoc>;
   keywordMonths: Collection<KeywordMonthDoc>;
   sms: Collection<SmsDoc>;
+  forms: Collection<FormDoc>;
   externalRefs: Collection<ExternalRefDoc>;
   carts: Collection<CartDoc>;
   orders: Collection<OrderDoc>;
@@ -81,6 +83,7 @@ export function collections(db: Db): Collections {
     trafficDays: db.collection('traffic_days'),
     keywordMonths: db.collection('keyword_months'),
     sms: db.collection('sms'),
+    forms: db.collection('forms'),
     externalRefs: db.collection('external_refs'),
     carts: db.collection('carts'),
     orders: db.collection('orders'),
@@ -104,7 +107,7 @@ export function collections(db: Db): Collections {
 }
 
 /** Every family's indexes. */
-const INDEX_PLANS = [manageIndexes, domainIndexes, trackingIndexes, offlineIndexes, telephonyIndexes, commerceIndexes, agentIndexes, webhookIndexes, rateLimitIndexes, alertIndexes];
+const INDEX_PLANS = [formIndexes, manageIndexes, domainIndexes, trackingIndexes, offlineIndexes, telephonyIndexes, commerceIndexes, agentIndexes, webhookIndexes, rateLimitIndexes, alertIndexes];
 
 /** Idempotent; run at every start. Every query of a request's path goes through one of these. */
 export async function ensureIndexes(c: Collections): Promise<void> {

@@ -2,6 +2,7 @@
 import type { NumberAtCarrier } from '../carriers/carrier-numbers.ts';
 import type { DisplayMode, TimetableEntry } from '@ringtrail/shared';
 import type { RecordingSettings } from '../recordings/settings.ts';
+import type { FormTrackingSettings } from '../forms/settings.ts';
 import type { IndexPlan } from '../db/index-plan.ts';
 import type { LeadRule } from '../telephony/leads.ts';
 
@@ -63,6 +64,8 @@ export interface DomainDoc {
   leadRule?: LeadRule;
   /** Ours (recordings/settings.ts), absent in domains made before them: off, kept 365 days. */
   recording?: RecordingSettings;
+  /** Ours (forms/settings.ts), absent in domains made before it: off. */
+  formTracking?: FormTrackingSettings;
   recordingRetentionDays?: number;
   /** The last origins the browser doors refused (browser/refused-origins.ts). */
   refusedOrigins?: { origin: string; count: number; firstAt: Date; lastAt: Date }[];

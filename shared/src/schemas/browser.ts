@@ -61,5 +61,8 @@ export const browserViewAnswer = ospViewResponse.extend({
   expiration: z.number().int(),
   /** The domain's anti-flicker timeout in ms, the default for the site's next pages. */
   antiFlicker: z.number().int(),
+  /** Ours: present when the domain's form tracking is on: the tag loads its form capture, which also
+   * captures the fields of these names. */
+  forms: z.array(z.string()).optional(),
 });
 export type BrowserViewAnswer = z.infer<typeof browserViewAnswer>;

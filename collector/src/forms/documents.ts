@@ -1,0 +1,40 @@
+// Form submissions (ours): the shapes and indexes of their documents (db/collections.ts gathers
+// every family's). A submission is attributed as a call is: its visit's source, keyword and click
+// ids, and the visitor's touches.
+import type { IndexPlan } from '../db/index-plan.ts';
+import type { Touch } from '../tracking/touches.ts';
+
+/** Why a submission is spam: the tag's hidden field was filled, it came too soon after the page
+ * opened (a robot's speed), or a person said so. */
+export type FormSpamReason = 'honeypot' | 'too-fast' | 'verdict';
+
+export interface FormDoc {
+  _id: number;
+  domainId: string;
+  submittedAt: Date;
+  pageUrl: string;
+  formName: string | null;
+  /** The captured fields, name to value, as sent (text; shown as text everywhere). */
+  fields: Record<string, string>;
+  /** The contact found among the fields: a phone number (canonical) and an e-mail address (lower case). */
+  phone: string | null;
+  email: string | null;
+  visitId: number | null;
+  uniqueVisitorId: string | null;
+  source: string | null;
+  keyword: string | null;
+  gclid: string | null;
+  msclkid: string | null;
+  fbclid: string | null;
+  lastTouch: Touch | null;
+  firstTouch: Touch | null;
+  lastNonDirect: Touch | null;
+  spam: FormSpamReason | null;
+  /** A lead unless spam (or a person's verdict says otherwise). */
+  lead: boolean;
+}
+
+export const formIndexes: IndexPlan = {
+  // The forms log and the data API: a domain's submissions of a range, oldest first.
+  forms: [[{ domainId: 1, submittedAt: 1, _id: 1 }]],
+};

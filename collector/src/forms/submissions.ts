@@ -1,0 +1,55 @@
+// A form submission from the tag: stored with its visit, source, keyword, click ids and touches,
+// exactly as a call is attributed, and judged lead or spam by simple signals the owner can read:
+// the tag's hidden field filled, or sent within FORM_TOO_FAST_MS of the page opening. Knows nothing of HTTP.
+import { FORM_TOO_FAST_MS, type BrowserFormRequest } from '@ringtrail/shared';
+import type { Collections } from '../db/collections.ts';
+import type { IdAllocator } from '../db/ids.ts';
+import type { DomainDoc } from '../domains/documents.ts';
+import { countryOf } from '../domains/phone-numbers.ts';
+import { sourceLabel } from '../tracking/attribution.ts';
+import { touchesOf } from '../tracking/touches.ts';
+import { contactOf } from './contact.ts';
+import type { FormDoc, FormSpamReason } from './documents.ts';
+
+export function spamOf(req: Pick<BrowserFormRequest, 'honeypot' | 'elapsed_ms'>): FormSpamReason | null {
+  if (req.honeypot) return 'honeypot';
+  if (req.elapsed_ms !== undefined && req.elapsed_ms < FORM_TOO_FAST_MS) return 'too-fast';
+  return null;
+}
+
+export class FormSubmissions {
+  constructor(
+    private readonly c: Collections,
+    private readonly ids: IdAllocator,
+  ) {}
+
+  async submit(domain: DomainDoc, req: BrowserFormRequest, now = new Date()): Promise<FormDoc> {
+    // Only the domain's own visit attributes it (a visit id of another domain is no one's here).
+    const visit = req.visit_id > 0 ? await this.c.visits.findOne({ _id: req.visit_id, domainId: domain._id }) : null;
+    const touches = visit ? await touchesOf(this.c, visit, now) : null;
+    const spam = spamOf(req);
+    const doc: FormDoc = {
+      _id: await this.ids.next('form'),
+      domainId: domain._id,
+      submittedAt: now,
+      pageUrl: req.url,
+      formName: req.form_name || null,
+      fields: req.fields,
+      ...contactOf(req.fields, countryOf(domain)),
+      visitId: visit?._id ?? null,
+      uniqueVisitorId: visit?.uniqueVisitorId ?? req.unique_visitor_id ?? null,
+      source: visit ? sourceLabel(visit.attribution) : null,
+      keyword: visit?.attribution.keyword ?? null,
+      gclid: visit?.attribution.gclid ?? null,
+      msclkid: visit?.attribution.msclkid ?? null,
+      fbclid: visit?.attribution.fbclid ?? null,
+      lastTouch: touches?.lastTouch ?? null,
+      firstTouch: touches?.firstTouch ?? null,
+      lastNonDirect: touches?.lastNonDirect ?? null,
+      spam,
+      lead: spam === null,
+    };
+    await this.c.forms.insertOne(doc);
+    return doc;
+  }
+}
