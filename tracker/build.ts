@@ -1,5 +1,6 @@
 // Builds tracker/dist/tracker.js: one minified IIFE. Size is a feature: the build fails above
-// MAX_GZIP_BYTES and warns above the BUDGET_GZIP_BYTES that sites are promised.
+// MAX_GZIP_BYTES and warns above the BUDGET_GZIP_BYTES that sites are promised. And the form
+// capture, tracker/dist/tracker-forms.js, which only domains with form tracking load.
 // esbuild bundles and minifies; terser then squeezes out what esbuild leaves (about 3% gzipped).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -7,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
 import { minify } from 'terser';
-import { trackerBundlePath } from './bundle-path.ts';
+import { formsBundlePath, trackerBundlePath } from './bundle-path.ts';
 
 /** Correct numbers outside France matter more to a visitor than 200 bytes, which arrive in the same
  * round trip (issue 39): 2,800, from 2,600. */
@@ -21,9 +22,10 @@ export interface BundleSize {
   gzipBytes: number;
 }
 
-export async function buildTracker(): Promise<BundleSize> {
+/** One entry point as one minified IIFE at `out`; its size. */
+async function bundle(entry: string, out: string): Promise<BundleSize> {
   const bundled = await build({
-    entryPoints: [path.join(here, 'src', 'main.ts')],
+    entryPoints: [path.join(here, 'src', entry)],
     bundle: true,
     minify: true,
     format: 'iife',
@@ -39,17 +41,26 @@ export async function buildTracker(): Promise<BundleSize> {
   // as arrows, and object methods as shorthand (js-cookie's `get` keeps its `arguments`): 25 bytes.
   const squeezed = await minify(bundled.outputFiles[0]!.text, { ecma: 2020, compress: { passes: 2, unsafe: true, unsafe_arrows: true, unsafe_methods: true }, mangle: true });
   const code = squeezed.code!;
-  mkdirSync(path.dirname(trackerBundlePath), { recursive: true });
-  writeFileSync(trackerBundlePath, code);
-  const size = { bytes: Buffer.byteLength(code), gzipBytes: gzipSync(code, { level: 9 }).length };
+  mkdirSync(path.dirname(out), { recursive: true });
+  writeFileSync(out, code);
+  return { bytes: Buffer.byteLength(code), gzipBytes: gzipSync(code, { level: 9 }).length };
+}
+
+export async function buildTracker(): Promise<BundleSize> {
+  const size = await bundle('main.ts', trackerBundlePath);
   if (size.gzipBytes > MAX_GZIP_BYTES) {
     throw new Error(`tracker.js is ${size.gzipBytes} bytes gzipped: above the ${MAX_GZIP_BYTES} bytes the build allows`);
   }
   return size;
 }
 
+/** The form capture, loaded only where form tracking is on. */
+export const buildForms = () => bundle('forms.ts', formsBundlePath);
+
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const size = await buildTracker();
   const over = size.gzipBytes > BUDGET_GZIP_BYTES ? ` (over the ${BUDGET_GZIP_BYTES} byte budget)` : '';
   console.log(`tracker/dist/tracker.js: ${size.bytes} bytes, ${size.gzipBytes} bytes gzipped${over}`);
+  const forms = await buildForms();
+  console.log(`tracker/dist/tracker-forms.js: ${forms.bytes} bytes, ${forms.gzipBytes} bytes gzipped (loaded only where form tracking is on)`);
 }

@@ -3,3 +3,5 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const trackerBundlePath = path.join(path.dirname(fileURLToPath(import.meta.url)), 'dist', 'tracker.js');
+/** The form capture, a script of its own that the core loads where form tracking is on. */
+export const formsBundlePath = path.join(path.dirname(fileURLToPath(import.meta.url)), 'dist', 'tracker-forms.js');

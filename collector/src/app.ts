@@ -1,7 +1,7 @@
 // Builds the Koa app from a database handle. No listen: main.ts and the tests do that.
 import Koa from 'koa';
 import type { Db } from 'mongodb';
-import { trackerBundlePath } from '../../tracker/bundle-path.ts';
+import { formsBundlePath, trackerBundlePath } from '../../tracker/bundle-path.ts';
 import { demoRoutes } from './browser/demo.ts';
 import { BrowserRateLimit, DEFAULT_BROWSER_LIMITS, type BrowserLimits } from './browser/rate-limit.ts';
 import { browserRoutes } from './browser/routes.ts';
@@ -202,7 +202,7 @@ export function createApp(options: AppOptions): CollectorApp {
     trackingRoutes(domains, tracking, log),
     browserRoutes(c, domains, tracking, browserLimit, log),
     formRoutes(c, domains, new FormSubmissions(c, ids), browserLimit, log),
-    trackerScriptRoutes(trackerBundlePath),
+    trackerScriptRoutes(trackerBundlePath, formsBundlePath),
     offlineRoutes(c, domains, offline, log),
     telephonyRoutes(telephony, new DialledNumbers(c), options.telephonyApiKey, recordingIntake, log),
     dataRoutes(domains, new DataService(c), log, { ...(options.dataPagesAtOnce ? { pagesAtOnce: options.dataPagesAtOnce } : {}), ...(options.publicUrl ? { publicUrl: options.publicUrl } : {}), recordings: recordingStore }),

@@ -1,6 +1,6 @@
 // The script a site loads: <script async src=".../tracker.js" data-key="pk-..."></script>.
 import { startTracker, type TrackerOptions } from './tracker.ts';
-import { consent, currentVisitId } from './visit-cookie.ts';
+import { consent, currentVisitId, mayStore } from './visit-cookie.ts';
 
 /** Clearly a robot: skip every request (the collector's own check catches the subtler ones). */
 const ROBOT = /bot|crawl|spider/i;
@@ -10,7 +10,8 @@ const options = script.dataset as TrackerOptions;
 consent(options.consent != 'pending');
 
 /** For shop pages: `RingTrail.ready.then(...)` once numbers are in place; `RingTrail.visitId()` for the
- * commerce services; `RingTrail.consent(true|false)` from the site's consent banner. */
+ * commerce services; `RingTrail.consent(true|false)` from the site's consent banner; `consented()`,
+ * what the visitor answered. */
 (window as unknown as { RingTrail: object }).RingTrail = {
   ready:
     navigator.webdriver || ROBOT.test(navigator.userAgent)
@@ -18,4 +19,6 @@ consent(options.consent != 'pending');
       : startTracker(options, options.collector || new URL(script.src).origin),
   visitId: currentVisitId,
   consent,
+  // The form capture (forms.ts) sends nothing without the visitor's consent.
+  consented: mayStore,
 };

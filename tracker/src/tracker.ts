@@ -140,7 +140,12 @@ export function startTracker(o: TrackerOptions, base: string): Promise<void> {
       try {
         if (mayStore()) localStorage.ringtrail_hide = answer.antiFlicker;
       } catch {}
-      if (!view) new MutationObserver(apply).observe(document.body, { childList: true, subtree: true, characterData: true });
+      if (!view) {
+        new MutationObserver(apply).observe(document.body, { childList: true, subtree: true, characterData: true });
+        // The domain's form tracking is on: its capture is a script of its own (forms.ts), loaded once,
+        // the key and the extra field names in its address.
+        if (answer.forms) document.head.append(Object.assign(document.createElement('script'), { src: `${base}/tracker-forms.js?${new URLSearchParams({ key: o.key, fields: `${answer.forms}` })}` }));
+      }
       view = answer;
       numbers = { ...numbers, ...answer.surtaxPhones };
       apply();

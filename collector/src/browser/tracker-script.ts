@@ -1,4 +1,5 @@
-// GET /tracker.js: the built tracker, gzipped when the browser takes it, revalidated by ETag.
+// GET /tracker.js: the built tracker, gzipped when the browser takes it, revalidated by ETag; and
+// GET /tracker-forms.js, the form capture it loads where a domain's form tracking is on.
 // A short max-age because the URL carries no version: a new build reaches sites within minutes,
 // and in between a revalidation costs a 304.
 import { createHash } from 'node:crypto';
@@ -15,8 +16,14 @@ interface Bundle {
   etag: string;
 }
 
-export function trackerScriptRoutes(bundlePath: string): Router {
+export function trackerScriptRoutes(bundlePath: string, formsPath: string): Router {
   const router = new Router();
+  serveScript(router, '/tracker.js', bundlePath);
+  serveScript(router, '/tracker-forms.js', formsPath);
+  return router;
+}
+
+function serveScript(router: Router, route: string, bundlePath: string): void {
   let cached: Bundle | undefined;
 
   /** The bundle on disk, read again only when a build changed it. */
@@ -30,11 +37,11 @@ export function trackerScriptRoutes(bundlePath: string): Router {
     return cached;
   }
 
-  router.get('/tracker.js', async (ctx) => {
+  router.get(route, async (ctx) => {
     const bundle = await load();
     if (!bundle) {
       ctx.status = 503;
-      ctx.body = 'tracker.js is not built: run `npm run build`';
+      ctx.body = `${route.slice(1)} is not built: run \`npm run build\``;
       return;
     }
     ctx.status = 200;
@@ -51,5 +58,4 @@ export function trackerScriptRoutes(bundlePath: string): Router {
     if (gzip) ctx.set('Content-Encoding', 'gzip');
     ctx.body = gzip ? bundle.gzipped : bundle.code;
   });
-  return router;
 }

@@ -8,6 +8,8 @@ export const tracking = {
   click: z.union([ospClickResponse, trackingProblem]),
   expiration: z.union([ospExpirationResponse, trackingProblem]),
   browserView: z.union([browserViewAnswer, trackingProblem]),
+  /** Ours: a form submission stored. */
+  form: z.union([z.object({ status: z.literal('OK'), formId: z.number().int().describe('The submission\'s id'), lead: z.boolean().describe('A lead: not spam') }), trackingProblem]),
   problem: trackingProblem,
 };
 

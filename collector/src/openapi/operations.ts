@@ -5,6 +5,7 @@ import {
   agentStatsRequest,
   browserClickRequest,
   browserExpirationRequest,
+  browserFormRequest,
   browserViewRequest,
   callReport,
   callStartRequest,
@@ -234,6 +235,18 @@ export const OPERATIONS: Operation[] = [
   browserOp('/t/view', "tracker.js: a page view, with the public key; CORS for the domain's origins", browserViewRequest, answer.tracking.browserView),
   browserOp('/t/click', 'tracker.js: a click on a number, or a number shown after the view', browserClickRequest, answer.tracking.click),
   browserOp('/t/expiration', "tracker.js: keeps the page's number while it is open", browserExpirationRequest, answer.tracking.expiration),
+  (() => {
+    const op = browserOp('/t/form', "Ours: tracker-forms.js: a form's submission (its contact fields as one JSON text), attributed to the visit; a lead unless spam (the hidden field filled, or sent within 2 s of the page opening)", browserFormRequest, answer.tracking.form);
+    return {
+      ...op,
+      responses: {
+        ...op.responses,
+        400: json('INVALID_PARAMETER or MISSING_PARAMETER: fields is not a flat list of text values, or another parameter is wrong', answer.tracking.problem),
+        403: json("AUTHENTICATION_ERROR: the page origin is not allowed for this key, or the domain's form tracking is off", answer.tracking.problem),
+        413: json('INVALID_PARAMETER: the body is over 64 KB', answer.tracking.problem),
+      },
+    };
+  })(),
 
   {
     method: 'get',
@@ -433,6 +446,7 @@ export const OPERATIONS: Operation[] = [
   { method: 'get', path: '/healthz', tag: TAGS.service, summary: 'Liveness', responses: { 200: json('ok', answer.health) } },
   { method: 'get', path: '/readyz', tag: TAGS.service, summary: 'Readiness: the database answers', responses: { 200: json('ready', answer.health), 503: json('database unreachable', answer.health) } },
   { method: 'get', path: '/tracker.js', tag: TAGS.service, summary: 'The tracker sites load', responses: { 200: { description: 'The script', type: 'application/javascript' }, 304: { description: 'Not modified (ETag)' }, 503: { description: 'Not built', type: 'text/plain' } } },
+  { method: 'get', path: '/tracker-forms.js', tag: TAGS.service, summary: "Ours: the form capture tracker.js loads where a domain's form tracking is on (its key and extra field names in the query, read by the script itself)", responses: { 200: { description: 'The script', type: 'application/javascript' }, 304: { description: 'Not modified (ETag)' }, 503: { description: 'Not built', type: 'text/plain' } } },
   {
     method: 'get',
     path: '/metrics',
