@@ -1,0 +1,94 @@
+// Form tracking in Chromium (issue 43): on a page with a contact form and the tag, a submission is
+// captured without the site changing its form, attributed to the visit's source; a password field
+// and a card field in the form are never sent; under pending consent nothing is sent; a form posted
+// by script (requestSubmit) is captured; a robot's instant submission is marked spam.
+// Screenshot test-artifacts/forms-contact-page.png.
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { ARTIFACTS, useBrowserSite } from '../helpers/browser-site.ts';
+import { visitorContext } from '../helpers/chromium.ts';
+import { trackingFixture } from '../helpers/fixtures.ts';
+import { sitePage } from '../helpers/test-site.ts';
+
+const FORM = `<h1>Acme plumbing</h1><p>Call us: <span id="phone">01 23 45 67 89</span></p>
+<form id="contact" name="contact" action="/thanks" method="post">
+  <label>Name <input name="name" autocomplete="name"></label>
+  <label>E-mail <input name="email" type="email"></label>
+  <label>Phone <input name="phone" type="tel"></label>
+  <label>Budget <input name="budget"></label>
+  <label>Account password <input name="password" type="password"></label>
+  <label>Card <input name="card" autocomplete="cc-number"></label>
+  <input type="hidden" name="csrf" value="secret-token">
+  <label>Message <textarea name="message"></textarea></label>
+  <button id="send">Send</button>
+</form>
+<button id="yes" onclick="RingTrail.consent(true)">Accept cookies</button>`;
+
+describe('form tracking in a browser', () => {
+  const b = useBrowserSite('e2e_forms', (origin) => trackingFixture({ allowedOrigins: [origin], settings: { formTracking: { enabled: true, fields: ['budget'] } } }));
+
+  /** The page, once the form capture has added its hidden field to the form. */
+  async function open(attributes = '', query = ''): Promise<Page> {
+    b.site.pages['/contact'] = sitePage(FORM, attributes);
+    b.site.pages['/thanks'] = '<!doctype html><title>Thanks</title><p>Thanks</p>';
+    const page = await (await visitorContext(b.browser)).newPage();
+    await page.goto(`${b.site.origin}/contact${query}`, { referer: 'https://www.google.com/' });
+    await page.locator('#contact [name=rt_hp]').waitFor({ state: 'attached' });
+    return page;
+  }
+
+  async function fill(page: Page): Promise<void> {
+    await page.fill('[name=name]', 'Ada Lovelace');
+    await page.fill('[name=email]', 'ada@example.com');
+    await page.fill('[name=phone]', '06 12 34 56 78');
+    await page.fill('[name=budget]', '2000 EUR');
+    await page.fill('[name=password]', 'hunter2-password');
+    await page.fill('[name=card]', '4111 1111 1111 1111');
+    await page.fill('[name=message]', 'My boiler leaks <b>badly</b>');
+  }
+
+  it('captures a submission attributed to the visit, never the password, card or hidden fields', async () => {
+    const page = await open('', '?utm_source=google&utm_medium=cpc&utm_term=boiler+leak&gclid=E2E-FORM');
+    await fill(page);
+    await page.screenshot({ path: path.join(ARTIFACTS, 'forms-contact-page.png'), fullPage: true });
+    // A person takes more than 2 seconds to fill a form.
+    await page.waitForFunction(() => performance.now() > 2100);
+    await page.click('#send');
+    await page.waitForURL(/\/thanks$/);
+    await expect.poll(() => b.t.c.forms.countDocuments({ gclid: 'E2E-FORM' }), { timeout: 10_000 }).toBe(1);
+    const form = (await b.t.c.forms.findOne({ gclid: 'E2E-FORM' }))!;
+    expect(form.fields).toEqual({ name: 'Ada Lovelace', email: 'ada@example.com', phone: '06 12 34 56 78', budget: '2000 EUR', message: 'My boiler leaks <b>badly</b>' });
+    expect(form).toMatchObject({ source: 'paid:google', keyword: 'boiler leak', formName: 'contact', phone: '0612345678', email: 'ada@example.com', spam: null, lead: true });
+    expect(JSON.stringify(form)).not.toMatch(/hunter2|4111|secret-token/);
+  });
+
+  it('sends nothing under pending consent, and captures once the visitor accepts; a form posted by script too', async () => {
+    const page = await open(' data-consent="pending"', '?utm_source=newsletter&utm_medium=email&utm_campaign=consent-check');
+    await page.fill('[name=email]', 'pending@example.com');
+    await page.waitForFunction(() => performance.now() > 2100);
+    // Submitted by script while consent is pending: the site stops the navigation, the tag sends nothing.
+    await page.evaluate(() => {
+      const form = document.getElementById('contact') as HTMLFormElement;
+      form.addEventListener('submit', (e) => e.preventDefault());
+      form.requestSubmit();
+    });
+    await page.click('#yes');
+    await page.fill('[name=email]', 'accepted@example.com');
+    await page.evaluate(() => (document.getElementById('contact') as HTMLFormElement).requestSubmit());
+    await expect.poll(() => b.t.c.forms.countDocuments({ email: 'accepted@example.com' }), { timeout: 10_000 }).toBe(1);
+    expect(await b.t.c.forms.countDocuments({ email: 'pending@example.com' })).toBe(0);
+    expect((await b.t.c.forms.findOne({ email: 'accepted@example.com' }))!.source).toMatch(/:newsletter$/); // the visit's source, as a call's
+  });
+
+  it("marks a robot's instant submission spam", async () => {
+    const page = await open();
+    await page.evaluate(() => {
+      const form = document.getElementById('contact') as HTMLFormElement;
+      (form.elements.namedItem('email') as HTMLInputElement).value = 'robot@example.com';
+      form.addEventListener('submit', (e) => e.preventDefault());
+      form.requestSubmit();
+    });
+    await expect.poll(async () => (await b.t.c.forms.findOne({ email: 'robot@example.com' }))?.spam, { timeout: 10_000 }).toBe('too-fast');
+  });
+});
