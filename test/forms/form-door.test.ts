@@ -62,3 +62,36 @@ describe('the form door of a domain without form tracking', () => {
     expect(await s.t.c.forms.countDocuments()).toBe(0);
   });
 });
+
+describe('forms in the data API (type=forms, ours)', () => {
+  const s = useSeededCollector('form_data_api', trackingFixture({ settings: { formTracking: { enabled: true, fields: [] } } }));
+  const post = (path: string, fields: Record<string, string | number>) => fetch(`${s.collector.baseUrl}${path}`, { method: 'POST', headers: { origin: ORIGIN, 'user-agent': AGENT, 'content-type': 'text/plain;charset=UTF-8' }, body: new URLSearchParams(Object.entries(fields).map(([k, v]) => [k, String(v)])).toString() });
+  const data = async (query: Record<string, string>) => (await fetch(`${s.collector.baseUrl}/data-api?${new URLSearchParams({ api_key: 'data-test-key', type: 'forms', start_date: new Date().toISOString().slice(0, 10), end_date: new Date().toISOString().slice(0, 10), page: '1', limit: '10', ...query })}`)).json();
+
+  it('pages the submissions of a range, oldest first, with the same paging and errors as calls', async () => {
+    const seen = await (await post('/t/view', { key: 'pk-test-key', visit_id: 0, url: `${ORIGIN}/?utm_source=google&utm_medium=cpc&utm_term=tap&gclid=DATA1`, page_title: 'Home', referer_url: '', phones: '' })).json();
+    for (let i = 0; i < 12; i++) await post('/t/form', { key: 'pk-test-key', visit_id: seen.visitId, url: `${ORIGIN}/contact`, fields: JSON.stringify({ email: `n${i}@example.com` }), elapsed_ms: 5000 });
+    const first = await data({});
+    expect(first).toMatchObject({ status: 'OK', total_results: 12, next_page: 2 });
+    expect(first.results).toHaveLength(10);
+    expect(first.results[0]).toEqual({
+      form_id: expect.any(Number),
+      start_date: expect.stringMatching(/^\d\d\/\d\d\/\d{4} \d\d:\d\d:\d\d$/),
+      source: 'paid:google',
+      keyword: 'tap',
+      page_url: `${ORIGIN}/contact`,
+      form_name: null,
+      fields: { email: 'n0@example.com' },
+      lead: true,
+      spam: null,
+      visit_id: String(seen.visitId),
+      gclid: 'DATA1',
+      person_id: null,
+    });
+    const second = await data({ page: '2' });
+    expect(second.results.map((r: { fields: { email: string } }) => r.fields.email)).toEqual(['n10@example.com', 'n11@example.com']);
+    expect(second.next_page).toBeUndefined();
+    expect(await data({ caller_phone: '0611111111', group_by_day: 'true' })).toEqual({ status: 'ERROR', errors: ['Invalid parameter caller_phone: not for type=forms', 'Invalid parameter group_by_day: not for type=forms'] });
+    expect(await data({ limit: '5' })).toEqual({ status: 'ERROR', errors: ['Limit must be between 10 and 5000'] });
+  });
+});

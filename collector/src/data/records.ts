@@ -1,5 +1,6 @@
 // Stored calls and SMS as the data API shows them, each field in its own format.
-import type { CallRecord, SmsRecord, VerdictWord } from '@ringtrail/shared';
+import type { CallRecord, FormRecord, SmsRecord, VerdictWord } from '@ringtrail/shared';
+import type { FormDoc } from '../forms/documents.ts';
 import type { CallDoc, CallVerdict, SmsDoc } from '../telephony/documents.ts';
 import type { DomainDoc } from '../domains/documents.ts';
 import { maskCaller } from '../domains/caller-privacy.ts';
@@ -91,6 +92,24 @@ export function verdictWord(verdict: CallVerdict['value'] | null): VerdictWord |
 
 /** ISO 8601 in UTC, to the second. */
 const utcSeconds = (at: Date) => `${at.toISOString().slice(0, 19)}Z`;
+
+/** Ours: a form submission as the data API shows it. */
+export function formRecord(form: FormDoc, domain: DomainDoc): FormRecord {
+  return {
+    form_id: form._id,
+    start_date: callRecordHead(form.submittedAt, null, domain).start_date,
+    source: form.source ?? '',
+    keyword: form.keyword ?? '',
+    page_url: form.pageUrl,
+    form_name: form.formName,
+    fields: form.fields,
+    lead: form.lead,
+    spam: form.spam,
+    visit_id: form.visitId === null ? null : String(form.visitId),
+    gclid: form.gclid,
+    person_id: null,
+  };
+}
 
 export function smsRecord(sms: SmsDoc, domain: DomainDoc): SmsRecord {
   const { day, time } = localTime(sms.sentAt, domain.timeZone);

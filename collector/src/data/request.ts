@@ -9,7 +9,8 @@ export const LIMIT_MAX = 5000;
 const REQUIRED = ['type', 'start_date', 'end_date', 'page', 'limit'] as const;
 
 export interface DataRequest {
-  type: 'calls' | 'sms';
+  /** `forms` is ours: the domain's form submissions (forms/). */
+  type: 'calls' | 'sms' | 'forms';
   startDay: string;
   endDay: string;
   page: number;
@@ -35,7 +36,7 @@ export function parseDataRequest(raw: Record<string, unknown>, country = DEFAULT
   for (const name of REQUIRED) if (raw[name] === undefined || raw[name] === '') errors.push(`Missing parameter ${name}`);
 
   const type = text('type');
-  if (type && type !== 'calls' && type !== 'sms') errors.push('Invalid parameter type');
+  if (type && type !== 'calls' && type !== 'sms' && type !== 'forms') errors.push('Invalid parameter type');
   const day = (name: string) => {
     const v = text(name);
     if (v && !isCalendarDay(v)) errors.push(`Invalid date ${v}`);
@@ -74,6 +75,12 @@ export function parseDataRequest(raw: Record<string, unknown>, country = DEFAULT
     // An SMS has no destination, status, offline source or daily rows.
     for (const name of ['phone', 'status', 'offline_phone_description', 'group_by_day'] as const) {
       if (raw[name] !== undefined && !(name === 'group_by_day' && raw[name] === 'false')) errors.push(`Invalid parameter ${name}: not for type=sms`);
+    }
+  }
+  if (type === 'forms') {
+    // A form has no numbers, status, offline source or daily rows: a range and pages only.
+    for (const name of ['phone', 'tracking_phone', 'caller_phone', 'status', 'offline_phone_description', 'group_by_day'] as const) {
+      if (raw[name] !== undefined && !(name === 'group_by_day' && raw[name] === 'false')) errors.push(`Invalid parameter ${name}: not for type=forms`);
     }
   }
   if (errors.length > 0) throw new DataFailure([...new Set(errors)]);

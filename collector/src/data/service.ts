@@ -6,7 +6,7 @@
 // are counted from the daily rollups (call-days.ts); a page finds the days it spans from their
 // counts and reads those days' hourly buckets (call-pages.ts): a page costs the same whatever its
 // number. A caller filter, or two filters at once, reads the calls through an index of its own.
-import { CALL_STATUSES, type CallRecord, type DailyRow, type DataAnswer, type SmsRecord } from '@ringtrail/shared';
+import { CALL_STATUSES, type CallRecord, type DailyRow, type DataAnswer, type FormRecord, type SmsRecord } from '@ringtrail/shared';
 import type { Collection, Filter, WithId } from 'mongodb';
 import type { CallDoc, SmsDoc } from '../telephony/documents.ts';
 import type { Collections } from '../db/collections.ts';
@@ -14,7 +14,8 @@ import type { DomainDoc } from '../domains/documents.ts';
 import { localDaysBetween, localTime, nextDay, startOfLocalDay } from '../domains/time-zone.ts';
 import type { DimensionFilter } from './call-pages.ts';
 import { CallSummaries } from './call-summaries.ts';
-import { callRecord, smsRecord } from './records.ts';
+import { callRecord, formRecord, smsRecord } from './records.ts';
+import type { FormDoc } from '../forms/documents.ts';
 import type { DataRequest } from './request.ts';
 
 export class DataService {
@@ -27,6 +28,7 @@ export class DataService {
   /** `linkBase`: where the collector is reached (PUBLIC_URL, or the request's origin), for recordings' links. */
   async query(domain: DomainDoc, req: DataRequest, linkBase: string): Promise<DataAnswer | RenderedPage> {
     if (req.type === 'sms') return this.sms(domain, req);
+    if (req.type === 'forms') return paged(this.c.forms, { domainId: domain._id, submittedAt: rangeOf(domain, req) }, 'submittedAt', req, (form) => formRecord(form, domain));
     const filter = dimensionFilter(req);
     if (filter === 'index') {
       const index = filterIndex(req);
@@ -167,18 +169,18 @@ function renderedPage(req: DataRequest, total: number, records: string[]): Rende
   return new RenderedPage(`${envelope.slice(0, -2)}${records.join(',')}]}`);
 }
 
-function answerPage(req: DataRequest, total: number, results: (CallRecord | SmsRecord)[]): DataAnswer {
+function answerPage(req: DataRequest, total: number, results: (CallRecord | SmsRecord | FormRecord)[]): DataAnswer {
   const hasMore = req.page * req.limit < total;
   return { status: 'OK', total_results: total, ...(hasMore ? { next_page: req.page + 1 } : {}), results };
 }
 
 /** One page of a range, oldest first (ties by id), with the total over all pages, counted through the filter's index. */
-async function paged<T extends CallDoc | SmsDoc>(
+async function paged<T extends CallDoc | SmsDoc | FormDoc>(
   col: Collection<T>,
   filter: Filter<T>,
-  timeField: 'startedAt' | 'sentAt',
+  timeField: 'startedAt' | 'sentAt' | 'submittedAt',
   req: DataRequest,
-  record: (doc: WithId<T>) => CallRecord | SmsRecord,
+  record: (doc: WithId<T>) => CallRecord | SmsRecord | FormRecord,
   hint?: IndexHint,
 ): Promise<DataAnswer> {
   const [total, docs] = await Promise.all([

@@ -117,7 +117,7 @@ const browserOp = (path: string, summary: string, body: ZodType, ok: ZodType): O
 /** The data API's query: checked by data/request.ts, which lists every problem at once. */
 const dataQuery = z.object({
   api_key: z.string(),
-  type: z.enum(['calls', 'sms']),
+  type: z.enum(['calls', 'sms', 'forms']).describe('calls, sms, or (ours) forms: the domain\'s form submissions'),
   start_date: z.string().describe('YYYY-MM-DD'),
   end_date: z.string().describe('YYYY-MM-DD'),
   page: z.string().describe('1 or more'),

@@ -74,12 +74,29 @@ export const smsRecord = z.object({
 });
 export type SmsRecord = z.infer<typeof smsRecord>;
 
+/** Ours: a form submission (type=forms), the contact fields as the visitor sent them. */
+export const formRecord = z.object({
+  form_id: z.number().int().describe("Ours: the submission's id, stable across pages: what to deduplicate on"),
+  start_date: z.string().describe('When it was sent, DD/MM/YYYY HH:MM:SS in the domain time zone (as a call\'s start_date)'),
+  source: z.string().describe("The visit's source, as a call's (paid:google, organic:bing, direct...); empty when no visit led to it"),
+  keyword: z.string().describe("The visit's keyword; empty when none"),
+  page_url: z.string().describe('The page the form is on'),
+  form_name: z.string().nullable().describe("The form's name or id, when it has one"),
+  fields: z.record(z.string(), z.string()).describe('The captured fields, name to value, as text (never passwords, hidden or payment card fields)'),
+  lead: z.boolean().describe('A lead: not spam'),
+  spam: z.enum(['honeypot', 'too-fast', 'verdict']).nullable().describe('Why it is spam: the hidden field filled, sent within 2 s of the page opening, or a person said so; null when not'),
+  visit_id: z.string().nullable().describe('The visit that led to it'),
+  gclid: z.string().nullable().describe("The visit's Google Ads click id"),
+  person_id: z.number().int().nullable().describe('The person this contact belongs to (shared with their calls); null until people are joined'),
+});
+export type FormRecord = z.infer<typeof formRecord>;
+
 export const dataAnswer = z.union([
   z.object({
     status: z.literal('OK'),
     total_results: z.number().int().describe('Records in the whole range'),
     next_page: z.number().int().optional().describe('The next page; absent on the last'),
-    results: z.array(z.union([callRecord, smsRecord])),
+    results: z.array(z.union([callRecord, smsRecord, formRecord])),
   }),
   z.object({ status: z.literal('OK'), results: z.array(dailyRow).describe('One row per day of the range (group_by_day=true)') }),
 ]);
