@@ -11,6 +11,8 @@ import { visitorContext } from '../helpers/chromium.ts';
 import { trackingFixture } from '../helpers/fixtures.ts';
 import { sitePage } from '../helpers/test-site.ts';
 
+const OWNER = { username: 'owner@shop.test', password: 'forms e2e password' };
+
 const FORM = `<h1>Acme plumbing</h1><p>Call us: <span id="phone">01 23 45 67 89</span></p>
 <form id="contact" name="contact" action="/thanks" method="post">
   <label>Name <input name="name" autocomplete="name"></label>
@@ -26,7 +28,7 @@ const FORM = `<h1>Acme plumbing</h1><p>Call us: <span id="phone">01 23 45 67 89<
 <button id="yes" onclick="RingTrail.consent(true)">Accept cookies</button>`;
 
 describe('form tracking in a browser', () => {
-  const b = useBrowserSite('e2e_forms', (origin) => trackingFixture({ allowedOrigins: [origin], settings: { formTracking: { enabled: true, fields: ['budget'] } } }));
+  const b = useBrowserSite('e2e_forms', (origin) => trackingFixture({ allowedOrigins: [origin], settings: { formTracking: { enabled: true, fields: ['budget'] } }, users: [OWNER] }));
 
   /** The page, once the form capture has added its hidden field to the form. */
   async function open(attributes = '', query = ''): Promise<Page> {
@@ -79,6 +81,25 @@ describe('form tracking in a browser', () => {
     await expect.poll(() => b.t.c.forms.countDocuments({ email: 'accepted@example.com' }), { timeout: 10_000 }).toBe(1);
     expect(await b.t.c.forms.countDocuments({ email: 'pending@example.com' })).toBe(0);
     expect((await b.t.c.forms.findOne({ email: 'accepted@example.com' }))!.source).toMatch(/:newsletter$/); // the visit's source, as a call's
+  });
+
+  it('is set in the back end: on or off, and the fields to capture beside the contact fields', async () => {
+    const page = await (await b.browser.newContext({ viewport: { width: 1100, height: 900 } })).newPage();
+    await page.goto(`${b.collector.baseUrl}/manage/`);
+    await page.getByLabel('E-mail').fill(OWNER.username);
+    await page.getByLabel('Password').fill(OWNER.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.locator('.tiles').waitFor();
+    await page.goto(`${b.collector.baseUrl}/manage/#/shop.test/settings`);
+    const card = page.getByTestId('form-tracking');
+    expect(await card.getByLabel(/Capture the site's form submissions/).isChecked()).toBe(true);
+    await card.getByLabel(/Also capture these fields/).fill('budget, postcode');
+    await card.getByRole('button', { name: 'Update forms' }).click();
+    await expect.poll(async () => (await b.t.c.domains.findOne({ _id: 'shop.test' }))?.formTracking).toEqual({ enabled: true, fields: ['budget', 'postcode'] });
+    await page.reload();
+    await expect.poll(() => card.getByLabel(/Also capture these fields/).inputValue(), { timeout: 10_000 }).toBe('budget\npostcode');
+    await card.screenshot({ path: path.join(ARTIFACTS, 'forms-settings.png') });
+    await page.context().close();
   });
 
   it("marks a robot's instant submission spam", async () => {

@@ -24,6 +24,7 @@ export interface DomainView {
   leadRule: { minDuration: number; answeredOnly: boolean; firstTimeOnly: boolean };
   recording: { enabled: boolean; announcement: string; channels: 'dual' | 'mono'; otherLawfulBasis: boolean; deleteAtCarrier: boolean };
   recordingRetentionDays: number;
+  formTracking: { enabled: boolean; fields: string[] };
   pools: { type: number; usage: 'online' | 'offline'; codeDigits: number; costGroup?: string }[];
   keys: Record<string, boolean>;
   publicKey: string | null;

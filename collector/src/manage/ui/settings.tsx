@@ -6,6 +6,7 @@ import { localeOf, phoneAsWritten, when, type Clock } from './format.ts';
 import { useLoad, type Loaded } from './hooks.ts';
 import { Failure } from './layout.tsx';
 import { NumbersCard } from './numbers.tsx';
+import { FormTrackingCard } from './forms-settings.tsx';
 import type { Route } from './route.ts';
 import { ShownOnce } from './shown-once.tsx';
 import { BlockedCallersCard, CallHandlingForm } from './call-handling.tsx';
@@ -47,6 +48,7 @@ export function SettingsScreen({ route }: { route: Route }) {
       <KeysCard path={path} domain={domain.data} changed={domain.reload} />
       <SettingsForm path={path} domain={domain.data} saved={domain.reload} />
       <CallHandlingForm path={path} domain={domain.data} saved={domain.reload} />
+      <FormTrackingCard path={path} domain={domain.data} saved={domain.reload} />
       <BlockedCallersCard path={path} clock={clock} />
       <NumbersCard path={path} domain={domain.data} changed={domain.reload} />
       <SharedLinksCard path={path} clock={clock} />
