@@ -56,6 +56,7 @@ import { DEFAULT_TWILIO_API_BASE } from './carriers/twilio-client.ts';
 import { NumberCheck } from './carriers/number-check.ts';
 import { formRoutes } from './forms/routes.ts';
 import { FormSubmissions } from './forms/submissions.ts';
+import { People } from './people/people.ts';
 import { Recordings } from './recordings/recordings.ts';
 import { RecordingStore } from './recordings/store.ts';
 import { RecordingRetention } from './recordings/retention.ts';
@@ -135,7 +136,8 @@ export function createApp(options: AppOptions): CollectorApp {
   const ga4Endpoint = options.ga4Endpoint ?? DEFAULT_GA4_ENDPOINT;
   const publicUrl = options.publicUrl ?? options.listenUrl ?? DEFAULT_PUBLIC_URL;
   const callWrites = new CallWrites(c, { ga4Endpoint, alerts: Boolean(options.mail), publicUrl });
-  const telephony = new TelephonyService(c, ids, new CallRouter(c, new NumberPool(c)), (callId) => liveCalls.end(callId), callWrites);
+  const people = new People(c, ids, callWrites);
+  const telephony = new TelephonyService(c, ids, new CallRouter(c, new NumberPool(c)), (callId) => liveCalls.end(callId), callWrites, people);
   const agents = new AgentService(c, liveCalls);
   const commerce = new CommerceService(c, ids, push, outbox, ga4Endpoint);
   const { run = true, ...delivery } = options.delivery ?? {};
@@ -201,7 +203,7 @@ export function createApp(options: AppOptions): CollectorApp {
     homeRoutes({ demoPages }),
     trackingRoutes(domains, tracking, log),
     browserRoutes(c, domains, tracking, browserLimit, log),
-    formRoutes(c, domains, new FormSubmissions(c, ids), browserLimit, log),
+    formRoutes(c, domains, new FormSubmissions(c, ids, people), browserLimit, log),
     trackerScriptRoutes(trackerBundlePath, formsBundlePath),
     offlineRoutes(c, domains, offline, log),
     telephonyRoutes(telephony, new DialledNumbers(c), options.telephonyApiKey, recordingIntake, log),
@@ -209,7 +211,7 @@ export function createApp(options: AppOptions): CollectorApp {
     twilioRoutes(telephony, recordingIntake, { ...options.twilio, signingTokenFor: (accountSid, called) => carriers.signingTokenFor(accountSid, called) }, log),
     commerceRoutes(domains, commerce, log),
     agentRoutes(c, agents, log),
-    manageRoutes(c, signInLimit, { outbox, agents, offline, callWrites, domains, traffic, recordings: { store: recordingStore, states: recordingStates }, carriers }, { signUp: options.signUp ?? true, publicWebhooksOnly: deliveryOptions.publicOnly, mail: { ...(options.mail ? { from: options.mail.from } : {}), publicUrl } }, log),
+    manageRoutes(c, signInLimit, { outbox, agents, offline, callWrites, domains, traffic, recordings: { store: recordingStore, states: recordingStates }, carriers, people }, { signUp: options.signUp ?? true, publicWebhooksOnly: deliveryOptions.publicOnly, mail: { ...(options.mail ? { from: options.mail.from } : {}), publicUrl } }, log),
     managePageRoutes(),
     sharedPageRoutes(c, signInLimit, log),
     unsubscribeRoutes(c, publicUrl),

@@ -131,6 +131,8 @@ describe('data API', () => {
       verdict: null,
       // Ours: no visit led to it, so no campaign.
       utm_campaign: null,
+      // Ours: the person of the caller's number.
+      person_id: expect.any(Number),
       // Ours: nothing was recorded.
       recording: null,
     });

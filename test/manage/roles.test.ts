@@ -58,6 +58,8 @@ const TABLE: Record<string, { may: Who[] | 'anyone'; call: [string, unknown?] }>
   'POST /manage/api/domains/:domain/pools/:type/numbers': { may: DOMAIN_ADMINS, call: ['/domains/a.test/pools/1/numbers', {}] },
   'DELETE /manage/api/domains/:domain/numbers/:number': { may: DOMAIN_ADMINS, call: ['/domains/a.test/numbers/0800999999'] },
   'POST /manage/api/domains/:domain/pools/:type/numbers/import': { may: DOMAIN_ADMINS, call: ['/domains/a.test/pools/1/numbers/import', {}] },
+  'GET /manage/api/domains/:domain/people': { may: ALL, call: ['/domains/a.test/people?phone=0611111111'] },
+  'GET /manage/api/domains/:domain/people/:personId': { may: ALL, call: ['/domains/a.test/people/1'] },
   'GET /manage/api/domains/:domain/pools/:type/numbers/available': { may: DOMAIN_ADMINS, call: ['/domains/a.test/pools/1/numbers/available'] },
   'POST /manage/api/domains/:domain/pools/:type/numbers/buy': { may: DOMAIN_ADMINS, call: ['/domains/a.test/pools/1/numbers/buy', {}] },
   'GET /manage/api/domains/:domain/numbers/:number/release': { may: DOMAIN_ADMINS, call: ['/domains/a.test/numbers/0800999999/release'] },

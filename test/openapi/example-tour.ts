@@ -137,6 +137,9 @@ export async function exampleTour(baseUrl: string, webhookUrl: string): Promise<
   await manage('post /manage/api/domains/{domain}/blocked-callers', 'POST', '/domains/shop.test/blocked-callers', { number: '06 66 66 66 66' });
   await manage('post /manage/api/domains/{domain}/calls/{callId}/block-caller', 'POST', `/domains/shop.test/calls/${callId}/block-caller`);
   await manage('get /manage/api/domains/{domain}/calls/{callId}', 'GET', `/domains/shop.test/calls/${callId}`);
+  // The person of the contact form's e-mail address, and their timeline.
+  const { personId } = await manage('get /manage/api/domains/{domain}/people', 'GET', '/domains/shop.test/people?email=ada%40example.com');
+  await manage('get /manage/api/domains/{domain}/people/{personId}', 'GET', `/domains/shop.test/people/${personId}`);
   await manage('put /manage/api/domains/{domain}/calls/{callId}/verdict', 'PUT', `/domains/shop.test/calls/${callId}/verdict`, { verdict: 'lead' });
   await manage('get /manage/api/domains/{domain}/blocked-callers', 'GET', '/domains/shop.test/blocked-callers');
   await manage('get /manage/api/account/carrier', 'GET', '/account/carrier');

@@ -82,6 +82,8 @@ export function callRecordBody(call: CallDoc): Omit<CallRecord, 'start_date' | '
     verdict: verdictWord(call.verdict?.value ?? null),
     // Ours: the campaign of the visit that led to the call (its first page's utm_campaign).
     utm_campaign: call.lastTouch?.campaign ?? null,
+    // Ours: the person the call is one of (people/), shared with their form submissions.
+    person_id: call.personId ?? null,
   };
 }
 
@@ -107,7 +109,7 @@ export function formRecord(form: FormDoc, domain: DomainDoc): FormRecord {
     spam: form.spam,
     visit_id: form.visitId === null ? null : String(form.visitId),
     gclid: form.gclid,
-    person_id: null,
+    person_id: form.personId,
   };
 }
 

@@ -14,6 +14,7 @@ import { webhookIndexes, type DeliveryLogDoc, type OutboxDoc } from '../webhooks
 import { rateLimitIndexes, type RateLimitDoc } from '../http/documents.ts';
 import type { CounterDoc, ExternalRefDoc } from './documents.ts';
 import { formIndexes, type FormDoc } from '../forms/documents.ts';
+import { peopleIndexes, type PersonDoc, type PersonKeyDoc } from '../people/documents.ts';
 import { alertIndexes, type AlertChoiceDoc, type AlertThrottleDoc, type PendingAlertDoc, type SummaryRunDoc, type UnsubscribeTokenDoc, type WarningStateDoc } from '../alerts/documents.ts';
 
 export interface Collections {
@@ -39,6 +40,8 @@ export interface Collections {
   keywordMonths: Collection<KeywordMonthDoc>;
   sms: Collection<SmsDoc>;
   forms: Collection<FormDoc>;
+  people: Collection<PersonDoc>;
+  personKeys: Collection<PersonKeyDoc>;
   externalRefs: Collection<ExternalRefDoc>;
   carts: Collection<CartDoc>;
   orders: Collection<OrderDoc>;
@@ -84,6 +87,8 @@ export function collections(db: Db): Collections {
     keywordMonths: db.collection('keyword_months'),
     sms: db.collection('sms'),
     forms: db.collection('forms'),
+    people: db.collection('people'),
+    personKeys: db.collection('person_keys'),
     externalRefs: db.collection('external_refs'),
     carts: db.collection('carts'),
     orders: db.collection('orders'),
@@ -107,7 +112,7 @@ export function collections(db: Db): Collections {
 }
 
 /** Every family's indexes. */
-const INDEX_PLANS = [formIndexes, manageIndexes, domainIndexes, trackingIndexes, offlineIndexes, telephonyIndexes, commerceIndexes, agentIndexes, webhookIndexes, rateLimitIndexes, alertIndexes];
+const INDEX_PLANS = [peopleIndexes, formIndexes, manageIndexes, domainIndexes, trackingIndexes, offlineIndexes, telephonyIndexes, commerceIndexes, agentIndexes, webhookIndexes, rateLimitIndexes, alertIndexes];
 
 /** Idempotent; run at every start. Every query of a request's path goes through one of these. */
 export async function ensureIndexes(c: Collections): Promise<void> {

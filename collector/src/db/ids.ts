@@ -7,7 +7,7 @@ import type { Collection } from 'mongodb';
 import { isDuplicateKey } from './writes.ts';
 import type { CounterDoc } from './documents.ts';
 
-export type IdSequence = 'visit' | 'view' | 'click' | 'call' | 'sms' | 'cart' | 'order' | 'form';
+export type IdSequence = 'visit' | 'view' | 'click' | 'call' | 'sms' | 'cart' | 'order' | 'form' | 'person';
 
 interface Block {
   next: number;

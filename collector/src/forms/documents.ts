@@ -32,9 +32,11 @@ export interface FormDoc {
   spam: FormSpamReason | null;
   /** A lead unless spam (or a person's verdict says otherwise). */
   lead: boolean;
+  /** Ours (people/): the person this contact is one of; null without a phone, e-mail or visitor id. */
+  personId: number | null;
 }
 
 export const formIndexes: IndexPlan = {
   // The forms log and the data API: a domain's submissions of a range, oldest first.
-  forms: [[{ domainId: 1, submittedAt: 1, _id: 1 }]],
+  forms: [[{ domainId: 1, submittedAt: 1, _id: 1 }], [{ personId: 1 }, { sparse: true }]],
 };

@@ -9,6 +9,7 @@ import { countryOf } from '../domains/phone-numbers.ts';
 import { sourceLabel } from '../tracking/attribution.ts';
 import { touchesOf } from '../tracking/touches.ts';
 import { contactOf } from './contact.ts';
+import type { People } from '../people/people.ts';
 import type { FormDoc, FormSpamReason } from './documents.ts';
 
 export function spamOf(req: Pick<BrowserFormRequest, 'honeypot' | 'elapsed_ms'>): FormSpamReason | null {
@@ -21,6 +22,7 @@ export class FormSubmissions {
   constructor(
     private readonly c: Collections,
     private readonly ids: IdAllocator,
+    private readonly people: People,
   ) {}
 
   async submit(domain: DomainDoc, req: BrowserFormRequest, now = new Date()): Promise<FormDoc> {
@@ -28,6 +30,8 @@ export class FormSubmissions {
     const visit = req.visit_id > 0 ? await this.c.visits.findOne({ _id: req.visit_id, domainId: domain._id }) : null;
     const touches = visit ? await touchesOf(this.c, visit, now) : null;
     const spam = spamOf(req);
+    const contact = contactOf(req.fields, countryOf(domain));
+    const uniqueVisitorId = visit?.uniqueVisitorId ?? req.unique_visitor_id ?? null;
     const doc: FormDoc = {
       _id: await this.ids.next('form'),
       domainId: domain._id,
@@ -35,9 +39,9 @@ export class FormSubmissions {
       pageUrl: req.url,
       formName: req.form_name || null,
       fields: req.fields,
-      ...contactOf(req.fields, countryOf(domain)),
+      ...contact,
       visitId: visit?._id ?? null,
-      uniqueVisitorId: visit?.uniqueVisitorId ?? req.unique_visitor_id ?? null,
+      uniqueVisitorId,
       source: visit ? sourceLabel(visit.attribution) : null,
       keyword: visit?.attribution.keyword ?? null,
       gclid: visit?.attribution.gclid ?? null,
@@ -48,6 +52,8 @@ export class FormSubmissions {
       lastNonDirect: touches?.lastNonDirect ?? null,
       spam,
       lead: spam === null,
+      // A robot's submission joins no one: its made-up phone or address would join strangers.
+      personId: spam ? null : await this.people.join(domain._id, { ...contact, visitor: uniqueVisitorId }, now),
     };
     await this.c.forms.insertOne(doc);
     return doc;

@@ -22,11 +22,14 @@ import { verdictRoutes } from './verdict-routes.ts';
 import { sessionRoutes } from './session-routes.ts';
 import { memberRoutes } from './member-routes.ts';
 import { sharedLinkRoutes } from './shared-link-routes.ts';
-import type { CallWrites } from '../telephony/call-writes.ts';
+import { CallWrites } from '../telephony/call-writes.ts';
 import type { RecordingStates } from '../recordings/states.ts';
 import { CarrierConnections } from '../carriers/connections.ts';
 import { DEFAULT_TWILIO_API_BASE } from '../carriers/twilio-client.ts';
 import { carrierRoutes } from './carrier-routes.ts';
+import { peopleRoutes } from './people-routes.ts';
+import { People } from '../people/people.ts';
+import { IdAllocator } from '../db/ids.ts';
 import type { RecordingStore } from '../recordings/store.ts';
 import { mailRoutes, type MailOptions } from './mail-routes.ts';
 import { alertRoutes } from './alert-routes.ts';
@@ -50,6 +53,8 @@ export interface ManageServices {
   domains?: DomainCache;
   /** The traffic counters this process has summed and not written yet: written before a read. */
   traffic?: TrafficBuffer;
+  /** The domains' people (issue 43): contacts joined by phone, e-mail or visitor; absent: a reader of them. */
+  people?: People;
   /** The accounts' carrier accounts (issue 42); absent: none can be connected (no SECRETS_KEY). */
   carriers?: CarrierConnections;
   /** Where calls' recordings are kept (GridFS), and their states on the calls. */
@@ -83,6 +88,7 @@ export function manageRoutes(c: Collections, limit: SignInLimit, services: Manag
   blocklistRoutes(router, c, can);
   verdictRoutes(router, c, can, services.callWrites);
   reportRoutes(router, c, services.agents, can, services.recordings);
+  peopleRoutes(router, c, can, services.people ?? new People(c, new IdAllocator(c.counters), services.callWrites ?? new CallWrites(c)));
   carrierRoutes(router, c, can, services.carriers ?? new CarrierConnections(c, null, DEFAULT_TWILIO_API_BASE), options.mail.publicUrl);
   return router;
 }

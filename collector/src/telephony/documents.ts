@@ -91,6 +91,9 @@ export interface CallDoc extends CallAttribution {
   /** Ours: the caller never called the domain before (telephony/first-calls.ts), decided at the first
    * report; null for an anonymous caller; absent on calls stored before it was kept. */
   firstCall?: boolean | null;
+  /** Ours (people/): the person this call is one of (its caller's number, its visitor); absent on
+   * calls stored before people were joined, and on anonymous calls without a visit. */
+  personId?: number | null;
   /** Ours (telephony/leads.ts): by the domain's lead rule, or by the verdict; null while the call goes on. */
   lead?: boolean | null;
   /** Ours: a person's word on the call, which wins over the rule; absent or null: none. */
@@ -156,6 +159,9 @@ export const telephonyIndexes: IndexPlan = {
     [{ status: 1, startedAt: 1 }],
     // The recordings due for deletion (recordings/retention.ts): only calls with one have the field.
     [{ 'recording.storedAt': 1 }, { sparse: true }],
+    // A person's calls (people/), for the timeline and a merge.
+    [{ personId: 1 }, { sparse: true }],
   ],
-  sms: [[{ domainId: 1, sentAt: 1, _id: 1 }]],
+  // A person's texts, by their number (people/), beside the data API's range.
+  sms: [[{ domainId: 1, sentAt: 1, _id: 1 }], [{ domainId: 1, caller: 1, sentAt: 1 }]],
 };

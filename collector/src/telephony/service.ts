@@ -1,5 +1,6 @@
 // Calls and SMS as a carrier reports them: routed, attributed and stored once per carrier reference.
 // Knows nothing of HTTP.
+import type { People } from '../people/people.ts';
 import type { CallReport, CallStatus, RouteAnswer, SmsReport } from '@ringtrail/shared';
 import { isDuplicateKey, upsertById } from '../db/writes.ts';
 import type { CallDoc } from './documents.ts';
@@ -51,6 +52,8 @@ export class TelephonyService {
     /** Told when a call's outcome arrives: the call is over (its live pushes stop). */
     private readonly onOutcome: (callId: number) => Promise<void> = async () => {},
     writes = new CallWrites(c),
+    /** Joins each new call to its caller's person (people/); absent: calls are no one's. */
+    private readonly people: People | null = null,
   ) {
     this.writes = writes;
     this.blocked = new BlockedCallers(c);
@@ -159,12 +162,21 @@ export class TelephonyService {
   }
 
   /** `routed`: the route the caller already found for this report's number, code and start. */
+  /** The person of a call: its caller's number, and the visitor of the visit that led to it. */
+  private async personOf(domainId: string, caller: string | null, visitId: number | null, at: Date): Promise<number | null> {
+    if (!this.people) return null;
+    const visitor = visitId ? (await this.c.visits.findOne({ _id: visitId }, { projection: { uniqueVisitorId: 1 } }))?.uniqueVisitorId : null;
+    return this.people.join(domainId, { phone: caller, visitor }, at);
+  }
+
   private async decide(callId: number, report: CallInput, routed?: Route) {
     const route = routed ?? (await this.router.route(report.trackingNumber, report.code ?? null, report.startDate, report.callerPhone));
     if (!route.domain) throw new TelephonyFailure(404, UNKNOWN_NUMBER);
+    const attribution = await attributeCall(this.c, route, report.startDate);
     return {
       firstCall: await this.firstCalls.isFirst(route.domain._id, report.callerPhone, callId, report.startDate),
-      ...(await attributeCall(this.c, route, report.startDate)),
+      ...attribution,
+      personId: await this.personOf(route.domain._id, report.callerPhone, attribution.visitId, report.startDate),
       ...(await matchOf(this.c, route, report.code ?? null, report.startDate)),
       domainId: route.domain._id,
       trackingNumber: report.trackingNumber,

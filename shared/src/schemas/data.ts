@@ -48,6 +48,7 @@ export const callRecord = z.object({
   first_touch_at: z.string().nullable().optional().describe('Ours: when that first visit started, ISO 8601 in UTC (2026-11-20T09:15:02Z); null when no visit led to the call'),
   call_id: z.number().int().optional().describe("Ours: the call's id, stable across pages and reports (the calls log's and the call push's callId): what to deduplicate on; absent from records rendered before it was kept (npm run rebuild-summaries adds it)"),
   verdict: z.enum(VERDICT_WORDS).nullable().optional().describe("Ours: a person's verdict on the call (lead, not_lead, spam), which wins over the lead rule; null when nobody gave one"),
+  person_id: z.number().int().nullable().optional().describe("Ours: the person the call is one of (the contacts sharing a phone number, an e-mail address or a visitor id), shared with their form submissions; null for an anonymous caller without a visit; absent from records rendered before people were joined"),
   utm_campaign: z.string().nullable().optional().describe("Ours: the utm_campaign of the visit that led to the call (in its first page's address); null when it had none or no visit led to the call; absent from records rendered before it was kept (npm run rebuild-summaries adds it)"),
   recording: z
     .string()
@@ -87,7 +88,7 @@ export const formRecord = z.object({
   spam: z.enum(['honeypot', 'too-fast', 'verdict']).nullable().describe('Why it is spam: the hidden field filled, sent within 2 s of the page opening, or a person said so; null when not'),
   visit_id: z.string().nullable().describe('The visit that led to it'),
   gclid: z.string().nullable().describe("The visit's Google Ads click id"),
-  person_id: z.number().int().nullable().describe('The person this contact belongs to (shared with their calls); null until people are joined'),
+  person_id: z.number().int().nullable().describe("Ours: the person this contact is one of (those sharing a phone number, an e-mail address or a visitor id), shared with their calls; null for spam, or without any of them"),
 });
 export type FormRecord = z.infer<typeof formRecord>;
 

@@ -1,0 +1,33 @@
+// A domain's people (issue 43): the person of a phone number or an e-mail address (one lookup by
+// its key), and a person's timeline. For those who may read the calls log.
+import type Router from '@koa/router';
+import type { Collections } from '../db/collections.ts';
+import { canonicalIn, countryOf } from '../domains/phone-numbers.ts';
+import { ManageFailure } from '../http/manage-envelope.ts';
+import type { People } from '../people/people.ts';
+import { timelineOf } from '../people/timeline.ts';
+import type { Can } from './access.ts';
+import { RULES } from './roles.ts';
+import { domainOf } from './settings-routes.ts';
+
+export function peopleRoutes(router: Router, c: Collections, can: Can, people: People): void {
+  /** `?phone=` (any form, read in the domain's country) or `?email=`: the person, or 404. */
+  router.get('/domains/:domain/people', can(RULES.readCalls), async (ctx) => {
+    const domain = await domainOf(c, ctx);
+    const phone = typeof ctx.query.phone === 'string' ? canonicalIn(ctx.query.phone, countryOf(domain)) : null;
+    const email = typeof ctx.query.email === 'string' && ctx.query.email.length <= 320 ? ctx.query.email : null;
+    if (!phone && !email) throw new ManageFailure(400, 'Give phone (a phone number) or email');
+    const personId = await people.byKey(domain._id, phone ? { phone } : { email });
+    if (personId === null) throw new ManageFailure(404, 'No person with this phone number or e-mail address in this domain');
+    ctx.body = { personId };
+  });
+
+  /** A person's timeline: visits, calls, texts and form submissions in time order, and the first touch. */
+  router.get('/domains/:domain/people/:personId', can(RULES.readCalls), async (ctx) => {
+    const domain = await domainOf(c, ctx);
+    const asked = Number(ctx.params.personId);
+    const person = Number.isSafeInteger(asked) ? await c.people.findOne({ _id: asked, domainId: domain._id }) : null;
+    if (!person) throw new ManageFailure(404, `No person ${ctx.params.personId} in this domain`);
+    ctx.body = await timelineOf(c, domain, await people.current(person._id));
+  });
+}

@@ -1,0 +1,71 @@
+// People (issue 43): contacts sharing a phone number, an e-mail address or a visitor id are one
+// person, joined when a later contact links two; a person has one id across calls and forms (in
+// the data API too) and one timeline; the person of a number is found by one key lookup.
+import { describe, expect, it } from 'vitest';
+import { useSeededCollector } from '../helpers/collector.ts';
+import { DATA_KEY, trackingFixture } from '../helpers/fixtures.ts';
+import { signedInClient } from '../helpers/manage-client.ts';
+import { reportCall } from '../helpers/telephony.ts';
+import { TELEPHONY_KEY } from '../helpers/telephony.ts';
+
+const ORIGIN = 'https://shop.test';
+const AGENT = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36';
+const OWNER = { username: 'owner@shop.test', password: 'people owner password' };
+
+describe('people', () => {
+  const s = useSeededCollector('people', trackingFixture({ users: [OWNER], settings: { formTracking: { enabled: true, fields: [] } } }), { telephonyApiKey: TELEPHONY_KEY });
+  const post = (path: string, fields: Record<string, string | number>) => fetch(`${s.collector.baseUrl}${path}`, { method: 'POST', headers: { origin: ORIGIN, 'user-agent': AGENT, 'content-type': 'text/plain;charset=UTF-8' }, body: new URLSearchParams(Object.entries(fields).map(([k, v]) => [k, String(v)])).toString() });
+  const form = async (visitId: number, fields: Record<string, string>) => (await (await post('/t/form', { key: 'pk-test-key', visit_id: visitId, url: `${ORIGIN}/contact`, fields: JSON.stringify(fields), elapsed_ms: 8000 })).json()).formId as number;
+  const personOfForm = async (formId: number) => (await s.t.c.forms.findOne({ _id: formId }))!.personId;
+  const personOfCall = async (callId: number) => (await s.t.c.calls.findOne({ _id: callId }))!.personId;
+
+  it('gives a form with a phone number and a later call from it one person, one timeline', async () => {
+    const seen = await (await post('/t/view', { key: 'pk-test-key', visit_id: 0, url: `${ORIGIN}/?utm_source=google&utm_medium=cpc&utm_term=leak`, page_title: 'Home', referer_url: '', phones: '', unique_visitor_id: 'visitor-ada' })).json();
+    const formId = await form(seen.visitId, { name: 'Ada', phone: '06 12 34 56 78', message: 'Call me' });
+    // The call a second later (a carrier reports whole seconds).
+    const call = await reportCall(s.collector.baseUrl, { callRef: 'people-1', trackingNumber: '0100000001', startDate: new Date(Date.now() + 1000), callerPhone: '0612345678', duration: 60 });
+    const person = await personOfForm(formId);
+    expect(person).toEqual(expect.any(Number));
+    expect(await personOfCall(call.body.callId)).toBe(person);
+
+    // The data API says the same person for both.
+    const today = new Date().toISOString().slice(0, 10);
+    const data = (type: string) => fetch(`${s.collector.baseUrl}/data-api?${new URLSearchParams({ api_key: DATA_KEY, type, start_date: today, end_date: today, page: '1', limit: '10' })}`).then((r) => r.json());
+    expect((await data('calls')).results.find((r: { call_id: number }) => r.call_id === call.body.callId).person_id).toBe(person);
+    expect((await data('forms')).results.find((r: { form_id: number }) => r.form_id === formId).person_id).toBe(person);
+
+    // Found by the number, in any form; the timeline holds the visit, the form and the call, in order.
+    const owner = await signedInClient(s.collector.baseUrl, OWNER.username, OWNER.password);
+    expect((await owner.get('/domains/shop.test/people?phone=06.12.34.56.78')).body).toEqual({ personId: person });
+    expect((await owner.get('/domains/shop.test/people?phone=0699999999')).status).toBe(404);
+    const timeline = (await owner.get(`/domains/shop.test/people/${person}`)).body;
+    expect(timeline).toMatchObject({ personId: person, phones: ['0612345678'], emails: [], firstTouch: { source: 'paid:google', keyword: 'leak' } });
+    expect(timeline.events.map((e: { type: string }) => e.type)).toEqual(['visit', 'form', 'call']);
+    expect((await owner.get('/domains/shop.test/people/999999')).status).toBe(404);
+  });
+
+  it('joins two people when a later contact links them: the oldest lives on, with every contact', async () => {
+    const byPhone = await reportCall(s.collector.baseUrl, { callRef: 'people-2', trackingNumber: '0100000001', startDate: new Date(), callerPhone: '0622222222', duration: 30 });
+    const byEmail = await form(0, { email: 'Bob@Example.com', name: 'Bob' });
+    const [first, second] = [await personOfCall(byPhone.body.callId), await personOfForm(byEmail)];
+    expect(first).not.toBe(second);
+    // A form with both: one person now, the older one.
+    const linking = await form(0, { email: 'bob@example.com', phone: '+33 6 22 22 22 22' });
+    const joined = Math.min(first!, second!);
+    expect([await personOfCall(byPhone.body.callId), await personOfForm(byEmail), await personOfForm(linking)]).toEqual([joined, joined, joined]);
+    const owner = await signedInClient(s.collector.baseUrl, OWNER.username, OWNER.password);
+    // The other id still leads to the person it joined.
+    const other = Math.max(first!, second!);
+    expect((await owner.get(`/domains/shop.test/people/${other}`)).body).toMatchObject({ personId: joined, emails: ['bob@example.com'], phones: ['0622222222'] });
+  });
+
+  it('joins contacts arriving at once with one key into one person', async () => {
+    const ids = await Promise.all(Array.from({ length: 8 }, () => form(0, { email: 'same@example.com' })));
+    expect(new Set(await Promise.all(ids.map(personOfForm))).size).toBe(1);
+  });
+
+  it("joins no one's contacts by a spam submission", async () => {
+    const spam = (await (await post('/t/form', { key: 'pk-test-key', visit_id: 0, url: `${ORIGIN}/contact`, fields: JSON.stringify({ email: 'bob@example.com' }), elapsed_ms: 100 })).json()).formId;
+    expect(await personOfForm(spam)).toBeNull();
+  });
+});
