@@ -6,6 +6,7 @@
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { signIn } from '../helpers/manage-ui.ts';
 import { ARTIFACTS, useBrowserSite } from '../helpers/browser-site.ts';
 import { visitorContext } from '../helpers/chromium.ts';
 import { trackingFixture } from '../helpers/fixtures.ts';
@@ -85,11 +86,7 @@ describe('form tracking in a browser', () => {
 
   it('is set in the back end: on or off, and the fields to capture beside the contact fields', async () => {
     const page = await (await b.browser.newContext({ viewport: { width: 1100, height: 900 } })).newPage();
-    await page.goto(`${b.collector.baseUrl}/manage/`);
-    await page.getByLabel('E-mail').fill(OWNER.username);
-    await page.getByLabel('Password').fill(OWNER.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.locator('.tiles').waitFor();
+    await signIn(page, b.collector.baseUrl, OWNER);
     await page.goto(`${b.collector.baseUrl}/manage/#/shop.test/settings`);
     const card = page.getByTestId('form-tracking');
     expect(await card.getByLabel(/Capture the site's form submissions/).isChecked()).toBe(true);

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { ARTIFACTS } from '../helpers/browser-site.ts';
+import { signIn } from '../helpers/manage-ui.ts';
 import { launchChromium } from '../helpers/chromium.ts';
 import { useSeededCollector } from '../helpers/collector.ts';
 import { trackingFixture } from '../helpers/fixtures.ts';
@@ -34,11 +35,7 @@ describe('a recording on its call page', () => {
     page.on('response', (res) => {
       if (res.url().endsWith('/recording')) ranges.push(res.status());
     });
-    await page.goto(`${s.collector.baseUrl}/manage/`);
-    await page.getByLabel('E-mail').fill(OWNER.username);
-    await page.getByLabel('Password').fill(OWNER.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.locator('.tiles').waitFor();
+    await signIn(page, s.collector.baseUrl, OWNER);
     await page.goto(`${s.collector.baseUrl}/manage/#/shop.test/call?id=${body.callId}`);
     const audio = page.getByTestId('recording').locator('audio');
     await audio.waitFor();
@@ -59,11 +56,7 @@ describe('a recording on its call page', () => {
 
   it("turns recording on with the carrier's copy deleted, and off for one offline number", async () => {
     const page = await (await browser.newContext({ viewport: { width: 1100, height: 900 } })).newPage();
-    await page.goto(`${s.collector.baseUrl}/manage/`);
-    await page.getByLabel('E-mail').fill(OWNER.username);
-    await page.getByLabel('Password').fill(OWNER.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.locator('.tiles').waitFor();
+    await signIn(page, s.collector.baseUrl, OWNER);
     await page.goto(`${s.collector.baseUrl}/manage/#/shop.test/settings`);
     const recording = page.getByTestId('recording-settings');
     await recording.getByLabel(/Record calls from their answer/).check();

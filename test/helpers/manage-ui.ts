@@ -9,3 +9,12 @@ export async function fillSignUp(page: Page, baseUrl: string, company: string, e
   await page.getByLabel('E-mail').fill(email);
   await page.getByLabel('Password').fill('a long enough password');
 }
+
+/** Signs in to the back end and waits for the first screen. */
+export async function signIn(page: Page, baseUrl: string, user: { username: string; password: string }): Promise<void> {
+  await page.goto(`${baseUrl}/manage/`);
+  await page.getByLabel('E-mail').fill(user.username);
+  await page.getByLabel('Password').fill(user.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.locator('.tiles').waitFor();
+}
