@@ -10,6 +10,7 @@ import { sourceLabel } from '../tracking/attribution.ts';
 import { touchesOf } from '../tracking/touches.ts';
 import { contactOf } from './contact.ts';
 import type { People } from '../people/people.ts';
+import { FormPush } from './form-push.ts';
 import type { FormDoc, FormSpamReason } from './documents.ts';
 
 export function spamOf(req: Pick<BrowserFormRequest, 'honeypot' | 'elapsed_ms'>): FormSpamReason | null {
@@ -23,6 +24,7 @@ export class FormSubmissions {
     private readonly c: Collections,
     private readonly ids: IdAllocator,
     private readonly people: People,
+    private readonly push = new FormPush(c),
   ) {}
 
   async submit(domain: DomainDoc, req: BrowserFormRequest, now = new Date()): Promise<FormDoc> {
@@ -56,6 +58,7 @@ export class FormSubmissions {
       personId: spam ? null : await this.people.join(domain._id, { ...contact, visitor: uniqueVisitorId }, now),
     };
     await this.c.forms.insertOne(doc);
+    await this.push.stored(doc, domain, now);
     return doc;
   }
 }

@@ -1,7 +1,8 @@
 // The pushes an account may ask for beside the call center's view, cart and order (ours).
 import { z } from 'zod';
 
-export const WEBHOOK_EVENTS = ['call'] as const;
+/** `call`: each call as it ends and when its lead changes; `form`: each form submission that is not spam. */
+export const WEBHOOK_EVENTS = ['call', 'form'] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 
 /** A list of events, each once. */

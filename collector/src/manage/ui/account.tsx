@@ -43,6 +43,14 @@ export function AccountScreen() {
     return action.run(work);
   };
   const a = account.data;
+  /** Turns one of the account's extra pushes on or off, the others as they are. */
+  const setEvent = (event: string, on: boolean, saidOn: string, saidOff: string) =>
+    run(async () => {
+      const events = [...a!.webhookEvents.filter((e) => e !== event), ...(on ? [event] : [])];
+      await api('PUT', '/account/webhook/events', { events });
+      setDone(`Saved: ${on ? saidOn : saidOff}.`);
+      account.reload();
+    });
   return (
     <section>
       <div class="heading">
@@ -88,16 +96,17 @@ export function AccountScreen() {
             <input
               type="checkbox"
               checked={a.webhookEvents.includes('call')}
-              onChange={(e) => {
-                const on = (e.target as HTMLInputElement).checked;
-                void run(async () => {
-                  await api('PUT', '/account/webhook/events', { events: on ? ['call'] : [] });
-                  setDone(on ? 'Saved: each call is pushed too, when it ends and when its lead changes.' : 'Saved: calls are not pushed.');
-                  account.reload();
-                });
-              }}
+              onChange={(e) => setEvent('call', (e.target as HTMLInputElement).checked, 'each call is pushed too, when it ends and when its lead changes', 'calls are not pushed')}
             />{' '}
             Also push each call (type <code>call</code>: the call as the data API shows it, when it ends and when it becomes a lead or stops being one), for your CRM
+          </label>
+          <label class="check">
+            <input
+              type="checkbox"
+              checked={a.webhookEvents.includes('form')}
+              onChange={(e) => setEvent('form', (e.target as HTMLInputElement).checked, 'each form submission is pushed too', 'form submissions are not pushed')}
+            />{' '}
+            Also push each form submission that is not spam (type <code>form</code>: the submission as the data API shows it)
           </label>
           <p>
             Signing secret: {a.webhookSecretSet ? 'set' : 'none'}{' '}
