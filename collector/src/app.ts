@@ -203,7 +203,7 @@ export function createApp(options: AppOptions): CollectorApp {
     homeRoutes({ demoPages }),
     trackingRoutes(domains, tracking, log),
     browserRoutes(c, domains, tracking, browserLimit, log),
-    formRoutes(c, domains, new FormSubmissions(c, ids, people), browserLimit, log),
+    formRoutes(c, domains, new FormSubmissions(c, ids, people, ga4Endpoint), browserLimit, log),
     trackerScriptRoutes(trackerBundlePath, formsBundlePath),
     offlineRoutes(c, domains, offline, log),
     telephonyRoutes(telephony, new DialledNumbers(c), options.telephonyApiKey, recordingIntake, log),

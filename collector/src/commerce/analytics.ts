@@ -2,6 +2,7 @@
 // (queued once per order by the conversion's claim, commerce/service.ts; its id is fixed per order
 // all the same, and GA4 drops a repeated transaction_id), and a call that becomes a lead as the
 // recommended `generate_lead` (queued once per call, telephony/lead-events.ts).
+import type { FormDoc } from '../forms/documents.ts';
 import type { DomainDoc } from '../domains/documents.ts';
 import type { OrderDoc } from './documents.ts';
 import type { OutboxMessage } from '../webhooks/documents.ts';
@@ -16,15 +17,16 @@ export const DEFAULT_GA4_ENDPOINT = 'https://www.google-analytics.com/mp/collect
 function ga4Message(
   domain: DomainDoc,
   endpoint: string,
-  event: { id: string; stream: string; name: string; params: Record<string, unknown>; ga: VisitDoc['ga']; visitId: number | null; callId: number | null },
+  /** `contact`: the client id without GA4's nor a visit's (`ringtrail.call.12`). */
+  event: { id: string; stream: string; name: string; params: Record<string, unknown>; ga: VisitDoc['ga']; visitId: number | null; contact: string },
 ): OutboxMessage | null {
   if (!domain.ga4MeasurementId || !domain.ga4ApiSecret) return null;
   const url = new URL(endpoint);
   url.searchParams.set('measurement_id', domain.ga4MeasurementId);
   url.searchParams.set('api_secret', domain.ga4ApiSecret);
-  const { ga, visitId, callId } = event;
+  const { ga, visitId, contact } = event;
   const body = {
-    client_id: ga?.clientId ?? (visitId !== null ? `ringtrail.visit.${visitId}` : `ringtrail.call.${callId}`),
+    client_id: ga?.clientId ?? (visitId !== null ? `ringtrail.visit.${visitId}` : `ringtrail.${contact}`),
     events: [{ name: event.name, params: { ...(ga?.sessionId ? { session_id: ga.sessionId } : {}), ...event.params } }],
   };
   return { id: event.id, accountId: domain.accountId, stream: event.stream, kind: 'analytics', label: event.name, url: url.toString(), contentType: 'application/json', body: JSON.stringify(body), signed: false };
@@ -38,7 +40,7 @@ export function purchaseEvent(domain: DomainDoc, order: OrderDoc, endpoint: stri
     name: 'purchase',
     ga,
     visitId: order.visitId,
-    callId: order.callId,
+    contact: `call.${order.callId}`,
     params: {
       transaction_id: order.externalId,
       currency: order.currency,
@@ -52,6 +54,19 @@ export function purchaseEvent(domain: DomainDoc, order: OrderDoc, endpoint: stri
 
 /** GA4's recommended `generate_lead` of a call that became a lead, with its source and keyword. Its own
  * stream: GA4 being slow or down never holds back the call center's pushes of the call. */
+/** Ours: a form submission that is a lead, once (its id is the submission's). */
+export function formLeadEvent(domain: DomainDoc, form: FormDoc, endpoint: string, ga?: VisitDoc['ga']): OutboxMessage | null {
+  return ga4Message(domain, endpoint, {
+    id: `lead_${domain._id}_form_${form._id}`,
+    stream: `form-lead:${form._id}`,
+    name: 'generate_lead',
+    ga,
+    visitId: form.visitId,
+    contact: `form.${form._id}`,
+    params: { currency: domain.currency, value: 0, lead_source: 'form', ...(form.source ? { source: form.source } : {}), ...(form.keyword ? { keyword: form.keyword } : {}) },
+  });
+}
+
 export function leadEvent(domain: DomainDoc, call: CallDoc, endpoint: string, ga?: VisitDoc['ga']): OutboxMessage | null {
   return ga4Message(domain, endpoint, {
     id: `lead_${domain._id}_${call._id}`,
@@ -59,7 +74,7 @@ export function leadEvent(domain: DomainDoc, call: CallDoc, endpoint: string, ga
     name: 'generate_lead',
     ga,
     visitId: call.visitId,
-    callId: call._id,
+    contact: `call.${call._id}`,
     params: {
       currency: domain.currency,
       value: call.revenue,

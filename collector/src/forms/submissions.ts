@@ -11,6 +11,8 @@ import { touchesOf } from '../tracking/touches.ts';
 import { contactOf } from './contact.ts';
 import type { People } from '../people/people.ts';
 import { FormPush } from './form-push.ts';
+import { DEFAULT_GA4_ENDPOINT, formLeadEvent } from '../commerce/analytics.ts';
+import { Outbox } from '../webhooks/outbox.ts';
 import type { FormDoc, FormSpamReason } from './documents.ts';
 
 export function spamOf(req: Pick<BrowserFormRequest, 'honeypot' | 'elapsed_ms'>): FormSpamReason | null {
@@ -24,6 +26,8 @@ export class FormSubmissions {
     private readonly c: Collections,
     private readonly ids: IdAllocator,
     private readonly people: People,
+    /** GA4's Measurement Protocol, where a lead is told as `generate_lead` (the domain's GA4). */
+    private readonly ga4Endpoint = DEFAULT_GA4_ENDPOINT,
     private readonly push = new FormPush(c),
   ) {}
 
@@ -59,6 +63,8 @@ export class FormSubmissions {
     };
     await this.c.forms.insertOne(doc);
     await this.push.stored(doc, domain, now);
+    const lead = doc.lead ? formLeadEvent(domain, doc, this.ga4Endpoint, visit?.ga) : null;
+    if (lead) await new Outbox(this.c).enqueue(lead, now);
     return doc;
   }
 }
