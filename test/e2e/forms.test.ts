@@ -96,6 +96,26 @@ describe('form tracking in a browser', () => {
     await page.reload();
     await expect.poll(() => card.getByLabel(/Also capture these fields/).inputValue(), { timeout: 10_000 }).toBe('budget\npostcode');
     await card.screenshot({ path: path.join(ARTIFACTS, 'forms-settings.png') });
+
+    // The forms log: the contact form captured above, attributed; its person's timeline.
+    await page.getByRole('link', { name: 'Forms' }).click();
+    const row = page.locator('tr', { hasText: 'ada@example.com' });
+    await row.waitFor({ timeout: 10_000 }).catch(async (err: Error) => {
+      await page.screenshot({ path: path.join(ARTIFACTS, 'forms-log-failed.png'), fullPage: true });
+      throw err;
+    });
+    expect(await row.locator('td').nth(1).innerText()).toBe('paid:google');
+    expect(await row.innerText()).not.toMatch(/hunter2|4111/);
+    await page.screenshot({ path: path.join(ARTIFACTS, 'forms-log.png'), fullPage: true });
+    await page.screenshot({ path: path.join(ARTIFACTS, 'forms-log.png'), fullPage: true });
+    await row.getByRole('link', { name: 'person' }).click();
+    const timeline = page.getByTestId('timeline');
+    await timeline.locator('[data-event=form]').waitFor({ timeout: 10_000 }).catch(async (err: Error) => {
+      await page.screenshot({ path: path.join(ARTIFACTS, 'forms-person-failed.png'), fullPage: true });
+      throw err;
+    });
+    expect(await timeline.locator('li').evaluateAll((items) => items.map((li) => li.getAttribute('data-event')))).toEqual(['visit', 'form']);
+    await page.screenshot({ path: path.join(ARTIFACTS, 'forms-person.png'), fullPage: true });
     await page.context().close();
   });
 

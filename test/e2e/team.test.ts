@@ -81,7 +81,7 @@ describe('a team in Chromium', () => {
     await analyst.page.getByRole('button', { name: 'Join and sign in' }).click();
     await analyst.page.getByRole('heading', { name: 'Overview' }).waitFor();
     const analystTabs = await analyst.page.locator('.top nav a').allInnerTexts();
-    expect(analystTabs).toEqual(['Overview', 'Calls', 'Number pools', 'Agents']);
+    expect(analystTabs).toEqual(['Overview', 'Calls', 'Forms', 'Number pools', 'Agents']);
     expect(await analyst.page.getByRole('link', { name: 'Members' }).count()).toBe(0);
     await shot(analyst.page, '3-analyst-overview');
     await analyst.page.getByRole('link', { name: 'Calls' }).click();
@@ -99,7 +99,7 @@ describe('a team in Chromium', () => {
     await accept(agent.page, agentLink, 'agent password 12');
     await agent.page.getByRole('button', { name: 'Join and sign in' }).click();
     await agent.page.getByRole('heading', { name: 'Calls' }).waitFor();
-    expect(await agent.page.locator('.top nav a').allInnerTexts()).toEqual(['Calls']);
+    expect(await agent.page.locator('.top nav a').allInnerTexts()).toEqual(['Calls', 'Forms']);
     expect(await agent.page.getByRole('link', { name: 'Download CSV' }).count()).toBe(0);
     await agent.page.getByLabel(/^Verdict on call/).selectOption('lead');
     await agent.page.waitForFunction(() => (document.querySelector('select.verdict') as HTMLSelectElement | null)?.value === 'lead');

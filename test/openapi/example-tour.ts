@@ -137,6 +137,10 @@ export async function exampleTour(baseUrl: string, webhookUrl: string): Promise<
   await manage('post /manage/api/domains/{domain}/blocked-callers', 'POST', '/domains/shop.test/blocked-callers', { number: '06 66 66 66 66' });
   await manage('post /manage/api/domains/{domain}/calls/{callId}/block-caller', 'POST', `/domains/shop.test/calls/${callId}/block-caller`);
   await manage('get /manage/api/domains/{domain}/calls/{callId}', 'GET', `/domains/shop.test/calls/${callId}`);
+  // The forms log, the contact form's page and a verdict on it.
+  const { forms } = await manage('get /manage/api/domains/{domain}/reports/forms', 'GET', `/domains/shop.test/reports/forms?from=${from}&to=${to}`);
+  await manage('get /manage/api/domains/{domain}/forms/{formId}', 'GET', `/domains/shop.test/forms/${forms[0].formId}`);
+  await manage('put /manage/api/domains/{domain}/forms/{formId}/verdict', 'PUT', `/domains/shop.test/forms/${forms[0].formId}/verdict`, { verdict: 'lead' });
   // The person of the contact form's e-mail address, and their timeline.
   const { personId } = await manage('get /manage/api/domains/{domain}/people', 'GET', '/domains/shop.test/people?email=ada%40example.com');
   await manage('get /manage/api/domains/{domain}/people/{personId}', 'GET', `/domains/shop.test/people/${personId}`);

@@ -3,6 +3,7 @@
 // ids, and the visitor's touches.
 import type { IndexPlan } from '../db/index-plan.ts';
 import type { Touch } from '../tracking/touches.ts';
+import type { FormVerdict } from './forms-log.ts';
 
 /** Why a submission is spam: the tag's hidden field was filled, it came too soon after the page
  * opened (a robot's speed), or a person said so. */
@@ -29,6 +30,10 @@ export interface FormDoc {
   lastTouch: Touch | null;
   firstTouch: Touch | null;
   lastNonDirect: Touch | null;
+  /** What the signals said (the hidden field, a robot's speed), kept when a verdict overrides it. */
+  signal: Exclude<FormSpamReason, 'verdict'> | null;
+  /** A person's word (forms-log.ts), which wins over the signals; absent or null: none. */
+  verdict?: FormVerdict | null;
   spam: FormSpamReason | null;
   /** A lead unless spam (or a person's verdict says otherwise). */
   lead: boolean;

@@ -15,7 +15,7 @@ import { DEFAULT_GA4_ENDPOINT, formLeadEvent } from '../commerce/analytics.ts';
 import { Outbox } from '../webhooks/outbox.ts';
 import type { FormDoc, FormSpamReason } from './documents.ts';
 
-export function spamOf(req: Pick<BrowserFormRequest, 'honeypot' | 'elapsed_ms'>): FormSpamReason | null {
+export function spamOf(req: Pick<BrowserFormRequest, 'honeypot' | 'elapsed_ms'>): Exclude<FormSpamReason, 'verdict'> | null {
   if (req.honeypot) return 'honeypot';
   if (req.elapsed_ms !== undefined && req.elapsed_ms < FORM_TOO_FAST_MS) return 'too-fast';
   return null;
@@ -56,6 +56,7 @@ export class FormSubmissions {
       lastTouch: touches?.lastTouch ?? null,
       firstTouch: touches?.firstTouch ?? null,
       lastNonDirect: touches?.lastNonDirect ?? null,
+      signal: spam,
       spam,
       lead: spam === null,
       // A robot's submission joins no one: its made-up phone or address would join strangers.

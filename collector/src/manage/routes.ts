@@ -28,6 +28,7 @@ import { CarrierConnections } from '../carriers/connections.ts';
 import { DEFAULT_TWILIO_API_BASE } from '../carriers/twilio-client.ts';
 import { carrierRoutes } from './carrier-routes.ts';
 import { peopleRoutes } from './people-routes.ts';
+import { formsRoutes } from './forms-routes.ts';
 import { People } from '../people/people.ts';
 import { IdAllocator } from '../db/ids.ts';
 import type { RecordingStore } from '../recordings/store.ts';
@@ -88,6 +89,7 @@ export function manageRoutes(c: Collections, limit: SignInLimit, services: Manag
   blocklistRoutes(router, c, can);
   verdictRoutes(router, c, can, services.callWrites);
   reportRoutes(router, c, services.agents, can, services.recordings);
+  formsRoutes(router, c, can);
   peopleRoutes(router, c, can, services.people ?? new People(c, new IdAllocator(c.counters), services.callWrites ?? new CallWrites(c)));
   carrierRoutes(router, c, can, services.carriers ?? new CarrierConnections(c, null, DEFAULT_TWILIO_API_BASE), options.mail.publicUrl);
   return router;

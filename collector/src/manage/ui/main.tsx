@@ -20,6 +20,8 @@ import { OverviewScreen } from './overview.tsx';
 import { PoolsScreen } from './pools.tsx';
 import { ProfileScreen } from './profile.tsx';
 import { ACCOUNT_SCREENS, navigate, useRoute } from './route.ts';
+import { FormsScreen } from './forms.tsx';
+import { PersonScreen } from './person.tsx';
 import { SettingsScreen } from './settings.tsx';
 import { SharedReport } from './shared-report.tsx';
 import { SignIn } from './sign-in.tsx';
@@ -67,7 +69,7 @@ function SignedIn({ who, onSignOut }: { who: Who; onSignOut: () => void }) {
     if (domains.data && route.domain === null && !accountScreen) {
       // A member who may not add a domain and sees none is told so on their profile.
       navigate(names.length ? { domain: names[0]!, screen: screensOf(who)[0]!, query: {} } : { domain: null, screen: may.manageDomain(who) ? 'new' : 'profile', query: {} });
-    } else if (route.domain && route.screen !== 'call' && !(screensOf(who) as string[]).includes(route.screen)) {
+    } else if (route.domain && route.screen !== 'call' && route.screen !== 'person' && !(screensOf(who) as string[]).includes(route.screen)) {
       navigate({ ...route, screen: screensOf(who)[0]! }); // a screen of another role, from a link
     }
   }, [domains.data, route.domain, route.screen]);
@@ -82,6 +84,8 @@ function SignedIn({ who, onSignOut }: { who: Who; onSignOut: () => void }) {
         {route.domain && route.screen === 'overview' && <OverviewScreen route={route} />}
         {route.domain && route.screen === 'calls' && <CallsScreen route={route} />}
         {route.domain && route.screen === 'call' && <CallScreen route={route} />}
+        {route.domain && route.screen === 'forms' && <FormsScreen route={route} />}
+        {route.domain && route.screen === 'person' && <PersonScreen route={route} />}
         {route.domain && route.screen === 'pools' && <PoolsScreen route={route} />}
         {route.domain && route.screen === 'agents' && <AgentsScreen route={route} />}
         {route.domain && route.screen === 'settings' && <SettingsScreen route={route} />}

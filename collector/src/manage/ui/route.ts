@@ -4,11 +4,12 @@
 // reset link).
 import { useEffect, useState } from 'preact/hooks';
 
-export const SCREENS = ['overview', 'calls', 'pools', 'agents', 'settings', 'activity'] as const;
+export const SCREENS = ['overview', 'calls', 'forms', 'pools', 'agents', 'settings', 'activity'] as const;
 /** Screens of no domain. */
 export const ACCOUNT_SCREENS = ['new', 'account', 'members', 'profile', 'accept'] as const;
-/** `call`: one call's page, `#/<domain>/call?id=N` (opened from the calls log, not a tab). */
-export type Screen = (typeof SCREENS)[number] | (typeof ACCOUNT_SCREENS)[number] | 'call';
+/** `call`: one call's page, `#/<domain>/call?id=N` (opened from the calls log, not a tab); `person`:
+ * a person's timeline, `#/<domain>/person?id=N`. */
+export type Screen = (typeof SCREENS)[number] | (typeof ACCOUNT_SCREENS)[number] | 'call' | 'person';
 
 export interface Route {
   domain: string | null;
@@ -21,7 +22,7 @@ export function parseRoute(hash: string): Route {
   const parts = path.split('/').filter(Boolean).map(decodeURIComponent);
   const query = Object.fromEntries(new URLSearchParams(search));
   if ((ACCOUNT_SCREENS as readonly string[]).includes(parts[0] ?? '')) return { domain: null, screen: parts[0] as Screen, query };
-  const screen = [...SCREENS, 'call'].includes(parts[1] ?? '') ? (parts[1] as Screen) : 'overview';
+  const screen = [...SCREENS, 'call', 'person'].includes(parts[1] ?? '') ? (parts[1] as Screen) : 'overview';
   return { domain: parts[0] ?? null, screen, query };
 }
 

@@ -1,0 +1,40 @@
+// The back end's forms (issue 43): the forms log, one submission's page, and a person's verdict on one.
+import type Router from '@koa/router';
+import type { Collections } from '../db/collections.ts';
+import { formPage, formsPage, setFormVerdict } from '../forms/forms-log.ts';
+import { bodyOf, parseBody } from '../http/body.ts';
+import { ManageFailure } from '../http/manage-envelope.ts';
+import { reportRange } from '../reports/day-range.ts';
+import { auditing, type Can } from './access.ts';
+import { RULES } from './roles.ts';
+import { domainOf } from './settings-routes.ts';
+import { valid } from './validate.ts';
+import { verdictBody } from './verdict-routes.ts';
+
+export function formsRoutes(router: Router, c: Collections, can: Can): void {
+  router.get('/domains/:domain/reports/forms', can(RULES.readCalls), async (ctx) => {
+    const domain = await domainOf(c, ctx);
+    const page = Number(ctx.query.page ?? 1);
+    if (!Number.isInteger(page) || page < 1 || page > 10_000) throw new ManageFailure(400, 'page must be a whole number from 1');
+    ctx.body = await formsPage(c, domain, reportRange(ctx.query, domain.timeZone), page);
+  });
+
+  router.get('/domains/:domain/forms/:formId', can(RULES.readCalls), async (ctx) => {
+    const domain = await domainOf(c, ctx);
+    const formId = Number(ctx.params.formId);
+    const form = Number.isSafeInteger(formId) ? await formPage(c, domain, formId) : null;
+    if (!form) throw new ManageFailure(404, `No form submission ${ctx.params.formId} in this domain`);
+    ctx.body = form;
+  });
+
+  /** Lead, not a lead or spam, as for calls; null undoes it (the spam signals count again). */
+  router.put('/domains/:domain/forms/:formId/verdict', can(RULES.giveVerdicts, 'form.verdict'), parseBody, async (ctx) => {
+    const domain = await domainOf(c, ctx);
+    const { verdict } = valid(verdictBody, bodyOf(ctx.request));
+    const formId = Number(ctx.params.formId);
+    auditing(ctx, { formId, verdict });
+    const form = Number.isSafeInteger(formId) ? await setFormVerdict(c, domain, formId, verdict) : null;
+    if (!form) throw new ManageFailure(404, `No form submission ${ctx.params.formId} in this domain`);
+    ctx.body = form;
+  });
+}

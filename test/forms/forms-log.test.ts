@@ -1,0 +1,45 @@
+// The back end's forms log (issue 43): a range's submissions newest first with a count, one
+// submission's page with the visitor's pages, and a person's verdict, which wins over the spam
+// signals until undone.
+import { describe, expect, it } from 'vitest';
+import { useSeededCollector } from '../helpers/collector.ts';
+import { trackingFixture } from '../helpers/fixtures.ts';
+import { signedInClient } from '../helpers/manage-client.ts';
+
+const ORIGIN = 'https://shop.test';
+const AGENT = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36';
+const OWNER = { username: 'owner@shop.test', password: 'forms log owner password' };
+const ANALYST = { username: 'analyst@shop.test', password: 'forms log analyst password', role: 'analyst', domains: ['shop.test'] };
+
+describe('the forms log', () => {
+  const s = useSeededCollector('forms_log', trackingFixture({ users: [OWNER, ANALYST], settings: { formTracking: { enabled: true, fields: [] } } }));
+  const post = (path: string, fields: Record<string, string | number>) => fetch(`${s.collector.baseUrl}${path}`, { method: 'POST', headers: { origin: ORIGIN, 'user-agent': AGENT, 'content-type': 'text/plain;charset=UTF-8' }, body: new URLSearchParams(Object.entries(fields).map(([k, v]) => [k, String(v)])).toString() });
+
+  it('lists the submissions newest first, shows one with its pages, and takes a verdict over the signals', async () => {
+    const seen = await (await post('/t/view', { key: 'pk-test-key', visit_id: 0, url: `${ORIGIN}/?utm_source=google&utm_medium=cpc&utm_term=tap`, page_title: 'Home', referer_url: '', phones: '' })).json();
+    await post('/t/view', { key: 'pk-test-key', visit_id: seen.visitId, url: `${ORIGIN}/contact`, page_title: 'Contact', referer_url: `${ORIGIN}/`, phones: '' });
+    const first = (await (await post('/t/form', { key: 'pk-test-key', visit_id: seen.visitId, url: `${ORIGIN}/contact`, fields: JSON.stringify({ email: 'ada@example.com' }), elapsed_ms: 9000 })).json()).formId;
+    const fast = (await (await post('/t/form', { key: 'pk-test-key', visit_id: seen.visitId, url: `${ORIGIN}/contact`, fields: JSON.stringify({ email: 'quick@example.com' }), elapsed_ms: 900 })).json()).formId;
+
+    const owner = await signedInClient(s.collector.baseUrl, OWNER.username, OWNER.password);
+    const log = (await owner.get('/domains/shop.test/reports/forms')).body;
+    expect(log).toMatchObject({ total: 2, totalCapped: false, pageSize: 50, hasMore: false });
+    expect(log.forms.map((f: { formId: number; spam: string | null; lead: boolean }) => [f.formId, f.spam, f.lead])).toEqual([[fast, 'too-fast', false], [first, null, true]]);
+
+    const page = (await owner.get(`/domains/shop.test/forms/${first}`)).body;
+    expect(page).toMatchObject({ formId: first, source: 'paid:google', keyword: 'tap', fields: { email: 'ada@example.com' } });
+    expect(page.pages.map((p: { title: string }) => p.title)).toEqual(['Home', 'Contact']);
+
+    // A person says the quick one is a lead after all; undone, the signal counts again.
+    expect((await owner.call('PUT', `/domains/shop.test/forms/${fast}/verdict`, { verdict: 'lead' })).body).toMatchObject({ verdict: 'lead', lead: true, spam: null });
+    expect((await owner.call('PUT', `/domains/shop.test/forms/${first}/verdict`, { verdict: 'spam' })).body).toMatchObject({ verdict: 'spam', lead: false, spam: 'verdict' });
+    expect((await owner.call('PUT', `/domains/shop.test/forms/${fast}/verdict`, { verdict: null })).body).toMatchObject({ verdict: null, lead: false, spam: 'too-fast' });
+    expect((await owner.call('PUT', `/domains/shop.test/forms/${fast}/verdict`, { verdict: 'maybe' })).status).toBe(400);
+    expect((await owner.get('/domains/shop.test/forms/999999')).status).toBe(404);
+    // An analyst reads the log and gives no verdict.
+    const analyst = await signedInClient(s.collector.baseUrl, ANALYST.username, ANALYST.password);
+    const read = await analyst.get('/domains/shop.test/reports/forms');
+    expect([read.status, read.body.total, read.body.error]).toEqual([200, 2, undefined]);
+    expect((await analyst.call('PUT', `/domains/shop.test/forms/${fast}/verdict`, { verdict: 'lead' })).status).toBe(403);
+  });
+});
