@@ -64,6 +64,31 @@ describe('people', () => {
     expect(new Set(await Promise.all(ids.map(personOfForm))).size).toBe(1);
   });
 
+  it('erases a person on request: personal fields go, contacts and counts stay, no later contact joins them', async () => {
+    const owner = await signedInClient(s.collector.baseUrl, OWNER.username, OWNER.password);
+    const { personId } = (await owner.get('/domains/shop.test/people?phone=0612345678')).body;
+    const today = new Date().toISOString().slice(0, 10);
+    const data = (type: string) => fetch(`${s.collector.baseUrl}/data-api?${new URLSearchParams({ api_key: DATA_KEY, type, start_date: today, end_date: today, page: '1', limit: '50' })}`).then((r) => r.json());
+    const [callsBefore, formsBefore] = [(await data('calls')).total_results, (await data('forms')).total_results];
+    const erased = await owner.call('DELETE', `/domains/shop.test/people/${personId}`);
+    expect(erased).toMatchObject({ status: 200, body: { calls: 1, forms: 1, recordings: 0 } });
+    // The contacts stay, anonymous: the counts are the same, no number, no field, no person.
+    const calls = await data('calls');
+    expect(calls.total_results).toBe(callsBefore);
+    expect(calls.results.find((r: { caller: string }) => r.caller.includes('612345678'))).toBeUndefined();
+    const forms = await data('forms');
+    expect(forms.total_results).toBe(formsBefore);
+    expect(JSON.stringify(forms.results)).not.toMatch(/Ada|612345678/);
+    expect(await s.t.c.personKeys.countDocuments({ personId })).toBe(0);
+    expect((await owner.get('/domains/shop.test/people?phone=0612345678')).status).toBe(404);
+    expect((await owner.call('DELETE', `/domains/shop.test/people/${personId}`)).status).toBe(404);
+    // In the activity log.
+    expect((await owner.get('/domains/shop.test/activity?kind=person')).body.entries[0]).toMatchObject({ action: 'person.erase', details: { personId } });
+    // A later contact with that number is a new person.
+    const later = await form(0, { phone: '06 12 34 56 78' });
+    expect(await personOfForm(later)).not.toBe(personId);
+  });
+
   it("joins no one's contacts by a spam submission", async () => {
     const spam = (await (await post('/t/form', { key: 'pk-test-key', visit_id: 0, url: `${ORIGIN}/contact`, fields: JSON.stringify({ email: 'bob@example.com' }), elapsed_ms: 100 })).json()).formId;
     expect(await personOfForm(spam)).toBeNull();

@@ -53,6 +53,7 @@ describe('back end settings', () => {
     ['PUT', '/domains/shop.test/forms/1/verdict', { verdict: 'lead' }],
     ['GET', '/domains/shop.test/people?phone=0611111111'],
     ['GET', '/domains/shop.test/people/1'],
+    ['DELETE', '/domains/shop.test/people/1'],
     ['POST', '/domains/shop.test/pools/1/numbers/buy', { count: 1 }],
     ['GET', '/domains/shop.test/numbers/0800000001/release'],
     ['POST', '/domains/shop.test/numbers/0800000001/release'],

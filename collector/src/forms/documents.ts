@@ -39,6 +39,8 @@ export interface FormDoc {
   lead: boolean;
   /** Ours (people/): the person this contact is one of; null without a phone, e-mail or visitor id. */
   personId: number | null;
+  /** When its personal fields were erased with its person's (people/erase.ts). */
+  erasedAt?: Date;
 }
 
 export const formIndexes: IndexPlan = {

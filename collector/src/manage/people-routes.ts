@@ -6,11 +6,15 @@ import { canonicalIn, countryOf } from '../domains/phone-numbers.ts';
 import { ManageFailure } from '../http/manage-envelope.ts';
 import type { People } from '../people/people.ts';
 import { timelineOf } from '../people/timeline.ts';
-import type { Can } from './access.ts';
+import { auditing, memberOf, type Can } from './access.ts';
+import { erasePerson } from '../people/erase.ts';
+import type { RecordingStates } from '../recordings/states.ts';
+import type { RecordingStore } from '../recordings/store.ts';
+import type { CallWrites } from '../telephony/call-writes.ts';
 import { RULES } from './roles.ts';
 import { domainOf } from './settings-routes.ts';
 
-export function peopleRoutes(router: Router, c: Collections, can: Can, people: People): void {
+export function peopleRoutes(router: Router, c: Collections, can: Can, people: People, writes: CallWrites, recordings: { store: RecordingStore; states: RecordingStates } | null): void {
   /** `?phone=` (any form, read in the domain's country) or `?email=`: the person, or 404. */
   router.get('/domains/:domain/people', can(RULES.readCalls), async (ctx) => {
     const domain = await domainOf(c, ctx);
@@ -29,5 +33,17 @@ export function peopleRoutes(router: Router, c: Collections, can: Can, people: P
     const person = Number.isSafeInteger(asked) ? await c.people.findOne({ _id: asked, domainId: domain._id }) : null;
     if (!person) throw new ManageFailure(404, `No person ${ctx.params.personId} in this domain`);
     ctx.body = await timelineOf(c, domain, await people.current(person._id));
+  });
+
+  /** Erases the person on request: their contacts' personal fields and recordings go, the contacts
+   * stay (anonymous), and so do the counts. In the activity log. */
+  router.delete('/domains/:domain/people/:personId', can(RULES.manageDomain, 'person.erase'), async (ctx) => {
+    const domain = await domainOf(c, ctx);
+    const asked = Number(ctx.params.personId);
+    const person = Number.isSafeInteger(asked) ? await c.people.findOne({ _id: asked, domainId: domain._id }) : null;
+    if (!person || person.erasedAt) throw new ManageFailure(404, `No person ${ctx.params.personId} in this domain`);
+    const personId = await people.current(person._id);
+    auditing(ctx, { personId });
+    ctx.body = await erasePerson(c, writes, recordings, domain._id, personId, memberOf(ctx)._id);
   });
 }

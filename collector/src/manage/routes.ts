@@ -90,7 +90,8 @@ export function manageRoutes(c: Collections, limit: SignInLimit, services: Manag
   verdictRoutes(router, c, can, services.callWrites);
   reportRoutes(router, c, services.agents, can, services.recordings);
   formsRoutes(router, c, can);
-  peopleRoutes(router, c, can, services.people ?? new People(c, new IdAllocator(c.counters), services.callWrites ?? new CallWrites(c)));
+  const callWrites = services.callWrites ?? new CallWrites(c);
+  peopleRoutes(router, c, can, services.people ?? new People(c, new IdAllocator(c.counters), callWrites), callWrites, services.recordings ?? null);
   carrierRoutes(router, c, can, services.carriers ?? new CarrierConnections(c, null, DEFAULT_TWILIO_API_BASE), options.mail.publicUrl);
   return router;
 }

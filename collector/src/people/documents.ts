@@ -9,6 +9,8 @@ export interface PersonDoc {
   createdAt: Date;
   /** Set when a later contact joined this person to another: the one it lives on as. */
   mergedInto?: number;
+  /** When the person was erased on request (erase.ts): their contacts stay, anonymous. */
+  erasedAt?: Date;
 }
 
 /** `_id`: `<domainId>|phone:<canonical>`, `…|email:<address>` or `…|visitor:<id>`. */

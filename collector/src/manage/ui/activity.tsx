@@ -17,7 +17,7 @@ interface Entry {
   details?: Record<string, unknown>;
 }
 
-const KINDS = ['domain', 'key', 'pool', 'numbers', 'offline-number', 'caller', 'call', 'recording', 'shared-link', 'webhook', 'carrier', 'member', 'password', 'session', 'account'];
+const KINDS = ['domain', 'key', 'pool', 'numbers', 'offline-number', 'caller', 'call', 'recording', 'shared-link', 'webhook', 'carrier', 'form', 'person', 'member', 'password', 'session', 'account'];
 
 /** An entry's details in a line: `kind: api`, `numbers: 0800…, 0800…`. */
 function detailsOf(details: Record<string, unknown> | undefined): string {

@@ -1,0 +1,50 @@
+// Erasing a person on request: their contacts' personal fields go (numbers, e-mail addresses, form
+// values, the visitor id and addresses of their visits, call recordings' audio), their keys too, so
+// that no later contact joins them again; the contacts themselves stay, anonymous, and so every count
+// stays right. Calls change through their writes (their data API records say so). Knows nothing of HTTP.
+import type { Collections } from '../db/collections.ts';
+import { deleteRecording } from '../recordings/retention.ts';
+import type { RecordingStates } from '../recordings/states.ts';
+import type { RecordingStore } from '../recordings/store.ts';
+import type { CallWrites } from '../telephony/call-writes.ts';
+
+const KEY = /^([^|]+)\|(phone|email|visitor):(.*)$/;
+
+export interface Erased {
+  calls: number;
+  forms: number;
+  texts: number;
+  visits: number;
+  recordings: number;
+}
+
+export async function erasePerson(c: Collections, writes: CallWrites, recordings: { store: RecordingStore; states: RecordingStates } | null, domainId: string, personId: number, by: string, now = new Date()): Promise<Erased> {
+  const keys = (await c.personKeys.find({ personId }).toArray()).flatMap((k) => {
+    const m = KEY.exec(k._id);
+    return m && m[1] === domainId ? [{ id: k._id, kind: m[2]!, value: m[3]! }] : [];
+  });
+  const phones = keys.filter((k) => k.kind === 'phone').map((k) => k.value);
+  const visitors = keys.filter((k) => k.kind === 'visitor').map((k) => k.value);
+  const erased: Erased = { calls: 0, forms: 0, texts: 0, visits: 0, recordings: 0 };
+
+  for (const { _id } of await c.calls.find({ domainId, personId }, { projection: { _id: 1 } }).toArray()) {
+    if (recordings && (await deleteRecording(recordings.states, recordings.store, _id, by, now))) erased.recordings++;
+    for (;;) {
+      const call = await c.calls.findOne({ _id });
+      if (!call) break;
+      if (await writes.update(call, { caller: null, personId: null, clientData: null })) {
+        erased.calls++;
+        break;
+      }
+    }
+  }
+  erased.forms = (await c.forms.updateMany({ domainId, personId }, { $set: { fields: {}, phone: null, email: null, uniqueVisitorId: null, personId: null, erasedAt: now } })).modifiedCount;
+  if (phones.length) {
+    erased.texts = (await c.sms.updateMany({ domainId, caller: { $in: phones } }, { $set: { caller: null, message: '' } })).modifiedCount;
+    await c.callers.deleteMany({ _id: { $in: phones.map((p) => `${domainId}|${p}`) } });
+  }
+  if (visitors.length) erased.visits = (await c.visits.updateMany({ domainId, uniqueVisitorId: { $in: visitors } }, { $set: { uniqueVisitorId: null, ip: '', userAgent: null } })).modifiedCount;
+  await c.personKeys.deleteMany({ personId });
+  await c.people.updateOne({ _id: personId }, { $set: { erasedAt: now } });
+  return erased;
+}
