@@ -2,17 +2,16 @@
 // touches exactly as a call is; spam by the honeypot or a robot's speed; the door's checks as
 // /t/view's, with 400 for a field list that is not flat text, 413 past the body cap, 403 when the
 // domain's form tracking is off; nothing stored on a refusal.
+import { browserPost } from '../helpers/site-page.ts';
 import { describe, expect, it } from 'vitest';
 import { useSeededCollector } from '../helpers/collector.ts';
 import { trackingFixture } from '../helpers/fixtures.ts';
 
 const ORIGIN = 'https://shop.test';
-const AGENT = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36';
 
 describe('the form door', () => {
   const s = useSeededCollector('form_door', trackingFixture({ settings: { formTracking: { enabled: true, fields: ['budget'] } } }));
-  const door = (path: string, fields: Record<string, string | number>, origin = ORIGIN) =>
-    fetch(`${s.collector.baseUrl}${path}`, { method: 'POST', headers: { origin, 'user-agent': AGENT, 'content-type': 'text/plain;charset=UTF-8' }, body: new URLSearchParams(Object.entries(fields).map(([k, v]) => [k, String(v)])).toString() });
+  const door = (path: string, fields: Record<string, string | number>, origin = ORIGIN) => browserPost(s.collector.baseUrl, path, fields, origin);
   const view = async () => (await (await door('/t/view', { key: 'pk-test-key', visit_id: 0, url: `${ORIGIN}/?utm_source=google&utm_medium=cpc&utm_term=boiler&gclid=FORM1`, page_title: 'Home', referer_url: 'https://www.google.com/', phones: '' })).json()) as { visitId: number; forms?: string[] };
 
   it('stores a submission attributed to its visit, a lead, and says the view to load the capture', async () => {
@@ -54,7 +53,7 @@ describe('the form door', () => {
 describe('the form door of a domain without form tracking', () => {
   const s = useSeededCollector('form_door_off', trackingFixture());
   it('answers 403 and stores nothing; the view does not load the capture', async () => {
-    const post = (path: string, fields: Record<string, string | number>) => fetch(`${s.collector.baseUrl}${path}`, { method: 'POST', headers: { origin: ORIGIN, 'user-agent': AGENT, 'content-type': 'text/plain;charset=UTF-8' }, body: new URLSearchParams(Object.entries(fields).map(([k, v]) => [k, String(v)])).toString() });
+    const post = (path: string, fields: Record<string, string | number>) => browserPost(s.collector.baseUrl, path, fields);
     const seen = await (await post('/t/view', { key: 'pk-test-key', visit_id: 0, url: `${ORIGIN}/`, page_title: 'Home', referer_url: '', phones: '' })).json();
     expect(seen.forms).toBeUndefined();
     const refused = await post('/t/form', { key: 'pk-test-key', visit_id: seen.visitId, url: `${ORIGIN}/contact`, fields: '{"email":"a@b.co"}' });
@@ -65,7 +64,7 @@ describe('the form door of a domain without form tracking', () => {
 
 describe('forms in the data API (type=forms, ours)', () => {
   const s = useSeededCollector('form_data_api', trackingFixture({ settings: { formTracking: { enabled: true, fields: [] } } }));
-  const post = (path: string, fields: Record<string, string | number>) => fetch(`${s.collector.baseUrl}${path}`, { method: 'POST', headers: { origin: ORIGIN, 'user-agent': AGENT, 'content-type': 'text/plain;charset=UTF-8' }, body: new URLSearchParams(Object.entries(fields).map(([k, v]) => [k, String(v)])).toString() });
+  const post = (path: string, fields: Record<string, string | number>) => browserPost(s.collector.baseUrl, path, fields);
   const data = async (query: Record<string, string>) => (await fetch(`${s.collector.baseUrl}/data-api?${new URLSearchParams({ api_key: 'data-test-key', type: 'forms', start_date: new Date().toISOString().slice(0, 10), end_date: new Date().toISOString().slice(0, 10), page: '1', limit: '10', ...query })}`)).json();
 
   it('pages the submissions of a range, oldest first, with the same paging and errors as calls', async () => {

@@ -1,12 +1,12 @@
 // A form submission that is a lead is told to the domain's GA4 as `generate_lead` (issue 43), once,
 // with `lead_source: form` and the visit's source and keyword; a spam one is not.
+import { browserPost } from '../helpers/site-page.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seed, startCollector, testDatabase, type RunningCollector, type TestDatabase } from '../helpers/collector.ts';
 import { commerceFixture } from '../helpers/fixtures.ts';
 import { startReceiver, type Receiver } from '../helpers/receiver.ts';
 
 const ORIGIN = 'https://shop.test';
-const AGENT = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36';
 let t: TestDatabase;
 let ga4: Receiver;
 let collector: RunningCollector;
@@ -22,7 +22,7 @@ afterAll(async () => {
   await ga4?.close();
 });
 
-const post = (path: string, fields: Record<string, string | number>) => fetch(`${collector.baseUrl}${path}`, { method: 'POST', headers: { origin: ORIGIN, 'user-agent': AGENT, 'content-type': 'text/plain;charset=UTF-8' }, body: new URLSearchParams(Object.entries(fields).map(([k, v]) => [k, String(v)])).toString() });
+const post = (path: string, fields: Record<string, string | number>) => browserPost(collector.baseUrl, path, fields);
 
 describe('generate_lead for forms', () => {
   it('is sent once for a lead, with the visit as its client, and never for spam', async () => {

@@ -1,5 +1,6 @@
 // The `form` push (issue 43): opt-in by the account's webhookEvents; each form submission that is
 // not spam, signed, as the data API shows it; an account that did not ask gets none.
+import { browserPost } from '../helpers/site-page.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useSeededCollector } from '../helpers/collector.ts';
 import { commerceFixture, WEBHOOK_SECRET } from '../helpers/fixtures.ts';
@@ -7,7 +8,6 @@ import { signedInClient } from '../helpers/manage-client.ts';
 import { startReceiver, verifiedPush, type Receiver } from '../helpers/receiver.ts';
 
 const ORIGIN = 'https://shop.test';
-const AGENT = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36';
 const USER = { username: 'owner@shop.test', password: 'form-push-password' };
 let receiver: Receiver;
 beforeAll(async () => {
@@ -17,7 +17,7 @@ afterAll(() => receiver?.close());
 
 const f = commerceFixture({ ga4: false, webhookUrl: 'https://hooks.example/ringtrail', tracking: { users: [USER], settings: { formTracking: { enabled: true, fields: [] } } } });
 const s = useSeededCollector('form_push', { accounts: [{ ...f.accounts[0]!, webhookEvents: ['form'] }] }, { delivery: { publicOnly: false } });
-const post = (fields: Record<string, string | number>) => fetch(`${s.collector.baseUrl}/t/form`, { method: 'POST', headers: { origin: ORIGIN, 'user-agent': AGENT, 'content-type': 'text/plain;charset=UTF-8' }, body: new URLSearchParams(Object.entries(fields).map(([k, v]) => [k, String(v)])).toString() });
+const post = (fields: Record<string, string | number>) => browserPost(s.collector.baseUrl, '/t/form', fields);
 
 describe('the form push', () => {
   it('is sent signed for each submission that is not spam, as the data API shows it', async () => {

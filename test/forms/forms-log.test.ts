@@ -1,19 +1,19 @@
 // The back end's forms log (issue 43): a range's submissions newest first with a count, one
 // submission's page with the visitor's pages, and a person's verdict, which wins over the spam
 // signals until undone.
+import { browserPost } from '../helpers/site-page.ts';
 import { describe, expect, it } from 'vitest';
 import { useSeededCollector } from '../helpers/collector.ts';
 import { trackingFixture } from '../helpers/fixtures.ts';
 import { signedInClient } from '../helpers/manage-client.ts';
 
 const ORIGIN = 'https://shop.test';
-const AGENT = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36';
 const OWNER = { username: 'owner@shop.test', password: 'forms log owner password' };
 const ANALYST = { username: 'analyst@shop.test', password: 'forms log analyst password', role: 'analyst', domains: ['shop.test'] };
 
 describe('the forms log', () => {
   const s = useSeededCollector('forms_log', trackingFixture({ users: [OWNER, ANALYST], settings: { formTracking: { enabled: true, fields: [] } } }));
-  const post = (path: string, fields: Record<string, string | number>) => fetch(`${s.collector.baseUrl}${path}`, { method: 'POST', headers: { origin: ORIGIN, 'user-agent': AGENT, 'content-type': 'text/plain;charset=UTF-8' }, body: new URLSearchParams(Object.entries(fields).map(([k, v]) => [k, String(v)])).toString() });
+  const post = (path: string, fields: Record<string, string | number>) => browserPost(s.collector.baseUrl, path, fields);
 
   it('lists the submissions newest first, shows one with its pages, and takes a verdict over the signals', async () => {
     const seen = await (await post('/t/view', { key: 'pk-test-key', visit_id: 0, url: `${ORIGIN}/?utm_source=google&utm_medium=cpc&utm_term=tap`, page_title: 'Home', referer_url: '', phones: '' })).json();

@@ -1,6 +1,7 @@
 // People (issue 43): contacts sharing a phone number, an e-mail address or a visitor id are one
 // person, joined when a later contact links two; a person has one id across calls and forms (in
 // the data API too) and one timeline; the person of a number is found by one key lookup.
+import { browserPost } from '../helpers/site-page.ts';
 import { describe, expect, it } from 'vitest';
 import { useSeededCollector } from '../helpers/collector.ts';
 import { DATA_KEY, trackingFixture } from '../helpers/fixtures.ts';
@@ -9,12 +10,11 @@ import { reportCall } from '../helpers/telephony.ts';
 import { TELEPHONY_KEY } from '../helpers/telephony.ts';
 
 const ORIGIN = 'https://shop.test';
-const AGENT = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36';
 const OWNER = { username: 'owner@shop.test', password: 'people owner password' };
 
 describe('people', () => {
   const s = useSeededCollector('people', trackingFixture({ users: [OWNER], settings: { formTracking: { enabled: true, fields: [] } } }), { telephonyApiKey: TELEPHONY_KEY });
-  const post = (path: string, fields: Record<string, string | number>) => fetch(`${s.collector.baseUrl}${path}`, { method: 'POST', headers: { origin: ORIGIN, 'user-agent': AGENT, 'content-type': 'text/plain;charset=UTF-8' }, body: new URLSearchParams(Object.entries(fields).map(([k, v]) => [k, String(v)])).toString() });
+  const post = (path: string, fields: Record<string, string | number>) => browserPost(s.collector.baseUrl, path, fields);
   const form = async (visitId: number, fields: Record<string, string>) => (await (await post('/t/form', { key: 'pk-test-key', visit_id: visitId, url: `${ORIGIN}/contact`, fields: JSON.stringify(fields), elapsed_ms: 8000 })).json()).formId as number;
   const personOfForm = async (formId: number) => (await s.t.c.forms.findOne({ _id: formId }))!.personId;
   const personOfCall = async (callId: number) => (await s.t.c.calls.findOne({ _id: callId }))!.personId;

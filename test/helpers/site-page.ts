@@ -74,3 +74,8 @@ export async function openPage(o: PageOptions): Promise<SitePage> {
 export function settle(ms = 50): Promise<void> {
   return new Promise((r) => setTimeout(r, ms));
 }
+
+/** A browser door's request as tracker.js sends it: form fields as text/plain, from a page of `origin`. */
+export function browserPost(baseUrl: string, path: string, fields: Record<string, string | number>, origin = 'https://shop.test'): Promise<Response> {
+  return fetch(`${baseUrl}${path}`, { method: 'POST', headers: { origin, 'user-agent': CHROME_AGENT, 'content-type': 'text/plain;charset=UTF-8' }, body: new URLSearchParams(Object.entries(fields).map(([k, v]) => [k, String(v)])).toString() });
+}

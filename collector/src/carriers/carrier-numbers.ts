@@ -5,7 +5,7 @@
 import { COUNTRY_NUMBER_TYPES, normalizePhone, NUMBER_TYPE_PREFIXES } from '@ringtrail/shared';
 import type { Collections } from '../db/collections.ts';
 import type { DomainDoc, PoolConfig } from '../domains/documents.ts';
-import { addPoolNumber, numberRefusal } from '../domains/pool-numbers.ts';
+import { addPoolNumber, numberRefusal, typeRefusal } from '../domains/pool-numbers.ts';
 import { canonicalIn, countryOf, e164Of } from '../domains/phone-numbers.ts';
 import { CarrierError, type Carrier, type CarrierNumber, type NumberSearch } from './carrier.ts';
 import type { CarrierConnections } from './connections.ts';
@@ -44,12 +44,12 @@ export class NoCarrier extends Error {
 
 /** What the carrier sells for a pool's type: ours by the domain's country, the spec's French types
  * by their prefix (found among France's numbers of that kind); null when the carrier sells none. */
-export function searchFor(pool: Pick<PoolConfig, 'type'>, domain: Pick<DomainDoc, 'country'>): { country: string; kind: NumberSearch['kind']; prefix: string | null } | null {
+export function searchFor(pool: Pick<PoolConfig, 'type'>, domain: Pick<DomainDoc, 'country'>): { country: string; kind: NumberSearch['kind'] } | null {
   const ours = COUNTRY_NUMBER_TYPES[pool.type];
-  if (ours) return { country: countryOf(domain), kind: ours === 'toll-free' ? 'toll-free' : ours === 'mobile' ? 'mobile' : 'local', prefix: null };
+  if (ours) return { country: countryOf(domain), kind: ours === 'toll-free' ? 'toll-free' : ours === 'mobile' ? 'mobile' : 'local' };
   const prefix = NUMBER_TYPE_PREFIXES[pool.type];
   if (!prefix || prefix.startsWith('00')) return null;
-  return { country: 'FR', kind: /^080[0-5]/.test(prefix) ? 'toll-free' : /^0[67]/.test(prefix) ? 'mobile' : 'local', prefix };
+  return { country: 'FR', kind: /^080[0-5]/.test(prefix) ? 'toll-free' : /^0[67]/.test(prefix) ? 'mobile' : 'local' };
 }
 
 export class CarrierNumbers {
@@ -61,7 +61,7 @@ export class CarrierNumbers {
 
   /** Imports the carrier account's numbers into the pool, each wired to the collector. */
   async importInto(domain: DomainDoc, pool: PoolConfig, numbers: string[]): Promise<NumberResult[]> {
-    const carrier = await this.carrierOf(domain);
+    const { carrier, accountSid } = await this.connected(domain);
     const owned = new Map((await carrier.listNumbers()).map((n) => [normalizePhone(n.number), n]));
     const results: NumberResult[] = [];
     for (const raw of numbers) {
@@ -71,7 +71,7 @@ export class CarrierNumbers {
         results.push({ number: raw, ok: false, error: 'not a number of the carrier account' });
         continue;
       }
-      const { refused: _, ...result } = await this.track(domain, pool, canonical, found, 'imported', () => carrier.wire(found.sid, twilioWiring(this.publicUrl)));
+      const { refused: _, ...result } = await this.track(domain, pool, accountSid, canonical, found, 'imported', () => carrier.wire(found.sid, twilioWiring(this.publicUrl)));
       results.push(result);
     }
     return results;
@@ -80,7 +80,7 @@ export class CarrierNumbers {
   /** Buys `count` numbers into the pool: searched first, then bought one by one, each wired at once.
    * A number taken meanwhile is reported, not replaced: a retry picks others. */
   async buyInto(domain: DomainDoc, pool: PoolConfig, want: Narrowing & { count: number }): Promise<{ results: NumberResult[]; reason?: string }> {
-    const carrier = await this.carrierOf(domain);
+    const { carrier, accountSid } = await this.connected(domain);
     const offered = await this.offered(carrier, domain, pool, want);
     if (typeof offered === 'string') return { results: [], reason: offered };
     const results: NumberResult[] = [];
@@ -90,7 +90,7 @@ export class CarrierNumbers {
         results.push({ number, ok: false, error: `not tried: ${slowDown.message}` });
         continue;
       }
-      const { refused, ...result } = await this.track(domain, pool, normalizePhone(number)!, null, 'bought', () => carrier.buy(number, twilioWiring(this.publicUrl)), (bought) => carrier.release(bought.sid));
+      const { refused, ...result } = await this.track(domain, pool, accountSid, normalizePhone(number)!, null, 'bought', () => carrier.buy(number, twilioWiring(this.publicUrl)), (bought) => carrier.release(bought.sid));
       if (refused?.kind === 'rate-limited') slowDown = refused;
       results.push(result);
     }
@@ -99,7 +99,7 @@ export class CarrierNumbers {
 
   /** Numbers on sale for the pool now (a person looks before buying); the reason when there are none. */
   async available(domain: DomainDoc, pool: PoolConfig, want: Narrowing): Promise<{ numbers: string[]; reason?: string }> {
-    const offered = await this.offered(await this.carrierOf(domain), domain, pool, { count: 20, ...want });
+    const offered = await this.offered((await this.connected(domain)).carrier, domain, pool, { count: 20, ...want });
     return typeof offered === 'string' ? { numbers: [], reason: offered } : { numbers: offered.slice(0, 20) };
   }
 
@@ -109,21 +109,20 @@ export class CarrierNumbers {
     if (!search) return `the carrier sells no numbers of type ${pool.type}`;
     const { count, ...narrowing } = want;
     const found = await carrier.search({ country: search.country, kind: search.kind, limit: Math.min(count * 3 + 10, 100), ...narrowing });
-    const fitting: string[] = [];
-    for (const number of found) {
-      const canonical = normalizePhone(number);
-      if (!canonical || (search.prefix && !canonical.startsWith(search.prefix))) continue;
-      if (await numberRefusal(this.c, domain, pool.type, canonical)) continue;
-      if (await this.c.trackingNumbers.findOne({ _id: canonical }, { projection: { _id: 1 } })) continue;
-      fitting.push(number);
-    }
+    // Of the pool's type (a French type's prefix among them), and known nowhere here: one query for all.
+    const canonical = new Map(found.map((n) => [n, normalizePhone(n)]));
+    const known = new Set((await this.c.trackingNumbers.find({ _id: { $in: [...canonical.values()].filter((n): n is string => n !== null) } }, { projection: { _id: 1 } }).toArray()).map((t) => t._id));
+    const fitting = found.filter((n) => {
+      const digits = canonical.get(n);
+      return digits && !known.has(digits) && !typeRefusal(domain, pool.type, digits);
+    });
     return fitting.length ? fitting : `no ${search.kind} numbers${want.areaCode ? ` in area code ${want.areaCode}` : ''}${want.locality ? ` in ${want.locality}` : ''}${want.contains ? ` containing ${want.contains}` : ''} on sale in ${search.country} now`;
   }
 
   /** Gives a number back: an imported one's URLs put back as they were, a bought one released at the
    * carrier. The caller has taken it out of its pool; on a refusal it is put back, and the error thrown. */
   async giveBack(domain: DomainDoc, pool: PoolConfig, number: string, at: NumberAtCarrier): Promise<void> {
-    const carrier = await this.carrierOf(domain);
+    const { carrier } = await this.connected(domain);
     try {
       if (at.origin === 'bought') await carrier.release(at.sid);
       else await carrier.wire(at.sid, { voiceUrl: at.previous?.voiceUrl ?? '', statusCallback: at.previous?.statusCallback ?? '', smsUrl: at.previous?.smsUrl ?? '' });
@@ -136,7 +135,7 @@ export class CarrierNumbers {
 
   /** Wires a tracked number to the collector again (after the check found it pointing elsewhere). */
   async fix(domain: DomainDoc, number: string, at: NumberAtCarrier): Promise<CarrierNumber> {
-    const carrier = await this.carrierOf(domain);
+    const { carrier } = await this.connected(domain);
     const wired = await carrier.wire(at.sid, twilioWiring(this.publicUrl));
     await this.c.trackingNumbers.updateOne({ _id: number }, { $set: { 'carrier.wiredAt': new Date(), 'carrier.check': { at: new Date(), voiceUrl: wired.voiceUrl, ok: true } } });
     return wired;
@@ -145,7 +144,7 @@ export class CarrierNumbers {
   /** Adds the number to the pool, has the carrier send its calls here (`wire`: a purchase or an
    * update), and records where it is. A number new to the pool leaves it again when the carrier
    * refuses (`refused`: why); a purchase whose pool write fails is given back (`undo`). */
-  private async track(domain: DomainDoc, pool: PoolConfig, canonical: string, found: CarrierNumber | null, origin: NumberAtCarrier['origin'], wire: () => Promise<CarrierNumber>, undo?: (n: CarrierNumber) => Promise<void>): Promise<NumberResult & { refused?: CarrierError }> {
+  private async track(domain: DomainDoc, pool: PoolConfig, accountSid: string, canonical: string, found: CarrierNumber | null, origin: NumberAtCarrier['origin'], wire: () => Promise<CarrierNumber>, undo?: (n: CarrierNumber) => Promise<void>): Promise<NumberResult & { refused?: CarrierError }> {
     const number = e164Of(canonical);
     const refusal = await numberRefusal(this.c, domain, pool.type, canonical);
     if (refusal) return { number, ok: false, error: refusal };
@@ -160,9 +159,8 @@ export class CarrierNumbers {
       if (err instanceof CarrierError) return { number, ok: false, error: err.message, refused: err };
       throw err;
     }
-    const account = (await this.connections.connectionOf(domain.accountId))!;
     const previous = found && !before?.carrier ? { voiceUrl: found.voiceUrl, statusCallback: found.statusCallback, smsUrl: found.smsUrl } : (before?.carrier?.previous ?? null);
-    const at: NumberAtCarrier = { provider: 'twilio', accountSid: account.accountSid, sid: wired.sid, origin: before?.carrier?.origin ?? origin, previous, wiredAt: new Date() };
+    const at: NumberAtCarrier = { provider: 'twilio', accountSid, sid: wired.sid, origin: before?.carrier?.origin ?? origin, previous, wiredAt: new Date() };
     try {
       if (origin === 'bought') await addPoolNumber(this.c, domain._id, pool, canonical);
       await this.c.trackingNumbers.updateOne({ _id: canonical }, { $set: { carrier: at } });
@@ -174,9 +172,10 @@ export class CarrierNumbers {
     return { number, ok: true, ...(origin === 'imported' ? { movedFrom: before?.carrier ? null : movedFrom } : {}) };
   }
 
-  private async carrierOf(domain: DomainDoc): Promise<Carrier> {
-    const carrier = await this.connections.carrierOf(domain.accountId);
-    if (!carrier) throw new NoCarrier();
-    return carrier;
+  /** The account's carrier, ready to call, and its account's id there. */
+  private async connected(domain: DomainDoc): Promise<{ carrier: Carrier; accountSid: string }> {
+    const connected = await this.connections.connectedOf(domain.accountId);
+    if (!connected) throw new NoCarrier();
+    return connected;
   }
 }

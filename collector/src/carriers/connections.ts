@@ -91,7 +91,7 @@ export class CarrierConnections {
     return (await this.c.accounts.updateOne({ _id: accountId, carrier: { $exists: true } }, { $unset: { carrier: '' } })).modifiedCount > 0;
   }
 
-  async connectionOf(accountId: string): Promise<CarrierConnectionDoc | null> {
+  private async connectionOf(accountId: string): Promise<CarrierConnectionDoc | null> {
     return (await this.c.accounts.findOne({ _id: accountId }, { projection: { carrier: 1 } }))?.carrier ?? null;
   }
 
@@ -116,9 +116,14 @@ export class CarrierConnections {
 
   /** The account's carrier, ready to call; null when none is connected (or the key to open it is gone). */
   async carrierOf(accountId: string): Promise<Carrier | null> {
+    return (await this.connectedOf(accountId))?.carrier ?? null;
+  }
+
+  /** The same, with the carrier's id of the account (Twilio's AccountSid). */
+  async connectedOf(accountId: string): Promise<{ carrier: Carrier; accountSid: string } | null> {
     const doc = await this.connectionOf(accountId);
     if (!doc || !this.box) return null;
-    return this.twilio(doc.accountSid, doc.apiKey, this.box.open(doc.secret));
+    return { carrier: this.twilio(doc.accountSid, doc.apiKey, this.box.open(doc.secret)), accountSid: doc.accountSid };
   }
 
   private twilio(accountSid: string, apiKey: string | null, secret: string): Carrier {

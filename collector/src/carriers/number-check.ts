@@ -57,15 +57,13 @@ export class NumberCheck {
     if (tracked.length === 0) return { checked: 0, miswired: [] };
     const atCarrier = new Map((await carrier.listNumbers()).map((n) => [n.sid, n]));
     const expected = twilioWiring(this.publicUrl).voiceUrl;
-    const miswired: MiswiredNumber[] = [];
-    for (const t of tracked) {
+    const checks = tracked.map((t) => {
       const current = atCarrier.get(t.carrier!.sid);
       const voiceUrl = current?.voiceUrl ?? null;
-      const ok = Boolean(current) && voiceUrl === expected;
-      if (!ok) miswired.push({ domain: t.domainId, number: t._id, voiceUrl });
-      await this.c.trackingNumbers.updateOne({ _id: t._id }, { $set: { 'carrier.check': { at: now, voiceUrl, ok } } });
-    }
-    return { checked: tracked.length, miswired };
+      return { t, voiceUrl, ok: Boolean(current) && voiceUrl === expected };
+    });
+    await this.c.trackingNumbers.bulkWrite(checks.map(({ t, voiceUrl, ok }) => ({ updateOne: { filter: { _id: t._id }, update: { $set: { 'carrier.check': { at: now, voiceUrl, ok } } } } })));
+    return { checked: tracked.length, miswired: checks.filter((x) => !x.ok).map(({ t, voiceUrl }) => ({ domain: t.domainId, number: t._id, voiceUrl })) };
   }
 
   private async everyAccount(): Promise<void> {

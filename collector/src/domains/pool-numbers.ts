@@ -9,14 +9,19 @@ import { countryOf, countryTypeRefusal, DEFAULT_COUNTRY, readingsIn } from './ph
  * named only to the operator (`nameOwner`: the seed); a site owner is never told another tenant's domain.
  */
 export async function numberRefusal(c: Collections, domain: { _id: string; country?: string }, type: number, number: string, { nameOwner = false } = {}): Promise<string | null> {
-  // The spec's types by their French prefix; ours (100 to 102) by the number's type in the domain's country.
-  const prefix = NUMBER_TYPE_PREFIXES[type];
-  if (prefix !== undefined && !number.startsWith(prefix)) return `${number} does not start with ${prefix}, the prefix of type ${type}`;
-  const wrongKind = countryTypeRefusal(number, type, domain.country ?? DEFAULT_COUNTRY);
-  if (wrongKind) return wrongKind;
+  const wrongType = typeRefusal(domain, type, number);
+  if (wrongType) return wrongType;
   const stored = await c.trackingNumbers.findOne({ _id: number });
   if (stored && stored.domainId !== domain._id) return `${number} already belongs to ${nameOwner ? stored.domainId : 'another domain'}`;
   return null;
+}
+
+/** Why a number is not of a pool's type, read without the database: the spec's types by their French
+ * prefix, ours (100 to 102) by the number's type in the domain's country; null when it is. */
+export function typeRefusal(domain: { country?: string }, type: number, number: string): string | null {
+  const prefix = NUMBER_TYPE_PREFIXES[type];
+  if (prefix !== undefined && !number.startsWith(prefix)) return `${number} does not start with ${prefix}, the prefix of type ${type}`;
+  return countryTypeRefusal(number, type, domain.country ?? DEFAULT_COUNTRY);
 }
 
 /** The domain's tracking number that `raw` names, whichever way it is read (the spec's types as the

@@ -21,8 +21,8 @@ const withHttpStatus: Middleware = async (_ctx, next) => {
   try {
     await next();
   } catch (err) {
-    const status = (err as { status?: number }).status;
-    if (bodyRejection(err)) throw new TrackingFailure('INVALID_PARAMETER', bodyRejection(err)!, {}, { status: status === 413 ? 413 : 400 });
+    const rejected = bodyRejection(err);
+    if (rejected) throw new TrackingFailure('INVALID_PARAMETER', rejected, {}, { status: (err as { status?: number }).status === 413 ? 413 : 400 });
     if (err instanceof TrackingFailure && (err.status === 'INVALID_PARAMETER' || err.status === 'MISSING_PARAMETER') && !err.http.status) throw new TrackingFailure(err.status, err.message, err.ids, { status: 400 });
     throw err;
   }

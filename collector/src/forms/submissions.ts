@@ -29,6 +29,7 @@ export class FormSubmissions {
     /** GA4's Measurement Protocol, where a lead is told as `generate_lead` (the domain's GA4). */
     private readonly ga4Endpoint = DEFAULT_GA4_ENDPOINT,
     private readonly push = new FormPush(c),
+    private readonly outbox = new Outbox(c),
   ) {}
 
   async submit(domain: DomainDoc, req: BrowserFormRequest, now = new Date()): Promise<FormDoc> {
@@ -65,7 +66,7 @@ export class FormSubmissions {
     await this.c.forms.insertOne(doc);
     await this.push.stored(doc, domain, now);
     const lead = doc.lead ? formLeadEvent(domain, doc, this.ga4Endpoint, visit?.ga) : null;
-    if (lead) await new Outbox(this.c).enqueue(lead, now);
+    if (lead) await this.outbox.enqueue(lead, now);
     return doc;
   }
 }

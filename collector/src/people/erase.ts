@@ -7,8 +7,7 @@ import { deleteRecording } from '../recordings/retention.ts';
 import type { RecordingStates } from '../recordings/states.ts';
 import type { RecordingStore } from '../recordings/store.ts';
 import type { CallWrites } from '../telephony/call-writes.ts';
-
-const KEY = /^([^|]+)\|(phone|email|visitor):(.*)$/;
+import { keysOfPerson } from './people.ts';
 
 export interface Erased {
   calls: number;
@@ -19,12 +18,7 @@ export interface Erased {
 }
 
 export async function erasePerson(c: Collections, writes: CallWrites, recordings: { store: RecordingStore; states: RecordingStates } | null, domainId: string, personId: number, by: string, now = new Date()): Promise<Erased> {
-  const keys = (await c.personKeys.find({ personId }).toArray()).flatMap((k) => {
-    const m = KEY.exec(k._id);
-    return m && m[1] === domainId ? [{ id: k._id, kind: m[2]!, value: m[3]! }] : [];
-  });
-  const phones = keys.filter((k) => k.kind === 'phone').map((k) => k.value);
-  const visitors = keys.filter((k) => k.kind === 'visitor').map((k) => k.value);
+  const { phones, visitors } = await keysOfPerson(c, personId);
   const erased: Erased = { calls: 0, forms: 0, texts: 0, visits: 0, recordings: 0 };
 
   for (const { _id } of await c.calls.find({ domainId, personId }, { projection: { _id: 1 } }).toArray()) {

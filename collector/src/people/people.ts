@@ -15,6 +15,17 @@ export interface ContactKeys {
 }
 
 const keyId = (domainId: string, kind: string, value: string) => `${domainId}|${kind}:${value}`;
+const KEY = /^[^|]+\|(phone|email|visitor):(.*)$/;
+
+/** What a person is known by: their numbers (canonical), e-mail addresses and visitor ids. */
+export async function keysOfPerson(c: Collections, personId: number): Promise<{ phones: string[]; emails: string[]; visitors: string[] }> {
+  const keys = { phones: [] as string[], emails: [] as string[], visitors: [] as string[] };
+  for (const { _id } of await c.personKeys.find({ personId }).limit(100).toArray()) {
+    const [, kind, value] = KEY.exec(_id) ?? [];
+    if (value !== undefined) keys[kind === 'phone' ? 'phones' : kind === 'email' ? 'emails' : 'visitors'].push(value);
+  }
+  return keys;
+}
 
 /** The keys of a contact: its phone number (canonical), e-mail address (lower case) and visitor id. */
 export function personKeys(domainId: string, keys: ContactKeys): string[] {

@@ -7,9 +7,9 @@ import { maskCaller } from '../domains/caller-privacy.ts';
 import { countryOf, nationalOf } from '../domains/phone-numbers.ts';
 import { sourceLabel } from '../tracking/attribution.ts';
 import type { Touch } from '../tracking/touches.ts';
+import { keysOfPerson } from './people.ts';
 
 const TIMELINE_MAX = 200;
-const KEY = /^[^|]+\|(phone|email|visitor):(.*)$/;
 
 export type TimelineEvent =
   | { type: 'visit'; at: Date; visitId: number; source: string; keyword: string | null; landingUrl: string }
@@ -26,12 +26,7 @@ export interface Timeline {
 }
 
 export async function timelineOf(c: Collections, domain: DomainDoc, personId: number): Promise<Timeline> {
-  const keys = (await c.personKeys.find({ personId }).limit(100).toArray()).flatMap((k) => {
-    const m = KEY.exec(k._id);
-    return m ? [{ kind: m[1]!, value: m[2]! }] : [];
-  });
-  const of = (kind: string) => keys.filter((k) => k.kind === kind).map((k) => k.value);
-  const [phones, emails, visitors] = [of('phone'), of('email'), of('visitor')];
+  const { phones, emails, visitors } = await keysOfPerson(c, personId);
   const latest = { sort: { _id: -1 as const }, limit: TIMELINE_MAX };
   const [calls, forms, visits, texts] = await Promise.all([
     c.calls.find({ personId }, latest).toArray(),
@@ -41,9 +36,9 @@ export async function timelineOf(c: Collections, domain: DomainDoc, personId: nu
   ]);
   const events: TimelineEvent[] = [
     ...visits.map((v): TimelineEvent => ({ type: 'visit', at: v.createdAt, visitId: v._id, source: sourceLabel(v.attribution), keyword: v.attribution.keyword, landingUrl: v.landingUrl })),
-    ...calls.filter((call) => call.domainId === domain._id).map((call): TimelineEvent => ({ type: 'call', at: call.startedAt, callId: call._id, status: call.status, duration: call.duration, source: call.source, keyword: call.keyword, lead: call.lead ?? null, recording: call.recording?.status === 'stored' })),
+    ...calls.map((call): TimelineEvent => ({ type: 'call', at: call.startedAt, callId: call._id, status: call.status, duration: call.duration, source: call.source, keyword: call.keyword, lead: call.lead ?? null, recording: call.recording?.status === 'stored' })),
     ...texts.filter((s) => !s.blocked).map((s): TimelineEvent => ({ type: 'sms', at: s.sentAt, smsId: s._id, message: Array.isArray(s.message) ? s.message.join('') : s.message })),
-    ...forms.filter((f) => f.domainId === domain._id).map((f): TimelineEvent => ({ type: 'form', at: f.submittedAt, formId: f._id, pageUrl: f.pageUrl, source: f.source, fields: f.fields, lead: f.lead, spam: f.spam })),
+    ...forms.map((f): TimelineEvent => ({ type: 'form', at: f.submittedAt, formId: f._id, pageUrl: f.pageUrl, source: f.source, fields: f.fields, lead: f.lead, spam: f.spam })),
   ].sort((a, b) => a.at.getTime() - b.at.getTime());
   const touched = [...calls, ...forms].map((contact) => contact.firstTouch).filter((t): t is Touch => Boolean(t));
   const firstTouch = touched.sort((a, b) => a.at.getTime() - b.at.getTime())[0] ?? null;

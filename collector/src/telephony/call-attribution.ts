@@ -23,10 +23,11 @@ const NONE: CallAttribution = {
   lastNonDirect: null,
 };
 
-export async function attributeCall(c: Collections, route: Route, at: Date): Promise<CallAttribution> {
-  if (route.offline) return { ...NONE, source: 'offline', offlineDescription: route.offline.description };
+/** `visitor`: the visit's visitor id (not stored on the call: it joins the caller's person, people/). */
+export async function attributeCall(c: Collections, route: Route, at: Date): Promise<CallAttribution & { visitor: string | null }> {
+  if (route.offline) return { ...NONE, source: 'offline', offlineDescription: route.offline.description, visitor: null };
   const lease = route.lease;
-  if (!lease) return NONE;
+  if (!lease) return { ...NONE, visitor: null };
   const [visit, view, pages] = await Promise.all([
     lease.visitId > 0 ? c.visits.findOne({ _id: lease.visitId }) : null,
     lease.viewId > 0 ? c.views.findOne({ _id: lease.viewId }) : null,
@@ -49,5 +50,6 @@ export async function attributeCall(c: Collections, route: Route, at: Date): Pro
     clientData: lease.clientData ?? null,
     callPath: path.length > 0 ? path.map((p) => p.url).join('\n') : null,
     ...touches,
+    visitor: visit?.uniqueVisitorId ?? null,
   };
 }

@@ -162,21 +162,15 @@ export class TelephonyService {
   }
 
   /** `routed`: the route the caller already found for this report's number, code and start. */
-  /** The person of a call: its caller's number, and the visitor of the visit that led to it. */
-  private async personOf(domainId: string, caller: string | null, visitId: number | null, at: Date): Promise<number | null> {
-    if (!this.people) return null;
-    const visitor = visitId ? (await this.c.visits.findOne({ _id: visitId }, { projection: { uniqueVisitorId: 1 } }))?.uniqueVisitorId : null;
-    return this.people.join(domainId, { phone: caller, visitor }, at);
-  }
-
   private async decide(callId: number, report: CallInput, routed?: Route) {
     const route = routed ?? (await this.router.route(report.trackingNumber, report.code ?? null, report.startDate, report.callerPhone));
     if (!route.domain) throw new TelephonyFailure(404, UNKNOWN_NUMBER);
-    const attribution = await attributeCall(this.c, route, report.startDate);
+    const { visitor, ...attribution } = await attributeCall(this.c, route, report.startDate);
     return {
       firstCall: await this.firstCalls.isFirst(route.domain._id, report.callerPhone, callId, report.startDate),
       ...attribution,
-      personId: await this.personOf(route.domain._id, report.callerPhone, attribution.visitId, report.startDate),
+      // The caller's person: their number, and the visitor of the visit that led to the call.
+      personId: this.people ? await this.people.join(route.domain._id, { phone: report.callerPhone, visitor }, report.startDate) : null,
       ...(await matchOf(this.c, route, report.code ?? null, report.startDate)),
       domainId: route.domain._id,
       trackingNumber: report.trackingNumber,

@@ -28,6 +28,12 @@ interface Delivery {
 }
 
 
+/** The account's pushes beside the call center's, each a box: what a saved change says, and its words. */
+const EXTRA_PUSHES = [
+  { event: 'call', on: 'each call is pushed too, when it ends and when its lead changes', off: 'calls are not pushed', label: ['call', 'the call as the data API shows it, when it ends and when it becomes a lead or stops being one', ', for your CRM'] },
+  { event: 'form', on: 'each form submission is pushed too', off: 'form submissions are not pushed', label: ['form submission that is not spam', 'the submission as the data API shows it', ''] },
+] as const;
+
 export function AccountScreen() {
   const account = useLoad(() => get<Account>('/account'), []);
   const log = useLoad(() => get<Delivery[]>('/account/deliveries?limit=100'), []);
@@ -92,22 +98,14 @@ export function AccountScreen() {
             )}
           </form>
           {done && <p class="ok-text" role="status">{done}</p>}
-          <label class="check">
-            <input
-              type="checkbox"
-              checked={a.webhookEvents.includes('call')}
-              onChange={(e) => setEvent('call', (e.target as HTMLInputElement).checked, 'each call is pushed too, when it ends and when its lead changes', 'calls are not pushed')}
-            />{' '}
-            Also push each call (type <code>call</code>: the call as the data API shows it, when it ends and when it becomes a lead or stops being one), for your CRM
-          </label>
-          <label class="check">
-            <input
-              type="checkbox"
-              checked={a.webhookEvents.includes('form')}
-              onChange={(e) => setEvent('form', (e.target as HTMLInputElement).checked, 'each form submission is pushed too', 'form submissions are not pushed')}
-            />{' '}
-            Also push each form submission that is not spam (type <code>form</code>: the submission as the data API shows it)
-          </label>
+          {EXTRA_PUSHES.map(({ event, on, off, label }) => (
+            <label class="check">
+              <input type="checkbox" checked={a.webhookEvents.includes(event)} onChange={(e) => setEvent(event, (e.target as HTMLInputElement).checked, on, off)} />
+              <span>
+                Also push each {label[0]} (type <code>{event}</code>: {label[1]}){label[2]}
+              </span>
+            </label>
+          ))}
           <p>
             Signing secret: {a.webhookSecretSet ? 'set' : 'none'}{' '}
             <button type="button" onClick={() => run(async () => setSecret({ label: 'New webhook signing secret', value: (await api('POST', '/account/webhook/secret')).secret }))}>

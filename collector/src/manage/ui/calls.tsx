@@ -7,6 +7,7 @@ import { Failure } from './layout.tsx';
 import { rangeQuery, ReportHeading } from './range.tsx';
 import { navigate, routeHash, type Route } from './route.ts';
 import { VerdictSelect } from './verdict.tsx';
+import { Pager } from './pager.tsx';
 import { may, useWho } from './who.ts';
 import { useClock } from './clock.ts';
 
@@ -144,17 +145,7 @@ export function CallsScreen({ route }: { route: Route }) {
           </table>
         </div>
       )}
-      {data && (page > 1 || data.hasMore) && (
-        <div class="pager">
-          <button type="button" disabled={page <= 1} onClick={() => set({ page: String(page - 1) })}>
-            Newer
-          </button>
-          <span>Page {page}</span>
-          <button type="button" disabled={!data.hasMore} onClick={() => set({ page: String(page + 1) })}>
-            Older
-          </button>
-        </div>
-      )}
+      {data && <Pager page={page} hasMore={data.hasMore} go={(to) => set({ page: String(to) })} />}
     </section>
   );
 }

@@ -1,24 +1,23 @@
 // The forms log: each submission with what led to it, its contact fields (as text), lead or spam and
 // a person's verdict, pages with a count, and a link to the person's timeline.
 import type { FormRow } from '../../forms/forms-log.ts';
-import { api, get, withQuery } from './api.ts';
+import { get, withQuery } from './api.ts';
 import { count, UNATTRIBUTED, when } from './format.ts';
 import { useLoad } from './hooks.ts';
 import { Failure } from './layout.tsx';
 import { rangeQuery, ReportHeading } from './range.tsx';
 import { navigate, type Route } from './route.ts';
-import { may, useWho } from './who.ts';
+import { VerdictChoice } from './verdict.tsx';
+import { Pager } from './pager.tsx';
 import { useClock } from './clock.ts';
 
 const SPAM_WORDS: Record<string, string> = { honeypot: 'spam: the hidden field was filled', 'too-fast': 'spam: sent within 2 s', verdict: 'spam (a person said so)' };
 
 export function FormsScreen({ route }: { route: Route }) {
-  const who = useWho();
   const clock = useClock(route.domain);
   const domain = encodeURIComponent(route.domain!);
   const page = Number(route.query.page || 1);
   const { data, error, reload } = useLoad(() => get<{ forms: FormRow[]; hasMore: boolean; total: number; totalCapped: boolean; pageSize: number }>(withQuery(`/domains/${domain}/reports/forms`, { ...rangeQuery(route), page })), [route.domain, route.query.from, route.query.to, page]);
-  const choose = (form: FormRow, value: string) => api('PUT', `/domains/${domain}/forms/${form.formId}/verdict`, { verdict: value || null }).then(reload, (err: Error) => alert(err.message));
   return (
     <section>
       <ReportHeading title="Forms" route={route} />
@@ -47,16 +46,7 @@ export function FormsScreen({ route }: { route: Route }) {
                   </td>
                   <td class="url">{new URL(f.pageUrl).pathname}</td>
                   <td>
-                    {may.giveVerdicts(who) ? (
-                      <select class={`verdict ${f.lead ? 'is-lead' : ''}`} aria-label={`Verdict on form ${f.formId}`} value={f.verdict ?? ''} onChange={(e) => choose(f, (e.target as HTMLSelectElement).value)}>
-                        <option value="">{f.spam && f.spam !== 'verdict' ? SPAM_WORDS[f.spam] : 'lead (signals)'}</option>
-                        <option value="lead">Lead</option>
-                        <option value="not-lead">Not a lead</option>
-                        <option value="spam">Spam</option>
-                      </select>
-                    ) : (
-                      <span class={`verdict ${f.lead ? 'is-lead' : ''}`}>{f.spam ? SPAM_WORDS[f.spam] : f.lead ? 'lead' : 'not a lead'}</span>
-                    )}
+                    <VerdictChoice path={`/domains/${domain}/forms/${f.formId}`} label={`Verdict on form ${f.formId}`} verdict={f.verdict} lead={f.lead} undecided={f.spam && f.spam !== 'verdict' ? SPAM_WORDS[f.spam]! : 'lead (signals)'} changed={reload} />
                   </td>
                   <td>{f.personId !== null && <a href={`#/${domain}/person?id=${f.personId}`}>person</a>}</td>
                 </tr>
@@ -65,12 +55,7 @@ export function FormsScreen({ route }: { route: Route }) {
           </table>
         </div>
       )}
-      {data && (page > 1 || data.hasMore) && (
-        <div class="pager">
-          {page > 1 && <button type="button" onClick={() => navigate({ ...route, query: { ...route.query, page: String(page - 1) } })}>Newer</button>}
-          {data.hasMore && <button type="button" onClick={() => navigate({ ...route, query: { ...route.query, page: String(page + 1) } })}>Older</button>}
-        </div>
-      )}
+      {data && <Pager page={page} hasMore={data.hasMore} go={(to) => navigate({ ...route, query: { ...route.query, page: String(to) } })} />}
     </section>
   );
 }
