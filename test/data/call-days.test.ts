@@ -188,7 +188,7 @@ describe('daily call rollups', () => {
     for (const filter of filters) {
       for (const mode of modes) {
         const fromSummaries = await data({ ...range, ...filter, ...mode });
-        // Every call has this caller: a caller filter reads the calls themselves, through its index.
+        // Every call has this caller: a caller filter reads the caller's entries (data/caller-calls.ts).
         const throughIndex = await data({ ...range, ...filter, ...mode, caller_phone: '0611223344' });
         expect(fromSummaries.body.status).toBe('OK');
         if (!('phone' in filter && filter.phone === '0999999999')) expect(fromSummaries.body.results.some((r: { calls?: number }) => r.calls !== 0)).toBe(true);

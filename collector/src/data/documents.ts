@@ -25,3 +25,11 @@ export interface CallPageDoc {
   calls: Record<string, string | null>;
   revs: Record<string, number>;
 }
+
+/** A call of a caller (data/caller-calls.ts): `_id` = `<domainId>|<caller>|<start ms, 13 digits>|<call id, 15 digits>`.
+ * No status: a tombstone, where the call was before it moved. */
+export interface CallerCallDoc {
+  _id: string;
+  rev: number;
+  status?: CallStatus | null;
+}

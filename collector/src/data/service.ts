@@ -5,7 +5,8 @@
 // Calls filtered by status and at most one of tracking number, destination or offline description
 // are counted from the daily rollups (call-days.ts); a page finds the days it spans from their
 // counts and reads those days' hourly buckets (call-pages.ts): a page costs the same whatever its
-// number. A caller filter, or two filters at once, reads the calls through an index of its own.
+// number. A caller filter reads the caller's calls by `_id` (caller-calls.ts); two other filters at
+// once read the calls through an index of the first.
 import { CALL_STATUSES, type CallRecord, type DailyRow, type DataAnswer, type FormRecord, type SmsRecord } from '@ringtrail/shared';
 import type { Collection, Filter, WithId } from 'mongodb';
 import type { CallDoc, SmsDoc } from '../telephony/documents.ts';
@@ -29,6 +30,7 @@ export class DataService {
   async query(domain: DomainDoc, req: DataRequest, linkBase: string): Promise<DataAnswer | RenderedPage> {
     if (req.type === 'sms') return this.sms(domain, req);
     if (req.type === 'forms') return paged(this.c.forms, { domainId: domain._id, submittedAt: rangeOf(domain, req) }, 'submittedAt', req, (form) => formRecord(form, domain));
+    if (req.callerPhone) return this.byCaller(domain, req, linkBase);
     const filter = dimensionFilter(req);
     if (filter === 'index') {
       const index = filterIndex(req);
@@ -42,6 +44,32 @@ export class DataService {
   async recordedCall(domain: DomainDoc, callId: string): Promise<Pick<CallDoc, '_id' | 'recording'> | null> {
     const id = Number(callId);
     return /^\d{1,15}$/.test(callId) ? this.c.calls.findOne({ _id: id, domainId: domain._id }, { projection: { recording: 1 } }) : null;
+  }
+
+  /** A caller's calls: the ids of their entries of the range and statuses, then the other filters
+   * checked on the calls themselves. The work is that caller's calls in the range, however many calls
+   * the domain has. */
+  private async byCaller(domain: DomainDoc, req: DataRequest, linkBase: string): Promise<DataAnswer> {
+    let ids = await this.summaries.callers.ids(domain._id, req.callerPhone!, rangeOf(domain, req), req.statuses);
+    const others = otherFilters(req);
+    if (Object.keys(others).length) ids = (await this.callsByIds(ids, others, { _id: 1 })).map((call) => call._id);
+    if (req.groupByDay) {
+      const rows = emptyDays(req);
+      for (const call of await this.callsByIds(ids, {}, { startedAt: 1, duration: 1, revenue: 1 })) addToDay(rows, call, domain);
+      return { status: 'OK', results: [...rows.values()].map(roundedRow) };
+    }
+    const pageIds = ids.slice((req.page - 1) * req.limit, req.page * req.limit);
+    const byId = new Map((await this.callsByIds(pageIds, {}, {})).map((call) => [call._id, call]));
+    return answerPage(req, ids.length, pageIds.flatMap((id) => (byId.has(id) ? [callRecord(byId.get(id)!, domain, linkBase)] : [])));
+  }
+
+  /** The calls of these ids that match `filter`, oldest first, read by `_id` a chunk at a time (an empty projection: whole). */
+  private async callsByIds(ids: number[], filter: Filter<CallDoc>, projection: Record<string, 1>): Promise<CallDoc[]> {
+    const calls: CallDoc[] = [];
+    for (let i = 0; i < ids.length; i += ID_CHUNK) {
+      calls.push(...(await this.c.calls.find({ ...filter, _id: { $in: ids.slice(i, i + ID_CHUNK) } }, { projection: Object.keys(projection).length ? { ...projection, startedAt: 1 } : {} }).toArray()));
+    }
+    return calls.sort((a, b) => a.startedAt.getTime() - b.startedAt.getTime() || a._id - b._id);
   }
 
   /** Every day of the range, days without calls included, from the rollups of the statuses (and filter) asked for. */
@@ -76,16 +104,9 @@ export class DataService {
 
   /** Daily rows of calls filtered by caller, or by two filters at once: read through a filter's index. */
   private async dailyByScan(domain: DomainDoc, req: DataRequest, index: IndexHint): Promise<DataAnswer> {
-    const rows = new Map<string, DailyRow>();
-    for (let day = req.startDay; day <= req.endDay; day = nextDay(day)) rows.set(day, { date: day, calls: 0, duration: 0, revenue: 0 });
+    const rows = emptyDays(req);
     const cursor = this.c.calls.find(callFilter(domain, req), { projection: { startedAt: 1, duration: 1, revenue: 1 }, batchSize: 5000, hint: index });
-    for await (const call of cursor) {
-      const row = rows.get(localTime(call.startedAt, domain.timeZone).day);
-      if (!row) continue;
-      row.calls++;
-      row.duration += call.duration;
-      row.revenue += call.revenue;
-    }
+    for await (const call of cursor) addToDay(rows, call, domain);
     return { status: 'OK', results: [...rows.values()].map(roundedRow) };
   }
 
@@ -108,15 +129,33 @@ function rangeOf(domain: DomainDoc, req: DataRequest): { $gte: Date; $lt: Date }
 
 /** Calls whose outcome is known: a call still ringing (status null) shows once it ends. */
 function callFilter(domain: DomainDoc, req: DataRequest): Filter<CallDoc> {
+  return { domainId: domain._id, startedAt: rangeOf(domain, req), status: req.statuses ? { $in: req.statuses } : { $ne: null }, ...otherFilters(req) };
+}
+
+/** The filters on a call's numbers and description. */
+function otherFilters(req: DataRequest): Filter<CallDoc> {
   return {
-    domainId: domain._id,
-    startedAt: rangeOf(domain, req),
-    status: req.statuses ? { $in: req.statuses } : { $ne: null },
     ...(req.phone ? { destination: req.phone } : {}),
     ...(req.trackingPhone ? { trackingNumber: req.trackingPhone } : {}),
-    ...(req.callerPhone ? { caller: req.callerPhone } : {}),
     ...(req.offlineDescription ? { offlineDescription: req.offlineDescription } : {}),
   };
+}
+
+/** The calls a chunk of `_id`s reads at once. */
+const ID_CHUNK = 5000;
+
+function emptyDays(req: DataRequest): Map<string, DailyRow> {
+  const rows = new Map<string, DailyRow>();
+  for (let day = req.startDay; day <= req.endDay; day = nextDay(day)) rows.set(day, { date: day, calls: 0, duration: 0, revenue: 0 });
+  return rows;
+}
+
+function addToDay(rows: Map<string, DailyRow>, call: Pick<CallDoc, 'startedAt' | 'duration' | 'revenue'>, domain: DomainDoc): void {
+  const row = rows.get(localTime(call.startedAt, domain.timeZone).day);
+  if (!row) return;
+  row.calls++;
+  row.duration += call.duration;
+  row.revenue += call.revenue;
 }
 
 /** The days a page of `limit` records from record `offset` spans, and how many records of its first day
@@ -134,21 +173,20 @@ export function pageSpan(days: DailyRow[], offset: number, limit: number): { fir
 
 type IndexHint = Record<string, 1>;
 
-/** How the summaries can answer a request: with no filter but status, with one filter they count by,
- * or not at all (`index`: a caller, or two filters at once, read through an index). */
+/** How the summaries can answer a request without a caller: with no filter but status, with one
+ * filter they count by, or not at all (`index`: two filters at once, read through an index). */
 function dimensionFilter(req: DataRequest): DimensionFilter | null | 'index' {
   const asked: DimensionFilter[] = [];
   if (req.trackingPhone) asked.push({ dimension: 'trackingNumber', value: req.trackingPhone });
   if (req.phone) asked.push({ dimension: 'destination', value: req.phone });
   if (req.offlineDescription) asked.push({ dimension: 'offlineDescription', value: req.offlineDescription });
-  if (req.callerPhone || asked.length > 1) return 'index';
+  if (asked.length > 1) return 'index';
   return asked[0] ?? null;
 }
 
 /** The index of the calls a filter the summaries do not answer reads through. Named as a hint: a
  * planner may otherwise take another index that starts with domainId and scan the whole domain. */
 function filterIndex(req: DataRequest): IndexHint {
-  if (req.callerPhone) return { domainId: 1, caller: 1, startedAt: 1, _id: 1 };
   if (req.trackingPhone) return { trackingNumber: 1, startedAt: 1, _id: 1 };
   if (req.phone) return { domainId: 1, destination: 1, startedAt: 1, _id: 1 };
   return { domainId: 1, offlineDescription: 1, startedAt: 1, _id: 1 };

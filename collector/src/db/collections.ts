@@ -6,7 +6,7 @@ import { domainIndexes, type DomainDoc, type TrackingNumberDoc } from '../domain
 import { trackingIndexes, type AddressHoldDoc, type ClickDoc, type LeaseDoc, type OverflowShowDoc, type SlotDoc, type ViewDoc, type ViewKeyDoc, type VisitDoc } from '../tracking/documents.ts';
 import { offlineIndexes, type OfflineAssignmentDoc } from '../offline/documents.ts';
 import { telephonyIndexes, type BlockedCallerDoc, type CallDoc, type CallerDoc, type SmsDoc } from '../telephony/documents.ts';
-import type { CallDayDoc, CallPageDoc } from '../data/documents.ts';
+import type { CallDayDoc, CallerCallDoc, CallPageDoc } from '../data/documents.ts';
 import type { KeywordMonthDoc, TrafficDayDoc } from '../reports/documents.ts';
 import { commerceIndexes, type CartDoc, type ConversionDoc, type OrderDoc } from '../commerce/documents.ts';
 import { agentIndexes, type LiveCallDoc } from '../agent/documents.ts';
@@ -36,6 +36,7 @@ export interface Collections {
   calls: Collection<CallDoc>;
   callDays: Collection<CallDayDoc>;
   callPages: Collection<CallPageDoc>;
+  callerCalls: Collection<CallerCallDoc>;
   trafficDays: Collection<TrafficDayDoc>;
   keywordMonths: Collection<KeywordMonthDoc>;
   sms: Collection<SmsDoc>;
@@ -83,6 +84,7 @@ export function collections(db: Db): Collections {
     calls: db.collection('calls'),
     callDays: db.collection('call_days'),
     callPages: db.collection('call_pages'),
+    callerCalls: db.collection('caller_calls'),
     trafficDays: db.collection('traffic_days'),
     keywordMonths: db.collection('keyword_months'),
     sms: db.collection('sms'),

@@ -7,6 +7,8 @@ import type { Collections } from './collections.ts';
 import { DEFAULT_COUNTRY } from '../domains/phone-numbers.ts';
 import { CallSources } from '../reports/call-sources.ts';
 import { CallWrites } from '../telephony/call-writes.ts';
+import { FirstCalls } from '../telephony/first-calls.ts';
+import { CallerCalls } from '../data/caller-calls.ts';
 
 export async function migrateDatabase(c: Collections): Promise<void> {
   // Numbers of any country: a domain stored before it had a country is French, as its numbers were
@@ -31,6 +33,14 @@ export async function migrateDatabase(c: Collections): Promise<void> {
     for await (const call of recorded) await writes.update(call, { recording: call.recording! });
     await c.domains.updateOne({ _id: domain._id }, { $set: { recordingLinksVersion: 1 } });
   }
+  // Each caller's calls by `_id` (data/caller-calls.ts), for the data API's caller filter, and the
+  // callers of calls stored before first calls were kept, claimed: neither reads an index of the calls.
+  for await (const domain of c.domains.find({ callerCallsVersion: { $exists: false } }, { projection: { _id: 1 } })) {
+    await new CallerCalls(c).rebuild(domain._id);
+    await new FirstCalls(c).notePastCallers(domain._id);
+    await c.domains.updateOne({ _id: domain._id }, { $set: { callerCallsVersion: 1 } });
+  }
+  await dropIndexes(c.calls, [{ domainId: 1, caller: 1, startedAt: 1, _id: 1 }]);
 }
 
 /** 2: spam apart (issue 39). */

@@ -151,7 +151,6 @@ export const telephonyIndexes: IndexPlan = {
     // callStart finds the call ringing on a number around a time; the data API filters by it.
     [{ trackingNumber: 1, startedAt: 1, _id: 1 }],
     // The data API's other filters, each with its own index.
-    [{ domainId: 1, caller: 1, startedAt: 1, _id: 1 }],
     [{ domainId: 1, destination: 1, startedAt: 1, _id: 1 }],
     [{ domainId: 1, offlineDescription: 1, startedAt: 1, _id: 1 }],
     // The calls still without an outcome, for the warning that the carrier stopped reporting

@@ -1,8 +1,12 @@
 // First-time callers (ours): a call whose caller never called the domain before. Decided once, at
 // the call's first report, by claiming the caller for the domain with an insert on
-// `<domainId>|<number>`: of two simultaneous first calls of one new caller exactly one wins.
+// `<domainId>|<number>`: of two simultaneous first calls of one new caller exactly one wins. The
+// callers of calls stored before first calls were kept are claimed once, by the migration
+// (notePastCallers), so that the check is one `_id` and never a read of the caller's calls.
 import type { Collections } from '../db/collections.ts';
+import type { AnyBulkWriteOperation } from 'mongodb';
 import { isDuplicateKey } from '../db/writes.ts';
+import type { CallerDoc } from './documents.ts';
 
 export class FirstCalls {
   constructor(private readonly c: Collections) {}
@@ -18,11 +22,22 @@ export class FirstCalls {
       // Another report of this same call (a retry, a race of its reports) claimed it already.
       return (await this.c.callers.findOne({ _id }, { projection: { firstCallId: 1 } }))?.firstCallId === callId;
     }
-    return !(await this.calledBeforeItWasKept(domainId, caller, callId));
+    return true;
   }
 
-  /** A call stored before first calls were kept (no `firstCall` field) counts as an earlier call. */
-  private async calledBeforeItWasKept(domainId: string, caller: string, callId: number): Promise<boolean> {
-    return (await this.c.calls.countDocuments({ domainId, caller, _id: { $ne: callId }, firstCall: { $exists: false } }, { limit: 1 })) > 0;
+  /** Claims the callers of a domain's calls stored before first calls were kept: none of their later
+   * calls is a first. */
+  async notePastCallers(domainId: string): Promise<void> {
+    const past = this.c.calls.find({ domainId, firstCall: { $exists: false }, caller: { $ne: null } }, { projection: { caller: 1, startedAt: 1 }, batchSize: 5000 });
+    let batch: AnyBulkWriteOperation<CallerDoc>[] = [];
+    const flush = async () => {
+      if (batch.length) await this.c.callers.bulkWrite(batch, { ordered: false });
+      batch = [];
+    };
+    for await (const call of past) {
+      batch.push({ updateOne: { filter: { _id: `${domainId}|${call.caller}` }, update: { $setOnInsert: { domainId, firstCallId: call._id, at: call.startedAt } }, upsert: true } });
+      if (batch.length === 1000) await flush();
+    }
+    await flush();
   }
 }

@@ -1,0 +1,81 @@
+// The calls of each caller, in time order, as documents whose `_id` is `<domainId>|<caller>|<start>|<call id>`
+// (numbers zero-padded, so that `_id` order is time order, ties by id): the data API's caller filter
+// reads a range of `_id`, which every engine does fast. Through a secondary index on the calls, the
+// embedded SecantusDB reads the whole index whatever the bounds (docs/benchmarks.md): about 0.3 to
+// 1 s at a million calls. Kept at every call write (call-summaries.ts) at the call's revision: an
+// entry of an older revision, arriving late, is refused; a call moved to another start leaves a
+// tombstone (no status) under its old key, so that a late write cannot bring it back there. An
+// erased caller's entries are deleted outright: their number is in the key.
+import type { CallStatus } from '@ringtrail/shared';
+import type { Collections } from '../db/collections.ts';
+import { isDuplicateKey } from '../db/writes.ts';
+import type { CallDoc } from '../telephony/documents.ts';
+import { domainKeys } from './call-days.ts';
+
+type Entry = Pick<CallDoc, '_id' | 'domainId' | 'caller' | 'startedAt' | 'status' | 'rev'>;
+
+const pad = (n: number, digits: number) => String(Math.max(0, n)).padStart(digits, '0');
+const callerPrefix = (domainId: string, caller: string) => `${domainId}|${caller}|`;
+
+/** The key of a call's entry; null for an anonymous caller. */
+export function callerCallKey(call: Pick<Entry, '_id' | 'domainId' | 'caller' | 'startedAt'>): string | null {
+  return call.caller ? `${callerPrefix(call.domainId, call.caller)}${pad(call.startedAt.getTime(), 13)}|${pad(call._id, 15)}` : null;
+}
+
+/** The call id at the end of an entry's key. */
+const idOfKey = (key: string) => Number(key.slice(key.lastIndexOf('|') + 1));
+
+export class CallerCalls {
+  constructor(private readonly c: Collections) {}
+
+  async record(before: Entry | null, after: Entry): Promise<void> {
+    const was = before && callerCallKey(before);
+    const now = callerCallKey(after);
+    if (was === now && before?.status === after.status) return;
+    await Promise.all([
+      was && was !== now && (now ? this.put(was, after.rev, undefined) : this.c.callerCalls.deleteOne({ _id: was })),
+      now && this.put(now, after.rev, after.status),
+    ]);
+  }
+
+  /** The ids of a caller's calls started in `range`, oldest first (ties by id): of these statuses, or
+   * every call whose outcome is known. */
+  async ids(domainId: string, caller: string, range: { $gte: Date; $lt: Date }, statuses?: readonly CallStatus[]): Promise<number[]> {
+    const prefix = callerPrefix(domainId, caller);
+    const entries = this.c.callerCalls.find(
+      { _id: { $gte: `${prefix}${pad(range.$gte.getTime(), 13)}`, $lt: `${prefix}${pad(range.$lt.getTime(), 13)}` }, status: statuses ? { $in: [...statuses] } : { $ne: null } },
+      { projection: { _id: 1 }, sort: { _id: 1 } },
+    );
+    const ids: number[] = [];
+    for await (const { _id } of entries) ids.push(idOfKey(_id));
+    return ids;
+  }
+
+  /** Puts the entries of a domain's calls again (a domain whose calls were stored before the entries were kept). */
+  async rebuild(domainId: string): Promise<number> {
+    await this.c.callerCalls.deleteMany({ _id: domainKeys(domainId) });
+    let batch: { _id: string; rev: number; status: CallStatus | null }[] = [];
+    let count = 0;
+    const flush = async () => {
+      if (batch.length) await this.c.callerCalls.insertMany(batch, { ordered: false }).catch((err: unknown) => { if (!isDuplicateKey(err)) throw err; });
+      count += batch.length;
+      batch = [];
+    };
+    for await (const call of this.c.calls.find({ domainId, caller: { $ne: null } }, { projection: { domainId: 1, caller: 1, startedAt: 1, status: 1, rev: 1 }, batchSize: 5000 })) {
+      batch.push({ _id: callerCallKey(call)!, rev: call.rev, status: call.status });
+      if (batch.length === 5000) await flush();
+    }
+    await flush();
+    return count;
+  }
+
+  /** Sets an entry at a revision; `status` undefined leaves a tombstone. A later revision's entry stays. */
+  private async put(_id: string, rev: number, status: CallStatus | null | undefined): Promise<void> {
+    const update = status === undefined ? { $set: { rev }, $unset: { status: '' as const } } : { $set: { rev, status } };
+    try {
+      await this.c.callerCalls.updateOne({ _id, rev: { $lt: rev } }, update, { upsert: true });
+    } catch (err) {
+      if (!isDuplicateKey(err)) throw err; // a later revision's entry is there already
+    }
+  }
+}
