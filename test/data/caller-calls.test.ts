@@ -64,7 +64,7 @@ describe('caller filter', () => {
     // As the release before stored it: the call, no entry.
     await s.t.c.calls.insertOne({ ...stored, _id: 990_001, callRef: 'cc-old-legacy', startedAt: new Date(Date.UTC(2026, 1, 8, 9)) });
     expect((await byCaller('0611000006')).total_results).toBe(1);
-    await s.t.c.domains.updateMany({}, { $unset: { callerCallsVersion: '' } });
+    await s.t.c.domains.updateMany({}, { $unset: { contactEntriesVersion: '' } });
     await migrateDatabase(s.t.c);
     expect((await byCaller('0611000006')).results.map((r: { call_id: number }) => r.call_id)).toEqual([body.callId, 990_001]);
   });

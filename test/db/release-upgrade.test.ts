@@ -30,7 +30,7 @@ describe('an upgrade from the release before numbers of any country', () => {
     await migrateDatabase(t.c);
     for (const [name, docs] of Object.entries(stored)) {
       const now = await t.db.collection(name).find().sort({ _id: 1 }).toArray();
-      const expected = name === 'domains' ? docs.map((d) => ({ ...d, country: 'FR', callCountsVersion: 2, recordingLinksVersion: 1, callerCallsVersion: 1 })) : name === 'users' ? docs.map((u) => ({ ...u, role: 'owner' })) : docs;
+      const expected = name === 'domains' ? docs.map((d) => ({ ...d, country: 'FR', callCountsVersion: 2, recordingLinksVersion: 1, contactEntriesVersion: 1 })) : name === 'users' ? docs.map((u) => ({ ...u, role: 'owner' })) : docs;
       expect(BSON.EJSON.stringify(now, { relaxed: false }), name).toBe(BSON.EJSON.stringify(expected, { relaxed: false }));
     }
   });

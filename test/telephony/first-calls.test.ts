@@ -65,7 +65,7 @@ describe('first-time callers', () => {
     await s.t.c.calls.insertOne({ ...older, _id: 900_001, callRef: 'legacy-1', caller: '0672222222', firstCall: undefined });
     await s.t.c.calls.updateOne({ _id: 900_001 }, { $unset: { firstCall: '' } });
     // The release that keeps them claims the callers of such calls once, at its start.
-    await s.t.c.domains.updateMany({}, { $unset: { callerCallsVersion: '' } });
+    await s.t.c.domains.updateMany({}, { $unset: { contactEntriesVersion: '' } });
     await migrateDatabase(s.t.c);
     const id = await callFrom('0672222222');
     expect((await s.t.c.calls.findOne({ _id: id }))!.firstCall).toBe(false);

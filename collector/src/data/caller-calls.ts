@@ -8,7 +8,7 @@
 // erased caller's entries are deleted outright: their number is in the key.
 import type { CallStatus } from '@ringtrail/shared';
 import type { Collections } from '../db/collections.ts';
-import { isDuplicateKey } from '../db/writes.ts';
+import { isDuplicateKey, putAtRevision } from '../db/writes.ts';
 import type { CallDoc } from '../telephony/documents.ts';
 import { domainKeys } from './call-days.ts';
 
@@ -33,8 +33,8 @@ export class CallerCalls {
     const now = callerCallKey(after);
     if (was === now && before?.status === after.status) return;
     await Promise.all([
-      was && was !== now && (now ? this.put(was, after.rev, undefined) : this.c.callerCalls.deleteOne({ _id: was })),
-      now && this.put(now, after.rev, after.status),
+      was && was !== now && (now ? putAtRevision(this.c.callerCalls, was, after.rev, {}, ['status']) : this.c.callerCalls.deleteOne({ _id: was })),
+      now && putAtRevision(this.c.callerCalls, now, after.rev, { status: after.status }),
     ]);
   }
 
@@ -67,15 +67,5 @@ export class CallerCalls {
     }
     await flush();
     return count;
-  }
-
-  /** Sets an entry at a revision; `status` undefined leaves a tombstone. A later revision's entry stays. */
-  private async put(_id: string, rev: number, status: CallStatus | null | undefined): Promise<void> {
-    const update = status === undefined ? { $set: { rev }, $unset: { status: '' as const } } : { $set: { rev, status } };
-    try {
-      await this.c.callerCalls.updateOne({ _id, rev: { $lt: rev } }, update, { upsert: true });
-    } catch (err) {
-      if (!isDuplicateKey(err)) throw err; // a later revision's entry is there already
-    }
   }
 }

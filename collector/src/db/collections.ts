@@ -14,7 +14,7 @@ import { webhookIndexes, type DeliveryLogDoc, type OutboxDoc } from '../webhooks
 import { rateLimitIndexes, type RateLimitDoc } from '../http/documents.ts';
 import type { CounterDoc, ExternalRefDoc } from './documents.ts';
 import { formIndexes, type FormDoc } from '../forms/documents.ts';
-import { peopleIndexes, type PersonDoc, type PersonKeyDoc } from '../people/documents.ts';
+import { peopleIndexes, type PersonDoc, type PersonEntryDoc, type PersonKeyDoc } from '../people/documents.ts';
 import { alertIndexes, type AlertChoiceDoc, type AlertThrottleDoc, type PendingAlertDoc, type SummaryRunDoc, type UnsubscribeTokenDoc, type WarningStateDoc } from '../alerts/documents.ts';
 
 export interface Collections {
@@ -43,6 +43,7 @@ export interface Collections {
   forms: Collection<FormDoc>;
   people: Collection<PersonDoc>;
   personKeys: Collection<PersonKeyDoc>;
+  personEntries: Collection<PersonEntryDoc>;
   externalRefs: Collection<ExternalRefDoc>;
   carts: Collection<CartDoc>;
   orders: Collection<OrderDoc>;
@@ -91,6 +92,7 @@ export function collections(db: Db): Collections {
     forms: db.collection('forms'),
     people: db.collection('people'),
     personKeys: db.collection('person_keys'),
+    personEntries: db.collection('person_entries'),
     externalRefs: db.collection('external_refs'),
     carts: db.collection('carts'),
     orders: db.collection('orders'),

@@ -9,6 +9,7 @@ import { CallSources } from '../reports/call-sources.ts';
 import { CallWrites } from '../telephony/call-writes.ts';
 import { FirstCalls } from '../telephony/first-calls.ts';
 import { CallerCalls } from '../data/caller-calls.ts';
+import { PersonContacts } from '../people/person-contacts.ts';
 
 export async function migrateDatabase(c: Collections): Promise<void> {
   // Numbers of any country: a domain stored before it had a country is French, as its numbers were
@@ -33,23 +34,34 @@ export async function migrateDatabase(c: Collections): Promise<void> {
     for await (const call of recorded) await writes.update(call, { recording: call.recording! });
     await c.domains.updateOne({ _id: domain._id }, { $set: { recordingLinksVersion: 1 } });
   }
-  // Each caller's calls by `_id` (data/caller-calls.ts), for the data API's caller filter, and the
-  // callers of calls stored before first calls were kept, claimed: neither reads an index of the calls.
-  for await (const domain of c.domains.find({ callerCallsVersion: { $exists: false } }, { projection: { _id: 1 } })) {
+  // Contacts by `_id`, so that nothing of a caller or a person reads an index of the calls: each
+  // caller's calls (data/caller-calls.ts), for the data API's caller filter; the callers of calls
+  // stored before first calls were kept, claimed; each person's keys and contacts
+  // (people/person-contacts.ts), with their first lead counted.
+  for await (const domain of c.domains.find({ contactEntriesVersion: { $exists: false } }, { projection: { _id: 1 } })) {
     await new CallerCalls(c).rebuild(domain._id);
     await new FirstCalls(c).notePastCallers(domain._id);
-    await c.domains.updateOne({ _id: domain._id }, { $set: { callerCallsVersion: 1 } });
+    await new PersonContacts(c).putPast(domain._id);
+    await c.domains.updateOne({ _id: domain._id }, { $set: { contactEntriesVersion: 1 } });
   }
-  await dropIndexes(c.calls, [{ domainId: 1, caller: 1, startedAt: 1, _id: 1 }]);
+  await dropIndexes(c.calls, [{ domainId: 1, caller: 1, startedAt: 1, _id: 1 }, { personId: 1 }]);
+  await dropIndexes(c.forms, [{ personId: 1 }]);
+  await dropIndexes(c.personKeys, [{ personId: 1 }]);
 }
 
 /** 2: spam apart (issue 39). */
 const CALL_COUNTS_VERSION = 2;
 
+const NAMESPACE_NOT_FOUND = 26;
+
 /** Drops the collection's indexes of these keys, those it has. */
 async function dropIndexes<T extends Document>(collection: Collection<T>, keys: Record<string, 1>[]): Promise<void> {
   const unwanted = new Set(keys.map((key) => JSON.stringify(key)));
-  for (const index of await collection.indexes()) {
+  const indexes = await collection.indexes().catch((err: { code?: number }) => {
+    if (err.code === NAMESPACE_NOT_FOUND) return []; // no collection, no index
+    throw err;
+  });
+  for (const index of indexes) {
     if (index.name && unwanted.has(JSON.stringify(index.key))) await collection.dropIndex(index.name);
   }
 }

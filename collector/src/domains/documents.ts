@@ -75,9 +75,10 @@ export interface DomainDoc {
   /** Ours: set once the domain's calls' data API entries say whether each has a stored recording
    * (db/migrations.ts writes those recorded before again). */
   recordingLinksVersion?: number;
-  /** Ours: set once the domain's calls have their callers' entries (data/caller-calls.ts) and its
-   * past callers are claimed (telephony/first-calls.ts), by db/migrations.ts. */
-  callerCallsVersion?: number;
+  /** Ours: set once the domain's calls have their callers' entries (data/caller-calls.ts), its past
+   * callers are claimed (telephony/first-calls.ts) and its people have their entries
+   * (people/person-contacts.ts), by db/migrations.ts. */
+  contactEntriesVersion?: number;
 }
 
 export interface TrackingNumberDoc {

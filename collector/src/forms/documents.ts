@@ -39,11 +39,13 @@ export interface FormDoc {
   lead: boolean;
   /** Ours (people/): the person this contact is one of; null without a phone, e-mail or visitor id. */
   personId: number | null;
+  /** Ours: its write's revision (absent: 0), for what is kept from it (people/person-contacts.ts). */
+  rev?: number;
   /** When its personal fields were erased with its person's (people/erase.ts). */
   erasedAt?: Date;
 }
 
 export const formIndexes: IndexPlan = {
   // The forms log and the data API: a domain's submissions of a range, oldest first.
-  forms: [[{ domainId: 1, submittedAt: 1, _id: 1 }], [{ personId: 1 }, { sparse: true }]],
+  forms: [[{ domainId: 1, submittedAt: 1, _id: 1 }]],
 };

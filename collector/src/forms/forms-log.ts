@@ -26,7 +26,7 @@ export interface FormRow {
   personId: number | null;
 }
 
-const rowOf = (f: FormDoc): FormRow => ({
+export const rowOf = (f: FormDoc): FormRow => ({
   formId: f._id,
   submittedAt: f.submittedAt,
   pageUrl: f.pageUrl,
@@ -55,15 +55,6 @@ export async function formPage(c: Collections, domain: DomainDoc, formId: number
   if (!form) return null;
   const views = form.visitId === null ? [] : await c.views.find({ visitId: form.visitId, createdAt: { $lte: form.submittedAt } }, { projection: { url: 1, pageTitle: 1, createdAt: 1 }, sort: { createdAt: 1 }, limit: 200 }).toArray();
   return { ...rowOf(form), pages: views.map((v) => ({ url: v.url, title: v.pageTitle, at: v.createdAt })) };
-}
-
-/** A person's word on a submission (null undoes it): a lead, not a lead, or spam; the signals count again without it. */
-export async function setFormVerdict(c: Collections, domain: DomainDoc, formId: number, verdict: FormVerdict | null): Promise<FormRow | null> {
-  const form = await c.forms.findOne({ _id: formId, domainId: domain._id });
-  if (!form) return null;
-  const { spam, lead } = judged(form.signal, verdict);
-  const after = await c.forms.findOneAndUpdate({ _id: formId }, { $set: { verdict, lead, spam } }, { returnDocument: 'after' });
-  return after && rowOf(after);
 }
 
 /** Spam and lead from the signals and a person's verdict, which wins. */

@@ -13,6 +13,7 @@ import type { People } from '../people/people.ts';
 import { FormPush } from './form-push.ts';
 import { DEFAULT_GA4_ENDPOINT, formLeadEvent } from '../commerce/analytics.ts';
 import { Outbox } from '../webhooks/outbox.ts';
+import { FormWrites } from './form-writes.ts';
 import type { FormDoc, FormSpamReason } from './documents.ts';
 
 export function spamOf(req: Pick<BrowserFormRequest, 'honeypot' | 'elapsed_ms'>): Exclude<FormSpamReason, 'verdict'> | null {
@@ -30,6 +31,7 @@ export class FormSubmissions {
     private readonly ga4Endpoint = DEFAULT_GA4_ENDPOINT,
     private readonly push = new FormPush(c),
     private readonly outbox = new Outbox(c),
+    private readonly writes = new FormWrites(c),
   ) {}
 
   async submit(domain: DomainDoc, req: BrowserFormRequest, now = new Date()): Promise<FormDoc> {
@@ -63,7 +65,7 @@ export class FormSubmissions {
       // A robot's submission joins no one: its made-up phone or address would join strangers.
       personId: spam ? null : await this.people.join(domain._id, { ...contact, visitor: uniqueVisitorId }, now),
     };
-    await this.c.forms.insertOne(doc);
+    await this.writes.insert(domain, doc);
     await this.push.stored(doc, domain, now);
     const lead = doc.lead ? formLeadEvent(domain, doc, this.ga4Endpoint, visit?.ga) : null;
     if (lead) await this.outbox.enqueue(lead, now);

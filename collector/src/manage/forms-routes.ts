@@ -1,7 +1,8 @@
 // The back end's forms (issue 43): the forms log, one submission's page, and a person's verdict on one.
 import type Router from '@koa/router';
 import type { Collections } from '../db/collections.ts';
-import { formPage, formsPage, setFormVerdict } from '../forms/forms-log.ts';
+import { formPage, formsPage, rowOf } from '../forms/forms-log.ts';
+import { FormWrites } from '../forms/form-writes.ts';
 import { bodyOf, parseBody } from '../http/body.ts';
 import { ManageFailure } from '../http/manage-envelope.ts';
 import { reportRange } from '../reports/day-range.ts';
@@ -12,6 +13,7 @@ import { valid } from './validate.ts';
 import { verdictBody } from './verdict-routes.ts';
 
 export function formsRoutes(router: Router, c: Collections, can: Can): void {
+  const writes = new FormWrites(c);
   router.get('/domains/:domain/reports/forms', can(RULES.readCalls), async (ctx) => {
     const domain = await domainOf(c, ctx);
     const page = Number(ctx.query.page ?? 1);
@@ -33,8 +35,8 @@ export function formsRoutes(router: Router, c: Collections, can: Can): void {
     const { verdict } = valid(verdictBody, bodyOf(ctx.request));
     const formId = Number(ctx.params.formId);
     auditing(ctx, { formId, verdict });
-    const form = Number.isSafeInteger(formId) ? await setFormVerdict(c, domain, formId, verdict) : null;
+    const form = Number.isSafeInteger(formId) ? await writes.setVerdict(domain, formId, verdict) : null;
     if (!form) throw new ManageFailure(404, `No form submission ${ctx.params.formId} in this domain`);
-    ctx.body = form;
+    ctx.body = rowOf(form);
   });
 }

@@ -415,7 +415,7 @@ export const OPERATIONS: Operation[] = [
   manageOp('post', '/account/keys/call-center', 'A new call-center key, answered once', object('The key')),
   manageOp('get', '/account/deliveries', 'The delivery log, newest first', json('Attempts', answer.manage.list), { query: z.object({ limit: z.string().optional() }) }),
   manageOp('post', '/account/deliveries/:id/resend', "Queues a logged push's body again", object('The new message id'), {}, 202),
-  manageOp('get', '/domains/:domain/reports/overview', 'Visits, views, calls, sales: in total, per day, per source class, per keyword, campaign and landing page (calls and sales credited by a touch model)', object('The overview'), {
+  manageOp('get', '/domains/:domain/reports/overview', 'Visits, views, calls, form leads, sales: in total, per day, per source class, per keyword, campaign and landing page (calls, form leads and sales credited by a touch model), and the people who became leads', object('The overview'), {
     query: range.extend({ model: z.enum(TOUCH_MODELS).optional().describe("How the source and keyword tables credit calls and sales: the calling visit (last-touch, the default), the visitor's latest visit that was not direct (last-non-direct), or their first visit of the 90 days before (first-touch)") }),
   }),
   manageOp('get', '/domains/:domain/reports/calls', 'The calls log, a page of 50, newest first', object('A page of calls'), { query: callFilters.extend({ page: z.string().optional() }) }),

@@ -11,6 +11,25 @@ export interface PersonDoc {
   mergedInto?: number;
   /** When the person was erased on request (erase.ts): their contacts stay, anonymous. */
   erasedAt?: Date;
+  /** Ours: the person's first contact that is a lead, and the counters it added one to (lead-people.ts). */
+  firstLead?: FirstLead;
+}
+
+export interface FirstLead {
+  /** Its entry's `_id` (person-contacts.ts). */
+  entry: string;
+  /** Its local day, and the places of that day's `leadPeople` counters: `total`, `src.paid`, `firstTouch.src.organic`… */
+  day: string;
+  places: string[];
+}
+
+/** A key or a contact of a person (person-contacts.ts): `_id` = `<person id, 12 digits>|k|<key>` or
+ * `<person id>|c|<start ms, 13 digits>|<call|form>|<id, 15 digits>`. A contact entry without `lead`
+ * is a tombstone, where the contact was before it moved. */
+export interface PersonEntryDoc {
+  _id: string;
+  rev: number;
+  lead?: boolean;
 }
 
 /** `_id`: `<domainId>|phone:<canonical>`, `…|email:<address>` or `…|visitor:<id>`. */
@@ -19,7 +38,5 @@ export interface PersonKeyDoc {
   personId: number;
 }
 
-export const peopleIndexes: IndexPlan = {
-  // A person's keys, to show and to move on a merge.
-  personKeys: [[{ personId: 1 }]],
-};
+/** None: a person is read by `_id`, their keys and contacts by a range of `_id` (person-contacts.ts). */
+export const peopleIndexes: IndexPlan = {};

@@ -7,7 +7,8 @@ import { deleteRecording } from '../recordings/retention.ts';
 import type { RecordingStates } from '../recordings/states.ts';
 import type { RecordingStore } from '../recordings/store.ts';
 import type { CallWrites } from '../telephony/call-writes.ts';
-import { keysOfPerson } from './people.ts';
+import { parseKeys } from './people.ts';
+import { PersonContacts } from './person-contacts.ts';
 
 export interface Erased {
   calls: number;
@@ -18,13 +19,17 @@ export interface Erased {
 }
 
 export async function erasePerson(c: Collections, writes: CallWrites, recordings: { store: RecordingStore; states: RecordingStates } | null, domainId: string, personId: number, by: string, now = new Date()): Promise<Erased> {
-  const { phones, visitors } = await keysOfPerson(c, personId);
+  const entries = new PersonContacts(c);
+  const [keys, contacts] = await Promise.all([entries.keys(personId, 0), entries.contacts(personId)]);
+  const { phones, visitors } = parseKeys(keys);
   const erased: Erased = { calls: 0, forms: 0, texts: 0, visits: 0, recordings: 0 };
+  // Marked first: the person's count among the people who became leads stays (lead-people.ts).
+  await c.people.updateOne({ _id: personId }, { $set: { erasedAt: now } });
 
-  for (const { _id } of await c.calls.find({ domainId, personId }, { projection: { _id: 1 } }).toArray()) {
+  for (const { id: _id } of contacts.filter((x) => x.kind === 'call')) {
     if (recordings && (await deleteRecording(recordings.states, recordings.store, _id, by, now))) erased.recordings++;
     for (;;) {
-      const call = await c.calls.findOne({ _id });
+      const call = await c.calls.findOne({ _id, domainId, personId });
       if (!call) break;
       if (await writes.update(call, { caller: null, personId: null, clientData: null })) {
         erased.calls++;
@@ -32,13 +37,14 @@ export async function erasePerson(c: Collections, writes: CallWrites, recordings
       }
     }
   }
-  erased.forms = (await c.forms.updateMany({ domainId, personId }, { $set: { fields: {}, phone: null, email: null, uniqueVisitorId: null, personId: null, erasedAt: now } })).modifiedCount;
+  const formIds = contacts.filter((x) => x.kind === 'form').map((x) => x.id);
+  erased.forms = (await c.forms.updateMany({ _id: { $in: formIds }, domainId, personId }, { $set: { fields: {}, phone: null, email: null, uniqueVisitorId: null, personId: null, erasedAt: now } })).modifiedCount;
   if (phones.length) {
     erased.texts = (await c.sms.updateMany({ domainId, caller: { $in: phones } }, { $set: { caller: null, message: '' } })).modifiedCount;
     await c.callers.deleteMany({ _id: { $in: phones.map((p) => `${domainId}|${p}`) } });
   }
   if (visitors.length) erased.visits = (await c.visits.updateMany({ domainId, uniqueVisitorId: { $in: visitors } }, { $set: { uniqueVisitorId: null, ip: '', userAgent: null } })).modifiedCount;
-  await c.personKeys.deleteMany({ personId });
-  await c.people.updateOne({ _id: personId }, { $set: { erasedAt: now } });
+  await c.personKeys.deleteMany({ _id: { $in: keys } });
+  await entries.erase(personId);
   return erased;
 }

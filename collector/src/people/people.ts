@@ -2,11 +2,13 @@
 // it is known by; none known yet makes a new person, one person's keys take the contact, and keys of
 // several people join them: the oldest lives on, the others point to it (`mergedInto`), and their
 // contacts move to it. Concurrent joins of one key meet on its `_id`: the second insert fails and
-// that join reads again. Knows nothing of HTTP.
+// that join reads again. A person's keys and contacts are also kept under their id
+// (person-contacts.ts), which is what their page reads. Knows nothing of HTTP.
 import type { Collections } from '../db/collections.ts';
 import type { IdAllocator } from '../db/ids.ts';
 import { isDuplicateKey } from '../db/writes.ts';
 import type { CallWrites } from '../telephony/call-writes.ts';
+import { PersonContacts } from './person-contacts.ts';
 
 export interface ContactKeys {
   phone?: string | null;
@@ -17,11 +19,22 @@ export interface ContactKeys {
 const keyId = (domainId: string, kind: string, value: string) => `${domainId}|${kind}:${value}`;
 const KEY = /^[^|]+\|(phone|email|visitor):(.*)$/;
 
-/** What a person is known by: their numbers (canonical), e-mail addresses and visitor ids. */
-export async function keysOfPerson(c: Collections, personId: number): Promise<{ phones: string[]; emails: string[]; visitors: string[] }> {
-  const keys = { phones: [] as string[], emails: [] as string[], visitors: [] as string[] };
-  for (const { _id } of await c.personKeys.find({ personId }).limit(100).toArray()) {
-    const [, kind, value] = KEY.exec(_id) ?? [];
+export interface KeysOfPerson {
+  phones: string[];
+  emails: string[];
+  visitors: string[];
+}
+
+/** What a person is known by: their numbers (canonical), e-mail addresses and visitor ids, the first 100. */
+export async function keysOfPerson(c: Collections, personId: number): Promise<KeysOfPerson> {
+  return parseKeys(await new PersonContacts(c).keys(personId));
+}
+
+/** Keys (PersonKeyDoc `_id`s) by kind. */
+export function parseKeys(ids: string[]): KeysOfPerson {
+  const keys: KeysOfPerson = { phones: [], emails: [], visitors: [] };
+  for (const key of ids) {
+    const [, kind, value] = KEY.exec(key) ?? [];
     if (value !== undefined) keys[kind === 'phone' ? 'phones' : kind === 'email' ? 'emails' : 'visitors'].push(value);
   }
   return keys;
@@ -37,11 +50,15 @@ export function personKeys(domainId: string, keys: ContactKeys): string[] {
 }
 
 export class People {
+  private readonly contacts: PersonContacts;
+
   constructor(
     private readonly c: Collections,
     private readonly ids: IdAllocator,
     private readonly calls: CallWrites,
-  ) {}
+  ) {
+    this.contacts = new PersonContacts(c);
+  }
 
   /** The person of a contact with these keys (made, or joined); null for a contact without any. */
   async join(domainId: string, keys: ContactKeys, now = new Date()): Promise<number | null> {
@@ -55,6 +72,7 @@ export class People {
       const missing = ids.filter((id) => !known.some((k) => k._id === id));
       try {
         if (missing.length) await this.c.personKeys.insertMany(missing.map((_id) => ({ _id, personId })), { ordered: true });
+        await this.contacts.addKeys(personId, missing);
         return personId;
       } catch (err) {
         if (!isDuplicateKey(err)) throw err; // another contact took one of the keys meanwhile: read again
@@ -89,15 +107,19 @@ export class People {
   /** The others live on as `into`: their keys and contacts move to it. */
   private async merge(into: number, others: number[]): Promise<void> {
     await this.c.people.updateMany({ _id: { $in: others } }, { $set: { mergedInto: into } });
-    await this.c.personKeys.updateMany({ personId: { $in: others } }, { $set: { personId: into } });
-    await this.c.forms.updateMany({ personId: { $in: others } }, { $set: { personId: into } });
-    // Calls through their writes, so that their data API records say so: a compare-and-set, read
-    // again when another write of the call came between.
-    for (const { _id } of await this.c.calls.find({ personId: { $in: others } }, { projection: { _id: 1 } }).toArray()) {
-      for (;;) {
-        const call = await this.c.calls.findOne({ _id, personId: { $in: others } });
-        if (!call || (await this.calls.update(call, { personId: into }))) break;
+    for (const other of others) {
+      const [keys, contacts] = await Promise.all([this.contacts.keys(other, 0), this.contacts.contacts(other)]);
+      await this.c.personKeys.updateMany({ _id: { $in: keys } }, { $set: { personId: into } });
+      await this.c.forms.updateMany({ _id: { $in: contacts.filter((x) => x.kind === 'form').map((x) => x.id) } }, { $set: { personId: into } });
+      // Calls through their writes, so that their data API records say so: a compare-and-set, read
+      // again when another write of the call came between.
+      for (const { id } of contacts.filter((x) => x.kind === 'call')) {
+        for (;;) {
+          const call = await this.c.calls.findOne({ _id: id, personId: other });
+          if (!call || (await this.calls.update(call, { personId: into }))) break;
+        }
       }
+      await this.contacts.move(other, into);
     }
   }
 }

@@ -8,6 +8,7 @@ import { countryOf, nationalOf } from '../domains/phone-numbers.ts';
 import { sourceLabel } from '../tracking/attribution.ts';
 import type { Touch } from '../tracking/touches.ts';
 import { keysOfPerson } from './people.ts';
+import { PersonContacts, type ContactKind } from './person-contacts.ts';
 
 const TIMELINE_MAX = 200;
 
@@ -26,11 +27,13 @@ export interface Timeline {
 }
 
 export async function timelineOf(c: Collections, domain: DomainDoc, personId: number): Promise<Timeline> {
-  const { phones, emails, visitors } = await keysOfPerson(c, personId);
-  const latest = { sort: { _id: -1 as const }, limit: TIMELINE_MAX };
+  // Their keys and latest contacts by `_id` (person-contacts.ts), then those contacts by `_id`.
+  const entries = new PersonContacts(c);
+  const [{ phones, emails, visitors }, contacts] = await Promise.all([keysOfPerson(c, personId), entries.contacts(personId, 2 * TIMELINE_MAX)]);
+  const idsOf = (kind: ContactKind) => contacts.filter((x) => x.kind === kind).slice(0, TIMELINE_MAX).map((x) => x.id);
   const [calls, forms, visits, texts] = await Promise.all([
-    c.calls.find({ personId }, latest).toArray(),
-    c.forms.find({ personId }, latest).toArray(),
+    c.calls.find({ _id: { $in: idsOf('call') }, domainId: domain._id }).toArray(),
+    c.forms.find({ _id: { $in: idsOf('form') }, domainId: domain._id }).toArray(),
     visitors.length ? c.visits.find({ domainId: domain._id, uniqueVisitorId: { $in: visitors } }, { sort: { createdAt: -1 }, limit: TIMELINE_MAX }).toArray() : [],
     phones.length ? c.sms.find({ domainId: domain._id, caller: { $in: phones } }, { sort: { sentAt: -1 }, limit: TIMELINE_MAX }).toArray() : [],
   ]);

@@ -8,9 +8,9 @@ import type { CallSourceCounts, TrafficDayDoc } from './documents.ts';
 import type { Collections } from '../db/collections.ts';
 import { dayKey, domainKeys, type CallZones } from '../data/call-days.ts';
 import { localTime } from '../domains/time-zone.ts';
-import { addToMonth, DimensionMonths, type MonthFields } from './dimension-months.ts';
+import { addToMonth, DimensionMonths, MONTH_CALL_FIELDS, type MonthFields } from './dimension-months.ts';
 import { DAY_FIELD, DIMENSIONS, keyOf, MONTH_BASE, type Dimension } from './dimensions.ts';
-import { creditOf, modelPrefix, TOUCH_MODELS, type TouchModel } from './touch-models.ts';
+import { creditOf, modelPrefix, TOUCH_MODELS, type Credited, type TouchModel } from './touch-models.ts';
 
 type Counted = Pick<CallDoc, 'domainId' | 'startedAt' | 'status' | 'source' | 'keyword' | 'firstCall' | 'lead' | 'lastTouch' | 'firstTouch' | 'lastNonDirect' | 'verdict'>;
 
@@ -43,9 +43,10 @@ function shareOf(call: Counted | null, timeZone: string): Share | null {
   return { domainId: call.domainId, day: localTime(call.startedAt, timeZone).day, places };
 }
 
-/** The source class, keyword, campaign and landing page counters a touch model credits the call in. */
-function creditedPlaces(call: Counted, model: TouchModel): string[] {
-  const { source, ...values } = creditOf(call, model);
+/** The source class, keyword, campaign and landing page counters a touch model credits a call or a
+ * form submission in. */
+export function creditedPlaces(item: Credited, model: TouchModel): string[] {
+  const { source, ...values } = creditOf(item, model);
   const prefix = modelPrefix(model);
   return [`${prefix}src.${sourceClassOf(source)}`, ...DIMENSIONS.flatMap((d) => (values[d] ? [`${prefix}${DAY_FIELD[d]}.${keyOf(values[d])}`] : []))];
 }
@@ -79,7 +80,7 @@ export class CallSources {
       const fields = months.get(month) ?? months.set(month, {}).get(month)!;
       for (const path of Object.keys(monthCountersOf(share))) addToMonth(fields, path, 1);
     }
-    await this.months.replaceCalls(domainId, months);
+    await this.months.replace(domainId, months, MONTH_CALL_FIELDS);
     await this.c.trafficDays.updateMany({ _id: domainKeys(domainId) }, { $unset: { calls: '' } });
     for (const [day, calls] of days) {
       await this.c.trafficDays.updateOne({ _id: dayKey(domainId, day) }, { $set: { calls }, $setOnInsert: { domainId, day } }, { upsert: true });
@@ -101,11 +102,17 @@ const DIMENSION_OF_FIELD = Object.fromEntries(DIMENSIONS.map((d) => [DAY_FIELD[d
 /** The month counters a share adds one to: per table, `calls`, `newCalls` for a first call, `leads`
  * for a lead, under the touch model's prefix (`cmp.firstTouch.calls.<key>`). */
 function monthCountersOf(share: Share): Record<string, 1> {
-  const counts = { '': 'calls', 'new.': 'newCalls', 'lead.': 'leads' } as const;
+  return monthPlaces(share.places, { '': 'calls', 'new.': 'newCalls', 'lead.': 'leads' });
+}
+
+/** The month counters of a day's table places (`lead.firstTouch.cmp.<key>`): the count each place's
+ * first part names (`counts`), at its table and touch model (`cmp.firstTouch.leads.<key>`). */
+export function monthPlaces(places: string[], counts: Record<string, string>): Record<string, 1> {
   const paths: Record<string, 1> = {};
-  for (const place of share.places) {
+  for (const place of places) {
     const match = /^(new\.|lead\.)?((?:firstTouch|lastNonDirect)\.)?(kw|cmp|lp)\.(.+)$/.exec(place);
-    if (match) paths[`${MONTH_BASE[DIMENSION_OF_FIELD[match[3]!]!]}${match[2] ?? ''}${counts[(match[1] ?? '') as keyof typeof counts]}.${match[4]!}`] = 1;
+    const count = counts[match?.[1] ?? ''];
+    if (match && count) paths[`${MONTH_BASE[DIMENSION_OF_FIELD[match[3]!]!]}${match[2] ?? ''}${count}.${match[4]!}`] = 1;
   }
   return paths;
 }

@@ -13,12 +13,18 @@ import { DIMENSIONS, MONTH_BASE, type Dimension } from './dimensions.ts';
 export const monthKey = (domainId: string, month: string) => `${domainId}|${month}`;
 
 /** What a month counts per value of a table. */
-export const MONTH_COUNTS = ['visits', 'calls', 'newCalls', 'leads', 'orders', 'revenueCents'] as const;
+export const MONTH_COUNTS = ['visits', 'calls', 'newCalls', 'leads', 'formLeads', 'orders', 'revenueCents'] as const;
 export type MonthCounts = Record<(typeof MONTH_COUNTS)[number], number>;
 const CALL_COUNTS = ['calls', 'newCalls', 'leads'] as const;
 
 /** Every field of a month's document holding calls, per table and touch model (`cmp.firstTouch.leads`). */
-export const MONTH_CALL_FIELDS = DIMENSIONS.flatMap((dimension) => TOUCH_MODELS.flatMap((model) => CALL_COUNTS.map((count) => `${MONTH_BASE[dimension]}${modelPrefix(model)}${count}`)));
+export const MONTH_CALL_FIELDS = monthFields(CALL_COUNTS);
+/** The same of the form leads (form-sources.ts). */
+export const MONTH_FORM_FIELDS = monthFields(['formLeads']);
+
+function monthFields(counts: readonly string[]): string[] {
+  return DIMENSIONS.flatMap((dimension) => TOUCH_MODELS.flatMap((model) => counts.map((count) => `${MONTH_BASE[dimension]}${modelPrefix(model)}${count}`)));
+}
 
 /** Counters per field of a month's document (`cmp.calls`), then per key. */
 export type MonthFields = Record<string, Record<string, number>>;
@@ -47,9 +53,10 @@ export class DimensionMonths {
     return Object.fromEntries(fields.map((field) => [field, Object.keys((at(doc, field) as Record<string, number> | undefined) ?? {})]));
   }
 
-  /** Sets a domain's calls, first calls and leads per month, after its calls were counted again. */
-  async replaceCalls(domainId: string, byMonth: Map<string, MonthFields>): Promise<void> {
-    await this.c.keywordMonths.updateMany({ _id: domainKeys(domainId) }, { $unset: Object.fromEntries(MONTH_CALL_FIELDS.map((field) => [field, ''])) });
+  /** Sets a domain's counters of these fields per month (MONTH_CALL_FIELDS: calls, first calls and
+   * leads), after they were counted again. */
+  async replace(domainId: string, byMonth: Map<string, MonthFields>, fields: string[]): Promise<void> {
+    await this.c.keywordMonths.updateMany({ _id: domainKeys(domainId) }, { $unset: Object.fromEntries(fields.map((field) => [field, ''])) });
     for (const [month, fields] of byMonth) {
       await this.c.keywordMonths.updateOne({ _id: monthKey(domainId, month) }, { $set: fields, $setOnInsert: { domainId, month } }, { upsert: true });
     }
@@ -76,7 +83,7 @@ export class DimensionMonths {
   }
 }
 
-const zeroMonth = (): MonthCounts => ({ visits: 0, calls: 0, newCalls: 0, leads: 0, orders: 0, revenueCents: 0 });
+const zeroMonth = (): MonthCounts => ({ visits: 0, calls: 0, newCalls: 0, leads: 0, formLeads: 0, orders: 0, revenueCents: 0 });
 
 /** The value at a dotted path of a document. */
 function at(doc: KeywordMonthDoc | null, path: string): unknown {

@@ -28,6 +28,13 @@ export interface CallSourceCounts {
   lead?: { total?: number } & CreditedCounts & TouchCounts;
 }
 
+/** Form submissions of a day: all but spam (`total`), spam, and the leads among them as calls are counted. */
+export interface FormSourceCounts {
+  total?: number;
+  spam?: number;
+  lead?: { total?: number } & CreditedCounts & TouchCounts;
+}
+
 /** Calls by source class and by the key of each table (reports/dimensions.ts): keyword, campaign, landing page. */
 export interface CreditedCounts {
   src?: Record<string, number>;
@@ -66,6 +73,10 @@ export interface TrafficDayDoc extends TrafficCounts {
   sales?: { orders: number; revenueCents: number; firstTouch?: Record<string, SourceSales>; lastNonDirect?: Record<string, SourceSales> };
   /** Calls whose outcome is known (reports/call-sources.ts): all, answered, by source class and by keyword. */
   calls?: CallSourceCounts;
+  /** Ours: form submissions (reports/form-sources.ts). */
+  forms?: FormSourceCounts;
+  /** Ours: people whose first lead was this day (people/lead-people.ts): all, by source class, by model. */
+  leadPeople?: { total?: number; src?: Record<string, number>; firstTouch?: { src?: Record<string, number> }; lastNonDirect?: { src?: Record<string, number> } };
   /** By online pool type, then local hour `HH`: visitors refused a number (the pool was exhausted, or
    * held back: their address held its limit), and the most numbers held. */
   pools?: Record<string, { refused?: Record<string, number>; heldBack?: Record<string, number>; peak?: Record<string, number> }>;
@@ -101,6 +112,8 @@ export interface MonthCredited {
   calls?: Record<string, number>;
   newCalls?: Record<string, number>;
   leads?: Record<string, number>;
+  /** Ours: form submissions that are leads (reports/form-sources.ts). */
+  formLeads?: Record<string, number>;
   orders?: Record<string, number>;
   revenueCents?: Record<string, number>;
 }

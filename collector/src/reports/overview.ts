@@ -1,8 +1,9 @@
-// The overview of a domain over a range of local days: visits, views, calls and sales in total,
-// per day, per source class, per keyword, campaign and landing page (dimensions.ts), the calls and
-// sales of the tables credited by a touch model (last touch, last non-direct, first touch). It reads
-// counters only (traffic-days.ts, with the calls of call-sources.ts; dimension-months.ts): a year is
-// one range of at most 366 small documents and 12 months of the tables.
+// The overview of a domain over a range of local days: visits, views, calls, form leads and sales in
+// total, per day, per source class, per keyword, campaign and landing page (dimensions.ts), the
+// calls, form leads and sales of the tables credited by a touch model (last touch, last non-direct,
+// first touch), and the people who became leads. It reads counters only (traffic-days.ts, with
+// call-sources.ts, form-sources.ts and people/lead-people.ts; dimension-months.ts): a year is one
+// range of at most 366 small documents and 12 months of the tables.
 import type { Collections } from '../db/collections.ts';
 import type { CreditedCounts, TrafficDayDoc } from './documents.ts';
 import { MODEL_FIELD, modelPrefix, type TouchModel } from './touch-models.ts';
@@ -24,6 +25,11 @@ export interface Row {
   /** Ours: the calls that are leads (telephony/leads.ts), and leads per visit. */
   leads: number;
   leadRate: number;
+  /** Ours: the form submissions that are leads (reports/form-sources.ts). */
+  formLeads: number;
+  /** Ours (totals, days and sources only): the people whose first lead, a call or a form, was in the
+   * period, each once however many contacts they made (people/lead-people.ts). */
+  leadPeople?: number;
   /** Calls per visit (tables), or calls that came from a page view per view (totals, days: an
    * offline number's or an unattributed call came from no view); 0 without visits or views. */
   conversionRate: number;
@@ -38,8 +44,8 @@ export interface Overview {
   model: TouchModel;
   currency: string;
   /** `blocked`: calls of blocked callers, `spam`: calls a person marked spam; `calls` and every
-   * other figure leave both out. */
-  totals: Row & { answered: number; blocked: number; spam: number };
+   * other figure leave both out. Ours: `forms`, the form submissions but spam, `formSpam` the spam. */
+  totals: Row & { answered: number; blocked: number; spam: number; forms: number; formSpam: number };
   days: ({ day: string } & Row)[];
   sources: ({ source: string } & Row)[];
   keywords: ({ keyword: string } & Row)[];
@@ -56,13 +62,15 @@ interface Counts {
   calls: number;
   newCallers: number;
   leads: number;
+  formLeads: number;
+  leadPeople: number;
   /** Calls credited to a visit: of a source class of the web. */
   webCalls: number;
   orders: number;
   revenueCents: number;
 }
 
-const zero = (): Counts => ({ visits: 0, views: 0, calls: 0, newCallers: 0, leads: 0, webCalls: 0, orders: 0, revenueCents: 0 });
+const zero = (): Counts => ({ visits: 0, views: 0, calls: 0, newCallers: 0, leads: 0, formLeads: 0, leadPeople: 0, webCalls: 0, orders: 0, revenueCents: 0 });
 
 export async function overview(c: Collections, domain: { _id: string; currency: string }, from: string, to: string, model: TouchModel = 'last-touch', withTables = true): Promise<Overview> {
   const { months, edgeDays } = splitByMonth(from, to);
@@ -70,9 +78,9 @@ export async function overview(c: Collections, domain: { _id: string; currency: 
   const p = modelPrefix(model);
   // The tables: whole months from their monthly counters, the days at the edges from theirs. The
   // totals' calls from a view are the last touch's `calls.src`, whatever the model.
-  const tableFields = DIMENSIONS.flatMap((d) => [DAY_FIELD[d], `calls.${p}${DAY_FIELD[d]}`, `calls.new.${p}${DAY_FIELD[d]}`, `calls.lead.${p}${DAY_FIELD[d]}`]);
+  const tableFields = DIMENSIONS.flatMap((d) => [DAY_FIELD[d], `calls.${p}${DAY_FIELD[d]}`, `calls.new.${p}${DAY_FIELD[d]}`, `calls.lead.${p}${DAY_FIELD[d]}`, `forms.lead.${p}${DAY_FIELD[d]}`]);
   const [days, monthTables, edges] = await Promise.all([
-    traffic.read(domain._id, from, to, { visits: 1, views: 1, src: 1, sales: 1, 'calls.total': 1, 'calls.answered': 1, 'calls.blocked': 1, 'calls.spam': 1, 'calls.src': 1, [`calls.${p}src`]: 1, 'calls.new.total': 1, [`calls.new.${p}src`]: 1, 'calls.lead.total': 1, [`calls.lead.${p}src`]: 1 }),
+    traffic.read(domain._id, from, to, { visits: 1, views: 1, src: 1, sales: 1, 'calls.total': 1, 'calls.answered': 1, 'calls.blocked': 1, 'calls.spam': 1, 'calls.src': 1, [`calls.${p}src`]: 1, 'calls.new.total': 1, [`calls.new.${p}src`]: 1, 'calls.lead.total': 1, [`calls.lead.${p}src`]: 1, 'forms.total': 1, 'forms.spam': 1, 'forms.lead.total': 1, [`forms.lead.${p}src`]: 1, 'leadPeople.total': 1, [`leadPeople.${p}src`]: 1 }),
     withTables ? new DimensionMonths(c).read(domain._id, months, model) : null,
     withTables ? traffic.readDays(domain._id, edgeDays, Object.fromEntries(tableFields.map((f) => [f, 1]))) : [],
   ]);
@@ -90,6 +98,8 @@ export async function overview(c: Collections, domain: { _id: string; currency: 
     for (const [key, calls] of Object.entries(credited(day.calls)?.src ?? {})) entry(sources, key).calls += calls;
     for (const [key, calls] of Object.entries(credited(day.calls?.new)?.src ?? {})) entry(sources, key).newCallers += calls;
     for (const [key, calls] of Object.entries(credited(day.calls?.lead)?.src ?? {})) entry(sources, key).leads += calls;
+    for (const [key, forms] of Object.entries(credited(day.forms?.lead)?.src ?? {})) entry(sources, key).formLeads += forms;
+    for (const [key, people] of Object.entries(credited(day.leadPeople)?.src ?? {})) entry(sources, key).leadPeople += people;
   }
   /** A table's rows: its months' counters, then its edge days'. */
   const table = (d: Dimension) => {
@@ -101,9 +111,10 @@ export async function overview(c: Collections, domain: { _id: string; currency: 
       for (const [key, calls] of Object.entries(credited(day.calls)?.[f] ?? {})) entry(rows, key).calls += calls;
       for (const [key, calls] of Object.entries(credited(day.calls?.new)?.[f] ?? {})) entry(rows, key).newCallers += calls;
       for (const [key, calls] of Object.entries(credited(day.calls?.lead)?.[f] ?? {})) entry(rows, key).leads += calls;
+      for (const [key, forms] of Object.entries(credited(day.forms?.lead)?.[f] ?? {})) entry(rows, key).formLeads += forms;
     }
     return [...rows.entries()]
-      .map(([key, counts]) => ({ name: valueOfKey(key), ...row(counts, 'visits') }))
+      .map(([key, counts]) => ({ name: valueOfKey(key), ...tableRow(counts) }))
       .sort((a, b) => b.calls - a.calls || b.visits - a.visits || a.name.localeCompare(b.name))
       .slice(0, TABLE_ROWS);
   };
@@ -113,7 +124,14 @@ export async function overview(c: Collections, domain: { _id: string; currency: 
     to,
     model,
     currency: domain.currency,
-    totals: { ...row(totals, 'views'), answered: days.reduce((n, day) => n + (day.calls?.answered ?? 0), 0), blocked: days.reduce((n, day) => n + (day.calls?.blocked ?? 0), 0), spam: days.reduce((n, day) => n + (day.calls?.spam ?? 0), 0) },
+    totals: {
+      ...row(totals, 'views'),
+      answered: sum(days, (day) => day.calls?.answered),
+      blocked: sum(days, (day) => day.calls?.blocked),
+      spam: sum(days, (day) => day.calls?.spam),
+      forms: sum(days, (day) => day.forms?.total),
+      formSpam: sum(days, (day) => day.forms?.spam),
+    },
     days: daysBetween(from, to).map((day) => ({ day, ...row(dayCounts(trafficOf.get(day)), 'views') })),
     sources: classes.map((source) => ({ source, ...row(sources.get(source) ?? zero(), 'visits') })),
     keywords: table('keyword').map(({ name, ...r }) => ({ keyword: name, ...r })),
@@ -122,15 +140,17 @@ export async function overview(c: Collections, domain: { _id: string; currency: 
   };
 }
 
+const sum = (days: TrafficDayDoc[], count: (day: TrafficDayDoc) => number | undefined) => days.reduce((n, day) => n + (count(day) ?? 0), 0);
+
 const entry = (table: Map<string, Counts>, key: string) => table.get(key) ?? table.set(key, zero()).get(key)!;
 
 function dayCounts(day: TrafficDayDoc | undefined): Partial<Counts> {
   const webCalls = SOURCE_CLASSES.reduce((n, source) => n + (day?.calls?.src?.[source] ?? 0), 0);
-  return { visits: day?.visits, views: day?.views, calls: day?.calls?.total, newCallers: day?.calls?.new?.total, leads: day?.calls?.lead?.total, webCalls, orders: day?.sales?.orders, revenueCents: day?.sales?.revenueCents };
+  return { visits: day?.visits, views: day?.views, calls: day?.calls?.total, newCallers: day?.calls?.new?.total, leads: day?.calls?.lead?.total, formLeads: day?.forms?.lead?.total, leadPeople: day?.leadPeople?.total, webCalls, orders: day?.sales?.orders, revenueCents: day?.sales?.revenueCents };
 }
 
 function add(into: Counts, counts: Partial<Counts>): void {
-  for (const key of ['visits', 'views', 'calls', 'newCallers', 'leads', 'webCalls', 'orders', 'revenueCents'] as const) into[key] += counts[key] ?? 0;
+  for (const key of ['visits', 'views', 'calls', 'newCallers', 'leads', 'formLeads', 'leadPeople', 'webCalls', 'orders', 'revenueCents'] as const) into[key] += counts[key] ?? 0;
 }
 
 function row(counts: Partial<Counts>, per: 'visits' | 'views'): Row {
@@ -139,7 +159,13 @@ function row(counts: Partial<Counts>, per: 'visits' | 'views'): Row {
   const calls = counts.calls ?? 0;
   const [converted, base] = per === 'visits' ? [calls, visits] : [counts.webCalls ?? 0, views];
   const leads = counts.leads ?? 0;
-  return { visits, views, calls, newCallers: counts.newCallers ?? 0, leads, leadRate: rate(leads, visits), conversionRate: rate(converted, base), orders: counts.orders ?? 0, revenue: (counts.revenueCents ?? 0) / 100 };
+  return { visits, views, calls, newCallers: counts.newCallers ?? 0, leads, leadRate: rate(leads, visits), formLeads: counts.formLeads ?? 0, leadPeople: counts.leadPeople ?? 0, conversionRate: rate(converted, base), orders: counts.orders ?? 0, revenue: (counts.revenueCents ?? 0) / 100 };
+}
+
+/** A row of a table of named things: no count of people (they are counted by source class only). */
+function tableRow(counts: Partial<Counts>): Row {
+  const { leadPeople: _, ...rest } = row(counts, 'visits');
+  return rest;
 }
 
 /** A share to four decimals; 0 over nothing. */

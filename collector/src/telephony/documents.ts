@@ -158,8 +158,6 @@ export const telephonyIndexes: IndexPlan = {
     [{ status: 1, startedAt: 1 }],
     // The recordings due for deletion (recordings/retention.ts): only calls with one have the field.
     [{ 'recording.storedAt': 1 }, { sparse: true }],
-    // A person's calls (people/), for the timeline and a merge.
-    [{ personId: 1 }, { sparse: true }],
   ],
   // A person's texts, by their number (people/), beside the data API's range.
   sms: [[{ domainId: 1, sentAt: 1, _id: 1 }], [{ domainId: 1, caller: 1, sentAt: 1 }]],

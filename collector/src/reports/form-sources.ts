@@ -1,0 +1,70 @@
+// The back end's count of form submissions per local day (ours): all of them, spam apart, and the
+// leads by the class of their source and by keyword, campaign and landing page under each touch
+// model, kept at every write of a submission in the day's traffic document (field `forms`) and the
+// tables' months (`formLeads`), as call-sources.ts keeps the calls'. A verdict moves a submission
+// by exactly the change.
+import type { Collections } from '../db/collections.ts';
+import { dayKey, domainKeys } from '../data/call-days.ts';
+import { localTime } from '../domains/time-zone.ts';
+import type { FormDoc } from '../forms/documents.ts';
+import { addAt, creditedPlaces, monthPlaces } from './call-sources.ts';
+import { addToMonth, DimensionMonths, MONTH_FORM_FIELDS, type MonthFields } from './dimension-months.ts';
+import type { FormSourceCounts } from './documents.ts';
+import { TOUCH_MODELS } from './touch-models.ts';
+
+export type CountedForm = Pick<FormDoc, 'domainId' | 'submittedAt' | 'spam' | 'lead' | 'source' | 'keyword' | 'lastTouch' | 'firstTouch' | 'lastNonDirect'>;
+
+interface Share {
+  day: string;
+  /** Counters of `forms` the submission adds one to: `spam`; or `total`, and for a lead `lead.total`
+   * and the places each model credits (`lead.src.paid`, `lead.firstTouch.cmp.<key>`). */
+  places: string[];
+}
+
+const LEAD_MONTH_COUNT = { 'lead.': 'formLeads' };
+
+function shareOf(form: CountedForm, timeZone: string): Share {
+  const day = localTime(form.submittedAt, timeZone).day;
+  if (form.spam) return { day, places: ['spam'] };
+  const leads = form.lead ? ['total', ...TOUCH_MODELS.flatMap((model) => creditedPlaces(form, model))].map((place) => `lead.${place}`) : [];
+  return { day, places: ['total', ...leads] };
+}
+
+export class FormSources {
+  private readonly months: DimensionMonths;
+
+  constructor(private readonly c: Collections) {
+    this.months = new DimensionMonths(c);
+  }
+
+  async record(before: CountedForm | null, after: CountedForm, timeZone: string): Promise<void> {
+    const was = before && shareOf(before, timeZone);
+    const now = shareOf(after, timeZone);
+    if (was && was.day === now.day && was.places.join() === now.places.join()) return;
+    await Promise.all([was && this.add(after.domainId, was, -1), this.add(after.domainId, now, 1)]);
+  }
+
+  /** Counts a domain's submissions again (after a change of its time zone). */
+  async rebuild(domainId: string, timeZone: string): Promise<void> {
+    const days = new Map<string, FormSourceCounts>();
+    const months = new Map<string, MonthFields>();
+    for await (const form of this.c.forms.find({ domainId }, { projection: { domainId: 1, submittedAt: 1, spam: 1, lead: 1, source: 1, keyword: 1, lastTouch: 1, firstTouch: 1, lastNonDirect: 1 }, batchSize: 5000 })) {
+      const share = shareOf(form, timeZone);
+      const counts = days.get(share.day) ?? days.set(share.day, {}).get(share.day)!;
+      for (const place of share.places) addAt(counts as Record<string, unknown>, place.split('.'), 1);
+      const fields = months.get(share.day.slice(0, 7)) ?? months.set(share.day.slice(0, 7), {}).get(share.day.slice(0, 7))!;
+      for (const path of Object.keys(monthPlaces(share.places, LEAD_MONTH_COUNT))) addToMonth(fields, path, 1);
+    }
+    await this.months.replace(domainId, months, MONTH_FORM_FIELDS);
+    await this.c.trafficDays.updateMany({ _id: domainKeys(domainId) }, { $unset: { forms: '' } });
+    for (const [day, forms] of days) await this.c.trafficDays.updateOne({ _id: dayKey(domainId, day) }, { $set: { forms }, $setOnInsert: { domainId, day } }, { upsert: true });
+  }
+
+  private async add(domainId: string, share: Share, n: number): Promise<void> {
+    const inc = Object.fromEntries(share.places.map((place) => [`forms.${place}`, n]));
+    await Promise.all([
+      this.c.trafficDays.updateOne({ _id: dayKey(domainId, share.day) }, { $inc: inc, $setOnInsert: { domainId, day: share.day } }, { upsert: true }),
+      this.months.add(domainId, share.day, Object.fromEntries(Object.keys(monthPlaces(share.places, LEAD_MONTH_COUNT)).map((path) => [path, n]))),
+    ]);
+  }
+}
