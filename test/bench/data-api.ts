@@ -12,6 +12,7 @@ import type { CallDoc } from '../../collector/src/telephony/documents.ts';
 import type { Touch } from '../../collector/src/tracking/touches.ts';
 import { startOfLocalDay } from '../../collector/src/domains/time-zone.ts';
 import { databaseLabel, startBenchCollector } from './bench-collector.ts';
+import { BENCH_PEOPLE, benchCallerOf, benchPersonOf, seedPeople, timeCallerLookups } from './callers.ts';
 import { benchCampaign, benchKeyword, benchLandingUrl, BENCH_SOURCES, seedTrafficCounters, timeOverview } from './overview.ts';
 
 const CALLS = Number(process.env.BENCH_CALLS ?? 1_000_000);
@@ -40,7 +41,8 @@ function call(i: number): CallDoc {
     trackingNumber: i % 2 ? '0800000001' : '0800000002',
     code: null,
     destination: '0123456789',
-    caller: `06${String(i % 100_000_000).padStart(8, '0')}`,
+    caller: benchCallerOf(i),
+    personId: benchPersonOf(i),
     startedAt,
     status: STATUSES[i % STATUSES.length]!,
     duration: i % 600,
@@ -114,7 +116,6 @@ try {
     { label: 'group_by_day, 365 days', query: { page: 1, group_by_day: 'true' } },
     { label: 'tracking_phone filter, first page (limit=5000)', query: { page: 1, tracking_phone: '0800000001' } },
     { label: 'status filter, deep page (limit=5000)', query: { page: Math.max(1, Math.floor(deepPage / 5)), status: 'BUSY' } },
-    { label: 'caller filter, by its entries', query: { page: 1, caller_phone: '0600000007' } },
   ];
   for (const { label, query } of cases) {
     const params = new URLSearchParams({ api_key: 'bench-data-key', type: 'calls', start_date: '2025-01-01', end_date: '2025-12-31', limit: '5000', ...Object.fromEntries(Object.entries(query).map(([k, v]) => [k, String(v)])) });
@@ -139,7 +140,12 @@ try {
   console.log('Query plan, page buckets of the days a page spans:', winningPlan(bucketPlan));
 
   await seedTrafficCounters(bench.c, 'data.test', 'Europe/Paris', YEAR_START);
-  await timeOverview(base, 'data.test', RUNS);
+  const cookie = await timeOverview(base, 'data.test', RUNS);
+
+  t = performance.now();
+  await seedPeople(bench, 'data.test', CALLS, call);
+  console.log(`people of the calls (${BENCH_PEOPLE.toLocaleString('en')}, about ${Math.round(CALLS / BENCH_PEOPLE)} calls each): keys and contact entries written in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+  await timeCallerLookups(bench, 'data.test', 'bench-data-key', cookie, RUNS);
 } finally {
   await bench.close();
 }

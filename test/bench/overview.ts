@@ -72,7 +72,8 @@ export async function seedTrafficCounters(c: Collections, domainId: string, time
   console.log(`traffic counters of ${(perDay * 365).toLocaleString('en')} views over 365 days written in ${((performance.now() - t) / 1000).toFixed(1)} s`);
 }
 
-export async function timeOverview(base: string, domain: string, runs: number): Promise<void> {
+/** Answers the signed-in session's cookie, for what is timed after. */
+export async function timeOverview(base: string, domain: string, runs: number): Promise<string> {
   const login = await fetch(`${base}/manage/api/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'bench@data.test', password: 'bench password' }) });
   const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
   const cases = [
@@ -94,4 +95,5 @@ export async function timeOverview(base: string, domain: string, runs: number): 
     const { visits, views, calls } = body!.totals;
     console.log(`${label}: ${median.toFixed(0)} ms (median of ${runs}, first ${times[0]!.toFixed(0)} ms): ${views.toLocaleString('en')} views, ${visits.toLocaleString('en')} visits, ${calls.toLocaleString('en')} calls, ${body!.keywords.length} keyword, ${body!.campaigns.length} campaign and ${body!.landingPages.length} landing page rows`);
   }
+  return cookie;
 }

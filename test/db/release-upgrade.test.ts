@@ -62,6 +62,14 @@ describe('an upgrade from the release before numbers of any country', () => {
     expect([tables.campaigns, tables.landingPages]).toEqual([[], []]);
     delete tables.campaigns;
     delete tables.landingPages;
+    // Ours, and new: form leads beside the call leads, and the people who became leads (issue 43):
+    // the release had no form; the calls the replay made are joined to people.
+    const counted = answers.overview as { totals: Record<string, unknown>; days: Record<string, unknown>[]; sources: Record<string, unknown>[]; keywords: Record<string, unknown>[] };
+    expect(counted.totals).toMatchObject({ forms: 0, formSpam: 0, formLeads: 0, leadPeople: expect.any(Number) });
+    for (const row of [counted.totals, ...counted.days, ...counted.sources, ...counted.keywords]) {
+      expect(row.formLeads).toBe(0);
+      for (const name of ['forms', 'formSpam', 'formLeads', 'leadPeople']) delete row[name];
+    }
     // Ours, and new: the data API's records rendered since carry the call's id, verdict and campaign
     // (issue 39); those the release rendered get them from npm run rebuild-summaries. Every record
     // says whether the call has a recording (issue 41); the release's have none.

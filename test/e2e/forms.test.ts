@@ -1,8 +1,10 @@
 // Form tracking in Chromium (issue 43): on a page with a contact form and the tag, a submission is
 // captured without the site changing its form, attributed to the visit's source; a password field
 // and a card field in the form are never sent; under pending consent nothing is sent; a form posted
-// by script (requestSubmit) is captured; a robot's instant submission is marked spam.
-// Screenshot test-artifacts/forms-contact-page.png.
+// by script (requestSubmit) is captured; a robot's instant submission is marked spam. A person who
+// sent the form with their phone and then calls from it has one timeline with both, and the
+// overview counts them once among the people who became leads.
+// Screenshots test-artifacts/forms-*.png.
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
@@ -11,6 +13,7 @@ import { ARTIFACTS, useBrowserSite } from '../helpers/browser-site.ts';
 import { visitorContext } from '../helpers/chromium.ts';
 import { trackingFixture } from '../helpers/fixtures.ts';
 import { sitePage } from '../helpers/test-site.ts';
+import { reportCall, TELEPHONY_KEY } from '../helpers/telephony.ts';
 
 const OWNER = { username: 'owner@shop.test', password: 'forms e2e password' };
 
@@ -29,7 +32,7 @@ const FORM = `<h1>Acme plumbing</h1><p>Call us: <span id="phone">01 23 45 67 89<
 <button id="yes" onclick="RingTrail.consent(true)">Accept cookies</button>`;
 
 describe('form tracking in a browser', () => {
-  const b = useBrowserSite('e2e_forms', (origin) => trackingFixture({ allowedOrigins: [origin], settings: { formTracking: { enabled: true, fields: ['budget'] } }, users: [OWNER] }));
+  const b = useBrowserSite('e2e_forms', (origin) => trackingFixture({ allowedOrigins: [origin], settings: { formTracking: { enabled: true, fields: ['budget'] } }, users: [OWNER] }), { telephonyApiKey: TELEPHONY_KEY });
 
   /** The page, once the form capture has added its hidden field to the form. */
   async function open(attributes = '', query = ''): Promise<Page> {
@@ -97,6 +100,20 @@ describe('form tracking in a browser', () => {
     await expect.poll(() => card.getByLabel(/Also capture these fields/).inputValue(), { timeout: 10_000 }).toBe('budget\npostcode');
     await card.screenshot({ path: path.join(ARTIFACTS, 'forms-settings.png') });
 
+    // Ada calls from the number she left, on an offline number (assigned: its call keeps its
+    // status), answered, a minute: a call lead of the person who sent the form.
+    await fetch(`${b.collector.baseUrl}/offline-numbers-api?${new URLSearchParams({ key: 'offline-test-key', action: 'assign', phone_number: '0155555555', description: 'Flyer', type: '6' })}`);
+    expect((await reportCall(b.collector.baseUrl, { callRef: 'e2e-form-caller', trackingNumber: '0100000001', startDate: new Date(Date.now() + 1000), callerPhone: '0612345678', duration: 60 })).status).toBe(200);
+
+    // The overview: two form leads (Ada's, and the one sent once consent was given), one call lead,
+    // and two people who became leads: Ada once for her form and her call.
+    await page.getByRole('link', { name: 'Overview' }).click();
+    const tile = (label: string) => page.locator(`[data-tile="${label}"] strong`);
+    await expect.poll(() => tile('Form leads').innerText(), { timeout: 10_000 }).toBe('2');
+    expect(await tile('Call leads').innerText()).toBe('1');
+    expect(await tile('People who became leads').innerText()).toBe('2');
+    await page.screenshot({ path: path.join(ARTIFACTS, 'forms-overview.png'), fullPage: true });
+
     // The forms log: the contact form captured above, attributed; its person's timeline.
     await page.getByRole('link', { name: 'Forms' }).click();
     const row = page.locator('tr', { hasText: 'ada@example.com' });
@@ -107,14 +124,14 @@ describe('form tracking in a browser', () => {
     expect(await row.locator('td').nth(1).innerText()).toBe('paid:google');
     expect(await row.innerText()).not.toMatch(/hunter2|4111/);
     await page.screenshot({ path: path.join(ARTIFACTS, 'forms-log.png'), fullPage: true });
-    await page.screenshot({ path: path.join(ARTIFACTS, 'forms-log.png'), fullPage: true });
     await row.getByRole('link', { name: 'person' }).click();
     const timeline = page.getByTestId('timeline');
     await timeline.locator('[data-event=form]').waitFor({ timeout: 10_000 }).catch(async (err: Error) => {
       await page.screenshot({ path: path.join(ARTIFACTS, 'forms-person-failed.png'), fullPage: true });
       throw err;
     });
-    expect(await timeline.locator('li').evaluateAll((items) => items.map((li) => li.getAttribute('data-event')))).toEqual(['visit', 'form']);
+    await timeline.locator('[data-event=call]').waitFor({ timeout: 10_000 });
+    expect(await timeline.locator('li').evaluateAll((items) => items.map((li) => li.getAttribute('data-event')))).toEqual(['visit', 'form', 'call']);
     await page.screenshot({ path: path.join(ARTIFACTS, 'forms-person.png'), fullPage: true });
     await page.context().close();
   });

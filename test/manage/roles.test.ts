@@ -88,6 +88,7 @@ const TABLE: Record<string, { may: Who[] | 'anyone'; call: [string, unknown?] }>
   'GET /manage/api/domains/:domain/reports/overview': { may: READERS, call: ['/domains/a.test/reports/overview'] },
   'GET /manage/api/domains/:domain/reports/calls': { may: ALL, call: ['/domains/a.test/reports/calls'] },
   'GET /manage/api/domains/:domain/reports/calls.csv': { may: READERS, call: ['/domains/a.test/reports/calls.csv'] },
+  'GET /manage/api/domains/:domain/reports/forms.csv': { may: READERS, call: ['/domains/a.test/reports/forms.csv'] },
   'GET /manage/api/domains/:domain/reports/google-ads.csv': { may: READERS, call: ['/domains/a.test/reports/google-ads.csv'] },
   'GET /manage/api/domains/:domain/reports/microsoft-ads.csv': { may: READERS, call: ['/domains/a.test/reports/microsoft-ads.csv'] },
   'GET /manage/api/domains/:domain/reports/pools': { may: READERS, call: ['/domains/a.test/reports/pools'] },

@@ -74,6 +74,7 @@ describe('back end settings', () => {
     ['GET', '/domains/shop.test/reports/overview'],
     ['GET', '/domains/shop.test/reports/calls'],
     ['GET', '/domains/shop.test/reports/calls.csv'],
+    ['GET', '/domains/shop.test/reports/forms.csv'],
     ['GET', '/domains/shop.test/reports/google-ads.csv'],
     ['GET', '/domains/shop.test/reports/microsoft-ads.csv'],
     ['GET', '/domains/shop.test/reports/pools'],

@@ -175,6 +175,7 @@ export async function exampleTour(baseUrl: string, webhookUrl: string): Promise<
   await manage('get /manage/api/domains/{domain}/reports/overview', 'GET', `/domains/shop.test/reports/overview?${range}`);
   await manage('get /manage/api/domains/{domain}/reports/calls', 'GET', `/domains/shop.test/reports/calls?${range}`);
   await manage('get /manage/api/domains/{domain}/reports/calls.csv', 'GET', `/domains/shop.test/reports/calls.csv?${range}`);
+  await manage('get /manage/api/domains/{domain}/reports/forms.csv', 'GET', `/domains/shop.test/reports/forms.csv?${range}`);
   await manage('get /manage/api/domains/{domain}/reports/google-ads.csv', 'GET', `/domains/shop.test/reports/google-ads.csv?${range}`);
   await manage('get /manage/api/domains/{domain}/reports/microsoft-ads.csv', 'GET', `/domains/shop.test/reports/microsoft-ads.csv?${range}`);
   await manage('get /manage/api/domains/{domain}/reports/pools', 'GET', `/domains/shop.test/reports/pools?${range}`);

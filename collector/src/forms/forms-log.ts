@@ -1,11 +1,14 @@
 // The back end's forms log (ours): a domain's submissions of a range, newest first, a page at a time,
-// with the count; one submission with the visitor's pages; a person's verdict on one, which wins
-// over the spam signals. Knows nothing of HTTP.
+// with the count, filtered by source class, lead and spam; the same as CSV; one submission with the
+// visitor's pages; how a person's verdict on one wins over the spam signals. Knows nothing of HTTP.
 import type { Collections } from '../db/collections.ts';
 import type { DomainDoc } from '../domains/documents.ts';
-import { localDaysBetween } from '../domains/time-zone.ts';
+import { localDaysBetween, localTime } from '../domains/time-zone.ts';
 import type { DayRange } from '../reports/day-range.ts';
-import { LOG_COUNT_LIMIT, LOG_PAGE_SIZE } from '../reports/calls-log.ts';
+import type { Filter } from 'mongodb';
+import { CSV_MAX_ROWS, LOG_COUNT_LIMIT, LOG_PAGE_SIZE, sourceFilter } from '../reports/calls-log.ts';
+import { UNATTRIBUTED } from '../reports/call-sources.ts';
+import { csvLine } from '../reports/csv.ts';
 import type { VERDICTS } from '../telephony/leads.ts';
 import type { FormDoc, FormSpamReason } from './documents.ts';
 
@@ -40,13 +43,45 @@ export const rowOf = (f: FormDoc): FormRow => ({
   personId: f.personId,
 });
 
-export async function formsPage(c: Collections, domain: DomainDoc, range: DayRange, page: number): Promise<{ forms: FormRow[]; page: number; pageSize: number; hasMore: boolean; total: number; totalCapped: boolean }> {
-  const filter = { domainId: domain._id, submittedAt: localDaysBetween(range.from, range.to, domain.timeZone) };
+export interface FormFilters {
+  /** A source class (`paid`), or `unattributed`. */
+  source?: string | undefined;
+  lead?: boolean | undefined;
+  /** Spam only (true), or none (false). */
+  spam?: boolean | undefined;
+}
+
+function filterOf(domain: DomainDoc, range: DayRange, filters: FormFilters): Filter<FormDoc> {
+  return {
+    domainId: domain._id,
+    submittedAt: localDaysBetween(range.from, range.to, domain.timeZone),
+    ...sourceFilter(filters.source),
+    ...(filters.lead !== undefined ? { lead: filters.lead } : {}),
+    ...(filters.spam !== undefined ? { spam: filters.spam ? { $ne: null } : null } : {}),
+  };
+}
+
+export async function formsPage(c: Collections, domain: DomainDoc, range: DayRange, filters: FormFilters, page: number): Promise<{ forms: FormRow[]; page: number; pageSize: number; hasMore: boolean; total: number; totalCapped: boolean }> {
+  const filter = filterOf(domain, range, filters);
   const [forms, total] = await Promise.all([
     c.forms.find(filter, { sort: { submittedAt: -1, _id: -1 }, skip: (page - 1) * LOG_PAGE_SIZE, limit: LOG_PAGE_SIZE + 1 }).toArray(),
     c.forms.countDocuments(filter, { limit: LOG_COUNT_LIMIT }),
   ]);
   return { forms: forms.slice(0, LOG_PAGE_SIZE).map(rowOf), page, pageSize: LOG_PAGE_SIZE, hasMore: forms.length > LOG_PAGE_SIZE, total, totalCapped: total >= LOG_COUNT_LIMIT };
+}
+
+const CSV_COLUMNS = ['Form id', 'Submitted', 'Page', 'Form', 'Source', 'Keyword', 'Campaign', 'Phone', 'E-mail', 'Fields', 'Lead', 'Spam', 'Verdict', 'gclid', 'msclkid', 'Person'];
+
+/** The submissions of the range, newest first, at most CSV_MAX_ROWS; times in the domain's zone, the
+ * fields as `name: value` lines, text as sent (csvLine neutralises a formula). */
+export async function* formsCsv(c: Collections, domain: DomainDoc, range: DayRange, filters: FormFilters): AsyncGenerator<string> {
+  yield csvLine(CSV_COLUMNS);
+  const cursor = c.forms.find(filterOf(domain, range, filters), { sort: { submittedAt: -1, _id: -1 }, limit: CSV_MAX_ROWS, batchSize: 1000 });
+  for await (const f of cursor) {
+    const { day, time } = localTime(f.submittedAt, domain.timeZone);
+    const fields = Object.entries(f.fields).map(([name, value]) => `${name}: ${value}`).join('\n');
+    yield csvLine([f._id, `${day} ${time}`, f.pageUrl, f.formName, f.source ?? UNATTRIBUTED, f.keyword, f.lastTouch?.campaign, f.phone, f.email, fields, f.lead, f.spam, f.verdict, f.gclid, f.msclkid, f.personId]);
+  }
 }
 
 /** One submission, and the visitor's pages of its visit up to it. */

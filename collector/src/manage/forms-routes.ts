@@ -1,7 +1,10 @@
-// The back end's forms (issue 43): the forms log, one submission's page, and a person's verdict on one.
+// The back end's forms (issue 43): the forms log and its CSV, one submission's page, and a person's
+// verdict on one.
 import type Router from '@koa/router';
 import type { Collections } from '../db/collections.ts';
-import { formPage, formsPage, rowOf } from '../forms/forms-log.ts';
+import type { Context } from 'koa';
+import { formPage, formsCsv, formsPage, rowOf, type FormFilters } from '../forms/forms-log.ts';
+import { sendCsv, sourceClassFilter, yesNo } from './report-routes.ts';
 import { FormWrites } from '../forms/form-writes.ts';
 import { bodyOf, parseBody } from '../http/body.ts';
 import { ManageFailure } from '../http/manage-envelope.ts';
@@ -18,7 +21,13 @@ export function formsRoutes(router: Router, c: Collections, can: Can): void {
     const domain = await domainOf(c, ctx);
     const page = Number(ctx.query.page ?? 1);
     if (!Number.isInteger(page) || page < 1 || page > 10_000) throw new ManageFailure(400, 'page must be a whole number from 1');
-    ctx.body = await formsPage(c, domain, reportRange(ctx.query, domain.timeZone), page);
+    ctx.body = await formsPage(c, domain, reportRange(ctx.query, domain.timeZone), formFilters(ctx.query), page);
+  });
+
+  router.get('/domains/:domain/reports/forms.csv', can(RULES.readReports), async (ctx) => {
+    const domain = await domainOf(c, ctx);
+    const range = reportRange(ctx.query, domain.timeZone);
+    sendCsv(ctx, `forms-${domain.name}-${range.from}-${range.to}.csv`, formsCsv(c, domain, range, formFilters(ctx.query)));
   });
 
   router.get('/domains/:domain/forms/:formId', can(RULES.readCalls), async (ctx) => {
@@ -39,4 +48,12 @@ export function formsRoutes(router: Router, c: Collections, can: Can): void {
     if (!form) throw new ManageFailure(404, `No form submission ${ctx.params.formId} in this domain`);
     ctx.body = rowOf(form);
   });
+}
+
+function formFilters(query: Context['query']): FormFilters {
+  return {
+    source: sourceClassFilter(query.source),
+    lead: yesNo(query.lead, 'lead must be true (leads only) or false (submissions that are not)'),
+    spam: yesNo(query.spam, 'spam must be true (spam only) or false (no spam)'),
+  };
 }

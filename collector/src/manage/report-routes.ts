@@ -102,6 +102,20 @@ export function reportRoutes(router: Router, c: Collections, agents: AgentServic
   });
 }
 
+/** A source class to filter by (calls-log.ts sourceFilter); undefined when not given. */
+export function sourceClassFilter(source: unknown): string | undefined {
+  if (source === undefined || source === '') return undefined;
+  if (typeof source !== 'string' || !/^[a-z]+$/.test(source)) throw new ManageFailure(400, 'source must be a source class: paid, organic, social, referral, direct, offline or unattributed');
+  return source;
+}
+
+/** A filter's `true` or `false`; undefined when not given. */
+export function yesNo(value: unknown, refusal: string): boolean | undefined {
+  if (value === undefined || value === '') return undefined;
+  if (value !== 'true' && value !== 'false') throw new ManageFailure(400, refusal);
+  return value === 'true';
+}
+
 /** `country`: the domain's, which reads the number filter as its people write it. */
 function callFilters(query: Context['query'], country: string): CallFilters {
   const { status, source, number, firstCall, lead, spam } = query;
@@ -110,27 +124,19 @@ function callFilters(query: Context['query'], country: string): CallFilters {
     if (typeof status !== 'string' || !([...CALL_STATUSES, 'ONGOING'] as string[]).includes(status)) throw new ManageFailure(400, `status must be one of ${[...CALL_STATUSES, 'ONGOING'].join(', ')}`);
     filters.status = status as CallFilters['status'];
   }
-  if (source) {
-    if (typeof source !== 'string' || !/^[a-z]+$/.test(source)) throw new ManageFailure(400, 'source must be a source class: paid, organic, social, referral, direct, offline or unattributed');
-    filters.source = source;
-  }
+  filters.source = sourceClassFilter(source);
   if (number) {
     const digits = typeof number === 'string' ? canonicalIn(number, country) : null;
     if (!digits) throw new ManageFailure(400, 'number must be a phone number');
     filters.trackingNumber = digits;
   }
-  const yesNo = (value: unknown, refusal: string): boolean | undefined => {
-    if (value === undefined || value === '') return undefined;
-    if (value !== 'true' && value !== 'false') throw new ManageFailure(400, refusal);
-    return value === 'true';
-  };
   filters.firstCall = yesNo(firstCall, 'firstCall must be true (first calls only) or false (repeat calls only)');
   filters.lead = yesNo(lead, 'lead must be true (leads only) or false (calls that are not)');
   filters.spam = yesNo(spam, 'spam must be true (calls marked spam only) or false (the calls the overview counts: no spam, no blocked caller)');
   return filters;
 }
 
-function sendCsv(ctx: Context, filename: string, lines: AsyncGenerator<string>): void {
+export function sendCsv(ctx: Context, filename: string, lines: AsyncGenerator<string>): void {
   ctx.type = 'text/csv; charset=utf-8';
   ctx.set('Content-Disposition', `attachment; filename="${filename.replace(/[^\w.-]/g, '_')}"`);
   ctx.body = Readable.from(lines);

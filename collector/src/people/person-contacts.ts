@@ -27,7 +27,9 @@ export interface Contact {
 
 const pad = (n: number, digits: number) => String(Math.max(0, n)).padStart(digits, '0');
 const personPrefix = (personId: number) => `${pad(personId, 12)}|`;
-const contactEntry = (c: Contact) => `${personPrefix(c.personId!)}c|${pad(c.at.getTime(), 13)}|${c.kind}|${pad(c.id, 15)}`;
+/** The `_id` of a contact's entry, and of a key's (what a bulk load writes: test/bench/callers.ts). */
+export const contactEntry = (c: Contact) => `${personPrefix(c.personId!)}c|${pad(c.at.getTime(), 13)}|${c.kind}|${pad(c.id, 15)}`;
+export const keyEntry = (personId: number, key: string) => `${personPrefix(personId)}k|${key}`;
 /** The entries under a prefix: `_id` from the prefix up to the next character. */
 const under = (prefix: string) => ({ $gte: prefix, $lt: `${prefix}~` });
 
@@ -66,7 +68,7 @@ export class PersonContacts {
 
   /** Notes keys a person is known by (documents.ts PersonKeyDoc `_id`s). */
   async addKeys(personId: number, keys: string[]): Promise<void> {
-    if (keys.length) await this.c.personEntries.bulkWrite(keys.map((key) => ({ updateOne: { filter: { _id: `${personPrefix(personId)}k|${key}` }, update: { $setOnInsert: { rev: 0 } }, upsert: true } })), { ordered: false });
+    if (keys.length) await this.c.personEntries.bulkWrite(keys.map((key) => ({ updateOne: { filter: { _id: keyEntry(personId, key) }, update: { $setOnInsert: { rev: 0 } }, upsert: true } })), { ordered: false });
   }
 
   /** The keys a person is known by, at most `limit`. */

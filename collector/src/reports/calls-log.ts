@@ -75,12 +75,18 @@ export function filterOf(domain: DomainDoc, range: DayRange, filters: CallFilter
     domainId: domain._id,
     startedAt: localDaysBetween(range.from, range.to, domain.timeZone),
     ...(filters.status ? { status: filters.status === 'ONGOING' ? null : filters.status } : {}),
-    ...(filters.source === UNATTRIBUTED ? { source: null } : filters.source ? { source: { $regex: `^${filters.source.replace(/[^a-z]/g, '')}(:|$)` } } : {}),
+    ...sourceFilter(filters.source),
     ...(filters.trackingNumber ? { trackingNumber: filters.trackingNumber } : {}),
     ...(filters.firstCall !== undefined ? { firstCall: filters.firstCall } : {}),
     ...(filters.lead !== undefined ? { lead: filters.lead } : {}),
     ...(filters.spam === true ? { 'verdict.value': 'spam' } : filters.spam === false ? { $nor: [{ 'verdict.value': 'spam' }, { status: 'CALLER_PHONE_BLACKLISTED' }] } : {}),
   };
+}
+
+/** Calls or form submissions of a source class (`paid` of `paid:google`), or of none (`unattributed`). */
+export function sourceFilter(source: string | undefined): { source?: null | { $regex: string } } {
+  if (!source) return {};
+  return source === UNATTRIBUTED ? { source: null } : { source: { $regex: `^${source.replace(/[^a-z]/g, '')}(:|$)` } };
 }
 
 export function rowOf(call: CallDoc, domain: DomainDoc): CallRow {

@@ -1,6 +1,6 @@
 // The ad platforms' offline conversion files: leads (telephony/leads.ts: a 3-second hang-up is no
-// conversion) whose call carried the platform's click id, and first sales whose call or visit did,
-// valued at the order's total. One generator, a template per platform.
+// conversion) whose call or form submission carried the platform's click id, and first sales whose
+// call or visit did, valued at the order's total. One generator, a template per platform.
 import type { Collections } from '../db/collections.ts';
 import type { DomainDoc } from '../domains/documents.ts';
 import { wallClock } from '../agent/shapes.ts';
@@ -89,9 +89,13 @@ async function* conversionsCsv(c: Collections, domain: DomainDoc, range: DayRang
   yield* template.head(domain);
   const key = template.clickId;
   const first = oneRowPerConversion();
+  // A form lead is a lead as a call is (one conversion name): both in time order, so that a call and a
+  // form of one click in one second are one conversion.
   const calls = c.calls.find({ ...filterOf(domain, range, { lead: true }), [key]: { $type: 'string' } }, { sort: { startedAt: 1, _id: 1 }, limit: CSV_MAX_ROWS });
-  for await (const call of calls) {
-    const lead: Conversion = { clickId: call[key]!, name: CONVERSION_LEAD, at: call.startedAt, value: call.revenue, currency: domain.currency };
+  const forms = c.forms.find({ domainId: domain._id, submittedAt: localDaysBetween(range.from, range.to, domain.timeZone), lead: true, [key]: { $type: 'string' } }, { sort: { submittedAt: 1, _id: 1 }, limit: CSV_MAX_ROWS });
+  const callLeads = mapped(calls, (call): Conversion => ({ clickId: call[key]!, name: CONVERSION_LEAD, at: call.startedAt, value: call.revenue, currency: domain.currency }));
+  const formLeads = mapped(forms, (form): Conversion => ({ clickId: form[key]!, name: CONVERSION_LEAD, at: form.submittedAt, value: 0, currency: domain.currency }));
+  for await (const lead of inTimeOrder(callLeads, formLeads)) {
     if (first(lead)) yield template.line(lead, domain);
   }
   const orders = c.orders.find({ domainId: domain._id, convertedAt: localDaysBetween(range.from, range.to, domain.timeZone) }, { sort: { convertedAt: 1, _id: 1 }, limit: CSV_MAX_ROWS });
@@ -99,6 +103,24 @@ async function* conversionsCsv(c: Collections, domain: DomainDoc, range: DayRang
     const clickId = await clickIdOf(c, key, order.attribution?.callId ?? order.callId, order.attribution?.visitId ?? order.visitId);
     const sale: Conversion | null = clickId ? { clickId, name: CONVERSION_SALE, at: order.convertedAt!, value: order.totalCost, currency: order.currency } : null;
     if (sale && first(sale)) yield template.line(sale, domain);
+  }
+}
+
+async function* mapped<T, U>(items: AsyncIterable<T>, map: (item: T) => U): AsyncGenerator<U> {
+  for await (const item of items) yield map(item);
+}
+
+/** Two lists of conversions, each in time order, as one in time order. */
+async function* inTimeOrder(a: AsyncGenerator<Conversion>, b: AsyncGenerator<Conversion>): AsyncGenerator<Conversion> {
+  let [x, y] = await Promise.all([a.next(), b.next()]);
+  while (!x.done || !y.done) {
+    if (y.done || (!x.done && x.value.at <= y.value.at)) {
+      yield x.value!;
+      x = await a.next();
+    } else {
+      yield y.value;
+      y = await b.next();
+    }
   }
 }
 

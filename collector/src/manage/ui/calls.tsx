@@ -12,7 +12,8 @@ import { may, useWho } from './who.ts';
 import { useClock } from './clock.ts';
 
 const STATUSES = ['SUCCESS', 'NORESPONSE', 'BUSY', 'EXPIRED', 'NOTASSIGNED', 'INTERRUPTED', 'ANOMALY', 'CALLER_PHONE_BLACKLISTED', 'ONGOING'];
-const SOURCES = ['paid', 'organic', 'social', 'referral', 'direct', 'offline', 'unattributed'];
+/** The source classes a log filters by. */
+export const SOURCES = ['paid', 'organic', 'social', 'referral', 'direct', 'offline', 'unattributed'];
 
 export function CallsScreen({ route }: { route: Route }) {
   const who = useWho();

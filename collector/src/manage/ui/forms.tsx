@@ -10,6 +10,8 @@ import { navigate, type Route } from './route.ts';
 import { VerdictChoice } from './verdict.tsx';
 import { Pager } from './pager.tsx';
 import { useClock } from './clock.ts';
+import { may, useWho } from './who.ts';
+import { SOURCES } from './calls.tsx';
 
 const SPAM_WORDS: Record<string, string> = { honeypot: 'spam: the hidden field was filled', 'too-fast': 'spam: sent within 2 s', verdict: 'spam (a person said so)' };
 
@@ -17,10 +19,37 @@ export function FormsScreen({ route }: { route: Route }) {
   const clock = useClock(route.domain);
   const domain = encodeURIComponent(route.domain!);
   const page = Number(route.query.page || 1);
-  const { data, error, reload } = useLoad(() => get<{ forms: FormRow[]; hasMore: boolean; total: number; totalCapped: boolean; pageSize: number }>(withQuery(`/domains/${domain}/reports/forms`, { ...rangeQuery(route), page })), [route.domain, route.query.from, route.query.to, page]);
+  const filters = { ...rangeQuery(route), source: route.query.source, lead: route.query.lead, spam: route.query.spam };
+  const { data, error, reload } = useLoad(() => get<{ forms: FormRow[]; hasMore: boolean; total: number; totalCapped: boolean; pageSize: number }>(withQuery(`/domains/${domain}/reports/forms`, { ...filters, page })), [route.domain, JSON.stringify(filters), page]);
+  const set = (query: Record<string, string>) => navigate({ ...route, query: { ...route.query, page: '', ...query } });
+  const who = useWho();
   return (
     <section>
       <ReportHeading title="Forms" route={route} />
+      <div class="toolbar">
+        <select aria-label="Source" value={route.query.source ?? ''} onChange={(e) => set({ source: (e.target as HTMLSelectElement).value })}>
+          <option value="">Every source</option>
+          {SOURCES.filter((s) => s !== 'offline').map((s) => (
+            <option value={s}>{s}</option>
+          ))}
+        </select>
+        <select aria-label="Leads" value={route.query.lead ?? ''} onChange={(e) => set({ lead: (e.target as HTMLSelectElement).value })}>
+          <option value="">Leads or not</option>
+          <option value="true">Leads</option>
+          <option value="false">Not leads</option>
+        </select>
+        <select aria-label="Spam" value={route.query.spam ?? ''} onChange={(e) => set({ spam: (e.target as HTMLSelectElement).value })}>
+          <option value="">Spam or not</option>
+          <option value="false">No spam</option>
+          <option value="true">Spam only</option>
+        </select>
+        <span class="spacer" />
+        {may.readReports(who) && (
+          <a class="button" href={withQuery(`/manage/api/domains/${domain}/reports/forms.csv`, filters)} download>
+            Download CSV
+          </a>
+        )}
+      </div>
       {error && <Failure message={error} />}
       {data && <p class="muted" role="status">{data.totalCapped ? `More than ${count(data.total)}` : count(data.total)} form submissions in this range</p>}
       {data && !data.forms.length && <p class="muted">No form submission in this range. Form tracking is turned on in Settings, Forms.</p>}

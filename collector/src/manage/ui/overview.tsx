@@ -1,5 +1,6 @@
 // The overview: how many visits, views and calls, how views turn into calls, per day, per source
-// class, per keyword, campaign and landing page; sales and revenue from orders where there are any.
+// class, per keyword, campaign and landing page; form leads where the site sends forms, the people
+// who became leads; sales and revenue from orders where there are any.
 import type { Overview, Row } from '../../reports/overview.ts';
 import { get, withQuery } from './api.ts';
 import { CallsChart } from './chart.tsx';
@@ -30,11 +31,13 @@ export function OverviewScreen({ route }: { route: Route }) {
  * into the calls log (`callsLog`). */
 export function OverviewBody({ data, route, clock, callsLog = false }: { data: Omit<Overview, 'model'> & { model?: Overview['model'] }; route: Route; clock: Clock; callsLog?: boolean }) {
   const sales = data.totals.orders > 0;
+  const totalForms = (t: Overview['totals'] | undefined) => (t ? t.forms + t.formSpam : 0);
+  const forms = totalForms(data.totals) + totalForms(data.previous?.totals) > 0;
   const [overlay, setOverlay] = useState(false);
   const before = data.previous?.totals;
   /** The same figure of the period before, and the change (a rate's in points). */
-  const vs = (key: 'visits' | 'views' | 'calls' | 'newCallers' | 'leads' | 'orders' | 'conversionRate') =>
-    before && (key === 'conversionRate' ? `${percent(before[key])} before (${pointsChange(data.totals[key], before[key])})` : `${count(before[key])} before (${change(data.totals[key], before[key])})`);
+  const vs = (key: 'visits' | 'views' | 'calls' | 'newCallers' | 'leads' | 'formLeads' | 'leadPeople' | 'orders' | 'conversionRate') =>
+    before && (key === 'conversionRate' ? `${percent(before[key])} before (${pointsChange(data.totals[key], before[key])})` : `${count(before[key] ?? 0)} before (${change(data.totals[key] ?? 0, before[key] ?? 0)})`);
   const spam = `${count(data.totals.spam)} spam call${data.totals.spam > 1 ? 's' : ''}, not counted`;
   return (
     <>
@@ -54,7 +57,9 @@ export function OverviewBody({ data, route, clock, callsLog = false }: { data: O
           ))}
         </Tile>
         <Tile label="New callers" value={count(data.totals.newCallers)} compared={vs('newCallers')} note="their number's first call" />
-        <Tile label="Leads" value={count(data.totals.leads)} compared={vs('leads')} note={`${ratio(data.totals.leadRate)} per visit`} />
+        <Tile label={forms ? 'Call leads' : 'Leads'} value={count(data.totals.leads)} compared={vs('leads')} note={`${ratio(data.totals.leadRate)} per visit`} />
+        {forms && <Tile label="Form leads" value={count(data.totals.formLeads)} compared={vs('formLeads')} note={`of ${count(data.totals.forms)} submission${data.totals.forms === 1 ? '' : 's'}${data.totals.formSpam ? `; ${count(data.totals.formSpam)} spam, not counted` : ''}`} />}
+        <Tile label="People who became leads" value={count(data.totals.leadPeople ?? 0)} compared={vs('leadPeople')} note="each once, however many calls and forms" />
         <Tile label="Views → calls" value={percent(data.totals.conversionRate)} compared={vs('conversionRate')} note="calls from a page view, per view" />
         {sales && <Tile label="Sales" value={count(data.totals.orders)} compared={vs('orders')} note={money(data.totals.revenue, data.currency)} />}
       </div>
@@ -73,21 +78,21 @@ export function OverviewBody({ data, route, clock, callsLog = false }: { data: O
       <div class={sales ? 'columns wide' : 'columns'}>
         <div class="card">
           <h2>By source</h2>
-          <Table first="Source" rows={data.sources.filter((r) => r.visits || r.calls || r.orders).map((r) => ({ ...r, name: SOURCE_NAMES[r.source] ?? r.source }))} sales={sales} currency={data.currency} />
+          <Table first="Source" rows={data.sources.filter((r) => r.visits || r.calls || r.formLeads || r.leadPeople || r.orders).map((r) => ({ ...r, name: SOURCE_NAMES[r.source] ?? r.source }))} sales={sales} forms={forms} people currency={data.currency} />
         </div>
         <div class="card">
           <h2>By keyword</h2>
-          {data.keywords.length ? <Table first="Keyword" rows={data.keywords.map((r) => ({ ...r, name: r.keyword }))} sales={sales} currency={data.currency} /> : <p class="muted">No keyword yet: keywords come from search engines' referrers and paid campaigns' utm_term.</p>}
+          {data.keywords.length ? <Table first="Keyword" rows={data.keywords.map((r) => ({ ...r, name: r.keyword }))} sales={sales} forms={forms} currency={data.currency} /> : <p class="muted">No keyword yet: keywords come from search engines' referrers and paid campaigns' utm_term.</p>}
         </div>
       </div>
       <div class={sales ? 'columns wide' : 'columns'}>
         <div class="card" data-testid="campaigns">
           <h2>Campaigns</h2>
-          {data.campaigns.length ? <Table first="Campaign" rows={data.campaigns.map((r) => ({ ...r, name: r.campaign }))} sales={sales} currency={data.currency} /> : <p class="muted">No campaign yet: campaigns are the utm_campaign of the links that bring visitors.</p>}
+          {data.campaigns.length ? <Table first="Campaign" rows={data.campaigns.map((r) => ({ ...r, name: r.campaign }))} sales={sales} forms={forms} currency={data.currency} /> : <p class="muted">No campaign yet: campaigns are the utm_campaign of the links that bring visitors.</p>}
         </div>
         <div class="card" data-testid="landing-pages">
           <h2>Landing pages</h2>
-          {data.landingPages.length ? <Table first="Page" rows={data.landingPages.map((r) => ({ ...r, name: r.path }))} sales={sales} currency={data.currency} /> : <p class="muted">No visit yet: a landing page is the first page of a visit.</p>}
+          {data.landingPages.length ? <Table first="Page" rows={data.landingPages.map((r) => ({ ...r, name: r.path }))} sales={sales} forms={forms} currency={data.currency} /> : <p class="muted">No visit yet: a landing page is the first page of a visit.</p>}
         </div>
       </div>
     </>
@@ -111,7 +116,7 @@ function ModelSwitch({ route, model }: { route: Route; model: Overview['model'] 
           </button>
         ))}
       </span>
-      <span class="muted"> Calls and sales credited to {MODELS.find(([value]) => value === model)![2].toLowerCase()}; visits to their own source.</span>
+      <span class="muted"> Calls, form leads, people and sales credited to {MODELS.find(([value]) => value === model)![2].toLowerCase()}; visits to their own source.</span>
     </div>
   );
 }
@@ -128,7 +133,8 @@ function Tile({ label, value, note, compared, children }: { label: string; value
   );
 }
 
-function Table({ first, rows, sales, currency }: { first: string; rows: (Row & { name: string })[]; sales: boolean; currency: string }) {
+/** `forms`: a column of form leads; `people`: one of the people who became leads (by source only). */
+function Table({ first, rows, sales, forms, people = false, currency }: { first: string; rows: (Row & { name: string })[]; sales: boolean; forms: boolean; people?: boolean; currency: string }) {
   if (!rows.length) return <p class="muted">Nothing in this range yet.</p>;
   return (
     <table>
@@ -138,7 +144,9 @@ function Table({ first, rows, sales, currency }: { first: string; rows: (Row & {
           <th class="num">Visits</th>
           <th class="num">Calls</th>
           <th class="num" title="Calls from a number that never called before">New callers</th>
-          <th class="num" title="Calls that are leads, by the lead rule or a person's verdict">Leads</th>
+          <th class="num" title="Calls that are leads, by the lead rule or a person's verdict">{forms ? 'Call leads' : 'Leads'}</th>
+          {forms && <th class="num" title="Form submissions that are leads: not spam">Form leads</th>}
+          {people && <th class="num" title="People whose first lead, a call or a form, was in the period: each once">People</th>}
           <th class="num">Calls per visit</th>
           {sales && <th class="num">Sales</th>}
           {sales && <th class="num">Revenue</th>}
@@ -152,6 +160,8 @@ function Table({ first, rows, sales, currency }: { first: string; rows: (Row & {
             <td class="num">{count(r.calls)}</td>
             <td class="num">{count(r.newCallers)}</td>
             <td class="num">{count(r.leads)}</td>
+            {forms && <td class="num">{count(r.formLeads)}</td>}
+            {people && <td class="num">{count(r.leadPeople ?? 0)}</td>}
             <td class="num">{r.visits ? ratio(r.conversionRate) : '–'}</td>
             {sales && <td class="num">{count(r.orders)}</td>}
             {sales && <td class="num">{money(r.revenue, currency)}</td>}
