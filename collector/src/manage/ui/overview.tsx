@@ -75,7 +75,7 @@ export function OverviewBody({ data, route, clock, callsLog = false }: { data: O
         <CallsChart days={data.days} previous={overlay ? data.previous?.days : undefined} />
       </div>
       {data.model && <ModelSwitch route={route} model={data.model} />}
-      <div class={sales ? 'columns wide' : 'columns'}>
+      <div class={sales || forms ? 'columns wide' : 'columns'}>
         <div class="card">
           <h2>By source</h2>
           <Table first="Source" rows={data.sources.filter((r) => r.visits || r.calls || r.formLeads || r.leadPeople || r.orders).map((r) => ({ ...r, name: SOURCE_NAMES[r.source] ?? r.source }))} sales={sales} forms={forms} people currency={data.currency} />
@@ -85,7 +85,7 @@ export function OverviewBody({ data, route, clock, callsLog = false }: { data: O
           {data.keywords.length ? <Table first="Keyword" rows={data.keywords.map((r) => ({ ...r, name: r.keyword }))} sales={sales} forms={forms} currency={data.currency} /> : <p class="muted">No keyword yet: keywords come from search engines' referrers and paid campaigns' utm_term.</p>}
         </div>
       </div>
-      <div class={sales ? 'columns wide' : 'columns'}>
+      <div class={sales || forms ? 'columns wide' : 'columns'}>
         <div class="card" data-testid="campaigns">
           <h2>Campaigns</h2>
           {data.campaigns.length ? <Table first="Campaign" rows={data.campaigns.map((r) => ({ ...r, name: r.campaign }))} sales={sales} forms={forms} currency={data.currency} /> : <p class="muted">No campaign yet: campaigns are the utm_campaign of the links that bring visitors.</p>}
