@@ -1,5 +1,6 @@
 // The calls log: each call with what led to it, filters, pages, and the two CSV downloads.
 import type { CallRow } from '../../reports/calls-log.ts';
+import { LEAD_CHOICES, QuerySelect, sourceChoices, SOURCES } from './query-select.tsx';
 import { api, get, withQuery } from './api.ts';
 import { count, duration, phone, STATUS_LABELS, UNATTRIBUTED, when } from './format.ts';
 import { useLoad } from './hooks.ts';
@@ -12,8 +13,6 @@ import { may, useWho } from './who.ts';
 import { useClock } from './clock.ts';
 
 const STATUSES = ['SUCCESS', 'NORESPONSE', 'BUSY', 'EXPIRED', 'NOTASSIGNED', 'INTERRUPTED', 'ANOMALY', 'CALLER_PHONE_BLACKLISTED', 'ONGOING'];
-/** The source classes a log filters by. */
-export const SOURCES = ['paid', 'organic', 'social', 'referral', 'direct', 'offline', 'unattributed'];
 
 export function CallsScreen({ route }: { route: Route }) {
   const who = useWho();
@@ -33,27 +32,14 @@ export function CallsScreen({ route }: { route: Route }) {
             <option value={s}>{STATUS_LABELS[s] ?? s}</option>
           ))}
         </select>
-        <select aria-label="Source" value={route.query.source ?? ''} onChange={(e) => set({ source: (e.target as HTMLSelectElement).value })}>
-          <option value="">Every source</option>
-          {SOURCES.map((s) => (
-            <option value={s}>{s}</option>
-          ))}
-        </select>
+        <QuerySelect label="Source" name="source" route={route} set={set} choices={sourceChoices(SOURCES)} />
         <select aria-label="Callers" value={route.query.firstCall ?? ''} onChange={(e) => set({ firstCall: (e.target as HTMLSelectElement).value })}>
           <option value="">Every caller</option>
           <option value="true">New callers: their first call</option>
           <option value="false">Repeat callers</option>
         </select>
-        <select aria-label="Leads" value={route.query.lead ?? ''} onChange={(e) => set({ lead: (e.target as HTMLSelectElement).value })}>
-          <option value="">Leads or not</option>
-          <option value="true">Leads</option>
-          <option value="false">Not leads</option>
-        </select>
-        <select aria-label="Spam" value={route.query.spam ?? ''} onChange={(e) => set({ spam: (e.target as HTMLSelectElement).value })}>
-          <option value="">Spam or not</option>
-          <option value="false" title="No spam, no blocked caller: the calls the overview counts">Counted calls</option>
-          <option value="true">Spam only</option>
-        </select>
+        <QuerySelect label="Leads" name="lead" route={route} set={set} choices={LEAD_CHOICES} />
+        <QuerySelect label="Spam" name="spam" route={route} set={set} choices={[['', 'Spam or not'], ['false', 'Counted calls', 'No spam, no blocked caller: the calls the overview counts'], ['true', 'Spam only']]} />
         <span class="spacer" />
         {may.readReports(who) && (
           <>

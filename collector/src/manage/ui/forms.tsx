@@ -11,7 +11,7 @@ import { VerdictChoice } from './verdict.tsx';
 import { Pager } from './pager.tsx';
 import { useClock } from './clock.ts';
 import { may, useWho } from './who.ts';
-import { SOURCES } from './calls.tsx';
+import { LEAD_CHOICES, QuerySelect, sourceChoices, SOURCES } from './query-select.tsx';
 
 const SPAM_WORDS: Record<string, string> = { honeypot: 'spam: the hidden field was filled', 'too-fast': 'spam: sent within 2 s', verdict: 'spam (a person said so)' };
 
@@ -27,22 +27,9 @@ export function FormsScreen({ route }: { route: Route }) {
     <section>
       <ReportHeading title="Forms" route={route} />
       <div class="toolbar">
-        <select aria-label="Source" value={route.query.source ?? ''} onChange={(e) => set({ source: (e.target as HTMLSelectElement).value })}>
-          <option value="">Every source</option>
-          {SOURCES.filter((s) => s !== 'offline').map((s) => (
-            <option value={s}>{s}</option>
-          ))}
-        </select>
-        <select aria-label="Leads" value={route.query.lead ?? ''} onChange={(e) => set({ lead: (e.target as HTMLSelectElement).value })}>
-          <option value="">Leads or not</option>
-          <option value="true">Leads</option>
-          <option value="false">Not leads</option>
-        </select>
-        <select aria-label="Spam" value={route.query.spam ?? ''} onChange={(e) => set({ spam: (e.target as HTMLSelectElement).value })}>
-          <option value="">Spam or not</option>
-          <option value="false">No spam</option>
-          <option value="true">Spam only</option>
-        </select>
+        <QuerySelect label="Source" name="source" route={route} set={set} choices={sourceChoices(SOURCES.filter((s) => s !== 'offline'))} />
+        <QuerySelect label="Leads" name="lead" route={route} set={set} choices={LEAD_CHOICES} />
+        <QuerySelect label="Spam" name="spam" route={route} set={set} choices={[['', 'Spam or not'], ['false', 'No spam'], ['true', 'Spam only']]} />
         <span class="spacer" />
         {may.readReports(who) && (
           <a class="button" href={withQuery(`/manage/api/domains/${domain}/reports/forms.csv`, filters)} download>
