@@ -87,7 +87,8 @@ describe('the back end in Chromium', () => {
     expect(await tile('New callers').innerText()).toBe('1'); // the caller's first call
     expect(await tile('Leads').innerText()).toBe('1'); // answered, 95 s: a lead by the default rule
     const organic = owner.locator('tr', { hasText: 'Organic search' });
-    expect(await organic.locator('td').allInnerTexts()).toEqual(['Organic search', '1', '1', '1', '1', '1.00']); // visits, calls, new callers, leads, calls per visit
+    expect(await organic.locator('td').allInnerTexts()).toEqual(['Organic search', '1', '1', '1', '1', '1', '1.00']); // visits, calls, new callers, leads, people who became leads, calls per visit
+    expect(await tile('People who became leads').innerText()).toBe('1');
     expect(await owner.locator('tr', { hasText: 'emergency plumber' }).locator('td').allInnerTexts()).toEqual(['emergency plumber', '1', '1', '1', '1', '1.00']);
     // The campaign of the link and the page the visit landed on, each with its visit and call.
     expect(await owner.getByTestId('campaigns').locator('tbody tr').first().locator('td').allInnerTexts()).toEqual(['spring-offers', '1', '1', '1', '1', '1.00']);
