@@ -5,9 +5,11 @@
 // request it holds up; the first `warmUpSeconds` (connections opening) are not counted.
 //
 // Run as `tsx test/bench/open-loop.ts` with one JSON argument ({url, body, rate, seconds,
-// warmUpSeconds}); prints one JSON line: the latencies' p50 and p99, the achieved rate, failures by reason.
+// warmUpSeconds, newAddresses}); prints one JSON line: the latencies' p50 and p99, the achieved
+// rate, failures by reason.
 import http from 'node:http';
 import { performance } from 'node:perf_hooks';
+import { visitorAddress } from './addresses.ts';
 
 export interface OpenLoopPlan {
   url: string;
@@ -16,7 +18,12 @@ export interface OpenLoopPlan {
   rate: number;
   seconds: number;
   warmUpSeconds: number;
+  /** Each request from a client address of its own (the body's `ip`), as real visitors are: the
+   * n-th request's is visitorAddress(firstAddress + n). */
+  newAddresses?: boolean;
+  firstAddress?: number;
 }
+
 
 export interface OpenLoopResult {
   achieved: number;
@@ -25,21 +32,28 @@ export interface OpenLoopResult {
   failures: Record<string, number>;
 }
 
-async function openLoop({ url, body, rate, seconds, warmUpSeconds }: OpenLoopPlan): Promise<OpenLoopResult> {
+async function openLoop({ url, body, rate, seconds, warmUpSeconds, newAddresses = false, firstAddress = 0 }: OpenLoopPlan): Promise<OpenLoopResult> {
   const warmUp = Math.round(rate * warmUpSeconds);
   const count = warmUp + Math.round(rate * seconds);
   // Idle sockets closed after 4 s, before the server's 5 s keep-alive timeout closes them: a request
   // sent on a socket the server is closing that moment fails with `read ECONNRESET`.
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1000, timeout: 4000 });
   const target = new URL(url);
-  const headers = { 'content-type': 'application/x-www-form-urlencoded', 'content-length': Buffer.byteLength(body) };
+  const form = new URLSearchParams(body);
+  const bodyOf = (n: number) => {
+    if (!newAddresses) return body;
+    form.set('ip', visitorAddress(firstAddress + n));
+    return form.toString();
+  };
   const latencies: number[] = [];
   const failures: Record<string, number> = {};
   const fail = (why: string) => (failures[why] = (failures[why] ?? 0) + 1);
   const start = performance.now();
   const sent: Promise<void>[] = [];
-  const fire = (scheduledAt: number, counted: boolean) =>
+  const fire = (scheduledAt: number, counted: boolean, n: number) =>
     new Promise<void>((resolve) => {
+      const payload = bodyOf(n);
+      const headers = { 'content-type': 'application/x-www-form-urlencoded', 'content-length': Buffer.byteLength(payload) };
       const req = http.request({ host: target.hostname, port: target.port, path: target.pathname, method: 'POST', agent, headers }, (res) => {
         let text = '';
         res.setEncoding('utf8');
@@ -55,12 +69,12 @@ async function openLoop({ url, body, rate, seconds, warmUpSeconds }: OpenLoopPla
         fail(err.message);
         resolve();
       });
-      req.end(body);
+      req.end(payload);
     });
   await new Promise<void>((resolve) => {
     const tick = () => {
       const due = Math.min(count, Math.floor(((performance.now() - start) * rate) / 1000) + 1);
-      while (sent.length < due) sent.push(fire(start + (sent.length * 1000) / rate, sent.length >= warmUp));
+      while (sent.length < due) sent.push(fire(start + (sent.length * 1000) / rate, sent.length >= warmUp, sent.length));
       if (sent.length < count) setTimeout(tick, 1);
       else resolve();
     };

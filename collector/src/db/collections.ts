@@ -3,7 +3,7 @@
 import type { Collection, Db } from 'mongodb';
 import { manageIndexes, type AccountDoc, type AuditDoc, type InvitationDoc, type SessionDoc, type SharedLinkDoc, type UserDoc } from '../manage/documents.ts';
 import { domainIndexes, type DomainDoc, type TrackingNumberDoc } from '../domains/documents.ts';
-import { trackingIndexes, type AddressHoldDoc, type ClickDoc, type LeaseDoc, type OverflowShowDoc, type SlotDoc, type ViewDoc, type ViewKeyDoc, type VisitDoc } from '../tracking/documents.ts';
+import { trackingIndexes, type ClickDoc, type LeaseDoc, type OverflowShowDoc, type SlotDoc, type ViewDoc, type ViewKeyDoc, type VisitDoc } from '../tracking/documents.ts';
 import { offlineIndexes, type OfflineAssignmentDoc } from '../offline/documents.ts';
 import { telephonyIndexes, type BlockedCallerDoc, type CallDoc, type CallerDoc, type SmsDoc } from '../telephony/documents.ts';
 import type { CallDayDoc, CallerCallDoc, CallPageDoc } from '../data/documents.ts';
@@ -54,7 +54,6 @@ export interface Collections {
   deliveryLog: Collection<DeliveryLogDoc>;
   counters: Collection<CounterDoc>;
   rateLimits: Collection<RateLimitDoc>;
-  addressHolds: Collection<AddressHoldDoc>;
   blockedCallers: Collection<BlockedCallerDoc>;
   callers: Collection<CallerDoc>;
   alertChoices: Collection<AlertChoiceDoc>;
@@ -103,7 +102,6 @@ export function collections(db: Db): Collections {
     deliveryLog: db.collection('delivery_log'),
     counters: db.collection('counters'),
     rateLimits: db.collection('rate_limits'),
-    addressHolds: db.collection('address_holds'),
     blockedCallers: db.collection('blocked_callers'),
     callers: db.collection('callers'),
     alertChoices: db.collection('alert_choices'),

@@ -1,15 +1,20 @@
 // How many numbers of a domain one client address holds at once (the domain's numbersPerAddress),
 // so that one address cannot drain a pool by opening visit after visit.
 //
-// One document per domain and address lists its holds, each with the end of the lease it stands
-// for. A claim first reserves a hold with one pipeline update that drops the ended holds and adds
-// the new one only while fewer than the limit are left: the database applies it to the document
-// atomically, so simultaneous claims from one address never overshoot. A lease whose expiry moves
-// (kept alive, released) moves its hold's end too (NumberPool.renew).
+// A claim's hold is written on the slot it claims (`slot.hold`, with the claim itself): the slots
+// with an address's hold and a lease not ended are its holds, the truth every process can read.
+// Each process decides from its own memory of the holds it gave, so a claim waits for no read or
+// write of its own: the check and the add are one synchronous step, and simultaneous claims from
+// one address in one process never overshoot. The memory is read from the slots once, at the
+// process's first claim (so a restart forgets nothing), and again for an address whose remembered
+// hold seems to have ended (another process may have kept it alive). A process does not see what
+// other processes give an address meanwhile: each gives it at most the limit, so with WORKERS
+// processes one address holds at most numbersPerAddress × WORKERS (docs/security.md); with one
+// process, exactly the limit.
 import { randomUUID } from 'node:crypto';
-import type { AddressHoldDoc, SlotDoc } from './documents.ts';
+import type { SlotDoc } from './documents.ts';
 import type { Collections } from '../db/collections.ts';
-import { isDuplicateKey } from '../db/writes.ts';
+import { Batches, type Outcome } from '../db/batches.ts';
 
 export interface AddressLimit {
   address: string;
@@ -19,42 +24,152 @@ export interface AddressLimit {
 
 export type AddressHold = NonNullable<SlotDoc['hold']>;
 
+/** Addresses remembered before the oldest whose holds have ended are forgotten (forgetEnded): each
+ * costs a few hundred bytes. */
+const MAX_ADDRESSES = 100_000;
+/** The oldest addresses looked at by one forgetting. */
+const FORGET_BATCH = 1000;
+
+/** An address's holds as this process knows them: token to end (ms); `read` while being read again. */
+interface Known {
+  holds: Map<string, number>;
+  read?: Promise<void>;
+}
+
 export class AddressHolds {
-  constructor(private readonly c: Collections) {}
+  /** By `<domain>|<address>`, the least recently met first. */
+  private readonly known = new Map<string, Known>();
+  private loaded?: Promise<void>;
+  private forgetting = false;
+  /** Reads of addresses' holds from the slots, gathered (db/batches.ts). */
+  private readonly reads: Batches<{ address: string; now: Date }, Map<string, number>>;
+
+  constructor(
+    private readonly c: Collections,
+    private readonly maxAddresses = MAX_ADDRESSES,
+  ) {
+    this.reads = new Batches((items) => this.readHolds(items));
+  }
+
+  /** Addresses remembered now. */
+  get remembered(): number {
+    return this.known.size;
+  }
 
   /** A hold for a lease ending at `until`; null when the address already holds its limit. */
   async reserve(domainId: string, limit: AddressLimit, until: Date, now: Date): Promise<AddressHold | null> {
-    const _id = `${domainId}|${limit.address}`;
+    await (this.loaded ??= this.loadAll(now));
+    const address = `${domainId}|${limit.address}`;
+    const known = await this.knownAt(address, now);
+    if (known.holds.size >= limit.max) return null;
     const token = randomUUID();
-    const reserve = () =>
-      this.c.addressHolds.findOneAndUpdate(
-        { _id },
-        [
-          { $set: { holds: { $filter: { input: '$holds', cond: { $gt: ['$$this.until', now] } } } } },
-          { $set: { holds: { $cond: [{ $lt: [{ $size: '$holds' }, limit.max] }, { $concatArrays: ['$holds', [{ token, until }]] }, '$holds'] } } },
-          { $set: { expireAt: { $max: ['$expireAt', until] } } },
-        ],
-        { returnDocument: 'after' },
-      );
-    let doc = await reserve();
-    if (!doc) {
-      // The address's first claim: make its document, whoever wins, then reserve (an upsert's loser
-      // may get no document back on some servers, as in http/rate-limits.ts).
-      await this.c.addressHolds.insertOne({ _id, holds: [], expireAt: until }).catch((err) => {
-        if (!isDuplicateKey(err)) throw err;
-      });
-      doc = await reserve();
-    }
-    return doc?.holds.some((h) => h.token === token) ? { address: _id, token } : null;
+    known.holds.set(token, until.getTime());
+    this.met(address, known);
+    return { address, token };
   }
 
   /** Gives a hold back: its claim found no number. */
-  async cancel(hold: AddressHold): Promise<void> {
-    await this.c.addressHolds.updateOne({ _id: hold.address }, { $pull: { holds: { token: hold.token } } });
+  cancel(hold: AddressHold): void {
+    this.known.get(hold.address)?.holds.delete(hold.token);
   }
 
-  /** The hold's lease now ends at `until`. */
-  async follow(hold: AddressHold, until: Date): Promise<void> {
-    await this.c.addressHolds.updateOne({ _id: hold.address, 'holds.token': hold.token }, { $set: { 'holds.$.until': until }, $max: { expireAt: until } });
+  /** The hold's lease now ends at `until`: kept alive, or released (a released slot is renewed by no
+   * one: its hold is gone). An address this process does not remember is left alone. */
+  follow(hold: AddressHold, until: Date): void {
+    const known = this.known.get(hold.address);
+    if (!known) return;
+    if (until.getTime() <= Date.now()) known.holds.delete(hold.token);
+    else known.holds.set(hold.token, until.getTime());
   }
+
+  /** What this process knows of an address; read again from the slots when a hold it remembers
+   * ended by its count (another process may have kept it alive). */
+  private async knownAt(address: string, now: Date): Promise<Known> {
+    for (;;) {
+      const known = this.known.get(address);
+      if (!known) {
+        // Kept at once: a simultaneous claim from the address counts what this one adds.
+        const met = { holds: new Map<string, number>() };
+        this.known.set(address, met);
+        return met;
+      }
+      if (known.read) {
+        await known.read;
+        continue;
+      }
+      if (![...known.holds.values()].some((end) => end <= now.getTime())) return known;
+      known.read = this.reads.add({ address, now }).then((stored) => merge(known, stored, now.getTime()));
+      try {
+        await known.read;
+      } finally {
+        delete known.read;
+      }
+      return known;
+    }
+  }
+
+  /** Notes that the address was met now; past MAX_ADDRESSES, the oldest are looked at to be forgotten. */
+  private met(address: string, known: Known): void {
+    this.known.delete(address);
+    this.known.set(address, known);
+    if (this.known.size > this.maxAddresses && !this.forgetting) {
+      this.forgetting = true;
+      void this.forgetEnded()
+        .catch(() => undefined) // looked at again at the next address met
+        .finally(() => (this.forgetting = false));
+    }
+  }
+
+  /** Forgets the oldest addresses whose holds have all ended, those the slots confirm (none kept
+   * alive elsewhere), FORGET_BATCH at a time with one read, until no more than maxAddresses are left
+   * or a batch forgets none. The others are kept, as met now. */
+  private async forgetEnded(): Promise<void> {
+    while (this.known.size > this.maxAddresses) {
+      const oldest = [...this.known].slice(0, FORGET_BATCH);
+      const now = Date.now();
+      const ended = oldest.filter(([, k]) => !k.read && [...k.holds.values()].every((end) => end <= now));
+      const stored = ended.length ? await this.readHolds(ended.map(([address]) => ({ address, now: new Date(now) }))) : [];
+      const before = this.known.size;
+      ended.forEach(([address, known], i) => {
+        if (this.known.get(address) !== known) return; // met again meanwhile
+        merge(known, (stored[i] as { value: Map<string, number> }).value, now);
+        if (known.holds.size === 0) this.known.delete(address);
+      });
+      for (const [address, known] of oldest) {
+        if (this.known.get(address) !== known) continue;
+        this.known.delete(address);
+        this.known.set(address, known);
+      }
+      if (this.known.size === before) return;
+    }
+  }
+
+  /** Every address's holds not ended: what this process gave before a restart, and what others gave. */
+  private async loadAll(now: Date): Promise<void> {
+    const slots = await this.c.slots.find({ 'hold.address': { $exists: true }, freeAt: { $gt: now } }, { projection: { hold: 1, freeAt: 1 }, hint: { 'hold.address': 1 } }).toArray();
+    for (const slot of slots) {
+      const known = this.known.get(slot.hold!.address) ?? { holds: new Map() };
+      known.holds.set(slot.hold!.token, slot.freeAt.getTime());
+      this.known.set(slot.hold!.address, known);
+    }
+  }
+
+  /** Each address's holds whose lease has not ended, by token: one query for a batch of addresses. */
+  private async readHolds(items: { address: string; now: Date }[]): Promise<Outcome<Map<string, number>>[]> {
+    const now = new Date(Math.min(...items.map((i) => i.now.getTime())));
+    const slots = await this.c.slots.find({ 'hold.address': { $in: [...new Set(items.map((i) => i.address))] }, freeAt: { $gt: now } }, { projection: { hold: 1, freeAt: 1 }, hint: { 'hold.address': 1 } }).toArray();
+    const byAddress = new Map<string, Map<string, number>>();
+    for (const slot of slots) {
+      const holds = byAddress.get(slot.hold!.address) ?? byAddress.set(slot.hold!.address, new Map()).get(slot.hold!.address)!;
+      holds.set(slot.hold!.token, slot.freeAt.getTime());
+    }
+    return items.map((item) => ({ value: byAddress.get(item.address) ?? new Map() }));
+  }
+}
+
+/** An address's holds after a read of the slots: those stored and not ended, and this process's own
+ * not ended by its count (those whose claims are on their way have no slot yet). */
+function merge(known: Known, stored: Map<string, number>, now: number): void {
+  for (const [token, end] of known.holds) if (end <= now && !stored.has(token)) known.holds.delete(token);
+  for (const [token, end] of stored) known.holds.set(token, Math.max(end, known.holds.get(token) ?? 0));
 }

@@ -125,16 +125,6 @@ export interface OverflowShowDoc {
   at: Date;
 }
 
-/** Requests of one key in one fixed window (http/rate-limits.ts); removed by a TTL index after it. */
-/** The numbers of a domain one client address holds (tracking/address-holds.ts); `_id` = `<domain>|<address>`. */
-export interface AddressHoldDoc {
-  _id: string;
-  /** One per lease claimed from the address: it counts until `until`, the lease's end. */
-  holds: { token: string; until: Date }[];
-  /** The latest end of its holds: the document goes (TTL) once every hold has ended. */
-  expireAt: Date;
-}
-
 /** The indexes of these collections: every query of a request's path goes through one. */
 export const trackingIndexes: IndexPlan = {
   slots: [
@@ -142,6 +132,8 @@ export const trackingIndexes: IndexPlan = {
     [{ domainId: 1, type: 1, code: 1, freeAt: 1, _id: 1 }],
     // What a visit holds for a phone.
     [{ visitId: 1, phone: 1 }],
+    // What a client address holds (address-holds.ts), read when a process meets the address.
+    [{ 'hold.address': 1 }, { sparse: true }],
   ],
   leases: [
     // Who held a slot at a call's time. (Nothing reads leases by view or visit: every claim would
@@ -156,6 +148,4 @@ export const trackingIndexes: IndexPlan = {
   ],
   // The pages shown an overflow number in the minutes before a call to it.
   overflowShows: [[{ number: 1, at: -1 }]],
-  // Holds per address end by themselves.
-  addressHolds: [[{ expireAt: 1 }, { expireAfterSeconds: 0 }]],
 };

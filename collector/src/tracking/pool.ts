@@ -5,8 +5,8 @@
 // `<slot>@<gen>` (an exclusive number's at the same time as its claim): the history that routes a
 // late call to the visit that held the number at the call's time. A slot's `freeAt` is the truth;
 // its current lease's `expiresAt` follows it, and so does the end of its hold on the client
-// address's limit (address-holds.ts), reserved before the claim so that one address never holds
-// more than the domain's numbersPerAddress.
+// address's limit (address-holds.ts), reserved before the claim, written on the slot with it, so
+// that one address never holds more than the domain's numbersPerAddress (in one process).
 import { randomInt, randomUUID } from 'node:crypto';
 import type { Collections } from '../db/collections.ts';
 import type { LeaseDoc, SlotDoc } from './documents.ts';
@@ -117,7 +117,7 @@ export class NumberPool {
     }
     const lease = req.pool.codeDigits > 0 ? await this.claimCoded(req, hold) : await this.claimExclusive(req, hold);
     if (lease) return { lease: { ...lease, claimed: true } };
-    if (hold) await this.holds.cancel(hold);
+    if (hold) this.holds.cancel(hold);
     return { refused: 'exhausted' };
   }
 
@@ -214,7 +214,8 @@ export class NumberPool {
    * requests' (group commit). The slot says which number it is: the lease is not read back. */
   private async followExpiry(slot: HeldSlot, expiresAt: Date): Promise<HeldNumber> {
     const _id = leaseIdOf(slot);
-    await Promise.all([this.leaseExpiries.set({ _id }, { expiresAt }), slot.hold && this.holds.follow(slot.hold, expiresAt)]);
+    if (slot.hold) this.holds.follow(slot.hold, expiresAt);
+    await this.leaseExpiries.set({ _id }, { expiresAt });
     return { _id, slot: slot._id, gen: slot.gen, number: slot.number, code: slot.code, expiresAt, claimed: false };
   }
 
