@@ -64,6 +64,7 @@ export class People {
   async join(domainId: string, keys: ContactKeys, now = new Date()): Promise<number | null> {
     const ids = personKeys(domainId, keys);
     if (ids.length === 0) return null;
+    let retried = false;
     for (;;) {
       const known = await this.c.personKeys.find({ _id: { $in: ids } }).toArray();
       const people = [...new Set(await Promise.all(known.map((k) => this.current(k.personId))))].sort((a, b) => a - b);
@@ -72,10 +73,12 @@ export class People {
       const missing = ids.filter((id) => !known.some((k) => k._id === id));
       try {
         if (missing.length) await this.c.personKeys.insertMany(missing.map((_id) => ({ _id, personId })), { ordered: true });
-        await this.contacts.addKeys(personId, missing);
+        // After a retry, every key: a failed attempt may have inserted some before the one taken.
+        await this.contacts.addKeys(personId, retried ? ids : missing);
         return personId;
       } catch (err) {
         if (!isDuplicateKey(err)) throw err; // another contact took one of the keys meanwhile: read again
+        retried = true;
       }
     }
   }

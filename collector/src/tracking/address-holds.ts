@@ -70,16 +70,23 @@ export class AddressHolds {
 
   /** Gives a hold back: its claim found no number. */
   cancel(hold: AddressHold): void {
-    this.known.get(hold.address)?.holds.delete(hold.token);
+    this.drop(hold);
   }
 
   /** The hold's lease now ends at `until`: kept alive, or released (a released slot is renewed by no
    * one: its hold is gone). An address this process does not remember is left alone. */
   follow(hold: AddressHold, until: Date): void {
+    if (until.getTime() <= Date.now()) return this.drop(hold);
+    this.known.get(hold.address)?.holds.set(hold.token, until.getTime());
+  }
+
+  /** A hold that is surely gone; an address left with none is forgotten (met again, it starts from
+   * nothing, which is what it holds). */
+  private drop(hold: AddressHold): void {
     const known = this.known.get(hold.address);
     if (!known) return;
-    if (until.getTime() <= Date.now()) known.holds.delete(hold.token);
-    else known.holds.set(hold.token, until.getTime());
+    known.holds.delete(hold.token);
+    if (known.holds.size === 0 && !known.read) this.known.delete(hold.address);
   }
 
   /** What this process knows of an address; read again from the slots when a hold it remembers
@@ -125,7 +132,8 @@ export class AddressHolds {
    * or a batch forgets none. The others are kept, as met now. */
   private async forgetEnded(): Promise<void> {
     while (this.known.size > this.maxAddresses) {
-      const oldest = [...this.known].slice(0, FORGET_BATCH);
+      const oldest: [string, Known][] = [];
+      for (const entry of this.known) if (oldest.push(entry) === FORGET_BATCH) break;
       const now = Date.now();
       const ended = oldest.filter(([, k]) => !k.read && [...k.holds.values()].every((end) => end <= now));
       const stored = ended.length ? await this.readHolds(ended.map(([address]) => ({ address, now: new Date(now) }))) : [];
