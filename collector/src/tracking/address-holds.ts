@@ -60,7 +60,9 @@ export class AddressHolds {
   async reserve(domainId: string, limit: AddressLimit, until: Date, now: Date): Promise<AddressHold | null> {
     await (this.loaded ??= this.loadAll(now));
     const address = `${domainId}|${limit.address}`;
-    const known = await this.knownAt(address, now);
+    await this.knownAt(address, now);
+    // The entry as it is now: a release meanwhile may have forgotten it (it then held nothing).
+    const known = this.known.get(address) ?? { holds: new Map<string, number>() };
     if (known.holds.size >= limit.max) return null;
     const token = randomUUID();
     known.holds.set(token, until.getTime());
@@ -91,27 +93,22 @@ export class AddressHolds {
 
   /** What this process knows of an address; read again from the slots when a hold it remembers
    * ended by its count (another process may have kept it alive). */
-  private async knownAt(address: string, now: Date): Promise<Known> {
+  private async knownAt(address: string, now: Date): Promise<void> {
     for (;;) {
       const known = this.known.get(address);
-      if (!known) {
-        // Kept at once: a simultaneous claim from the address counts what this one adds.
-        const met = { holds: new Map<string, number>() };
-        this.known.set(address, met);
-        return met;
-      }
+      if (!known) return;
       if (known.read) {
         await known.read;
         continue;
       }
-      if (![...known.holds.values()].some((end) => end <= now.getTime())) return known;
+      if (![...known.holds.values()].some((end) => end <= now.getTime())) return;
       known.read = this.reads.add({ address, now }).then((stored) => merge(known, stored, now.getTime()));
       try {
         await known.read;
       } finally {
         delete known.read;
       }
-      return known;
+      return;
     }
   }
 
