@@ -7,7 +7,7 @@ import type { Collections } from '../../collector/src/db/collections.ts';
 import type { TrafficDayDoc } from '../../collector/src/reports/documents.ts';
 import { dayKey } from '../../collector/src/data/call-days.ts';
 import { localTime } from '../../collector/src/domains/time-zone.ts';
-import { addAt } from '../../collector/src/reports/call-sources.ts';
+import { addAt } from '../../collector/src/reports/counted-places.ts';
 import { addToMonth, monthKey } from '../../collector/src/reports/dimension-months.ts';
 import { limitedCounters, viewCounters } from '../../collector/src/reports/traffic-days.ts';
 import { admitInto } from '../../collector/src/reports/key-limits.ts';

@@ -21,7 +21,7 @@ export interface NumberAtCarrier {
   /** Where an imported number pointed before it was wired here. */
   previous: { voiceUrl: string | null; statusCallback: string | null; smsUrl: string | null } | null;
   wiredAt: Date;
-  /** The last check (checks.ts): where its voice URL pointed; `ok` false when its calls no longer come here. */
+  /** The last check (number-check.ts): where its voice URL pointed; `ok` false when its calls no longer come here. */
   check?: { at: Date; voiceUrl: string | null; ok: boolean };
 }
 

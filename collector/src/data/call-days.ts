@@ -11,6 +11,7 @@ import type { CallDayDoc, RollupDimension, StatusTotals } from './documents.ts';
 import type { CallDoc } from '../telephony/documents.ts';
 import type { Collections } from '../db/collections.ts';
 import { localTime } from '../domains/time-zone.ts';
+import { keysUnder } from '../db/key-ranges.ts';
 
 export const ROLLUP_DIMENSIONS: readonly RollupDimension[] = ['trackingNumber', 'destination', 'offlineDescription'];
 
@@ -53,7 +54,7 @@ function sameCounters(a: Share, b: Share): boolean {
 export const dayKey = (domainId: string, day: string) => `${domainId}|${day}`;
 
 /** Every `_id` of a domain's summaries, `<domainId>|...`: a range ('}' follows '|'). */
-export const domainKeys = (domainId: string) => ({ $gte: `${domainId}|`, $lt: `${domainId}}` });
+export const domainKeys = (domainId: string) => keysUnder(`${domainId}|`);
 
 export class CallDays {
   constructor(private readonly c: Collections) {}

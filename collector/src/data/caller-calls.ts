@@ -11,15 +11,15 @@ import type { Collections } from '../db/collections.ts';
 import { isDuplicateKey, putAtRevision } from '../db/writes.ts';
 import type { CallDoc } from '../telephony/documents.ts';
 import { domainKeys } from './call-days.ts';
+import { padded } from '../db/key-ranges.ts';
 
 type Entry = Pick<CallDoc, '_id' | 'domainId' | 'caller' | 'startedAt' | 'status' | 'rev'>;
 
-const pad = (n: number, digits: number) => String(Math.max(0, n)).padStart(digits, '0');
 const callerPrefix = (domainId: string, caller: string) => `${domainId}|${caller}|`;
 
 /** The key of a call's entry; null for an anonymous caller. */
 export function callerCallKey(call: Pick<Entry, '_id' | 'domainId' | 'caller' | 'startedAt'>): string | null {
-  return call.caller ? `${callerPrefix(call.domainId, call.caller)}${pad(call.startedAt.getTime(), 13)}|${pad(call._id, 15)}` : null;
+  return call.caller ? `${callerPrefix(call.domainId, call.caller)}${padded(call.startedAt.getTime(), 13)}|${padded(call._id, 15)}` : null;
 }
 
 /** The call id at the end of an entry's key. */
@@ -43,7 +43,7 @@ export class CallerCalls {
   async ids(domainId: string, caller: string, range: { $gte: Date; $lt: Date }, statuses?: readonly CallStatus[]): Promise<number[]> {
     const prefix = callerPrefix(domainId, caller);
     const entries = this.c.callerCalls.find(
-      { _id: { $gte: `${prefix}${pad(range.$gte.getTime(), 13)}`, $lt: `${prefix}${pad(range.$lt.getTime(), 13)}` }, status: statuses ? { $in: [...statuses] } : { $ne: null } },
+      { _id: { $gte: `${prefix}${padded(range.$gte.getTime(), 13)}`, $lt: `${prefix}${padded(range.$lt.getTime(), 13)}` }, status: statuses ? { $in: [...statuses] } : { $ne: null } },
       { projection: { _id: 1 }, sort: { _id: 1 } },
     );
     const ids: number[] = [];

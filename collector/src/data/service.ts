@@ -52,12 +52,12 @@ export class DataService {
   private async byCaller(domain: DomainDoc, req: DataRequest, linkBase: string): Promise<DataAnswer> {
     let ids = await this.summaries.callers.ids(domain._id, req.callerPhone!, rangeOf(domain, req), req.statuses);
     const others = otherFilters(req);
-    if (Object.keys(others).length) ids = (await this.callsByIds(ids, others, { _id: 1 })).map((call) => call._id);
     if (req.groupByDay) {
       const rows = emptyDays(req);
-      for (const call of await this.callsByIds(ids, {}, { startedAt: 1, duration: 1, revenue: 1 })) addToDay(rows, call, domain);
+      for (const call of await this.callsByIds(ids, others, { startedAt: 1, duration: 1, revenue: 1 })) addToDay(rows, call, domain);
       return { status: 'OK', results: [...rows.values()].map(roundedRow) };
     }
+    if (Object.keys(others).length) ids = (await this.callsByIds(ids, others, { _id: 1 })).map((call) => call._id);
     const pageIds = ids.slice((req.page - 1) * req.limit, req.page * req.limit);
     const byId = new Map((await this.callsByIds(pageIds, {}, {})).map((call) => [call._id, call]));
     return answerPage(req, ids.length, pageIds.flatMap((id) => (byId.has(id) ? [callRecord(byId.get(id)!, domain, linkBase)] : [])));

@@ -8,6 +8,8 @@
 // bring it back there. Moved whole by a merge. Knows nothing of HTTP.
 import type { Collections } from '../db/collections.ts';
 import { putAtRevision } from '../db/writes.ts';
+import { keysUnder, padded } from '../db/key-ranges.ts';
+import { domainKeys } from '../data/call-days.ts';
 import type { CallDoc } from '../telephony/documents.ts';
 import type { FormDoc } from '../forms/documents.ts';
 import { LeadPeople } from './lead-people.ts';
@@ -25,13 +27,10 @@ export interface Contact {
   lead: boolean;
 }
 
-const pad = (n: number, digits: number) => String(Math.max(0, n)).padStart(digits, '0');
-const personPrefix = (personId: number) => `${pad(personId, 12)}|`;
+const personPrefix = (personId: number) => `${padded(personId, 12)}|`;
 /** The `_id` of a contact's entry, and of a key's (what a bulk load writes: test/bench/callers.ts). */
-export const contactEntry = (c: Contact) => `${personPrefix(c.personId!)}c|${pad(c.at.getTime(), 13)}|${c.kind}|${pad(c.id, 15)}`;
+export const contactEntry = (c: Contact) => `${personPrefix(c.personId!)}c|${padded(c.at.getTime(), 13)}|${c.kind}|${padded(c.id, 15)}`;
 export const keyEntry = (personId: number, key: string) => `${personPrefix(personId)}k|${key}`;
-/** The entries under a prefix: `_id` from the prefix up to the next character. */
-const under = (prefix: string) => ({ $gte: prefix, $lt: `${prefix}~` });
 
 export const callContact = (call: Pick<CallDoc, '_id' | 'personId' | 'startedAt' | 'rev' | 'status' | 'lead' | 'verdict'>): Contact => ({
   kind: 'call',
@@ -74,30 +73,30 @@ export class PersonContacts {
   /** The keys a person is known by, at most `limit`. */
   async keys(personId: number, limit = 100): Promise<string[]> {
     const prefix = `${personPrefix(personId)}k|`;
-    return (await this.c.personEntries.find({ _id: under(prefix) }, { projection: { _id: 1 }, limit }).toArray()).map((e) => e._id.slice(prefix.length));
+    return (await this.c.personEntries.find({ _id: keysUnder(prefix) }, { projection: { _id: 1 }, limit }).toArray()).map((e) => e._id.slice(prefix.length));
   }
 
   /** A person's contacts, the latest `limit` first, or every one. */
   async contacts(personId: number, limit = 0): Promise<{ kind: ContactKind; id: number; lead: boolean }[]> {
-    const entries = await this.c.personEntries.find({ _id: under(`${personPrefix(personId)}c|`), lead: { $exists: true } }, { sort: { _id: -1 }, limit }).toArray();
+    const entries = await this.c.personEntries.find({ _id: keysUnder(`${personPrefix(personId)}c|`), lead: { $exists: true } }, { sort: { _id: -1 }, limit }).toArray();
     return entries.map((e) => ({ ...contactOfEntry(e._id), lead: e.lead! }));
   }
 
   /** The `_id` of a person's earliest contact that counts as a lead; null when none does. */
   async firstLead(personId: number): Promise<string | null> {
-    return (await this.c.personEntries.findOne({ _id: under(`${personPrefix(personId)}c|`), lead: true }, { sort: { _id: 1 }, projection: { _id: 1 } }))?._id ?? null;
+    return (await this.c.personEntries.findOne({ _id: keysUnder(`${personPrefix(personId)}c|`), lead: true }, { sort: { _id: 1 }, projection: { _id: 1 } }))?._id ?? null;
   }
 
   /** Moves every entry of `from` to `into` (a merge), then both count their first lead again. */
   async move(from: number, into: number): Promise<void> {
     const prefix = personPrefix(from);
-    const entries = await this.c.personEntries.find({ _id: under(prefix) }).toArray();
+    const entries = await this.c.personEntries.find({ _id: keysUnder(prefix) }).toArray();
     for (const entry of entries) {
       const { _id, rev, ...fields } = entry;
       if (!('lead' in fields) && _id.slice(prefix.length).startsWith('c|')) continue; // a tombstone stays behind
       await putAtRevision(this.c.personEntries, `${personPrefix(into)}${_id.slice(prefix.length)}`, rev, fields);
     }
-    await this.c.personEntries.deleteMany({ _id: under(prefix) });
+    await this.c.personEntries.deleteMany({ _id: keysUnder(prefix) });
     await this.leadPeople.refresh(from);
     await this.leadPeople.refresh(into);
   }
@@ -105,7 +104,7 @@ export class PersonContacts {
   /** Puts the entries of a domain's people stored before entries were kept: their keys, calls and
    * form submissions, each person's first lead counted. */
   async putPast(domainId: string): Promise<void> {
-    for await (const key of this.c.personKeys.find({ _id: { $gte: `${domainId}|`, $lt: `${domainId}}` } })) await this.addKeys(key.personId, [key._id]);
+    for await (const key of this.c.personKeys.find({ _id: domainKeys(domainId) })) await this.addKeys(key.personId, [key._id]);
     const linked = { domainId, personId: { $gte: 0 } };
     for await (const call of this.c.calls.find(linked, { projection: { personId: 1, startedAt: 1, rev: 1, status: 1, lead: 1, verdict: 1 } })) await this.record(null, callContact(call));
     for await (const form of this.c.forms.find(linked, { projection: { personId: 1, submittedAt: 1, rev: 1, lead: 1 } })) await this.record(null, formContact(form));
@@ -113,6 +112,6 @@ export class PersonContacts {
 
   /** Deletes a person's entries (an erase): their keys are personal data. */
   async erase(personId: number): Promise<void> {
-    await this.c.personEntries.deleteMany({ _id: under(personPrefix(personId)) });
+    await this.c.personEntries.deleteMany({ _id: keysUnder(personPrefix(personId)) });
   }
 }

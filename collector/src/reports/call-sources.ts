@@ -4,12 +4,12 @@
 // reads one range of small documents. Like the data API's rollups, a call counts once its outcome is
 // known, and a carrier's later report moves it (another day, another status) by exactly the change.
 import type { CallDoc } from '../telephony/documents.ts';
-import type { CallSourceCounts, TrafficDayDoc } from './documents.ts';
 import type { Collections } from '../db/collections.ts';
-import { dayKey, domainKeys, type CallZones } from '../data/call-days.ts';
+import type { CallZones } from '../data/call-days.ts';
 import { localTime } from '../domains/time-zone.ts';
-import { addToMonth, DimensionMonths, MONTH_CALL_FIELDS, type MonthFields } from './dimension-months.ts';
-import { DAY_FIELD, DIMENSIONS, keyOf, MONTH_BASE, type Dimension } from './dimensions.ts';
+import { MONTH_CALL_FIELDS } from './dimension-months.ts';
+import { DAY_FIELD, DIMENSIONS, keyOf } from './dimensions.ts';
+import { addPlaces, monthPlaces, PlaceRecount } from './counted-places.ts';
 import { creditOf, modelPrefix, TOUCH_MODELS, type Credited, type TouchModel } from './touch-models.ts';
 
 type Counted = Pick<CallDoc, 'domainId' | 'startedAt' | 'status' | 'source' | 'keyword' | 'firstCall' | 'lead' | 'lastTouch' | 'firstTouch' | 'lastNonDirect' | 'verdict'>;
@@ -51,12 +51,10 @@ export function creditedPlaces(item: Credited, model: TouchModel): string[] {
   return [`${prefix}src.${sourceClassOf(source)}`, ...DIMENSIONS.flatMap((d) => (values[d] ? [`${prefix}${DAY_FIELD[d]}.${keyOf(values[d])}`] : []))];
 }
 
-export class CallSources {
-  private readonly months: DimensionMonths;
+const CALL_MONTH_COUNTS = { '': 'calls', 'new.': 'newCalls', 'lead.': 'leads' };
 
-  constructor(private readonly c: Collections) {
-    this.months = new DimensionMonths(c);
-  }
+export class CallSources {
+  constructor(private readonly c: Collections) {}
 
   async record(before: Counted | null, after: Counted, zones: CallZones): Promise<void> {
     const was = before && shareOf(before, zones.before);
@@ -68,58 +66,19 @@ export class CallSources {
   /** Counts a domain's calls again into its traffic days, after a crash between a call write and its
    * count, or a change of the domain's time zone. */
   async rebuild(domainId: string, timeZone: string): Promise<number> {
-    const days = new Map<string, CallSourceCounts>();
-    const months = new Map<string, MonthFields>();
+    const recount = new PlaceRecount();
     const touchFields = ['source', 'keyword', 'campaign', 'landingUrl'];
     const projection = { domainId: 1, startedAt: 1, status: 1, source: 1, keyword: 1, firstCall: 1, lead: 1, 'verdict.value': 1, ...Object.fromEntries(['lastTouch', 'firstTouch', 'lastNonDirect'].flatMap((touch) => touchFields.map((f) => [`${touch}.${f}`, 1]))) };
     for await (const call of this.c.calls.find({ domainId, status: { $ne: null } }, { projection, batchSize: 10_000 })) {
       const share = shareOf(call, timeZone)!;
-      const counts = days.get(share.day) ?? days.set(share.day, {}).get(share.day)!;
-      for (const place of share.places) addAt(counts as Record<string, unknown>, place.split('.'), 1);
-      const month = share.day.slice(0, 7);
-      const fields = months.get(month) ?? months.set(month, {}).get(month)!;
-      for (const path of Object.keys(monthCountersOf(share))) addToMonth(fields, path, 1);
+      recount.add(share.day, share.places, monthPlaces(share.places, CALL_MONTH_COUNTS));
     }
-    await this.months.replace(domainId, months, MONTH_CALL_FIELDS);
-    await this.c.trafficDays.updateMany({ _id: domainKeys(domainId) }, { $unset: { calls: '' } });
-    for (const [day, calls] of days) {
-      await this.c.trafficDays.updateOne({ _id: dayKey(domainId, day) }, { $set: { calls }, $setOnInsert: { domainId, day } }, { upsert: true });
-    }
-    return days.size;
+    return recount.write(this.c, domainId, 'calls', MONTH_CALL_FIELDS);
   }
 
-  private async add(share: Share, n: number): Promise<void> {
-    const inc = Object.fromEntries(share.places.map((place) => [`calls.${place}`, n]));
-    await Promise.all([
-      this.c.trafficDays.updateOne({ _id: dayKey(share.domainId, share.day) }, { $inc: inc, $setOnInsert: { domainId: share.domainId, day: share.day } as Partial<TrafficDayDoc> }, { upsert: true }),
-      this.months.add(share.domainId, share.day, Object.fromEntries(Object.keys(monthCountersOf(share)).map((path) => [path, n]))),
-    ]);
+  /** The places of `calls`, and their months' counters: per table, `calls`, `newCalls` for a first
+   * call, `leads` for a lead, under the touch model's prefix (`cmp.firstTouch.calls.<key>`). */
+  private add(share: Share, n: number): Promise<void> {
+    return addPlaces(this.c, share.domainId, 'calls', share.day, share.places, monthPlaces(share.places, CALL_MONTH_COUNTS), n);
   }
-}
-
-const DIMENSION_OF_FIELD = Object.fromEntries(DIMENSIONS.map((d) => [DAY_FIELD[d], d])) as Record<string, Dimension>;
-
-/** The month counters a share adds one to: per table, `calls`, `newCalls` for a first call, `leads`
- * for a lead, under the touch model's prefix (`cmp.firstTouch.calls.<key>`). */
-function monthCountersOf(share: Share): Record<string, 1> {
-  return monthPlaces(share.places, { '': 'calls', 'new.': 'newCalls', 'lead.': 'leads' });
-}
-
-/** The month counters of a day's table places (`lead.firstTouch.cmp.<key>`): the count each place's
- * first part names (`counts`), at its table and touch model (`cmp.firstTouch.leads.<key>`). */
-export function monthPlaces(places: string[], counts: Record<string, string>): Record<string, 1> {
-  const paths: Record<string, 1> = {};
-  for (const place of places) {
-    const match = /^(new\.|lead\.)?((?:firstTouch|lastNonDirect)\.)?(kw|cmp|lp)\.(.+)$/.exec(place);
-    const count = counts[match?.[1] ?? ''];
-    if (match && count) paths[`${MONTH_BASE[DIMENSION_OF_FIELD[match[3]!]!]}${match[2] ?? ''}${count}.${match[4]!}`] = 1;
-  }
-  return paths;
-}
-
-/** Adds `n` at a dotted path of a plain object, making the objects on the way. */
-export function addAt(doc: Record<string, unknown>, path: string[], n: number): void {
-  const [head, ...rest] = path as [string, ...string[]];
-  if (!rest.length) doc[head] = ((doc[head] as number | undefined) ?? 0) + n;
-  else addAt((doc[head] ??= {}) as Record<string, unknown>, rest, n);
 }

@@ -4,12 +4,11 @@
 // tables' months (`formLeads`), as call-sources.ts keeps the calls'. A verdict moves a submission
 // by exactly the change.
 import type { Collections } from '../db/collections.ts';
-import { dayKey, domainKeys } from '../data/call-days.ts';
 import { localTime } from '../domains/time-zone.ts';
 import type { FormDoc } from '../forms/documents.ts';
-import { addAt, creditedPlaces, monthPlaces } from './call-sources.ts';
-import { addToMonth, DimensionMonths, MONTH_FORM_FIELDS, type MonthFields } from './dimension-months.ts';
-import type { FormSourceCounts } from './documents.ts';
+import { creditedPlaces } from './call-sources.ts';
+import { addPlaces, monthPlaces, PlaceRecount } from './counted-places.ts';
+import { MONTH_FORM_FIELDS } from './dimension-months.ts';
 import { TOUCH_MODELS } from './touch-models.ts';
 
 export type CountedForm = Pick<FormDoc, 'domainId' | 'submittedAt' | 'spam' | 'lead' | 'source' | 'keyword' | 'lastTouch' | 'firstTouch' | 'lastNonDirect'>;
@@ -31,11 +30,7 @@ function shareOf(form: CountedForm, timeZone: string): Share {
 }
 
 export class FormSources {
-  private readonly months: DimensionMonths;
-
-  constructor(private readonly c: Collections) {
-    this.months = new DimensionMonths(c);
-  }
+  constructor(private readonly c: Collections) {}
 
   async record(before: CountedForm | null, after: CountedForm, timeZone: string): Promise<void> {
     const was = before && shareOf(before, timeZone);
@@ -46,25 +41,15 @@ export class FormSources {
 
   /** Counts a domain's submissions again (after a change of its time zone). */
   async rebuild(domainId: string, timeZone: string): Promise<void> {
-    const days = new Map<string, FormSourceCounts>();
-    const months = new Map<string, MonthFields>();
+    const recount = new PlaceRecount();
     for await (const form of this.c.forms.find({ domainId }, { projection: { domainId: 1, submittedAt: 1, spam: 1, lead: 1, source: 1, keyword: 1, lastTouch: 1, firstTouch: 1, lastNonDirect: 1 }, batchSize: 5000 })) {
       const share = shareOf(form, timeZone);
-      const counts = days.get(share.day) ?? days.set(share.day, {}).get(share.day)!;
-      for (const place of share.places) addAt(counts as Record<string, unknown>, place.split('.'), 1);
-      const fields = months.get(share.day.slice(0, 7)) ?? months.set(share.day.slice(0, 7), {}).get(share.day.slice(0, 7))!;
-      for (const path of Object.keys(monthPlaces(share.places, LEAD_MONTH_COUNT))) addToMonth(fields, path, 1);
+      recount.add(share.day, share.places, monthPlaces(share.places, LEAD_MONTH_COUNT));
     }
-    await this.months.replace(domainId, months, MONTH_FORM_FIELDS);
-    await this.c.trafficDays.updateMany({ _id: domainKeys(domainId) }, { $unset: { forms: '' } });
-    for (const [day, forms] of days) await this.c.trafficDays.updateOne({ _id: dayKey(domainId, day) }, { $set: { forms }, $setOnInsert: { domainId, day } }, { upsert: true });
+    await recount.write(this.c, domainId, 'forms', MONTH_FORM_FIELDS);
   }
 
-  private async add(domainId: string, share: Share, n: number): Promise<void> {
-    const inc = Object.fromEntries(share.places.map((place) => [`forms.${place}`, n]));
-    await Promise.all([
-      this.c.trafficDays.updateOne({ _id: dayKey(domainId, share.day) }, { $inc: inc, $setOnInsert: { domainId, day: share.day } }, { upsert: true }),
-      this.months.add(domainId, share.day, Object.fromEntries(Object.keys(monthPlaces(share.places, LEAD_MONTH_COUNT)).map((path) => [path, n]))),
-    ]);
+  private add(domainId: string, share: Share, n: number): Promise<void> {
+    return addPlaces(this.c, domainId, 'forms', share.day, share.places, monthPlaces(share.places, LEAD_MONTH_COUNT), n);
   }
 }

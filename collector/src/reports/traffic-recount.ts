@@ -10,7 +10,7 @@ import { dayKey, domainKeys } from '../data/call-days.ts';
 import { localTime } from '../domains/time-zone.ts';
 import type { ViewDoc, VisitDoc } from '../tracking/documents.ts';
 import type { KeywordMonthDoc, TrafficDayDoc } from './documents.ts';
-import { addAt } from './call-sources.ts';
+import { addAt } from './counted-places.ts';
 import { addToMonth, monthKey, type MonthFields } from './dimension-months.ts';
 import { limitedCounters, viewCounters } from './traffic-days.ts';
 import { DAY_FIELD, DIMENSIONS, MONTH_BASE } from './dimensions.ts';

@@ -133,13 +133,13 @@ export class AddressHolds {
       for (const entry of this.known) if (oldest.push(entry) === FORGET_BATCH) break;
       const now = Date.now();
       const ended = oldest.filter(([, k]) => !k.read && [...k.holds.values()].every((end) => end <= now));
-      const stored = ended.length ? await this.readHolds(ended.map(([address]) => ({ address, now: new Date(now) }))) : [];
+      const stored = ended.length ? await this.holdsOf({ $in: ended.map(([address]) => address) }, new Date(now)) : new Map<string, Map<string, number>>();
       const before = this.known.size;
-      ended.forEach(([address, known], i) => {
-        if (this.known.get(address) !== known) return; // met again meanwhile
-        merge(known, (stored[i] as { value: Map<string, number> }).value, now);
+      for (const [address, known] of ended) {
+        if (this.known.get(address) !== known) continue; // met again meanwhile
+        merge(known, stored.get(address) ?? new Map(), now);
         if (known.holds.size === 0) this.known.delete(address);
-      });
+      }
       for (const [address, known] of oldest) {
         if (this.known.get(address) !== known) continue;
         this.known.delete(address);
@@ -151,24 +151,24 @@ export class AddressHolds {
 
   /** Every address's holds not ended: what this process gave before a restart, and what others gave. */
   private async loadAll(now: Date): Promise<void> {
-    const slots = await this.c.slots.find({ 'hold.address': { $exists: true }, freeAt: { $gt: now } }, { projection: { hold: 1, freeAt: 1 }, hint: { 'hold.address': 1 } }).toArray();
-    for (const slot of slots) {
-      const known = this.known.get(slot.hold!.address) ?? { holds: new Map() };
-      known.holds.set(slot.hold!.token, slot.freeAt.getTime());
-      this.known.set(slot.hold!.address, known);
-    }
+    for (const [address, holds] of await this.holdsOf({ $exists: true }, now)) this.known.set(address, { holds });
   }
 
   /** Each address's holds whose lease has not ended, by token: one query for a batch of addresses. */
   private async readHolds(items: { address: string; now: Date }[]): Promise<Outcome<Map<string, number>>[]> {
-    const now = new Date(Math.min(...items.map((i) => i.now.getTime())));
-    const slots = await this.c.slots.find({ 'hold.address': { $in: [...new Set(items.map((i) => i.address))] }, freeAt: { $gt: now } }, { projection: { hold: 1, freeAt: 1 }, hint: { 'hold.address': 1 } }).toArray();
+    const stored = await this.holdsOf({ $in: [...new Set(items.map((i) => i.address))] }, new Date(Math.min(...items.map((i) => i.now.getTime()))));
+    return items.map((item) => ({ value: stored.get(item.address) ?? new Map() }));
+  }
+
+  /** The holds of the addresses `address` matches whose lease has not ended at `now`: by address, then token to end. */
+  private async holdsOf(address: Record<string, unknown>, now: Date): Promise<Map<string, Map<string, number>>> {
+    const slots = await this.c.slots.find({ 'hold.address': address, freeAt: { $gt: now } }, { projection: { hold: 1, freeAt: 1 }, hint: { 'hold.address': 1 } }).toArray();
     const byAddress = new Map<string, Map<string, number>>();
-    for (const slot of slots) {
-      const holds = byAddress.get(slot.hold!.address) ?? byAddress.set(slot.hold!.address, new Map()).get(slot.hold!.address)!;
-      holds.set(slot.hold!.token, slot.freeAt.getTime());
+    for (const { hold, freeAt } of slots) {
+      const holds = byAddress.get(hold!.address) ?? byAddress.set(hold!.address, new Map()).get(hold!.address)!;
+      holds.set(hold!.token, freeAt.getTime());
     }
-    return items.map((item) => ({ value: byAddress.get(item.address) ?? new Map() }));
+    return byAddress;
   }
 }
 
