@@ -3,8 +3,9 @@
 // and a card field in the form are never sent; under pending consent nothing is sent; a form posted
 // by script (requestSubmit) is captured; a robot's instant submission is marked spam. A person who
 // sent the form with their phone and then calls from it has one timeline with both, and the
-// overview counts them once among the people who became leads.
+// overview counts them once among the people who became leads; their data is downloaded, then erased.
 // Screenshots test-artifacts/forms-*.png.
+import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
@@ -133,6 +134,19 @@ describe('form tracking in a browser', () => {
     await timeline.locator('[data-event=call]').waitFor({ timeout: 10_000 });
     expect(await timeline.locator('li').evaluateAll((items) => items.map((li) => li.getAttribute('data-event')))).toEqual(['visit', 'form', 'call']);
     await page.screenshot({ path: path.join(ARTIFACTS, 'forms-person.png'), fullPage: true });
+
+    // On request, the person's data: downloaded whole, then erased; the contacts stay, anonymous.
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: "Download this person's data" }).click()]);
+    const exported = JSON.parse(await fs.readFile((await download.path())!, 'utf8'));
+    expect(exported.forms.find((f: { fields: Record<string, string> }) => f.fields.name === 'Ada Lovelace')).toBeDefined();
+    expect(exported.calls).toHaveLength(1);
+    page.once('dialog', (dialog) => dialog.accept());
+    await page.getByRole('button', { name: 'Erase this person' }).click();
+    await expect.poll(() => page.getByRole('status').innerText(), { timeout: 10_000 }).toMatch(/^Erased: the personal fields of 1 call\(s\), 1 form\(s\)/);
+    await page.getByText(/^Erased on request on /).waitFor({ timeout: 10_000 });
+    expect(await page.locator('section').innerText()).not.toMatch(/Ada|ada@example.com|0612345678|06 12 34 56 78/);
+    expect(await page.getByRole('button', { name: 'Erase this person' }).count()).toBe(0);
+    await page.screenshot({ path: path.join(ARTIFACTS, 'forms-person-erased.png'), fullPage: true });
     await page.context().close();
   });
 

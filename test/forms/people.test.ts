@@ -64,9 +64,26 @@ describe('people', () => {
     expect(new Set(await Promise.all(ids.map(personOfForm))).size).toBe(1);
   });
 
+  it("exports everything stored of a person on request, as one JSON file, in the activity log", async () => {
+    const owner = await signedInClient(s.collector.baseUrl, OWNER.username, OWNER.password);
+    const { personId } = (await owner.get('/domains/shop.test/people?phone=0612345678')).body;
+    const file = await owner.get(`/domains/shop.test/people/${personId}/export`);
+    expect(file.status).toBe(200);
+    expect(file.headers.get('content-disposition')).toBe(`attachment; filename="person-${personId}-shop.test.json"`);
+    // Their keys, their call and form as the data API shows them, their visit with its address and its page.
+    expect(file.body).toMatchObject({ person_id: personId, domain: 'shop.test', phones: ['0612345678'], emails: [], visitor_ids: ['visitor-ada'], texts: [], carts: [], orders: [] });
+    expect(file.body.calls).toEqual([expect.objectContaining({ caller: '0612345678', person_id: personId, recording_stored: false })]);
+    expect(file.body.forms).toEqual([expect.objectContaining({ fields: { name: 'Ada', phone: '06 12 34 56 78', message: 'Call me' }, phone: '0612345678', person_id: personId })]);
+    expect(file.body.visits).toEqual([expect.objectContaining({ source: 'paid:google', keyword: 'leak', ip: expect.stringMatching(/\S/) })]);
+    expect(file.body.pages).toEqual([expect.objectContaining({ visit_id: file.body.visits[0].visit_id, url: `${ORIGIN}/?utm_source=google&utm_medium=cpc&utm_term=leak`, title: 'Home' })]);
+    expect((await owner.get('/domains/shop.test/activity?kind=person')).body.entries[0]).toMatchObject({ action: 'person.export', details: { personId } });
+    expect((await owner.get('/domains/shop.test/people/999999/export')).status).toBe(404);
+  });
+
   it('erases a person on request: personal fields go, contacts and counts stay, no later contact joins them', async () => {
     const owner = await signedInClient(s.collector.baseUrl, OWNER.username, OWNER.password);
     const { personId } = (await owner.get('/domains/shop.test/people?phone=0612345678')).body;
+    const visitId = (await owner.get(`/domains/shop.test/people/${personId}`)).body.events.find((e: { type: string }) => e.type === 'visit').visitId;
     const today = new Date().toISOString().slice(0, 10);
     const data = (type: string) => fetch(`${s.collector.baseUrl}/data-api?${new URLSearchParams({ api_key: DATA_KEY, type, start_date: today, end_date: today, page: '1', limit: '50' })}`).then((r) => r.json());
     const [callsBefore, formsBefore] = [(await data('calls')).total_results, (await data('forms')).total_results];
@@ -80,6 +97,9 @@ describe('people', () => {
     expect(forms.total_results).toBe(formsBefore);
     expect(JSON.stringify(forms.results)).not.toMatch(/Ada|612345678/);
     expect(await s.t.c.personKeys.countDocuments({ personId })).toBe(0);
+    // Their visit's pages keep no address or browser either.
+    expect(await s.t.c.views.find({ visitId }, { projection: { _id: 0, ip: 1, userAgent: 1 } }).toArray()).toEqual([{ ip: '', userAgent: null }]);
+    expect((await owner.get(`/domains/shop.test/people/${personId}/export`)).status).toBe(404);
     expect((await owner.get('/domains/shop.test/people?phone=0612345678')).status).toBe(404);
     expect((await owner.call('DELETE', `/domains/shop.test/people/${personId}`)).status).toBe(404);
     // In the activity log.

@@ -63,6 +63,7 @@ const TABLE: Record<string, { may: Who[] | 'anyone'; call: [string, unknown?] }>
   'PUT /manage/api/domains/:domain/forms/:formId/verdict': { may: ['owner', 'admin', 'agent'], call: ['/domains/a.test/forms/1/verdict', { verdict: 'lead' }] },
   'GET /manage/api/domains/:domain/people': { may: ALL, call: ['/domains/a.test/people?phone=0611111111'] },
   'GET /manage/api/domains/:domain/people/:personId': { may: ALL, call: ['/domains/a.test/people/1'] },
+  'GET /manage/api/domains/:domain/people/:personId/export': { may: DOMAIN_ADMINS, call: ['/domains/a.test/people/999999/export'] },
   'DELETE /manage/api/domains/:domain/people/:personId': { may: DOMAIN_ADMINS, call: ['/domains/a.test/people/999999'] },
   'GET /manage/api/domains/:domain/pools/:type/numbers/available': { may: DOMAIN_ADMINS, call: ['/domains/a.test/pools/1/numbers/available'] },
   'POST /manage/api/domains/:domain/pools/:type/numbers/buy': { may: DOMAIN_ADMINS, call: ['/domains/a.test/pools/1/numbers/buy', {}] },

@@ -144,6 +144,7 @@ export async function exampleTour(baseUrl: string, webhookUrl: string): Promise<
   // The person of the contact form's e-mail address, and their timeline.
   const { personId } = await manage('get /manage/api/domains/{domain}/people', 'GET', '/domains/shop.test/people?email=ada%40example.com');
   await manage('get /manage/api/domains/{domain}/people/{personId}', 'GET', `/domains/shop.test/people/${personId}`);
+  await manage('get /manage/api/domains/{domain}/people/{personId}/export', 'GET', `/domains/shop.test/people/${personId}/export`);
   await manage('delete /manage/api/domains/{domain}/people/{personId}', 'DELETE', `/domains/shop.test/people/${personId}`);
   await manage('put /manage/api/domains/{domain}/calls/{callId}/verdict', 'PUT', `/domains/shop.test/calls/${callId}/verdict`, { verdict: 'lead' });
   await manage('get /manage/api/domains/{domain}/blocked-callers', 'GET', '/domains/shop.test/blocked-callers');

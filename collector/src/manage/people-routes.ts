@@ -1,6 +1,7 @@
 // A domain's people (issue 43): the person of a phone number or an e-mail address (one lookup by
 // its key), and a person's timeline. For those who may read the calls log.
 import type Router from '@koa/router';
+import type { Context } from 'koa';
 import type { Collections } from '../db/collections.ts';
 import { canonicalIn, countryOf } from '../domains/phone-numbers.ts';
 import { ManageFailure } from '../http/manage-envelope.ts';
@@ -8,6 +9,8 @@ import type { People } from '../people/people.ts';
 import { timelineOf } from '../people/timeline.ts';
 import { auditing, memberOf, type Can } from './access.ts';
 import { erasePerson } from '../people/erase.ts';
+import { personExport } from '../people/export.ts';
+import { sendFile } from './report-routes.ts';
 import type { RecordingStates } from '../recordings/states.ts';
 import type { RecordingStore } from '../recordings/store.ts';
 import type { CallWrites } from '../telephony/call-writes.ts';
@@ -29,21 +32,32 @@ export function peopleRoutes(router: Router, c: Collections, can: Can, people: P
   /** A person's timeline: visits, calls, texts and form submissions in time order, and the first touch. */
   router.get('/domains/:domain/people/:personId', can(RULES.readCalls), async (ctx) => {
     const domain = await domainOf(c, ctx);
-    const asked = Number(ctx.params.personId);
-    const person = Number.isSafeInteger(asked) ? await c.people.findOne({ _id: asked, domainId: domain._id }) : null;
-    if (!person) throw new ManageFailure(404, `No person ${ctx.params.personId} in this domain`);
-    ctx.body = await timelineOf(c, domain, await people.current(person._id));
+    ctx.body = await timelineOf(c, domain, await personIn(ctx, domain._id, true));
+  });
+
+  /** Everything stored of the person, as a JSON file (their right of access). In the activity log. */
+  router.get('/domains/:domain/people/:personId/export', can(RULES.manageDomain, 'person.export'), async (ctx) => {
+    const domain = await domainOf(c, ctx);
+    const personId = await personIn(ctx, domain._id);
+    auditing(ctx, { personId });
+    sendFile(ctx, `person-${personId}-${domain.name}.json`, 'application/json; charset=utf-8', personExport(c, domain, personId));
   });
 
   /** Erases the person on request: their contacts' personal fields and recordings go, the contacts
    * stay (anonymous), and so do the counts. In the activity log. */
   router.delete('/domains/:domain/people/:personId', can(RULES.manageDomain, 'person.erase'), async (ctx) => {
     const domain = await domainOf(c, ctx);
-    const asked = Number(ctx.params.personId);
-    const person = Number.isSafeInteger(asked) ? await c.people.findOne({ _id: asked, domainId: domain._id }) : null;
-    if (!person || person.erasedAt) throw new ManageFailure(404, `No person ${ctx.params.personId} in this domain`);
-    const personId = await people.current(person._id);
+    const personId = await personIn(ctx, domain._id);
     auditing(ctx, { personId });
     ctx.body = await erasePerson(c, writes, recordings, domain._id, personId, memberOf(ctx)._id);
   });
+
+  /** The person the path names, as they live on after merges; 404 for one of another domain, or
+   * erased (unless `erasedToo`: their timeline shows what is left). */
+  async function personIn(ctx: Context, domainId: string, erasedToo = false): Promise<number> {
+    const asked = Number(ctx.params.personId);
+    const person = Number.isSafeInteger(asked) ? await c.people.findOne({ _id: asked, domainId }) : null;
+    if (!person || (person.erasedAt && !erasedToo)) throw new ManageFailure(404, `No person ${ctx.params.personId} in this domain`);
+    return people.current(person._id);
+  }
 }

@@ -137,7 +137,12 @@ function callFilters(query: Context['query'], country: string): CallFilters {
 }
 
 export function sendCsv(ctx: Context, filename: string, lines: AsyncGenerator<string>): void {
-  ctx.type = 'text/csv; charset=utf-8';
+  sendFile(ctx, filename, 'text/csv; charset=utf-8', lines);
+}
+
+/** A download, written as its generator yields it. */
+export function sendFile(ctx: Context, filename: string, type: string, chunks: AsyncGenerator<string>): void {
+  ctx.type = type;
   ctx.set('Content-Disposition', `attachment; filename="${filename.replace(/[^\w.-]/g, '_')}"`);
-  ctx.body = Readable.from(lines);
+  ctx.body = Readable.from(chunks);
 }

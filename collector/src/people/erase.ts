@@ -1,7 +1,8 @@
 // Erasing a person on request: their contacts' personal fields go (numbers, e-mail addresses, form
-// values, the visitor id and addresses of their visits, call recordings' audio), their keys too, so
-// that no later contact joins them again; the contacts themselves stay, anonymous, and so every count
-// stays right. Calls change through their writes (their data API records say so). Knows nothing of HTTP.
+// values, the visitor id and addresses of their visits and of those visits' pages, call recordings'
+// audio), their keys too, so that no later contact joins them again; the contacts themselves stay,
+// anonymous, and so every count stays right. Calls change through their writes (their data API
+// records say so). Knows nothing of HTTP.
 import type { Collections } from '../db/collections.ts';
 import { deleteRecording } from '../recordings/retention.ts';
 import type { RecordingStates } from '../recordings/states.ts';
@@ -43,7 +44,12 @@ export async function erasePerson(c: Collections, writes: CallWrites, recordings
     erased.texts = (await c.sms.updateMany({ domainId, caller: { $in: phones } }, { $set: { caller: null, message: '' } })).modifiedCount;
     await c.callers.deleteMany({ _id: { $in: phones.map((p) => `${domainId}|${p}`) } });
   }
-  if (visitors.length) erased.visits = (await c.visits.updateMany({ domainId, uniqueVisitorId: { $in: visitors } }, { $set: { uniqueVisitorId: null, ip: '', userAgent: null } })).modifiedCount;
+  if (visitors.length) {
+    // Their visits' pages keep the address and browser too (their views, read by visit).
+    const visitIds = (await c.visits.find({ domainId, uniqueVisitorId: { $in: visitors } }, { projection: { _id: 1 } }).toArray()).map((v) => v._id);
+    for (let i = 0; i < visitIds.length; i += 1000) await c.views.updateMany({ visitId: { $in: visitIds.slice(i, i + 1000) } }, { $set: { ip: '', userAgent: null } });
+    erased.visits = (await c.visits.updateMany({ domainId, uniqueVisitorId: { $in: visitors } }, { $set: { uniqueVisitorId: null, ip: '', userAgent: null } })).modifiedCount;
+  }
   await c.personKeys.deleteMany({ _id: { $in: keys } });
   await entries.erase(personId);
   return erased;

@@ -24,12 +24,14 @@ export interface Timeline {
   emails: string[];
   firstTouch: Touch | null;
   events: TimelineEvent[];
+  /** When the person was erased on request (erase.ts): nothing of them is left to show. */
+  erasedAt: Date | null;
 }
 
 export async function timelineOf(c: Collections, domain: DomainDoc, personId: number): Promise<Timeline> {
   // Their keys and latest contacts by `_id` (person-contacts.ts), then those contacts by `_id`.
   const entries = new PersonContacts(c);
-  const [{ phones, emails, visitors }, contacts] = await Promise.all([keysOfPerson(c, personId), entries.contacts(personId, 2 * TIMELINE_MAX)]);
+  const [{ phones, emails, visitors }, contacts, person] = await Promise.all([keysOfPerson(c, personId), entries.contacts(personId, 2 * TIMELINE_MAX), c.people.findOne({ _id: personId }, { projection: { erasedAt: 1 } })]);
   const idsOf = (kind: ContactKind) => contacts.filter((x) => x.kind === kind).slice(0, TIMELINE_MAX).map((x) => x.id);
   const [calls, forms, visits, texts] = await Promise.all([
     c.calls.find({ _id: { $in: idsOf('call') }, domainId: domain._id }).toArray(),
@@ -46,5 +48,5 @@ export async function timelineOf(c: Collections, domain: DomainDoc, personId: nu
   const touched = [...calls, ...forms].map((contact) => contact.firstTouch).filter((t): t is Touch => Boolean(t));
   const firstTouch = touched.sort((a, b) => a.at.getTime() - b.at.getTime())[0] ?? null;
   const shown = (phone: string) => maskCaller(nationalOf(phone, countryOf(domain)), domain.callerPrivacy);
-  return { personId, phones: phones.map(shown), emails, firstTouch, events };
+  return { personId, phones: phones.map(shown), emails, firstTouch, events, erasedAt: person?.erasedAt ?? null };
 }

@@ -1,23 +1,53 @@
 // A person's timeline (`#/<domain>/person?id=N`): their numbers and addresses, first touch, and their
-// visits, calls, texts and form submissions in time order.
+// visits, calls, texts and form submissions in time order; for owners and admins, their data on
+// request: downloaded whole, or erased.
+import { useState } from 'preact/hooks';
+import type { Erased } from '../../people/erase.ts';
 import type { Timeline } from '../../people/timeline.ts';
-import { get } from './api.ts';
+import { api, get } from './api.ts';
 import { duration, phone, when } from './format.ts';
 import { useLoad } from './hooks.ts';
 import { Failure } from './layout.tsx';
 import type { Route } from './route.ts';
 import { useClock } from './clock.ts';
+import { may, useWho } from './who.ts';
 
 export function PersonScreen({ route }: { route: Route }) {
   const clock = useClock(route.domain);
   const domain = encodeURIComponent(route.domain!);
-  const { data, error } = useLoad(() => get<Timeline>(`/domains/${domain}/people/${encodeURIComponent(route.query.id ?? '')}`), [route.domain, route.query.id]);
+  const path = `/domains/${domain}/people/${encodeURIComponent(route.query.id ?? '')}`;
+  const { data, error, reload } = useLoad(() => get<Timeline>(path), [route.domain, route.query.id]);
   const at = (date: Date) => when(date as unknown as string, clock);
+  const who = useWho();
+  const [erased, setErased] = useState<Erased | null>(null);
+  const erase = () => {
+    if (!confirm('Erase this person? Their numbers, e-mail addresses, form values, visitor ids, addresses and recordings are gone for good; their calls and forms stay, anonymous, in every count.')) return;
+    api<Erased>('DELETE', path).then((done) => {
+      setErased(done);
+      reload();
+    }, (err: Error) => alert(err.message));
+  };
   return (
     <section>
       <div class="heading">
         <h1>Person {data ? `${[...data.phones.map(phone), ...data.emails].join(', ') || `#${data.personId}`}` : ''}</h1>
+        {data && !data.erasedAt && may.manageDomain(who) && (
+          <div class="row">
+            <a class="button" href={`/manage/api${path}/export`} download>
+              Download this person's data
+            </a>
+            <button type="button" class="danger" onClick={erase}>
+              Erase this person
+            </button>
+          </div>
+        )}
       </div>
+      {erased && (
+        <p class="card" role="status">
+          Erased: the personal fields of {erased.calls} call(s), {erased.forms} form(s), {erased.texts} text(s) and {erased.visits} visit(s), and {erased.recordings} recording(s).
+        </p>
+      )}
+      {data?.erasedAt && <p class="muted">Erased on request on {at(data.erasedAt)}: their calls and forms stay in the logs and in every count, with nothing that says who they were.</p>}
       {error && <Failure message={error} />}
       {data?.firstTouch && (
         <p class="muted">
@@ -25,7 +55,7 @@ export function PersonScreen({ route }: { route: Route }) {
           {data.firstTouch.keyword && `, "${data.firstTouch.keyword}"`} on {at(data.firstTouch.at)}
         </p>
       )}
-      {data && (
+      {data && data.events.length > 0 && (
         <ol class="timeline card" data-testid="timeline">
           {data.events.map((e) => (
             <li data-event={e.type}>
