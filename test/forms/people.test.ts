@@ -4,7 +4,7 @@
 import { browserPost } from '../helpers/site-page.ts';
 import { describe, expect, it } from 'vitest';
 import { useSeededCollector } from '../helpers/collector.ts';
-import { DATA_KEY, trackingFixture } from '../helpers/fixtures.ts';
+import { commerceFixture, CUSTOMER_KEY, DATA_KEY } from '../helpers/fixtures.ts';
 import { signedInClient } from '../helpers/manage-client.ts';
 import { reportCall } from '../helpers/telephony.ts';
 import { TELEPHONY_KEY } from '../helpers/telephony.ts';
@@ -13,7 +13,7 @@ const ORIGIN = 'https://shop.test';
 const OWNER = { username: 'owner@shop.test', password: 'people owner password' };
 
 describe('people', () => {
-  const s = useSeededCollector('people', trackingFixture({ users: [OWNER], settings: { formTracking: { enabled: true, fields: [] } } }), { telephonyApiKey: TELEPHONY_KEY });
+  const s = useSeededCollector('people', commerceFixture({ ga4: false, tracking: { users: [OWNER], settings: { formTracking: { enabled: true, fields: [] } } } }), { telephonyApiKey: TELEPHONY_KEY });
   const post = (path: string, fields: Record<string, string | number>) => browserPost(s.collector.baseUrl, path, fields);
   const form = async (visitId: number, fields: Record<string, string>) => (await (await post('/t/form', { key: 'pk-test-key', visit_id: visitId, url: `${ORIGIN}/contact`, fields: JSON.stringify(fields), elapsed_ms: 8000 })).json()).formId as number;
   const personOfForm = async (formId: number) => (await s.t.c.forms.findOne({ _id: formId }))!.personId;
@@ -22,8 +22,13 @@ describe('people', () => {
   it('gives a form with a phone number and a later call from it one person, one timeline', async () => {
     const seen = await (await post('/t/view', { key: 'pk-test-key', visit_id: 0, url: `${ORIGIN}/?utm_source=google&utm_medium=cpc&utm_term=leak`, page_title: 'Home', referer_url: '', phones: '', unique_visitor_id: 'visitor-ada' })).json();
     const formId = await form(seen.visitId, { name: 'Ada', phone: '06 12 34 56 78', message: 'Call me' });
-    // The call a second later (a carrier reports whole seconds).
-    const call = await reportCall(s.collector.baseUrl, { callRef: 'people-1', trackingNumber: '0100000001', startDate: new Date(Date.now() + 1000), callerPhone: '0612345678', duration: 60 });
+    // The call three seconds later (a carrier reports whole seconds: at least two after the sale below).
+    const call = await reportCall(s.collector.baseUrl, { callRef: 'people-1', trackingNumber: '0100000001', startDate: new Date(Date.now() + 3000), callerPhone: '0612345678', duration: 60 });
+    // A sale on the site, of the same visit, before the call.
+    const products = { 'products[0][id]': 'SKU-1', 'products[0][name]': 'Boiler', 'products[0][quantity]': 1, 'products[0][price]': '250.00' };
+    const shop = async (path: string, fields: Record<string, string | number>) => (await fetch(`${s.collector.baseUrl}${path}`, { method: 'POST', body: new URLSearchParams(Object.entries(fields).map(([k, v]) => [k, String(v)])) })).json();
+    expect(await shop('/api/customer-cart', { key: CUSTOMER_KEY, id: 'ada-cart', currency: 'EUR', visit_id: seen.visitId, is_logged_in: 0, ...products })).toEqual({ status: 'success' });
+    expect(await shop('/api/customer-order', { key: CUSTOMER_KEY, id: 'ada-order', cart_id: 'ada-cart', currency: 'EUR', visit_id: seen.visitId, status: 'paid', ...products })).toEqual({ status: 'success' });
     const person = await personOfForm(formId);
     expect(person).toEqual(expect.any(Number));
     expect(await personOfCall(call.body.callId)).toBe(person);
@@ -34,13 +39,14 @@ describe('people', () => {
     expect((await data('calls')).results.find((r: { call_id: number }) => r.call_id === call.body.callId).person_id).toBe(person);
     expect((await data('forms')).results.find((r: { form_id: number }) => r.form_id === formId).person_id).toBe(person);
 
-    // Found by the number, in any form; the timeline holds the visit, the form and the call, in order.
+    // Found by the number, in any form; the timeline holds the visit, the form, the sale and the call, in order.
     const owner = await signedInClient(s.collector.baseUrl, OWNER.username, OWNER.password);
     expect((await owner.get('/domains/shop.test/people?phone=06.12.34.56.78')).body).toEqual({ personId: person });
     expect((await owner.get('/domains/shop.test/people?phone=0699999999')).status).toBe(404);
     const timeline = (await owner.get(`/domains/shop.test/people/${person}`)).body;
     expect(timeline).toMatchObject({ personId: person, phones: ['0612345678'], emails: [], firstTouch: { source: 'paid:google', keyword: 'leak' } });
-    expect(timeline.events.map((e: { type: string }) => e.type)).toEqual(['visit', 'form', 'call']);
+    expect(timeline.events.map((e: { type: string }) => e.type)).toEqual(['visit', 'form', 'sale', 'call']);
+    expect(timeline.events[2]).toMatchObject({ orderId: 'ada-order', totalCost: 250, currency: 'EUR', status: 'paid', callId: null });
     expect((await owner.get('/domains/shop.test/people/999999')).status).toBe(404);
   });
 
@@ -71,7 +77,7 @@ describe('people', () => {
     expect(file.status).toBe(200);
     expect(file.headers.get('content-disposition')).toBe(`attachment; filename="person-${personId}-shop.test.json"`);
     // Their keys, their call and form as the data API shows them, their visit with its address and its page.
-    expect(file.body).toMatchObject({ person_id: personId, domain: 'shop.test', phones: ['0612345678'], emails: [], visitor_ids: ['visitor-ada'], texts: [], carts: [], orders: [] });
+    expect(file.body).toMatchObject({ person_id: personId, domain: 'shop.test', phones: ['0612345678'], emails: [], visitor_ids: ['visitor-ada'], texts: [], carts: [{ cart_id: 'ada-cart', total_cost: 250 }], orders: [{ order_id: 'ada-order', status: 'paid', total_cost: 250 }] });
     expect(file.body.calls).toEqual([expect.objectContaining({ caller: '0612345678', person_id: personId, recording_stored: false })]);
     expect(file.body.forms).toEqual([expect.objectContaining({ fields: { name: 'Ada', phone: '06 12 34 56 78', message: 'Call me' }, phone: '0612345678', person_id: personId })]);
     expect(file.body.visits).toEqual([expect.objectContaining({ source: 'paid:google', keyword: 'leak', ip: expect.stringMatching(/\S/) })]);

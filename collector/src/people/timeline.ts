@@ -1,6 +1,7 @@
-// A person's timeline: their visits (by their visitor ids), calls, texts (by their numbers) and form
-// submissions, in time order, and their first touch; each kind at most TIMELINE_MAX, the latest.
-// Numbers as the domain's caller privacy shows them. Knows nothing of HTTP.
+// A person's timeline: their visits (by their visitor ids), calls, texts (by their numbers), form
+// submissions and sales (the orders of their visits and calls), in time order, and their first
+// touch; each kind at most TIMELINE_MAX, the latest. Numbers as the domain's caller privacy shows
+// them. Knows nothing of HTTP.
 import type { Collections } from '../db/collections.ts';
 import type { DomainDoc } from '../domains/documents.ts';
 import { maskCaller } from '../domains/caller-privacy.ts';
@@ -16,7 +17,8 @@ export type TimelineEvent =
   | { type: 'visit'; at: Date; visitId: number; source: string; keyword: string | null; landingUrl: string }
   | { type: 'call'; at: Date; callId: number; status: string | null; duration: number; source: string | null; keyword: string | null; lead: boolean | null; recording: boolean }
   | { type: 'sms'; at: Date; smsId: number; message: string }
-  | { type: 'form'; at: Date; formId: number; pageUrl: string; source: string | null; fields: Record<string, string>; lead: boolean; spam: string | null };
+  | { type: 'form'; at: Date; formId: number; pageUrl: string; source: string | null; fields: Record<string, string>; lead: boolean; spam: string | null }
+  | { type: 'sale'; at: Date; orderId: string; status: string; totalCost: number; currency: string; callId: number | null };
 
 export interface Timeline {
   personId: number;
@@ -39,11 +41,16 @@ export async function timelineOf(c: Collections, domain: DomainDoc, personId: nu
     visitors.length ? c.visits.find({ domainId: domain._id, uniqueVisitorId: { $in: visitors } }, { sort: { createdAt: -1 }, limit: TIMELINE_MAX }).toArray() : [],
     phones.length ? c.sms.find({ domainId: domain._id, caller: { $in: phones } }, { sort: { sentAt: -1 }, limit: TIMELINE_MAX }).toArray() : [],
   ]);
+  // Their sales: the orders of their visits and calls (through the orders' indexes by visit and by call).
+  const refs = [...new Set([...visits.map((v) => v._id), ...calls.map((call) => call.visitId), ...forms.map((f) => f.visitId)].filter((id): id is number => id !== null))].map((visitId) => ({ visitId }));
+  const orderRefs = [...refs, ...calls.map((call) => ({ callId: call._id }))];
+  const sales = orderRefs.length ? await c.orders.find({ $or: orderRefs, domainId: domain._id, isSale: true }, { sort: { createdAt: -1 }, limit: TIMELINE_MAX }).toArray() : [];
   const events: TimelineEvent[] = [
     ...visits.map((v): TimelineEvent => ({ type: 'visit', at: v.createdAt, visitId: v._id, source: sourceLabel(v.attribution), keyword: v.attribution.keyword, landingUrl: v.landingUrl })),
     ...calls.map((call): TimelineEvent => ({ type: 'call', at: call.startedAt, callId: call._id, status: call.status, duration: call.duration, source: call.source, keyword: call.keyword, lead: call.lead ?? null, recording: call.recording?.status === 'stored' })),
     ...texts.filter((s) => !s.blocked).map((s): TimelineEvent => ({ type: 'sms', at: s.sentAt, smsId: s._id, message: Array.isArray(s.message) ? s.message.join('') : s.message })),
     ...forms.map((f): TimelineEvent => ({ type: 'form', at: f.submittedAt, formId: f._id, pageUrl: f.pageUrl, source: f.source, fields: f.fields, lead: f.lead, spam: f.spam })),
+    ...sales.map((o): TimelineEvent => ({ type: 'sale', at: o.convertedAt ?? o.createdAt, orderId: o.externalId, status: o.status, totalCost: o.totalCost, currency: o.currency, callId: o.callId })),
   ].sort((a, b) => a.at.getTime() - b.at.getTime());
   const touched = [...calls, ...forms].map((contact) => contact.firstTouch).filter((t): t is Touch => Boolean(t));
   const firstTouch = touched.sort((a, b) => a.at.getTime() - b.at.getTime())[0] ?? null;

@@ -1,11 +1,11 @@
 // A person's timeline (`#/<domain>/person?id=N`): their numbers and addresses, first touch, and their
-// visits, calls, texts and form submissions in time order; for owners and admins, their data on
+// visits, calls, texts, form submissions and sales in time order; for owners and admins, their data on
 // request: downloaded whole, or erased.
 import { useState } from 'preact/hooks';
 import type { Erased } from '../../people/erase.ts';
 import type { Timeline } from '../../people/timeline.ts';
 import { api, get } from './api.ts';
-import { duration, phone, when } from './format.ts';
+import { duration, money, phone, when } from './format.ts';
 import { useLoad } from './hooks.ts';
 import { Failure } from './layout.tsx';
 import type { Route } from './route.ts';
@@ -67,6 +67,11 @@ export function PersonScreen({ route }: { route: Route }) {
                 </a>
               )}
               {e.type === 'sms' && <>Text: {e.message}</>}
+              {e.type === 'sale' && (
+                <>
+                  Sale: order {e.orderId}, {money(e.totalCost, e.currency)} ({e.status}){e.callId !== null && <>, <a href={`#/${domain}/call?id=${e.callId}`}>by phone</a></>}
+                </>
+              )}
               {e.type === 'form' && (
                 <>
                   Form on {new URL(e.pageUrl).pathname}{e.lead ? ', lead' : e.spam ? ', spam' : ''}: {Object.entries(e.fields).map(([name, value]) => `${name}: ${value}`).join(' · ')}
