@@ -56,6 +56,7 @@ import { DEFAULT_TWILIO_API_BASE } from './carriers/twilio-client.ts';
 import { NumberCheck } from './carriers/number-check.ts';
 import { formRoutes } from './forms/routes.ts';
 import { FormSubmissions } from './forms/submissions.ts';
+import { FormWrites } from './forms/form-writes.ts';
 import { People } from './people/people.ts';
 import { Recordings } from './recordings/recordings.ts';
 import { RecordingStore } from './recordings/store.ts';
@@ -136,6 +137,7 @@ export function createApp(options: AppOptions): CollectorApp {
   const ga4Endpoint = options.ga4Endpoint ?? DEFAULT_GA4_ENDPOINT;
   const publicUrl = options.publicUrl ?? options.listenUrl ?? DEFAULT_PUBLIC_URL;
   const callWrites = new CallWrites(c, { ga4Endpoint, alerts: Boolean(options.mail), publicUrl });
+  const formWrites = new FormWrites(c, { alerts: Boolean(options.mail) });
   const people = new People(c, ids, callWrites);
   const telephony = new TelephonyService(c, ids, new CallRouter(c, new NumberPool(c)), (callId) => liveCalls.end(callId), callWrites, people);
   const agents = new AgentService(c, liveCalls);
@@ -203,7 +205,7 @@ export function createApp(options: AppOptions): CollectorApp {
     homeRoutes({ demoPages }),
     trackingRoutes(domains, tracking, log),
     browserRoutes(c, domains, tracking, browserLimit, log),
-    formRoutes(c, domains, new FormSubmissions(c, ids, people, ga4Endpoint), browserLimit, log),
+    formRoutes(c, domains, new FormSubmissions(c, ids, people, ga4Endpoint, formWrites), browserLimit, log),
     trackerScriptRoutes(trackerBundlePath, formsBundlePath),
     offlineRoutes(c, domains, offline, log),
     telephonyRoutes(telephony, new DialledNumbers(c), options.telephonyApiKey, recordingIntake, log),
@@ -211,7 +213,7 @@ export function createApp(options: AppOptions): CollectorApp {
     twilioRoutes(telephony, recordingIntake, { ...options.twilio, signingTokenFor: (accountSid, called) => carriers.signingTokenFor(accountSid, called) }, log),
     commerceRoutes(domains, commerce, log),
     agentRoutes(c, agents, log),
-    manageRoutes(c, signInLimit, { outbox, agents, offline, callWrites, domains, traffic, recordings: { store: recordingStore, states: recordingStates }, carriers, people }, { signUp: options.signUp ?? true, publicWebhooksOnly: deliveryOptions.publicOnly, mail: { ...(options.mail ? { from: options.mail.from } : {}), publicUrl } }, log),
+    manageRoutes(c, signInLimit, { outbox, agents, offline, callWrites, formWrites, domains, traffic, recordings: { store: recordingStore, states: recordingStates }, carriers, people }, { signUp: options.signUp ?? true, publicWebhooksOnly: deliveryOptions.publicOnly, mail: { ...(options.mail ? { from: options.mail.from } : {}), publicUrl } }, log),
     managePageRoutes(),
     sharedPageRoutes(c, signInLimit, log),
     unsubscribeRoutes(c, publicUrl),

@@ -1,4 +1,4 @@
-// Mails the pending call alerts (call-alerts.ts). Each round, a person's due alerts of one kind and
+// Mails the pending call alerts (call-alerts.ts), form leads' among them. Each round, a person's due alerts of one kind and
 // domain become one mail: an immediate one goes at once, then that person waits a minute for the
 // next of its kind, so a burst (a hundred missed calls in a minute) is one mail a minute, never a
 // hundred; an hourly one waits for the hour. The alerts are marked with their mail's id before the
@@ -82,9 +82,10 @@ export class AlertMailer {
     const [user, domain] = await Promise.all([this.m.c.users.findOne({ _id: username }), this.m.c.domains.findOne({ _id: domainId })]);
     const wanted = user && domain && user.accountId === domain.accountId && maySee(user, domain._id) && (await this.m.choices.of(user, domain._id))[alert] !== 'off';
     if (wanted) {
-      const calls = await this.m.c.calls.find({ _id: { $in: alerts.map((a) => a.callId) } }, { sort: { startedAt: 1, _id: 1 } }).toArray();
+      const idsOf = (field: 'callId' | 'formId') => alerts.flatMap((a) => (a[field] === undefined ? [] : [a[field]]));
+      const [calls, forms] = await Promise.all([this.m.c.calls.find({ _id: { $in: idsOf('callId') } }).toArray(), this.m.c.forms.find({ _id: { $in: idsOf('formId') } }).toArray()]);
       const unsubscribeUrl = await this.m.links.issue(user._id, domain._id, alert, now);
-      const body = callAlertMail({ alert, to: user._id, domain, calls, publicUrl: this.m.publicUrl, unsubscribeUrl });
+      const body = callAlertMail({ alert, to: user._id, domain, calls, forms, publicUrl: this.m.publicUrl, unsubscribeUrl });
       await this.m.outbox.enqueue(mailMessage(domain.accountId, MAIL_KIND_OF[alert], body, batch));
       if (delivery === 'immediate') await this.m.c.alertThrottle.updateOne({ _id: `${username}|${domainId}|${alert}` }, { $max: { lastSentAt: now } }, { upsert: true });
     }

@@ -1,13 +1,15 @@
 // The mail of one person's gathered call alerts of one kind and domain: the subject says what
-// happened (`Missed call from 06 11 22 33 44 (acme.example)`, `Missed calls: 3 (acme.example)`), the
-// body each call with its time, caller (as the domain's privacy allows), where they came from and a
-// link to its page; a plain-text part says the same.
+// happened (`Missed call from 06 11 22 33 44 (acme.example)`, `Missed calls: 3 (acme.example)`,
+// `New lead: form from ada@example.com (acme.example)`), the body each call with its time, caller
+// (as the domain's privacy allows), where they came from and a link to its page, and each form
+// submission that is a lead with its page, source and fields; a plain-text part says the same.
 import { when, localeOf, type Clock } from '../domains/dates.ts';
 import { maskCaller } from '../domains/caller-privacy.ts';
 import type { DomainDoc } from '../domains/documents.ts';
 import { displayOf } from '../domains/phone-display.ts';
 import { facts, html, mailPage } from '../mail/layout.ts';
 import { unsubscribeHeaders, type MailBody, type MailKind } from '../mail/message.ts';
+import type { FormDoc } from '../forms/documents.ts';
 import type { CallDoc } from '../telephony/documents.ts';
 import { cameFrom } from '../telephony/whisper.ts';
 import type { CallAlert } from './documents.ts';
@@ -27,6 +29,9 @@ const HEADINGS: Record<CallAlert, string> = { missedCall: 'Nobody answered', new
 
 /** Calls a mail lists at most (a burst's mail says how many more, with a link to the calls log). */
 const LISTED = 50;
+/** A form's fields a mail shows at most, each cut at this many characters (the page has them whole). */
+const FIELDS = 12;
+const FIELD_CHARS = 300;
 
 const OUTCOMES: Record<string, string> = { BUSY: 'Busy', NORESPONSE: 'No answer', SUCCESS: 'Answered', CALLER_PHONE_BLACKLISTED: 'Refused: the caller is blocked' };
 
@@ -35,50 +40,91 @@ export interface CallAlertMail {
   to: string;
   domain: Pick<DomainDoc, '_id' | 'timeZone' | 'country' | 'callerPrivacy'>;
   calls: CallDoc[];
+  /** Form submissions that became leads (a `newLead` mail lists them beside the calls). */
+  forms?: FormDoc[];
   publicUrl: string;
   unsubscribeUrl: string;
 }
 
-export function callAlertMail({ alert, to, domain, calls, publicUrl, unsubscribeUrl }: CallAlertMail): MailBody {
+/** One call or form submission as a mail lists it: who, its facts, and the page it links to. */
+interface Listed {
+  at: Date;
+  who: string;
+  rows: [string, string][];
+  url: string;
+  kind: 'call' | 'form';
+}
+
+export function callAlertMail({ alert, to, domain, calls, forms = [], publicUrl, unsubscribeUrl }: CallAlertMail): MailBody {
   const country = domain.country ?? 'FR';
   const clock: Clock = { timeZone: domain.timeZone, locale: localeOf(country) };
+  const screen = (path: string) => `${publicUrl}/manage/#/${encodeURIComponent(domain._id)}/${path}`;
   const callerOf = (call: CallDoc) => (call.caller && domain.callerPrivacy === 'none' ? displayOf(call.caller, country) : maskCaller(call.caller, domain.callerPrivacy));
-  const pageOf = (call: CallDoc) => `${publicUrl}/manage/#/${encodeURIComponent(domain._id)}/call?id=${call._id}`;
+  const callItem = (call: CallDoc): Listed => ({
+    at: call.startedAt,
+    who: callerOf(call),
+    rows: [
+      ['When', when(call.startedAt.toISOString(), clock)],
+      ['Caller', callerOf(call)],
+      ['Number called', displayOf(call.trackingNumber, country)],
+      ['Came from', cameFrom(call)],
+      ['Outcome', call.status === 'SUCCESS' ? `Answered, ${call.duration} s` : (OUTCOMES[call.status ?? ''] ?? call.status ?? 'Going on')],
+    ],
+    url: screen(`call?id=${call._id}`),
+    kind: 'call',
+  });
+  // A form's fields as the visitor typed them (the page escapes them, like every value).
+  const formItem = (form: FormDoc): Listed => ({
+    at: form.submittedAt,
+    who: `form from ${form.email ?? (form.phone ? displayOf(form.phone, country) : 'a visitor')}`,
+    rows: [
+      ['When', when(form.submittedAt.toISOString(), clock)],
+      ['Form on', pathOf(form.pageUrl)],
+      ['Came from', cameFrom({ source: form.source, keyword: form.keyword, offlineDescription: null })],
+      ...Object.entries(form.fields).slice(0, FIELDS).map(([name, value]): [string, string] => [name, value.length > FIELD_CHARS ? `${value.slice(0, FIELD_CHARS)}…` : value]),
+    ],
+    url: form.personId !== null ? screen(`person?id=${form.personId}`) : screen('forms'),
+    kind: 'form',
+  });
+  const items = [...calls.map(callItem), ...forms.map(formItem)].sort((a, b) => a.at.getTime() - b.at.getTime());
+  const noun = forms.length ? 'leads' : 'calls';
   const [one, many] = SUBJECTS[alert];
-  const subject = calls.length === 1 ? `${one} ${callerOf(calls[0]!)} (${domain._id})` : `${many} ${calls.length} (${domain._id})`;
-  const rows = (call: CallDoc): [string, string][] => [
-    ['When', when(call.startedAt.toISOString(), clock)],
-    ['Caller', callerOf(call)],
-    ['Number called', displayOf(call.trackingNumber, country)],
-    ['Came from', cameFrom(call)],
-    ['Outcome', call.status === 'SUCCESS' ? `Answered, ${call.duration} s` : (OUTCOMES[call.status ?? ''] ?? call.status ?? 'Going on')],
-  ];
-  const listed = calls.slice(0, LISTED);
-  const more = calls.length - listed.length;
-  const callsLog = `${publicUrl}/manage/#/${encodeURIComponent(domain._id)}/calls`;
+  const subject = items.length === 1 ? `${one} ${items[0]!.who} (${domain._id})` : `${many} ${items.length} (${domain._id})`;
+  const listed = items.slice(0, LISTED);
+  const more = items.length - listed.length;
+  const callsLog = screen('calls');
   const footer = `You receive this because ${CHOICE_NAMES[alert]} for ${domain._id} are on for you in RingTrail (Profile).`;
   const text = [
-    `${HEADINGS[alert]} on ${domain._id}${calls.length > 1 ? `: ${calls.length} calls` : ''}.`,
+    `${HEADINGS[alert]} on ${domain._id}${items.length > 1 ? `: ${items.length} ${noun}` : ''}.`,
     '',
-    ...listed.flatMap((call) => [...rows(call).map(([label, value]) => `${label}: ${value}`), `The call: ${pageOf(call)}`, '']),
+    ...listed.flatMap((item) => [...item.rows.map(([label, value]) => `${label}: ${value}`), `The ${item.kind}: ${item.url}`, '']),
     ...(more ? [`And ${more} more: ${callsLog}`, ''] : []),
     footer,
     `Unsubscribe: ${unsubscribeUrl}`,
     '',
   ].join('\n');
-  const single = calls.length === 1;
-  const body = html`${listed.map((call) => html`${facts(rows(call))}${single ? '' : html`<p style="margin:0 0 16px"><a href="${pageOf(call)}">Open this call</a></p>`}`)}${more ? html`<p style="margin:0 0 16px">And ${more} more: see the calls log.</p>` : ''}`;
+  const single = items.length === 1;
+  const body = html`${listed.map((item) => html`${facts(item.rows)}${single ? '' : html`<p style="margin:0 0 16px"><a href="${item.url}">Open this ${item.kind}</a></p>`}`)}${more ? html`<p style="margin:0 0 16px">And ${more} more: see the calls log.</p>` : ''}`;
   return {
     to,
     subject,
     text,
     html: mailPage({
-      heading: `${HEADINGS[alert]}${single ? '' : `: ${calls.length} calls`}`,
+      heading: `${HEADINGS[alert]}${single ? '' : `: ${items.length} ${noun}`}`,
       body,
-      link: single ? { url: pageOf(calls[0]!), label: 'Open the call' } : { url: callsLog, label: 'Open the calls log' },
+      link: single ? { url: items[0]!.url, label: `Open the ${items[0]!.kind}` } : { url: callsLog, label: 'Open the calls log' },
       footer,
       unsubscribeUrl,
     }),
     headers: unsubscribeHeaders(unsubscribeUrl),
   };
+}
+
+/** A page's path, or the address whole when it is not one. */
+function pathOf(url: string): string {
+  try {
+    return new URL(url).pathname;
+  } catch {
+    return url;
+  }
 }

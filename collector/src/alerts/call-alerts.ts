@@ -1,14 +1,17 @@
 // What a call's change raises for the people who chose to hear of it: a missed call (busy or no
 // answer, after the redirect if any), a new lead (by the rule or a verdict), a first-time caller, a
-// blocked caller's call. Each becomes one pending alert per person (alert-mailer.ts gathers and
-// mails them); a missed call outside the domain's timetable is left out unless the person asked.
+// blocked caller's call; and a form submission that is a lead, a new lead too. Each becomes one
+// pending alert per person (alert-mailer.ts gathers and mails them); a missed call outside the
+// domain's timetable is left out unless the person asked.
 import type { CallStatus } from '@ringtrail/shared';
 import type { Collections } from '../db/collections.ts';
 import { isDuplicateKey } from '../db/writes.ts';
 import type { CallDoc } from '../telephony/documents.ts';
 import { inTimetable } from '../telephony/redirects.ts';
 import { AlertChoicesStore } from './choices.ts';
-import type { CallAlert, PendingAlertDoc } from './documents.ts';
+import type { DomainDoc } from '../domains/documents.ts';
+import type { FormDoc } from '../forms/documents.ts';
+import type { AlertChoices, CallAlert, PendingAlertDoc } from './documents.ts';
 
 const MISSED: readonly (CallStatus | null)[] = ['BUSY', 'NORESPONSE'];
 const BLOCKED: CallStatus = 'CALLER_PHONE_BLACKLISTED';
@@ -41,15 +44,25 @@ export class CallAlerts {
     if (!raised.length) return;
     const domain = await this.c.domains.findOne({ _id: after.domainId });
     if (!domain) return;
+    const inHours = inTimetable(domain.redirect?.timetable ?? [], after.startedAt, domain.timeZone);
+    await this.raise(domain, raised, { callId: after._id }, `${after._id}`, now, (alert, choices) => alert !== 'missedCall' || inHours || choices.missedOutsideHours);
+  }
+
+  /** A form submission that became a lead (sent as one, or by a verdict): the people who chose new leads hear of it. */
+  async formChanged(before: FormDoc | null, after: FormDoc, now = new Date()): Promise<void> {
+    if (!after.lead || before?.lead) return;
+    const domain = await this.c.domains.findOne({ _id: after.domainId });
+    if (domain) await this.raise(domain, ['newLead'], { formId: after._id }, `form:${after._id}`, now, () => true);
+  }
+
+  private async raise(domain: DomainDoc, raised: CallAlert[], about: Pick<PendingAlertDoc, 'callId' | 'formId'>, key: string, now: Date, wanted: (alert: CallAlert, choices: AlertChoices) => boolean): Promise<void> {
     const recipients = await this.choices.recipients(domain);
-    const timetable = domain.redirect?.timetable ?? [];
-    const inHours = inTimetable(timetable, after.startedAt, domain.timeZone);
     const pending: PendingAlertDoc[] = [];
     for (const alert of raised) {
       for (const { user, choices } of recipients) {
         const delivery = choices[alert];
-        if (delivery === 'off' || (alert === 'missedCall' && !inHours && !choices.missedOutsideHours)) continue;
-        pending.push({ _id: `${after._id}|${alert}|${user._id}`, username: user._id, accountId: domain.accountId, domainId: domain._id, alert, callId: after._id, at: now, delivery, dueAt: delivery === 'hourly' ? nextHour(now) : now, batch: null });
+        if (delivery === 'off' || !wanted(alert, choices)) continue;
+        pending.push({ _id: `${key}|${alert}|${user._id}`, username: user._id, accountId: domain.accountId, domainId: domain._id, alert, ...about, at: now, delivery, dueAt: delivery === 'hourly' ? nextHour(now) : now, batch: null });
       }
     }
     if (!pending.length) return;

@@ -30,14 +30,18 @@ export interface AlertChoiceDoc extends Partial<AlertChoices> {
   updatedAt: Date;
 }
 
-/** One call alert waiting for its mail: gathered with the person's others of the same kind and domain. */
+/** One call alert waiting for its mail: gathered with the person's others of the same kind and
+ * domain. A form submission that is a lead raises `newLead` too (a lead is a lead, call or form). */
 export interface PendingAlertDoc {
-  _id: string; // `<callId>|<alert>|<username>`: one per call, alert and person
+  _id: string; // `<callId>|<alert>|<username>`, or `form:<formId>|<alert>|<username>`: one per contact, alert and person
   username: string;
   accountId: string;
   domainId: string;
   alert: CallAlert;
-  callId: number;
+  /** The call it is about; absent for a form submission's. */
+  callId?: number;
+  /** Ours since form tracking: the form submission it is about. */
+  formId?: number;
   at: Date;
   delivery: Exclude<Delivery, 'off'>;
   /** When its mail may go: now, a minute after the person's last one of this kind, or the next hour. */

@@ -1,7 +1,9 @@
 // Writes of a form submission: the report counters (reports/form-sources.ts) and its person's
-// entries (people/person-contacts.ts) move by exactly the change. A verdict is one atomic update
+// entries (people/person-contacts.ts) move by exactly the change, and a new lead raises its e-mail
+// alerts (alerts/call-alerts.ts). A verdict is one atomic update
 // that answers the submission as it was, so two verdicts at once each move the counters from the
 // state the other left.
+import { CallAlerts } from '../alerts/call-alerts.ts';
 import type { Collections } from '../db/collections.ts';
 import type { DomainDoc } from '../domains/documents.ts';
 import { formContact, PersonContacts } from '../people/person-contacts.ts';
@@ -12,10 +14,16 @@ import { judged, type FormVerdict } from './forms-log.ts';
 export class FormWrites {
   private readonly sources: FormSources;
   private readonly people: PersonContacts;
+  private readonly alerts: CallAlerts | null;
 
-  constructor(private readonly c: Collections) {
+  /** `alerts`: new leads raise e-mail alerts (where mail is configured, as call-writes.ts). */
+  constructor(
+    private readonly c: Collections,
+    { alerts = false }: { alerts?: boolean } = {},
+  ) {
     this.sources = new FormSources(c);
     this.people = new PersonContacts(c);
+    this.alerts = alerts ? new CallAlerts(c) : null;
   }
 
   async insert(domain: Pick<DomainDoc, 'timeZone'>, form: FormDoc): Promise<void> {
@@ -36,6 +44,6 @@ export class FormWrites {
   }
 
   private async changed(before: FormDoc | null, after: FormDoc, timeZone: string): Promise<void> {
-    await Promise.all([this.sources.record(before, after, timeZone), this.people.record(before && formContact(before), formContact(after))]);
+    await Promise.all([this.sources.record(before, after, timeZone), this.people.record(before && formContact(before), formContact(after)), this.alerts?.formChanged(before, after)]);
   }
 }

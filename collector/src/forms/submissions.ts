@@ -29,9 +29,9 @@ export class FormSubmissions {
     private readonly people: People,
     /** GA4's Measurement Protocol, where a lead is told as `generate_lead` (the domain's GA4). */
     private readonly ga4Endpoint = DEFAULT_GA4_ENDPOINT,
+    private readonly writes = new FormWrites(c),
     private readonly push = new FormPush(c),
     private readonly outbox = new Outbox(c),
-    private readonly writes = new FormWrites(c),
   ) {}
 
   async submit(domain: DomainDoc, req: BrowserFormRequest, now = new Date()): Promise<FormDoc> {

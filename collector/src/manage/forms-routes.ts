@@ -5,7 +5,7 @@ import type { Collections } from '../db/collections.ts';
 import type { Context } from 'koa';
 import { formPage, formsCsv, formsPage, rowOf, type FormFilters } from '../forms/forms-log.ts';
 import { sendCsv, sourceClassFilter, yesNo } from './report-routes.ts';
-import { FormWrites } from '../forms/form-writes.ts';
+import type { FormWrites } from '../forms/form-writes.ts';
 import { bodyOf, parseBody } from '../http/body.ts';
 import { ManageFailure } from '../http/manage-envelope.ts';
 import { reportRange } from '../reports/day-range.ts';
@@ -15,8 +15,7 @@ import { domainOf } from './settings-routes.ts';
 import { valid } from './validate.ts';
 import { verdictBody } from './verdict-routes.ts';
 
-export function formsRoutes(router: Router, c: Collections, can: Can): void {
-  const writes = new FormWrites(c);
+export function formsRoutes(router: Router, c: Collections, can: Can, writes: FormWrites): void {
   router.get('/domains/:domain/reports/forms', can(RULES.readCalls), async (ctx) => {
     const domain = await domainOf(c, ctx);
     const page = Number(ctx.query.page ?? 1);

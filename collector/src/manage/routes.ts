@@ -28,6 +28,7 @@ import { CarrierConnections } from '../carriers/connections.ts';
 import { DEFAULT_TWILIO_API_BASE } from '../carriers/twilio-client.ts';
 import { carrierRoutes } from './carrier-routes.ts';
 import { peopleRoutes } from './people-routes.ts';
+import { FormWrites } from '../forms/form-writes.ts';
 import { formsRoutes } from './forms-routes.ts';
 import { People } from '../people/people.ts';
 import { IdAllocator } from '../db/ids.ts';
@@ -50,6 +51,8 @@ export interface ManageServices {
   offline: OfflineNumbers;
   /** The app's call writes (their GA4 endpoint); absent: the defaults. */
   callWrites?: CallWrites;
+  /** The app's form writes (their alerts); absent: the defaults. */
+  formWrites?: FormWrites;
   /** The domains the other doors found by their keys: a change made here clears them at once. */
   domains?: DomainCache;
   /** The traffic counters this process has summed and not written yet: written before a read. */
@@ -89,7 +92,7 @@ export function manageRoutes(c: Collections, limit: SignInLimit, services: Manag
   blocklistRoutes(router, c, can);
   verdictRoutes(router, c, can, services.callWrites);
   reportRoutes(router, c, services.agents, can, services.recordings);
-  formsRoutes(router, c, can);
+  formsRoutes(router, c, can, services.formWrites ?? new FormWrites(c));
   const callWrites = services.callWrites ?? new CallWrites(c);
   peopleRoutes(router, c, can, services.people ?? new People(c, new IdAllocator(c.counters), callWrites), callWrites, services.recordings ?? null);
   carrierRoutes(router, c, can, services.carriers ?? new CarrierConnections(c, null, DEFAULT_TWILIO_API_BASE), options.mail.publicUrl);

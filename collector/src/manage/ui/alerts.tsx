@@ -9,7 +9,7 @@ import { Failure } from './layout.tsx';
 
 const CALL_ALERT_NAMES: [CallAlert, string][] = [
   ['missedCall', 'Missed calls'],
-  ['newLead', 'New leads'],
+  ['newLead', 'New leads (calls and forms)'],
   ['firstCaller', 'First-time callers'],
   ['spamBlocked', 'Spam blocked'],
 ];
