@@ -1,10 +1,10 @@
-// Mails the pending call alerts (call-alerts.ts), form leads' among them. Each round, a person's due alerts of one kind and
-// domain become one mail: an immediate one goes at once, then that person waits a minute for the
-// next of its kind, so a burst (a hundred missed calls in a minute) is one mail a minute, never a
-// hundred; an hourly one waits for the hour. The alerts are marked with their mail's id before the
-// mail is queued (the outbox's id), so a process that dies in between leaves them to be queued
-// again under the same id, and the person gets it once. A person removed from the account, or who
-// no longer sees the domain or wants the alert, gets nothing.
+// Mails the pending call alerts (call-alerts.ts), form leads' among them. Each round, a person's
+// due alerts of one kind and domain become one mail: an immediate one goes at once, then that
+// person waits a minute for the next of its kind, so a burst (a hundred missed calls in a minute)
+// is one mail a minute, never a hundred; an hourly one waits for the hour. The alerts are marked
+// with their mail's id before the mail is queued (the outbox's id), so a process that dies in
+// between leaves them to be queued again under the same id, and the person gets it once. A person
+// removed from the account, or who no longer sees the domain or wants the alert, gets nothing.
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '../logger.ts';
 import { mailMessage } from '../mail/message.ts';

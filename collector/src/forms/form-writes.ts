@@ -1,8 +1,7 @@
 // Writes of a form submission: the report counters (reports/form-sources.ts) and its person's
 // entries (people/person-contacts.ts) move by exactly the change, and a new lead raises its e-mail
-// alerts (alerts/call-alerts.ts). A verdict is one atomic update
-// that answers the submission as it was, so two verdicts at once each move the counters from the
-// state the other left.
+// alerts (alerts/call-alerts.ts). A verdict is one atomic update that answers the submission as it
+// was, so two verdicts at once each move the counters from the state the other left.
 import { CallAlerts } from '../alerts/call-alerts.ts';
 import type { Collections } from '../db/collections.ts';
 import type { DomainDoc } from '../domains/documents.ts';

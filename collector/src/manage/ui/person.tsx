@@ -1,6 +1,6 @@
-// A person's timeline (`#/<domain>/person?id=N`): their numbers and addresses, first touch, and their
-// visits, calls, texts, form submissions and sales in time order; for owners and admins, their data on
-// request: downloaded whole, or erased.
+// A person's timeline (`#/<domain>/person?id=N`): their numbers and addresses, first touch, and
+// their visits, calls, texts, form submissions and sales in time order; for owners and admins,
+// their data on request: downloaded whole, or erased.
 import { useState } from 'preact/hooks';
 import type { Erased } from '../../people/erase.ts';
 import type { Timeline } from '../../people/timeline.ts';
