@@ -90,11 +90,14 @@ describe('people', () => {
     const owner = await signedInClient(s.collector.baseUrl, OWNER.username, OWNER.password);
     const { personId } = (await owner.get('/domains/shop.test/people?phone=0612345678')).body;
     const visitId = (await owner.get(`/domains/shop.test/people/${personId}`)).body.events.find((e: { type: string }) => e.type === 'visit').visitId;
+    // A later visit of theirs without a visitor id, where they sent the form again with their number.
+    const plain = (await (await post('/t/view', { key: 'pk-test-key', visit_id: 0, url: `${ORIGIN}/contact`, page_title: 'Contact', referer_url: '', phones: '' })).json()).visitId;
+    expect(await personOfForm(await form(plain, { phone: '06 12 34 56 78', message: 'Still leaking' }))).toBe(personId);
     const today = new Date().toISOString().slice(0, 10);
     const data = (type: string) => fetch(`${s.collector.baseUrl}/data-api?${new URLSearchParams({ api_key: DATA_KEY, type, start_date: today, end_date: today, page: '1', limit: '50' })}`).then((r) => r.json());
     const [callsBefore, formsBefore] = [(await data('calls')).total_results, (await data('forms')).total_results];
     const erased = await owner.call('DELETE', `/domains/shop.test/people/${personId}`);
-    expect(erased).toMatchObject({ status: 200, body: { calls: 1, forms: 1, recordings: 0 } });
+    expect(erased).toMatchObject({ status: 200, body: { calls: 1, forms: 2, visits: 2, recordings: 0 } });
     // The contacts stay, anonymous: the counts are the same, no number, no field, no person.
     const calls = await data('calls');
     expect(calls.total_results).toBe(callsBefore);
@@ -103,8 +106,12 @@ describe('people', () => {
     expect(forms.total_results).toBe(formsBefore);
     expect(JSON.stringify(forms.results)).not.toMatch(/Ada|612345678/);
     expect(await s.t.c.personKeys.countDocuments({ personId })).toBe(0);
-    // Their visit's pages keep no address or browser either.
-    expect(await s.t.c.views.find({ visitId }, { projection: { _id: 0, ip: 1, userAgent: 1 } }).toArray()).toEqual([{ ip: '', userAgent: null }]);
+    // Their visits, the one without a visitor id too, and their pages keep no address or browser.
+    expect(await s.t.c.views.find({ visitId: { $in: [visitId, plain] } }, { projection: { _id: 0, ip: 1, userAgent: 1 } }).toArray()).toEqual([{ ip: '', userAgent: null }, { ip: '', userAgent: null }]);
+    expect(await s.t.c.visits.find({ _id: { $in: [visitId, plain] } }, { projection: { _id: 0, ip: 1, userAgent: 1, uniqueVisitorId: 1 } }).toArray()).toEqual([
+      { ip: '', userAgent: null, uniqueVisitorId: null },
+      { ip: '', userAgent: null, uniqueVisitorId: null },
+    ]);
     expect((await owner.get(`/domains/shop.test/people/${personId}/export`)).status).toBe(404);
     expect((await owner.get('/domains/shop.test/people?phone=0612345678')).status).toBe(404);
     expect((await owner.call('DELETE', `/domains/shop.test/people/${personId}`)).status).toBe(404);

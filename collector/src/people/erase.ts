@@ -27,11 +27,14 @@ export async function erasePerson(c: Collections, writes: CallWrites, recordings
   // Marked first: the person's count among the people who became leads stays (lead-people.ts).
   await c.people.updateOne({ _id: personId }, { $set: { erasedAt: now } });
 
+  // The visits their calls and forms came from, whether or not the visitor sent a visitor id.
+  const contactVisits = new Set<number>();
   for (const { id: _id } of contacts.filter((x) => x.kind === 'call')) {
     if (recordings && (await deleteRecording(recordings.states, recordings.store, _id, by, now))) erased.recordings++;
     for (;;) {
       const call = await c.calls.findOne({ _id, domainId, personId });
       if (!call) break;
+      if (call.visitId !== null) contactVisits.add(call.visitId);
       if (await writes.update(call, { caller: null, personId: null, clientData: null })) {
         erased.calls++;
         break;
@@ -39,17 +42,22 @@ export async function erasePerson(c: Collections, writes: CallWrites, recordings
     }
   }
   const formIds = contacts.filter((x) => x.kind === 'form').map((x) => x.id);
+  for await (const form of c.forms.find({ _id: { $in: formIds }, domainId, personId }, { projection: { visitId: 1 } })) if (form.visitId !== null) contactVisits.add(form.visitId);
   erased.forms = (await c.forms.updateMany({ _id: { $in: formIds }, domainId, personId }, { $set: { fields: {}, phone: null, email: null, uniqueVisitorId: null, personId: null, erasedAt: now } })).modifiedCount;
   if (phones.length) {
     erased.texts = (await c.sms.updateMany({ domainId, caller: { $in: phones } }, { $set: { caller: null, message: '' } })).modifiedCount;
     await c.callers.deleteMany({ _id: { $in: phones.map((p) => `${domainId}|${p}`) } });
   }
-  if (visitors.length) {
-    // Their visits' pages keep the address and browser too (their views, read by visit).
-    const visitIds = (await c.visits.find({ domainId, uniqueVisitorId: { $in: visitors } }, { projection: { _id: 1 } }).toArray()).map((v) => v._id);
-    for (let i = 0; i < visitIds.length; i += 1000) await c.views.updateMany({ visitId: { $in: visitIds.slice(i, i + 1000) } }, { $set: { ip: '', userAgent: null } });
-    erased.visits = (await c.visits.updateMany({ domainId, uniqueVisitorId: { $in: visitors } }, { $set: { uniqueVisitorId: null, ip: '', userAgent: null } })).modifiedCount;
+  // Their visits (by their visitor ids, and those their contacts came from) and those visits' pages
+  // keep no address or browser; their visitor id goes from the visits it is on.
+  const byVisitor = visitors.length ? (await c.visits.find({ domainId, uniqueVisitorId: { $in: visitors } }, { projection: { _id: 1 } }).toArray()).map((v) => v._id) : [];
+  const visitIds = [...new Set([...byVisitor, ...contactVisits])];
+  for (let i = 0; i < visitIds.length; i += 1000) {
+    const some = visitIds.slice(i, i + 1000);
+    await c.views.updateMany({ visitId: { $in: some } }, { $set: { ip: '', userAgent: null } });
+    erased.visits += (await c.visits.updateMany({ _id: { $in: some }, domainId }, { $set: { ip: '', userAgent: null } })).modifiedCount;
   }
+  if (visitors.length) await c.visits.updateMany({ domainId, uniqueVisitorId: { $in: visitors } }, { $set: { uniqueVisitorId: null } });
   await c.personKeys.deleteMany({ _id: { $in: keys } });
   await entries.erase(personId);
   return erased;
