@@ -1,5 +1,5 @@
 // The demo's generated past: made through the services, the same on every start, and worth looking
-// at (several sources and keywords, a mix of outcomes, sales, two agents).
+// at (several sources and keywords, a mix of outcomes, sales, two agents, people who became leads).
 import { afterAll, describe, expect, it } from 'vitest';
 import { readFixtureFile } from '../../collector/src/cli/fixture-file.ts';
 import { generateDemoHistory } from '../../collector/src/demo/history.ts';
@@ -40,6 +40,9 @@ describe('the demo history', () => {
     expect(totals.newCallers).toBeGreaterThan(totals.calls / 2);
     expect(totals.leads).toBeLessThan(totals.answered); // some answered calls too short to be leads
     expect(totals.leads).toBeGreaterThan(0);
+    // Callers are people, as the collector's own calls make them: the regulars' leads are one person each.
+    expect(totals.leadPeople).toBeGreaterThan(0);
+    expect(totals.leadPeople).toBeLessThan(totals.leads);
     expect(totals.orders).toBeGreaterThan(3);
     expect(days.filter((d) => d.visits > 0)).toHaveLength(DAYS);
     for (const source of ['paid', 'organic', 'social', 'referral', 'direct']) expect(sources.find((s) => s.source === source)!.calls).toBeGreaterThan(0);

@@ -12,6 +12,8 @@ import type { DomainDoc } from '../domains/documents.ts';
 import { IdAllocator } from '../db/ids.ts';
 import { addDays, localTime, startOfLocalDay } from '../domains/time-zone.ts';
 import { OfflineNumbers } from '../offline/service.ts';
+import { People } from '../people/people.ts';
+import { CallWrites } from '../telephony/call-writes.ts';
 import { CallRouter } from '../telephony/routing.ts';
 import { TelephonyService } from '../telephony/service.ts';
 import { NumberPool } from '../tracking/pool.ts';
@@ -89,7 +91,10 @@ export async function generateDemoHistory(c: Collections, domainName: string, { 
   const outbox = new Outbox(c);
   const liveCalls = new LiveCalls(c);
   const tracking = new TrackingService(c, ids);
-  const telephony = new TelephonyService(c, ids, new CallRouter(c, new NumberPool(c)));
+  // Calls joined to their callers' people as the collector's own are, so the overview's people who
+  // became leads are there too.
+  const callWrites = new CallWrites(c);
+  const telephony = new TelephonyService(c, ids, new CallRouter(c, new NumberPool(c)), undefined, callWrites, new People(c, ids, callWrites));
   const commerce = new CommerceService(c, ids, new LivePush(c, outbox, liveCalls), outbox, 'https://www.google-analytics.com/mp/collect');
   const agents = new AgentService(c, liveCalls);
   const rand = seeded(SEED);
