@@ -82,8 +82,9 @@ export class AlertMailer {
     const [user, domain] = await Promise.all([this.m.c.users.findOne({ _id: username }), this.m.c.domains.findOne({ _id: domainId })]);
     const wanted = user && domain && user.accountId === domain.accountId && maySee(user, domain._id) && (await this.m.choices.of(user, domain._id))[alert] !== 'off';
     if (wanted) {
-      const idsOf = (field: 'callId' | 'formId') => alerts.flatMap((a) => (a[field] === undefined ? [] : [a[field]]));
-      const [calls, forms] = await Promise.all([this.m.c.calls.find({ _id: { $in: idsOf('callId') } }).toArray(), this.m.c.forms.find({ _id: { $in: idsOf('formId') } }).toArray()]);
+      const callIds = alerts.flatMap((a) => (a.callId === undefined ? [] : [a.callId]));
+      const formIds = alerts.flatMap((a) => (a.formId === undefined ? [] : [a.formId]));
+      const [calls, forms] = await Promise.all([callIds.length ? this.m.c.calls.find({ _id: { $in: callIds } }).toArray() : [], formIds.length ? this.m.c.forms.find({ _id: { $in: formIds } }).toArray() : []]);
       const unsubscribeUrl = await this.m.links.issue(user._id, domain._id, alert, now);
       const body = callAlertMail({ alert, to: user._id, domain, calls, forms, publicUrl: this.m.publicUrl, unsubscribeUrl });
       await this.m.outbox.enqueue(mailMessage(domain.accountId, MAIL_KIND_OF[alert], body, batch));

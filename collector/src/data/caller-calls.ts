@@ -12,6 +12,7 @@ import { isDuplicateKey, putAtRevision } from '../db/writes.ts';
 import type { CallDoc } from '../telephony/documents.ts';
 import { domainKeys } from './call-days.ts';
 import { padded } from '../db/key-ranges.ts';
+import { inBatches, mapped } from '../db/batched.ts';
 
 type Entry = Pick<CallDoc, '_id' | 'domainId' | 'caller' | 'startedAt' | 'status' | 'rev'>;
 
@@ -54,18 +55,12 @@ export class CallerCalls {
   /** Puts the entries of a domain's calls again (a domain whose calls were stored before the entries were kept). */
   async rebuild(domainId: string): Promise<number> {
     await this.c.callerCalls.deleteMany({ _id: domainKeys(domainId) });
-    let batch: { _id: string; rev: number; status: CallStatus | null }[] = [];
-    let count = 0;
-    const flush = async () => {
-      if (batch.length) await this.c.callerCalls.insertMany(batch, { ordered: false }).catch((err: unknown) => { if (!isDuplicateKey(err)) throw err; });
-      count += batch.length;
-      batch = [];
-    };
-    for await (const call of this.c.calls.find({ domainId, caller: { $ne: null } }, { projection: { domainId: 1, caller: 1, startedAt: 1, status: 1, rev: 1 }, batchSize: 5000 })) {
-      batch.push({ _id: callerCallKey(call)!, rev: call.rev, status: call.status });
-      if (batch.length === 5000) await flush();
-    }
-    await flush();
-    return count;
+    const calls = this.c.calls.find({ domainId, caller: { $ne: null } }, { projection: { domainId: 1, caller: 1, startedAt: 1, status: 1, rev: 1 }, batchSize: 5000 });
+    const entries = mapped(calls, (call) => ({ _id: callerCallKey(call)!, rev: call.rev, status: call.status }));
+    return inBatches(entries, 5000, (batch) =>
+      this.c.callerCalls.insertMany(batch, { ordered: false }).catch((err: unknown) => {
+        if (!isDuplicateKey(err)) throw err;
+      }),
+    );
   }
 }

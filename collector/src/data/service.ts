@@ -9,6 +9,7 @@
 // once read the calls through an index of the first.
 import { CALL_STATUSES, type CallRecord, type DailyRow, type DataAnswer, type FormRecord, type SmsRecord } from '@ringtrail/shared';
 import type { Collection, Filter, WithId } from 'mongodb';
+import { chunksOf } from '../db/batched.ts';
 import type { CallDoc, SmsDoc } from '../telephony/documents.ts';
 import type { Collections } from '../db/collections.ts';
 import type { DomainDoc } from '../domains/documents.ts';
@@ -66,8 +67,8 @@ export class DataService {
   /** The calls of these ids that match `filter`, oldest first, read by `_id` a chunk at a time (an empty projection: whole). */
   private async callsByIds(ids: number[], filter: Filter<CallDoc>, projection: Record<string, 1>): Promise<CallDoc[]> {
     const calls: CallDoc[] = [];
-    for (let i = 0; i < ids.length; i += ID_CHUNK) {
-      calls.push(...(await this.c.calls.find({ ...filter, _id: { $in: ids.slice(i, i + ID_CHUNK) } }, { projection: Object.keys(projection).length ? { ...projection, startedAt: 1 } : {} }).toArray()));
+    for (const some of chunksOf(ids, ID_CHUNK)) {
+      calls.push(...(await this.c.calls.find({ ...filter, _id: { $in: some } }, { projection: Object.keys(projection).length ? { ...projection, startedAt: 1 } : {} }).toArray()));
     }
     return calls.sort((a, b) => a.startedAt.getTime() - b.startedAt.getTime() || a._id - b._id);
   }

@@ -8,6 +8,7 @@ import { deleteRecording } from '../recordings/retention.ts';
 import type { RecordingStates } from '../recordings/states.ts';
 import type { RecordingStore } from '../recordings/store.ts';
 import type { CallWrites } from '../telephony/call-writes.ts';
+import { chunksOf } from '../db/batched.ts';
 import { parseKeys } from './people.ts';
 import { PersonContacts } from './person-contacts.ts';
 
@@ -52,8 +53,7 @@ export async function erasePerson(c: Collections, writes: CallWrites, recordings
   // keep no address or browser; their visitor id goes from the visits it is on.
   const byVisitor = visitors.length ? (await c.visits.find({ domainId, uniqueVisitorId: { $in: visitors } }, { projection: { _id: 1 } }).toArray()).map((v) => v._id) : [];
   const visitIds = [...new Set([...byVisitor, ...contactVisits])];
-  for (let i = 0; i < visitIds.length; i += 1000) {
-    const some = visitIds.slice(i, i + 1000);
+  for (const some of chunksOf(visitIds, 1000)) {
     await c.views.updateMany({ visitId: { $in: some } }, { $set: { ip: '', userAgent: null } });
     erased.visits += (await c.visits.updateMany({ _id: { $in: some }, domainId }, { $set: { ip: '', userAgent: null } })).modifiedCount;
   }

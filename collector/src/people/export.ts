@@ -5,6 +5,7 @@
 // everywhere in the back end. Reads what `erasePerson` erases, so an export before an erase says
 // what it will take. Knows nothing of HTTP.
 import type { Collections } from '../db/collections.ts';
+import { chunksOf, mapped } from '../db/batched.ts';
 import type { DomainDoc } from '../domains/documents.ts';
 import { maskCaller } from '../domains/caller-privacy.ts';
 import { countryOf, nationalOf } from '../domains/phone-numbers.ts';
@@ -74,11 +75,7 @@ async function* array<T>(name: string, items: AsyncIterable<T | undefined>): Asy
   yield ']';
 }
 
-async function* mapped<D, T>(documents: AsyncIterable<D> | D[], map: (d: D) => T): AsyncGenerator<T> {
-  for await (const d of documents) yield map(d);
-}
-
 /** The documents of a list of ids (or filters), read BATCH ids at a time. */
 async function* byIds<K, D, T = D>(ids: K[], find: (ids: K[]) => AsyncIterable<D>, map: (d: D) => T = (d) => d as unknown as T): AsyncGenerator<T> {
-  for (let i = 0; i < ids.length; i += BATCH) for await (const d of find(ids.slice(i, i + BATCH))) yield map(d);
+  for (const some of chunksOf(ids, BATCH)) for await (const d of find(some)) yield map(d);
 }

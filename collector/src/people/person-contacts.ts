@@ -12,6 +12,7 @@ import { keysUnder, padded } from '../db/key-ranges.ts';
 import { domainKeys } from '../data/call-days.ts';
 import type { CallDoc } from '../telephony/documents.ts';
 import type { FormDoc } from '../forms/documents.ts';
+import { countedApart } from '../reports/call-sources.ts';
 import { LeadPeople } from './lead-people.ts';
 
 export type ContactKind = 'call' | 'form';
@@ -23,7 +24,8 @@ export interface Contact {
   personId: number | null;
   at: Date;
   rev: number;
-  /** Counts as a lead: a call whose outcome is known, neither blocked nor spam, that is a lead; a form that is a lead. */
+  /** Counts as a lead: a call whose outcome is known, not counted apart (blocked, spam), that is a
+   * lead, as the overview counts it (reports/call-sources.ts); a form that is a lead. */
   lead: boolean;
 }
 
@@ -38,7 +40,7 @@ export const callContact = (call: Pick<CallDoc, '_id' | 'personId' | 'startedAt'
   personId: call.personId ?? null,
   at: call.startedAt,
   rev: call.rev,
-  lead: call.status !== null && call.status !== 'CALLER_PHONE_BLACKLISTED' && call.verdict?.value !== 'spam' && call.lead === true,
+  lead: call.status !== null && !countedApart(call) && call.lead === true,
 });
 
 export const formContact = (form: Pick<FormDoc, '_id' | 'personId' | 'submittedAt' | 'rev' | 'lead'>): Contact => ({ kind: 'form', id: form._id, personId: form.personId, at: form.submittedAt, rev: form.rev ?? 0, lead: form.lead });

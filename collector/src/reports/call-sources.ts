@@ -32,12 +32,17 @@ interface Share {
   places: string[];
 }
 
+/** Why a call is counted apart, in no figure of calls, answered calls, new callers or leads but its
+ * own: its caller is blocked, or a person marked it spam; null when it counts. */
+export function countedApart(call: Pick<CallDoc, 'status' | 'verdict'>): 'blocked' | 'spam' | null {
+  if (call.status === 'CALLER_PHONE_BLACKLISTED') return 'blocked';
+  return call.verdict?.value === 'spam' ? 'spam' : null;
+}
+
 function shareOf(call: Counted | null, timeZone: string): Share | null {
   if (!call || call.status === null) return null;
-  // A blocked caller's call is counted apart: never a call of a source, never an answered one.
-  if (call.status === 'CALLER_PHONE_BLACKLISTED') return { domainId: call.domainId, day: localTime(call.startedAt, timeZone).day, places: ['blocked'] };
-  // So is a call a person marked spam: in no figure of calls, new callers or leads, but its own.
-  if (call.verdict?.value === 'spam') return { domainId: call.domainId, day: localTime(call.startedAt, timeZone).day, places: ['spam'] };
+  const apart = countedApart(call);
+  if (apart) return { domainId: call.domainId, day: localTime(call.startedAt, timeZone).day, places: [apart] };
   const counted = ['total', ...TOUCH_MODELS.flatMap((model) => creditedPlaces(call, model))];
   const places = [...counted, ...(call.status === 'SUCCESS' ? ['answered'] : []), ...(call.firstCall ? counted.map((place) => `new.${place}`) : []), ...(call.lead ? counted.map((place) => `lead.${place}`) : [])];
   return { domainId: call.domainId, day: localTime(call.startedAt, timeZone).day, places };

@@ -2,6 +2,7 @@
 // conversion) whose call or form submission carried the platform's click id, and first sales whose
 // call or visit did, valued at the order's total. One generator, a template per platform.
 import type { Collections } from '../db/collections.ts';
+import { mapped } from '../db/batched.ts';
 import type { DomainDoc } from '../domains/documents.ts';
 import { wallClock } from '../agent/shapes.ts';
 import { localDaysBetween } from '../domains/time-zone.ts';
@@ -104,10 +105,6 @@ async function* conversionsCsv(c: Collections, domain: DomainDoc, range: DayRang
     const sale: Conversion | null = clickId ? { clickId, name: CONVERSION_SALE, at: order.convertedAt!, value: order.totalCost, currency: order.currency } : null;
     if (sale && first(sale)) yield template.line(sale, domain);
   }
-}
-
-async function* mapped<T, U>(items: AsyncIterable<T>, map: (item: T) => U): AsyncGenerator<U> {
-  for await (const item of items) yield map(item);
 }
 
 /** Two lists of conversions, each in time order, as one in time order. */

@@ -6,6 +6,7 @@
 import type { Collections } from '../db/collections.ts';
 import type { AnyBulkWriteOperation } from 'mongodb';
 import { isDuplicateKey } from '../db/writes.ts';
+import { inBatches, mapped } from '../db/batched.ts';
 import type { CallerDoc } from './documents.ts';
 
 export class FirstCalls {
@@ -29,15 +30,7 @@ export class FirstCalls {
    * calls is a first. */
   async notePastCallers(domainId: string): Promise<void> {
     const past = this.c.calls.find({ domainId, firstCall: { $exists: false }, caller: { $ne: null } }, { projection: { caller: 1, startedAt: 1 }, batchSize: 5000 });
-    let batch: AnyBulkWriteOperation<CallerDoc>[] = [];
-    const flush = async () => {
-      if (batch.length) await this.c.callers.bulkWrite(batch, { ordered: false });
-      batch = [];
-    };
-    for await (const call of past) {
-      batch.push({ updateOne: { filter: { _id: `${domainId}|${call.caller}` }, update: { $setOnInsert: { domainId, firstCallId: call._id, at: call.startedAt } }, upsert: true } });
-      if (batch.length === 1000) await flush();
-    }
-    await flush();
+    const claims = mapped(past, (call): AnyBulkWriteOperation<CallerDoc> => ({ updateOne: { filter: { _id: `${domainId}|${call.caller}` }, update: { $setOnInsert: { domainId, firstCallId: call._id, at: call.startedAt } }, upsert: true } }));
+    await inBatches(claims, 1000, (batch) => this.c.callers.bulkWrite(batch, { ordered: false }));
   }
 }

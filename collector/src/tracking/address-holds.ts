@@ -70,21 +70,17 @@ export class AddressHolds {
     return { address, token };
   }
 
-  /** Gives a hold back: its claim found no number. */
-  cancel(hold: AddressHold): void {
-    this.drop(hold);
-  }
 
   /** The hold's lease now ends at `until`: kept alive, or released (a released slot is renewed by no
    * one: its hold is gone). An address this process does not remember is left alone. */
   follow(hold: AddressHold, until: Date): void {
-    if (until.getTime() <= Date.now()) return this.drop(hold);
+    if (until.getTime() <= Date.now()) return this.cancel(hold);
     this.known.get(hold.address)?.holds.set(hold.token, until.getTime());
   }
 
-  /** A hold that is surely gone; an address left with none is forgotten (met again, it starts from
-   * nothing, which is what it holds). */
-  private drop(hold: AddressHold): void {
+  /** Gives a hold back (its claim found no number, or its lease was released); an address left with
+   * none is forgotten (met again, it starts from nothing, which is what it holds). */
+  cancel(hold: AddressHold): void {
     const known = this.known.get(hold.address);
     if (!known) return;
     known.holds.delete(hold.token);
