@@ -102,10 +102,11 @@ export interface AppOptions {
   dataPagesAtOnce?: number;
   /** Mail (SMTP_URL, MAIL_FROM); absent, nothing is ever sent and the back end says so. */
   mail?: MailSettings;
-  /** Where people reach the collector (PUBLIC_URL), when set: the links of mails, of the `call` push's
-   * recordings and of the data API's (which otherwise use the request's own origin). */
+  /** Where people reach the collector (PUBLIC_URL): every link it mails or shows (invitations, resets,
+   * alerts, summaries, unsubscribe, recordings, shared links, the install tag) starts with it, never
+   * with a request's Host. */
   publicUrl?: string;
-  /** Where this process listens (`http://HOST:PORT`): the links of mails and pushes without PUBLIC_URL. */
+  /** Where this process listens (`http://HOST:PORT`): the links' base without PUBLIC_URL (development). */
   listenUrl?: string;
   /** How often alerts are looked for, and how long a person's immediate ones gather (tests shorten them). */
   alertTimings?: { everyMs?: number; gatherMs?: number };
@@ -135,7 +136,7 @@ export function createApp(options: AppOptions): CollectorApp {
   traffic.start();
   const tracking = new TrackingService(c, ids, (domain, view) => push.viewAdded(domain, view), traffic);
   const ga4Endpoint = options.ga4Endpoint ?? DEFAULT_GA4_ENDPOINT;
-  const publicUrl = options.publicUrl ?? options.listenUrl ?? DEFAULT_PUBLIC_URL;
+  const publicUrl = (options.publicUrl ?? options.listenUrl ?? DEFAULT_PUBLIC_URL).replace(/\/$/, '');
   const callWrites = new CallWrites(c, { ga4Endpoint, alerts: Boolean(options.mail), publicUrl });
   const formWrites = new FormWrites(c, { alerts: Boolean(options.mail) });
   const people = new People(c, ids, callWrites);
@@ -209,11 +210,11 @@ export function createApp(options: AppOptions): CollectorApp {
     trackerScriptRoutes(trackerBundlePath, formsBundlePath),
     offlineRoutes(c, domains, offline, log),
     telephonyRoutes(telephony, new DialledNumbers(c), options.telephonyApiKey, recordingIntake, log),
-    dataRoutes(domains, new DataService(c), log, { ...(options.dataPagesAtOnce ? { pagesAtOnce: options.dataPagesAtOnce } : {}), ...(options.publicUrl ? { publicUrl: options.publicUrl } : {}), recordings: recordingStore }),
-    twilioRoutes(telephony, recordingIntake, { ...options.twilio, signingTokenFor: (accountSid, called) => carriers.signingTokenFor(accountSid, called) }, log),
+    dataRoutes(domains, new DataService(c), log, { ...(options.dataPagesAtOnce ? { pagesAtOnce: options.dataPagesAtOnce } : {}), publicUrl, recordings: recordingStore }),
+    twilioRoutes(telephony, recordingIntake, { ...options.twilio, signerFor: (accountSid, called) => carriers.signerFor(accountSid, called) }, log),
     commerceRoutes(domains, commerce, log),
     agentRoutes(c, agents, log),
-    manageRoutes(c, signInLimit, { outbox, agents, offline, callWrites, formWrites, domains, traffic, recordings: { store: recordingStore, states: recordingStates }, carriers, people }, { signUp: options.signUp ?? true, publicWebhooksOnly: deliveryOptions.publicOnly, mail: { ...(options.mail ? { from: options.mail.from } : {}), publicUrl } }, log),
+    manageRoutes(c, signInLimit, { outbox, agents, offline, callWrites, formWrites, domains, traffic, recordings: { store: recordingStore, states: recordingStates }, carriers, people }, { signUp: options.signUp ?? true, publicWebhooksOnly: deliveryOptions.publicOnly, mail: options.mail ? { from: options.mail.from } : {}, publicUrl }, log),
     managePageRoutes(),
     sharedPageRoutes(c, signInLimit, log),
     unsubscribeRoutes(c, publicUrl),

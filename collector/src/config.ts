@@ -184,11 +184,24 @@ function defaultSender(publicUrl: string | undefined): string {
   return `RingTrail <ringtrail@${publicUrl ? new URL(publicUrl).hostname : 'localhost'}>`;
 }
 
-/** The configuration of a process that starts from it (the collector, its supervisor): a bad
+/** Why a collector must not start with this configuration, or null. In production every link the
+ * collector mails or shows (invitations, password resets, alerts, recordings, shared links) is built
+ * from PUBLIC_URL: without it a link would name wherever the process listens, or invite a guess. */
+export function startRefusal(config: Config): string | null {
+  if (config.mode === 'production' && !config.publicUrl) {
+    return 'PUBLIC_URL must be set in production: every link the collector mails or shows (invitations, password resets, alerts, recordings, shared links) starts with it, never with the Host a request names. Set it to the address people reach the collector at, such as https://calls.example.com';
+  }
+  return null;
+}
+
+/** The configuration of a process that starts the collector (the collector, its supervisor): a bad
  * environment is said on stderr, naming each bad variable, and the process exits 1. */
 export function loadConfigOrExit(): Config {
   try {
-    return loadConfig();
+    const config = loadConfig();
+    const refusal = startRefusal(config);
+    if (refusal) throw new ConfigError(refusal);
+    return config;
   } catch (err) {
     console.error((err as Error).message);
     process.exit(1);

@@ -7,11 +7,14 @@ import { runPrimary } from './cluster.ts';
 import { connectDatabase, databaseOptions } from './db/connect.ts';
 import { collections } from './db/collections.ts';
 import { createApp } from './app.ts';
-import { createHttpServer } from './http/server.ts';
+import { createHttpServer, listenUrlOf, serve } from './http/server.ts';
 import { createLogger } from './logger.ts';
 import { allowDemoOrigins, demoOrigins, printBanner, seedDemoIfEmpty, startDemoHistory } from './start-banner.ts';
 
 const config = loadConfigOrExit();
+/** How long requests in flight may finish at shutdown, and how long stopping may take after them. */
+const DRAIN_MS = 10_000;
+const STOP_MS = 5_000;
 const log = createLogger(config.logLevel);
 
 if (config.workers > 1 && cluster.isPrimary) {
@@ -22,6 +25,11 @@ if (config.workers > 1 && cluster.isPrimary) {
   const c = collections(database.db);
   const demoSeeded = cluster.isPrimary && config.demo && (await seedDemoIfEmpty(c, log));
 
+  // Listening first: the app's links, without PUBLIC_URL, name the port it really has (PORT=0 picks one).
+  const server = createHttpServer(null, { requestTimeoutMs: config.requestTimeoutMs }).listen(config.port, config.host);
+  await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
   const { app, stop } = createApp({
     db: database.db,
     log,
@@ -37,15 +45,12 @@ if (config.workers > 1 && cluster.isPrimary) {
     dataPagesAtOnce: config.dataPagesAtOnce,
     ...(config.mail ? { mail: config.mail } : {}),
     ...(config.publicUrl ? { publicUrl: config.publicUrl } : {}),
-    listenUrl: `http://${config.host}:${config.port}`,
+    listenUrl: listenUrlOf(server, config.host),
     twilioApiBase: config.twilioApiBase,
     ...(config.secretsKey ? { secretsKey: config.secretsKey } : {}),
     twilio: { ...(config.twilioAuthToken ? { authToken: config.twilioAuthToken } : {}), ...(config.publicUrl ? { publicUrl: config.publicUrl } : {}) },
   });
-  const server = createHttpServer(app, { requestTimeoutMs: config.requestTimeoutMs }).listen(config.port, config.host);
-  await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : config.port;
+  serve(server, app);
   if (cluster.isPrimary && config.demo) await allowDemoOrigins(c, demoOrigins(config.host, port, config.publicUrl), log);
   if (cluster.isPrimary) {
     await printBanner(c, config, `http://${config.host}:${port}`, database.description);
@@ -59,15 +64,21 @@ if (config.workers > 1 && cluster.isPrimary) {
     if (stopping) return;
     stopping = true;
     log.info({ signal }, 'shutting down: draining requests');
+    // Whatever still holds on (a fetch that ignored its abort, a database that does not answer), the
+    // process is gone within its drain time and a few seconds more; the outbox retries after the restart.
+    setTimeout(() => {
+      log.warn({ afterMs: DRAIN_MS + STOP_MS }, 'shutdown did not finish in time: exiting');
+      process.exit(1);
+    }, DRAIN_MS + STOP_MS).unref();
     const drained = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeIdleConnections();
-    const forced = setTimeout(() => server.closeAllConnections(), 10_000);
+    const forced = setTimeout(() => server.closeAllConnections(), DRAIN_MS);
     await drained;
     clearTimeout(forced);
-    await stop(); // the delivery worker ends its attempts under way; what is left waits in the outbox
+    await stop(); // the delivery worker abandons its attempts under way: they wait in the outbox
     await database.close();
     log.info('stopped');
-    if (cluster.isWorker) process.exit(0);
+    process.exit(0);
   };
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void shutdown(signal));
 }

@@ -1,6 +1,6 @@
 // A real collector over real HTTP, on a database of the test file's own.
 import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
+import http, { type Server } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { MongoClient, type Db } from 'mongodb';
 import { afterAll, beforeAll, inject } from 'vitest';
@@ -54,10 +54,12 @@ export function formFields(fields: Record<string, unknown>): URLSearchParams {
 }
 
 export async function startCollector(db: Db, opts: Omit<AppOptions, 'db' | 'log'> = {}): Promise<RunningCollector> {
-  const { app, stop } = createApp({ db, log: createLogger(process.env.TEST_LOG ?? 'silent'), ...opts });
-  const server = app.listen(0, '127.0.0.1');
-  await new Promise<void>((resolve) => server.once('listening', resolve));
+  // Listening first, as main.ts does: without PUBLIC_URL the app's links name where it listens.
+  const server = http.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const { app, stop } = createApp({ db, log: createLogger(process.env.TEST_LOG ?? 'silent'), listenUrl: baseUrl, ...opts });
+  server.on('request', app.callback());
   return {
     baseUrl,
     server,

@@ -112,7 +112,7 @@ const TABLE: Record<string, { may: Who[] | 'anyone'; call: [string, unknown?] }>
 /** The router's routes, each with the rule its guard names (undefined: no guard). */
 function servedRoutes(c: Parameters<typeof manageRoutes>[0]) {
   const services = { outbox: new Outbox(c), agents: new AgentService(c, new LiveCalls(c)), offline: new OfflineNumbers(c) };
-  const router = manageRoutes(c, new SignInLimit(c, DEFAULT_SIGN_IN_LIMITS), services, { signUp: true, publicWebhooksOnly: true, mail: { publicUrl: 'http://127.0.0.1:8080' } }, createLogger('silent'));
+  const router = manageRoutes(c, new SignInLimit(c, DEFAULT_SIGN_IN_LIMITS), services, { signUp: true, publicWebhooksOnly: true, mail: {}, publicUrl: 'http://127.0.0.1:8080' }, createLogger('silent'));
   return router.stack.filter((layer) => layer.methods.length).flatMap((layer) => {
     const guard = layer.stack.find((fn) => 'rule' in fn) as { rule?: { roles: readonly string[] | null } } | undefined;
     return layer.methods.filter((m) => m !== 'HEAD').map((method) => ({ route: `${method} ${layer.path}`, roles: guard?.rule ? guard.rule.roles : undefined }));

@@ -106,7 +106,7 @@ describe('back end settings', () => {
   it('lists every route that names a domain in the isolation test above', async () => {
     const c = s.t.c;
     const services = { outbox: new Outbox(c), agents: new AgentService(c, new LiveCalls(c)), offline: new OfflineNumbers(c) };
-    const router = manageRoutes(c, new SignInLimit(c, DEFAULT_SIGN_IN_LIMITS), services, { signUp: true, publicWebhooksOnly: true, mail: { publicUrl: 'http://127.0.0.1:8080' } }, createLogger('silent'));
+    const router = manageRoutes(c, new SignInLimit(c, DEFAULT_SIGN_IN_LIMITS), services, { signUp: true, publicWebhooksOnly: true, mail: {}, publicUrl: 'http://127.0.0.1:8080' }, createLogger('silent'));
     const served = router.stack.filter((layer) => String(layer.path).includes(':domain')).flatMap((layer) => layer.methods.filter((m) => m !== 'HEAD').map((m) => `${m} ${layer.path}`));
     const tested = DOMAIN_ROUTES.map(([method, path]) => `${method} /manage/api${path}`);
     const pattern = (route: string) => route.replace('shop.test', ':domain').replace(/keys\/api$/, 'keys/:kind').replace(/pools\/1\//, 'pools/:type/').replace(/numbers\/0800000001(\/|$)/, 'numbers/:number$1').replace(/offline-numbers\/0100000001\//, 'offline-numbers/:number/').replace(/blocked-callers\/0611111111$/, 'blocked-callers/:entry').replace(/calls\/1(\/|$)/, 'calls/:callId$1').replace(/shared-links\/abc$/, 'shared-links/:id').replace(/people\?.*$/, 'people').replace(/people\/1(\/|$)/, 'people/:personId$1').replace(/forms\/1(\/|$)/, 'forms/:formId$1');

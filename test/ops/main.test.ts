@@ -66,7 +66,7 @@ describe('npm start', () => {
 
   it('loads no demo in production: an empty database stays empty, the demo user and keys are refused', async () => {
     const prodDir = mkdtempSync(path.join(os.tmpdir(), 'ringtrail-main-prod-'));
-    const prod = await startMainIn(prodDir, { NODE_ENV: 'production' });
+    const prod = await startMainIn(prodDir, { NODE_ENV: 'production', PUBLIC_URL: 'https://calls.example.com' });
     try {
       expect(prod.output()).not.toContain('track-acme-demo');
       expect(prod.output()).toContain('No user yet (no demo: DEMO is off): npm run admin -- create-user');
@@ -86,6 +86,15 @@ describe('npm start', () => {
       rmSync(prodDir, { recursive: true, force: true });
     }
   }, 90_000);
+
+  it('refuses to start in production without PUBLIC_URL, saying why (links never come from Host)', async () => {
+    const prodDir = mkdtempSync(path.join(os.tmpdir(), 'ringtrail-main-nourl-'));
+    try {
+      await expect(startMainIn(prodDir, { NODE_ENV: 'production' })).rejects.toThrow(/exited with 1[\s\S]*PUBLIC_URL must be set in production: every link the collector mails or shows/);
+    } finally {
+      rmSync(prodDir, { recursive: true, force: true });
+    }
+  });
 
   it('refuses a bad environment with a message naming the variable', async () => {
     await expect(startMain({ PORT: 'eighty', TRUST_PROXY: 'maybe', BROWSER_LIMIT_PER_IP: 'lots', DEMO_PAGES: 'maybe' })).rejects.toThrow(

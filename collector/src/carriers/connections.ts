@@ -52,6 +52,9 @@ export interface CarrierView {
   broken?: { at: Date; error: string } | null;
 }
 
+/** The signer of a carrier request (CarrierConnections.signerFor). */
+export type Signer = { kind: 'none' } | { kind: 'foreign' } | { kind: 'owner'; accountId: string; token: string | null };
+
 export class SecretsKeyMissing extends Error {
   constructor() {
     super('Set SECRETS_KEY (32 random bytes, base64: openssl rand -base64 32) to store carrier credentials; nothing was stored');
@@ -102,16 +105,27 @@ export class CarrierConnections {
     return connected ? `${connected.apiKey ?? connected.accountSid}:${this.box!.open(connected.secret)}` : null;
   }
 
-  /** The token that signs a Twilio request of this AccountSid: the connected account's (of those
-   * connected to it, the one that owns the number called); null when none is connected here. */
-  async signingTokenFor(accountSid: string, calledNumber: string | null): Promise<string | null> {
-    if (!this.box || !accountSid) return null;
+  /**
+   * Who may sign a Twilio request of this AccountSid for the number called: the auth token of the
+   * account connected to that AccountSid here which owns the number (`token` null when its token is
+   * unknown: TWILIO_AUTH_TOKEN checks it then). `foreign`: accounts are connected to it, but none owns
+   * the number (a signed request may write only into the account that owns it). `none`: no account is
+   * connected to that AccountSid here.
+   */
+  async signerFor(accountSid: string, calledNumber: string | null): Promise<Signer> {
+    if (!this.box || !accountSid) return { kind: 'none' };
     const connected = await this.c.accounts.find({ 'carrier.accountSid': accountSid }, { projection: { carrier: 1 } }).limit(20).toArray();
-    if (connected.length === 0) return null;
-    const tracked = connected.length > 1 && calledNumber ? await this.c.trackingNumbers.findOne({ _id: calledNumber }, { projection: { domainId: 1 } }) : null;
-    const owner = tracked && (await this.c.domains.findOne({ _id: tracked.domainId }, { projection: { accountId: 1 } }))?.accountId;
-    const chosen = connected.find((a) => a._id === owner) ?? connected[0]!;
-    return chosen.carrier?.signingToken ? this.box.open(chosen.carrier.signingToken) : null;
+    if (connected.length === 0) return { kind: 'none' };
+    const owner = calledNumber && (await this.ownerOf(calledNumber));
+    const chosen = connected.find((a) => a._id === owner);
+    if (!chosen) return { kind: 'foreign' };
+    return { kind: 'owner', accountId: chosen._id, token: chosen.carrier?.signingToken ? this.box.open(chosen.carrier.signingToken) : null };
+  }
+
+  /** The account a tracking or offline number belongs to, or null. */
+  private async ownerOf(number: string): Promise<string | null> {
+    const tracked = await this.c.trackingNumbers.findOne({ _id: number }, { projection: { domainId: 1 } });
+    return (tracked && (await this.c.domains.findOne({ _id: tracked.domainId }, { projection: { accountId: 1 } }))?.accountId) ?? null;
   }
 
   /** The account's carrier, ready to call; null when none is connected (or the key to open it is gone). */

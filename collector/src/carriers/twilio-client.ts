@@ -2,6 +2,7 @@
 // through its own request client, whose host (https://api.twilio.com) is replaced by the base, for
 // a regional edge, an outgoing proxy, or a test's loopback stand-in. Each call has a time limit.
 import twilio from 'twilio';
+import { armDeadline } from '../webhooks/deadline.ts';
 
 export const DEFAULT_TWILIO_API_BASE = 'https://api.twilio.com';
 /** How long one call to Twilio's API may take before it is given up (the screen answers within it). */
@@ -19,7 +20,13 @@ class BasedRequestClient extends twilio.RequestClient {
   override request<T>(opts: RequestOptions): Promise<{ statusCode: number; body: T; headers: unknown }> {
     const uri = new URL(opts.uri);
     const moved = uri.hostname === TWILIO_HOST ? new URL(`${this.base.pathname.replace(/\/$/, '')}${uri.pathname}${uri.search}`, this.base.origin) : uri;
-    return super.request({ ...opts, uri: moved.href }) as Promise<{ statusCode: number; body: T; headers: unknown }>;
+    const answer = super.request({ ...opts, uri: moved.href }) as Promise<{ statusCode: number; body: T; headers: unknown }>;
+    // The library's timeout is an idle one (the socket's): the whole call has its limit too.
+    let disarm = () => {};
+    const cut = new Promise<never>((_, reject) => {
+      disarm = armDeadline({ destroy: (err) => reject(Object.assign(err, { code: 'ECONNABORTED' })) }, TWILIO_TIMEOUT_MS, undefined, 'Twilio');
+    });
+    return Promise.race([answer, cut]).finally(disarm);
   }
 }
 

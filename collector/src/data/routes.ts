@@ -2,7 +2,7 @@
 import Router from '@koa/router';
 import type { DomainCache } from '../domains/domain-cache.ts';
 import { countryOf } from '../domains/phone-numbers.ts';
-import { collectorAddress } from '../http/collector-address.ts';
+import { DEFAULT_PUBLIC_URL } from '../http/collector-address.ts';
 import { DataFailure, dataEnvelope } from '../http/data-envelope.ts';
 import { queryOf } from '../http/query.ts';
 import type { Logger } from '../logger.ts';
@@ -14,12 +14,13 @@ import { RenderedPage, type DataService } from './service.ts';
 
 export interface DataRouteOptions {
   pagesAtOnce?: number;
-  /** PUBLIC_URL when set: the recordings' links use it; otherwise each request's own origin. */
+  /** Where people reach the collector (PUBLIC_URL, or where it listens): the recordings' links
+   * start with it, never with a request's Host. */
   publicUrl?: string;
   recordings?: RecordingStore;
 }
 
-export function dataRoutes(domains: DomainCache, service: DataService, log: Logger, { pagesAtOnce = DATA_PAGES_AT_ONCE, publicUrl, recordings }: DataRouteOptions = {}): Router {
+export function dataRoutes(domains: DomainCache, service: DataService, log: Logger, { pagesAtOnce = DATA_PAGES_AT_ONCE, publicUrl = DEFAULT_PUBLIC_URL, recordings }: DataRouteOptions = {}): Router {
   const router = new Router();
   const gate = new PageGate(pagesAtOnce);
   router.get('/data-api', dataEnvelope(log), async (ctx) => {
@@ -28,7 +29,7 @@ export function dataRoutes(domains: DomainCache, service: DataService, log: Logg
     const domain = await domains.byKey('dataApiKeyHash', raw.api_key);
     if (!domain) throw new DataFailure(['Invalid api key']);
     const request = parseDataRequest(raw, countryOf(domain));
-    const answer = await gate.run(domain._id, () => service.query(domain, request, collectorAddress(ctx, publicUrl)));
+    const answer = await gate.run(domain._id, () => service.query(domain, request, publicUrl.replace(/\/$/, '')));
     if (answer instanceof RenderedPage) ctx.type = 'application/json';
     ctx.body = answer instanceof RenderedPage ? answer.json : answer;
   });

@@ -5,13 +5,26 @@
 import http from 'node:http';
 import type Koa from 'koa';
 
-export function createHttpServer(app: Koa, { requestTimeoutMs }: { requestTimeoutMs: number }): http.Server {
-  return http.createServer(
-    {
-      requestTimeout: requestTimeoutMs,
-      headersTimeout: requestTimeoutMs,
-      connectionsCheckingInterval: Math.min(1000, requestTimeoutMs),
-    },
-    app.callback(),
-  );
+/** `app` may be null and handed over later (`serve`): the app is then made knowing the port it listens on. */
+export function createHttpServer(app: Koa | null, { requestTimeoutMs }: { requestTimeoutMs: number }): http.Server {
+  const server = http.createServer({
+    requestTimeout: requestTimeoutMs,
+    headersTimeout: requestTimeoutMs,
+    connectionsCheckingInterval: Math.min(1000, requestTimeoutMs),
+  });
+  if (app) serve(server, app);
+  return server;
+}
+
+export function serve(server: http.Server, app: Koa): void {
+  server.on('request', app.callback());
+}
+
+/** The address a listening server is reached at, for links in development (no PUBLIC_URL): a
+ * wildcard address (0.0.0.0, ::) is named as loopback. */
+export function listenUrlOf(server: http.Server, host: string): string {
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  const named = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
+  return `http://${named}:${port}`;
 }

@@ -5,6 +5,7 @@
 import { createTransport } from 'nodemailer';
 import type { SendResult } from '../webhooks/send.ts';
 import type { MailBody } from './message.ts';
+import { armDeadline } from '../webhooks/deadline.ts';
 
 export interface MailSettings {
   smtpUrl: string;
@@ -16,6 +17,9 @@ export interface MailSettings {
 
 /** Each step of a delivery gives up after this long (connecting, the greeting, any answer). */
 const TIMEOUT_MS = 10_000;
+/** The whole delivery gives up after this many steps' time: a server answering one byte at a time is
+ * never idle, and would hold the attempt for ever. */
+const WHOLE_STEPS = 6;
 
 export class Mailer {
   private readonly transport;
@@ -26,10 +30,16 @@ export class Mailer {
     this.transport = createTransport({ url: settings.smtpUrl, connectionTimeout: timeout, greetingTimeout: timeout, socketTimeout: timeout, dnsTimeout: timeout });
   }
 
-  /** Sends the message under the outbox message's id (its Message-ID), so a receiver can tell a repeat. */
-  async send(mail: MailBody, id: string): Promise<SendResult> {
+  /** Sends the message under the outbox message's id (its Message-ID), so a receiver can tell a repeat.
+   * Given up (and retried by the outbox) past its total deadline, or at once when `signal` aborts. */
+  async send(mail: MailBody, id: string, signal?: AbortSignal): Promise<SendResult> {
+    const wholeMs = WHOLE_STEPS * (this.settings.timeoutMs ?? TIMEOUT_MS);
+    let disarm = () => {};
+    const cut = new Promise<never>((_, reject) => {
+      disarm = armDeadline({ destroy: reject }, wholeMs, signal, 'the mail server');
+    });
     try {
-      const info = await this.transport.sendMail({
+      const info = await Promise.race([this.transport.sendMail({
         from: this.settings.from,
         to: mail.to,
         subject: mail.subject,
@@ -37,11 +47,13 @@ export class Mailer {
         html: mail.html,
         headers: mail.headers,
         messageId: `<${id}@ringtrail>`,
-      });
+      }), cut]);
       return { delivered: info.accepted.length > 0, httpStatus: null, error: info.accepted.length > 0 ? null : `refused: ${info.response}`, permanent: info.accepted.length === 0 };
     } catch (err) {
       const { responseCode, response, message } = err as { responseCode?: number; response?: string; message: string };
       return { delivered: false, httpStatus: null, error: responseCode ? `SMTP ${response ?? responseCode}` : message, permanent: responseCode !== undefined && responseCode >= 500 };
+    } finally {
+      disarm();
     }
   }
 

@@ -16,11 +16,9 @@ const FAILURES = 20;
 export interface MailOptions {
   /** The sender when mail is configured; absent: it is not. */
   from?: string;
-  /** The back end's address, for the mails' links. */
-  publicUrl: string;
 }
 
-export function mailRoutes(router: Router, c: Collections, outbox: Outbox, can: Can, options: MailOptions): void {
+export function mailRoutes(router: Router, c: Collections, outbox: Outbox, can: Can, options: MailOptions, publicUrl: string): void {
   const signedIn = (ctx: Context) => ctx.state as SignedIn;
 
   router.get('/mail', can(RULES.member), async (ctx) => {
@@ -41,7 +39,7 @@ export function mailRoutes(router: Router, c: Collections, outbox: Outbox, can: 
   router.post('/mail/test', can(RULES.member), async (ctx) => {
     if (!options.from) throw new ManageFailure(409, 'Mail is not configured: set SMTP_URL (and MAIL_FROM) and restart the collector');
     const { member } = signedIn(ctx);
-    const backEnd = `${options.publicUrl}/manage/`;
+    const backEnd = `${publicUrl}/manage/`;
     const text = `This is the test e-mail you asked for from RingTrail's back end (${backEnd}).\n\nMail works: alerts and summaries will arrive like this one.\n`;
     const body = { to: member._id, subject: 'RingTrail test e-mail', text, html: testHtml(backEnd), headers: {} };
     await outbox.enqueue(mailMessage(member.accountId, 'test', body));

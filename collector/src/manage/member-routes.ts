@@ -14,16 +14,13 @@ import { RULES } from './roles.ts';
 import { domainOf } from './settings-routes.ts';
 import { usernameKey } from './users.ts';
 import { valid } from './validate.ts';
-import { originOf } from './pages.ts';
 import { sendLinkMail } from './link-mail.ts';
 import type { Outbox } from '../webhooks/outbox.ts';
 
-/** The back end's page where a link opens, at the address the request came to. */
-const backEnd = (ctx: Context) => `${originOf(ctx)}/manage/`;
-
-const linkView = (ctx: Context, link: NewLink) => ({ id: link.id, url: linkUrl(backEnd(ctx), link.token), expiresAt: link.expiresAt.toISOString() });
-
-export function memberRoutes(router: Router, c: Collections, can: Can, outbox: Outbox | null): void {
+/** `publicUrl`: where people reach the collector; a link opens on its back end, whatever Host a request named. */
+export function memberRoutes(router: Router, c: Collections, can: Can, outbox: Outbox | null, publicUrl: string): void {
+  const backEnd = `${publicUrl}/manage/`;
+  const linkView = (link: NewLink) => ({ id: link.id, url: linkUrl(backEnd, link.token), expiresAt: link.expiresAt.toISOString() });
   const members = new Members(c);
   const audit = new AuditLog(c);
   const accountIdOf = (ctx: Context) => memberOf(ctx).accountId;
@@ -40,7 +37,7 @@ export function memberRoutes(router: Router, c: Collections, can: Can, outbox: O
     const invite = valid(memberInvite, bodyOf(ctx.request));
     const link = await members.invite(accountIdOf(ctx), memberOf(ctx)._id, invite);
     auditing(ctx, { member: usernameKey(invite.username), role: invite.role, ...(invite.domains ? { domains: invite.domains } : {}) });
-    const view = linkView(ctx, link);
+    const view = linkView(link);
     if (outbox) await sendLinkMail(outbox, { kind: 'invitation', accountId: accountIdOf(ctx), to: usernameKey(invite.username), url: view.url, expiresAt: link.expiresAt, by: memberOf(ctx)._id });
     ctx.status = 201;
     ctx.body = { invitation: { ...view, mailed: Boolean(outbox) } };
@@ -63,7 +60,7 @@ export function memberRoutes(router: Router, c: Collections, can: Can, outbox: O
   router.post('/account/members/:username/reset', can(RULES.manageMembers, 'member.reset'), async (ctx) => {
     const link = await members.resetLink(accountIdOf(ctx), ctx.params.username!, memberOf(ctx)._id);
     auditing(ctx, { member: usernameKey(ctx.params.username!) });
-    const view = linkView(ctx, link);
+    const view = linkView(link);
     if (outbox) await sendLinkMail(outbox, { kind: 'password-reset', accountId: accountIdOf(ctx), to: usernameKey(ctx.params.username!), url: view.url, expiresAt: link.expiresAt });
     ctx.status = 201;
     ctx.body = { invitation: { ...view, mailed: Boolean(outbox) } };

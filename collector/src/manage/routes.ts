@@ -41,8 +41,11 @@ export interface ManageOptions {
   signUp: boolean;
   /** Refuse webhook URLs of loopback and private addresses (ALLOW_PRIVATE_WEBHOOKS off). */
   publicWebhooksOnly: boolean;
-  /** Mail: configured or not, and the links its messages carry. */
+  /** Mail: configured or not. */
   mail: MailOptions;
+  /** Where people reach the collector (PUBLIC_URL, or where it listens): every link the back end
+   * shows or mails starts with it, never with a request's Host. */
+  publicUrl: string;
 }
 
 export interface ManageServices {
@@ -84,10 +87,10 @@ export function manageRoutes(c: Collections, limit: SignInLimit, services: Manag
   // Mail goes out only where it is configured: invitation and reset links are then mailed too.
   const mailOutbox = options.mail.from ? services.outbox : null;
   sessionRoutes(router, c, sessions, limit, can, { ...options, outbox: mailOutbox });
-  memberRoutes(router, c, can, mailOutbox);
+  memberRoutes(router, c, can, mailOutbox, options.publicUrl);
   settingsRoutes(router, c, services.outbox, services.offline, can, options);
-  sharedLinkRoutes(router, c, can);
-  mailRoutes(router, c, services.outbox, can, options.mail);
+  sharedLinkRoutes(router, c, can, options.publicUrl);
+  mailRoutes(router, c, services.outbox, can, options.mail, options.publicUrl);
   alertRoutes(router, c, can, Boolean(options.mail.from));
   blocklistRoutes(router, c, can);
   verdictRoutes(router, c, can, services.callWrites);
@@ -95,6 +98,6 @@ export function manageRoutes(c: Collections, limit: SignInLimit, services: Manag
   formsRoutes(router, c, can, services.formWrites ?? new FormWrites(c));
   const callWrites = services.callWrites ?? new CallWrites(c);
   peopleRoutes(router, c, can, services.people ?? new People(c, new IdAllocator(c.counters), callWrites), callWrites, services.recordings ?? null);
-  carrierRoutes(router, c, can, services.carriers ?? new CarrierConnections(c, null, DEFAULT_TWILIO_API_BASE), options.mail.publicUrl);
+  carrierRoutes(router, c, can, services.carriers ?? new CarrierConnections(c, null, DEFAULT_TWILIO_API_BASE), options.publicUrl);
   return router;
 }

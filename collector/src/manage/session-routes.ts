@@ -36,7 +36,7 @@ function whoIs(session: SessionDoc, member: UserDoc) {
   return { username: session.username, account: session.accountId, role: member.role, domains: member.domains ?? null, csrfToken: session.csrfToken };
 }
 
-export function sessionRoutes(router: Router, c: Collections, sessions: Sessions, limit: SignInLimit, can: Can, options: { signUp: boolean; mail: { from?: string }; outbox: Outbox | null }): void {
+export function sessionRoutes(router: Router, c: Collections, sessions: Sessions, limit: SignInLimit, can: Can, options: { signUp: boolean; mail: { from?: string }; outbox: Outbox | null; publicUrl: string }): void {
   const links = new Invitations(c);
   const signedIn = (ctx: Context) => ctx.state as SignedIn;
 
@@ -134,7 +134,7 @@ export function sessionRoutes(router: Router, c: Collections, sessions: Sessions
     const member = await c.users.findOne({ _id: usernameKey(username) });
     if (member) {
       const link = await new Members(c).resetLink(member.accountId, member._id, member._id, SELF_RESET_MS);
-      await sendLinkMail(options.outbox, { kind: 'password-reset', accountId: member.accountId, to: member._id, url: linkUrl(`${originOf(ctx)}/manage/`, link.token), expiresAt: link.expiresAt });
+      await sendLinkMail(options.outbox, { kind: 'password-reset', accountId: member.accountId, to: member._id, url: linkUrl(`${options.publicUrl}/manage/`, link.token), expiresAt: link.expiresAt });
     }
     ctx.body = { mailSent: true, message: `If ${usernameKey(username)} has a login here, a link to choose a new password is on its way. It works once, for an hour.` };
   });

@@ -22,7 +22,6 @@ import { assignOffline, setOfflineRecording, setOfflineRedirect, unassignOffline
 import { localeQuery, numbersBodyIn, offlineAssignmentIn, offlineRecording, offlineRedirect, webhookEventsBody, webhookUrl } from './bodies.ts';
 import { valid } from './validate.ts';
 import { currencyOf, localeOfTimeZone } from '../domains/locale.ts';
-import { originOf } from './pages.ts';
 import { auditing, memberOf, type Can, type SignedIn } from './access.ts';
 import { maySee, RULES } from './roles.ts';
 import { accountOf, deliveries, resend, rotateCallCenterKey, rotateWebhookSecret, sendTestPush, setWebhookUrl } from './webhooks.ts';
@@ -63,7 +62,7 @@ export async function numberParam(c: Collections, ctx: Context, domain: DomainDo
   return (await domainNumberNamed(c, domain, ctx.params.number!)) ?? ctx.params.number!;
 }
 
-export function settingsRoutes(router: Router, c: Collections, outbox: Outbox, offline: OfflineNumbers, can: Can, { publicWebhooksOnly }: { publicWebhooksOnly: boolean }): void {
+export function settingsRoutes(router: Router, c: Collections, outbox: Outbox, offline: OfflineNumbers, can: Can, { publicWebhooksOnly, publicUrl }: { publicWebhooksOnly: boolean; publicUrl: string }): void {
   router.get('/domains', can(RULES.member), async (ctx) => {
     const member = memberOf(ctx);
     ctx.body = (await domainsOfAccount(c, member.accountId)).filter((d) => maySee(member, d.name)).map(domainView);
@@ -117,9 +116,8 @@ export function settingsRoutes(router: Router, c: Collections, outbox: Outbox, o
   router.get('/domains/:domain/install', can(RULES.manageDomain), async (ctx) => {
     const domain = await domainOf(c, ctx);
     const last = await lastViewAt(c, domain._id);
-    const collector = originOf(ctx);
     ctx.body = {
-      scriptTag: domain.publicKey ? `<script async src="${collector}/tracker.js" data-key="${domain.publicKey}"></script>` : null,
+      scriptTag: domain.publicKey ? `<script async src="${publicUrl}/tracker.js" data-key="${domain.publicKey}"></script>` : null,
       allowedOrigins: domain.allowedOrigins,
       lastViewAt: last?.toISOString() ?? null,
       refusedOrigins: [...(domain.refusedOrigins ?? [])].sort((a, b) => b.lastAt.getTime() - a.lastAt.getTime()).map((r) => ({ origin: r.origin, count: r.count, lastAt: r.lastAt.toISOString() })),

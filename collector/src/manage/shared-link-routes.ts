@@ -13,14 +13,15 @@ import { overviewWithPrevious } from '../reports/overview.ts';
 import { auditing, memberOf, type Can } from './access.ts';
 import type { SharedLinkDoc } from './documents.ts';
 import { MAX_PASSWORD } from './password-rules.ts';
-import { managePage, originOf } from './pages.ts';
+import { managePage } from './pages.ts';
 import { RULES } from './roles.ts';
 import { domainOf } from './settings-routes.ts';
 import { sharedLinkBody, SharedLinks, sharedLinkView, sharedUrl } from './shared-links.ts';
 import type { SignInLimit } from './sign-in-limit.ts';
 import { valid } from './validate.ts';
 
-export function sharedLinkRoutes(router: Router, c: Collections, can: Can): void {
+/** `publicUrl`: where people reach the collector; a shared link starts with it, whatever Host a request named. */
+export function sharedLinkRoutes(router: Router, c: Collections, can: Can, publicUrl: string): void {
   const links = new SharedLinks(c);
 
   router.get('/domains/:domain/shared-links', can(RULES.manageDomain), async (ctx) => {
@@ -33,7 +34,7 @@ export function sharedLinkRoutes(router: Router, c: Collections, can: Can): void
     const { link, token } = await links.create(domain, memberOf(ctx)._id, valid(sharedLinkBody, bodyOf(ctx.request)));
     auditing(ctx, { id: link._id, label: link.label, passwordProtected: Boolean(link.passwordHash) });
     ctx.status = 201;
-    ctx.body = { ...sharedLinkView(link), url: sharedUrl(originOf(ctx), token) };
+    ctx.body = { ...sharedLinkView(link), url: sharedUrl(publicUrl, token) };
   });
 
   router.delete('/domains/:domain/shared-links/:id', can(RULES.manageDomain, 'shared-link.revoke'), async (ctx) => {

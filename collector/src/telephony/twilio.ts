@@ -11,6 +11,7 @@ import { recordingPlan, type RecordingPlan } from '../recordings/settings.ts';
 import type { Recordings } from '../recordings/recordings.ts';
 import { normalizePhone, toE164, type CallStatus } from '@ringtrail/shared';
 import type { CallDoc } from './documents.ts';
+import type { Signer } from '../carriers/connections.ts';
 import { collectorAddress } from '../http/collector-address.ts';
 import { bodyOf, parseBody } from '../http/body.ts';
 import { TelephonyFailure, telephonyEnvelope } from '../http/telephony-envelope.ts';
@@ -20,8 +21,9 @@ import type { CallInput, TelephonyService } from './service.ts';
 export interface TwilioOptions {
   /** TWILIO_AUTH_TOKEN: the single-tenant shortcut; every request must carry a valid X-Twilio-Signature. */
   authToken?: string;
-  /** The auth token of the account connected to a request's AccountSid (carriers/connections.ts), which checks its signature first. */
-  signingTokenFor?: (accountSid: string, calledNumber: string | null) => Promise<string | null>;
+  /** Who may sign a request of this AccountSid for the number called (carriers/connections.ts): the
+   * connected account that owns the number, whose token checks the signature first. */
+  signerFor?: (accountSid: string, calledNumber: string | null) => Promise<Signer>;
   /** The public base URL Twilio calls (`https://calls.example.com`); the signature covers the full URL. */
   publicUrl?: string;
 }
@@ -46,9 +48,14 @@ const GSM_BASIC = /^[\n\r\x20-\x7E£¥èéùìòÇØøÅåΔ_ΦΓΛΩΠΨΣΘΞ�
 
 export function twilioRoutes(service: TelephonyService, recordings: Recordings, options: TwilioOptions, log: Logger): Router {
   const router = new Router({ prefix: '/telephony/twilio' });
-  const guard = [telephonyEnvelope(log), parseBody, twilioSignature(options)];
+  // The number a request is about, whose account alone may sign it: the number called (`To`) of a new
+  // call or text; a call's own number for the callbacks of a call known here (its `To` could name any).
+  const called = (p: Params) => normalizePhone(p.To ?? '');
+  const ofCall = async (p: Params) => (await service.callByRef(p.CallSid ?? ''))?.trackingNumber ?? called(p);
+  const ofWhisper = async (_: Params, ctx: Context) => (await service.callById(Number(ctx.query.call)))?.trackingNumber ?? null;
+  const guard = (numberOf: NumberOf) => [telephonyEnvelope(log), parseBody, twilioSignature(options, numberOf)];
 
-  router.post('/voice', ...guard, async (ctx) => {
+  router.post('/voice', ...guard(called), async (ctx) => {
     const p = params(ctx);
     const trackingNumber = normalizePhone(p.To ?? '') ?? '';
     const code = p.Digits || null;
@@ -80,7 +87,7 @@ export function twilioRoutes(service: TelephonyService, recordings: Recordings, 
   });
 
   // The forwarded leg ended: its outcome, or the redirect when nobody answered and the call's route has one.
-  router.post('/dial', ...guard, async (ctx) => {
+  router.post('/dial', ...guard(ofCall), async (ctx) => {
     const p = params(ctx);
     const twiml = new twilio.twiml.VoiceResponse();
     const known = await service.callByRef(required(p, 'CallSid'));
@@ -112,7 +119,7 @@ export function twilioRoutes(service: TelephonyService, recordings: Recordings, 
   // <Dial recordingStatusCallback>: the answered leg's recording is ready at RecordingUrl (WAV there,
   // Twilio's default). Fetched into the database through the outbox (recordings/fetcher.ts) with the
   // account's SID and auth token; a call unknown here, or a recording already taken, is ignored.
-  router.post('/recording', ...guard, async (ctx) => {
+  router.post('/recording', ...guard(ofCall), async (ctx) => {
     const p = params(ctx);
     const call = await service.callByRef(required(p, 'CallSid'));
     if (call && p.RecordingStatus === 'completed' && p.RecordingUrl && p.RecordingSid) {
@@ -123,7 +130,7 @@ export function twilioRoutes(service: TelephonyService, recordings: Recordings, 
   });
 
   // Said to whoever answers, before the caller is put through.
-  router.post('/whisper', ...guard, async (ctx) => {
+  router.post('/whisper', ...guard(ofWhisper), async (ctx) => {
     const twiml = new twilio.twiml.VoiceResponse();
     const sentence = await service.whisperFor(Number(ctx.query.call));
     if (sentence) twiml.say(sentence);
@@ -133,7 +140,7 @@ export function twilioRoutes(service: TelephonyService, recordings: Recordings, 
   // The inbound call ended. Its outcome stands only for a call that reached no <Dial> (or whose
   // <Dial action> never came): the dialled leg's outcome is the truer one. Either way it brings the
   // call's whole length, which Twilio bills.
-  router.post('/status', ...guard, async (ctx) => {
+  router.post('/status', ...guard(ofCall), async (ctx) => {
     const p = params(ctx);
     const outcome = OUTCOMES[p.CallStatus ?? ''];
     if (outcome) {
@@ -148,7 +155,7 @@ export function twilioRoutes(service: TelephonyService, recordings: Recordings, 
     xml(ctx, new twilio.twiml.VoiceResponse());
   });
 
-  router.post('/sms', ...guard, async (ctx) => {
+  router.post('/sms', ...guard(called), async (ctx) => {
     const p = params(ctx);
     const body = p.Body ?? '';
     const several = Number(p.NumSegments ?? 1) > 1 || !GSM_BASIC.test(body);
@@ -164,10 +171,18 @@ export function twilioRoutes(service: TelephonyService, recordings: Recordings, 
   return router;
 }
 
-function twilioSignature({ authToken: shortcut, signingTokenFor, publicUrl }: TwilioOptions): Middleware {
+type Params = Record<string, string | undefined>;
+type NumberOf = (p: Params, ctx: Context) => string | null | Promise<string | null>;
+
+/** A request is taken only signed by the account that owns the number it is about: with its auth
+ * token when an account is connected to the request's AccountSid here, else with TWILIO_AUTH_TOKEN
+ * (the operator's own Twilio account, for every number). Otherwise 403, and nothing is written. */
+function twilioSignature({ authToken: shortcut, signerFor, publicUrl }: TwilioOptions, numberOf: NumberOf): Middleware {
   return async (ctx, next) => {
     const p = params(ctx);
-    const authToken = (await signingTokenFor?.(p.AccountSid ?? '', normalizePhone(p.To ?? ''))) ?? shortcut;
+    const signer: Signer = (await signerFor?.(p.AccountSid ?? '', await numberOf(p, ctx))) ?? { kind: 'none' };
+    if (signer.kind === 'foreign') throw new TelephonyFailure(403, 'The number is not one of the account connected to this AccountSid');
+    const authToken = (signer.kind === 'owner' ? signer.token : null) ?? shortcut;
     if (!authToken) throw new TelephonyFailure(403, 'Twilio is not configured: connect its account (Account, Carrier) or set TWILIO_AUTH_TOKEN');
     const url = `${collectorAddress(ctx, publicUrl)}${ctx.originalUrl}`;
     if (!twilio.validateRequest(authToken, ctx.get('x-twilio-signature'), url, p)) {
@@ -177,8 +192,8 @@ function twilioSignature({ authToken: shortcut, signingTokenFor, publicUrl }: Tw
   };
 }
 
-function params(ctx: Context): Record<string, string | undefined> {
-  return bodyOf(ctx.request) as Record<string, string | undefined>;
+function params(ctx: Context): Params {
+  return bodyOf(ctx.request) as Params;
 }
 
 function required(p: Record<string, string | undefined>, name: string): string {

@@ -8,6 +8,12 @@
 // - Retries back off exponentially from `firstRetryMs` to `maxRetryMs`; a message still failing
 //   `giveUpAfterMs` after its first attempt is abandoned (time spent waiting behind an older message
 //   of its stream does not count), and stays readable in the delivery log.
+// - No one slow source stops the others: every attempt has a total deadline (send.ts, the recording
+//   fetcher's pace, the mailer's), a host holds at most PER_HOST of the PARALLEL slots, and
+//   recordings (large, from addresses a request named) at most RECORDING_SLOTS, so mails and pushes
+//   always find room.
+// - Stopping abandons the attempts under way (their claims released, no attempt counted): they are
+//   retried after the restart, and the process exits within its drain time.
 import { randomUUID } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { isDuplicateKey } from '../db/writes.ts';
@@ -41,10 +47,11 @@ export const DEFAULT_DELIVERY: DeliveryOptions = {
   giveUpAfterMs: 24 * 3600_000,
 };
 
-/** How many stream heads one worker sends at once, and at most how many of them to one host: a
- * failing or slow receiver cannot take every attempt of the worker. */
+/** How many stream heads one worker sends at once, at most how many of them to one host, and at
+ * most how many recordings: a failing or slow receiver cannot take every attempt of the worker. */
 const PARALLEL = 8;
-const PER_HOST = 4;
+const PER_HOST = 2;
+const RECORDING_SLOTS = 4;
 /** Messages read per round while looking for the streams' heads; rounds stop at MAX_ROUNDS. */
 const BATCH = 1000;
 const MAX_ROUNDS = 10;
@@ -58,6 +65,9 @@ export class DeliveryWorker {
   private readonly owner = `worker_${randomUUID()}`;
   private readonly inFlight = new Set<string>();
   private readonly inFlightHosts = new Map<string, number>();
+  private inFlightRecordings = 0;
+  /** Aborted by stop(): every attempt under way gives up at once. */
+  private readonly stopping = new AbortController();
   private running = false;
   private loop: Promise<void> | null = null;
   private wakeUp: (() => void) | null = null;
@@ -86,6 +96,7 @@ export class DeliveryWorker {
 
   async stop(): Promise<void> {
     this.running = false;
+    this.stopping.abort();
     this.unsubscribe?.();
     this.wake();
     await this.loop;
@@ -122,13 +133,17 @@ export class DeliveryWorker {
   private async tick(now = new Date()): Promise<void> {
     for (const m of await this.dueHeads(now)) {
       const host = hostOf(m.url);
+      const recording = m.kind === 'recording';
       this.inFlight.add(m.stream);
       this.inFlightHosts.set(host, (this.inFlightHosts.get(host) ?? 0) + 1);
+      if (recording) this.inFlightRecordings++;
       void this.attempt(m)
         .catch((err) => this.log.error({ err, messageId: m._id }, 'webhook delivery failed'))
         .finally(() => {
           this.inFlight.delete(m.stream);
           this.inFlightHosts.set(host, this.inFlightHosts.get(host)! - 1);
+          if (this.inFlightHosts.get(host) === 0) this.inFlightHosts.delete(host);
+          if (recording) this.inFlightRecordings--;
           this.wake(); // the stream's next message may be ready
         });
     }
@@ -143,6 +158,7 @@ export class DeliveryWorker {
   private async dueHeads(now: Date): Promise<OutboxDoc[]> {
     const seen = new Set<string>();
     const perHost = new Map(this.inFlightHosts);
+    let recordings = this.inFlightRecordings;
     const due: OutboxDoc[] = [];
     const room = PARALLEL - this.inFlight.size;
     for (let round = 0; round < MAX_ROUNDS && due.length < room; round++) {
@@ -151,8 +167,10 @@ export class DeliveryWorker {
         if (seen.has(m.stream) || due.length >= room) continue;
         seen.add(m.stream);
         const host = hostOf(m.url);
-        if (m.nextAttemptAt > now || m.claimedUntil > now || this.inFlight.has(m.stream) || (perHost.get(host) ?? 0) >= PER_HOST) continue;
+        const recording = m.kind === 'recording';
+        if (m.nextAttemptAt > now || m.claimedUntil > now || this.inFlight.has(m.stream) || (perHost.get(host) ?? 0) >= PER_HOST || (recording && recordings >= RECORDING_SLOTS)) continue;
         perHost.set(host, (perHost.get(host) ?? 0) + 1);
+        if (recording) recordings++;
         due.push(m);
       }
       if (batch.length < BATCH) break;
@@ -169,6 +187,8 @@ export class DeliveryWorker {
     if (!message) return;
     try {
       const result = await this.deliver(message);
+      // Stopped meanwhile: not an attempt that failed, but one to make again after the restart.
+      if (this.stopping.signal.aborted) return void (await this.c.outbox.updateOne({ _id: message._id, claimedBy: this.owner }, { $set: UNCLAIMED }));
       await this.settle(message, result, new Date());
     } catch (err) {
       await this.c.outbox.updateOne({ _id: message._id, claimedBy: this.owner }, { $set: UNCLAIMED });
@@ -189,7 +209,8 @@ export class DeliveryWorker {
 
   private async deliver(m: OutboxDoc): Promise<SendResult> {
     if (m.kind === 'mail') return this.deliverMail(m);
-    if (m.kind === 'recording') return this.senders.recordings ? this.senders.recordings.fetch(m) : { delivered: false, httpStatus: null, error: 'recordings are not fetched by this process', permanent: false };
+    const signal = this.stopping.signal;
+    if (m.kind === 'recording') return this.senders.recordings ? this.senders.recordings.fetch(m, signal) : { delivered: false, httpStatus: null, error: 'recordings are not fetched by this process', permanent: false };
     const headers: Record<string, string> = { 'content-type': m.contentType, 'user-agent': 'RingTrail-Webhooks/1' };
     if (m.signed) {
       const account = await this.c.accounts.findOne({ _id: m.accountId });
@@ -199,7 +220,7 @@ export class DeliveryWorker {
       headers['webhook-timestamp'] = String(Math.floor(at.getTime() / 1000));
       headers['webhook-signature'] = new Webhook(account.webhookSecret).sign(m._id, at, m.body);
     }
-    return send(m.url, m.body, { headers, timeoutMs: this.o.timeoutMs, publicOnly: this.o.publicOnly && m.kind === 'webhook' });
+    return send(m.url, m.body, { headers, timeoutMs: this.o.timeoutMs, publicOnly: this.o.publicOnly && m.kind === 'webhook', signal });
   }
 
   /** A mail goes only to a member of the account still (one removed stops receiving at once), but
@@ -208,7 +229,7 @@ export class DeliveryWorker {
     const mail = JSON.parse(m.body) as MailBody;
     if (!this.senders.mailer) return { delivered: false, httpStatus: null, error: 'mail is not configured: set SMTP_URL', permanent: true };
     if (m.label !== 'invitation' && !(await this.c.users.findOne({ _id: mail.to, accountId: m.accountId }, { projection: { _id: 1 } }))) return { delivered: false, httpStatus: null, error: `${mail.to} is no longer a member of the account`, permanent: true };
-    return this.senders.mailer.send(mail, m._id);
+    return this.senders.mailer.send(mail, m._id, this.stopping.signal);
   }
 
   /** Logs the attempt; deletes the message when delivered or abandoned, else schedules the retry. */

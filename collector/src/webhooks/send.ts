@@ -1,6 +1,8 @@
-// One HTTP POST of an outbox message, with a time limit; answers the status or the failure.
+// One HTTP POST of an outbox message, with a total time limit (the answer's body included: a receiver
+// trickling it holds the slot no longer); answers the status or the failure.
 import http from 'node:http';
 import https from 'node:https';
+import { armDeadline } from './deadline.ts';
 import { PrivateAddressRefused, publicOnlyLookup, refusedTarget } from './public-address.ts';
 
 export interface SendResult {
@@ -14,11 +16,14 @@ export interface SendResult {
 
 export interface SendOptions {
   headers: Record<string, string>;
+  /** The whole exchange's limit, from connecting to the answer's last byte. */
   timeoutMs: number;
   publicOnly: boolean;
+  /** Aborts the attempt (the worker stopping). */
+  signal?: AbortSignal;
 }
 
-export function send(url: string, body: string, { headers, timeoutMs, publicOnly }: SendOptions): Promise<SendResult> {
+export function send(url: string, body: string, { headers, timeoutMs, publicOnly, signal }: SendOptions): Promise<SendResult> {
   return new Promise((resolve) => {
     let target: URL;
     try {
@@ -35,12 +40,23 @@ export function send(url: string, body: string, { headers, timeoutMs, publicOnly
       timeout: timeoutMs,
       ...(publicOnly ? { lookup: publicOnlyLookup } : {}),
     });
+    const disarm = armDeadline(req, timeoutMs, signal, 'the delivery');
     req.on('response', (res) => {
       res.resume(); // the body is not needed; drain it so the socket is freed
-      res.on('end', () => resolve({ delivered: res.statusCode !== undefined && res.statusCode >= 200 && res.statusCode < 300, httpStatus: res.statusCode ?? null, error: null, permanent: false }));
+      res.on('end', () => {
+        disarm();
+        resolve({ delivered: res.statusCode !== undefined && res.statusCode >= 200 && res.statusCode < 300, httpStatus: res.statusCode ?? null, error: null, permanent: false });
+      });
+      res.on('error', (err) => {
+        disarm();
+        resolve({ delivered: false, httpStatus: res.statusCode ?? null, error: err.message, permanent: false });
+      });
     });
     req.on('timeout', () => req.destroy(new Error(`no answer within ${timeoutMs} ms`)));
-    req.on('error', (err) => resolve({ delivered: false, httpStatus: null, error: err.message, permanent: err instanceof PrivateAddressRefused }));
+    req.on('error', (err) => {
+      disarm();
+      resolve({ delivered: false, httpStatus: null, error: err.message, permanent: err instanceof PrivateAddressRefused });
+    });
     req.end(body);
   });
 }
