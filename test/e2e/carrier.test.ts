@@ -67,8 +67,8 @@ describe('numbers bought through the carrier', () => {
     await pool.locator('ul.numbers li', { hasText: '(415) 555-0162' }).waitFor();
     await pool.screenshot({ path: path.join(ARTIFACTS, 'carrier-2-bought.png') });
     // Bought at Twilio, and wired to the collector there (this test's collector has no PUBLIC_URL:
-    // its default address).
-    const voiceUrl = 'http://127.0.0.1:8080/telephony/twilio/voice';
+    // the address it listens at).
+    const voiceUrl = `${b.collector.baseUrl}/telephony/twilio/voice`;
     expect(api.accounts.get(SID)!.numbers.map((n) => [n.phone_number, n.voice_url])).toEqual([['+14155550161', voiceUrl], ['+14155550162', voiceUrl]]);
 
     // The tag on the site's page: a visitor sees one of the bought numbers.

@@ -127,9 +127,9 @@ describe('back end settings', () => {
     const created = await owner.call('POST', '/domains', { name: 'New-Site.test', allowedOrigins: ['https://new-site.test'], sitePhones: ['01 23 45 67 00'], timeZone: 'Europe/Paris' });
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({ name: 'new-site.test', sitePhones: ['0123456700'], timeZone: 'Europe/Paris', currency: 'EUR', displayMode: 'direct', pools: [], keys: { api: false, public: true } }); // the tag's key comes with the domain
-    expect(await rival.call('POST', '/domains', { name: 'new-site.test' })).toMatchObject({ status: 409, body: { error: 'new-site.test is already registered' } });
+    expect(await rival.call('POST', '/domains', { name: 'new-site.test' })).toMatchObject({ status: 409, body: { error: 'new-site.test is not available' } });
     // One name, one domain: the trailing dot of a fully qualified name and the case change nothing.
-    expect(await rival.call('POST', '/domains', { name: 'NEW-SITE.test.' })).toMatchObject({ status: 409, body: { error: 'new-site.test is already registered' } });
+    expect(await rival.call('POST', '/domains', { name: 'NEW-SITE.test.' })).toMatchObject({ status: 409, body: { error: 'new-site.test is not available' } });
     expect((await owner.get('/domains/New-Site.Test.')).body.name).toBe('new-site.test');
     // An internationalized name is kept in its ASCII (punycode) form, as DNS and browsers use it.
     expect((await owner.call('POST', '/domains', { name: 'Bücher.test', allowedOrigins: ['https://xn--bcher-kva.test/'] })).body).toMatchObject({ name: 'xn--bcher-kva.test', allowedOrigins: ['https://xn--bcher-kva.test'] });
@@ -214,7 +214,7 @@ describe('back end settings', () => {
     expect(await s.t.c.trackingNumbers.findOne({ _id: '0810000099' })).toMatchObject({ domainId: 'shop.test', type: 2, overflow: true });
     expect(await owner.call('POST', '/domains/shop.test/pools', { type: 3, usage: 'online', overflowNumber: '0800000009' })).toMatchObject({ status: 409, body: { error: '0800000009 does not start with 09, the prefix of type 3' } });
     expect(await owner.call('POST', '/domains/shop.test/pools/1/numbers', { numbers: ['0900000001'] })).toMatchObject({ status: 409, body: { error: '0900000001 does not start with 0800, the prefix of type 1' } });
-    expect(await owner.call('POST', '/domains/shop.test/pools/1/numbers', { numbers: ['0800000009'] })).toMatchObject({ status: 409, body: { error: '0800000009 already belongs to another domain' } });
+    expect(await owner.call('POST', '/domains/shop.test/pools/1/numbers', { numbers: ['0800000009'] })).toMatchObject({ status: 409, body: { error: '0800000009 is not available' } });
     const added = await owner.call('POST', '/domains/shop.test/pools/1/numbers', { numbers: ['08 00 00 00 04'] });
     expect(added.body).toContainEqual({ number: '0800000004', type: 1, usage: 'online', inUse: false, description: null });
 

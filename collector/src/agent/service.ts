@@ -60,8 +60,9 @@ export class AgentService {
   /** Per agent: calls taken, carts tied to their calls (value before and now), orders by phone, sales.
    * A range of at most MAX_RANGE_DAYS (by default the last ones up to `endDate` or today), read
    * through cursors of the few fields it sums: memory grows with the agents, not with the calls. */
-  async stats(account: AccountDoc, range: StatsRange, now = new Date()): Promise<AgentStats[]> {
-    const domains = await this.c.domains.find({ accountId: account._id }, { projection: { timeZone: 1 } }).toArray();
+  /** `onlyDomains`: the account's domains to count (a member sees the domains granted them). */
+  async stats(account: AccountDoc, range: StatsRange, now = new Date(), onlyDomains?: string[]): Promise<AgentStats[]> {
+    const domains = await this.c.domains.find({ accountId: account._id, ...(onlyDomains ? { _id: { $in: onlyDomains } } : {}) }, { projection: { timeZone: 1 } }).toArray();
     const domainIds = domains.map((d) => d._id);
     const timeZone = domains[0]?.timeZone ?? 'UTC'; // an account's statistics use its first domain's days
     const days = statsDays(range, timeZone, now);

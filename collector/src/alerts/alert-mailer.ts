@@ -87,7 +87,8 @@ export class AlertMailer {
       const [calls, forms] = await Promise.all([callIds.length ? this.m.c.calls.find({ _id: { $in: callIds } }).toArray() : [], formIds.length ? this.m.c.forms.find({ _id: { $in: formIds } }).toArray() : []]);
       const unsubscribeUrl = await this.m.links.issue(user._id, domain._id, alert, now);
       const body = callAlertMail({ alert, to: user._id, domain, calls, forms, publicUrl: this.m.publicUrl, unsubscribeUrl });
-      await this.m.outbox.enqueue(mailMessage(domain.accountId, MAIL_KIND_OF[alert], body, batch));
+      const personIds = [...new Set([...calls, ...forms].flatMap((x) => (typeof x.personId === 'number' ? [x.personId] : [])))];
+      await this.m.outbox.enqueue(mailMessage(domain.accountId, MAIL_KIND_OF[alert], body, batch, personIds));
       if (delivery === 'immediate') await this.m.c.alertThrottle.updateOne({ _id: `${username}|${domainId}|${alert}` }, { $max: { lastSentAt: now } }, { upsert: true });
     }
     await this.m.c.pendingAlerts.deleteMany({ batch });

@@ -55,6 +55,13 @@ export interface CarrierView {
 /** The signer of a carrier request (CarrierConnections.signerFor). */
 export type Signer = { kind: 'none' } | { kind: 'foreign' } | { kind: 'owner'; accountId: string; token: string | null };
 
+/** A sealed secret that SECRETS_KEY no longer opens: the key changed since it was stored. */
+export class SecretUnreadable extends Error {
+  constructor() {
+    super("The carrier account's credentials cannot be read: SECRETS_KEY changed since they were stored. Set the former SECRETS_KEY back, or connect the carrier account again");
+  }
+}
+
 export class SecretsKeyMissing extends Error {
   constructor() {
     super('Set SECRETS_KEY (32 random bytes, base64: openssl rand -base64 32) to store carrier credentials; nothing was stored');
@@ -102,7 +109,7 @@ export class CarrierConnections {
    * media URLs (recordings); null when none is connected here. */
   async basicAuthFor(accountSid: string): Promise<string | null> {
     const connected = this.box && (await this.c.accounts.findOne({ 'carrier.accountSid': accountSid }, { projection: { carrier: 1 } }))?.carrier;
-    return connected ? `${connected.apiKey ?? connected.accountSid}:${this.box!.open(connected.secret)}` : null;
+    return connected ? `${connected.apiKey ?? connected.accountSid}:${this.open(connected.secret)}` : null;
   }
 
   /**
@@ -119,7 +126,7 @@ export class CarrierConnections {
     const owner = calledNumber && (await this.ownerOf(calledNumber));
     const chosen = connected.find((a) => a._id === owner);
     if (!chosen) return { kind: 'foreign' };
-    return { kind: 'owner', accountId: chosen._id, token: chosen.carrier?.signingToken ? this.box.open(chosen.carrier.signingToken) : null };
+    return { kind: 'owner', accountId: chosen._id, token: chosen.carrier?.signingToken ? this.open(chosen.carrier.signingToken) : null };
   }
 
   /** The account a tracking or offline number belongs to, or null. */
@@ -137,15 +144,36 @@ export class CarrierConnections {
   async connectedOf(accountId: string): Promise<{ carrier: Carrier; accountSid: string } | null> {
     const doc = await this.connectionOf(accountId);
     if (!doc || !this.box) return null;
-    return { carrier: this.twilio(doc.accountSid, doc.apiKey, this.box.open(doc.secret)), accountSid: doc.accountSid };
+    return { carrier: this.twilio(doc.accountSid, doc.apiKey, this.open(doc.secret)), accountSid: doc.accountSid };
+  }
+
+  /** A sealed secret opened; a SecretUnreadable when SECRETS_KEY changed since it was sealed. */
+  private open(sealed: string): string {
+    try {
+      return this.box!.open(sealed);
+    } catch {
+      throw new SecretUnreadable();
+    }
   }
 
   private twilio(accountSid: string, apiKey: string | null, secret: string): Carrier {
     return new TwilioCarrier(this.twilioApiBase, { accountSid, secret, ...(apiKey ? { apiKey } : {}) });
   }
 
+  /** The card: a connection whose secret the key no longer opens is shown broken, saying why. */
   private viewOf(doc: CarrierConnectionDoc | null): CarrierView {
     const secretsKeySet = this.box !== null;
-    return doc ? { connected: true, secretsKeySet, provider: doc.provider, accountSid: doc.accountSid, apiKey: doc.apiKey, name: doc.name, connectedAt: doc.connectedAt, broken: doc.broken ?? null } : { connected: false, secretsKeySet };
+    if (!doc) return { connected: false, secretsKeySet };
+    const unreadable = this.box && !this.opens(doc.secret) ? { at: new Date(), error: new SecretUnreadable().message } : null;
+    return { connected: true, secretsKeySet, provider: doc.provider, accountSid: doc.accountSid, apiKey: doc.apiKey, name: doc.name, connectedAt: doc.connectedAt, broken: unreadable ?? doc.broken ?? null };
+  }
+
+  private opens(sealed: string): boolean {
+    try {
+      this.box!.open(sealed);
+      return true;
+    } catch {
+      return false;
+    }
   }
 }

@@ -12,7 +12,7 @@ export async function numberRefusal(c: Collections, domain: { _id: string; count
   const wrongType = typeRefusal(domain, type, number);
   if (wrongType) return wrongType;
   const stored = await c.trackingNumbers.findOne({ _id: number });
-  if (stored && stored.domainId !== domain._id) return `${number} already belongs to ${nameOwner ? stored.domainId : 'another domain'}`;
+  if (stored && stored.domainId !== domain._id) return nameOwner ? `${number} already belongs to ${stored.domainId}` : `${number} is not available`;
   return null;
 }
 

@@ -1,6 +1,7 @@
 // A form submission from the tag: stored with its visit, source, keyword, click ids and touches,
 // exactly as a call is attributed, and judged lead or spam by simple signals the owner can read:
 // the tag's hidden field filled, or sent within FORM_TOO_FAST_MS of the page opening. Knows nothing of HTTP.
+import { withoutSecrets } from './secret-fields.ts';
 import { FORM_TOO_FAST_MS, type BrowserFormRequest } from '@ringtrail/shared';
 import type { Collections } from '../db/collections.ts';
 import type { IdAllocator } from '../db/ids.ts';
@@ -34,7 +35,8 @@ export class FormSubmissions {
     private readonly outbox = new Outbox(c),
   ) {}
 
-  async submit(domain: DomainDoc, req: BrowserFormRequest, now = new Date()): Promise<FormDoc> {
+  async submit(domain: DomainDoc, sent: BrowserFormRequest, now = new Date()): Promise<FormDoc> {
+    const req = { ...sent, fields: withoutSecrets(sent.fields) };
     // Only the domain's own visit attributes it (a visit id of another domain is no one's here).
     const visit = req.visit_id > 0 ? await this.c.visits.findOne({ _id: req.visit_id, domainId: domain._id }) : null;
     const touches = visit ? await touchesOf(this.c, visit, now) : null;

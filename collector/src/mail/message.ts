@@ -20,7 +20,8 @@ export function unsubscribeHeaders(url: string): Record<string, string> {
   return { 'List-Unsubscribe': `<${url}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' };
 }
 
-/** The outbox message of a mail; a fixed `id` makes queuing it twice send it once. */
-export function mailMessage(accountId: string, kind: MailKind, body: MailBody, id = `mail_${randomUUID()}`): OutboxMessage & { id: string } {
-  return { id, accountId, stream: `mail:${id}`, kind: 'mail', label: kind, url: `mailto:${body.to}`, contentType: 'application/json', body: JSON.stringify(body), signed: false };
+/** The outbox message of a mail; a fixed `id` makes queuing it twice send it once. `personIds`: the
+ * people it speaks of, whose erase erases it. */
+export function mailMessage(accountId: string, kind: MailKind, body: MailBody, id = `mail_${randomUUID()}`, personIds: number[] = []): OutboxMessage & { id: string } {
+  return { id, accountId, stream: `mail:${id}`, kind: 'mail', label: kind, url: `mailto:${body.to}`, contentType: 'application/json', body: JSON.stringify(body), signed: false, ...(personIds.length ? { personIds } : {}) };
 }

@@ -6,7 +6,7 @@ import type { Context } from 'koa';
 import { z } from 'zod';
 import { normalizePhone } from '@ringtrail/shared';
 import { CarrierError, type CarrierErrorKind } from '../carriers/carrier.ts';
-import { carrierConnectBody, SecretsKeyMissing, type CarrierConnections } from '../carriers/connections.ts';
+import { carrierConnectBody, SecretsKeyMissing, SecretUnreadable, type CarrierConnections } from '../carriers/connections.ts';
 import { twilioWiring } from '../carriers/wiring.ts';
 import { CarrierNumbers, NoCarrier, type NumberAtCarrier } from '../carriers/carrier-numbers.ts';
 import type { DomainDoc, PoolConfig } from '../domains/documents.ts';
@@ -29,7 +29,7 @@ export async function carrierCall<T>(work: () => Promise<T>): Promise<T> {
     return await work();
   } catch (err) {
     if (err instanceof CarrierError) throw new ManageFailure(STATUS[err.kind], err.message, undefined, { code: err.code, carrierError: err.kind });
-    if (err instanceof SecretsKeyMissing || err instanceof NoCarrier) throw new ManageFailure(409, err.message);
+    if (err instanceof SecretsKeyMissing || err instanceof NoCarrier || err instanceof SecretUnreadable) throw new ManageFailure(409, err.message);
     throw err;
   }
 }
@@ -141,7 +141,7 @@ export function carrierRoutes(router: Router, c: Collections, can: Can, connecti
   /** The carrier account's numbers: where their calls go now, and the pool each is in here (null: none). */
   router.get('/account/carrier/numbers', can(RULES.manageAccount), async (ctx) => {
     const accountId = accountIdOf(ctx);
-    const carrier = await connections.carrierOf(accountId);
+    const carrier = await carrierCall(() => connections.carrierOf(accountId));
     if (!carrier) throw new ManageFailure(409, 'No carrier account is connected: connect one first');
     const numbers = await carrierCall(() => carrier.listNumbers());
     const domains = (await c.domains.find({ accountId }, { projection: { _id: 1 } }).toArray()).map((d) => d._id);

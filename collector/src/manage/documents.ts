@@ -62,6 +62,9 @@ export interface InvitationDoc {
   expiresAt: Date;
   usedAt?: Date;
   revokedAt?: Date;
+  /** A reset: a digest of the member's password hash when it was made. The link dies once the
+   * password changes (by any way), so a link mailed before a change cannot undo it. */
+  passwordStamp?: string;
 }
 
 /** One change made in the back end or the management API (manage/audit.ts): written once, never

@@ -30,7 +30,11 @@ export async function createDomain(c: Collections, accountId: string, name: stri
   try {
     await c.domains.insertOne(doc);
   } catch (err) {
-    if ((err as { code?: number }).code === 11000) throw new ManageFailure(409, `${name} is already registered`);
+    // Whose it is stays unsaid (a name is no way to learn of other accounts): only an own one is named so.
+    if ((err as { code?: number }).code === 11000) {
+      const own = await c.domains.findOne({ _id: name, accountId }, { projection: { _id: 1 } });
+      throw new ManageFailure(409, own ? `${name} is already one of this account's domains` : `${name} is not available`);
+    }
     throw err;
   }
   return doc;

@@ -46,7 +46,8 @@ export class Invitations {
   async create(spec: LinkSpec, now = new Date()): Promise<NewLink> {
     const { validMs = INVITATION_MS, ...fields } = spec;
     const token = randomBytes(32).toString('base64url');
-    const doc: InvitationDoc = { _id: new ObjectId().toHexString(), tokenHash: digest(token), ...fields, createdAt: now, expiresAt: new Date(now.getTime() + validMs) };
+    const stamp = spec.kind === 'reset' ? { passwordStamp: (await this.passwordStampOf(spec.accountId, spec.username)) ?? '' } : {};
+    const doc: InvitationDoc = { _id: new ObjectId().toHexString(), tokenHash: digest(token), ...fields, ...stamp, createdAt: now, expiresAt: new Date(now.getTime() + validMs) };
     await this.c.invitations.updateMany({ accountId: spec.accountId, username: spec.username, kind: spec.kind, usedAt: { $exists: false }, revokedAt: { $exists: false } }, { $set: { revokedAt: now } });
     await this.c.invitations.insertOne(doc);
     return { id: doc._id, token, expiresAt: doc.expiresAt };
@@ -61,12 +62,29 @@ export class Invitations {
     return this.c.invitations.findOneAndUpdate({ _id: id, accountId, usedAt: { $exists: false }, revokedAt: { $exists: false } }, { $set: { revokedAt: now } }, { returnDocument: 'after' });
   }
 
-  /** The link a token opens, if it can still be used; otherwise a failure that says why. */
+  /** Revokes every link of a member not used yet (the member is removed). */
+  async revokeAllOf(accountId: string, username: string, now = new Date()): Promise<void> {
+    await this.c.invitations.updateMany({ accountId, username, usedAt: { $exists: false }, revokedAt: { $exists: false } }, { $set: { revokedAt: now } });
+  }
+
+  /** The link a token opens, if it can still be used; otherwise a failure that says why. A reset
+   * dies with its member's removal and with any change of their password since it was made. */
   async check(token: unknown, now = new Date()): Promise<InvitationDoc> {
     const link = await this.find(token);
     const problem = linkProblem(link, now);
     if (problem) throw problem;
+    if (link!.kind === 'reset' && link!.passwordStamp !== undefined) {
+      const stamp = await this.passwordStampOf(link!.accountId, link!.username);
+      if (stamp === null) throw new ManageFailure(410, 'This link was for a member who has since been removed from the account');
+      if (stamp !== link!.passwordStamp) throw new ManageFailure(410, 'This password reset link no longer works: the password was changed since it was made. Ask for a new one');
+    }
     return link!;
+  }
+
+  /** A digest of the member's password hash as it is now; null when they are no member. */
+  private async passwordStampOf(accountId: string, username: string): Promise<string | null> {
+    const member = await this.c.users.findOne({ _id: username, accountId }, { projection: { passwordHash: 1 } });
+    return member ? digest(`password:${member.passwordHash ?? ''}`) : null;
   }
 
   /**

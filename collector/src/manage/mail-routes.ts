@@ -9,9 +9,14 @@ import { mailMessage } from '../mail/message.ts';
 import type { Outbox } from '../webhooks/outbox.ts';
 import type { Can, SignedIn } from './access.ts';
 import { RULES } from './roles.ts';
+import { tooMany } from './sign-in-limit.ts';
+import { WindowLimiter } from '../http/rate-limits.ts';
 
 /** Failed mails listed at most. */
 const FAILURES = 20;
+/** Test e-mails one member may ask for per quarter of an hour: a session is no way to fill a mailbox
+ * (or the mail server's sending quota). */
+export const TEST_MAILS_PER_MEMBER = 5;
 
 export interface MailOptions {
   /** The sender when mail is configured; absent: it is not. */
@@ -20,6 +25,7 @@ export interface MailOptions {
 
 export function mailRoutes(router: Router, c: Collections, outbox: Outbox, can: Can, options: MailOptions, publicUrl: string): void {
   const signedIn = (ctx: Context) => ctx.state as SignedIn;
+  const testMails = new WindowLimiter(c.rateLimits, 'test-mail-user', TEST_MAILS_PER_MEMBER, 900);
 
   router.get('/mail', can(RULES.member), async (ctx) => {
     const { member } = signedIn(ctx);
@@ -39,6 +45,8 @@ export function mailRoutes(router: Router, c: Collections, outbox: Outbox, can: 
   router.post('/mail/test', can(RULES.member), async (ctx) => {
     if (!options.from) throw new ManageFailure(409, 'Mail is not configured: set SMTP_URL (and MAIL_FROM) and restart the collector');
     const { member } = signedIn(ctx);
+    const wait = await testMails.secondsOver(member._id);
+    if (wait !== null) throw tooMany(wait, 'test e-mails');
     const backEnd = `${publicUrl}/manage/`;
     const text = `This is the test e-mail you asked for from RingTrail's back end (${backEnd}).\n\nMail works: alerts and summaries will arrive like this one.\n`;
     const body = { to: member._id, subject: 'RingTrail test e-mail', text, html: testHtml(backEnd), headers: {} };

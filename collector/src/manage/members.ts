@@ -42,7 +42,7 @@ export class Members {
     const existing = await this.c.users.findOne({ _id: username }, { projection: { accountId: 1 } });
     if (existing?.accountId === accountId) throw new ManageFailure(409, `${username} is already a member: change their role instead`);
     // Which account it is stays unsaid: an address is not a way to learn other accounts' names.
-    if (existing) throw new ManageFailure(409, `${username} already has a RingTrail login, and a login belongs to one account: ask them to use another address`);
+    if (existing) throw new ManageFailure(409, `${username} is not available: ask them to use another address`);
     await this.checkDomains(accountId, invite.domains);
     return this.links.create({ kind: 'invitation', accountId, username, role: invite.role, ...(invite.domains ? { domains: invite.domains } : {}), createdBy: by });
   }
@@ -75,6 +75,7 @@ export class Members {
     }
     await this.c.users.deleteOne({ _id: member._id, accountId });
     await this.sessions.endAll(member._id);
+    await this.links.revokeAllOf(accountId, member._id);
   }
 
   /** A link with which the member chooses a new password (their password works until then). */

@@ -2,7 +2,9 @@
 // passwords people and tools try first. The list (common-passwords.txt) is the entries of 12
 // characters or more of SecLists' "10 million password list, top 1M" (Daniel Miessler and Jason
 // Haddix, OWASP SecLists; CC BY-SA 3.0), lower-cased and deduplicated: 43,940 passwords. Shorter
-// entries need no list: the length refuses them. Compared without case.
+// entries need no list: the length refuses them. Compared without case. Characters are counted after
+// NFKC normalisation, leaving out white space and invisible ones (controls, format characters such as
+// zero-width spaces, combining marks alone): twelve spaces are no password.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,7 +18,13 @@ let common: Set<string> | undefined;
 
 export function isCommonPassword(password: string): boolean {
   common ??= new Set(readFileSync(LIST, 'utf8').split('\n').filter(Boolean));
-  return common.has(password.toLowerCase());
+  return common.has(password.toLowerCase()) || common.has(password.normalize('NFKC').toLowerCase().trim());
+}
+
+/** The characters of a password that one can see: NFKC-normalised code points, less white space,
+ * separators, controls, format characters and marks. */
+export function visibleLength(password: string): number {
+  return [...password.normalize('NFKC').replace(/[\p{White_Space}\p{Z}\p{Cc}\p{Cf}\p{M}\u115F\u1160\u3164\uFFA0\u2800]/gu, '')].length;
 }
 
 /** A password a person chooses: sign-up, an invitation, a reset, a change. */
@@ -24,4 +32,5 @@ export const chosenPassword = z
   .string()
   .min(MIN_PASSWORD, `must be at least ${MIN_PASSWORD} characters`)
   .max(MAX_PASSWORD, `must be at most ${MAX_PASSWORD} characters`)
+  .refine((p) => p.length < MIN_PASSWORD || visibleLength(p) >= MIN_PASSWORD, `must be at least ${MIN_PASSWORD} characters, not counting spaces and invisible characters`)
   .refine((p) => !isCommonPassword(p), 'is one of the most common passwords: choose another');

@@ -16,7 +16,7 @@ import { overviewWithPrevious } from '../reports/overview.ts';
 import { poolsReport } from '../reports/pools.ts';
 import { domainOf } from './settings-routes.ts';
 import { auditing, memberOf, type Can } from './access.ts';
-import { RULES, type Rule } from './roles.ts';
+import { maySee, RULES, type Rule } from './roles.ts';
 import { accountOf } from './webhooks.ts';
 import { callPage } from '../reports/call-page.ts';
 import { serveRecording } from '../recordings/serve.ts';
@@ -93,12 +93,14 @@ export function reportRoutes(router: Router, c: Collections, agents: AgentServic
     ctx.body = { from, to, ...(await poolsReport(c, domain, from, to)) };
   });
 
-  /** The account's agents, as /agent-api/agentStats computes them (days of its first domain). */
+  /** The account's agents, as /agent-api/agentStats computes them (days of its first domain), over
+   * the domains the member may see: a member granted some domains sees those domains' figures only. */
   router.get('/reports/agents', can(RULES.readReports), async (ctx) => {
-    const account = await accountOf(c, memberOf(ctx).accountId);
-    const first = await c.domains.findOne({ accountId: account._id }, { sort: { _id: 1 } });
-    const { from, to } = reportRange(ctx.query, first?.timeZone ?? 'UTC');
-    ctx.body = { from, to, agents: await agents.stats(account, { startDate: from, endDate: to }) };
+    const member = memberOf(ctx);
+    const account = await accountOf(c, member.accountId);
+    const seen = (await c.domains.find({ accountId: account._id }, { sort: { _id: 1 }, projection: { name: 1, timeZone: 1 } }).toArray()).filter((d) => maySee(member, d.name));
+    const { from, to } = reportRange(ctx.query, seen[0]?.timeZone ?? 'UTC');
+    ctx.body = { from, to, agents: seen.length ? await agents.stats(account, { startDate: from, endDate: to }, new Date(), seen.map((d) => d._id)) : [] };
   });
 }
 

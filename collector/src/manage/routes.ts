@@ -86,7 +86,7 @@ export function manageRoutes(c: Collections, limit: SignInLimit, services: Manag
 
   // Mail goes out only where it is configured: invitation and reset links are then mailed too.
   const mailOutbox = options.mail.from ? services.outbox : null;
-  sessionRoutes(router, c, sessions, limit, can, { ...options, outbox: mailOutbox });
+  sessionRoutes(router, c, sessions, limit, can, { ...options, outbox: mailOutbox, log });
   memberRoutes(router, c, can, mailOutbox, options.publicUrl);
   settingsRoutes(router, c, services.outbox, services.offline, can, options);
   sharedLinkRoutes(router, c, can, options.publicUrl);

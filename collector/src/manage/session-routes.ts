@@ -21,6 +21,7 @@ import { signUp } from './sign-up.ts';
 import { checkPassword, MAX_EMAIL_LENGTH, usernameKey } from './users.ts';
 import { valid } from './validate.ts';
 import { originOf } from './pages.ts';
+import type { Logger } from '../logger.ts';
 
 const WRONG_CREDENTIALS = 'Wrong username or password';
 /** A reset link asked for without signing in works an hour (one an owner makes, 7 days). */
@@ -36,7 +37,7 @@ function whoIs(session: SessionDoc, member: UserDoc) {
   return { username: session.username, account: session.accountId, role: member.role, domains: member.domains ?? null, csrfToken: session.csrfToken };
 }
 
-export function sessionRoutes(router: Router, c: Collections, sessions: Sessions, limit: SignInLimit, can: Can, options: { signUp: boolean; mail: { from?: string }; outbox: Outbox | null; publicUrl: string }): void {
+export function sessionRoutes(router: Router, c: Collections, sessions: Sessions, limit: SignInLimit, can: Can, options: { signUp: boolean; mail: { from?: string }; outbox: Outbox | null; publicUrl: string; log: Logger }): void {
   const links = new Invitations(c);
   const signedIn = (ctx: Context) => ctx.state as SignedIn;
 
@@ -121,9 +122,10 @@ export function sessionRoutes(router: Router, c: Collections, sessions: Sessions
     Object.assign(ctx.state, { member, auditAction: kind === 'reset' ? 'password.reset' : 'member.join', auditDetails: { role: member.role } });
   });
 
-  /** Forgot password: a reset link by e-mail when mail is configured; the answer is the same
-   * whether the address has a login or not. Limited per address asked for, so nobody can fill a
-   * member's mailbox with links. */
+  /** Forgot password: a reset link by e-mail when mail is configured; the answer is the same, and
+   * comes as soon, whether the address has a login or not: the link is made and queued after the
+   * answer, so no timing tells a member from a stranger. Limited per address asked for, so nobody
+   * can fill a member's mailbox with links. */
   router.post('/password-reset', can(RULES.anyone), sameOrigin, parseBody, async (ctx) => {
     const { username } = valid(passwordResetRequest, bodyOf(ctx.request));
     if (!options.outbox) {
@@ -131,13 +133,20 @@ export function sessionRoutes(router: Router, c: Collections, sessions: Sessions
       return;
     }
     await limit.resetRequest(ctx.ip, usernameKey(username));
-    const member = await c.users.findOne({ _id: usernameKey(username) });
-    if (member) {
-      const link = await new Members(c).resetLink(member.accountId, member._id, member._id, SELF_RESET_MS);
-      await sendLinkMail(options.outbox, { kind: 'password-reset', accountId: member.accountId, to: member._id, url: linkUrl(`${options.publicUrl}/manage/`, link.token), expiresAt: link.expiresAt });
-    }
+    const outbox = options.outbox;
+    setImmediate(() => {
+      void mailResetLink(c, outbox, options.publicUrl, usernameKey(username)).catch((err) => options.log.error({ err }, 'a password reset link could not be queued'));
+    });
     ctx.body = { mailSent: true, message: `If ${usernameKey(username)} has a login here, a link to choose a new password is on its way. It works once, for an hour.` };
   });
+}
+
+/** The reset link of a member who asked for one, mailed; nothing for an address without a login. */
+async function mailResetLink(c: Collections, outbox: Outbox, publicUrl: string, username: string): Promise<void> {
+  const member = await c.users.findOne({ _id: username });
+  if (!member) return;
+  const link = await new Members(c).resetLink(member.accountId, member._id, member._id, SELF_RESET_MS);
+  await sendLinkMail(outbox, { kind: 'password-reset', accountId: member.accountId, to: member._id, url: linkUrl(`${publicUrl}/manage/`, link.token), expiresAt: link.expiresAt });
 }
 
 /** A form of another site cannot sign a visitor in under an account of its choosing. */

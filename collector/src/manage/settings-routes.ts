@@ -38,9 +38,10 @@ export async function domainOf(c: Collections, ctx: Context): Promise<DomainDoc>
 }
 
 /** A domain as the back end shows it: its settings (its own numbers in its national form, which
- * read back to the same number), which keys it has, and the public key. */
+ * read back to the same number), which keys it has, and the public key. Secrets are write-only:
+ * said to be set or not (ga4ApiSecretSet), never shown, to any role. */
 function domainView(domain: DomainDoc) {
-  const settings = domainSettings.parse(domain);
+  const { ga4ApiSecret, ...settings } = domainSettings.parse(domain);
   const national = (number: string) => nationalOf(number, settings.country);
   return {
     name: domain.name,
@@ -52,6 +53,7 @@ function domainView(domain: DomainDoc) {
     pools: domain.pools,
     keys: keyStatus(domain),
     publicKey: domain.publicKey ?? null,
+    ga4ApiSecretSet: Boolean(ga4ApiSecret),
     ...withPhoneDisplay([...domain.sitePhones, domain.redirectPhone], settings.country),
   };
 }

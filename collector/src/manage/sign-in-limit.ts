@@ -22,7 +22,7 @@ const WINDOW_SECONDS = 900;
 /** Reset links mailed to one address per quarter of an hour. */
 const RESETS_PER_USERNAME = 3;
 
-function tooMany(seconds: number, what: string): ManageFailure {
+export function tooMany(seconds: number, what: string): ManageFailure {
   return new ManageFailure(429, `Too many ${what}: retry in ${seconds} s`, { 'Retry-After': String(seconds) });
 }
 

@@ -22,7 +22,7 @@ export async function signUp(c: Collections, body: unknown, now = new Date()): P
   try {
     await c.accounts.insertOne({ _id: account, name: account });
   } catch (err) {
-    if (isDuplicateKey(err)) throw new ManageFailure(409, 'That account name is taken');
+    if (isDuplicateKey(err)) throw new ManageFailure(409, 'That account name is not available: choose another');
     throw err;
   }
   const user: UserDoc = { _id: usernameKey(username), accountId: account, passwordHash: await hashPassword(password), role: 'owner', createdAt: now };

@@ -1,7 +1,7 @@
 // Erasing a person on request: their contacts' personal fields go (numbers, e-mail addresses, form
 // values, the visitor id and addresses of their visits and of those visits' pages, call recordings'
 // audio), their keys too, so that no later contact joins them again; the contacts themselves stay,
-// anonymous, and so every count stays right. Calls change through their writes (their data API
+// anonymous, and so every count stays right. The alert mails that named them go too. Calls change through their writes (their data API
 // records say so). Knows nothing of HTTP.
 import type { Collections } from '../db/collections.ts';
 import { deleteRecording } from '../recordings/retention.ts';
@@ -58,6 +58,9 @@ export async function erasePerson(c: Collections, writes: CallWrites, recordings
     erased.visits += (await c.visits.updateMany({ _id: { $in: some }, domainId }, { $set: { ip: '', userAgent: null } })).modifiedCount;
   }
   if (visitors.length) await c.visits.updateMany({ domainId, uniqueVisitorId: { $in: visitors } }, { $set: { uniqueVisitorId: null } });
+  // The alert mails that named them: gone from the delivery log, and not sent when still waiting.
+  await c.deliveryLog.deleteMany({ personIds: personId });
+  await c.outbox.deleteMany({ kind: 'mail', personIds: personId });
   await c.personKeys.deleteMany({ _id: { $in: keys } });
   await entries.erase(personId);
   return erased;

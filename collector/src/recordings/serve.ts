@@ -22,6 +22,8 @@ export function serveRecording(ctx: Context, store: RecordingStore, call: Pick<C
   const size = recording.size;
   ctx.set('Accept-Ranges', 'bytes');
   ctx.set('Cache-Control', 'private, no-store');
+  // Audio only, never read as a page: whatever bytes a source sent, no browser runs them.
+  ctx.set('X-Content-Type-Options', 'nosniff');
   ctx.type = recording.contentType ?? 'audio/wav';
   if (download) ctx.set('Content-Disposition', `attachment; filename="call-${call._id}.${ctx.type === 'audio/mpeg' ? 'mp3' : 'wav'}"`);
   const range = byteRange(ctx.get('range') || undefined, size);

@@ -26,6 +26,16 @@ export function audioType(header: string | null | undefined): string | null {
   return type === 'audio/mp3' ? 'audio/mpeg' : type.endsWith('wav') || type === 'audio/wave' ? 'audio/wav' : type;
 }
 
+/** What an audio file of each kind starts with: WAV a RIFF header (RIFF, RIFX or RF64), MP3 an ID3
+ * tag or a frame's sync bits (eleven 1s). */
+export function looksLikeAudio(contentType: string, head: Buffer): boolean {
+  if (contentType === 'audio/mpeg') return head.subarray(0, 3).toString('latin1') === 'ID3' || (head[0] === 0xff && (head[1]! & 0xe0) === 0xe0);
+  return ['RIFF', 'RIFX', 'RF64'].includes(head.subarray(0, 4).toString('latin1'));
+}
+
+/** Bytes read before the audio's first bytes are checked. */
+const HEAD_BYTES = 4;
+
 export class RecordingStore {
   private readonly bucket: GridFSBucket;
 
@@ -33,14 +43,28 @@ export class RecordingStore {
     this.bucket = new GridFSBucket(db, { bucketName: 'recordings' });
   }
 
-  /** Streams the audio into GridFS; refuses (and leaves nothing) past `maxBytes`. */
+  /** Streams the audio into GridFS; refuses (and leaves nothing) past `maxBytes`, or when its first
+   * bytes are not audio of its type (a page or a script sent as audio/wav is not kept). */
   async save(callId: number, audio: Readable, contentType: string, maxBytes = MAX_RECORDING_BYTES): Promise<StoredRecording> {
     const upload = this.bucket.openUploadStream(`call-${callId}`, { metadata: { callId, contentType } });
     let size = 0;
+    let head: Buffer | null = Buffer.alloc(0);
+    const notAudio = () => new RecordingRefused(`not audio: its first bytes are not those of ${contentType}`);
     const counted = new Transform({
       transform(chunk: Buffer, _encoding, done) {
         size += chunk.length;
-        done(size > maxBytes ? new RecordingRefused(`larger than ${Math.round(maxBytes / 1024 / 1024)} MB`) : null, chunk);
+        if (size > maxBytes) return done(new RecordingRefused(`larger than ${Math.round(maxBytes / 1024 / 1024)} MB`));
+        if (head) {
+          head = Buffer.concat([head, chunk]);
+          if (head.length < HEAD_BYTES) return done();
+          const checked = head;
+          head = null;
+          return done(looksLikeAudio(contentType, checked) ? null : notAudio(), checked);
+        }
+        done(null, chunk);
+      },
+      flush(done) {
+        done(head ? notAudio() : null);
       },
     });
     try {

@@ -11,7 +11,7 @@ import { recordingPlan, type RecordingPlan } from '../recordings/settings.ts';
 import type { Recordings } from '../recordings/recordings.ts';
 import { normalizePhone, toE164, type CallStatus } from '@ringtrail/shared';
 import type { CallDoc } from './documents.ts';
-import type { Signer } from '../carriers/connections.ts';
+import { SecretUnreadable, type Signer } from '../carriers/connections.ts';
 import { collectorAddress } from '../http/collector-address.ts';
 import { bodyOf, parseBody } from '../http/body.ts';
 import { TelephonyFailure, telephonyEnvelope } from '../http/telephony-envelope.ts';
@@ -53,9 +53,18 @@ export function twilioRoutes(service: TelephonyService, recordings: Recordings, 
   const called = (p: Params) => normalizePhone(p.To ?? '');
   const ofCall = async (p: Params) => (await service.callByRef(p.CallSid ?? ''))?.trackingNumber ?? called(p);
   const ofWhisper = async (_: Params, ctx: Context) => (await service.callById(Number(ctx.query.call)))?.trackingNumber ?? null;
-  const guard = (numberOf: NumberOf) => [telephonyEnvelope(log), parseBody, twilioSignature(options, numberOf)];
+  const guard = (numberOf: NumberOf, untracked: Untracked = nothingWritten) => [telephonyEnvelope(log), parseBody, twilioSignature(options, numberOf, untracked, log)];
+  // The account's token cannot be read (SECRETS_KEY changed): its caller still reaches the number's
+  // destination, untracked; nothing is written, since nothing could be checked.
+  const forwardUntracked: Untracked = async (ctx, p) => {
+    const route = await service.routeOf(normalizePhone(p.To ?? '') ?? '', null, new Date(), normalizePhone(p.From ?? ''));
+    const twiml = new twilio.twiml.VoiceResponse();
+    if (route.destination && route.reason !== 'blocked') twiml.dial({ callerId: p.From || undefined }).number(toE164(route.destination));
+    else twiml.say('This number is not in service.');
+    xml(ctx, twiml);
+  };
 
-  router.post('/voice', ...guard(called), async (ctx) => {
+  router.post('/voice', ...guard(called, forwardUntracked), async (ctx) => {
     const p = params(ctx);
     const trackingNumber = normalizePhone(p.To ?? '') ?? '';
     const code = p.Digits || null;
@@ -173,14 +182,26 @@ export function twilioRoutes(service: TelephonyService, recordings: Recordings, 
 
 type Params = Record<string, string | undefined>;
 type NumberOf = (p: Params, ctx: Context) => string | null | Promise<string | null>;
+/** The answer to a request whose signer's token cannot be read. */
+type Untracked = (ctx: Context, p: Params) => Promise<void>;
+
+const nothingWritten: Untracked = async (ctx) => xml(ctx, new twilio.twiml.VoiceResponse());
 
 /** A request is taken only signed by the account that owns the number it is about: with its auth
  * token when an account is connected to the request's AccountSid here, else with TWILIO_AUTH_TOKEN
  * (the operator's own Twilio account, for every number). Otherwise 403, and nothing is written. */
-function twilioSignature({ authToken: shortcut, signerFor, publicUrl }: TwilioOptions, numberOf: NumberOf): Middleware {
+function twilioSignature({ authToken: shortcut, signerFor, publicUrl }: TwilioOptions, numberOf: NumberOf, untracked: Untracked, log: Logger): Middleware {
   return async (ctx, next) => {
     const p = params(ctx);
-    const signer: Signer = (await signerFor?.(p.AccountSid ?? '', await numberOf(p, ctx))) ?? { kind: 'none' };
+    let signer: Signer;
+    try {
+      signer = (await signerFor?.(p.AccountSid ?? '', await numberOf(p, ctx))) ?? { kind: 'none' };
+    } catch (err) {
+      if (!(err instanceof SecretUnreadable)) throw err;
+      log.error({ accountSid: p.AccountSid, path: ctx.path }, err.message);
+      if (!shortcut) return untracked(ctx, p);
+      signer = { kind: 'none' }; // TWILIO_AUTH_TOKEN checks it
+    }
     if (signer.kind === 'foreign') throw new TelephonyFailure(403, 'The number is not one of the account connected to this AccountSid');
     const authToken = (signer.kind === 'owner' ? signer.token : null) ?? shortcut;
     if (!authToken) throw new TelephonyFailure(403, 'Twilio is not configured: connect its account (Account, Carrier) or set TWILIO_AUTH_TOKEN');

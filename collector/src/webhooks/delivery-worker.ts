@@ -266,12 +266,20 @@ export class DeliveryWorker {
         httpStatus: result.httpStatus,
         error,
         outcome,
-        body: m.body,
+        body: m.kind === 'mail' ? loggedMail(m.body) : m.body,
+        ...(m.personIds?.length ? { personIds: m.personIds } : {}),
       });
     } catch (err) {
       if (!isDuplicateKey(err)) throw err;
     }
   }
+}
+
+/** What the log keeps of a mail: who it went to and what it said it was, never its text: an
+ * invitation's or a reset's link, an unsubscribe link, are tokens. */
+function loggedMail(body: string): string {
+  const { to, subject } = JSON.parse(body) as MailBody;
+  return JSON.stringify({ to, subject });
 }
 
 function hostOf(url: string): string {

@@ -2,7 +2,7 @@
 import type { IndexPlan } from '../db/index-plan.ts';
 
 /** A message as handed to the outbox (webhooks/outbox.ts); a fixed `id` makes its enqueue idempotent. */
-export type OutboxMessage = Pick<OutboxDoc, 'accountId' | 'stream' | 'kind' | 'label' | 'url' | 'contentType' | 'body' | 'signed'> & { id?: string };
+export type OutboxMessage = Pick<OutboxDoc, 'accountId' | 'stream' | 'kind' | 'label' | 'url' | 'contentType' | 'body' | 'signed' | 'personIds'> & { id?: string };
 
 /** One message waiting to go out: a webhook push, an analytics event, a mail (mail/message.ts), or a
  * recording to fetch from the carrier (recordings/fetcher.ts). Deleted once delivered or given up. */
@@ -18,6 +18,8 @@ export interface OutboxDoc {
   body: string;
   /** Webhooks only: signed with the account's secret at each attempt. */
   signed: boolean;
+  /** Ours: the people (people/) a mail speaks of, whose erase erases it, here and in the log. */
+  personIds?: number[];
   createdAt: Date;
   /** Sub-millisecond enqueue time: the order of a stream's messages. */
   enqueuedAt: number;
@@ -46,12 +48,15 @@ export interface DeliveryLogDoc {
   httpStatus: number | null;
   error: string | null;
   outcome: 'delivered' | 'retrying' | 'abandoned';
-  /** What was sent, so a receiver can replay it. */
+  /** What was sent, so a receiver can replay it; of a mail, only its recipient and subject (its
+   * links carry tokens, which are never kept readable once it is sent). */
   body: string;
+  /** A mail's people (OutboxDoc.personIds). */
+  personIds?: number[];
 }
 
 /** The indexes of these collections: every query of a request's path goes through one. */
 export const webhookIndexes: IndexPlan = {
   outbox: [[{ enqueuedAt: 1 }]],
-  deliveryLog: [[{ accountId: 1, at: -1 }]],
+  deliveryLog: [[{ accountId: 1, at: -1 }], [{ personIds: 1 }, { sparse: true }]],
 };

@@ -9,7 +9,11 @@ export class PrivateAddressRefused extends Error {}
 
 export function isPublicAddress(address: string): boolean {
   if (!ipaddr.isValid(address)) return false;
-  return ipaddr.process(address).range() === 'unicast';
+  const parsed = ipaddr.process(address);
+  // IPv4-compatible IPv6 addresses (::/96, deprecated since 2006: [::7f00:1], which a URL makes of
+  // [::127.0.0.1], reaches loopback) are never a public receiver; ipaddr.js calls them unicast.
+  if (parsed.kind() === 'ipv6' && parsed.toByteArray().slice(0, 12).every((b) => b === 0)) return false;
+  return parsed.range() === 'unicast';
 }
 
 /** The address of a URL's host when it is written as an IP literal (Node connects to those without a lookup). */

@@ -16,7 +16,8 @@ export interface DomainView {
   callerPrivacy: 'none' | 'partial' | 'full';
   orderStatuses: { name: string; isSale: boolean }[];
   ga4MeasurementId?: string;
-  ga4ApiSecret?: string;
+  /** Write-only: whether it is set, never its value. */
+  ga4ApiSecretSet: boolean;
   redirectPhone: string | null;
   redirect: { enabled: boolean; timetable: TimetableEntry[] };
   redirectAfterSeconds: number;

@@ -225,7 +225,8 @@ function SettingsForm({ path, domain, saved }: { path: string; domain: DomainVie
       offlineApiEnabled: f.get('offlineApiEnabled') === 'on',
       orderStatuses: lines(text('orderStatuses')).map((name) => ({ name, isSale: sales.has(name) })),
     };
-    if (text('ga4MeasurementId')) Object.assign(body, { ga4MeasurementId: text('ga4MeasurementId'), ga4ApiSecret: text('ga4ApiSecret') });
+    // The secret is write-only: sent only when typed, the one set stays otherwise.
+    if (text('ga4MeasurementId')) Object.assign(body, { ga4MeasurementId: text('ga4MeasurementId'), ...(text('ga4ApiSecret') ? { ga4ApiSecret: text('ga4ApiSecret') } : {}) });
     try {
       await api('PATCH', path, body);
       setMessage({ ok: true, text: 'Saved.' });
@@ -260,7 +261,7 @@ function SettingsForm({ path, domain, saved }: { path: string; domain: DomainVie
       </div>
       <div class="row">
         <label>GA4 measurement id<input name="ga4MeasurementId" defaultValue={domain.ga4MeasurementId ?? ''} placeholder="G-XXXXXXX" /></label>
-        <label>GA4 API secret<input name="ga4ApiSecret" defaultValue={domain.ga4ApiSecret ?? ''} /></label>
+        <label>GA4 API secret<input name="ga4ApiSecret" type="password" autoComplete="off" defaultValue="" placeholder={domain.ga4ApiSecretSet ? 'set: type a new one to replace it' : 'not set'} /></label>
       </div>
       <label class="check"><input type="checkbox" name="offlineApiEnabled" defaultChecked={domain.offlineApiEnabled} /> Offline numbers API enabled</label>
       </StoredFields>
