@@ -50,19 +50,32 @@ describe('people', () => {
     expect((await owner.get('/domains/shop.test/people/999999')).status).toBe(404);
   });
 
-  it('joins two people when a later contact links them: the oldest lives on, with every contact', async () => {
+  it('keeps a form that names two people apart, noted on both, until a person merges them by hand (issue 52)', async () => {
     const byPhone = await reportCall(s.collector.baseUrl, { callRef: 'people-2', trackingNumber: '0100000001', startDate: new Date(), callerPhone: '0622222222', duration: 30 });
     const byEmail = await form(0, { email: 'Bob@Example.com', name: 'Bob' });
     const [first, second] = [await personOfCall(byPhone.body.callId), await personOfForm(byEmail)];
     expect(first).not.toBe(second);
-    // A form with both: one person now, the older one.
+    // A form with both, which anyone could have typed: it joins no one, and is kept as its own person.
     const linking = await form(0, { email: 'bob@example.com', phone: '+33 6 22 22 22 22' });
-    const joined = Math.min(first!, second!);
-    expect([await personOfCall(byPhone.body.callId), await personOfForm(byEmail), await personOfForm(linking)]).toEqual([joined, joined, joined]);
+    const apart = await personOfForm(linking);
+    expect([await personOfCall(byPhone.body.callId), await personOfForm(byEmail)]).toEqual([first, second]);
+    expect([first, second]).not.toContain(apart);
     const owner = await signedInClient(s.collector.baseUrl, OWNER.username, OWNER.password);
-    // The other id still leads to the person it joined.
-    const other = Math.max(first!, second!);
-    expect((await owner.get(`/domains/shop.test/people/${other}`)).body).toMatchObject({ personId: joined, emails: ['bob@example.com'], phones: ['0622222222'] });
+    // Each of the two says so on its timeline, naming the other two.
+    const timeline = async (id: number) => (await owner.get(`/domains/shop.test/people/${id}`)).body;
+    expect((await timeline(first!)).possibleMatches).toEqual([{ at: expect.any(String), contact: { kind: 'form', id: linking }, people: [apart, second] }]);
+    expect((await timeline(second!)).possibleMatches).toEqual([{ at: expect.any(String), contact: { kind: 'form', id: linking }, people: [apart, first] }]);
+
+    // A person decides they are one: the older lives on, with every contact; in the activity log.
+    const merged = await owner.call('POST', `/domains/shop.test/people/${second}/merge`, { with: first });
+    const joined = Math.min(first!, second!);
+    expect(merged).toMatchObject({ status: 200, body: { personId: joined } });
+    expect([await personOfCall(byPhone.body.callId), await personOfForm(byEmail)]).toEqual([joined, joined]);
+    expect(await timeline(Math.max(first!, second!))).toMatchObject({ personId: joined, emails: ['bob@example.com'], phones: ['0622222222'] });
+    expect((await timeline(joined)).possibleMatches).toEqual([{ at: expect.any(String), contact: { kind: 'form', id: linking }, people: [apart] }]);
+    expect((await owner.get('/domains/shop.test/activity?kind=person')).body.entries[0]).toMatchObject({ action: 'person.merge', details: { personId: second, with: first, into: joined } });
+    expect((await owner.call('POST', `/domains/shop.test/people/${joined}/merge`, { with: 999_999 })).status).toBe(404);
+    expect((await owner.call('POST', `/domains/shop.test/people/${joined}/merge`, { with: 'one' })).status).toBe(400);
   });
 
   it('joins contacts arriving at once with one key into one person', async () => {

@@ -65,6 +65,7 @@ const TABLE: Record<string, { may: Who[] | 'anyone'; call: [string, unknown?] }>
   'GET /manage/api/domains/:domain/people/:personId': { may: ALL, call: ['/domains/a.test/people/1'] },
   'GET /manage/api/domains/:domain/people/:personId/export': { may: DOMAIN_ADMINS, call: ['/domains/a.test/people/999999/export'] },
   'DELETE /manage/api/domains/:domain/people/:personId': { may: DOMAIN_ADMINS, call: ['/domains/a.test/people/999999'] },
+  'POST /manage/api/domains/:domain/people/:personId/merge': { may: DOMAIN_ADMINS, call: ['/domains/a.test/people/999999/merge', { with: 999998 }] },
   'GET /manage/api/domains/:domain/pools/:type/numbers/available': { may: DOMAIN_ADMINS, call: ['/domains/a.test/pools/1/numbers/available'] },
   'POST /manage/api/domains/:domain/pools/:type/numbers/buy': { may: DOMAIN_ADMINS, call: ['/domains/a.test/pools/1/numbers/buy', {}] },
   'GET /manage/api/domains/:domain/numbers/:number/release': { may: DOMAIN_ADMINS, call: ['/domains/a.test/numbers/0800999999/release'] },

@@ -145,6 +145,9 @@ export async function exampleTour(baseUrl: string, webhookUrl: string): Promise<
   const { personId } = await manage('get /manage/api/domains/{domain}/people', 'GET', '/domains/shop.test/people?email=ada%40example.com');
   await manage('get /manage/api/domains/{domain}/people/{personId}', 'GET', `/domains/shop.test/people/${personId}`);
   await manage('get /manage/api/domains/{domain}/people/{personId}/export', 'GET', `/domains/shop.test/people/${personId}/export`);
+  // The PBX's caller is the same person, a person says: merged by hand.
+  const { personId: caller } = await manage('get /manage/api/domains/{domain}/people', 'GET', '/domains/shop.test/people?phone=0698765432');
+  await manage('post /manage/api/domains/{domain}/people/{personId}/merge', 'POST', `/domains/shop.test/people/${personId}/merge`, { with: caller });
   await manage('delete /manage/api/domains/{domain}/people/{personId}', 'DELETE', `/domains/shop.test/people/${personId}`);
   await manage('put /manage/api/domains/{domain}/calls/{callId}/verdict', 'PUT', `/domains/shop.test/calls/${callId}/verdict`, { verdict: 'lead' });
   await manage('get /manage/api/domains/{domain}/blocked-callers', 'GET', '/domains/shop.test/blocked-callers');

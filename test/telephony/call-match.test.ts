@@ -46,3 +46,24 @@ describe('call match confidence', () => {
     expect(confidences).toEqual(expect.arrayContaining([['certain', 1], ['likely', 2], [undefined, undefined]]));
   });
 });
+
+describe('the caller and the visitor of a call (issue 52)', () => {
+  const s = useSeededCollector('call_match_people', trackingFixture({ exclusive: ['0800000001'], defaultExpiration: 1800 }), { telephonyApiKey: TELEPHONY_KEY });
+  const hold = async (ip: string, expiration: number, visitor: string) => (await s.collector.post('/ospView', viewParams({ ip, expiration, unique_visitor_id: visitor }))).body.surtaxPhones['0123456789'].surtaxPhoneNumber.replaceAll('.', '') as string;
+  const call = async (callRef: string, trackingNumber: string, callerPhone: string) => {
+    const { body } = await reportCall(s.collector.baseUrl, { callRef, trackingNumber, startDate: new Date(), callerPhone });
+    const stored = (await s.t.c.calls.findOne({ _id: body.callId }))!;
+    const keys = (await s.t.c.personKeys.find({ personId: stored.personId! }).toArray()).map((k) => k._id);
+    return { confidence: stored.matchConfidence, keys: keys.sort() };
+  };
+
+  it('are joined only when the match is certain: a number that changed hands joins the caller to no visitor', async () => {
+    // One visitor held it, and still does: the caller is that visitor.
+    const number = await hold('198.51.100.3', 1, 'visitor-one');
+    expect(await call('p-1', number, '0655555501')).toEqual({ confidence: 'certain', keys: ['shop.test|phone:0655555501', 'shop.test|visitor:visitor-one'] });
+    // The number changed hands shortly before: the caller may be either visitor, and joins neither.
+    await new Promise((r) => setTimeout(r, 1100));
+    expect(await hold('198.51.100.4', 60, 'visitor-two')).toBe(number);
+    expect(await call('p-2', number, '0655555502')).toEqual({ confidence: 'likely', keys: ['shop.test|phone:0655555502'] });
+  });
+});

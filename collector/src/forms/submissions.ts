@@ -43,8 +43,9 @@ export class FormSubmissions {
     const spam = spamOf(req);
     const contact = contactOf(req.fields, countryOf(domain));
     const uniqueVisitorId = visit?.uniqueVisitorId ?? req.unique_visitor_id ?? null;
+    const formId = await this.ids.next('form');
     const doc: FormDoc = {
-      _id: await this.ids.next('form'),
+      _id: formId,
       domainId: domain._id,
       submittedAt: now,
       pageUrl: req.url,
@@ -64,8 +65,9 @@ export class FormSubmissions {
       signal: spam,
       spam,
       lead: spam === null,
-      // A robot's submission joins no one: its made-up phone or address would join strangers.
-      personId: spam ? null : await this.people.join(domain._id, { ...contact, visitor: uniqueVisitorId }, now),
+      // A robot's submission joins no one: its made-up phone or address would join strangers. Nor
+      // does anyone's: its keys link it to a person, but never join two (people/people.ts).
+      personId: spam ? null : await this.people.join(domain._id, { ...contact, visitor: uniqueVisitorId }, now, { mayJoinPeople: false, contact: { kind: 'form', id: formId } }),
     };
     await this.writes.insert(domain, doc);
     await this.push.stored(doc, domain, now);

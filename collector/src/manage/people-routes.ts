@@ -5,6 +5,7 @@ import type { Context } from 'koa';
 import type { Collections } from '../db/collections.ts';
 import { canonicalIn, countryOf } from '../domains/phone-numbers.ts';
 import { ManageFailure } from '../http/manage-envelope.ts';
+import { bodyOf, parseBody } from '../http/body.ts';
 import type { People } from '../people/people.ts';
 import { timelineOf } from '../people/timeline.ts';
 import { auditing, memberOf, type Can } from './access.ts';
@@ -41,6 +42,19 @@ export function peopleRoutes(router: Router, c: Collections, can: Can, people: P
     const personId = await personIn(ctx, domain._id);
     auditing(ctx, { personId });
     sendFile(ctx, `person-${personId}-${domain.name}.json`, 'application/json; charset=utf-8', personExport(c, domain, personId));
+  });
+
+  /** Merges another person into this one, or this one into it (the older lives on): a person decided
+   * they are one, such as two that a form named at once. In the activity log. */
+  router.post('/domains/:domain/people/:personId/merge', can(RULES.manageDomain, 'person.merge'), parseBody, async (ctx) => {
+    const domain = await domainOf(c, ctx);
+    const personId = await personIn(ctx, domain._id);
+    const other = bodyOf(ctx.request).with;
+    if (typeof other !== 'number' || !Number.isSafeInteger(other)) throw new ManageFailure(400, 'with: must be the id of another person of this domain');
+    const merged = await people.mergeByHand(domain._id, personId, other);
+    if (merged === null) throw new ManageFailure(404, `No person ${other} in this domain`);
+    auditing(ctx, { personId, with: other, into: merged });
+    ctx.body = { personId: merged };
   });
 
   /** Erases the person on request: their contacts' personal fields and recordings go, the contacts

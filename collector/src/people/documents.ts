@@ -13,6 +13,17 @@ export interface PersonDoc {
   erasedAt?: Date;
   /** Ours: the person's first contact that is a lead, and the counters it added one to (lead-people.ts). */
   firstLead?: FirstLead;
+  /** Contacts that named this person and others at once (a form whose e-mail is one person's and
+   * phone another's), kept apart: for a person to merge by hand if they are one (people.ts). */
+  possibleMatches?: PossibleMatch[];
+}
+
+export interface PossibleMatch {
+  at: Date;
+  /** The contact that named them: `form` and its id. */
+  contact: { kind: 'form'; id: number } | { kind: 'unknown' };
+  /** The other people it named, and the person it was kept as. */
+  people: number[];
 }
 
 export interface FirstLead {

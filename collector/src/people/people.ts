@@ -4,16 +4,30 @@
 // contacts move to it. Concurrent joins of one key meet on its `_id`: the second insert fails and
 // that join reads again. A person's keys and contacts are also kept under their id
 // (person-contacts.ts), which is what their page reads. Knows nothing of HTTP.
+//
+// Only a contact sure of its keys joins people. A form, which anyone can fill with anyone's e-mail
+// address and phone number, links to a person by its keys but never joins two: when they name
+// several people, it is kept as a person of its own, noted on each of theirs (possibleMatches), for
+// a person to merge by hand. A call joins its number and its visitor only when the visit is certain
+// (telephony/service.ts): a number shared between visitors proves nothing.
 import type { Collections } from '../db/collections.ts';
 import type { IdAllocator } from '../db/ids.ts';
 import { isDuplicateKey } from '../db/writes.ts';
 import type { CallWrites } from '../telephony/call-writes.ts';
+import type { PossibleMatch } from './documents.ts';
 import { PersonContacts } from './person-contacts.ts';
 
 export interface ContactKeys {
   phone?: string | null;
   email?: string | null;
   visitor?: string | null;
+}
+
+export interface JoinOptions {
+  /** False: keys of several people do not join them (a form); the contact is kept apart, noted on each. */
+  mayJoinPeople?: boolean;
+  /** The contact, for that note. */
+  contact?: PossibleMatch['contact'];
 }
 
 const keyId = (domainId: string, kind: string, value: string) => `${domainId}|${kind}:${value}`;
@@ -49,6 +63,17 @@ export function personKeys(domainId: string, keys: ContactKeys): string[] {
   ];
 }
 
+/** The person as it lives on after any merges. */
+export async function currentPerson(c: Collections, personId: number): Promise<number> {
+  let id = personId;
+  for (let hops = 0; hops < 20; hops++) {
+    const person = await c.people.findOne({ _id: id }, { projection: { mergedInto: 1 } });
+    if (person?.mergedInto === undefined) return id;
+    id = person.mergedInto;
+  }
+  return id;
+}
+
 export class People {
   private readonly contacts: PersonContacts;
 
@@ -61,13 +86,14 @@ export class People {
   }
 
   /** The person of a contact with these keys (made, or joined); null for a contact without any. */
-  async join(domainId: string, keys: ContactKeys, now = new Date()): Promise<number | null> {
+  async join(domainId: string, keys: ContactKeys, now = new Date(), { mayJoinPeople = true, contact = { kind: 'unknown' } }: JoinOptions = {}): Promise<number | null> {
     const ids = personKeys(domainId, keys);
     if (ids.length === 0) return null;
     let retried = false;
     for (;;) {
       const known = await this.c.personKeys.find({ _id: { $in: ids } }).toArray();
       const people = [...new Set(await Promise.all(known.map((k) => this.current(k.personId))))].sort((a, b) => a - b);
+      if (people.length > 1 && !mayJoinPeople) return this.keptApart(domainId, people, contact, now);
       const personId = people[0] ?? (await this.make(domainId, now));
       if (people.length > 1) await this.merge(personId, people.slice(1));
       const missing = ids.filter((id) => !known.some((k) => k._id === id));
@@ -91,14 +117,34 @@ export class People {
   }
 
   /** The person as it lives on after any merges. */
-  async current(personId: number): Promise<number> {
-    let id = personId;
-    for (let hops = 0; hops < 20; hops++) {
-      const person = await this.c.people.findOne({ _id: id }, { projection: { mergedInto: 1 } });
-      if (person?.mergedInto === undefined) return id;
-      id = person.mergedInto;
+  current(personId: number): Promise<number> {
+    return currentPerson(this.c, personId);
+  }
+
+  /**
+   * Merges two people of the domain by hand (a person in the back end decided they are one): the
+   * older lives on. Answers it; null when either is not a living person of the domain.
+   */
+  async mergeByHand(domainId: string, a: number, b: number): Promise<number | null> {
+    const [one, other] = await Promise.all([this.current(a), this.current(b)]);
+    if (one === other) return one;
+    const found = await this.c.people.find({ _id: { $in: [one, other] }, domainId, erasedAt: { $exists: false } }, { projection: { _id: 1 } }).toArray();
+    if (found.length !== 2) return null;
+    const [into, from] = one < other ? [one, other] : [other, one];
+    // Its notes of possible matches stay: read as the people live on now, they no longer name each other.
+    await this.merge(into, [from]);
+    return into;
+  }
+
+  /** A contact naming several people, kept as a person of its own (without their keys), noted on
+   * each of them and on itself. */
+  private async keptApart(domainId: string, people: number[], contact: PossibleMatch['contact'], now: Date): Promise<number> {
+    const own = await this.make(domainId, now);
+    await this.c.people.updateOne({ _id: own }, { $push: { possibleMatches: { at: now, contact, people } } });
+    for (const person of people) {
+      await this.c.people.updateOne({ _id: person }, { $push: { possibleMatches: { $each: [{ at: now, contact, people: [own, ...people.filter((p) => p !== person)] }], $slice: -50 } } });
     }
-    return id;
+    return own;
   }
 
   private async make(domainId: string, now: Date): Promise<number> {

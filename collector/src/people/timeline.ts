@@ -8,7 +8,8 @@ import { maskCaller } from '../domains/caller-privacy.ts';
 import { countryOf, nationalOf } from '../domains/phone-numbers.ts';
 import { sourceLabel } from '../tracking/attribution.ts';
 import type { Touch } from '../tracking/touches.ts';
-import { keysOfPerson } from './people.ts';
+import type { PossibleMatch } from './documents.ts';
+import { currentPerson, keysOfPerson } from './people.ts';
 import { PersonContacts, type ContactKind } from './person-contacts.ts';
 
 const TIMELINE_MAX = 200;
@@ -28,12 +29,15 @@ export interface Timeline {
   events: TimelineEvent[];
   /** When the person was erased on request (erase.ts): nothing of them is left to show. */
   erasedAt: Date | null;
+  /** Contacts that named this person and others (a form with one's e-mail and another's phone), kept
+   * apart: the other people, for a person to merge by hand. */
+  possibleMatches: { at: Date; contact: PossibleMatch['contact']; people: number[] }[];
 }
 
 export async function timelineOf(c: Collections, domain: DomainDoc, personId: number): Promise<Timeline> {
   // Their keys and latest contacts by `_id` (person-contacts.ts), then those contacts by `_id`.
   const entries = new PersonContacts(c);
-  const [{ phones, emails, visitors }, contacts, person] = await Promise.all([keysOfPerson(c, personId), entries.contacts(personId, 2 * TIMELINE_MAX), c.people.findOne({ _id: personId }, { projection: { erasedAt: 1 } })]);
+  const [{ phones, emails, visitors }, contacts, person] = await Promise.all([keysOfPerson(c, personId), entries.contacts(personId, 2 * TIMELINE_MAX), c.people.findOne({ _id: personId }, { projection: { erasedAt: 1, possibleMatches: 1 } })]);
   const idsOf = (kind: ContactKind) => contacts.filter((x) => x.kind === kind).slice(0, TIMELINE_MAX).map((x) => x.id);
   const [calls, forms, visits, texts] = await Promise.all([
     c.calls.find({ _id: { $in: idsOf('call') }, domainId: domain._id }).toArray(),
@@ -55,5 +59,11 @@ export async function timelineOf(c: Collections, domain: DomainDoc, personId: nu
   const touched = [...calls, ...forms].map((contact) => contact.firstTouch).filter((t): t is Touch => Boolean(t));
   const firstTouch = touched.sort((a, b) => a.at.getTime() - b.at.getTime())[0] ?? null;
   const shown = (phone: string) => maskCaller(nationalOf(phone, countryOf(domain)), domain.callerPrivacy);
-  return { personId, phones: phones.map(shown), emails, firstTouch, events, erasedAt: person?.erasedAt ?? null };
+  // Each match as the people it names live on now, leaving out those merged into this one since.
+  const possibleMatches = [];
+  for (const match of person?.possibleMatches ?? []) {
+    const people = [...new Set(await Promise.all(match.people.map((p) => currentPerson(c, p))))].filter((p) => p !== personId);
+    if (people.length) possibleMatches.push({ at: match.at, contact: match.contact, people });
+  }
+  return { personId, phones: phones.map(shown), emails, firstTouch, events, erasedAt: person?.erasedAt ?? null, possibleMatches };
 }

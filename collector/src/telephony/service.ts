@@ -166,12 +166,14 @@ export class TelephonyService {
     const route = routed ?? (await this.router.route(report.trackingNumber, report.code ?? null, report.startDate, report.callerPhone));
     if (!route.domain) throw new TelephonyFailure(404, UNKNOWN_NUMBER);
     const { visitor, ...attribution } = await attributeCall(this.c, route, report.startDate);
+    const match = await matchOf(this.c, route, report.code ?? null, report.startDate);
     return {
       firstCall: await this.firstCalls.isFirst(route.domain._id, report.callerPhone, callId, report.startDate),
       ...attribution,
-      // The caller's person: their number, and the visitor of the visit that led to the call.
-      personId: this.people ? await this.people.join(route.domain._id, { phone: report.callerPhone, visitor }, report.startDate) : null,
-      ...(await matchOf(this.c, route, report.code ?? null, report.startDate)),
+      // The caller's person: their number, and the visitor of the visit that led to the call unless
+      // the match is below certain (a pool number shared or passed between visitors proves nothing).
+      personId: this.people ? await this.people.join(route.domain._id, { phone: report.callerPhone, visitor: match.matchConfidence === null || match.matchConfidence === 'certain' ? visitor : null }, report.startDate) : null,
+      ...match,
       domainId: route.domain._id,
       trackingNumber: report.trackingNumber,
       code: report.code ?? null,

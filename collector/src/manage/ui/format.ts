@@ -35,6 +35,20 @@ export const STATUS_LABELS: Record<string, string> = {
   ONGOING: 'Ongoing',
 };
 
+/** What a source class is called in a sentence. */
+const SOURCE_CLASS_WORDS: Record<string, string> = { paid: 'paid ads', organic: 'search', social: 'social media', referral: 'a link', direct: 'a direct visit', offline: 'an offline number', unattributed: 'unattributed' };
+
+/** A source (`paid:google`, `referral:example.com`, `direct`) in words: `Google (paid ads)`,
+ * `example.com (a link)`, `a direct visit`; the CSV and the filters keep the label itself. */
+export function sourceWords(label: string | null): string {
+  if (!label) return SOURCE_CLASS_WORDS.unattributed!;
+  const at = label.indexOf(':');
+  const kind = at < 0 ? label : label.slice(0, at);
+  const name = at < 0 ? '' : label.slice(at + 1);
+  const words = SOURCE_CLASS_WORDS[kind] ?? kind;
+  return name ? `${kind === 'referral' ? name : name.charAt(0).toUpperCase() + name.slice(1)} (${words})` : words;
+}
+
 /** A call that no visit led to: one name on every screen and in the CSV. */
 export const UNATTRIBUTED = 'unattributed';
 

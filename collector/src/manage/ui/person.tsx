@@ -5,7 +5,7 @@ import { useState } from 'preact/hooks';
 import type { Erased } from '../../people/erase.ts';
 import type { Timeline } from '../../people/timeline.ts';
 import { api, get } from './api.ts';
-import { duration, money, phone, when } from './format.ts';
+import { duration, money, phone, sourceWords, STATUS_LABELS, when } from './format.ts';
 import { useLoad } from './hooks.ts';
 import { Failure } from './layout.tsx';
 import type { Route } from './route.ts';
@@ -20,6 +20,13 @@ export function PersonScreen({ route }: { route: Route }) {
   const at = (date: Date) => when(date as unknown as string, clock);
   const who = useWho();
   const [erased, setErased] = useState<Erased | null>(null);
+  const merge = (other: number) => {
+    if (!confirm(`Merge person #${other} into this one? Their numbers, addresses, visits, calls and forms become one person's; the older of the two lives on.`)) return;
+    api<{ personId: number }>('POST', `${path}/merge`, { with: other }).then(({ personId }) => {
+      if (String(personId) !== route.query.id) location.hash = `#/${domain}/person?id=${personId}`;
+      else reload();
+    }, (err: Error) => alert(err.message));
+  };
   const erase = () => {
     if (!confirm('Erase this person? Their numbers, e-mail addresses, form values, visitor ids, addresses and recordings are gone for good; their calls and forms stay, anonymous, in every count.')) return;
     api<Erased>('DELETE', path).then((done) => {
@@ -49,9 +56,33 @@ export function PersonScreen({ route }: { route: Route }) {
       )}
       {data?.erasedAt && <p class="muted">Erased on request on {at(data.erasedAt)}: their calls and forms stay in the logs and in every count, with nothing that says who they were.</p>}
       {error && <Failure message={error} />}
+      {data && data.possibleMatches.length > 0 && (
+        <div class="card" data-testid="possible-matches">
+          <p>
+            <strong>Possibly the same person as another.</strong> A form named this person and another at once (its e-mail address one's, its phone number the other's), so it was kept apart: merge them if they are one.
+          </p>
+          <ul>
+            {data.possibleMatches.map((m) => (
+              <li>
+                <span class="muted">{at(m.at)}</span> {m.contact.kind === 'form' ? 'a form' : 'a contact'} also named{' '}
+                {m.people.map((other) => (
+                  <>
+                    <a href={`#/${domain}/person?id=${other}`}>person #{other}</a>{' '}
+                    {may.manageDomain(who) && (
+                      <button type="button" onClick={() => merge(other)}>
+                        Merge with #{other}
+                      </button>
+                    )}{' '}
+                  </>
+                ))}
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
       {data?.firstTouch && (
         <p class="muted">
-          First touch: {data.firstTouch.source}
+          First touch: {sourceWords(data.firstTouch.source)}
           {data.firstTouch.keyword && `, "${data.firstTouch.keyword}"`} on {at(data.firstTouch.at)}
         </p>
       )}
@@ -60,10 +91,10 @@ export function PersonScreen({ route }: { route: Route }) {
           {data.events.map((e) => (
             <li data-event={e.type}>
               <span class="nowrap muted">{at(e.at)}</span>{' '}
-              {e.type === 'visit' && <>Visit from {e.source}{e.keyword && `, "${e.keyword}"`}: {new URL(e.landingUrl).pathname}</>}
+              {e.type === 'visit' && <>Visit from {sourceWords(e.source)}{e.keyword && `, "${e.keyword}"`}: {new URL(e.landingUrl).pathname}</>}
               {e.type === 'call' && (
                 <a href={`#/${domain}/call?id=${e.callId}`}>
-                  Call, {e.status ?? 'going on'}, {duration(e.duration)}{e.lead ? ', lead' : ''}{e.recording ? ', recorded' : ''}
+                  Call, {e.status ? (STATUS_LABELS[e.status] ?? e.status).toLowerCase() : 'going on'}, {duration(e.duration)}{e.source ? `, from ${sourceWords(e.source)}` : ''}{e.lead ? ', lead' : ''}{e.recording ? ', recorded' : ''}
                 </a>
               )}
               {e.type === 'sms' && <>Text: {e.message}</>}
