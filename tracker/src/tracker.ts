@@ -32,6 +32,7 @@ interface Shown extends Occurrence {
 /** Starts tracking the page; resolves once the first view's numbers are in place (or failed to come). */
 export function startTracker(o: TrackerOptions, base: string): Promise<void> {
   let view: BrowserViewAnswer;
+  let formsLoaded: number | undefined;
   let numbers: Record<string, BrowserSurtaxPhone> = {};
   /** Phones already asked for: once per page load, never again (no retry storm). */
   const asked: Record<string, 1> = {};
@@ -136,16 +137,17 @@ export function startTracker(o: TrackerOptions, base: string): Promise<void> {
       ...visitorFields(),
     });
     if (answer?.visitId) keepVisit(answer.visitId);
+    // The domain's form tracking is on: its capture is a script of its own (forms.ts), loaded once,
+    // the key and the extra field names in its address; whatever the numbers' answer (a pool run out too).
+    if (answer?.forms && !formsLoaded) {
+      formsLoaded = 1;
+      document.head.append(Object.assign(document.createElement('script'), { src: `${base}/tracker-forms.js?${new URLSearchParams({ key: o.key, fields: `${answer.forms}` })}` }));
+    }
     if (answer?.status == 'OK') {
       try {
         if (mayStore()) localStorage.ringtrail_hide = answer.antiFlicker;
       } catch {}
-      if (!view) {
-        new MutationObserver(apply).observe(document.body, { childList: true, subtree: true, characterData: true });
-        // The domain's form tracking is on: its capture is a script of its own (forms.ts), loaded once,
-        // the key and the extra field names in its address.
-        if (answer.forms) document.head.append(Object.assign(document.createElement('script'), { src: `${base}/tracker-forms.js?${new URLSearchParams({ key: o.key, fields: `${answer.forms}` })}` }));
-      }
+      if (!view) new MutationObserver(apply).observe(document.body, { childList: true, subtree: true, characterData: true });
       view = answer;
       numbers = { ...numbers, ...answer.surtaxPhones };
       apply();

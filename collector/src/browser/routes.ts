@@ -57,6 +57,8 @@ export function browserRoutes(c: Collections, domains: DomainCache, service: Tra
       }, now).catch(async (err: unknown) => {
         // The pool ran out: its overflow number, where it has one, instead of the site's own.
         const shown = isExhausted(err) && (await showOverflow(c, domain, phones, req.type, { visitId: err.ids.visitId ?? 0, viewId: err.ids.viewId ?? 0 }, now));
+        // None: the site's own numbers stay, and its forms are captured all the same.
+        if (!shown && isExhausted(err) && domain.formTracking?.enabled) throw new TrackingFailure(err.status, err.message, err.ids, err.http, { forms: domain.formTracking.fields });
         if (!shown) throw err;
         return { status: 'OK' as const, visitId: err.ids.visitId!, viewId: err.ids.viewId!, surtaxPhones: shown, clientData: null };
       });

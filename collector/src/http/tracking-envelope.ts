@@ -14,7 +14,7 @@ export function trackingEnvelope(log: Logger): Middleware {
     const bad = bodyRejection(err);
     const failure = err instanceof TrackingFailure ? err : bad ? new TrackingFailure('INVALID_PARAMETER', bad) : null;
     if (!failure) return null;
-    const body: TrackingProblem = { status: failure.status, errorMessage: failure.message, ...failure.ids };
+    const body: TrackingProblem = { status: failure.status, errorMessage: failure.message, ...failure.ids, ...failure.ours };
     return { status: failure.http.status ?? 200, body, ...(failure.http.headers ? { headers: failure.http.headers } : {}) };
   };
   const internal: TrackingProblem = { status: 'SYSTEM_ERROR', errorMessage: 'Internal error: the request was not processed; retry later' };

@@ -9,6 +9,8 @@ export class TrackingFailure extends Error {
     readonly ids: { visitId?: number; viewId?: number } = {},
     /** HTTP status and headers when not the envelope's defaults (the browser doors' 403 and 429). */
     readonly http: { status?: number; headers?: Record<string, string> } = {},
+    /** Our own fields beside the envelope's (the browser door's `forms` on an exhausted pool). */
+    readonly ours: Record<string, unknown> = {},
   ) {
     super(message);
   }

@@ -169,5 +169,7 @@ export const trackingProblem = z.object({
   errorMessage: z.string(),
   visitId: z.number().int().optional(),
   viewId: z.number().int().optional(),
+  /** Ours, the browser door's: the fields its form capture takes, when the pool ran out (the capture loads all the same). */
+  forms: z.array(z.string()).optional(),
 });
 export type TrackingProblem = z.infer<typeof trackingProblem>;
