@@ -3,6 +3,7 @@
 // `New lead: form from ada@example.com (acme.example)`), the body each call with its time, caller
 // (as the domain's privacy allows), where they came from and a link to its page, and each form
 // submission that is a lead with its page, source and fields; a plain-text part says the same.
+import { callOutcome, OUTCOME_WORDS } from '../telephony/outcome.ts';
 import { when, localeOf, type Clock } from '../domains/dates.ts';
 import { maskCaller } from '../domains/caller-privacy.ts';
 import type { DomainDoc } from '../domains/documents.ts';
@@ -33,7 +34,6 @@ const LISTED = 50;
 const FIELDS = 12;
 const FIELD_CHARS = 300;
 
-const OUTCOMES: Record<string, string> = { BUSY: 'Busy', NORESPONSE: 'No answer', SUCCESS: 'Answered', CALLER_PHONE_BLACKLISTED: 'Refused: the caller is blocked' };
 
 export interface CallAlertMail {
   alert: CallAlert;
@@ -60,6 +60,12 @@ export function callAlertMail({ alert, to, domain, calls, forms = [], publicUrl,
   const clock: Clock = { timeZone: domain.timeZone, locale: localeOf(country) };
   const screen = (path: string) => `${publicUrl}/manage/#/${encodeURIComponent(domain._id)}/${path}`;
   const callerOf = (call: CallDoc) => (call.caller && domain.callerPrivacy === 'none' ? displayOf(call.caller, country) : maskCaller(call.caller, domain.callerPrivacy));
+  // What happened, in words; a number nobody held said as such, beside it.
+  const outcomeWords = (call: CallDoc) => {
+    const outcome = callOutcome(call);
+    const words = outcome === 'SUCCESS' ? `Answered, ${call.duration} s` : outcome === 'CALLER_PHONE_BLACKLISTED' ? 'Refused: the caller is blocked' : outcome ? (OUTCOME_WORDS[outcome] ?? outcome) : 'Going on';
+    return call.status === 'NOTASSIGNED' && outcome !== 'NOTASSIGNED' ? `${words} (a number nobody held: not attributed)` : words;
+  };
   const callItem = (call: CallDoc): Listed => ({
     at: call.startedAt,
     who: callerOf(call),
@@ -68,7 +74,7 @@ export function callAlertMail({ alert, to, domain, calls, forms = [], publicUrl,
       ['Caller', callerOf(call)],
       ['Number called', displayOf(call.trackingNumber, country)],
       ['Came from', cameFrom(call)],
-      ['Outcome', call.status === 'SUCCESS' ? `Answered, ${call.duration} s` : (OUTCOMES[call.status ?? ''] ?? call.status ?? 'Going on')],
+      ['Outcome', outcomeWords(call)],
     ],
     url: screen(`call?id=${call._id}`),
     kind: 'call',

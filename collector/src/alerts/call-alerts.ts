@@ -8,6 +8,7 @@ import type { Collections } from '../db/collections.ts';
 import { isDuplicateKey } from '../db/writes.ts';
 import type { CallDoc } from '../telephony/documents.ts';
 import { inTimetable } from '../telephony/redirects.ts';
+import { callOutcome } from '../telephony/outcome.ts';
 import { AlertChoicesStore } from './choices.ts';
 import type { DomainDoc } from '../domains/documents.ts';
 import type { FormDoc } from '../forms/documents.ts';
@@ -19,7 +20,8 @@ const BLOCKED: CallStatus = 'CALLER_PHONE_BLACKLISTED';
 /** The alerts a change of a call raises: each when it first becomes true. */
 export function alertsRaised(before: CallDoc | null, after: CallDoc): CallAlert[] {
   const raised: CallAlert[] = [];
-  if (MISSED.includes(after.status) && !MISSED.includes(before?.status ?? null)) raised.push('missedCall');
+  // Missed whatever the route made of it: a call to a number nobody held is missed like any other.
+  if (MISSED.includes(callOutcome(after)) && !MISSED.includes(before ? callOutcome(before) : null)) raised.push('missedCall');
   if (after.lead && !before?.lead) raised.push('newLead');
   const known = (call: CallDoc | null) => Boolean(call && call.status !== null && call.status !== BLOCKED && call.firstCall);
   if (known(after) && !known(before)) raised.push('firstCaller');

@@ -10,6 +10,7 @@ import { countryOf, nationalOf } from '../domains/phone-numbers.ts';
 import { withPhoneDisplay } from '../domains/phone-display.ts';
 import { localDaysBetween, localTime } from '../domains/time-zone.ts';
 import { BlockedCallers } from '../telephony/blocked-callers.ts';
+import { callOutcome } from '../telephony/outcome.ts';
 import { UNATTRIBUTED } from './call-sources.ts';
 import type { DayRange } from './day-range.ts';
 import { csvLine } from './csv.ts';
@@ -39,6 +40,8 @@ export interface CallRow {
   caller: string;
   destination: string | null;
   status: CallStatus | 'ONGOING';
+  /** Ours: what happened to the call (telephony/outcome.ts), which `status` hides for a number nobody held. */
+  outcome: CallStatus | 'ONGOING';
   duration: number;
   source: string | null;
   keyword: string | null;
@@ -102,6 +105,7 @@ export function rowOf(call: CallDoc, domain: DomainDoc): CallRow {
     caller: maskCaller(call.caller && nationalOf(call.caller, countryOf(domain)), domain.callerPrivacy),
     destination: call.destination && nationalOf(call.destination, countryOf(domain)),
     status: call.status ?? 'ONGOING',
+    outcome: callOutcome(call) ?? 'ONGOING',
     duration: call.duration,
     source: call.source,
     keyword: call.keyword,

@@ -63,6 +63,10 @@ export interface CallDoc extends CallAttribution {
   startedAt: Date;
   /** Null while the call is ringing or going on (reported by a carrier's voice hook, outcome not known yet). */
   status: CallStatus | null;
+  /** Ours: the outcome the carrier reported, whatever status the route imposed on `status` (a number
+   * nobody held is NOTASSIGNED there, Appendix A; an expired one EXPIRED). What the back end shows,
+   * the missed-call alert and the lead rule read (callOutcome); absent on calls stored before. */
+  outcome?: CallStatus | null;
   duration: number;
   billingDuration: number;
   answerTime: number;

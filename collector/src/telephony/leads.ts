@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import type { Collections } from '../db/collections.ts';
 import type { CallDoc, CallVerdict } from './documents.ts';
+import { callOutcome } from './outcome.ts';
 
 export const leadRule = z
   .object({
@@ -20,14 +21,16 @@ export const DEFAULT_LEAD_RULE: LeadRule = { minDuration: 30, answeredOnly: true
 
 export const VERDICTS = ['lead', 'not-lead', 'spam'] as const;
 
-type Judged = Pick<CallDoc, 'status' | 'duration' | 'firstCall'> & { verdict?: CallVerdict | null };
+type Judged = Pick<CallDoc, 'status' | 'outcome' | 'duration' | 'firstCall'> & { verdict?: CallVerdict | null };
 
 /** true or false once the call's outcome is known (or a person said); null while it goes on. */
 export function leadOf(call: Judged, rule: LeadRule = DEFAULT_LEAD_RULE): boolean | null {
   if (call.verdict) return call.verdict.value === 'lead';
-  if (call.status === null) return null;
-  if (call.status === 'CALLER_PHONE_BLACKLISTED') return false;
-  if (rule.answeredOnly && call.status !== 'SUCCESS') return false;
+  // What happened to the call, not what its route imposed: an answered call to a number nobody held is a lead too.
+  const outcome = callOutcome(call);
+  if (outcome === null) return null;
+  if (outcome === 'CALLER_PHONE_BLACKLISTED') return false;
+  if (rule.answeredOnly && outcome !== 'SUCCESS') return false;
   if (rule.firstTimeOnly && call.firstCall !== true) return false;
   return call.duration >= rule.minDuration;
 }

@@ -35,6 +35,11 @@ function statusOf(forced: CallStatus | null, reported: CallStatus | null): CallS
   return reported === null ? null : (forced ?? reported);
 }
 
+/** What happened to the call, whatever the route imposed: a blocked caller's call is refused. */
+function outcomeOf(forced: CallStatus | null, reported: CallStatus | null): CallStatus | null {
+  return forced === 'CALLER_PHONE_BLACKLISTED' ? forced : reported;
+}
+
 /** Reports of one call racing each other: each retry follows a change another one made. */
 const MAX_WRITE_ATTEMPTS = 20;
 
@@ -127,13 +132,13 @@ export class TelephonyService {
       if (existing && isSameCall(existing, report)) {
         const closed = fallback && existing.status !== null;
         status = closed ? existing.status : statusOf(existing.forcedStatus, report.status);
-        const set = closed ? { billingDuration: outcome.billingDuration, updatedAt: now } : { ...outcome, status };
+        const set = closed ? { billingDuration: outcome.billingDuration, updatedAt: now } : { ...outcome, status, outcome: outcomeOf(existing.forcedStatus, report.status) };
         if (await this.writes.update(existing, { ...set, lead: leadOf({ ...existing, ...set }, await leadRuleOf(this.c, existing.domainId)) })) break;
         continue;
       }
       const decided = await this.decide(callId, report, routed);
       status = statusOf(decided.forcedStatus, report.status);
-      const fields = { ...decided, ...outcome, callRef: report.callRef, status };
+      const fields = { ...decided, ...outcome, callRef: report.callRef, status, outcome: outcomeOf(decided.forcedStatus, report.status) };
       const lead = leadOf({ ...fields, verdict: existing?.verdict ?? null }, await leadRuleOf(this.c, decided.domainId));
       if (existing ? await this.writes.update(existing, { ...fields, lead }) : await this.writes.insert({ ...fields, lead, _id: callId, receivedAt: now, rev: 0 })) break;
     }

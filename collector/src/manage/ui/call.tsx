@@ -1,5 +1,6 @@
 // One call's page: when and how long, the number and the caller, the outcome, what led to it and how
 // sure that is, the visitor's pages up to the call, the cart and orders tied to it, and the verdict.
+import { Outcome } from './outcome.tsx';
 import type { callPage } from '../../reports/call-page.ts';
 import type { CallRow } from '../../reports/calls-log.ts';
 import { api, get } from './api.ts';
@@ -41,7 +42,7 @@ export function CallScreen({ route }: { route: Route }) {
               </dd>
               <dt>Outcome</dt>
               <dd>
-                <span class={`status ${call.status.toLowerCase()}`} title={call.status}>{STATUS_LABELS[call.status] ?? call.status}</span>
+                <Outcome call={call} />
                 {call.agent && <span class="muted"> taken by {call.agent}</span>}
               </dd>
               <dt>Source</dt>

@@ -1,4 +1,5 @@
 // The calls log: each call with what led to it, filters, pages, and the two CSV downloads.
+import { Outcome } from './outcome.tsx';
 import type { CallRow } from '../../reports/calls-log.ts';
 import { LEAD_CHOICES, QuerySelect, sourceChoices, SOURCES } from './query-select.tsx';
 import { api, get, withQuery } from './api.ts';
@@ -103,7 +104,7 @@ export function CallsScreen({ route }: { route: Route }) {
                   </td>
                   <td data-label="New">{call.firstCall === null ? <span class="muted">—</span> : call.firstCall ? <span class="status new-caller">new</span> : <span class="muted">repeat</span>}</td>
                   <td data-label="Status, match">
-                    <span class={`status ${call.status.toLowerCase()}`} title={call.status}>{STATUS_LABELS[call.status] ?? call.status}</span>
+                    <Outcome call={call} />
                     {call.recording?.status === 'stored' && (
                       <span class="status recorded" title="This call has a recording: open the call to play it">
                         rec

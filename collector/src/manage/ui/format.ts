@@ -21,19 +21,7 @@ export const phoneAsWritten = (digits: string) => written.get(digits) ?? digits;
 export const phone = (digits: string | null) => (digits ? (written.get(digits) ?? digits.replace(/(\d\d)(?=\d)/g, '$1 ')) : '');
 
 /** Appendix A's statuses as the back end shows them; the code itself is the title and the CSV's. */
-export const STATUS_LABELS: Record<string, string> = {
-  SUCCESS: 'Answered',
-  NORESPONSE: 'No answer',
-  BUSY: 'Busy',
-  EXPIRED: 'Expired number',
-  NOTASSIGNED: 'Number not assigned',
-  INTERRUPTED: 'Caller hung up',
-  ANOMALY: 'Failed',
-  ERR_SVI_STOP: 'Left the voice menu',
-  ERR_CALLER_MSG: 'Hung up during the message',
-  CALLER_PHONE_BLACKLISTED: 'Blocked caller',
-  ONGOING: 'Ongoing',
-};
+export { OUTCOME_WORDS as STATUS_LABELS } from '../../telephony/outcome.ts';
 
 /** What a source class is called in a sentence. */
 const SOURCE_CLASS_WORDS: Record<string, string> = { paid: 'paid ads', organic: 'search', social: 'social media', referral: 'a link', direct: 'a direct visit', offline: 'an offline number', unattributed: 'unattributed' };
