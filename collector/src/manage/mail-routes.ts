@@ -39,7 +39,9 @@ export function mailRoutes(router: Router, c: Collections, outbox: Outbox, can: 
       .filter((entry) => everyone || entry.to === member._id)
       .slice(0, FAILURES)
       .map(({ at, kind, to, subject, error }) => ({ at, kind, to, subject, error }));
-    ctx.body = { configured: Boolean(options.from), from: options.from ?? null, failures };
+    // `retrying` only while mails wait on a server that does not take them.
+    const stalled = await retrying(c, member.accountId);
+    ctx.body = { configured: Boolean(options.from), from: options.from ?? null, ...(stalled ? { retrying: stalled } : {}), failures };
   });
 
   router.post('/mail/test', can(RULES.member), async (ctx) => {
@@ -54,6 +56,18 @@ export function mailRoutes(router: Router, c: Collections, outbox: Outbox, can: 
     ctx.status = 202;
     ctx.body = { to: member._id };
   });
+}
+
+/** A mail server that stops answering (or answers "try later") refuses nothing for good: the
+ * account's mails wait in the outbox, retried. Since when, how many, and the last error. */
+async function retrying(c: Collections, accountId: string): Promise<{ since: string; waiting: number; lastError: string | null } | null> {
+  const oldest = await c.outbox.findOne({ accountId, kind: 'mail', attempts: { $gt: 0 } }, { sort: { firstAttemptAt: 1 }, projection: { firstAttemptAt: 1 } });
+  if (!oldest?.firstAttemptAt) return null;
+  const [waiting, last] = await Promise.all([
+    c.outbox.countDocuments({ accountId, kind: 'mail' }),
+    c.deliveryLog.findOne({ accountId, kind: 'mail', outcome: 'retrying' }, { sort: { at: -1 }, projection: { error: 1 } }),
+  ]);
+  return { since: oldest.firstAttemptAt.toISOString(), waiting, lastError: last?.error ?? null };
 }
 
 function testHtml(backEnd: string): string {

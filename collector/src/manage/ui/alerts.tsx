@@ -64,6 +64,7 @@ export function AlertsCard() {
 interface Mail {
   configured: boolean;
   from: string | null;
+  retrying?: { since: string; waiting: number; lastError: string | null };
   failures: { at: string; kind: string; to: string; subject: string; error: string }[];
 }
 
@@ -84,6 +85,12 @@ export function MailCard() {
         <p class="muted">This server sends no e-mail: its operator sets SMTP_URL (and MAIL_FROM) to turn on alerts, warnings and summaries.</p>
       )}
       {action.error && <Failure message={action.error} />}
+      {mail.data.retrying && (
+        <p class="warn-text" role="status" data-testid="mail-retrying">
+          The mail server is not taking mail: retrying since {when(mail.data.retrying.since, BROWSER_CLOCK)}, {mail.data.retrying.waiting} mail(s) waiting.
+          {mail.data.retrying.lastError && <> Last error: {mail.data.retrying.lastError}</>}
+        </p>
+      )}
       {mail.data.configured && (
         <p>
           <button type="button" onClick={() => action.run(async () => setSent((await api<{ to: string }>('POST', '/mail/test')).to))}>
