@@ -113,9 +113,11 @@ describe('a team', () => {
     const admin = await signIn('limitedAdmin@team.test');
     expect((await admin.call('POST', '/domains/a.test/keys/data')).status).toBe(200);
     const key = (await owner.call('POST', '/domains/b.test/keys/api')).body.key as string;
-    expect((await owner.call('PATCH', '/domains/b.test', { currency: 'USD' })).status).toBe(200);
+    // The whole form sent, one field changed: the entry says what changed, from what to what (issue 52).
+    const form = (await owner.get('/domains/b.test')).body;
+    expect((await owner.call('PATCH', '/domains/b.test', { currency: 'USD', timeZone: form.timeZone, displayMode: form.displayMode })).status).toBe(200);
     const all = (await owner.get('/account/activity')).body.entries;
-    expect(all[0]).toEqual({ at: expect.any(String), username: 'owner@team.test', action: 'domain.settings', kind: 'domain', domain: 'b.test', ip: expect.any(String), details: { settings: ['currency'] } });
+    expect(all[0]).toEqual({ at: expect.any(String), username: 'owner@team.test', action: 'domain.settings', kind: 'domain', domain: 'b.test', ip: expect.any(String), details: { settings: ['currency'], changes: [{ field: 'currency', from: form.currency, to: 'USD' }] } });
     expect(all[1]).toMatchObject({ username: 'owner@team.test', action: 'key.rotate', domain: 'b.test', details: { kind: 'api' } });
     expect(all[2]).toMatchObject({ username: 'limitedadmin@team.test', action: 'key.rotate', domain: 'a.test' });
     expect(JSON.stringify(await s.t.c.auditLog.find().toArray())).not.toContain(key);

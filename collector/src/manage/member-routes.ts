@@ -8,6 +8,9 @@ import { bodyOf, parseBody } from '../http/body.ts';
 import { ManageFailure } from '../http/manage-envelope.ts';
 import { auditing, memberOf, type Can } from './access.ts';
 import { AuditLog, entryView } from './audit.ts';
+import type { AuditDoc } from './documents.ts';
+import { countryOf, DEFAULT_COUNTRY } from '../domains/phone-numbers.ts';
+import { withPhoneDisplay } from '../domains/phone-display.ts';
 import { linkUrl, type NewLink } from './invitations.ts';
 import { memberChange, memberInvite, Members, memberView } from './members.ts';
 import { RULES } from './roles.ts';
@@ -77,13 +80,30 @@ export function memberRoutes(router: Router, c: Collections, can: Can, outbox: O
   router.get('/account/activity', can(RULES.readActivity), async (ctx) => {
     const member = memberOf(ctx);
     const domains = member.role === 'owner' ? undefined : await visibleDomains(c, member.accountId, member.domains);
-    ctx.body = { entries: (await audit.list({ accountId: member.accountId, ...(domains ? { domains } : {}), ...activityFilters(ctx) })).map(entryView) };
+    const entries = await audit.list({ accountId: member.accountId, ...(domains ? { domains } : {}), ...activityFilters(ctx) });
+    ctx.body = { entries: entries.map(entryView), ...(await numbersWritten(c, entries)) };
   });
 
   router.get('/domains/:domain/activity', can(RULES.readActivity), async (ctx) => {
     const domain = await domainOf(c, ctx);
-    ctx.body = { entries: (await audit.list({ accountId: domain.accountId, domains: [domain.name], ...activityFilters(ctx) })).map(entryView) };
+    const entries = await audit.list({ accountId: domain.accountId, domains: [domain.name], ...activityFilters(ctx) });
+    ctx.body = { entries: entries.map(entryView), ...(await numbersWritten(c, entries)) };
   });
+}
+
+/** The entries' phone numbers as their domain's country writes them (`phoneDisplay`, as every answer
+ * with numbers has it): `number`, `numbers` and `destination` of their details. */
+async function numbersWritten(c: Collections, entries: AuditDoc[]): Promise<{ phoneDisplay?: Record<string, string> }> {
+  const byDomain = new Map<string, string[]>();
+  for (const entry of entries) {
+    const details = entry.details ?? {};
+    const numbers = [details.number, details.destination, ...(Array.isArray(details.numbers) ? details.numbers : [])].filter((n): n is string => typeof n === 'string' && /^\d{4,15}$/.test(n));
+    if (entry.domain && numbers.length) byDomain.set(entry.domain, [...(byDomain.get(entry.domain) ?? []), ...numbers]);
+  }
+  if (byDomain.size === 0) return {};
+  const countries = new Map((await c.domains.find({ _id: { $in: [...byDomain.keys()] } }, { projection: { country: 1 } }).toArray()).map((d) => [d._id, countryOf(d)]));
+  const shown = Object.assign({}, ...[...byDomain].map(([domain, numbers]) => withPhoneDisplay(numbers, countries.get(domain) ?? DEFAULT_COUNTRY).phoneDisplay));
+  return Object.keys(shown).length ? { phoneDisplay: shown } : {};
 }
 
 /** An admin's domains: those given, or every domain of the account. */

@@ -30,7 +30,7 @@ const SELF_RESET_MS = 3_600_000;
 export const passwordChange = z.object({ current: z.string().max(MAX_PASSWORD), password: chosenPassword });
 export const invitationAccept = z.object({ token: z.string().max(200), password: chosenPassword });
 export const invitationCheck = z.object({ token: z.string().max(200) });
-export const passwordResetRequest = z.object({ username: z.string().max(MAX_EMAIL_LENGTH) });
+export const passwordResetRequest = z.object({ username: z.string().trim().min(1, 'is required').max(MAX_EMAIL_LENGTH) });
 
 /** The session's member as the page needs them: `domains` null when they see every domain. */
 function whoIs(session: SessionDoc, member: UserDoc) {

@@ -1,6 +1,7 @@
 // HTTP in for the back end's settings: domains, keys, pools and numbers, the install check, and
 // the account's webhook. Every route is of the signed-in user's account: another account's domain
 // answers 404 like a domain that does not exist.
+import { BlockedCallers } from '../telephony/blocked-callers.ts';
 import type Router from '@koa/router';
 import { z } from 'zod';
 import type { Context } from 'koa';
@@ -27,6 +28,8 @@ import { maySee, RULES } from './roles.ts';
 import { accountOf, deliveries, resend, rotateCallCenterKey, rotateWebhookSecret, sendTestPush, setWebhookUrl } from './webhooks.ts';
 
 const accountIdOf = (ctx: Context) => memberOf(ctx).accountId;
+/** Settings whose value the activity log never keeps: it says they changed. */
+const SECRET_SETTINGS = new Set(['ga4ApiSecret']);
 
 /** The domain named in the path, if it is the signed-in account's and the member may see it
  * (otherwise 404, as for a domain that does not exist); the audit entry names it. */
@@ -94,7 +97,12 @@ export function settingsRoutes(router: Router, c: Collections, outbox: Outbox, o
     const domain = await domainOf(c, ctx);
     // Ours: whether numbers can be bought and imported through the account's carrier account.
     const carrierConnected = Boolean(await c.accounts.findOne({ _id: domain.accountId, carrier: { $exists: true } }, { projection: { _id: 1 } }));
-    ctx.body = { ...domainView(domain), ...(await numbersShown(c, domain)), carrierConnected };
+    // Every number the settings screen shows as the domain's country writes it: its own, its
+    // tracking numbers, and its blocked callers when it shows callers whole.
+    const [view, shown] = [domainView(domain), await numbersShown(c, domain)];
+    const blocked = domain.callerPrivacy === 'none' ? (await new BlockedCallers(c).list(domain._id)).map((e) => e.number) : [];
+    const phoneDisplay = { ...view.phoneDisplay, ...shown.phoneDisplay, ...withPhoneDisplay(blocked, countryOf(domain)).phoneDisplay };
+    ctx.body = { ...view, ...shown, carrierConnected, ...(Object.keys(phoneDisplay).length ? { phoneDisplay } : {}) };
   });
 
   router.patch('/domains/:domain', can(RULES.manageDomain, 'domain.settings'), parseBody, async (ctx) => {
@@ -103,8 +111,15 @@ export function settingsRoutes(router: Router, c: Collections, outbox: Outbox, o
     // Numbers sent with a new country are read in it.
     const changes = valid(domainSettingsIn(countryOfBody(body, countryOf(domain))).partial().strict(), body);
     const sent = onlySent(changes, body);
-    auditing(ctx, { settings: Object.keys(sent) });
-    ctx.body = domainView(await updateDomain(c, domain, sent));
+    const updated = await updateDomain(c, domain, sent);
+    // What changed, not every field of the form: from and to, a secret only as changed.
+    const [before, after] = [domainView(domain), domainView(updated)] as Record<string, unknown>[];
+    const changed = Object.keys(sent).flatMap((field): ({ field: string; changed: true } | { field: string; from: unknown; to: unknown })[] => {
+      if (SECRET_SETTINGS.has(field)) return domain[field as 'ga4ApiSecret'] !== updated[field as 'ga4ApiSecret'] ? [{ field, changed: true as const }] : [];
+      return JSON.stringify(before![field]) !== JSON.stringify(after![field]) ? [{ field, from: before![field] ?? null, to: after![field] ?? null }] : [];
+    });
+    auditing(ctx, { settings: changed.map((change) => change.field), changes: changed });
+    ctx.body = domainView(updated);
   });
 
   router.post('/domains/:domain/keys/:kind', can(RULES.manageDomain, 'key.rotate'), async (ctx) => {

@@ -6,6 +6,7 @@ import type { Collections } from '../db/collections.ts';
 import type { DomainDoc } from '../domains/documents.ts';
 import { maskCaller } from '../domains/caller-privacy.ts';
 import { countryOf, nationalOf } from '../domains/phone-numbers.ts';
+import { withPhoneDisplay } from '../domains/phone-display.ts';
 import { sourceLabel } from '../tracking/attribution.ts';
 import type { Touch } from '../tracking/touches.ts';
 import type { PossibleMatch } from './documents.ts';
@@ -32,6 +33,8 @@ export interface Timeline {
   /** Contacts that named this person and others (a form with one's e-mail and another's phone), kept
    * apart: the other people, for a person to merge by hand. */
   possibleMatches: { at: Date; contact: PossibleMatch['contact']; people: number[] }[];
+  /** Their numbers as the domain's country writes them, where it shows callers whole. */
+  phoneDisplay?: Record<string, string>;
 }
 
 export async function timelineOf(c: Collections, domain: DomainDoc, personId: number): Promise<Timeline> {
@@ -65,5 +68,5 @@ export async function timelineOf(c: Collections, domain: DomainDoc, personId: nu
     const people = [...new Set(await Promise.all(match.people.map((p) => currentPerson(c, p))))].filter((p) => p !== personId);
     if (people.length) possibleMatches.push({ at: match.at, contact: match.contact, people });
   }
-  return { personId, phones: phones.map(shown), emails, firstTouch, events, erasedAt: person?.erasedAt ?? null, possibleMatches };
+  return { personId, phones: phones.map(shown), emails, firstTouch, events, erasedAt: person?.erasedAt ?? null, possibleMatches, ...withPhoneDisplay(domain.callerPrivacy === 'none' ? phones : [], countryOf(domain)) };
 }

@@ -1,7 +1,7 @@
 // The audit trail (owners and admins): who changed what, when and from where, newest first; this
 // domain's, or the whole account's (an admin: the domains they are given); by person and by kind.
 import { get, withQuery } from './api.ts';
-import { when } from './format.ts';
+import { phone, when } from './format.ts';
 import { useClock } from './clock.ts';
 import { useLoad } from './hooks.ts';
 import { Failure } from './layout.tsx';
@@ -19,11 +19,19 @@ interface Entry {
 
 const KINDS = ['domain', 'key', 'pool', 'numbers', 'offline-number', 'caller', 'call', 'recording', 'shared-link', 'webhook', 'carrier', 'form', 'person', 'member', 'password', 'session', 'account'];
 
+const PHONE_FIELDS = new Set(['number', 'numbers', 'destination']);
+type Change = { field: string; from: unknown; to: unknown } | { field: string; changed: true };
+
 /** An entry's details in a line: `kind: api`, `numbers: 0800…, 0800…`. */
 function detailsOf(details: Record<string, unknown> | undefined): string {
   if (!details) return '';
+  // Phone numbers as the domain's country writes them (the answer's phoneDisplay).
+  const shown = (k: string, v: unknown) => (PHONE_FIELDS.has(k) && typeof v === 'string' && /^\d+$/.test(v) ? phone(v) : v);
+  // A settings change: what changed, from what to what (a secret only as changed).
+  const text = (v: unknown) => (v === null || v === undefined || v === '' ? 'none' : typeof v === 'object' ? JSON.stringify(v) : String(v));
+  if (Array.isArray(details.changes)) return (details.changes as Change[]).map((c) => ('changed' in c ? `${c.field} changed` : `${c.field}: ${text(c.from)} → ${text(c.to)}`)).join('; ');
   return Object.entries(details)
-    .map(([k, v]) => `${k}: ${Array.isArray(v) ? v.join(', ') : typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v)}`)
+    .map(([k, v]) => `${k}: ${Array.isArray(v) ? v.map((x) => shown(k, x)).join(', ') : typeof v === 'object' && v !== null ? JSON.stringify(v) : String(shown(k, v))}`)
     .join('; ');
 }
 

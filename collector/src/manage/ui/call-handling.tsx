@@ -93,7 +93,7 @@ export function BlockedCallersCard({ path, clock }: { path: string; clock: Clock
   return (
     <div class="card" data-testid="blocked-callers">
       <h2>Blocked callers</h2>
-      <p class="muted">Their calls are refused and logged as CALLER_PHONE_BLACKLISTED, apart from the other calls; their SMS are kept but not listed.</p>
+      <p class="muted">Their calls are refused and logged as blocked, apart from the other calls; their SMS are kept but not listed.</p>
       {(error || list.error) && <Failure message={error ?? list.error!} />}
       {list.data && list.data.length > 0 && (
         <table>

@@ -5,7 +5,7 @@ import type { callPage } from '../../reports/call-page.ts';
 import type { CallRow } from '../../reports/calls-log.ts';
 import { api, get } from './api.ts';
 import { may, useWho } from './who.ts';
-import { duration, money, phone, STATUS_LABELS, UNATTRIBUTED, when } from './format.ts';
+import { duration, money, phone, sourceWords, UNATTRIBUTED, when } from './format.ts';
 import { useClock } from './clock.ts';
 import { useLoad } from './hooks.ts';
 import { Failure } from './layout.tsx';
@@ -47,7 +47,7 @@ export function CallScreen({ route }: { route: Route }) {
               </dd>
               <dt>Source</dt>
               <dd>
-                {call.source ?? UNATTRIBUTED}
+                {call.source ? <span title={call.source}>{sourceWords(call.source)}</span> : UNATTRIBUTED}
                 {call.keyword && <>, keyword <strong>{call.keyword}</strong></>}
                 {call.offlineDescription && <span class="muted"> ({call.offlineDescription})</span>}
                 {call.gclid && <div class="muted mono">gclid {call.gclid}</div>}
@@ -58,14 +58,14 @@ export function CallScreen({ route }: { route: Route }) {
               <dd>
                 {call.firstTouchSource ? (
                   <>
-                    {call.firstTouchSource}
+                    {sourceWords(call.firstTouchSource)}
                     {call.firstTouchKeyword && <>, keyword <strong>{call.firstTouchKeyword}</strong></>}
-                    <span class="muted"> on {call.firstTouchAt}</span>
+                    {call.firstTouchAt && <span class="muted"> on {when(call.firstTouchAt, clock)}</span>}
                   </>
                 ) : (
                   <span class="muted">Not known: no visit led to the call, or it was stored before first touches were kept.</span>
                 )}
-                {call.lastNonDirectSource && call.lastNonDirectSource !== call.source && <div class="muted">Last non-direct visit: {call.lastNonDirectSource}</div>}
+                {call.lastNonDirectSource && call.lastNonDirectSource !== call.source && <div class="muted">Last non-direct visit: {sourceWords(call.lastNonDirectSource)}</div>}
               </dd>
               <dt>How sure</dt>
               <dd>{call.matchInWords}</dd>

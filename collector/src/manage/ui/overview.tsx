@@ -72,7 +72,7 @@ export function OverviewBody({ data, route, clock, callsLog = false }: { data: O
             </label>
           )}
         </div>
-        <CallsChart days={data.days} previous={overlay ? data.previous?.days : undefined} />
+        <CallsChart days={data.days} previous={overlay ? data.previous?.days : undefined} clock={clock} />
       </div>
       {data.model && <ModelSwitch route={route} model={data.model} />}
       <div class={sales || forms ? 'columns wide' : 'columns'}>

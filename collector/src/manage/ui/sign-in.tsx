@@ -56,7 +56,14 @@ export function SignIn({ signUpOpen, onSignedIn }: { signUpOpen: boolean; onSign
               href="#"
               onClick={(e) => {
                 e.preventDefault();
-                const username = String(new FormData((e.target as HTMLElement).closest('form')!).get('username') ?? '');
+                const form = (e.target as HTMLElement).closest('form')!;
+                const username = String(new FormData(form).get('username') ?? '').trim();
+                setNote(null);
+                if (!username) {
+                  (form.elements.namedItem('username') as HTMLInputElement).focus();
+                  setError('E-mail is required: type the address you sign in with, then ask again.');
+                  return;
+                }
                 setError(null);
                 api<{ message: string }>('POST', '/password-reset', { username }).then((a) => setNote(a.message), (err: Error) => setError(err.message));
               }}
