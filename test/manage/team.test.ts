@@ -154,6 +154,11 @@ describe('a team', () => {
     expect(opened.status).toBe(204);
     const pass = opened.headers.get('set-cookie')!.split(';')[0]!;
     expect((await fetch(`${locked}/report`, { headers: { cookie: pass } })).status).toBe(200);
+    // Counted when the report is shown (issue 52): not for the page nor its password prompt, nor another range of a report shown.
+    await fetch(locked);
+    await fetch(`${locked}/report?opening=0`, { headers: { cookie: pass } });
+    const counted = (await owner.get('/domains/a.test/shared-links')).body.links.find((l: { label: string }) => l.label === 'Locked');
+    expect(counted.openings).toBe(1);
     // Revoked: the link answers 404, page and report.
     expect((await owner.call('DELETE', `/domains/a.test/shared-links/${made.body.id}`)).status).toBe(204);
     expect((await fetch(url)).status).toBe(404);

@@ -69,7 +69,6 @@ export function sharedPageRoutes(c: Collections, limit: SignInLimit, log: Logger
   router.get('/shared/:token', async (ctx) => {
     const link = await links.of(ctx.params.token!);
     managePage(ctx, link ? 200 : 404);
-    if (link) await links.opened(link);
   });
 
   router.get('/shared/:token/report', manageEnvelope(log), async (ctx) => {
@@ -79,6 +78,9 @@ export function sharedPageRoutes(c: Collections, limit: SignInLimit, log: Logger
     if (!domain) throw new ManageFailure(404, NOT_FOUND);
     const { from, to, totals, days, sources, keywords, campaigns, landingPages, currency, previous } = await overviewWithPrevious(c, domain, reportRange(ctx.query, domain.timeZone));
     ctx.body = { domain: domain.name, label: link.label, timeZone: domain.timeZone, country: domain.country, from, to, currency, totals, days, sources, keywords, campaigns, landingPages, previous };
+    // An opening is a report shown, never its password prompt; a page showing it already asks its
+    // other dates with `opening=0`.
+    if (ctx.query.opening !== '0') await links.opened(link);
   });
 
   router.post('/shared/:token/unlock', manageEnvelope(log), parseBody, async (ctx) => {

@@ -14,16 +14,25 @@ type SharedOverview = Omit<Overview, 'model'> & { domain: string; label: string;
 /** The link's own JSON: not the back end's API, whose session this page has none of. */
 const shared = <T,>(method: string, path: string, body?: unknown) => fetchJson<T>(method, `${location.pathname}${path}`, body);
 
+/** The first report this page shows counts as an opening of the link; its later dates do not. */
+let openingCounted = false;
+
 export function SharedReport() {
   const route = useRoute();
   const [round, setRound] = useState(0);
   const [status, setStatus] = useState<number | null>(null);
   const report = useLoad(
     () =>
-      shared<SharedOverview>('GET', withQuery('/report', rangeQuery(route))).catch((err: ApiError) => {
-        setStatus(err.status);
-        throw err;
-      }),
+      shared<SharedOverview>('GET', withQuery('/report', { ...rangeQuery(route), ...(openingCounted ? { opening: '0' } : {}) })).then(
+        (shown) => {
+          openingCounted = true;
+          return shown;
+        },
+        (err: ApiError) => {
+          setStatus(err.status);
+          throw err;
+        },
+      ),
     [route.query.from, route.query.to, round],
   );
   const data = report.data;
