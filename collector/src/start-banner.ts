@@ -57,7 +57,10 @@ export async function printBanner(c: Collections, config: Config, base: string, 
   const demo = config.demo ? await demoBanner(c, await readFixtureFile(DEMO_FIXTURE), base) : '';
   if (demo) console.log(demo);
   else if ((await c.users.countDocuments({}, { limit: 1 })) === 0) {
-    console.log(`No user yet${config.demo ? '' : ' (no demo: DEMO is off)'}: npm run admin -- create-user --account NAME --username EMAIL`);
+    // create-user made an invitation: the first user is on their way, not missing.
+    const waiting = await c.invitations.findOne({ kind: 'invitation', usedAt: { $exists: false }, revokedAt: { $exists: false }, expiresAt: { $gt: new Date() } }, { sort: { createdAt: -1 } });
+    if (waiting) console.log(`No user yet: the invitation of ${waiting.username} (account ${waiting.accountId}) waits, until ${waiting.expiresAt.toISOString().slice(0, 16).replace('T', ' ')} UTC. A new link: npm run admin -- create-user --account ${waiting.accountId} --username ${waiting.username}`);
+    else console.log(`No user yet${config.demo ? '' : ' (no demo: DEMO is off)'}: npm run admin -- create-user --account NAME --username EMAIL`);
   }
   if (!config.telephonyApiKey) console.log('Telephony (/telephony/*) is off: set TELEPHONY_API_KEY (16+ characters) to report calls');
   console.log(`Back end: ${base}/manage/`);

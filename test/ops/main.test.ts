@@ -1,4 +1,6 @@
 // The collector as `npm start` runs it: embedded database, demo seed, graceful shutdown, restart.
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -86,6 +88,29 @@ describe('npm start', () => {
       rmSync(prodDir, { recursive: true, force: true });
     }
   }, 90_000);
+
+  it('says in production that the invitation create-user made waits, for whom and until when', async () => {
+    const prodDir = mkdtempSync(path.join(os.tmpdir(), 'ringtrail-main-invited-'));
+    const env = { NODE_ENV: 'production', PUBLIC_URL: 'https://calls.example.com' };
+    const first = await startMainIn(prodDir, env);
+    try {
+      const childEnv: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: prodDir, LOG_LEVEL: 'silent', ...env };
+      delete childEnv.MONGODB_URI;
+      const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'collector/src/cli/admin.ts', 'create-user', '--account', 'Acme', '--username', 'boss@acme.example'], { env: childEnv });
+      expect(stdout).toContain('https://calls.example.com/manage/#/accept?token=');
+    } finally {
+      first.child.kill('SIGTERM');
+      await exitOf(first.child);
+    }
+    const again = await startMainIn(prodDir, env);
+    try {
+      expect(again.output()).toMatch(/No user yet: the invitation of boss@acme\.example \(account Acme\) waits, until \d{4}-\d\d-\d\d \d\d:\d\d UTC/);
+    } finally {
+      again.child.kill('SIGTERM');
+      await exitOf(again.child);
+      rmSync(prodDir, { recursive: true, force: true });
+    }
+  }, 120_000);
 
   it('refuses to start in production without PUBLIC_URL, saying why (links never come from Host)', async () => {
     const prodDir = mkdtempSync(path.join(os.tmpdir(), 'ringtrail-main-nourl-'));

@@ -127,6 +127,11 @@ describe('the command line beside a running collector', () => {
       const signIn = await fetch(`${running.baseUrl}/manage/api/invitations/accept`, { method: 'POST', headers: { 'content-type': 'application/json', origin: running.baseUrl }, body: JSON.stringify({ token, password: 'second password 1' }) });
       expect(signIn.status).toBe(200);
 
+      // The warning checks and the retention, run now by an operator (issue 52), on the same database.
+      const round = async (command: string) => (await promisify(execFile)(process.execPath, ['--import', 'tsx', 'collector/src/cli/admin.ts', command], { env })).stdout;
+      expect(await round('check-warnings')).toMatch(/^(Warnings: none holds now\.|\S+: [a-z-]+ since \d{4}-\d\d-\d\d \d\d:\d\d UTC \(.*\))$/m);
+      expect(await round('run-retention')).toBe("Retention: 0 recording(s) past their domain's days deleted.\n");
+
       const second = await startMain(dataDir).then(() => null, (err: Error) => err.message);
       expect(second).toContain(`The embedded database of ${dataDir} is already run by process ${running.child.pid}`);
       expect((await fetch(`${running.baseUrl}/readyz`)).status).toBe(200);

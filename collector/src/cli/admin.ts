@@ -4,6 +4,11 @@
 //     production database); prints its link, with which the person chooses their password.
 //   npm run admin -- reset-password --username EMAIL
 //     a link with which a member chooses a new password.
+//   npm run admin -- check-warnings
+//     the warning checks of every domain and account now (the collector runs them every minute):
+//     a warning that starts or ends is mailed as then; prints those that hold.
+//   npm run admin -- run-retention
+//     the recordings' retention now (the collector runs it every hour): prints how many went.
 // Links are valid 7 days and used once.
 import { parseArgs } from 'node:util';
 import { loadConfig, type Config } from '../config.ts';
@@ -16,6 +21,13 @@ import { ROLES, type Role } from '../manage/roles.ts';
 import { createAccountIfMissing, isEmail, usernameKey } from '../manage/users.ts';
 import { signUpBody } from '../manage/sign-up.ts';
 import { valid } from '../manage/validate.ts';
+import { Mailing } from '../alerts/mailing.ts';
+import { WarningWatch } from '../alerts/warning-watch.ts';
+import { RecordingRetention } from '../recordings/retention.ts';
+import { RecordingStates } from '../recordings/states.ts';
+import { RecordingStore } from '../recordings/store.ts';
+import { CallWrites } from '../telephony/call-writes.ts';
+import { Outbox } from '../webhooks/outbox.ts';
 
 /** Where the back end is: PUBLIC_URL's, or the address `npm start` listens on. */
 function backEndUrl(config: Config): string {
@@ -23,13 +35,26 @@ function backEndUrl(config: Config): string {
 }
 
 const USAGE = `Usage: npm run admin -- create-user --account NAME --username EMAIL [--role ${ROLES.join('|')}]
-       npm run admin -- reset-password --username EMAIL`;
+       npm run admin -- reset-password --username EMAIL
+       npm run admin -- check-warnings
+       npm run admin -- run-retention`;
+/** The commands that run one of the collector's rounds now, and need no member. */
+const ROUNDS = ['check-warnings', 'run-retention'];
 /** Who made a link, as the audit trail and the Members screen say. */
 const OPERATOR = 'operator (npm run admin)';
 
 try {
   const { positionals, values } = parseArgs({ allowPositionals: true, options: { account: { type: 'string' }, username: { type: 'string' }, role: { type: 'string' } } });
   const command = positionals[0];
+  if (ROUNDS.includes(command ?? '')) await runRound(command!);
+  else await memberCommand(command, values);
+} catch (err) {
+  console.error((err as Error).message);
+  process.exitCode = 1;
+}
+
+/** create-user and reset-password. */
+async function memberCommand(command: string | undefined, values: { account?: string; username?: string; role?: string }): Promise<void> {
   if (!(command === 'create-user' && values.account) && command !== 'reset-password') throw new Error(USAGE);
   if (!values.username) throw new Error(USAGE);
   if (!isEmail(values.username)) throw new Error(`--username: "${values.username}" is not an e-mail address`);
@@ -63,7 +88,25 @@ try {
   } finally {
     await database.close();
   }
-} catch (err) {
-  console.error((err as Error).message);
-  process.exitCode = 1;
+}
+
+/** One round of the warning checks or of the retention, now, on the collector's database. */
+async function runRound(command: string): Promise<void> {
+  const config = loadConfig();
+  const database = await connectDatabase({ ...databaseOptions(config), shareRunning: true });
+  try {
+    const c = collections(database.db);
+    if (command === 'run-retention') {
+      const deleted = await new RecordingRetention(c, new RecordingStore(database.db), new RecordingStates(c, new CallWrites(c))).tick();
+      console.log(`Retention: ${deleted} recording(s) past their domain's days deleted.`);
+      return;
+    }
+    // Mails of warnings that start or end go through the shared outbox: a running collector sends them.
+    await new WarningWatch(new Mailing(c, new Outbox(c), config.publicUrl ?? `http://${config.host}:${config.port}`)).tick();
+    const holding = await c.warningStates.find({ endedAt: null }).sort({ _id: 1 }).toArray();
+    if (!holding.length) console.log('Warnings: none holds now.');
+    for (const w of holding) console.log(`${w.domainId ?? `account ${w.accountId}`}: ${w.warning} since ${w.since.toISOString().slice(0, 16).replace('T', ' ')} UTC (${w.facts.map(([k, v]) => `${k}: ${v}`).join('; ')})`);
+  } finally {
+    await database.close();
+  }
 }
