@@ -166,7 +166,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     twilioApiBase: c.TWILIO_API_BASE,
     ...(c.SECRETS_KEY ? { secretsKey: secretsKeyOf(c.SECRETS_KEY)! } : {}),
     ...(c.PUBLIC_URL ? { publicUrl: c.PUBLIC_URL } : {}),
-    allowPrivateWebhooks: c.ALLOW_PRIVATE_WEBHOOKS ?? ['development', 'test'].includes(c.NODE_ENV ?? ''),
+    // In development (`npm start`, NODE_ENV unset), as docs/configuration.md says: its demo and a
+    // carrier stand-in on loopback must be reachable; production refuses them unless told.
+    allowPrivateWebhooks: c.ALLOW_PRIVATE_WEBHOOKS ?? mode === 'development',
     ga4Endpoint: c.GA4_ENDPOINT,
     signUp: c.SIGN_UP ?? mode === 'development',
     ...(c.METRICS_KEY ? { metricsKey: c.METRICS_KEY } : {}),

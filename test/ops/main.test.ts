@@ -130,6 +130,8 @@ describe('npm start', () => {
   it('runs in production for any NODE_ENV but unset, development and test', () => {
     for (const env of ['production', 'Production', 'prod', 'staging']) expect(loadConfig({ NODE_ENV: env })).toMatchObject({ mode: 'production', demo: false, signUp: false });
     for (const env of [undefined, 'development', 'test']) expect(loadConfig(env ? { NODE_ENV: env } : {})).toMatchObject({ mode: 'development', demo: true, signUp: true });
+    // npm start (NODE_ENV unset) fetches recordings and pushes to loopback, as the docs say (issue 52); production does not.
+    expect([loadConfig({}).allowPrivateWebhooks, loadConfig({ NODE_ENV: 'production' }).allowPrivateWebhooks, loadConfig({ NODE_ENV: 'production', ALLOW_PRIVATE_WEBHOOKS: 'true' }).allowPrivateWebhooks]).toEqual([true, false, true]);
   });
 
   it('reads TRUST_PROXY as a number of proxies: true is one, never every entry', () => {

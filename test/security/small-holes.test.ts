@@ -131,6 +131,15 @@ describe('secrets, links and names', () => {
   });
 });
 
+describe('a recording source on a private address, outside development', () => {
+  const s = useSeededCollector('small_holes_private_source', trackingFixture(), { telephonyApiKey: TELEPHONY_KEY, delivery: { pollMs: 50, publicOnly: true } });
+  it('is refused for good, and the call says why and what would allow it', async () => {
+    const { body } = await reportCall(s.collector.baseUrl, { callRef: 'private-rec', trackingNumber: '0100000001', startDate: new Date(), status: 'SUCCESS', duration: 60, recordingUrl: 'http://127.0.0.1:9/rec.wav' });
+    await expect.poll(async () => (await s.t.c.calls.findOne({ _id: body.callId }))?.recording?.status).toBe('failed');
+    expect((await s.t.c.calls.findOne({ _id: body.callId }))!.recording!.error).toBe('recording could not be fetched: recording address 127.0.0.1 is private: private and loopback sources are fetched only with ALLOW_PRIVATE_WEBHOOKS=true');
+  });
+});
+
 describe('passwords of spaces and invisible characters', () => {
   const s = useSeededCollector('small_holes_passwords', trackingFixture());
   it('are refused at sign-up, counted after NFKC without white space or invisible characters', async () => {

@@ -83,9 +83,11 @@ export class RecordingFetcher {
     try {
       res = await request('GET', job.url, { auth: await this.authOf(job), publicOnly: this.o.publicOnly, timeoutMs: this.o.timeoutMs ?? HEADERS_TIMEOUT_MS, signal });
     } catch (err) {
+      // A private source is refused for good, and the call says why and what would allow it.
       const permanent = err instanceof PrivateAddressRefused;
-      if (permanent) await this.failed(job.callId, (err as Error).message);
-      return { delivered: false, httpStatus: null, error: (err as Error).message, permanent };
+      const reason = permanent ? `${(err as Error).message}: private and loopback sources are fetched only with ALLOW_PRIVATE_WEBHOOKS=true` : (err as Error).message;
+      if (permanent) await this.failed(job.callId, reason);
+      return { delivered: false, httpStatus: null, error: reason, permanent };
     }
     if (res.statusCode !== 200) {
       res.destroy(); // its body is not needed: a trickling one holds nothing

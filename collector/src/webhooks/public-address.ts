@@ -52,10 +52,11 @@ export async function privateAddressOf(hostname: string): Promise<string | null>
 
 /** dns.lookup, failing when any resolved address is not public. */
 export const publicOnlyLookup: LookupFunction = (hostname, options, callback) => {
+  // Said of any fetch: a webhook's receiver, a recording's source.
   dns.lookup(hostname, { ...options, all: true }, (err, addresses) => {
     if (err) return callback(err, '', 0);
     const refused = addresses.find((a) => !isPublicAddress(a.address));
-    if (refused) return callback(new PrivateAddressRefused(`webhook host ${hostname} resolves to ${refused.address}, a private address`), '', 0);
+    if (refused) return callback(new PrivateAddressRefused(`host ${hostname} resolves to ${refused.address}, a private address`), '', 0);
     if (options.all) return (callback as unknown as (e: null, a: dns.LookupAddress[]) => void)(null, addresses);
     callback(null, addresses[0]!.address, addresses[0]!.family);
   });
