@@ -32,9 +32,11 @@ describe('UK numbers on the page', () => {
     expect(await london.text('national')).toMatch(/^Call 020 7946 000[12]$/);
     await london.context.close();
 
-    const manchester = await visit('manchester.test', '<p id="national">Call 020 7946 0000</p><p id="intl">From abroad: +44 20 7946 0000</p><p><a id="link" href="tel:+442079460000">Ring us</a></p>');
+    const manchester = await visit('manchester.test', '<p id="national">Call 020 7946 0000</p><p id="intl">From abroad: +44 20 7946 0000</p><p id="bracket">Or: +44 (0)20 7946 0000</p><p><a id="link" href="tel:+442079460000">Ring us</a></p>');
     expect(await manchester.text('national')).toMatch(/^Call 0161 496 000[67]$/);
     expect(await manchester.text('intl')).toMatch(/^From abroad: \+44 161 496 000[67]$/);
+    // The page's "+44 (0)" layout, in Manchester's grouping (issue 52).
+    expect(await manchester.text('bracket')).toMatch(/^Or: \+44 \(0\)161 496 000[67]$/);
     // A link's href keeps its digits, now the tracking number's.
     expect(await manchester.tab.locator('#link').getAttribute('href')).toMatch(/^tel:\+4416149600[0-9]{2}$/);
     await manchester.tab.screenshot({ path: path.join(ARTIFACTS, 'uk-layouts.png') });

@@ -71,8 +71,11 @@ export function startTracker(o: TrackerOptions, base: string): Promise<void> {
       if (number) {
         const text = at.node.nodeType == 3;
         const code = number.surtaxPhoneCode && text ? ` (code ${number.surtaxPhoneCode})` : '';
-        // A number the site phone's layout does not fit comes written whole (a link's href keeps its digits).
-        show(at, ((text && number.surtaxPhoneText) || formatLike(at, number.surtaxPhoneNumber)) + code);
+        // A number the site phone's layout does not fit comes written whole (a link's href keeps its
+        // digits), internationally for a page that wrote its own with a country code: with the
+        // page's "(0)" after it when the page had one ("+44 (0)161 496 0006").
+        const whole = text && number.surtaxPhoneText;
+        show(at, ((whole && (at.text.includes('(0)') ? whole.replace(' ', ' (0)') : whole)) || formatLike(at, number.surtaxPhoneNumber)) + code);
       } else if (!asked[at.phone]) {
         if (view.display == 'click') hideBehindControl(at);
         else assign(at.phone);
