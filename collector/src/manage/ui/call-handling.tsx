@@ -96,7 +96,7 @@ export function BlockedCallersCard({ path, clock }: { path: string; clock: Clock
       <p class="muted">Their calls are refused and logged as blocked, apart from the other calls; their SMS are kept but not listed.</p>
       {(error || list.error) && <Failure message={error ?? list.error!} />}
       {list.data && list.data.length > 0 && (
-        <table>
+        <table class="stacked">
           <thead>
             <tr>
               <th>Caller</th>
@@ -108,10 +108,10 @@ export function BlockedCallersCard({ path, clock }: { path: string; clock: Clock
           <tbody>
             {list.data.map((entry) => (
               <tr>
-                <td class="nowrap">{/^\d+$/.test(entry.number) ? phone(entry.number) : entry.number}</td>
-                <td class="nowrap">{when(entry.addedAt, clock)}</td>
-                <td>{entry.addedBy}</td>
-                <td class="num">
+                <td class="nowrap" data-label="Caller">{/^\d+$/.test(entry.number) ? phone(entry.number) : entry.number}</td>
+                <td class="nowrap" data-label="Blocked">{when(entry.addedAt, clock)}</td>
+                <td class="name" data-label="By">{entry.addedBy}</td>
+                <td class="num" data-label="">
                   <button type="button" class="link" onClick={() => run(() => api('DELETE', `${path}/blocked-callers/${entry.id}`))}>
                     unblock
                   </button>

@@ -11,8 +11,8 @@ export function Outcome({ call }: { call: Pick<CallRow, 'status' | 'outcome'> })
         {STATUS_LABELS[outcome] ?? outcome}
       </span>
       {call.status === 'NOTASSIGNED' && outcome !== 'NOTASSIGNED' && (
-        <span class="status notassigned" title="Nobody held the number when the call came: the call is not attributed to a visit">
-          number held by nobody
+        <span class="status unheld" title="Nobody held the number when the call came: the call is not attributed to a visit">
+          not attributed
         </span>
       )}
     </>
