@@ -52,6 +52,11 @@ describe('secrets, links and names', () => {
     const owner = await signedInClient(collector.baseUrl, OWNER.username, OWNER.password);
     expect((await owner.call('PATCH', '/domains/shop.test', { ga4MeasurementId: 'G-SMALL2' })).status).toBe(200);
     expect(await t.c.domains.findOne({ _id: 'shop.test' })).toMatchObject({ ga4MeasurementId: 'G-SMALL2', ga4ApiSecret: 'the-ga4-api-secret' });
+    // A new one: the activity log says it changed, never what it is.
+    expect((await owner.call('PATCH', '/domains/shop.test', { ga4MeasurementId: 'G-SMALL2', ga4ApiSecret: 'a-new-ga4-secret' })).status).toBe(200);
+    const [entry] = (await owner.get('/domains/shop.test/activity?kind=domain')).body.entries;
+    expect(entry.details).toEqual({ settings: ['ga4ApiSecret'], changes: [{ field: 'ga4ApiSecret', changed: true }] });
+    expect(JSON.stringify(await t.c.auditLog.find().toArray())).not.toContain('a-new-ga4-secret');
   });
 
   it('kills a reset link when its member changes their password, when a newer one is made, and when the member is removed', async () => {
@@ -78,6 +83,16 @@ describe('secrets, links and names', () => {
       expect(entry.body).not.toMatch(/token=|unsubscribe\//);
       expect(JSON.parse(entry.body)).toEqual({ to: expect.any(String), subject: expect.any(String) });
     }
+  });
+
+  it("erases a person's alert mails from the delivery log with them", async () => {
+    await reportCall(collector.baseUrl, { callRef: 'erased-caller', trackingNumber: '0100000001', startDate: new Date(), status: 'NORESPONSE', duration: 0, callerPhone: '0622000111' });
+    await expect.poll(() => t.c.deliveryLog.countDocuments({ kind: 'mail', label: 'missed-call', outcome: 'delivered' }), { timeout: 30_000 }).toBe(1);
+    const owner = await signedInClient(collector.baseUrl, OWNER.username, OWNER.password);
+    const { personId } = (await owner.get('/domains/shop.test/people?phone=0622000111')).body;
+    expect(await t.c.deliveryLog.countDocuments({ personIds: personId })).toBe(1);
+    expect((await owner.call('DELETE', `/domains/shop.test/people/${personId}`)).status).toBe(200);
+    expect(await t.c.deliveryLog.countDocuments({ kind: 'mail', label: 'missed-call' })).toBe(0);
   });
 
   it('answers forgot-password alike for an address with a login and one without', async () => {
@@ -128,6 +143,22 @@ describe('secrets, links and names', () => {
     const served = await fetch(`${collector.baseUrl}/data-api/calls/${other.body.callId}/recording?api_key=data-test-key`);
     expect(served.status).toBe(200);
     expect(served.headers.get('x-content-type-options')).toBe('nosniff');
+  });
+});
+
+describe("the agents' report of a member granted some domains", () => {
+  const shop = trackingFixture({ users: [OWNER, ANALYST] }).accounts[0]!;
+  const second = { ...shop.domains[0]!, name: 'second.test', apiKey: 'track-second', dataApiKey: 'data-second', offlineApiKey: 'offline-second', publicKey: 'pk-second', pools: [{ type: 6, usage: 'offline', numbers: ['0100000055'] }] };
+  const s = useSeededCollector('small_holes_agents', { accounts: [{ ...shop, domains: [shop.domains[0]!, second] }] }, { telephonyApiKey: TELEPHONY_KEY });
+  it('counts only the domains they may see', async () => {
+    for (const [callRef, trackingNumber, agent] of [['agents-shop', '0100000001', 'alice'], ['agents-second', '0100000055', 'bob']] as const) {
+      const { body } = await reportCall(s.collector.baseUrl, { callRef, trackingNumber, startDate: new Date(), status: 'SUCCESS', duration: 60 });
+      const set = await (await fetch(`${s.collector.baseUrl}/agent-api/setAgentToCall`, { method: 'POST', body: new URLSearchParams({ apiKey: 'cc-test-key', callId: String(body.callId), agent }) })).json();
+      expect(set.status).toBe('OK');
+    }
+    const agentsOf = async (who: { username: string; password: string }) => ((await (await signedInClient(s.collector.baseUrl, who.username, who.password)).get('/reports/agents')).body.agents as { agent: string }[]).map((a) => a.agent).sort();
+    expect(await agentsOf(OWNER)).toEqual(['alice', 'bob']);
+    expect(await agentsOf(ANALYST)).toEqual(['alice']);
   });
 });
 
