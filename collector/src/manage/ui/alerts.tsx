@@ -3,7 +3,7 @@
 import { useState } from 'preact/hooks';
 import type { AlertChoices, CallAlert, Delivery } from '../../alerts/documents.ts';
 import { api, get } from './api.ts';
-import { BROWSER_CLOCK, when } from './format.ts';
+import { BROWSER_CLOCK, when, type Clock } from './format.ts';
 import { useAction, useLoad } from './hooks.ts';
 import { Failure } from './layout.tsx';
 
@@ -68,8 +68,9 @@ interface Mail {
   failures: { at: string; kind: string; to: string; subject: string; error: string }[];
 }
 
-/** Settings: whether mail goes out, a test e-mail, and what could not be sent. */
-export function MailCard() {
+/** Settings: whether mail goes out, a test e-mail, and what could not be sent; dates in the domain's
+ * locale where the screen is a domain's. */
+export function MailCard({ clock = BROWSER_CLOCK }: { clock?: Clock }) {
   const mail = useLoad(() => get<Mail>('/mail'), []);
   const [sent, setSent] = useState<string | null>(null);
   const action = useAction(mail.reload);
@@ -87,7 +88,7 @@ export function MailCard() {
       {action.error && <Failure message={action.error} />}
       {mail.data.retrying && (
         <p class="warn-text" role="status" data-testid="mail-retrying">
-          The mail server is not taking mail: retrying since {when(mail.data.retrying.since, BROWSER_CLOCK)}, {mail.data.retrying.waiting} mail(s) waiting.
+          The mail server is not taking mail: retrying since {when(mail.data.retrying.since, clock)}, {mail.data.retrying.waiting} mail(s) waiting.
           {mail.data.retrying.lastError && <> Last error: {mail.data.retrying.lastError}</>}
         </p>
       )}
@@ -105,7 +106,7 @@ export function MailCard() {
           <tbody>
             {mail.data.failures.map((f) => (
               <tr>
-                <td class="nowrap">{when(f.at, BROWSER_CLOCK)}</td>
+                <td class="nowrap">{when(f.at, clock)}</td>
                 <td>{f.to}</td>
                 <td>{f.subject}</td>
                 <td class="name">{f.error}</td>

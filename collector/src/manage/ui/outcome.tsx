@@ -10,6 +10,7 @@ export function Outcome({ call }: { call: Pick<CallRow, 'status' | 'outcome'> })
       <span class={`status ${outcome.toLowerCase()}`} title={call.status}>
         {STATUS_LABELS[outcome] ?? outcome}
       </span>
+      {call.status === 'NOTASSIGNED' && outcome !== 'NOTASSIGNED' && ' '}
       {call.status === 'NOTASSIGNED' && outcome !== 'NOTASSIGNED' && (
         <span class="status unheld" title="Nobody held the number when the call came: the call is not attributed to a visit">
           not attributed

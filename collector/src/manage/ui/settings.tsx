@@ -52,7 +52,7 @@ export function SettingsScreen({ route }: { route: Route }) {
       <BlockedCallersCard path={path} clock={clock} />
       <NumbersCard path={path} domain={domain.data} changed={domain.reload} />
       <SharedLinksCard path={path} clock={clock} />
-      <MailCard />
+      <MailCard clock={clock} />
     </section>
   );
 }
