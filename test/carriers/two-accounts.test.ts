@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useSeededCollector } from '../helpers/collector.ts';
-import { trackingFixture } from '../helpers/fixtures.ts';
+import { twoAccountsFixture } from '../helpers/fixtures.ts';
 import { signedInClient } from '../helpers/manage-client.ts';
 import { twilioPost } from '../helpers/telephony.ts';
 import { standInAccount, startTwilioApi, type TwilioApiStandIn } from '../helpers/twilio-api.ts';
@@ -12,12 +12,6 @@ import { standInAccount, startTwilioApi, type TwilioApiStandIn } from '../helper
 const A = { sid: 'AC44444444444444444444444444444444', token: 'token-of-twilio-account-a', owner: { username: 'owner@shop.test', password: 'account a password' } };
 const B = { sid: 'AC55555555555555555555555555555555', token: 'token-of-twilio-account-b', owner: { username: 'owner@other.test', password: 'account b password' } };
 
-function twoAccounts() {
-  const first = trackingFixture({ users: [A.owner] }).accounts[0]!;
-  const second = trackingFixture({ users: [B.owner] }).accounts[0]!;
-  const otherDomain = { ...second.domains[0]!, name: 'other.test', apiKey: 'track-other-key', dataApiKey: 'data-other-key', offlineApiKey: 'offline-other-key', publicKey: 'pk-other-key', pools: [{ type: 6, usage: 'offline', numbers: ['0100000099'] }] };
-  return { accounts: [first, { ...second, name: 'Other account', callCenterApiKey: 'cc-other-key', domains: [otherDomain] }] };
-}
 
 let api: TwilioApiStandIn;
 beforeAll(async () => {
@@ -26,7 +20,7 @@ beforeAll(async () => {
 afterAll(() => api.close());
 
 describe('two accounts with a Twilio account each', () => {
-  const s = useSeededCollector('carrier_two_accounts', twoAccounts(), {
+  const s = useSeededCollector('carrier_two_accounts', twoAccountsFixture({ users: [A.owner] }, { users: [B.owner], label: 'other', offlineNumber: '0100000099' }), {
     secretsKey: randomBytes(32),
     get twilioApiBase() {
       return api.base;

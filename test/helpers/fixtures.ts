@@ -75,6 +75,21 @@ export function viewParams(extra: Record<string, string | number | boolean | und
 }
 
 export const CUSTOMER_KEY = 'customer-test-key';
+/** The tracking fixture's domain under another name (`label.test`), with keys of its own and one
+ * offline number: a second domain of an account, or another account's. */
+export function domainNamed(label: string, offlineNumber: string) {
+  const domain = trackingFixture().accounts[0]!.domains[0]!;
+  return { ...domain, name: `${label}.test`, apiKey: `track-${label}-key`, dataApiKey: `data-${label}-key`, offlineApiKey: `offline-${label}-key`, publicKey: `pk-${label}-key`, pools: [{ type: 6, usage: 'offline', numbers: [offlineNumber] }] };
+}
+
+/** Two accounts on one collector: the tracking fixture's (shop.test, with `first`'s users and
+ * settings), and another account whose one domain is `label.test` with `offlineNumber`. */
+export function twoAccountsFixture(first: FixtureOverrides, second: { users: FixtureOverrides['users']; label: string; offlineNumber: string }) {
+  const shop = trackingFixture(first).accounts[0]!;
+  const other = trackingFixture({ users: second.users ?? [] }).accounts[0]!;
+  return { accounts: [shop, { ...other, name: `${second.label} account`, callCenterApiKey: `cc-${second.label}-key`, domains: [domainNamed(second.label, second.offlineNumber)] }] };
+}
+
 export const CC_KEY = 'cc-test-key';
 export const WEBHOOK_SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
 

@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useSeededCollector } from '../helpers/collector.ts';
-import { trackingFixture } from '../helpers/fixtures.ts';
+import { twoAccountsFixture } from '../helpers/fixtures.ts';
 import { signedInClient } from '../helpers/manage-client.ts';
 import { twilioPost } from '../helpers/telephony.ts';
 import { standInAccount, startTwilioApi, type TwilioApiStandIn } from '../helpers/twilio-api.ts';
@@ -15,12 +15,6 @@ const B = { sid: 'AC88888888888888888888888888888888', token: 'token-of-victim-a
 const A_NUMBER = '+33100000001';
 const B_NUMBER = '+33100000099';
 
-function twoAccounts() {
-  const first = trackingFixture({ users: [A.owner] }).accounts[0]!;
-  const second = trackingFixture({ users: [B.owner] }).accounts[0]!;
-  const victimDomain = { ...second.domains[0]!, name: 'victim.test', apiKey: 'track-victim-key', dataApiKey: 'data-victim-key', offlineApiKey: 'offline-victim-key', publicKey: 'pk-victim-key', pools: [{ type: 6, usage: 'offline', numbers: ['0100000099'] }] };
-  return { accounts: [first, { ...second, name: 'Victim account', callCenterApiKey: 'cc-victim-key', domains: [victimDomain] }] };
-}
 
 let api: TwilioApiStandIn;
 beforeAll(async () => {
@@ -29,7 +23,7 @@ beforeAll(async () => {
 afterAll(() => api.close());
 
 describe("a Twilio request signed by one account for another account's number", () => {
-  const s = useSeededCollector('cross_account_twilio', twoAccounts(), {
+  const s = useSeededCollector('cross_account_twilio', twoAccountsFixture({ users: [A.owner] }, { users: [B.owner], label: 'victim', offlineNumber: '0100000099' }), {
     secretsKey: randomBytes(32),
     get twilioApiBase() {
       return api.base;

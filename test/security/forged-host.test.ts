@@ -2,11 +2,10 @@
 // trusted proxy) must not decide where a link points. Before the fix, a forgot-password request with
 // `Host: attacker.example` mailed the real user a link to the attacker's page, token included.
 import http from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seed, startCollector, testDatabase, type RunningCollector, type TestDatabase } from '../helpers/collector.ts';
+import { describe, expect, it } from 'vitest';
 import { trackingFixture } from '../helpers/fixtures.ts';
 import { signedInClient } from '../helpers/manage-client.ts';
-import { startSmtp, type Inbox } from '../helpers/smtp.ts';
+import { useMailedCollector } from '../helpers/mailed-collector.ts';
 
 const OWNER = { username: 'owner@shop.test', password: 'forged host owner password' };
 const PUBLIC_URL = 'https://calls.shop.test';
@@ -26,49 +25,36 @@ function forged(baseUrl: string, method: string, path: string, headers: Record<s
 }
 
 describe('a forged Host never decides where a link points', () => {
-  let t: TestDatabase;
-  let inbox: Inbox;
-  let collector: RunningCollector;
-  beforeAll(async () => {
-    inbox = await startSmtp();
-    t = await testDatabase('forged_host');
-    await seed(t.c, trackingFixture({ users: [OWNER] }));
-    // Behind a trusted proxy: X-Forwarded-Host would count as the host if anything read it.
-    collector = await startCollector(t.db, { proxyHops: 1, delivery: { pollMs: 50, publicOnly: false }, mail: { smtpUrl: inbox.url, from: 'RingTrail <calls@shop.test>', timeoutMs: 2000 }, publicUrl: PUBLIC_URL });
-  });
-  afterAll(async () => {
-    await collector?.close();
-    await t?.close();
-    await inbox?.close();
-  });
+  // Behind a trusted proxy: X-Forwarded-Host would count as the host if anything read it.
+  const m = useMailedCollector('forged_host', trackingFixture({ users: [OWNER] }), { proxyHops: 1, delivery: { pollMs: 50, publicOnly: false }, publicUrl: PUBLIC_URL });
 
   it('mails a password reset link to PUBLIC_URL, not to the Host the request named', async () => {
-    const asked = await forged(collector.baseUrl, 'POST', '/manage/api/password-reset', {}, { username: OWNER.username });
+    const asked = await forged(m.collector.baseUrl, 'POST', '/manage/api/password-reset', {}, { username: OWNER.username });
     expect(asked.status).toBe(200);
-    const [mail] = await inbox.received(1);
+    const [mail] = await m.inbox.received(1);
     expect(mail!.text).toContain(`${PUBLIC_URL}/manage/#`);
     expect(mail!.text).not.toContain(ATTACKER);
     expect(mail!.html).not.toContain(ATTACKER);
   });
 
   it('shows and mails invitations, shared links and the install tag at PUBLIC_URL', async () => {
-    const owner = await signedInClient(collector.baseUrl, OWNER.username, OWNER.password);
-    const session = await fetch(`${collector.baseUrl}/manage/api/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(OWNER) });
+    const owner = await signedInClient(m.collector.baseUrl, OWNER.username, OWNER.password);
+    const session = await fetch(`${m.collector.baseUrl}/manage/api/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(OWNER) });
     const { csrfToken } = (await session.json()) as { csrfToken: string };
     const headers = { cookie: session.headers.get('set-cookie')!.split(';')[0]!, 'x-csrf-token': csrfToken };
-    const invited = await forged(collector.baseUrl, 'POST', '/manage/api/account/members', headers, { username: 'new@shop.test', role: 'analyst' });
+    const invited = await forged(m.collector.baseUrl, 'POST', '/manage/api/account/members', headers, { username: 'new@shop.test', role: 'analyst' });
     expect(invited.status).toBe(201);
     expect(invited.body.invitation.url.startsWith(`${PUBLIC_URL}/manage/`)).toBe(true);
-    const mails = await inbox.received(2);
+    const mails = await m.inbox.received(2);
     expect(mails.at(-1)!.text).toContain(`${PUBLIC_URL}/manage/`);
     expect(mails.at(-1)!.text).not.toContain(ATTACKER);
 
     const domain = (await owner.get('/domains')).body[0].name as string;
-    const shared = await forged(collector.baseUrl, 'POST', `/manage/api/domains/${domain}/shared-links`, headers, { label: 'Board' });
+    const shared = await forged(m.collector.baseUrl, 'POST', `/manage/api/domains/${domain}/shared-links`, headers, { label: 'Board' });
     expect(shared.status).toBe(201);
     expect(shared.body.url.startsWith(`${PUBLIC_URL}/shared/`)).toBe(true);
     await owner.call('POST', `/domains/${domain}/keys/public`);
-    const install = await forged(collector.baseUrl, 'GET', `/manage/api/domains/${domain}/install`, headers);
+    const install = await forged(m.collector.baseUrl, 'GET', `/manage/api/domains/${domain}/install`, headers);
     expect(install.body.scriptTag).toContain(`src="${PUBLIC_URL}/tracker.js"`);
   });
 });

@@ -7,11 +7,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isPublicAddress, refusedTarget } from '../../collector/src/webhooks/public-address.ts';
 import { isCardNumber, isSecretField } from '../../collector/src/forms/secret-fields.ts';
 import { visibleLength } from '../../collector/src/manage/password-rules.ts';
-import { seed, startCollector, testDatabase, useSeededCollector, type RunningCollector, type TestDatabase } from '../helpers/collector.ts';
-import { trackingFixture } from '../helpers/fixtures.ts';
+import { seed, startCollector, testDatabase, useSeededCollector, type TestDatabase } from '../helpers/collector.ts';
+import { domainNamed, trackingFixture, twoAccountsFixture } from '../helpers/fixtures.ts';
+import { useMailedCollector } from '../helpers/mailed-collector.ts';
 import { signedInClient } from '../helpers/manage-client.ts';
 import { browserPost } from '../helpers/site-page.ts';
-import { startSmtp, type Inbox } from '../helpers/smtp.ts';
 import { reportCall, TELEPHONY_KEY, twilioPost } from '../helpers/telephony.ts';
 import { standInAccount, startTwilioApi, type TwilioApiStandIn } from '../helpers/twilio-api.ts';
 
@@ -19,53 +19,35 @@ const OWNER = { username: 'owner@shop.test', password: 'small holes owner passwo
 const ANALYST = { username: 'analyst@shop.test', password: 'small holes analyst password', role: 'analyst', domains: ['shop.test'] };
 const STRANGER = { username: 'stranger@elsewhere.test', password: 'small holes stranger password' };
 
-function fixture() {
-  const shop = trackingFixture({ users: [OWNER, ANALYST], settings: { ga4MeasurementId: 'G-SMALL1', ga4ApiSecret: 'the-ga4-api-secret', formTracking: { enabled: true, fields: [] } } }).accounts[0]!;
-  const other = trackingFixture({ users: [STRANGER] }).accounts[0]!;
-  const otherDomain = { ...other.domains[0]!, name: 'elsewhere.test', apiKey: 'track-elsewhere', dataApiKey: 'data-elsewhere', offlineApiKey: 'offline-elsewhere', publicKey: 'pk-elsewhere', pools: [{ type: 6, usage: 'offline', numbers: ['0100000077'] }] };
-  return { accounts: [shop, { ...other, name: 'Elsewhere', callCenterApiKey: 'cc-elsewhere', domains: [otherDomain] }] };
-}
+const fixture = () => twoAccountsFixture({ users: [OWNER, ANALYST], settings: { ga4MeasurementId: 'G-SMALL1', ga4ApiSecret: 'the-ga4-api-secret', formTracking: { enabled: true, fields: [] } } }, { users: [STRANGER], label: 'elsewhere', offlineNumber: '0100000077' });
 
 describe('secrets, links and names', () => {
-  let t: TestDatabase;
-  let inbox: Inbox;
-  let collector: RunningCollector;
-  beforeAll(async () => {
-    inbox = await startSmtp();
-    t = await testDatabase('small_holes');
-    await seed(t.c, fixture());
-    collector = await startCollector(t.db, { telephonyApiKey: TELEPHONY_KEY, delivery: { pollMs: 50, publicOnly: false }, mail: { smtpUrl: inbox.url, from: 'RingTrail <calls@shop.test>' }, publicUrl: 'https://calls.shop.test' });
-  });
-  afterAll(async () => {
-    await collector?.close();
-    await t?.close();
-    await inbox?.close();
-  });
+  const m = useMailedCollector('small_holes', fixture(), { telephonyApiKey: TELEPHONY_KEY, delivery: { pollMs: 50, publicOnly: false }, publicUrl: 'https://calls.shop.test' });
 
   it('never shows the GA4 API secret, to any role, and keeps it when a change leaves it out', async () => {
     for (const who of [OWNER, ANALYST]) {
-      const client = await signedInClient(collector.baseUrl, who.username, who.password);
+      const client = await signedInClient(m.collector.baseUrl, who.username, who.password);
       const [domain] = (await client.get('/domains')).body;
       expect(domain).toMatchObject({ ga4MeasurementId: 'G-SMALL1', ga4ApiSecretSet: true });
       expect(JSON.stringify(domain)).not.toContain('the-ga4-api-secret');
     }
-    const owner = await signedInClient(collector.baseUrl, OWNER.username, OWNER.password);
+    const owner = await signedInClient(m.collector.baseUrl, OWNER.username, OWNER.password);
     expect((await owner.call('PATCH', '/domains/shop.test', { ga4MeasurementId: 'G-SMALL2' })).status).toBe(200);
-    expect(await t.c.domains.findOne({ _id: 'shop.test' })).toMatchObject({ ga4MeasurementId: 'G-SMALL2', ga4ApiSecret: 'the-ga4-api-secret' });
+    expect(await m.t.c.domains.findOne({ _id: 'shop.test' })).toMatchObject({ ga4MeasurementId: 'G-SMALL2', ga4ApiSecret: 'the-ga4-api-secret' });
     // A new one: the activity log says it changed, never what it is.
     expect((await owner.call('PATCH', '/domains/shop.test', { ga4MeasurementId: 'G-SMALL2', ga4ApiSecret: 'a-new-ga4-secret' })).status).toBe(200);
     const [entry] = (await owner.get('/domains/shop.test/activity?kind=domain')).body.entries;
     expect(entry.details).toEqual({ settings: ['ga4ApiSecret'], changes: [{ field: 'ga4ApiSecret', changed: true }] });
-    expect(JSON.stringify(await t.c.auditLog.find().toArray())).not.toContain('a-new-ga4-secret');
+    expect(JSON.stringify(await m.t.c.auditLog.find().toArray())).not.toContain('a-new-ga4-secret');
   });
 
   it('kills a reset link when its member changes their password, when a newer one is made, and when the member is removed', async () => {
-    const owner = await signedInClient(collector.baseUrl, OWNER.username, OWNER.password);
+    const owner = await signedInClient(m.collector.baseUrl, OWNER.username, OWNER.password);
     const tokenOf = (url: string) => new URL(url.replace('#/accept?', '?')).searchParams.get('token')!;
-    const check = async (token: string) => (await fetch(`${collector.baseUrl}/manage/api/invitations/check`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token }) })).json();
+    const check = async (token: string) => (await fetch(`${m.collector.baseUrl}/manage/api/invitations/check`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token }) })).json();
     const first = tokenOf((await owner.call('POST', `/account/members/${ANALYST.username}/reset`)).body.invitation.url);
     expect((await check(first)).kind).toBe('reset');
-    const analyst = await signedInClient(collector.baseUrl, ANALYST.username, ANALYST.password);
+    const analyst = await signedInClient(m.collector.baseUrl, ANALYST.username, ANALYST.password);
     expect((await analyst.call('PUT', '/session/password', { current: ANALYST.password, password: 'a brand new analyst password' })).status).toBe(200);
     expect(await check(first)).toEqual({ error: 'This password reset link no longer works: the password was changed since it was made. Ask for a new one' });
 
@@ -77,33 +59,33 @@ describe('secrets, links and names', () => {
   });
 
   it('keeps no link token in the delivery log once a mail is sent', async () => {
-    await fetch(`${collector.baseUrl}/manage/api/password-reset`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: OWNER.username }) });
-    await expect.poll(() => t.c.deliveryLog.countDocuments({ kind: 'mail', label: 'password-reset', outcome: 'delivered' })).toBeGreaterThan(0);
-    for (const entry of await t.c.deliveryLog.find({ kind: 'mail' }).toArray()) {
+    await fetch(`${m.collector.baseUrl}/manage/api/password-reset`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: OWNER.username }) });
+    await expect.poll(() => m.t.c.deliveryLog.countDocuments({ kind: 'mail', label: 'password-reset', outcome: 'delivered' })).toBeGreaterThan(0);
+    for (const entry of await m.t.c.deliveryLog.find({ kind: 'mail' }).toArray()) {
       expect(entry.body).not.toMatch(/token=|unsubscribe\//);
       expect(JSON.parse(entry.body)).toEqual({ to: expect.any(String), subject: expect.any(String) });
     }
   });
 
   it("erases a person's alert mails from the delivery log with them", async () => {
-    await reportCall(collector.baseUrl, { callRef: 'erased-caller', trackingNumber: '0100000001', startDate: new Date(), status: 'NORESPONSE', duration: 0, callerPhone: '0622000111' });
-    await expect.poll(() => t.c.deliveryLog.countDocuments({ kind: 'mail', label: 'missed-call', outcome: 'delivered' }), { timeout: 30_000 }).toBe(1);
-    const owner = await signedInClient(collector.baseUrl, OWNER.username, OWNER.password);
+    await reportCall(m.collector.baseUrl, { callRef: 'erased-caller', trackingNumber: '0100000001', startDate: new Date(), status: 'NORESPONSE', duration: 0, callerPhone: '0622000111' });
+    await expect.poll(() => m.t.c.deliveryLog.countDocuments({ kind: 'mail', label: 'missed-call', outcome: 'delivered' }), { timeout: 30_000 }).toBe(1);
+    const owner = await signedInClient(m.collector.baseUrl, OWNER.username, OWNER.password);
     const { personId } = (await owner.get('/domains/shop.test/people?phone=0622000111')).body;
-    expect(await t.c.deliveryLog.countDocuments({ personIds: personId })).toBe(1);
+    expect(await m.t.c.deliveryLog.countDocuments({ personIds: personId })).toBe(1);
     expect((await owner.call('DELETE', `/domains/shop.test/people/${personId}`)).status).toBe(200);
-    expect(await t.c.deliveryLog.countDocuments({ kind: 'mail', label: 'missed-call' })).toBe(0);
+    expect(await m.t.c.deliveryLog.countDocuments({ kind: 'mail', label: 'missed-call' })).toBe(0);
   });
 
   it('answers forgot-password alike for an address with a login and one without', async () => {
-    const ask = async (username: string) => (await fetch(`${collector.baseUrl}/manage/api/password-reset`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username }) })).json();
+    const ask = async (username: string) => (await fetch(`${m.collector.baseUrl}/manage/api/password-reset`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username }) })).json();
     const [known, unknown] = await Promise.all([ask(OWNER.username), ask('nobody@shop.test')]);
     expect(known.message.replace(OWNER.username, 'X')).toBe(unknown.message.replace('nobody@shop.test', 'X'));
     expect(known.mailSent).toBe(unknown.mailSent);
   });
 
   it('limits the test e-mails one member asks for', async () => {
-    const owner = await signedInClient(collector.baseUrl, OWNER.username, OWNER.password);
+    const owner = await signedInClient(m.collector.baseUrl, OWNER.username, OWNER.password);
     const statuses: number[] = [];
     for (let i = 0; i < 7; i++) statuses.push((await owner.call('POST', '/mail/test')).status);
     expect(statuses.filter((s) => s === 202).length).toBeLessThanOrEqual(5);
@@ -114,7 +96,7 @@ describe('secrets, links and names', () => {
   });
 
   it("never says another account holds a name: a domain, a login, a number", async () => {
-    const stranger = await signedInClient(collector.baseUrl, STRANGER.username, STRANGER.password);
+    const stranger = await signedInClient(m.collector.baseUrl, STRANGER.username, STRANGER.password);
     expect(await stranger.call('POST', '/domains', { name: 'shop.test' })).toMatchObject({ status: 409, body: { error: 'shop.test is not available' } });
     expect(await stranger.call('POST', '/domains', { name: 'elsewhere.test' })).toMatchObject({ status: 409, body: { error: "elsewhere.test is already one of this account's domains" } });
     expect(await stranger.call('POST', '/account/members', { username: OWNER.username, role: 'analyst' })).toMatchObject({ status: 409, body: { error: `${OWNER.username} is not available: ask them to use another address` } });
@@ -124,23 +106,23 @@ describe('secrets, links and names', () => {
 
   it('drops passwords and card numbers at the form door, whatever sent them', async () => {
     const fields = { name: 'Ada', email: 'ada@example.com', password: 'hunter2hunter2', card_number: '4111 1111 1111 1111', note: '4111111111111111', pin: '1234', message: 'call me' };
-    const sent = await browserPost(collector.baseUrl, '/t/form', { key: 'pk-test-key', visit_id: 0, url: 'https://shop.test/contact', fields: JSON.stringify(fields), honeypot: '', elapsed_ms: 9000 }, 'https://shop.test');
+    const sent = await browserPost(m.collector.baseUrl, '/t/form', { key: 'pk-test-key', visit_id: 0, url: 'https://shop.test/contact', fields: JSON.stringify(fields), honeypot: '', elapsed_ms: 9000 }, 'https://shop.test');
     const { formId } = (await sent.json()) as { formId: number };
-    expect((await t.c.forms.findOne({ _id: formId }))!.fields).toEqual({ name: 'Ada', email: 'ada@example.com', message: 'call me' });
+    expect((await m.t.c.forms.findOne({ _id: formId }))!.fields).toEqual({ name: 'Ada', email: 'ada@example.com', message: 'call me' });
   });
 
   it('keeps only audio as a recording, and serves it with nosniff', async () => {
-    const { body } = await reportCall(collector.baseUrl, { callRef: 'small-rec-1', trackingNumber: '0100000001', startDate: new Date(), status: 'SUCCESS', duration: 60 });
-    const upload = (data: string, type = 'audio/wav') => fetch(`${collector.baseUrl}/telephony/calls/${body.callId}/recording`, { method: 'POST', headers: { authorization: `Bearer ${TELEPHONY_KEY}`, 'content-type': type }, body: data });
+    const { body } = await reportCall(m.collector.baseUrl, { callRef: 'small-rec-1', trackingNumber: '0100000001', startDate: new Date(), status: 'SUCCESS', duration: 60 });
+    const upload = (data: string, type = 'audio/wav') => fetch(`${m.collector.baseUrl}/telephony/calls/${body.callId}/recording`, { method: 'POST', headers: { authorization: `Bearer ${TELEPHONY_KEY}`, 'content-type': type }, body: data });
     const page = await upload('<html><script>alert(document.cookie)</script></html>');
     expect(page.status).toBeGreaterThanOrEqual(400);
-    expect((await t.c.calls.findOne({ _id: body.callId }))!.recording).toMatchObject({ status: 'failed' });
-    expect(await t.db.collection('recordings.files').countDocuments({ 'metadata.callId': body.callId })).toBe(0);
+    expect((await m.t.c.calls.findOne({ _id: body.callId }))!.recording).toMatchObject({ status: 'failed' });
+    expect(await m.t.db.collection('recordings.files').countDocuments({ 'metadata.callId': body.callId })).toBe(0);
 
-    const other = await reportCall(collector.baseUrl, { callRef: 'small-rec-2', trackingNumber: '0100000001', startDate: new Date(), status: 'SUCCESS', duration: 60 });
+    const other = await reportCall(m.collector.baseUrl, { callRef: 'small-rec-2', trackingNumber: '0100000001', startDate: new Date(), status: 'SUCCESS', duration: 60 });
     const wav = `RIFF${'\u0000'.repeat(40)}WAVEdata`;
-    expect((await fetch(`${collector.baseUrl}/telephony/calls/${other.body.callId}/recording`, { method: 'POST', headers: { authorization: `Bearer ${TELEPHONY_KEY}`, 'content-type': 'audio/wav' }, body: wav })).status).toBe(200);
-    const served = await fetch(`${collector.baseUrl}/data-api/calls/${other.body.callId}/recording?api_key=data-test-key`);
+    expect((await fetch(`${m.collector.baseUrl}/telephony/calls/${other.body.callId}/recording`, { method: 'POST', headers: { authorization: `Bearer ${TELEPHONY_KEY}`, 'content-type': 'audio/wav' }, body: wav })).status).toBe(200);
+    const served = await fetch(`${m.collector.baseUrl}/data-api/calls/${other.body.callId}/recording?api_key=data-test-key`);
     expect(served.status).toBe(200);
     expect(served.headers.get('x-content-type-options')).toBe('nosniff');
   });
@@ -148,8 +130,7 @@ describe('secrets, links and names', () => {
 
 describe("the agents' report of a member granted some domains", () => {
   const shop = trackingFixture({ users: [OWNER, ANALYST] }).accounts[0]!;
-  const second = { ...shop.domains[0]!, name: 'second.test', apiKey: 'track-second', dataApiKey: 'data-second', offlineApiKey: 'offline-second', publicKey: 'pk-second', pools: [{ type: 6, usage: 'offline', numbers: ['0100000055'] }] };
-  const s = useSeededCollector('small_holes_agents', { accounts: [{ ...shop, domains: [shop.domains[0]!, second] }] }, { telephonyApiKey: TELEPHONY_KEY });
+  const s = useSeededCollector('small_holes_agents', { accounts: [{ ...shop, domains: [shop.domains[0]!, domainNamed('second', '0100000055')] }] }, { telephonyApiKey: TELEPHONY_KEY });
   it('counts only the domains they may see', async () => {
     for (const [callRef, trackingNumber, agent] of [['agents-shop', '0100000001', 'alice'], ['agents-second', '0100000055', 'bob']] as const) {
       const { body } = await reportCall(s.collector.baseUrl, { callRef, trackingNumber, startDate: new Date(), status: 'SUCCESS', duration: 60 });

@@ -10,11 +10,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { MongoClient } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seed, startCollector, testDatabase, type RunningCollector, type TestDatabase } from '../helpers/collector.ts';
 import { trackingFixture } from '../helpers/fixtures.ts';
 import { signedInClient } from '../helpers/manage-client.ts';
 import { exitOf, startMain } from '../helpers/main-process.ts';
-import { startSmtp, type Inbox } from '../helpers/smtp.ts';
+import { useMailedCollector } from '../helpers/mailed-collector.ts';
 import { reportCall, TELEPHONY_KEY } from '../helpers/telephony.ts';
 
 const OWNER = { username: 'owner@shop.test', password: 'trickling source password' };
@@ -57,40 +56,29 @@ async function startTricklers(count: number): Promise<Trickler> {
 }
 
 describe('recording sources that trickle', () => {
-  let t: TestDatabase;
-  let inbox: Inbox;
   let tricklers: Trickler;
-  let collector: RunningCollector;
   beforeAll(async () => {
-    inbox = await startSmtp();
     tricklers = await startTricklers(SOURCES);
-    t = await testDatabase('trickling_source');
-    await seed(t.c, trackingFixture({ users: [OWNER] }));
-    // The defaults but for loopback sources and receivers, which this test needs.
-    collector = await startCollector(t.db, { telephonyApiKey: TELEPHONY_KEY, delivery: { publicOnly: false }, mail: { smtpUrl: inbox.url, from: 'RingTrail <calls@shop.test>' } });
   });
-  afterAll(async () => {
-    await collector?.close();
-    await t?.close();
-    await tricklers?.close();
-    await inbox?.close();
-  });
+  afterAll(() => tricklers?.close());
+  // The defaults but for loopback sources and receivers, which this test needs.
+  const m = useMailedCollector('trickling_source', trackingFixture({ users: [OWNER] }), { telephonyApiKey: TELEPHONY_KEY, delivery: { publicOnly: false } });
 
   it('never stop a test mail, and are cut off by their pace', async () => {
     // Two recordings from each source: sixteen slow fetches wanting the worker's eight slots.
     for (let i = 0; i < SOURCES * 2; i++) {
-      const { status } = await reportCall(collector.baseUrl, { callRef: `trickle-${i}`, trackingNumber: '0100000001', startDate: new Date(), status: 'SUCCESS', duration: 60, recordingUrl: `${tricklers.bases[i % SOURCES]}/rec-${i}.wav` });
+      const { status } = await reportCall(m.collector.baseUrl, { callRef: `trickle-${i}`, trackingNumber: '0100000001', startDate: new Date(), status: 'SUCCESS', duration: 60, recordingUrl: `${tricklers.bases[i % SOURCES]}/rec-${i}.wav` });
       expect(status).toBe(200);
     }
     await expect.poll(() => tricklers.open()).toBeGreaterThanOrEqual(4);
-    const owner = await signedInClient(collector.baseUrl, OWNER.username, OWNER.password);
+    const owner = await signedInClient(m.collector.baseUrl, OWNER.username, OWNER.password);
     expect((await owner.call('POST', '/mail/test')).status).toBe(202);
-    const [mail] = await inbox.received(1, 60_000);
+    const [mail] = await m.inbox.received(1, 60_000);
     expect(mail!.subject).toBe('RingTrail test e-mail');
     // Recordings hold half the slots at most, whatever their number of hosts.
     expect(tricklers.open()).toBeLessThanOrEqual(4);
     // A source a byte every five seconds is cut off for being too slow (and retried later), not waited for.
-    await expect.poll(async () => (await t.c.deliveryLog.findOne({ kind: 'recording', error: /came slower than/ }))?.outcome, { timeout: 30_000 }).toBe('retrying');
+    await expect.poll(async () => (await m.t.c.deliveryLog.findOne({ kind: 'recording', error: /came slower than/ }))?.outcome, { timeout: 30_000 }).toBe('retrying');
   }, 90_000);
 });
 
