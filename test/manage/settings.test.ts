@@ -55,6 +55,7 @@ describe('back end settings', () => {
     ['GET', '/domains/shop.test/people/1'],
     ['GET', '/domains/shop.test/people/1/export'],
     ['DELETE', '/domains/shop.test/people/1'],
+    ['POST', '/domains/shop.test/people/1/merge', { with: 2 }],
     ['POST', '/domains/shop.test/pools/1/numbers/buy', { count: 1 }],
     ['GET', '/domains/shop.test/numbers/0800000001/release'],
     ['POST', '/domains/shop.test/numbers/0800000001/release'],

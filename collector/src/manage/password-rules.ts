@@ -3,8 +3,9 @@
 // characters or more of SecLists' "10 million password list, top 1M" (Daniel Miessler and Jason
 // Haddix, OWASP SecLists; CC BY-SA 3.0), lower-cased and deduplicated: 43,940 passwords. Shorter
 // entries need no list: the length refuses them. Compared without case. Characters are counted after
-// NFKC normalisation, leaving out white space and invisible ones (controls, format characters such as
-// zero-width spaces, combining marks alone): twelve spaces are no password.
+// NFKC normalisation, leaving out invisible ones (controls, format characters such as zero-width
+// spaces, marks alone); a password of nothing but spaces and invisible characters is refused. The
+// spaces of a passphrase count.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,10 +22,17 @@ export function isCommonPassword(password: string): boolean {
   return common.has(password.toLowerCase()) || common.has(password.normalize('NFKC').toLowerCase().trim());
 }
 
-/** The characters of a password that one can see: NFKC-normalised code points, less white space,
- * separators, controls, format characters and marks. */
+const INVISIBLE = /[\p{Cc}\p{Cf}\p{M}\u115F\u1160\u3164\uFFA0\u2800]/gu;
+const BLANK = /[\p{White_Space}\p{Z}]/gu;
+
+/** The characters of a password that count: NFKC-normalised code points, less the invisible ones. */
 export function visibleLength(password: string): number {
-  return [...password.normalize('NFKC').replace(/[\p{White_Space}\p{Z}\p{Cc}\p{Cf}\p{M}\u115F\u1160\u3164\uFFA0\u2800]/gu, '')].length;
+  return [...password.normalize('NFKC').replace(INVISIBLE, '')].length;
+}
+
+/** Whether a password is nothing but spaces and invisible characters. */
+export function isBlank(password: string): boolean {
+  return password.normalize('NFKC').replace(INVISIBLE, '').replace(BLANK, '') === '';
 }
 
 /** A password a person chooses: sign-up, an invitation, a reset, a change. */
@@ -32,5 +40,6 @@ export const chosenPassword = z
   .string()
   .min(MIN_PASSWORD, `must be at least ${MIN_PASSWORD} characters`)
   .max(MAX_PASSWORD, `must be at most ${MAX_PASSWORD} characters`)
-  .refine((p) => p.length < MIN_PASSWORD || visibleLength(p) >= MIN_PASSWORD, `must be at least ${MIN_PASSWORD} characters, not counting spaces and invisible characters`)
+  .refine((p) => p.length < MIN_PASSWORD || !isBlank(p), 'must not be only spaces or invisible characters')
+  .refine((p) => p.length < MIN_PASSWORD || isBlank(p) || visibleLength(p) >= MIN_PASSWORD, `must be at least ${MIN_PASSWORD} characters, not counting invisible characters`)
   .refine((p) => !isCommonPassword(p), 'is one of the most common passwords: choose another');

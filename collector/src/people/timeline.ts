@@ -18,7 +18,7 @@ const TIMELINE_MAX = 200;
 
 export type TimelineEvent =
   | { type: 'visit'; at: Date; visitId: number; source: string; keyword: string | null; landingUrl: string }
-  | { type: 'call'; at: Date; callId: number; status: string | null; outcome: string | null; duration: number; source: string | null; keyword: string | null; lead: boolean | null; recording: boolean }
+  | { type: 'call'; at: Date; callId: number; status: string | null; outcome?: string | null; duration: number; source: string | null; keyword: string | null; lead: boolean | null; recording: boolean }
   | { type: 'sms'; at: Date; smsId: number; message: string }
   | { type: 'form'; at: Date; formId: number; pageUrl: string; source: string | null; fields: Record<string, string>; lead: boolean; spam: string | null }
   | { type: 'sale'; at: Date; orderId: string; status: string; totalCost: number; currency: string; callId: number | null };
@@ -55,7 +55,7 @@ export async function timelineOf(c: Collections, domain: DomainDoc, personId: nu
   const sales = orderRefs.length ? await c.orders.find({ $or: orderRefs, domainId: domain._id, isSale: true }, { sort: { createdAt: -1 }, limit: TIMELINE_MAX }).toArray() : [];
   const events: TimelineEvent[] = [
     ...visits.map((v): TimelineEvent => ({ type: 'visit', at: v.createdAt, visitId: v._id, source: sourceLabel(v.attribution), keyword: v.attribution.keyword, landingUrl: v.landingUrl })),
-    ...calls.map((call): TimelineEvent => ({ type: 'call', at: call.startedAt, callId: call._id, status: call.status, outcome: callOutcome(call), duration: call.duration, source: call.source, keyword: call.keyword, lead: call.lead ?? null, recording: call.recording?.status === 'stored' })),
+    ...calls.map((call): TimelineEvent => ({ type: 'call', at: call.startedAt, callId: call._id, status: call.status, ...(callOutcome(call) !== call.status ? { outcome: callOutcome(call) } : {}), duration: call.duration, source: call.source, keyword: call.keyword, lead: call.lead ?? null, recording: call.recording?.status === 'stored' })),
     ...texts.filter((s) => !s.blocked).map((s): TimelineEvent => ({ type: 'sms', at: s.sentAt, smsId: s._id, message: Array.isArray(s.message) ? s.message.join('') : s.message })),
     ...forms.map((f): TimelineEvent => ({ type: 'form', at: f.submittedAt, formId: f._id, pageUrl: f.pageUrl, source: f.source, fields: f.fields, lead: f.lead, spam: f.spam })),
     ...sales.map((o): TimelineEvent => ({ type: 'sale', at: o.convertedAt ?? o.createdAt, orderId: o.externalId, status: o.status, totalCost: o.totalCost, currency: o.currency, callId: o.callId })),

@@ -40,8 +40,9 @@ export interface CallRow {
   caller: string;
   destination: string | null;
   status: CallStatus | 'ONGOING';
-  /** Ours: what happened to the call (telephony/outcome.ts), which `status` hides for a number nobody held. */
-  outcome: CallStatus | 'ONGOING';
+  /** Ours: what happened to the call (telephony/outcome.ts), where `status` hides it (a number nobody
+   * held); absent where it is the status. */
+  outcome?: CallStatus | 'ONGOING';
   duration: number;
   source: string | null;
   keyword: string | null;
@@ -105,7 +106,7 @@ export function rowOf(call: CallDoc, domain: DomainDoc): CallRow {
     caller: maskCaller(call.caller && nationalOf(call.caller, countryOf(domain)), domain.callerPrivacy),
     destination: call.destination && nationalOf(call.destination, countryOf(domain)),
     status: call.status ?? 'ONGOING',
-    outcome: callOutcome(call) ?? 'ONGOING',
+    ...(callOutcome(call) !== call.status ? { outcome: callOutcome(call) ?? 'ONGOING' } : {}),
     duration: call.duration,
     source: call.source,
     keyword: call.keyword,

@@ -94,7 +94,7 @@ export function PersonScreen({ route }: { route: Route }) {
               {e.type === 'visit' && <>Visit from {sourceWords(e.source)}{e.keyword && `, "${e.keyword}"`}: {new URL(e.landingUrl).pathname}</>}
               {e.type === 'call' && (
                 <a href={`#/${domain}/call?id=${e.callId}`}>
-                  Call, {e.outcome ? (STATUS_LABELS[e.outcome] ?? e.outcome).toLowerCase() : 'going on'}{e.status === 'NOTASSIGNED' && e.outcome !== 'NOTASSIGNED' ? ' (not attributed)' : ''}, {duration(e.duration)}{e.source ? `, from ${sourceWords(e.source)}` : ''}{e.lead ? ', lead' : ''}{e.recording ? ', recorded' : ''}
+                  Call, {(e.outcome ?? e.status) ? (STATUS_LABELS[(e.outcome ?? e.status)!] ?? e.outcome ?? e.status)!.toLowerCase() : 'going on'}{e.status === 'NOTASSIGNED' && e.outcome !== 'NOTASSIGNED' ? ' (not attributed)' : ''}, {duration(e.duration)}{e.source ? `, from ${sourceWords(e.source)}` : ''}{e.lead ? ', lead' : ''}{e.recording ? ', recorded' : ''}
                 </a>
               )}
               {e.type === 'sms' && <>Text: {e.message}</>}
