@@ -50,7 +50,7 @@ export const DEFAULT_DELIVERY: DeliveryOptions = {
 /** How many stream heads one worker sends at once, at most how many of them to one host, and at
  * most how many recordings: a failing or slow receiver cannot take every attempt of the worker. */
 const PARALLEL = 8;
-const PER_HOST = 2;
+const PER_HOST = 4;
 const RECORDING_SLOTS = 4;
 /** Messages read per round while looking for the streams' heads; rounds stop at MAX_ROUNDS. */
 const BATCH = 1000;
