@@ -12,7 +12,8 @@ import { countryOf, nationalOf } from '../domains/phone-numbers.ts';
 import { callRecord, formRecord, hasStoredRecording, smsRecord } from '../data/records.ts';
 import { sourceLabel } from '../tracking/attribution.ts';
 import { parseKeys } from './people.ts';
-import { PersonContacts, type ContactKind } from './person-contacts.ts';
+import { PersonContacts } from './person-contacts.ts';
+import type { ContactKind } from './contact-entries.ts';
 
 /** Documents read by one query: the contacts' ids in an `$in`, and the visits whose pages are read together. */
 const BATCH = 500;

@@ -11,12 +11,17 @@ import { localTime } from '../domains/time-zone.ts';
 import { sourceClassOf } from '../reports/call-sources.ts';
 import { creditOf, modelPrefix, TOUCH_MODELS, type Credited } from '../reports/touch-models.ts';
 import type { FirstLead } from './documents.ts';
-import { contactOfEntry, type PersonContacts } from './person-contacts.ts';
+import { contactOfEntry } from './contact-entries.ts';
+
+/** Where a person's first lead is read (person-contacts.ts): the entry `_id` of their first contact that is a lead. */
+export interface FirstLeads {
+  firstLead(personId: number): Promise<string | null>;
+}
 
 export class LeadPeople {
   constructor(
     private readonly c: Collections,
-    private readonly contacts: Pick<PersonContacts, 'firstLead'>,
+    private readonly contacts: FirstLeads,
   ) {}
 
   async refresh(personId: number): Promise<void> {

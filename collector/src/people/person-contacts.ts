@@ -14,8 +14,7 @@ import type { CallDoc } from '../telephony/documents.ts';
 import type { FormDoc } from '../forms/documents.ts';
 import { countedApart } from '../reports/call-sources.ts';
 import { LeadPeople } from './lead-people.ts';
-
-export type ContactKind = 'call' | 'form';
+import { contactOfEntry, type ContactKind } from './contact-entries.ts';
 
 /** What an entry says of a contact. */
 export interface Contact {
@@ -44,12 +43,6 @@ export const callContact = (call: Pick<CallDoc, '_id' | 'personId' | 'startedAt'
 });
 
 export const formContact = (form: Pick<FormDoc, '_id' | 'personId' | 'submittedAt' | 'rev' | 'lead'>): Contact => ({ kind: 'form', id: form._id, personId: form.personId, at: form.submittedAt, rev: form.rev ?? 0, lead: form.lead });
-
-/** A contact entry's kind and id, from its `_id`. */
-export function contactOfEntry(entryId: string): { kind: ContactKind; id: number } {
-  const [, , , kind, id] = entryId.split('|');
-  return { kind: kind as ContactKind, id: Number(id) };
-}
 
 export class PersonContacts {
   readonly leadPeople: LeadPeople;

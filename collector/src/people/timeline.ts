@@ -12,7 +12,8 @@ import { sourceLabel } from '../tracking/attribution.ts';
 import type { Touch } from '../tracking/touches.ts';
 import type { PossibleMatch } from './documents.ts';
 import { currentPerson, keysOfPerson } from './people.ts';
-import { PersonContacts, type ContactKind } from './person-contacts.ts';
+import { PersonContacts } from './person-contacts.ts';
+import type { ContactKind } from './contact-entries.ts';
 
 const TIMELINE_MAX = 200;
 

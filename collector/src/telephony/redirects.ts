@@ -5,7 +5,17 @@
 import { WEEK_DAYS, type RedirectPlan, type TimetableEntry } from '@ringtrail/shared';
 import { DEFAULT_REDIRECT_AFTER_SECONDS } from '../domains/settings.ts';
 import { localTime } from '../domains/time-zone.ts';
-import type { Route } from './routing.ts';
+import type { DomainDoc, TrackingNumberDoc } from '../domains/documents.ts';
+import type { OfflineAssignmentDoc } from '../offline/documents.ts';
+
+/** What of a route (routing.ts) its redirect depends on: named here, so routing and redirects do
+ * not import each other. */
+export interface Routed {
+  domain: DomainDoc | null;
+  destination: string | null;
+  number: Pick<TrackingNumberDoc, 'usage'> | null;
+  offline: Pick<OfflineAssignmentDoc, 'allowRedirect' | 'timetable'> | null;
+}
 
 /** Whether `at`, in the zone's wall-clock time, falls in one of the ranges of its day of the week
  * (from included, to excluded). No range at all (`timetable=0`): always. */
@@ -19,7 +29,7 @@ export function inTimetable(timetable: TimetableEntry[], at: Date, timeZone: str
 
 /** Where the routed call goes if unanswered, or null: no redirect number, nothing to redirect from,
  * or the number's rule is off or out of its hours. */
-export function redirectOf(route: Omit<Route, 'redirect'>, at: Date): RedirectPlan | null {
+export function redirectOf(route: Routed, at: Date): RedirectPlan | null {
   const domain = route.domain;
   const to = domain?.redirectPhone;
   if (!domain || !to || !route.destination || to === route.destination) return null;
