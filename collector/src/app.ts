@@ -45,7 +45,7 @@ import { TrafficBuffer } from './reports/traffic-buffer.ts';
 import { NumberPool } from './tracking/pool.ts';
 import { trackingRoutes } from './tracking/routes.ts';
 import { TrackingService } from './tracking/service.ts';
-import { DEFAULT_GA4_ENDPOINT } from './commerce/analytics.ts';
+import { DEFAULT_GA4_ENDPOINT } from './analytics/ga4.ts';
 import { CallWrites } from './telephony/call-writes.ts';
 import { Mailer, type MailSettings } from './mail/mailer.ts';
 import { CARRIER_DELETE, RecordingFetcher, type RecordingJob } from './recordings/fetcher.ts';

@@ -2,7 +2,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_BROWSER_LIMITS, type BrowserLimits } from './browser/rate-limit.ts';
-import { DEFAULT_GA4_ENDPOINT } from './commerce/analytics.ts';
+import { DEFAULT_GA4_ENDPOINT } from './analytics/ga4.ts';
 import { DATA_PAGES_AT_ONCE } from './data/page-gate.ts';
 import { DEFAULT_DOMAIN_CACHE_MS } from './domains/domain-cache.ts';
 import { DEFAULT_CACHE_SIZE } from './db/embedded.ts';

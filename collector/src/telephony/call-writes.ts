@@ -8,7 +8,7 @@ import { CallAlerts } from '../alerts/call-alerts.ts';
 import { isDuplicateKey } from '../db/writes.ts';
 import { CallSummaries } from '../data/call-summaries.ts';
 import { CallPush } from '../webhooks/call-push.ts';
-import { DEFAULT_GA4_ENDPOINT } from '../commerce/analytics.ts';
+import { DEFAULT_GA4_ENDPOINT } from '../analytics/ga4.ts';
 import { LeadEvents } from './lead-events.ts';
 import type { CallDoc } from './documents.ts';
 

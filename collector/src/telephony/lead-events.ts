@@ -2,7 +2,10 @@
 // claims its event by setting `leadEventAt` (an update no other write of the call touches), and only
 // the write that made the claim queues it. (A process dying in between loses that one event.)
 import type { Collections } from '../db/collections.ts';
-import { leadEvent } from '../commerce/analytics.ts';
+import { ga4Message } from '../analytics/ga4.ts';
+import type { DomainDoc } from '../domains/documents.ts';
+import type { VisitDoc } from '../tracking/documents.ts';
+import type { OutboxMessage } from '../webhooks/documents.ts';
 import { Outbox } from '../webhooks/outbox.ts';
 import type { CallDoc } from './documents.ts';
 
@@ -26,4 +29,24 @@ export class LeadEvents {
     const event = leadEvent(domain, after, this.ga4Endpoint, ga);
     if (event) await this.outbox.enqueue(event, now);
   }
+}
+
+/** GA4's recommended `generate_lead` of a call that became a lead, with its source and keyword. Its
+ * own stream: GA4 being slow or down never holds back the call center's pushes of the call. */
+export function leadEvent(domain: DomainDoc, call: CallDoc, endpoint: string, ga?: VisitDoc['ga']): OutboxMessage | null {
+  return ga4Message(domain, endpoint, {
+    id: `lead_${domain._id}_${call._id}`,
+    stream: `lead:${call._id}`,
+    name: 'generate_lead',
+    ga,
+    visitId: call.visitId,
+    contact: `call.${call._id}`,
+    params: {
+      currency: domain.currency,
+      value: call.revenue,
+      lead_source: 'phone_call',
+      ...(call.source ? { source: call.source } : {}),
+      ...(call.keyword ? { keyword: call.keyword } : {}),
+    },
+  });
 }
