@@ -34,7 +34,7 @@ import { DEFAULT_DELIVERY, DeliveryWorker, type DeliveryOptions } from './webhoo
 import { LivePush } from './webhooks/live-push.ts';
 import { Outbox } from './webhooks/outbox.ts';
 import { manageRoutes } from './manage/routes.ts';
-import { DEFAULT_SIGN_IN_LIMITS, SignInLimit, type SignInLimits } from './manage/sign-in-limit.ts';
+import { DEFAULT_SIGN_IN_LIMITS, SignInLimit, type SignInLimits } from './team/sign-in-limit.ts';
 import { managePageRoutes } from './manage/pages.ts';
 import { sharedPageRoutes } from './manage/shared-link-routes.ts';
 import { Metrics } from './metrics/metrics.ts';

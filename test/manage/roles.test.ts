@@ -7,7 +7,7 @@ import { AgentService } from '../../collector/src/agent/service.ts';
 import { LiveCalls } from '../../collector/src/agent/live-calls.ts';
 import { createLogger } from '../../collector/src/logger.ts';
 import { manageRoutes } from '../../collector/src/manage/routes.ts';
-import { DEFAULT_SIGN_IN_LIMITS, SignInLimit } from '../../collector/src/manage/sign-in-limit.ts';
+import { DEFAULT_SIGN_IN_LIMITS, SignInLimit } from '../../collector/src/team/sign-in-limit.ts';
 import { OfflineNumbers } from '../../collector/src/offline/service.ts';
 import { Outbox } from '../../collector/src/webhooks/outbox.ts';
 import { useSeededCollector } from '../helpers/collector.ts';

@@ -3,7 +3,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { describe, expect, inject, it } from 'vitest';
-import { hashPassword, UNMATCHABLE_HASH, verifyPassword } from '../../collector/src/manage/passwords.ts';
+import { hashPassword, UNMATCHABLE_HASH, verifyPassword } from '../../collector/src/team/passwords.ts';
 import { startCollector, useSeededCollector } from '../helpers/collector.ts';
 import { trackingFixture } from '../helpers/fixtures.ts';
 import { inOneWindow } from '../helpers/windows.ts';

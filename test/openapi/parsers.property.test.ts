@@ -13,7 +13,7 @@ import { ManageFailure } from '../../collector/src/http/manage-envelope.ts';
 import { OfflineFailure, parseOfflineParams } from '../../collector/src/http/offline-envelope.ts';
 import { parseTelephonyParams, TelephonyFailure } from '../../collector/src/http/telephony-envelope.ts';
 import { parseTrackingParams } from '../../collector/src/http/tracking-envelope.ts';
-import { valid } from '../../collector/src/manage/validate.ts';
+import { valid } from '../../collector/src/http/manage-validate.ts';
 import { OPERATIONS, TAGS } from '../../collector/src/openapi/operations.ts';
 import { reportRange } from '../../collector/src/reports/day-range.ts';
 import { TrackingFailure } from '../../collector/src/tracking/failure.ts';

@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isPublicAddress, refusedTarget } from '../../collector/src/webhooks/public-address.ts';
 import { isCardNumber, isSecretField } from '../../collector/src/forms/secret-fields.ts';
-import { visibleLength } from '../../collector/src/manage/password-rules.ts';
+import { visibleLength } from '../../collector/src/team/password-rules.ts';
 import { seed, startCollector, testDatabase, useSeededCollector, type TestDatabase } from '../helpers/collector.ts';
 import { domainNamed, trackingFixture, twoAccountsFixture } from '../helpers/fixtures.ts';
 import { useMailedCollector } from '../helpers/mailed-collector.ts';

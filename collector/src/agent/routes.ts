@@ -3,7 +3,7 @@ import { LOGGED_KINDS } from '../webhooks/documents.ts';
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import { agentStatsRequest, callStartRequest, deliveryLogRequest, formatUtcDateTime, setAgentRequest } from '@ringtrail/shared';
-import type { AccountDoc } from '../manage/documents.ts';
+import type { AccountDoc } from '../team/documents.ts';
 import type { Collections } from '../db/collections.ts';
 import { DialledNumbers } from '../domains/dialled-numbers.ts';
 import { hashKey } from '../domains/keys.ts';

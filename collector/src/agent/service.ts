@@ -1,7 +1,7 @@
 // The call-center agent service: the ringing call's record and what is known of its caller,
 // agents attached to calls, and their statistics. Knows nothing of HTTP.
 import { toCents, type AgentStats, type CallStartRequest, type CallStartResult } from '@ringtrail/shared';
-import type { AccountDoc } from '../manage/documents.ts';
+import type { AccountDoc } from '../team/documents.ts';
 import type { CallDoc } from '../telephony/documents.ts';
 import type { CartDoc, OrderDoc } from '../commerce/documents.ts';
 import type { Collections } from '../db/collections.ts';

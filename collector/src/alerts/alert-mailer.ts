@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '../logger.ts';
 import { mailMessage } from '../mail/message.ts';
-import { maySee } from '../manage/roles.ts';
+import { maySee } from '../team/roles.ts';
 import { callAlertMail, MAIL_KIND_OF } from './call-alert-mail.ts';
 import type { PendingAlertDoc } from './documents.ts';
 import type { Mailing } from './mailing.ts';

@@ -5,8 +5,8 @@
 import { z } from 'zod';
 import type { Collections } from '../db/collections.ts';
 import type { DomainDoc } from '../domains/documents.ts';
-import type { UserDoc } from '../manage/documents.ts';
-import { maySee, type Role } from '../manage/roles.ts';
+import type { UserDoc } from '../team/documents.ts';
+import { maySee, type Role } from '../team/roles.ts';
 import { CALL_ALERTS, DELIVERIES, type AlertChoices } from './documents.ts';
 
 export function defaultChoices(role: Role): AlertChoices {

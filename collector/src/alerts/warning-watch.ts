@@ -6,7 +6,7 @@ import { isDuplicateKey } from '../db/writes.ts';
 import type { DomainDoc } from '../domains/documents.ts';
 import type { Logger } from '../logger.ts';
 import { mailMessage } from '../mail/message.ts';
-import type { UserDoc } from '../manage/documents.ts';
+import type { UserDoc } from '../team/documents.ts';
 import type { Mailing } from './mailing.ts';
 import { Rounds } from './rounds.ts';
 import { warningMail } from './warning-mail.ts';

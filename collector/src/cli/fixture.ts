@@ -3,8 +3,8 @@ import { z } from 'zod';
 import { alertChoicesBody } from '../alerts/choices.ts';
 import { countryOfBody, domainName, domainSettingsIn, phoneIn, poolNumbersCountry, poolSettingsIn, shapedByInput } from '../domains/settings.ts';
 import { webhookEvents } from '../webhooks/events.ts';
-import { signUpBody } from '../manage/sign-up.ts';
-import { ROLES } from '../manage/roles.ts';
+import { signUpBody } from '../team/sign-up.ts';
+import { ROLES } from '../team/roles.ts';
 
 const key = z.string().min(8, 'keys must be at least 8 characters');
 

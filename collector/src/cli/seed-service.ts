@@ -6,7 +6,7 @@ import { CallSummaries } from '../data/call-summaries.ts';
 import { hashKey } from '../domains/keys.ts';
 import { addOverflowNumber, addPoolNumber, numberRefusal } from '../domains/pool-numbers.ts';
 import { settingsFields } from '../domains/settings.ts';
-import { saveUser, usernameKey, UserError } from '../manage/users.ts';
+import { saveUser, usernameKey, UserError } from '../team/users.ts';
 import { AlertChoicesStore } from '../alerts/choices.ts';
 import { BlockedCallers } from '../telephony/blocked-callers.ts';
 import type { Fixture } from './fixture.ts';

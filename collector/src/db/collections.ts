@@ -1,7 +1,7 @@
 // The registry of the collections: each family owns the shapes and indexes of its documents (its
 // folder's documents.ts); this gathers them under one name each and creates the indexes at start.
 import type { Collection, Db } from 'mongodb';
-import { manageIndexes, type AccountDoc, type AuditDoc, type InvitationDoc, type SessionDoc, type SharedLinkDoc, type UserDoc } from '../manage/documents.ts';
+import { manageIndexes, type AccountDoc, type AuditDoc, type InvitationDoc, type SessionDoc, type SharedLinkDoc, type UserDoc } from '../team/documents.ts';
 import { domainIndexes, type DomainDoc, type TrackingNumberDoc } from '../domains/documents.ts';
 import { trackingIndexes, type ClickDoc, type LeaseDoc, type OverflowShowDoc, type SlotDoc, type ViewDoc, type ViewKeyDoc, type VisitDoc } from '../tracking/documents.ts';
 import { offlineIndexes, type OfflineAssignmentDoc } from '../offline/documents.ts';

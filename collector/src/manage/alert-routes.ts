@@ -5,11 +5,11 @@ import type Router from '@koa/router';
 import type { Collections } from '../db/collections.ts';
 import { bodyOf, parseBody } from '../http/body.ts';
 import { AlertChoicesStore, alertChoicesBody } from '../alerts/choices.ts';
-import { memberOf, type Can } from './access.ts';
+import { memberOf, type Can } from '../team/access.ts';
 import { domainsOfAccount } from './domains.ts';
-import { maySee, RULES } from './roles.ts';
+import { maySee, RULES } from '../team/roles.ts';
 import { domainOf } from './settings-routes.ts';
-import { valid } from './validate.ts';
+import { valid } from '../http/manage-validate.ts';
 
 export function alertRoutes(router: Router, c: Collections, can: Can, mailConfigured: boolean): void {
   const store = new AlertChoicesStore(c);

@@ -15,9 +15,9 @@ import { bodyOf, parseBody } from '../http/body.ts';
 import { ManageFailure } from '../http/manage-envelope.ts';
 import { BlockedCallers } from '../telephony/blocked-callers.ts';
 import { domainOf } from './settings-routes.ts';
-import { valid } from './validate.ts';
-import { auditing, memberOf, type Can } from './access.ts';
-import { RULES } from './roles.ts';
+import { valid } from '../http/manage-validate.ts';
+import { auditing, memberOf, type Can } from '../team/access.ts';
+import { RULES } from '../team/roles.ts';
 
 export const blockedCallerBodyIn = (country: string) => z.object({ number: phoneIn(country) });
 export const blockedCallerBody = blockedCallerBodyIn(DEFAULT_COUNTRY);

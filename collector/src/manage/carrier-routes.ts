@@ -17,9 +17,9 @@ import { e164Of } from '../domains/phone-numbers.ts';
 import type { Collections } from '../db/collections.ts';
 import { bodyOf, parseBody } from '../http/body.ts';
 import { ManageFailure } from '../http/manage-envelope.ts';
-import { auditing, memberOf, type Can } from './access.ts';
-import { RULES } from './roles.ts';
-import { valid } from './validate.ts';
+import { auditing, memberOf, type Can } from '../team/access.ts';
+import { RULES } from '../team/roles.ts';
+import { valid } from '../http/manage-validate.ts';
 
 const STATUS: Record<CarrierErrorKind, number> = { credentials: 400, unavailable: 400, suspended: 400, refused: 400, 'rate-limited': 429, timeout: 504, unreachable: 502 };
 

@@ -9,10 +9,10 @@ import type { FormWrites } from '../forms/form-writes.ts';
 import { bodyOf, parseBody } from '../http/body.ts';
 import { ManageFailure } from '../http/manage-envelope.ts';
 import { reportRange } from '../reports/day-range.ts';
-import { auditing, type Can } from './access.ts';
-import { RULES } from './roles.ts';
+import { auditing, type Can } from '../team/access.ts';
+import { RULES } from '../team/roles.ts';
 import { domainOf } from './settings-routes.ts';
-import { valid } from './validate.ts';
+import { valid } from '../http/manage-validate.ts';
 import { verdictBody } from './verdict-routes.ts';
 
 export function formsRoutes(router: Router, c: Collections, can: Can, writes: FormWrites): void {

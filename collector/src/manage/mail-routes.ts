@@ -7,9 +7,9 @@ import { ManageFailure } from '../http/manage-envelope.ts';
 import { html as mailHtml, mailPage } from '../mail/layout.ts';
 import { mailMessage } from '../mail/message.ts';
 import type { Outbox } from '../webhooks/outbox.ts';
-import type { Can, SignedIn } from './access.ts';
-import { RULES } from './roles.ts';
-import { tooMany } from './sign-in-limit.ts';
+import type { Can, SignedIn } from '../team/access.ts';
+import { RULES } from '../team/roles.ts';
+import { tooMany } from '../team/sign-in-limit.ts';
 import { WindowLimiter } from '../http/rate-limits.ts';
 
 /** Failed mails listed at most. */

@@ -6,18 +6,18 @@ import type { Context } from 'koa';
 import type { Collections } from '../db/collections.ts';
 import { bodyOf, parseBody } from '../http/body.ts';
 import { ManageFailure } from '../http/manage-envelope.ts';
-import { auditing, memberOf, type Can } from './access.ts';
-import { AuditLog, entryView } from './audit.ts';
-import type { AuditDoc } from './documents.ts';
+import { auditing, memberOf, type Can } from '../team/access.ts';
+import { AuditLog, entryView } from '../team/audit.ts';
+import type { AuditDoc } from '../team/documents.ts';
 import { countryOf, DEFAULT_COUNTRY } from '../domains/phone-numbers.ts';
 import { withPhoneDisplay } from '../domains/phone-display.ts';
-import { linkUrl, type NewLink } from './invitations.ts';
-import { memberChange, memberInvite, Members, memberView } from './members.ts';
-import { RULES } from './roles.ts';
+import { linkUrl, type NewLink } from '../team/invitations.ts';
+import { memberChange, memberInvite, Members, memberView } from '../team/members.ts';
+import { RULES } from '../team/roles.ts';
 import { domainOf } from './settings-routes.ts';
-import { usernameKey } from './users.ts';
-import { valid } from './validate.ts';
-import { sendLinkMail } from './link-mail.ts';
+import { usernameKey } from '../team/users.ts';
+import { valid } from '../http/manage-validate.ts';
+import { sendLinkMail } from '../team/link-mail.ts';
 import type { Outbox } from '../webhooks/outbox.ts';
 
 /** `publicUrl`: where people reach the collector; a link opens on its back end, whatever Host a request named. */

@@ -8,14 +8,14 @@ import { ManageFailure } from '../http/manage-envelope.ts';
 import { bodyOf, parseBody } from '../http/body.ts';
 import type { People } from '../people/people.ts';
 import { timelineOf } from '../people/timeline.ts';
-import { auditing, memberOf, type Can } from './access.ts';
+import { auditing, memberOf, type Can } from '../team/access.ts';
 import { erasePerson } from '../people/erase.ts';
 import { personExport } from '../people/export.ts';
 import { sendFile } from './report-routes.ts';
 import type { RecordingStates } from '../recordings/states.ts';
 import type { RecordingStore } from '../recordings/store.ts';
 import type { CallWrites } from '../telephony/call-writes.ts';
-import { RULES } from './roles.ts';
+import { RULES } from '../team/roles.ts';
 import { domainOf } from './settings-routes.ts';
 
 export function peopleRoutes(router: Router, c: Collections, can: Can, people: People, writes: CallWrites, recordings: { store: RecordingStore; states: RecordingStates } | null): void {

@@ -1,5 +1,5 @@
 // HTTP in for the management API (/manage/api): the session routes, the account's members and
-// activity, the settings and reports. Every route names who may call it (access.ts, roles.ts);
+// activity, the settings and reports. Every route names who may call it (team/access.ts, team/roles.ts);
 // every state-changing request of a session carries its CSRF token in `X-CSRF-Token`; the cookie
 // is HttpOnly, SameSite=Lax.
 import Router from '@koa/router';
@@ -11,10 +11,10 @@ import type { TrafficBuffer } from '../reports/traffic-buffer.ts';
 import type { Outbox } from '../webhooks/outbox.ts';
 import { manageEnvelope } from '../http/manage-envelope.ts';
 import type { Logger } from '../logger.ts';
-import { guards } from './access.ts';
-import { AuditLog } from './audit.ts';
-import { Sessions } from './sessions.ts';
-import type { SignInLimit } from './sign-in-limit.ts';
+import { guards } from '../team/access.ts';
+import { AuditLog } from '../team/audit.ts';
+import { Sessions } from '../team/sessions.ts';
+import type { SignInLimit } from '../team/sign-in-limit.ts';
 import { reportRoutes } from './report-routes.ts';
 import { settingsRoutes } from './settings-routes.ts';
 import { blocklistRoutes } from './blocklist-routes.ts';

@@ -21,10 +21,10 @@ import { addNumbers, addPool, listNumbers, numbersShown, poolOf, removeNumber } 
 import type { OfflineNumbers } from '../offline/service.ts';
 import { assignOffline, setOfflineRecording, setOfflineRedirect, unassignOffline } from './offline-numbers.ts';
 import { localeQuery, numbersBodyIn, offlineAssignmentIn, offlineRecording, offlineRedirect, webhookEventsBody, webhookUrl } from './bodies.ts';
-import { valid } from './validate.ts';
+import { valid } from '../http/manage-validate.ts';
 import { currencyOf, localeOfTimeZone } from '../domains/locale.ts';
-import { auditing, memberOf, type Can, type SignedIn } from './access.ts';
-import { maySee, RULES } from './roles.ts';
+import { auditing, memberOf, type Can, type SignedIn } from '../team/access.ts';
+import { maySee, RULES } from '../team/roles.ts';
 import { accountOf, deliveries, resend, rotateCallCenterKey, rotateWebhookSecret, sendTestPush, setWebhookUrl } from './webhooks.ts';
 
 const accountIdOf = (ctx: Context) => memberOf(ctx).accountId;

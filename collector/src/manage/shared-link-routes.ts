@@ -10,15 +10,15 @@ import { ManageFailure, manageEnvelope } from '../http/manage-envelope.ts';
 import type { Logger } from '../logger.ts';
 import { reportRange } from '../reports/day-range.ts';
 import { overviewWithPrevious } from '../reports/overview.ts';
-import { auditing, memberOf, type Can } from './access.ts';
-import type { SharedLinkDoc } from './documents.ts';
-import { MAX_PASSWORD } from './password-rules.ts';
+import { auditing, memberOf, type Can } from '../team/access.ts';
+import type { SharedLinkDoc } from '../team/documents.ts';
+import { MAX_PASSWORD } from '../team/password-rules.ts';
 import { managePage } from './pages.ts';
-import { RULES } from './roles.ts';
+import { RULES } from '../team/roles.ts';
 import { domainOf } from './settings-routes.ts';
-import { sharedLinkBody, SharedLinks, sharedLinkView, sharedUrl } from './shared-links.ts';
-import type { SignInLimit } from './sign-in-limit.ts';
-import { valid } from './validate.ts';
+import { sharedLinkBody, SharedLinks, sharedLinkView, sharedUrl } from '../team/shared-links.ts';
+import type { SignInLimit } from '../team/sign-in-limit.ts';
+import { valid } from '../http/manage-validate.ts';
 
 /** `publicUrl`: where people reach the collector; a shared link starts with it, whatever Host a request named. */
 export function sharedLinkRoutes(router: Router, c: Collections, can: Can, publicUrl: string): void {

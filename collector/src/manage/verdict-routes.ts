@@ -10,9 +10,9 @@ import { VERDICTS } from '../telephony/leads.ts';
 import type { CallWrites } from '../telephony/call-writes.ts';
 import { CallVerdicts } from '../telephony/verdicts.ts';
 import { domainOf } from './settings-routes.ts';
-import { valid } from './validate.ts';
-import { auditing, memberOf, type Can } from './access.ts';
-import { RULES } from './roles.ts';
+import { valid } from '../http/manage-validate.ts';
+import { auditing, memberOf, type Can } from '../team/access.ts';
+import { RULES } from '../team/roles.ts';
 
 export const verdictBody = z.object({ verdict: z.enum(VERDICTS, { error: `must be one of ${VERDICTS.join(', ')}, or null to undo` }).nullable() });
 

@@ -1,7 +1,7 @@
 // The back end's account settings: the webhook URL, its signing secret, the call-center key, and
 // the delivery log with "send again". Knows nothing of HTTP.
 import { randomBytes } from 'node:crypto';
-import type { AccountDoc } from './documents.ts';
+import type { AccountDoc } from '../team/documents.ts';
 import type { Collections } from '../db/collections.ts';
 import { LOGGED_KINDS, type DeliveryLogDoc } from '../webhooks/documents.ts';
 import { hashKey, newKey } from '../domains/keys.ts';

@@ -29,10 +29,10 @@ import { localeQuery, numbersBody, offlineAssignment, offlineRecording, offlineR
 import { blockedCallerBody } from '../manage/blocklist-routes.ts';
 import { verdictBody } from '../manage/verdict-routes.ts';
 import { TOUCH_MODELS } from '../reports/touch-models.ts';
-import { signUpBody } from '../manage/sign-up.ts';
+import { signUpBody } from '../team/sign-up.ts';
 import { invitationAccept, invitationCheck, passwordChange, passwordResetRequest } from '../manage/session-routes.ts';
-import { memberChange, memberInvite } from '../manage/members.ts';
-import { sharedLinkBody } from '../manage/shared-links.ts';
+import { memberChange, memberInvite } from '../team/members.ts';
+import { sharedLinkBody } from '../team/shared-links.ts';
 import { alertChoicesBody } from '../alerts/choices.ts';
 import * as answer from './envelopes.ts';
 

@@ -1,11 +1,11 @@
 // Who is signed in, and what their role lets the page show. The server checks every request by
-// the rules of manage/roles.ts; the page reads the same rules to leave out the controls a role may
+// the rules of team/roles.ts; the page reads the same rules to leave out the controls a role may
 // not use, so nobody meets a 403.
 import { createContext } from 'preact';
 import { useContext } from 'preact/hooks';
-import { RULES, type Role, type Rule } from '../roles.ts';
+import { RULES, type Role, type Rule } from '../../team/roles.ts';
 
-export { ROLES, type Role } from '../roles.ts';
+export { ROLES, type Role } from '../../team/roles.ts';
 
 export interface Who {
   username: string;

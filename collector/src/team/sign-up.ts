@@ -7,7 +7,7 @@ import { ManageFailure } from '../http/manage-envelope.ts';
 import { hashPassword } from './passwords.ts';
 import { emailAddress, usernameKey } from './users.ts';
 import { chosenPassword } from './password-rules.ts';
-import { valid } from './validate.ts';
+import { valid } from '../http/manage-validate.ts';
 
 export const signUpBody = z.object({
   account: z.string().trim().min(2, 'must be at least 2 characters').max(100),

@@ -1,7 +1,7 @@
 // Settings sent to the back end, checked by their zod schema: the first problem, named by its
 // field, is the answer's error (`allowedOrigins.0: must be an http or https URL`).
 import type { z } from 'zod';
-import { ManageFailure } from '../http/manage-envelope.ts';
+import { ManageFailure } from './manage-envelope.ts';
 
 export function valid<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> {
   const parsed = schema.safeParse(value);
