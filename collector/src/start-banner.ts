@@ -1,5 +1,6 @@
 // What `npm start` does for someone trying RingTrail: the demo fixture loaded into an empty
 // database, and a banner with the demo's keys, its back-end user and a curl line to try.
+import { utcMinute } from './domains/dates.ts';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readFixtureFile } from './cli/fixture-file.ts';
@@ -59,7 +60,7 @@ export async function printBanner(c: Collections, config: Config, base: string, 
   else if ((await c.users.countDocuments({}, { limit: 1 })) === 0) {
     // create-user made an invitation: the first user is on their way, not missing.
     const waiting = await c.invitations.findOne({ kind: 'invitation', usedAt: { $exists: false }, revokedAt: { $exists: false }, expiresAt: { $gt: new Date() } }, { sort: { createdAt: -1 } });
-    if (waiting) console.log(`No user yet: the invitation of ${waiting.username} (account ${waiting.accountId}) waits, until ${waiting.expiresAt.toISOString().slice(0, 16).replace('T', ' ')} UTC. A new link: npm run admin -- create-user --account ${waiting.accountId} --username ${waiting.username}`);
+    if (waiting) console.log(`No user yet: the invitation of ${waiting.username} (account ${waiting.accountId}) waits, until ${utcMinute(waiting.expiresAt)}. A new link: npm run admin -- create-user --account ${waiting.accountId} --username ${waiting.username}`);
     else console.log(`No user yet${config.demo ? '' : ' (no demo: DEMO is off)'}: npm run admin -- create-user --account NAME --username EMAIL`);
   }
   if (!config.telephonyApiKey) console.log('Telephony (/telephony/*) is off: set TELEPHONY_API_KEY (16+ characters) to report calls');

@@ -1,4 +1,5 @@
 export * from './phone.ts';
+export * from './secret-fields.ts';
 export * from './number-types.ts';
 export * from './schemas/wire.ts';
 export * from './schemas/tracking.ts';

@@ -1,6 +1,7 @@
 // The collector as `npm start` runs it (collector/src/main.ts), in a child process: start, exit, and
 // whether its embedded database still answers.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { promisify } from 'node:util';
 import { readFileSync } from 'node:fs';
 import { MongoClient } from 'mongodb';
 
@@ -31,6 +32,13 @@ export function startMain(dataDir: string, env: Record<string, string> = {}, { d
     child.stderr.on('data', onData);
     child.once('exit', (code) => reject(new Error(`exited with ${code}:\n${out}`)));
   });
+}
+
+/** `npm run admin -- ARGS` beside a collector started on `dataDir` (on its database): what it printed. */
+export async function runAdmin(dataDir: string, args: string[], env: Record<string, string> = {}): Promise<string> {
+  const childEnv: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...env };
+  delete childEnv.MONGODB_URI;
+  return (await promisify(execFile)(process.execPath, ['--import', 'tsx', 'collector/src/cli/admin.ts', ...args], { env: childEnv })).stdout;
 }
 
 export function exitOf(child: ChildProcess): Promise<number | null> {

@@ -1,12 +1,10 @@
 // The collector as `npm start` runs it: embedded database, demo seed, graceful shutdown, restart.
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../collector/src/config.ts';
-import { answers, exitOf, startMain as startMainIn } from '../helpers/main-process.ts';
+import { answers, exitOf, runAdmin, startMain as startMainIn } from '../helpers/main-process.ts';
 import { CHROME_AGENT } from '../helpers/site-page.ts';
 import { until } from '../helpers/until.ts';
 
@@ -94,9 +92,7 @@ describe('npm start', () => {
     const env = { NODE_ENV: 'production', PUBLIC_URL: 'https://calls.example.com' };
     const first = await startMainIn(prodDir, env);
     try {
-      const childEnv: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: prodDir, LOG_LEVEL: 'silent', ...env };
-      delete childEnv.MONGODB_URI;
-      const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'collector/src/cli/admin.ts', 'create-user', '--account', 'Acme', '--username', 'boss@acme.example'], { env: childEnv });
+      const stdout = await runAdmin(prodDir, ['create-user', '--account', 'Acme', '--username', 'boss@acme.example'], env);
       expect(stdout).toContain('https://calls.example.com/manage/#/accept?token=');
     } finally {
       first.child.kill('SIGTERM');

@@ -2,16 +2,14 @@
 // crashes is started again on the same port and data with every write it acknowledged, repeated
 // crashes end in exit 1, and nothing outlives its owner. Beside a running collector, the
 // command-line tools use its database instead of killing it (db/embedded.ts).
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { MongoClient } from 'mongodb';
 import { afterAll, describe, expect, it } from 'vitest';
 import { publishedDatabase } from '../../collector/src/db/embedded.ts';
-import { answers, collectorProcesses, exitOf, startMain } from '../helpers/main-process.ts';
+import { answers, collectorProcesses, exitOf, runAdmin, startMain } from '../helpers/main-process.ts';
 import { freePort } from '../helpers/ports.ts';
 import { until } from '../helpers/until.ts';
 
@@ -115,9 +113,7 @@ describe('the command line beside a running collector', () => {
     try {
       const published = publishedDatabase(dataDir)!;
       expect(published).toEqual({ pid: expect.any(Number), ownerPid: running.child.pid, uri: `mongodb://127.0.0.1:${dbPort}/` });
-      const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'silent' };
-      delete env.MONGODB_URI;
-      const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'collector/src/cli/admin.ts', 'create-user', '--account', 'Acme', '--username', 'second@acme.example'], { env });
+      const stdout = await runAdmin(dataDir, ['create-user', '--account', 'Acme', '--username', 'second@acme.example']);
       expect(stdout).toContain('Invitation of second@acme.example to account Acme as owner');
       const token = new URLSearchParams(new URL(/^(http\S+)$/m.exec(stdout)![1]!).hash.split('?')[1]).get('token');
       // Same server, still serving, and the new user is in it.
@@ -128,9 +124,8 @@ describe('the command line beside a running collector', () => {
       expect(signIn.status).toBe(200);
 
       // The warning checks and the retention, run now by an operator (issue 52), on the same database.
-      const round = async (command: string) => (await promisify(execFile)(process.execPath, ['--import', 'tsx', 'collector/src/cli/admin.ts', command], { env })).stdout;
-      expect(await round('check-warnings')).toMatch(/^(Warnings: none holds now\.|\S+: [a-z-]+ since \d{4}-\d\d-\d\d \d\d:\d\d UTC \(.*\))$/m);
-      expect(await round('run-retention')).toBe("Retention: 0 recording(s) past their domain's days deleted.\n");
+      expect(await runAdmin(dataDir, ['check-warnings'])).toMatch(/^(Warnings: none holds now\.|\S+: [a-z-]+ since \d{4}-\d\d-\d\d \d\d:\d\d UTC \(.*\))$/m);
+      expect(await runAdmin(dataDir, ['run-retention'])).toBe("Retention: 0 recording(s) past their domain's days deleted.\n");
 
       const second = await startMain(dataDir).then(() => null, (err: Error) => err.message);
       expect(second).toContain(`The embedded database of ${dataDir} is already run by process ${running.child.pid}`);

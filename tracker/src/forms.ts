@@ -4,11 +4,13 @@
 //   kept: fields whose type is email or tel, whose autocomplete is a name, e-mail, phone or
 //     organization, whose name says name, e-mail, phone, company, subject or message, any textarea,
 //     and the fields the owner listed by name;
-//   never: passwords, hidden fields, files, payment card fields (autocomplete cc-*, or a name like
-//     a card number or code), and any field or form marked data-ringtrail-ignore.
+//   never: passwords (by type, or a name like one), hidden fields, files, payment card fields
+//     (autocomplete cc-*, or a name like a card number or code: shared/src/secret-fields.ts, the
+//     form door's rule too), and any field or form marked data-ringtrail-ignore.
 // Values are cut to 2,000 characters, the whole to 16 KB. Nothing is sent without the visitor's
 // consent (`RingTrail.consented()`). A hidden field the tag adds to each form, which people never
 // fill, tells robots apart.
+import { SECRET_FIELD_NAME } from '../../shared/src/secret-fields.ts';
 
 interface Core {
   visitId(): number;
@@ -21,7 +23,6 @@ const HONEYPOT = 'rt_hp';
 const SKIPPED_TYPES = /^(password|hidden|file|submit|button|reset|image|checkbox|radio)$/;
 const CONTACT_AUTOCOMPLETE = /^(name|given-name|additional-name|family-name|nickname|email|tel|tel-national|organization)$/;
 const CONTACT_NAME = /name|nom|e-?mail|courriel|phone|tel|mobile|company|soci[eé]t[eé]|organi[sz]ation|subject|sujet|message|comment/i;
-const CARD_NAME = /card|cc-?(num|number|csc|cvv|exp)|cvv|cvc|csc|iban|expir/i;
 
 const script = document.currentScript as HTMLScriptElement;
 const query = new URL(script.src).searchParams;
@@ -35,7 +36,7 @@ export function captured(field: Field, extra: string[]): boolean {
   const type = (field as HTMLInputElement).type || '';
   const auto = (field.getAttribute('autocomplete') || '').toLowerCase();
   const name = field.name;
-  if (!name || name == HONEYPOT || SKIPPED_TYPES.test(type) || auto.startsWith('cc-') || CARD_NAME.test(name) || field.closest('[data-ringtrail-ignore]')) return false;
+  if (!name || name == HONEYPOT || SKIPPED_TYPES.test(type) || auto.startsWith('cc-') || SECRET_FIELD_NAME.test(name) || field.closest('[data-ringtrail-ignore]')) return false;
   return extra.includes(name) || type == 'email' || type == 'tel' || CONTACT_AUTOCOMPLETE.test(auto) || CONTACT_NAME.test(name) || field.tagName == 'TEXTAREA';
 }
 

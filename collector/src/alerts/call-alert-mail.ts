@@ -3,7 +3,7 @@
 // `New lead: form from ada@example.com (acme.example)`), the body each call with its time, caller
 // (as the domain's privacy allows), where they came from and a link to its page, and each form
 // submission that is a lead with its page, source and fields; a plain-text part says the same.
-import { callOutcome, OUTCOME_WORDS } from '../telephony/outcome.ts';
+import { OUTCOME_WORDS, outcomeShown } from '../telephony/outcome.ts';
 import { when, localeOf, type Clock } from '../domains/dates.ts';
 import { maskCaller } from '../domains/caller-privacy.ts';
 import type { DomainDoc } from '../domains/documents.ts';
@@ -62,9 +62,9 @@ export function callAlertMail({ alert, to, domain, calls, forms = [], publicUrl,
   const callerOf = (call: CallDoc) => (call.caller && domain.callerPrivacy === 'none' ? displayOf(call.caller, country) : maskCaller(call.caller, domain.callerPrivacy));
   // What happened, in words; a number nobody held said as such, beside it.
   const outcomeWords = (call: CallDoc) => {
-    const outcome = callOutcome(call);
+    const { outcome, unattributed } = outcomeShown(call);
     const words = outcome === 'SUCCESS' ? `Answered, ${call.duration} s` : outcome === 'CALLER_PHONE_BLACKLISTED' ? 'Refused: the caller is blocked' : outcome ? (OUTCOME_WORDS[outcome] ?? outcome) : 'Going on';
-    return call.status === 'NOTASSIGNED' && outcome !== 'NOTASSIGNED' ? `${words} (a number nobody held: not attributed)` : words;
+    return unattributed ? `${words} (a number nobody held: not attributed)` : words;
   };
   const callItem = (call: CallDoc): Listed => ({
     at: call.startedAt,

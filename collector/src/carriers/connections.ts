@@ -170,8 +170,7 @@ export class CarrierConnections {
 
   private opens(sealed: string): boolean {
     try {
-      this.box!.open(sealed);
-      return true;
+      return this.open(sealed) !== undefined;
     } catch {
       return false;
     }

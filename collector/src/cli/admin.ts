@@ -10,6 +10,7 @@
 //   npm run admin -- run-retention
 //     the recordings' retention now (the collector runs it every hour): prints how many went.
 // Links are valid 7 days and used once.
+import { utcMinute } from '../domains/dates.ts';
 import { parseArgs } from 'node:util';
 import { loadConfig, type Config } from '../config.ts';
 import { collections } from '../db/collections.ts';
@@ -105,7 +106,7 @@ async function runRound(command: string): Promise<void> {
     await new WarningWatch(new Mailing(c, new Outbox(c), config.publicUrl ?? `http://${config.host}:${config.port}`)).tick();
     const holding = await c.warningStates.find({ endedAt: null }).sort({ _id: 1 }).toArray();
     if (!holding.length) console.log('Warnings: none holds now.');
-    for (const w of holding) console.log(`${w.domainId ?? `account ${w.accountId}`}: ${w.warning} since ${w.since.toISOString().slice(0, 16).replace('T', ' ')} UTC (${w.facts.map(([k, v]) => `${k}: ${v}`).join('; ')})`);
+    for (const w of holding) console.log(`${w.domainId ?? `account ${w.accountId}`}: ${w.warning} since ${utcMinute(w.since)} (${w.facts.map(([k, v]) => `${k}: ${v}`).join('; ')})`);
   } finally {
     await database.close();
   }

@@ -25,3 +25,8 @@ export function when(value: string, clock: Clock): string {
 export function day(value: string, clock: Clock): string {
   return new Intl.DateTimeFormat(clock.locale, { timeZone: 'UTC', year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date(`${value}T00:00:00Z`));
 }
+
+/** An instant to the minute in UTC, as the operator's console and messages write it: `2026-11-28 01:05 UTC`. */
+export function utcMinute(at: Date): string {
+  return `${at.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+}

@@ -31,6 +31,19 @@ const accountIdOf = (ctx: Context) => memberOf(ctx).accountId;
 /** Settings whose value the activity log never keeps: it says they changed. */
 const SECRET_SETTINGS = new Set(['ga4ApiSecret']);
 
+type SettingChange = { field: string; from: unknown; to: unknown } | { field: string; changed: true };
+
+/** What a change of settings changed, not every field of the form: each field's value before and
+ * after as the back end shows it, a secret only as changed. */
+function settingChanges(fields: string[], before: DomainDoc, after: DomainDoc, shownBefore: object, shownAfter: object): SettingChange[] {
+  const shown = (view: object, field: string) => (view as Record<string, unknown>)[field] ?? null;
+  return fields.flatMap((field): SettingChange[] => {
+    if (SECRET_SETTINGS.has(field)) return before[field as keyof DomainDoc] !== after[field as keyof DomainDoc] ? [{ field, changed: true }] : [];
+    const [from, to] = [shown(shownBefore, field), shown(shownAfter, field)];
+    return JSON.stringify(from) !== JSON.stringify(to) ? [{ field, from, to }] : [];
+  });
+}
+
 /** The domain named in the path, if it is the signed-in account's and the member may see it
  * (otherwise 404, as for a domain that does not exist); the audit entry names it. */
 export async function domainOf(c: Collections, ctx: Context): Promise<DomainDoc> {
@@ -112,14 +125,10 @@ export function settingsRoutes(router: Router, c: Collections, outbox: Outbox, o
     const changes = valid(domainSettingsIn(countryOfBody(body, countryOf(domain))).partial().strict(), body);
     const sent = onlySent(changes, body);
     const updated = await updateDomain(c, domain, sent);
-    // What changed, not every field of the form: from and to, a secret only as changed.
-    const [before, after] = [domainView(domain), domainView(updated)] as Record<string, unknown>[];
-    const changed = Object.keys(sent).flatMap((field): ({ field: string; changed: true } | { field: string; from: unknown; to: unknown })[] => {
-      if (SECRET_SETTINGS.has(field)) return domain[field as 'ga4ApiSecret'] !== updated[field as 'ga4ApiSecret'] ? [{ field, changed: true as const }] : [];
-      return JSON.stringify(before![field]) !== JSON.stringify(after![field]) ? [{ field, from: before![field] ?? null, to: after![field] ?? null }] : [];
-    });
+    const after = domainView(updated);
+    const changed = settingChanges(Object.keys(sent), domain, updated, domainView(domain), after);
     auditing(ctx, { settings: changed.map((change) => change.field), changes: changed });
-    ctx.body = domainView(updated);
+    ctx.body = after;
   });
 
   router.post('/domains/:domain/keys/:kind', can(RULES.manageDomain, 'key.rotate'), async (ctx) => {

@@ -7,7 +7,7 @@ import type { DomainDoc } from '../domains/documents.ts';
 import { maskCaller } from '../domains/caller-privacy.ts';
 import { countryOf, nationalOf } from '../domains/phone-numbers.ts';
 import { withPhoneDisplay } from '../domains/phone-display.ts';
-import { callOutcome } from '../telephony/outcome.ts';
+import { outcomeApart } from '../telephony/outcome.ts';
 import { sourceLabel } from '../tracking/attribution.ts';
 import type { Touch } from '../tracking/touches.ts';
 import type { PossibleMatch } from './documents.ts';
@@ -56,7 +56,7 @@ export async function timelineOf(c: Collections, domain: DomainDoc, personId: nu
   const sales = orderRefs.length ? await c.orders.find({ $or: orderRefs, domainId: domain._id, isSale: true }, { sort: { createdAt: -1 }, limit: TIMELINE_MAX }).toArray() : [];
   const events: TimelineEvent[] = [
     ...visits.map((v): TimelineEvent => ({ type: 'visit', at: v.createdAt, visitId: v._id, source: sourceLabel(v.attribution), keyword: v.attribution.keyword, landingUrl: v.landingUrl })),
-    ...calls.map((call): TimelineEvent => ({ type: 'call', at: call.startedAt, callId: call._id, status: call.status, ...(callOutcome(call) !== call.status ? { outcome: callOutcome(call) } : {}), duration: call.duration, source: call.source, keyword: call.keyword, lead: call.lead ?? null, recording: call.recording?.status === 'stored' })),
+    ...calls.map((call): TimelineEvent => ({ type: 'call', at: call.startedAt, callId: call._id, status: call.status, ...outcomeApart(call), duration: call.duration, source: call.source, keyword: call.keyword, lead: call.lead ?? null, recording: call.recording?.status === 'stored' })),
     ...texts.filter((s) => !s.blocked).map((s): TimelineEvent => ({ type: 'sms', at: s.sentAt, smsId: s._id, message: Array.isArray(s.message) ? s.message.join('') : s.message })),
     ...forms.map((f): TimelineEvent => ({ type: 'form', at: f.submittedAt, formId: f._id, pageUrl: f.pageUrl, source: f.source, fields: f.fields, lead: f.lead, spam: f.spam })),
     ...sales.map((o): TimelineEvent => ({ type: 'sale', at: o.convertedAt ?? o.createdAt, orderId: o.externalId, status: o.status, totalCost: o.totalCost, currency: o.currency, callId: o.callId })),

@@ -10,7 +10,7 @@ import { countryOf, nationalOf } from '../domains/phone-numbers.ts';
 import { withPhoneDisplay } from '../domains/phone-display.ts';
 import { localDaysBetween, localTime } from '../domains/time-zone.ts';
 import { BlockedCallers } from '../telephony/blocked-callers.ts';
-import { callOutcome } from '../telephony/outcome.ts';
+import { outcomeApart } from '../telephony/outcome.ts';
 import { UNATTRIBUTED } from './call-sources.ts';
 import type { DayRange } from './day-range.ts';
 import { csvLine } from './csv.ts';
@@ -106,7 +106,7 @@ export function rowOf(call: CallDoc, domain: DomainDoc): CallRow {
     caller: maskCaller(call.caller && nationalOf(call.caller, countryOf(domain)), domain.callerPrivacy),
     destination: call.destination && nationalOf(call.destination, countryOf(domain)),
     status: call.status ?? 'ONGOING',
-    ...(callOutcome(call) !== call.status ? { outcome: callOutcome(call) ?? 'ONGOING' } : {}),
+    ...outcomeApart(call),
     duration: call.duration,
     source: call.source,
     keyword: call.keyword,

@@ -5,6 +5,7 @@
 // takes tells nothing of a stored token (finding one whose digest starts like a guess's is finding
 // a SHA-256 preimage). A link is used once: the first accept that marks it used wins, at the
 // database. Knows nothing of HTTP.
+import { utcMinute } from '../domains/dates.ts';
 import { createHash, randomBytes } from 'node:crypto';
 import { ObjectId } from 'mongodb';
 import type { Collections } from '../db/collections.ts';
@@ -126,6 +127,6 @@ function linkProblem(link: InvitationDoc | null, now: Date): ManageFailure | nul
   if (!link) return new ManageFailure(404, 'This link is not valid: check that it was copied whole, or ask for a new one');
   if (link.revokedAt) return new ManageFailure(410, `${what(link)} was revoked: ask for a new one`);
   if (link.usedAt) return new ManageFailure(410, `${what(link)} was already used: ${link.kind === 'invitation' ? 'sign in with the password chosen then' : 'ask for a new one'}`);
-  if (link.expiresAt <= now) return new ManageFailure(410, `${what(link)} expired on ${link.expiresAt.toISOString().slice(0, 16).replace('T', ' ')} UTC: ask for a new one`);
+  if (link.expiresAt <= now) return new ManageFailure(410, `${what(link)} expired on ${utcMinute(link.expiresAt)}: ask for a new one`);
   return null;
 }

@@ -21,8 +21,21 @@ export const OUTCOME_WORDS: Record<string, string> = {
   ONGOING: 'Ongoing',
 };
 
-/** The call's status, or, for one NOTASSIGNED, the outcome its carrier reported (calls stored
- * before `outcome` was kept stay NOTASSIGNED). */
+/** What a screen or a mail says of a call (a stored one, a calls-log row, a timeline event): its
+ * outcome, and whether the number was held by nobody, so the call is not attributed. The status
+ * itself, but for one NOTASSIGNED with an outcome its carrier reported (calls stored before
+ * `outcome` was kept stay NOTASSIGNED). */
+export function outcomeShown<S extends string>(call: { status: S | null; outcome?: S | null }): { outcome: S | null; unattributed: boolean } {
+  const unattributed = call.status === 'NOTASSIGNED' && call.outcome != null && call.outcome !== 'NOTASSIGNED';
+  return { outcome: unattributed ? call.outcome! : call.status, unattributed };
+}
+
 export function callOutcome(call: Pick<CallDoc, 'status' | 'outcome'>): CallStatus | null {
-  return call.status === 'NOTASSIGNED' && call.outcome != null ? call.outcome : call.status;
+  return outcomeShown(call).outcome;
+}
+
+/** Our `outcome` field of an answer about the call: only where it is not the status. */
+export function outcomeApart(call: Pick<CallDoc, 'status' | 'outcome'>): { outcome?: CallStatus } {
+  const { outcome, unattributed } = outcomeShown(call);
+  return unattributed ? { outcome: outcome! } : {};
 }

@@ -100,8 +100,7 @@ export class TelephonyService {
   }
 
   /** The whisper of a stored call, or null when its domain's whisper is off. */
-  async whisperFor(callId: number): Promise<string | null> {
-    const call = await this.c.calls.findOne({ _id: callId });
+  async whisperFor(call: CallDoc | null): Promise<string | null> {
     return call && (await this.whispers(call.domainId)) ? whisperOf(call) : null;
   }
 

@@ -51,15 +51,22 @@ export function twilioRoutes(service: TelephonyService, recordings: Recordings, 
   // The number a request is about, whose account alone may sign it: the number called (`To`) of a new
   // call or text; a call's own number for the callbacks of a call known here (its `To` could name any).
   const called = (p: Params) => normalizePhone(p.To ?? '');
-  const ofCall = async (p: Params) => (await service.callByRef(p.CallSid ?? ''))?.trackingNumber ?? called(p);
-  const ofWhisper = async (_: Params, ctx: Context) => (await service.callById(Number(ctx.query.call)))?.trackingNumber ?? null;
+  // The call a callback is about, read once a request: the signature check reads it first.
+  const callOf = async (ctx: Context, find: () => Promise<CallDoc | null>): Promise<CallDoc | null> => {
+    if (!('call' in ctx.state)) ctx.state.call = await find();
+    return ctx.state.call as CallDoc | null;
+  };
+  const byRef = (ctx: Context, callSid: string) => callOf(ctx, () => service.callByRef(callSid));
+  const byId = (ctx: Context) => callOf(ctx, () => service.callById(Number(ctx.query.call)));
+  const ofCall = async (p: Params, ctx: Context) => (await byRef(ctx, p.CallSid ?? ''))?.trackingNumber ?? called(p);
+  const ofWhisper = async (_: Params, ctx: Context) => (await byId(ctx))?.trackingNumber ?? null;
   const guard = (numberOf: NumberOf, untracked: Untracked = nothingWritten) => [telephonyEnvelope(log), parseBody, twilioSignature(options, numberOf, untracked, log)];
   // The account's token cannot be read (SECRETS_KEY changed): its caller still reaches the number's
   // destination, untracked; nothing is written, since nothing could be checked.
   const forwardUntracked: Untracked = async (ctx, p) => {
     const route = await service.routeOf(normalizePhone(p.To ?? '') ?? '', null, new Date(), normalizePhone(p.From ?? ''));
     const twiml = new twilio.twiml.VoiceResponse();
-    if (route.destination && route.reason !== 'blocked') twiml.dial({ callerId: p.From || undefined }).number(toE164(route.destination));
+    if (route.destination) twiml.dial({ callerId: p.From || undefined }).number(toE164(route.destination));
     else twiml.say('This number is not in service.');
     xml(ctx, twiml);
   };
@@ -99,7 +106,7 @@ export function twilioRoutes(service: TelephonyService, recordings: Recordings, 
   router.post('/dial', ...guard(ofCall), async (ctx) => {
     const p = params(ctx);
     const twiml = new twilio.twiml.VoiceResponse();
-    const known = await service.callByRef(required(p, 'CallSid'));
+    const known = await byRef(ctx, required(p, 'CallSid'));
     const redirectLeg = ctx.query.leg === 'redirect';
     const dialStatus = p.DialCallStatus ?? '';
     if (known && !redirectLeg && known.redirect && (dialStatus === 'no-answer' || dialStatus === 'busy')) {
@@ -130,7 +137,7 @@ export function twilioRoutes(service: TelephonyService, recordings: Recordings, 
   // account's SID and auth token; a call unknown here, or a recording already taken, is ignored.
   router.post('/recording', ...guard(ofCall), async (ctx) => {
     const p = params(ctx);
-    const call = await service.callByRef(required(p, 'CallSid'));
+    const call = await byRef(ctx, required(p, 'CallSid'));
     if (call && p.RecordingStatus === 'completed' && p.RecordingUrl && p.RecordingSid) {
       const info = { duration: Number(p.RecordingDuration ?? '') || null, channels: Number(p.RecordingChannels ?? '') || null };
       await recordings.ready(call, p.RecordingSid, info, { url: p.RecordingUrl, ...(p.AccountSid ? { twilioAccountSid: p.AccountSid } : {}) });
@@ -141,7 +148,7 @@ export function twilioRoutes(service: TelephonyService, recordings: Recordings, 
   // Said to whoever answers, before the caller is put through.
   router.post('/whisper', ...guard(ofWhisper), async (ctx) => {
     const twiml = new twilio.twiml.VoiceResponse();
-    const sentence = await service.whisperFor(Number(ctx.query.call));
+    const sentence = await service.whisperFor(await byId(ctx));
     if (sentence) twiml.say(sentence);
     xml(ctx, twiml);
   });
@@ -153,7 +160,7 @@ export function twilioRoutes(service: TelephonyService, recordings: Recordings, 
     const p = params(ctx);
     const outcome = OUTCOMES[p.CallStatus ?? ''];
     if (outcome) {
-      const known = await service.callByRef(p.CallSid ?? '');
+      const known = await byRef(ctx, p.CallSid ?? '');
       const length = Number(p.CallDuration ?? 0) || 0;
       const report = known
         ? { ...storedReport(known), status: outcome, duration: length }

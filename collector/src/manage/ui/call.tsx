@@ -47,9 +47,8 @@ export function CallScreen({ route }: { route: Route }) {
               </dd>
               <dt>Source</dt>
               <dd>
-                {call.source ? <span title={call.source}>{sourceWords(call.source)}</span> : UNATTRIBUTED}
+                {call.source ? <span title={call.source}>{sourceWords(call.source, call.offlineDescription)}</span> : UNATTRIBUTED}
                 {call.keyword && <>, keyword <strong>{call.keyword}</strong></>}
-                {call.offlineDescription && <span class="muted"> ({call.offlineDescription})</span>}
                 {call.gclid && <div class="muted mono">gclid {call.gclid}</div>}
                 {call.msclkid && <div class="muted mono">msclkid {call.msclkid}</div>}
                 {call.fbclid && <div class="muted mono">fbclid {call.fbclid}</div>}

@@ -1,4 +1,5 @@
 // Figures as people read them.
+import { cameFrom } from '../../telephony/whisper.ts';
 export { change, count, money, percent, pointsChange, ratio } from '../../reports/figures.ts';
 
 export function duration(seconds: number): string {
@@ -23,19 +24,10 @@ export const phone = (digits: string | null) => (digits ? (written.get(digits) ?
 /** Appendix A's statuses as the back end shows them; the code itself is the title and the CSV's. */
 export { OUTCOME_WORDS as STATUS_LABELS } from '../../telephony/outcome.ts';
 
-/** What a source class is called in a sentence. */
-const SOURCE_CLASS_WORDS: Record<string, string> = { paid: 'paid ads', organic: 'search', social: 'social media', referral: 'a link', direct: 'a direct visit', offline: 'an offline number', unattributed: 'unattributed' };
-
-/** A source (`paid:google`, `referral:example.com`, `direct`) in words: `Google (paid ads)`,
- * `example.com (a link)`, `a direct visit`; the CSV and the filters keep the label itself. */
-export function sourceWords(label: string | null): string {
-  if (!label) return SOURCE_CLASS_WORDS.unattributed!;
-  const at = label.indexOf(':');
-  const kind = at < 0 ? label : label.slice(0, at);
-  const name = at < 0 ? '' : label.slice(at + 1);
-  const words = SOURCE_CLASS_WORDS[kind] ?? kind;
-  return name ? `${kind === 'referral' ? name : name.charAt(0).toUpperCase() + name.slice(1)} (${words})` : words;
-}
+/** A source (`paid:google`, `referral:example.com`) in words, as the whisper and the alert mails say
+ * it (telephony/whisper.ts): `Google Ads`, `a link on example.com`, `the Flyer campaign`; the CSV and
+ * the filters keep the label itself. */
+export const sourceWords = (source: string, offlineDescription: string | null = null) => cameFrom({ source, keyword: null, offlineDescription });
 
 /** A call that no visit led to: one name on every screen and in the CSV. */
 export const UNATTRIBUTED = 'unattributed';

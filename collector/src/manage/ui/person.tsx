@@ -5,12 +5,19 @@ import { useState } from 'preact/hooks';
 import type { Erased } from '../../people/erase.ts';
 import type { Timeline } from '../../people/timeline.ts';
 import { api, get } from './api.ts';
+import { outcomeShown } from '../../telephony/outcome.ts';
 import { duration, money, phone, sourceWords, STATUS_LABELS, when } from './format.ts';
 import { useLoad } from './hooks.ts';
 import { Failure } from './layout.tsx';
 import type { Route } from './route.ts';
 import { useClock } from './clock.ts';
 import { may, useWho } from './who.ts';
+
+/** A call's outcome in a sentence: `answered`, `no answer (not attributed)`, `going on`. */
+function callWords(call: { status: string | null; outcome?: string | null }): string {
+  const { outcome, unattributed } = outcomeShown(call);
+  return `${outcome ? (STATUS_LABELS[outcome] ?? outcome).toLowerCase() : 'going on'}${unattributed ? ' (not attributed)' : ''}`;
+}
 
 export function PersonScreen({ route }: { route: Route }) {
   const clock = useClock(route.domain);
@@ -91,10 +98,10 @@ export function PersonScreen({ route }: { route: Route }) {
           {data.events.map((e) => (
             <li data-event={e.type}>
               <span class="nowrap muted">{at(e.at)}</span>{' '}
-              {e.type === 'visit' && <>Visit from {sourceWords(e.source)}{e.keyword && `, "${e.keyword}"`}: {new URL(e.landingUrl).pathname}</>}
+              {e.type === 'visit' && <>Visit: {sourceWords(e.source)}{e.keyword && `, "${e.keyword}"`}, landing on {new URL(e.landingUrl).pathname}</>}
               {e.type === 'call' && (
                 <a href={`#/${domain}/call?id=${e.callId}`}>
-                  Call, {(e.outcome ?? e.status) ? (STATUS_LABELS[(e.outcome ?? e.status)!] ?? e.outcome ?? e.status)!.toLowerCase() : 'going on'}{e.status === 'NOTASSIGNED' && e.outcome !== 'NOTASSIGNED' ? ' (not attributed)' : ''}, {duration(e.duration)}{e.source ? `, from ${sourceWords(e.source)}` : ''}{e.lead ? ', lead' : ''}{e.recording ? ', recorded' : ''}
+                  Call, {callWords(e)}, {duration(e.duration)}{e.source ? `, from ${sourceWords(e.source)}` : ''}{e.lead ? ', lead' : ''}{e.recording ? ', recorded' : ''}
                 </a>
               )}
               {e.type === 'sms' && <>Text: {e.message}</>}
