@@ -6,7 +6,7 @@ import { demoRoutes } from './browser/demo.ts';
 import { BrowserRateLimit, DEFAULT_BROWSER_LIMITS, type BrowserLimits } from './browser/rate-limit.ts';
 import { browserRoutes } from './browser/routes.ts';
 import { trackerScriptRoutes } from './browser/tracker-script.ts';
-import { collections, type Collections } from './db/collections.ts';
+import { allCollections, type AllCollections } from './all-collections.ts';
 import { IdAllocator } from './db/ids.ts';
 import { DatabaseStallWatch } from './db/stall-watch.ts';
 import { healthRoutes } from './http/health.ts';
@@ -116,7 +116,7 @@ export interface CollectorApp {
   app: Koa;
   /** Every route the app serves, `GET /domains/:domain` style: the OpenAPI test compares them with the document. */
   routes: { method: string; path: string }[];
-  collections: Collections;
+  collections: AllCollections;
   /** Stops the delivery worker (after its attempts under way); the caller closes the HTTP server first. */
   stop(): Promise<void>;
 }
@@ -126,7 +126,7 @@ export function createApp(options: AppOptions): CollectorApp {
   // Only the last `proxyHops` entries of X-Forwarded-For are the proxies' own: the ones before them are
   // whatever the client wrote, and `ctx.ip` is the first of those kept.
   const app = new Koa({ proxy: proxyHops > 0, maxIpsCount: proxyHops });
-  const c = collections(db);
+  const c = allCollections(db);
   const ids = new IdAllocator(c.counters);
   const domains = new DomainCache(c, options.domainCacheMs);
   const outbox = new Outbox(c);

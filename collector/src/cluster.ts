@@ -5,14 +5,15 @@
 // that dies is replaced; SIGTERM or SIGINT drains them all, then stops the database.
 import cluster, { type Worker } from 'node:cluster';
 import type { Config } from './config.ts';
-import { collections } from './db/collections.ts';
-import { connectDatabase, databaseOptions } from './db/connect.ts';
+import { databaseOptions } from './db/connect.ts';
+import { openDatabase } from './open-database.ts';
+import { allCollections } from './all-collections.ts';
 import type { Logger } from './logger.ts';
 import { allowDemoOrigins, demoOrigins, printBanner, seedDemoIfEmpty, startDemoHistory } from './start-banner.ts';
 
 export async function runPrimary(config: Config, log: Logger): Promise<void> {
-  const database = await connectDatabase({ ...databaseOptions(config), operationTimeoutMs: config.operationTimeoutMs, log });
-  const c = collections(database.db);
+  const database = await openDatabase({ ...databaseOptions(config), operationTimeoutMs: config.operationTimeoutMs, log });
+  const c = allCollections(database.db);
   const demoSeeded = config.demo && (await seedDemoIfEmpty(c, log));
   let stopping = false;
   const fork = (): Worker => {

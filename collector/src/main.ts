@@ -4,8 +4,9 @@
 import cluster from 'node:cluster';
 import { loadConfigOrExit } from './config.ts';
 import { runPrimary } from './cluster.ts';
-import { connectDatabase, databaseOptions } from './db/connect.ts';
-import { collections } from './db/collections.ts';
+import { databaseOptions } from './db/connect.ts';
+import { openDatabase } from './open-database.ts';
+import { allCollections } from './all-collections.ts';
 import { createApp } from './app.ts';
 import { createHttpServer, listenUrlOf, serve } from './http/server.ts';
 import { createLogger } from './logger.ts';
@@ -21,8 +22,8 @@ if (config.workers > 1 && cluster.isPrimary) {
   await runPrimary(config, log);
 } else {
   // A cluster worker reaches the primary's database through MONGODB_URI (cluster.ts sets it).
-  const database = await connectDatabase({ ...databaseOptions(config), operationTimeoutMs: config.operationTimeoutMs, log });
-  const c = collections(database.db);
+  const database = await openDatabase({ ...databaseOptions(config), operationTimeoutMs: config.operationTimeoutMs, log });
+  const c = allCollections(database.db);
   const demoSeeded = cluster.isPrimary && config.demo && (await seedDemoIfEmpty(c, log));
 
   // Listening first: the app's links, without PUBLIC_URL, name the port it really has (PORT=0 picks one).

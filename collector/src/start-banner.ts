@@ -7,17 +7,30 @@ import { readFixtureFile } from './cli/fixture-file.ts';
 import type { Fixture } from './cli/fixture.ts';
 import { seedFixture } from './cli/seed-service.ts';
 import type { Config } from './config.ts';
-import type { Collections } from './db/collections.ts';
 import { generateDemoHistory } from './demo/history.ts';
 import { hashKey } from './domains/keys.ts';
 import type { Logger } from './logger.ts';
+import type { TeamCollections } from './team/documents.ts';
+import type { DomainCollections } from './domains/documents.ts';
+import type { TrackingCollections } from './tracking/documents.ts';
+import type { OfflineCollections } from './offline/documents.ts';
+import type { TelephonyCollections } from './telephony/documents.ts';
+import type { DataCollections } from './data/documents.ts';
+import type { ReportCollections } from './reports/documents.ts';
+import type { FormCollections } from './forms/documents.ts';
+import type { PeopleCollections } from './people/documents.ts';
+import type { IdCollections } from './db/documents.ts';
+import type { CommerceCollections } from './commerce/documents.ts';
+import type { AgentCollections } from './agent/documents.ts';
+import type { WebhookCollections } from './webhooks/documents.ts';
+import type { AlertCollections } from './alerts/documents.ts';
 
 const DEMO_FIXTURE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../fixtures/demo.json');
 /** The demo fixture's domain, the one its history is made for. */
 const DEMO_DOMAIN = 'acme.example';
 
 /** True when the database was empty and now holds the demo. */
-export async function seedDemoIfEmpty(c: Collections, log: Logger): Promise<boolean> {
+export async function seedDemoIfEmpty(c: TeamCollections & DomainCollections & TrackingCollections & TelephonyCollections & DataCollections & ReportCollections & FormCollections & PeopleCollections & AlertCollections, log: Logger): Promise<boolean> {
   if ((await c.domains.countDocuments({}, { limit: 1 })) > 0) return false;
   await seedFixture(c, await readFixtureFile(DEMO_FIXTURE));
   log.info({ fixture: DEMO_FIXTURE }, 'empty database: demo fixture loaded');
@@ -25,7 +38,7 @@ export async function seedDemoIfEmpty(c: Collections, log: Logger): Promise<bool
 }
 
 /** The demo's past, made in the background while the collector already answers; says so first. */
-export function startDemoHistory(c: Collections, days: number, log: Logger): void {
+export function startDemoHistory(c: TeamCollections & DomainCollections & TrackingCollections & OfflineCollections & TelephonyCollections & DataCollections & ReportCollections & FormCollections & PeopleCollections & IdCollections & CommerceCollections & AgentCollections & WebhookCollections & AlertCollections, days: number, log: Logger): void {
   if (days === 0) return;
   console.log(`Demo history: making ${days} days of traffic in the background (about a second a day); the reports fill as it goes`);
   const started = Date.now();
@@ -45,7 +58,7 @@ export function demoOrigins(host: string, port: number, publicUrl?: string): str
 
 /** On every start, the demo domains also allow the address the collector listens on now: the
  * fixture's own origins are for port 8080, and a demo on another port would refuse its own pages. */
-export async function allowDemoOrigins(c: Collections, origins: string[], log: Logger): Promise<void> {
+export async function allowDemoOrigins(c: DomainCollections, origins: string[], log: Logger): Promise<void> {
   const fixture = await readFixtureFile(DEMO_FIXTURE);
   for (const d of fixture.accounts.flatMap((a) => a.domains)) {
     const { modifiedCount } = await c.domains.updateOne({ _id: d.name }, { $addToSet: { allowedOrigins: { $each: origins } } });
@@ -53,7 +66,7 @@ export async function allowDemoOrigins(c: Collections, origins: string[], log: L
   }
 }
 
-export async function printBanner(c: Collections, config: Config, base: string, database: string, workers = 1): Promise<void> {
+export async function printBanner(c: TeamCollections & DomainCollections, config: Config, base: string, database: string, workers = 1): Promise<void> {
   console.log(`RingTrail collector on ${base}${workers > 1 ? ` (${workers} processes)` : ''}\nDatabase: ${database}\n${modeLine(config)}`);
   const demo = config.demo ? await demoBanner(c, await readFixtureFile(DEMO_FIXTURE), base) : '';
   if (demo) console.log(demo);
@@ -76,7 +89,7 @@ function modeLine(config: Config): string {
 }
 
 /** The demo's keys, printed while they are still the ones in the database. */
-async function demoBanner(c: Collections, fixture: Fixture, base: string): Promise<string> {
+async function demoBanner(c: DomainCollections, fixture: Fixture, base: string): Promise<string> {
   const lines: string[] = [];
   for (const account of fixture.accounts) {
     for (const d of account.domains) {

@@ -10,7 +10,7 @@ import { MongoClient, type Db } from 'mongodb';
 import { createApp, type AppOptions } from '../../collector/src/app.ts';
 import { fixtureSchema } from '../../collector/src/cli/fixture.ts';
 import { seedFixture } from '../../collector/src/cli/seed-service.ts';
-import { collections, ensureIndexes, type Collections } from '../../collector/src/db/collections.ts';
+import { allCollections, ensureIndexes, type AllCollections } from '../../collector/src/all-collections.ts';
 import { publishedDatabase, startEmbeddedDatabase } from '../../collector/src/db/embedded.ts';
 import { createLogger } from '../../collector/src/logger.ts';
 
@@ -21,7 +21,7 @@ export interface BenchCollector {
   /** Monitors its commands (`commandStarted`), for counting round trips. */
   client: MongoClient;
   db: Db;
-  c: Collections;
+  c: AllCollections;
   app: Koa;
   /** The embedded database's process, when it is the embedded one. */
   databasePid: number | null;
@@ -38,7 +38,7 @@ export async function startBenchCollector(fixture: unknown, label: string, appOp
   const uri = process.env.MONGODB_URI ?? embedded!.uri;
   const client = await new MongoClient(uri, { monitorCommands: true }).connect();
   const db = client.db(`bench_${label}_${Date.now()}`);
-  const c = collections(db);
+  const c = allCollections(db);
   await ensureIndexes(c);
   await seedFixture(c, fixtureSchema.parse(fixture));
   // The benchmarks drive the browser doors far faster than any visitor: no rate limit.

@@ -7,12 +7,12 @@ import { afterAll, beforeAll, inject } from 'vitest';
 import { createApp, type AppOptions } from '../../collector/src/app.ts';
 import { fixtureSchema, type Fixture } from '../../collector/src/cli/fixture.ts';
 import { seedFixture } from '../../collector/src/cli/seed-service.ts';
-import { collections, ensureIndexes, type Collections } from '../../collector/src/db/collections.ts';
+import { allCollections, ensureIndexes, type AllCollections } from '../../collector/src/all-collections.ts';
 import { createLogger } from '../../collector/src/logger.ts';
 
 export interface TestDatabase {
   db: Db;
-  c: Collections;
+  c: AllCollections;
   client: MongoClient;
   close(): Promise<void>;
 }
@@ -21,7 +21,7 @@ export interface TestDatabase {
 export async function testDatabase(label: string): Promise<TestDatabase> {
   const client = await new MongoClient(inject('mongodbUri')).connect();
   const db = client.db(`t_${label.replace(/\W/g, '_')}_${randomBytes(4).toString('hex')}`);
-  const c = collections(db);
+  const c = allCollections(db);
   await ensureIndexes(c);
   return {
     db,
@@ -34,7 +34,7 @@ export async function testDatabase(label: string): Promise<TestDatabase> {
   };
 }
 
-export async function seed(c: Collections, fixture: unknown): Promise<void> {
+export async function seed(c: AllCollections, fixture: unknown): Promise<void> {
   await seedFixture(c, fixtureSchema.parse(fixture) as Fixture);
 }
 

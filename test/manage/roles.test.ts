@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { AgentService } from '../../collector/src/agent/service.ts';
 import { LiveCalls } from '../../collector/src/agent/live-calls.ts';
 import { createLogger } from '../../collector/src/logger.ts';
+import type { AllCollections } from '../../collector/src/all-collections.ts';
 import { manageRoutes } from '../../collector/src/manage/routes.ts';
 import { DEFAULT_SIGN_IN_LIMITS, SignInLimit } from '../../collector/src/team/sign-in-limit.ts';
 import { OfflineNumbers } from '../../collector/src/offline/service.ts';
@@ -111,7 +112,7 @@ const TABLE: Record<string, { may: Who[] | 'anyone'; call: [string, unknown?] }>
 };
 
 /** The router's routes, each with the rule its guard names (undefined: no guard). */
-function servedRoutes(c: Parameters<typeof manageRoutes>[0]) {
+function servedRoutes(c: AllCollections) {
   const services = { outbox: new Outbox(c), agents: new AgentService(c, new LiveCalls(c)), offline: new OfflineNumbers(c) };
   const router = manageRoutes(c, new SignInLimit(c, DEFAULT_SIGN_IN_LIMITS), services, { signUp: true, publicWebhooksOnly: true, mail: {}, publicUrl: 'http://127.0.0.1:8080' }, createLogger('silent'));
   return router.stack.filter((layer) => layer.methods.length).flatMap((layer) => {

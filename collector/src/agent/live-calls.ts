@@ -8,15 +8,14 @@
 import { Batches } from '../db/batches.ts';
 import { upsertById } from '../db/writes.ts';
 import type { CallDoc } from '../telephony/documents.ts';
-import type { Collections } from '../db/collections.ts';
-import type { LiveCallDoc } from './documents.ts';
+import type { LiveCallDoc, AgentCollections } from './documents.ts';
 
 export const LIVE_CALL_LIMIT_MS = 2 * 3600_000;
 
 export class LiveCalls {
   private readonly ofVisits: Batches<number, LiveCallDoc[]>;
 
-  constructor(private readonly c: Collections) {
+  constructor(private readonly c: AgentCollections) {
     this.ofVisits = new Batches(async (visitIds) => {
       const live = await this.c.liveCalls.find({ visitId: { $in: [...new Set(visitIds)] }, until: { $gt: new Date() } }).toArray();
       return visitIds.map((visitId) => ({ value: live.filter((l) => l.visitId === visitId) }));

@@ -1,18 +1,18 @@
 // HTTP in for the agent service: POST form bodies with the account's call-center apiKey.
-import { LOGGED_KINDS } from '../webhooks/documents.ts';
+import { LOGGED_KINDS, type WebhookCollections } from '../webhooks/documents.ts';
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import { agentStatsRequest, callStartRequest, deliveryLogRequest, formatUtcDateTime, setAgentRequest } from '@ringtrail/shared';
-import type { AccountDoc } from '../team/documents.ts';
-import type { Collections } from '../db/collections.ts';
+import type { AccountDoc, TeamCollections } from '../team/documents.ts';
 import { DialledNumbers } from '../domains/dialled-numbers.ts';
 import { hashKey } from '../domains/keys.ts';
 import { AgentFailure, agentEnvelope, invalidKeyMessage, parseAgentParams } from '../http/agent-envelope.ts';
 import { bodyOf, parseBody } from '../http/body.ts';
 import type { Logger } from '../logger.ts';
 import type { AgentService } from './service.ts';
+import type { DomainCollections } from '../domains/documents.ts';
 
-export function agentRoutes(c: Collections, service: AgentService, log: Logger): Router {
+export function agentRoutes(c: TeamCollections & DomainCollections & WebhookCollections, service: AgentService, log: Logger): Router {
   const dialled = new DialledNumbers(c);
   const router = new Router({ prefix: '/agent-api' });
 

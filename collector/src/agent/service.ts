@@ -2,14 +2,14 @@
 // agents attached to calls, and their statistics. Knows nothing of HTTP.
 import { toCents, type AgentStats, type CallStartRequest, type CallStartResult } from '@ringtrail/shared';
 import type { AccountDoc } from '../team/documents.ts';
-import type { CallDoc } from '../telephony/documents.ts';
-import type { CartDoc, OrderDoc } from '../commerce/documents.ts';
-import type { Collections } from '../db/collections.ts';
-import type { DomainDoc } from '../domains/documents.ts';
+import type { CallDoc, TelephonyCollections } from '../telephony/documents.ts';
+import type { CartDoc, OrderDoc, CommerceCollections } from '../commerce/documents.ts';
+import type { DomainDoc, DomainCollections } from '../domains/documents.ts';
 import { addDays, dayCount, localDaysBetween, localInstant, localTime, MAX_RANGE_DAYS } from '../domains/time-zone.ts';
 import { AgentFailure } from '../http/agent-envelope.ts';
 import type { LiveCalls } from './live-calls.ts';
 import { CART_OPEN, callShape, cartShape, orderShape, viewShape } from './shapes.ts';
+import type { TrackingCollections } from '../tracking/documents.ts';
 
 /** callStart matches calls that started this close to the given startDate, either way. */
 export const CALL_MATCH_WINDOW_MS = 5 * 60_000;
@@ -21,7 +21,7 @@ export interface StatsRange {
 
 export class AgentService {
   constructor(
-    private readonly c: Collections,
+    private readonly c: DomainCollections & TrackingCollections & TelephonyCollections & CommerceCollections,
     private readonly liveCalls: LiveCalls,
   ) {}
 

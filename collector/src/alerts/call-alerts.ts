@@ -4,15 +4,15 @@
 // pending alert per person (alert-mailer.ts gathers and mails them); a missed call outside the
 // domain's timetable is left out unless the person asked.
 import type { CallStatus } from '@ringtrail/shared';
-import type { Collections } from '../db/collections.ts';
 import { isDuplicateKey } from '../db/writes.ts';
 import type { CallDoc } from '../telephony/documents.ts';
 import { inTimetable } from '../telephony/redirects.ts';
 import { callOutcome } from '../telephony/outcome.ts';
 import { AlertChoicesStore } from './choices.ts';
-import type { DomainDoc } from '../domains/documents.ts';
+import type { DomainDoc, DomainCollections } from '../domains/documents.ts';
 import type { FormDoc } from '../forms/documents.ts';
-import type { AlertChoices, CallAlert, PendingAlertDoc } from './documents.ts';
+import type { AlertChoices, CallAlert, PendingAlertDoc, AlertCollections } from './documents.ts';
+import type { TeamCollections } from '../team/documents.ts';
 
 const MISSED: readonly (CallStatus | null)[] = ['BUSY', 'NORESPONSE'];
 const BLOCKED: CallStatus = 'CALLER_PHONE_BLACKLISTED';
@@ -37,7 +37,7 @@ export function nextHour(now: Date): Date {
 export class CallAlerts {
   private readonly choices: AlertChoicesStore;
 
-  constructor(private readonly c: Collections) {
+  constructor(private readonly c: AlertCollections & TeamCollections & DomainCollections) {
     this.choices = new AlertChoicesStore(c);
   }
 

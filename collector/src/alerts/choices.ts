@@ -3,11 +3,10 @@
 // owners and admins the tracking warnings, so that a new install with SMTP_URL set tells someone;
 // others get nothing.
 import { z } from 'zod';
-import type { Collections } from '../db/collections.ts';
 import type { DomainDoc } from '../domains/documents.ts';
-import type { UserDoc } from '../team/documents.ts';
+import type { UserDoc, TeamCollections } from '../team/documents.ts';
 import { maySee, type Role } from '../team/roles.ts';
-import { CALL_ALERTS, DELIVERIES, type AlertChoices } from './documents.ts';
+import { CALL_ALERTS, DELIVERIES, type AlertChoices, type AlertCollections } from './documents.ts';
 
 export function defaultChoices(role: Role): AlertChoices {
   const owner = role === 'owner';
@@ -28,7 +27,7 @@ export const alertChoicesBody = z
 const choiceKey = (username: string, domainId: string) => `${username}|${domainId}`;
 
 export class AlertChoicesStore {
-  constructor(private readonly c: Collections) {}
+  constructor(private readonly c: AlertCollections & TeamCollections) {}
 
   /** A person's choices for a domain. */
   async of(user: UserDoc, domainId: string): Promise<AlertChoices> {

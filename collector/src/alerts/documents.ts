@@ -1,6 +1,8 @@
 // Alerts by e-mail: each person's choices per domain, the call alerts waiting to be mailed, and the
 // tokens of the unsubscribe links: the shapes and indexes of their documents (db/collections.ts
 // gathers every family's).
+import type { Collection, Db } from 'mongodb';
+import { collectionsNamed } from '../db/family-collections.ts';
 import type { IndexPlan } from '../db/index-plan.ts';
 
 /** What happened to a call that a person may be told of. */
@@ -93,3 +95,17 @@ export const alertIndexes: IndexPlan = {
   pendingAlerts: [[{ dueAt: 1 }], [{ batch: 1, batchedAt: 1 }]],
   unsubscribeTokens: [[{ createdAt: 1 }, { expireAfterSeconds: UNSUBSCRIBE_DAYS * 86_400 }]],
 };
+
+/** The alerts family's collections, as its services receive them. */
+export interface AlertCollections {
+  alertChoices: Collection<AlertChoiceDoc>;
+  pendingAlerts: Collection<PendingAlertDoc>;
+  alertThrottle: Collection<AlertThrottleDoc>;
+  unsubscribeTokens: Collection<UnsubscribeTokenDoc>;
+  summaryRuns: Collection<SummaryRunDoc>;
+  warningStates: Collection<WarningStateDoc>;
+}
+
+export function alertCollections(db: Db): AlertCollections {
+  return collectionsNamed<AlertCollections>(db, { alertChoices: 'alert_choices', pendingAlerts: 'pending_alerts', alertThrottle: 'alert_throttle', unsubscribeTokens: 'unsubscribe_tokens', summaryRuns: 'summary_runs', warningStates: 'warning_states' });
+}

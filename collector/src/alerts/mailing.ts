@@ -1,17 +1,26 @@
 // What every sender of mails to a domain's people needs (alert-mailer.ts, summary-sender.ts,
 // warning-watch.ts): the database, the outbox the mails go through, each person's choices, the
 // unsubscribe links, and the back end's address for the mails' links.
-import type { Collections } from '../db/collections.ts';
 import type { Outbox } from '../webhooks/outbox.ts';
 import { AlertChoicesStore } from './choices.ts';
 import { UnsubscribeLinks } from './unsubscribe.ts';
+import type { AlertCollections } from './documents.ts';
+import type { TeamCollections } from '../team/documents.ts';
+import type { DomainCollections } from '../domains/documents.ts';
+import type { TrackingCollections } from '../tracking/documents.ts';
+import type { OfflineCollections } from '../offline/documents.ts';
+import type { TelephonyCollections } from '../telephony/documents.ts';
+import type { DataCollections } from '../data/documents.ts';
+import type { ReportCollections } from '../reports/documents.ts';
+import type { FormCollections } from '../forms/documents.ts';
+import type { WebhookCollections } from '../webhooks/documents.ts';
 
 export class Mailing {
   readonly choices: AlertChoicesStore;
   readonly links: UnsubscribeLinks;
 
   constructor(
-    readonly c: Collections,
+    readonly c: AlertCollections & TeamCollections & DomainCollections & TrackingCollections & OfflineCollections & TelephonyCollections & DataCollections & ReportCollections & FormCollections & WebhookCollections,
     readonly outbox: Outbox,
     readonly publicUrl: string,
   ) {

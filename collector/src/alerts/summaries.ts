@@ -2,12 +2,14 @@
 // Sunday) or the last full calendar month in the domain's time zone, each against the period of
 // the same length before (reports/overview.ts), the top sources and keywords by leads, and the
 // missed calls (busy or no answer, from the data API's daily rollups).
-import type { Collections } from '../db/collections.ts';
 import { CallDays } from '../data/call-days.ts';
 import type { DomainDoc } from '../domains/documents.ts';
 import { addDays, localTime } from '../domains/time-zone.ts';
 import { overviewWithPrevious, type Overview } from '../reports/overview.ts';
 import type { DayRange } from '../reports/day-range.ts';
+import type { TelephonyCollections } from '../telephony/documents.ts';
+import type { DataCollections } from '../data/documents.ts';
+import type { ReportCollections } from '../reports/documents.ts';
 
 export const PERIODS = ['week', 'month'] as const;
 export type Period = (typeof PERIODS)[number];
@@ -38,7 +40,7 @@ export interface Summary {
 const TOP = 5;
 const byLeads = <T extends { leads: number; calls: number }>(rows: T[]) => rows.filter((r) => r.leads > 0).sort((a, b) => b.leads - a.leads || b.calls - a.calls).slice(0, TOP);
 
-export async function summaryOf(c: Collections, domain: DomainDoc, period: Period, now = new Date()): Promise<Summary> {
+export async function summaryOf(c: TelephonyCollections & DataCollections & ReportCollections, domain: DomainDoc, period: Period, now = new Date()): Promise<Summary> {
   const range = summaryRange(period, now, domain.timeZone);
   const overview = await overviewWithPrevious(c, domain, range);
   const [missedCalls, missedBefore] = await Promise.all([missedIn(c, domain._id, range), missedIn(c, domain._id, { from: overview.previous!.from, to: overview.previous!.to })]);
@@ -46,7 +48,7 @@ export async function summaryOf(c: Collections, domain: DomainDoc, period: Perio
 }
 
 /** Calls busy or not answered in the range. */
-async function missedIn(c: Collections, domainId: string, { from, to }: DayRange): Promise<number> {
+async function missedIn(c: TelephonyCollections & DataCollections, domainId: string, { from, to }: DayRange): Promise<number> {
   const days = await new CallDays(c).read(domainId, from, to, null);
   let missed = 0;
   for (const totals of days.values()) missed += (totals.BUSY?.calls ?? 0) + (totals.NORESPONSE?.calls ?? 0);

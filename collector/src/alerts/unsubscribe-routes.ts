@@ -4,12 +4,12 @@
 // link gets a page that says which, never an error.
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import type { Collections } from '../db/collections.ts';
 import { escapeHtml } from '../mail/layout.ts';
 import { CHOICE_NAMES, UnsubscribeLinks, type Unsubscribed } from './unsubscribe.ts';
-import { UNSUBSCRIBE_DAYS } from './documents.ts';
+import { UNSUBSCRIBE_DAYS, type AlertCollections } from './documents.ts';
+import type { TeamCollections } from '../team/documents.ts';
 
-export function unsubscribeRoutes(c: Collections, publicUrl: string): Router {
+export function unsubscribeRoutes(c: AlertCollections & TeamCollections, publicUrl: string): Router {
   const links = new UnsubscribeLinks(c, publicUrl);
   const router = new Router({ prefix: '/mail/unsubscribe' });
 

@@ -2,9 +2,9 @@
 // one domain, by a random token stored as its SHA-256, working 90 days. Using one turns that choice
 // off and nothing else; using it again says it was used; a forged or expired one says so.
 import { createHash, randomBytes } from 'node:crypto';
-import type { Collections } from '../db/collections.ts';
 import { AlertChoicesStore } from './choices.ts';
-import { CALL_ALERTS, UNSUBSCRIBE_DAYS, type AlertChoice, type UnsubscribeTokenDoc } from './documents.ts';
+import { CALL_ALERTS, UNSUBSCRIBE_DAYS, type AlertChoice, type UnsubscribeTokenDoc, type AlertCollections } from './documents.ts';
+import type { TeamCollections } from '../team/documents.ts';
 
 const digest = (token: string) => createHash('sha256').update(token).digest('hex');
 
@@ -24,7 +24,7 @@ export type Unsubscribed = { state: 'done' | 'used'; token: UnsubscribeTokenDoc 
 
 export class UnsubscribeLinks {
   constructor(
-    private readonly c: Collections,
+    private readonly c: AlertCollections & TeamCollections,
     /** The collector's public address: the links' base. */
     private readonly publicUrl: string,
   ) {}

@@ -7,12 +7,18 @@
 //   carrier-silent   a call was routed over an hour ago and the carrier never reported its outcome
 //   numbers-miswired a number wired through the carrier no longer sends its calls here (the daily check)
 //   carrier-broken   the account's carrier account refuses its credentials, or is suspended
-import type { Collections } from '../db/collections.ts';
 import { dayKey } from '../data/call-days.ts';
-import type { DomainDoc } from '../domains/documents.ts';
+import type { DomainDoc, DomainCollections } from '../domains/documents.ts';
 import { addDays, localTime } from '../domains/time-zone.ts';
 import { poolsReport } from '../reports/pools.ts';
 import { localeOf, when } from '../domains/dates.ts';
+import type { TeamCollections } from '../team/documents.ts';
+import type { TrackingCollections } from '../tracking/documents.ts';
+import type { OfflineCollections } from '../offline/documents.ts';
+import type { TelephonyCollections } from '../telephony/documents.ts';
+import type { DataCollections } from '../data/documents.ts';
+import type { ReportCollections } from '../reports/documents.ts';
+import type { WebhookCollections } from '../webhooks/documents.ts';
 
 /** A moment as the domain's people write it. */
 const at = (date: Date, domain: DomainDoc) => when(date.toISOString(), { timeZone: domain.timeZone, locale: localeOf(domain.country ?? 'FR') });
@@ -26,7 +32,7 @@ export type Facts = [string, string][];
 const HOUR = 3_600_000;
 
 /** Whether the domain's tag stopped: views every day before, none for 24 hours. */
-export async function tagStopped(c: Collections, domain: DomainDoc, now: Date): Promise<Facts | null> {
+export async function tagStopped(c: ReportCollections, domain: DomainDoc, now: Date): Promise<Facts | null> {
   const today = localTime(now, domain.timeZone).day;
   const days = await c.trafficDays.find({ _id: { $gte: dayKey(domain._id, addDays(today, -30)), $lte: dayKey(domain._id, today) } }, { projection: { day: 1, views: 1, botViews: 1, lastViewAt: 1 }, sort: { _id: -1 } }).toArray();
   const withViews = days.filter((d) => d.lastViewAt);
@@ -39,7 +45,7 @@ export async function tagStopped(c: Collections, domain: DomainDoc, now: Date): 
 }
 
 /** Visitors refused a number this hour or the last, per online pool. */
-export async function poolExhausted(c: Collections, domain: DomainDoc, now: Date): Promise<Facts | null> {
+export async function poolExhausted(c: DomainCollections & TrackingCollections & OfflineCollections & TelephonyCollections & DataCollections & ReportCollections, domain: DomainDoc, now: Date): Promise<Facts | null> {
   const hours = [new Date(now.getTime() - HOUR), now].map((at) => localTime(at, domain.timeZone));
   const docs = await c.trafficDays.find({ _id: { $in: [...new Set(hours.map((h) => dayKey(domain._id, h.day)))] } }, { projection: { day: 1, pools: 1 } }).toArray();
   const refused = new Map<string, number>();
@@ -67,7 +73,7 @@ export async function refusedOrigins(domain: DomainDoc, now: Date, ongoing: bool
 }
 
 /** A push of the account still retried an hour after its first attempt. */
-export async function webhookFailing(c: Collections, accountId: string, now: Date): Promise<Facts | null> {
+export async function webhookFailing(c: WebhookCollections, accountId: string, now: Date): Promise<Facts | null> {
   const stuck = await c.outbox.findOne({ accountId, kind: 'webhook', firstAttemptAt: { $lt: new Date(now.getTime() - HOUR) } }, { projection: { firstAttemptAt: 1, attempts: 1 } });
   if (!stuck) return null;
   const last = await c.deliveryLog.findOne({ messageId: stuck._id }, { sort: { attempt: -1 }, projection: { error: 1, httpStatus: 1 } });
@@ -79,19 +85,19 @@ export async function webhookFailing(c: Collections, accountId: string, now: Dat
 }
 
 /** The domain's numbers whose last check found their calls going elsewhere (carriers/number-check.ts). */
-export async function numbersMiswired(c: Collections, domain: DomainDoc): Promise<Facts | null> {
+export async function numbersMiswired(c: DomainCollections, domain: DomainDoc): Promise<Facts | null> {
   const wrong = await c.trackingNumbers.find({ domainId: domain._id, 'carrier.check.ok': false }, { projection: { 'carrier.check': 1 } }).limit(20).toArray();
   return wrong.length ? wrong.map((n): [string, string] => [n._id, n.carrier?.check?.voiceUrl ? `its voice URL points to ${n.carrier.check.voiceUrl}` : 'it left the carrier account']) : null;
 }
 
 /** The account's carrier account refused its credentials (or is suspended) at its last check. */
-export async function carrierBroken(c: Collections, accountId: string): Promise<Facts | null> {
+export async function carrierBroken(c: TeamCollections, accountId: string): Promise<Facts | null> {
   const broken = (await c.accounts.findOne({ _id: accountId }, { projection: { 'carrier.broken': 1 } }))?.carrier?.broken;
   return broken ? [['Since', `${broken.at.toISOString().replace('T', ' ').slice(0, 16)} UTC`], ['The carrier says', broken.error]] : null;
 }
 
 /** Calls routed over an hour ago (and within a day) whose outcome never came, per domain: one query for all. */
-export async function callsWithoutOutcome(c: Collections, now: Date): Promise<Map<string, number>> {
+export async function callsWithoutOutcome(c: TelephonyCollections, now: Date): Promise<Map<string, number>> {
   const calls = await c.calls.find({ status: null, startedAt: { $lt: new Date(now.getTime() - HOUR), $gte: new Date(now.getTime() - 24 * HOUR) } }, { projection: { domainId: 1 } }).limit(10_000).toArray();
   const byDomain = new Map<string, number>();
   for (const call of calls) byDomain.set(call.domainId, (byDomain.get(call.domainId) ?? 0) + 1);

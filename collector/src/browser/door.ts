@@ -4,8 +4,7 @@
 // (forms/routes.ts) share it.
 import type { Context } from 'koa';
 import type { ZodType } from 'zod';
-import type { Collections } from '../db/collections.ts';
-import type { DomainDoc } from '../domains/documents.ts';
+import type { DomainDoc, DomainCollections } from '../domains/documents.ts';
 import type { DomainCache } from '../domains/domain-cache.ts';
 import { bodyOf } from '../http/body.ts';
 import { parseTrackingParams } from '../http/tracking-envelope.ts';
@@ -22,7 +21,7 @@ export interface Visitor {
 
 /** Rate limit by ip, then the public key and the origin, then the parameters, then the rate limit
  * by visit. `prepare`: reads the raw body before the parameters are checked (GA4's cookies on /t/view). */
-export function browserDoor(c: Collections, domains: DomainCache, limit: BrowserRateLimit, log: Logger) {
+export function browserDoor(c: DomainCollections, domains: DomainCache, limit: BrowserRateLimit, log: Logger) {
   return function handle<T extends { visit_id: number }>(schema: ZodType<T>, run: (domain: DomainDoc, req: T, visitor: Visitor) => Promise<unknown>, prepare?: (raw: Record<string, unknown>) => void) {
     return async (ctx: Context) => {
       const visitor = { ip: ctx.ip.replace(/^::ffff:/, ''), userAgent: ctx.get('User-Agent') || undefined };

@@ -5,10 +5,10 @@
 // spec's WARNING.
 import { formatDotted, type RequestedPhone, type SurtaxPhone } from '@ringtrail/shared';
 import { countryOf, nationalOf } from '../domains/phone-numbers.ts';
-import type { Collections } from '../db/collections.ts';
 import type { DomainDoc } from '../domains/documents.ts';
 import { poolFor } from '../tracking/assignment.ts';
 import { ADDRESS_HOLDS_ITS_LIMIT, NO_NUMBER_AVAILABLE, TrackingFailure } from '../tracking/failure.ts';
+import type { TrackingCollections } from '../tracking/documents.ts';
 
 /** Whether the failure is a pool that ran out, or an address that holds its limit (not a bad request, not a robot). */
 export const isExhausted = (err: unknown): err is TrackingFailure =>
@@ -16,7 +16,7 @@ export const isExhausted = (err: unknown): err is TrackingFailure =>
 
 /** The overflow numbers for the page's phones, its view recorded as shown them; null when a
  * phone's pool has none (the WARNING stands). */
-export async function showOverflow(c: Collections, domain: DomainDoc, phones: RequestedPhone[], type: number | undefined, view: { visitId: number; viewId: number }, now: Date): Promise<Record<string, SurtaxPhone> | null> {
+export async function showOverflow(c: TrackingCollections, domain: DomainDoc, phones: RequestedPhone[], type: number | undefined, view: { visitId: number; viewId: number }, now: Date): Promise<Record<string, SurtaxPhone> | null> {
   const shown: Record<string, SurtaxPhone> = {};
   let first: { number: string; phone: string } | null = null;
   for (const phone of phones) {

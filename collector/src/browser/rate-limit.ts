@@ -1,9 +1,9 @@
 // Rate limits of the browser doors, so a script cannot drain the pool: per client ip, and per
 // visit (the tracker's visit cookie), in fixed windows of a minute counted in the database, so
 // that every collector process counts against the same limit.
-import type { Collections } from '../db/collections.ts';
 import { WindowLimiter } from '../http/rate-limits.ts';
 import { TrackingFailure } from '../tracking/failure.ts';
+import type { RateLimitCollections } from '../http/documents.ts';
 
 export interface BrowserLimits {
   /** Requests a minute from one ip, all browser doors together. */
@@ -18,7 +18,7 @@ export class BrowserRateLimit {
   private readonly byIp: WindowLimiter;
   private readonly byVisit: WindowLimiter;
 
-  constructor(c: Collections, limits: BrowserLimits) {
+  constructor(c: RateLimitCollections, limits: BrowserLimits) {
     this.byIp = new WindowLimiter(c.rateLimits, 'ip', limits.perIp, 60);
     this.byVisit = new WindowLimiter(c.rateLimits, 'visit', limits.perVisit, 60);
   }

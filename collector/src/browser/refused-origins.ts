@@ -6,8 +6,7 @@
 // a browser could send: a well-formed origin (scheme, host, port; at most 255 characters, in the form
 // browsers write it), and at most a few new ones per domain and minute, so a flood of forged ones
 // cannot push the real one out; each new one is logged once, in one short line.
-import type { Collections } from '../db/collections.ts';
-import type { DomainDoc } from '../domains/documents.ts';
+import type { DomainDoc, DomainCollections } from '../domains/documents.ts';
 import type { Logger } from '../logger.ts';
 import { MAX_ORIGIN_LENGTH } from './origin.ts';
 
@@ -30,7 +29,7 @@ function isWellFormedOrigin(origin: string): boolean {
 export type RefusedOrigin = NonNullable<DomainDoc['refusedOrigins']>[number];
 
 /** Counts a refusal of `origin`; the first one of an origin is logged at warn, saying what to change. */
-export async function noteRefusedOrigin(c: Collections, domain: DomainDoc, origin: string, log: Logger, now = new Date()): Promise<void> {
+export async function noteRefusedOrigin(c: DomainCollections, domain: DomainDoc, origin: string, log: Logger, now = new Date()): Promise<void> {
   if (!origin || !isWellFormedOrigin(origin)) return; // none (not a browser's page), or one no browser sends
   const counted = await c.domains.updateOne({ _id: domain._id, 'refusedOrigins.origin': origin }, { $inc: { 'refusedOrigins.$.count': 1 }, $set: { 'refusedOrigins.$.lastAt': now } });
   if (counted.matchedCount > 0) return;

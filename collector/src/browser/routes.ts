@@ -6,8 +6,7 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import type { ZodType } from 'zod';
 import { browserClickRequest, browserExpirationRequest, browserViewRequest, type BrowserSurtaxPhone, type RequestedPhone, type SurtaxPhone } from '@ringtrail/shared';
-import type { Collections } from '../db/collections.ts';
-import type { DomainDoc } from '../domains/documents.ts';
+import type { DomainDoc, DomainCollections } from '../domains/documents.ts';
 import { isExhausted, showOverflow } from './overflow.ts';
 import type { DomainCache } from '../domains/domain-cache.ts';
 import { parseBrowserBody } from '../http/body.ts';
@@ -21,10 +20,11 @@ import { gaIdsFromCookies } from './ga-cookies.ts';
 import { dottedInFormOf, trackerForms, writtenWhenGroupsDiffer } from './phone-forms.ts';
 import { canonicalIn, countryOf, DEFAULT_COUNTRY } from '../domains/phone-numbers.ts';
 import type { BrowserRateLimit } from './rate-limit.ts';
+import type { TrackingCollections } from '../tracking/documents.ts';
 
 const MOBILE_AGENT = /Mobi|Android/i;
 
-export function browserRoutes(c: Collections, domains: DomainCache, service: TrackingService, limit: BrowserRateLimit, log: Logger): Router {
+export function browserRoutes(c: DomainCollections & TrackingCollections, domains: DomainCache, service: TrackingService, limit: BrowserRateLimit, log: Logger): Router {
   const router = new Router();
   const envelope = trackingEnvelope(log);
 

@@ -3,13 +3,13 @@
 // Each number's outcome is its own: a partial failure is normal, and nothing is left bought but not
 // in the pool, or in the pool but not wired. A purchase is never retried blindly. Knows nothing of HTTP.
 import { COUNTRY_NUMBER_TYPES, normalizePhone, NUMBER_TYPE_PREFIXES } from '@ringtrail/shared';
-import type { Collections } from '../db/collections.ts';
-import type { DomainDoc, PoolConfig } from '../domains/documents.ts';
+import type { DomainDoc, PoolConfig, DomainCollections } from '../domains/documents.ts';
 import { addPoolNumber, numberRefusal, typeRefusal } from '../domains/pool-numbers.ts';
 import { canonicalIn, countryOf, e164Of } from '../domains/phone-numbers.ts';
 import { CarrierError, type Carrier, type CarrierNumber, type NumberSearch } from './carrier.ts';
 import type { CarrierConnections } from './connections.ts';
 import { twilioWiring } from './wiring.ts';
+import type { TrackingCollections } from '../tracking/documents.ts';
 
 /** Where a tracked number is at its carrier (TrackingNumberDoc.carrier). */
 export interface NumberAtCarrier {
@@ -54,7 +54,7 @@ export function searchFor(pool: Pick<PoolConfig, 'type'>, domain: Pick<DomainDoc
 
 export class CarrierNumbers {
   constructor(
-    private readonly c: Collections,
+    private readonly c: DomainCollections & TrackingCollections,
     private readonly connections: CarrierConnections,
     private readonly publicUrl: string,
   ) {}

@@ -2,10 +2,11 @@
 // the secret sealed at rest (secrets.ts) and never shown again nor logged. Each account has its own,
 // so two accounts with two Twilio accounts work on one collector. Knows nothing of HTTP.
 import { z } from 'zod';
-import type { Collections } from '../db/collections.ts';
 import type { Carrier, CarrierAccount } from './carrier.ts';
 import type { SecretBox } from './secrets.ts';
 import { TwilioCarrier } from './twilio-carrier.ts';
+import type { TeamCollections } from '../team/documents.ts';
+import type { DomainCollections } from '../domains/documents.ts';
 
 /** What an account keeps of its carrier account (AccountDoc.carrier). */
 export interface CarrierConnectionDoc {
@@ -70,7 +71,7 @@ export class SecretsKeyMissing extends Error {
 
 export class CarrierConnections {
   constructor(
-    private readonly c: Collections,
+    private readonly c: TeamCollections & DomainCollections,
     private readonly box: SecretBox | null,
     private readonly twilioApiBase: string,
   ) {}

@@ -3,13 +3,14 @@
 // URL no longer points here (someone changed it in the carrier's console), or that left the carrier
 // account, is flagged on the pools screen until it is fixed. One list of the carrier account's
 // numbers per account and round, whatever the number of numbers.
-import type { Collections } from '../db/collections.ts';
 import type { Logger } from '../logger.ts';
 import { Rounds } from '../alerts/rounds.ts';
 import { CarrierError } from './carrier.ts';
 import { NoCarrier } from './carrier-numbers.ts';
 import type { CarrierConnections } from './connections.ts';
 import { twilioWiring } from './wiring.ts';
+import type { TeamCollections } from '../team/documents.ts';
+import type { DomainCollections } from '../domains/documents.ts';
 
 const DAY_MS = 86_400_000;
 
@@ -24,7 +25,7 @@ export class NumberCheck {
   private readonly rounds: Rounds;
 
   constructor(
-    private readonly c: Collections,
+    private readonly c: TeamCollections & DomainCollections,
     private readonly connections: CarrierConnections,
     private readonly publicUrl: string,
     private readonly log?: Logger,

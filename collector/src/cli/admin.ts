@@ -13,8 +13,9 @@
 import { utcMinute } from '../domains/dates.ts';
 import { parseArgs } from 'node:util';
 import { loadConfig, type Config } from '../config.ts';
-import { collections } from '../db/collections.ts';
-import { connectDatabase, databaseOptions } from '../db/connect.ts';
+import { databaseOptions } from '../db/connect.ts';
+import { openDatabase } from '../open-database.ts';
+import { allCollections } from '../all-collections.ts';
 import { AuditLog } from '../team/audit.ts';
 import { linkUrl } from '../team/invitations.ts';
 import { Members } from '../team/members.ts';
@@ -63,9 +64,9 @@ async function memberCommand(command: string | undefined, values: { account?: st
   if (!ROLES.includes(role)) throw new Error(`--role: must be one of ${ROLES.join(', ')}`);
   const username = usernameKey(values.username);
   const config = loadConfig();
-  const database = await connectDatabase({ ...databaseOptions(config), shareRunning: true });
+  const database = await openDatabase({ ...databaseOptions(config), shareRunning: true });
   try {
-    const c = collections(database.db);
+    const c = allCollections(database.db);
     const members = new Members(c);
     const audit = new AuditLog(c);
     if (command === 'create-user') {
@@ -94,9 +95,9 @@ async function memberCommand(command: string | undefined, values: { account?: st
 /** One round of the warning checks or of the retention, now, on the collector's database. */
 async function runRound(command: string): Promise<void> {
   const config = loadConfig();
-  const database = await connectDatabase({ ...databaseOptions(config), shareRunning: true });
+  const database = await openDatabase({ ...databaseOptions(config), shareRunning: true });
   try {
-    const c = collections(database.db);
+    const c = allCollections(database.db);
     if (command === 'run-retention') {
       const deleted = await new RecordingRetention(c, new RecordingStore(database.db), new RecordingStates(c, new CallWrites(c))).tick();
       console.log(`Retention: ${deleted} recording(s) past their domain's days deleted.`);

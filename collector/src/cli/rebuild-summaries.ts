@@ -4,17 +4,18 @@
 // every domain (after a crash between a call write and its summaries, or with a second of summed
 // traffic counters not yet written). Run it while the domain takes no calls and no views.
 import { loadConfig } from '../config.ts';
-import { collections } from '../db/collections.ts';
-import { connectDatabase, databaseOptions } from '../db/connect.ts';
+import { databaseOptions } from '../db/connect.ts';
+import { openDatabase } from '../open-database.ts';
+import { allCollections } from '../all-collections.ts';
 import { CallSummaries } from '../data/call-summaries.ts';
 import { recountTraffic } from '../reports/traffic-recount.ts';
 import { restoreLostVisits } from '../tracking/lost-visits.ts';
 
 try {
   const config = loadConfig();
-  const database = await connectDatabase({ ...databaseOptions(config), shareRunning: true });
+  const database = await openDatabase({ ...databaseOptions(config), shareRunning: true });
   try {
-    const c = collections(database.db);
+    const c = allCollections(database.db);
     const only = process.argv[2];
     const domains = await c.domains.find(only ? { _id: only } : {}, { projection: { timeZone: 1 } }).toArray();
     if (only && domains.length === 0) throw new Error(`No domain ${only}`);

@@ -1,7 +1,6 @@
 // Loads a fixture into the database. Idempotent: the same file twice changes nothing, and the
 // pool's runtime state (who holds which number) is never touched.
-import type { Collections } from '../db/collections.ts';
-import type { DomainDoc } from '../domains/documents.ts';
+import type { DomainDoc, DomainCollections } from '../domains/documents.ts';
 import { CallSummaries } from '../data/call-summaries.ts';
 import { hashKey } from '../domains/keys.ts';
 import { addOverflowNumber, addPoolNumber, numberRefusal } from '../domains/pool-numbers.ts';
@@ -10,6 +9,14 @@ import { saveUser, usernameKey, UserError } from '../team/users.ts';
 import { AlertChoicesStore } from '../alerts/choices.ts';
 import { BlockedCallers } from '../telephony/blocked-callers.ts';
 import type { Fixture } from './fixture.ts';
+import type { TeamCollections } from '../team/documents.ts';
+import type { TrackingCollections } from '../tracking/documents.ts';
+import type { TelephonyCollections } from '../telephony/documents.ts';
+import type { DataCollections } from '../data/documents.ts';
+import type { ReportCollections } from '../reports/documents.ts';
+import type { FormCollections } from '../forms/documents.ts';
+import type { PeopleCollections } from '../people/documents.ts';
+import type { AlertCollections } from '../alerts/documents.ts';
 
 export class SeedError extends Error {}
 
@@ -21,7 +28,7 @@ export interface SeedSummary {
 
 const DOMAIN_KEYS = ['apiKey', 'dataApiKey', 'offlineApiKey', 'customerKey', 'publicKey'] as const;
 
-export async function seedFixture(c: Collections, fixture: Fixture): Promise<SeedSummary> {
+export async function seedFixture(c: TeamCollections & DomainCollections & TrackingCollections & TelephonyCollections & DataCollections & ReportCollections & FormCollections & PeopleCollections & AlertCollections, fixture: Fixture): Promise<SeedSummary> {
   await checkConsistency(c, fixture);
   const summary: SeedSummary = { accounts: 0, domains: 0, numbers: 0 };
   const blocklist = new BlockedCallers(c);
@@ -78,7 +85,7 @@ function hashed(keys: Record<string, string | undefined>): Record<string, string
 }
 
 /** Refuses a fixture that would give one key or one number to two domains, or a number the wrong prefix. */
-async function checkConsistency(c: Collections, fixture: Fixture): Promise<void> {
+async function checkConsistency(c: DomainCollections, fixture: Fixture): Promise<void> {
   const keyOwner = new Map<string, string>();
   const numberOwner = new Map<string, string>();
   for (const d of fixture.accounts.flatMap((a) => a.domains)) {

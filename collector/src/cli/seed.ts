@@ -1,7 +1,8 @@
 // `npm run seed -- FILE`: loads a fixture into the database the collector uses (same environment).
 import { loadConfig } from '../config.ts';
-import { collections } from '../db/collections.ts';
-import { connectDatabase, databaseOptions } from '../db/connect.ts';
+import { databaseOptions } from '../db/connect.ts';
+import { openDatabase } from '../open-database.ts';
+import { allCollections } from '../all-collections.ts';
 import { readFixtureFile } from './fixture-file.ts';
 import { seedFixture } from './seed-service.ts';
 
@@ -13,9 +14,9 @@ if (!file) {
 try {
   const config = loadConfig();
   const fixture = await readFixtureFile(file);
-  const database = await connectDatabase({ ...databaseOptions(config), shareRunning: true });
+  const database = await openDatabase({ ...databaseOptions(config), shareRunning: true });
   try {
-    const summary = await seedFixture(collections(database.db), fixture);
+    const summary = await seedFixture(allCollections(database.db), fixture);
     console.log(`Seeded ${file} into ${database.description}: ${summary.accounts} accounts, ${summary.domains} domains, ${summary.numbers} numbers.`);
   } finally {
     await database.close();

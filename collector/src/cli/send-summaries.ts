@@ -5,8 +5,9 @@
 // is claimed, so a mail goes once whoever sends it), waiting until they have left.
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.ts';
-import { collections } from '../db/collections.ts';
-import { connectDatabase, databaseOptions } from '../db/connect.ts';
+import { databaseOptions } from '../db/connect.ts';
+import { openDatabase } from '../open-database.ts';
+import { allCollections } from '../all-collections.ts';
 import { createLogger } from '../logger.ts';
 import { Mailer } from '../mail/mailer.ts';
 import { SummarySender } from '../alerts/summary-sender.ts';
@@ -24,8 +25,8 @@ try {
   if (!values.domain || !PERIODS.includes(values.period as Period)) throw new Error(USAGE);
   const config = loadConfig();
   if (!config.mail) throw new Error('Mail is not configured: set SMTP_URL (and MAIL_FROM), as for the collector');
-  const database = await connectDatabase({ ...databaseOptions(config), shareRunning: true });
-  const c = collections(database.db);
+  const database = await openDatabase({ ...databaseOptions(config), shareRunning: true });
+  const c = allCollections(database.db);
   const outbox = new Outbox(c);
   const mailer = new Mailer(config.mail);
   const worker = new DeliveryWorker(c, outbox, createLogger('warn'), { ...DEFAULT_DELIVERY, publicOnly: !config.allowPrivateWebhooks }, () => {}, { mailer });

@@ -1,4 +1,6 @@
 // Carts, orders and their conversions: the shapes and indexes of their documents (db/collections.ts gathers every family's).
+import type { Collection, Db } from 'mongodb';
+import { collectionsNamed } from '../db/family-collections.ts';
 import type { Touch } from '../tracking/touches.ts';
 import type { OutboxMessage } from '../webhooks/documents.ts';
 import type { IndexPlan } from '../db/index-plan.ts';
@@ -85,3 +87,14 @@ export const commerceIndexes: IndexPlan = {
   carts: [[{ visitId: 1, updatedAt: -1 }]],
   orders: [[{ visitId: 1 }], [{ callId: 1 }]],
 };
+
+/** The commerce family's collections, as its services receive them. */
+export interface CommerceCollections {
+  carts: Collection<CartDoc>;
+  orders: Collection<OrderDoc>;
+  conversions: Collection<ConversionDoc>;
+}
+
+export function commerceCollections(db: Db): CommerceCollections {
+  return collectionsNamed<CommerceCollections>(db, { carts: 'carts', orders: 'orders', conversions: 'conversions' });
+}

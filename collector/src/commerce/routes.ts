@@ -16,7 +16,6 @@ import {
   parseJsonProducts,
   type ProductInput,
 } from '@ringtrail/shared';
-import type { Collections } from '../db/collections.ts';
 import type { DomainDoc } from '../domains/documents.ts';
 import type { DomainCache } from '../domains/domain-cache.ts';
 import { bodyOf, parseBody } from '../http/body.ts';

@@ -2,9 +2,8 @@
 // agent, counted as a conversion at an order's first move to a sale status. Knows nothing of HTTP.
 import { COMMERCE_MESSAGES, totalOf, type CartRequest, type OrderRequest, type ProductInput } from '@ringtrail/shared';
 import { isDuplicateKey, upsertById } from '../db/writes.ts';
-import type { CallDoc } from '../telephony/documents.ts';
-import type { CartDoc, OrderAttribution, OrderDoc } from './documents.ts';
-import type { Collections } from '../db/collections.ts';
+import type { CallDoc, TelephonyCollections } from '../telephony/documents.ts';
+import type { CartDoc, OrderAttribution, OrderDoc, CommerceCollections } from './documents.ts';
 import type { DomainDoc } from '../domains/documents.ts';
 import type { OutboxMessage } from '../webhooks/documents.ts';
 import { claimRecordId, recordIdOf } from '../db/external-refs.ts';
@@ -16,8 +15,10 @@ import type { LivePush } from '../webhooks/live-push.ts';
 import type { Outbox } from '../webhooks/outbox.ts';
 import { TrafficDays } from '../reports/traffic-days.ts';
 import { purchaseEvent } from './analytics.ts';
-import type { VisitDoc } from '../tracking/documents.ts';
+import type { VisitDoc, TrackingCollections } from '../tracking/documents.ts';
 import { touchesOf } from '../tracking/touches.ts';
+import type { ReportCollections } from '../reports/documents.ts';
+import type { IdCollections } from '../db/documents.ts';
 
 /** Where an order's buyer came from: its call's, else its visit's source label and keyword. */
 interface Origin {
@@ -29,7 +30,7 @@ interface Origin {
 
 export class CommerceService {
   constructor(
-    private readonly c: Collections,
+    private readonly c: CommerceCollections & TrackingCollections & TelephonyCollections & ReportCollections & IdCollections,
     private readonly ids: IdAllocator,
     private readonly push: LivePush,
     private readonly outbox: Outbox,

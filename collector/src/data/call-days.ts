@@ -7,9 +7,8 @@
 // A call's write and its rollup's `$inc` are two steps: `rebuild` recomputes a domain's rollups
 // from its calls, after a crash between the two or a change of the domain's time zone.
 import type { CallStatus } from '@ringtrail/shared';
-import type { CallDayDoc, RollupDimension, StatusTotals } from './documents.ts';
-import type { CallDoc } from '../telephony/documents.ts';
-import type { Collections } from '../db/collections.ts';
+import type { CallDayDoc, RollupDimension, StatusTotals, DataCollections } from './documents.ts';
+import type { CallDoc, TelephonyCollections } from '../telephony/documents.ts';
 import { localTime } from '../domains/time-zone.ts';
 import { keysUnder } from '../db/key-ranges.ts';
 
@@ -57,7 +56,7 @@ export const dayKey = (domainId: string, day: string) => `${domainId}|${day}`;
 export const domainKeys = (domainId: string) => keysUnder(`${domainId}|`);
 
 export class CallDays {
-  constructor(private readonly c: Collections) {}
+  constructor(private readonly c: DataCollections & TelephonyCollections) {}
 
   /** Moves a call's share from what it was (`before`, null for a new call) to what it is now. */
   async record(before: Counted | null, after: Counted, zones: CallZones): Promise<void> {

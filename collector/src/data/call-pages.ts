@@ -13,9 +13,8 @@
 // bring it back there. `rebuild` recomputes a domain's buckets from its calls (after a crash
 // between the two).
 import type { CallStatus } from '@ringtrail/shared';
-import type { CallDoc } from '../telephony/documents.ts';
-import type { CallPageDoc, RollupDimension } from './documents.ts';
-import type { Collections } from '../db/collections.ts';
+import type { CallDoc, TelephonyCollections } from '../telephony/documents.ts';
+import type { CallPageDoc, RollupDimension, DataCollections } from './documents.ts';
 import type { DomainDoc } from '../domains/documents.ts';
 import { countryOf, DEFAULT_COUNTRY } from '../domains/phone-numbers.ts';
 import { domainKeys } from './call-days.ts';
@@ -72,7 +71,7 @@ function numbersIn(row: Row, domain: DomainDoc): string {
 }
 
 export class CallPages {
-  constructor(private readonly c: Collections) {}
+  constructor(private readonly c: DataCollections & TelephonyCollections) {}
 
   /** Puts the call as it is now in its hour's bucket; `before`, the call as it was, to leave its old hour. */
   async record(before: CallDoc | null, after: CallDoc): Promise<void> {

@@ -2,14 +2,18 @@
 // write: the daily rollups (call-days.ts), the hourly page buckets (call-pages.ts), each caller's
 // calls (caller-calls.ts), the calls by source and keyword of the back end's reports
 // (reports/call-sources.ts), and each person's contacts (people/person-contacts.ts).
-import type { CallDoc } from '../telephony/documents.ts';
-import type { Collections } from '../db/collections.ts';
+import type { CallDoc, TelephonyCollections } from '../telephony/documents.ts';
 import { CallSources } from '../reports/call-sources.ts';
 import { FormSources } from '../reports/form-sources.ts';
 import { CallDays } from './call-days.ts';
 import { CallPages } from './call-pages.ts';
 import { CallerCalls } from './caller-calls.ts';
 import { callContact, PersonContacts } from '../people/person-contacts.ts';
+import type { DataCollections } from './documents.ts';
+import type { DomainCollections } from '../domains/documents.ts';
+import type { ReportCollections } from '../reports/documents.ts';
+import type { FormCollections } from '../forms/documents.ts';
+import type { PeopleCollections } from '../people/documents.ts';
 
 export class CallSummaries {
   readonly days: CallDays;
@@ -18,7 +22,7 @@ export class CallSummaries {
   readonly callers: CallerCalls;
   readonly people: PersonContacts;
 
-  constructor(private readonly c: Collections) {
+  constructor(private readonly c: DataCollections & DomainCollections & TelephonyCollections & ReportCollections & FormCollections & PeopleCollections) {
     this.days = new CallDays(c);
     this.pages = new CallPages(c);
     this.sources = new CallSources(c);

@@ -7,12 +7,12 @@
 // tombstone (no status) under its old key, so that a late write cannot bring it back there. An
 // erased caller's entries are deleted outright: their number is in the key.
 import type { CallStatus } from '@ringtrail/shared';
-import type { Collections } from '../db/collections.ts';
 import { isDuplicateKey, putAtRevision } from '../db/writes.ts';
-import type { CallDoc } from '../telephony/documents.ts';
+import type { CallDoc, TelephonyCollections } from '../telephony/documents.ts';
 import { domainKeys } from './call-days.ts';
 import { padded } from '../db/key-ranges.ts';
 import { inBatches, mapped } from '../db/batched.ts';
+import type { DataCollections } from './documents.ts';
 
 type Entry = Pick<CallDoc, '_id' | 'domainId' | 'caller' | 'startedAt' | 'status' | 'rev'>;
 
@@ -27,7 +27,7 @@ export function callerCallKey(call: Pick<Entry, '_id' | 'domainId' | 'caller' | 
 const idOfKey = (key: string) => Number(key.slice(key.lastIndexOf('|') + 1));
 
 export class CallerCalls {
-  constructor(private readonly c: Collections) {}
+  constructor(private readonly c: DataCollections & TelephonyCollections) {}
 
   async record(before: Entry | null, after: Entry): Promise<void> {
     const was = before && callerCallKey(before);

@@ -1,4 +1,6 @@
 // The data API's daily rollups and page buckets of calls: the shapes of their documents (db/collections.ts gathers every family's).
+import type { Collection, Db } from 'mongodb';
+import { collectionsNamed } from '../db/family-collections.ts';
 import type { CallStatus } from '@ringtrail/shared';
 
 export type StatusTotals = Partial<Record<CallStatus, { calls: number; duration: number; revenueCents: number }>>;
@@ -32,4 +34,15 @@ export interface CallerCallDoc {
   _id: string;
   rev: number;
   status?: CallStatus | null;
+}
+
+/** The data family's collections, as its services receive them. */
+export interface DataCollections {
+  callDays: Collection<CallDayDoc>;
+  callPages: Collection<CallPageDoc>;
+  callerCalls: Collection<CallerCallDoc>;
+}
+
+export function dataCollections(db: Db): DataCollections {
+  return collectionsNamed<DataCollections>(db, { callDays: 'call_days', callPages: 'call_pages', callerCalls: 'caller_calls' });
 }

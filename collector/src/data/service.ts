@@ -10,20 +10,22 @@
 import { CALL_STATUSES, type CallRecord, type DailyRow, type DataAnswer, type FormRecord, type SmsRecord } from '@ringtrail/shared';
 import type { Collection, Filter, WithId } from 'mongodb';
 import { chunksOf } from '../db/batched.ts';
-import type { CallDoc, SmsDoc } from '../telephony/documents.ts';
-import type { Collections } from '../db/collections.ts';
-import type { DomainDoc } from '../domains/documents.ts';
+import type { CallDoc, SmsDoc, TelephonyCollections } from '../telephony/documents.ts';
+import type { DomainDoc, DomainCollections } from '../domains/documents.ts';
 import { localDaysBetween, localTime, nextDay, startOfLocalDay } from '../domains/time-zone.ts';
 import type { DimensionFilter } from './call-pages.ts';
 import { CallSummaries } from './call-summaries.ts';
 import { callRecord, formRecord, smsRecord } from './records.ts';
-import type { FormDoc } from '../forms/documents.ts';
+import type { FormDoc, FormCollections } from '../forms/documents.ts';
 import type { DataRequest } from './request.ts';
+import type { DataCollections } from './documents.ts';
+import type { ReportCollections } from '../reports/documents.ts';
+import type { PeopleCollections } from '../people/documents.ts';
 
 export class DataService {
   private readonly summaries: CallSummaries;
 
-  constructor(private readonly c: Collections) {
+  constructor(private readonly c: DataCollections & DomainCollections & TelephonyCollections & ReportCollections & FormCollections & PeopleCollections) {
     this.summaries = new CallSummaries(c);
   }
 

@@ -1,7 +1,5 @@
 // Config -> a connected database with its indexes: MONGODB_URI when given, otherwise the embedded SecantusDB.
 import { MongoClient, type Db } from 'mongodb';
-import { collections, ensureIndexes } from './collections.ts';
-import { migrateDatabase } from './migrations.ts';
 import type { Config } from '../config.ts';
 import type { Logger } from '../logger.ts';
 import { startEmbeddedDatabase } from './embedded.ts';
@@ -32,6 +30,9 @@ export interface ConnectOptions {
   /** The command-line tools: connect to the embedded database a running collector owns on this data
    * directory (embedded.ts) instead of refusing to start a second one. */
   shareRunning?: boolean;
+  /** Run once connected, before anything serves (every family's indexes, the release upgrade): db/
+   * knows no family, so the caller brings it (open-database.ts). */
+  prepare?: (db: Db) => Promise<void>;
 }
 
 /** The connection options of the configuration, the same for the collector and the command-line tools. */
@@ -55,8 +56,7 @@ export async function connectDatabase(opts: ConnectOptions): Promise<DatabaseHan
     // Building an index on a large collection takes what it takes: not on the bounded connections.
     const builder = opts.operationTimeoutMs ? await new MongoClient(uri, { serverSelectionTimeoutMS: SERVER_SELECTION_MS }).connect() : client;
     try {
-      await ensureIndexes(collections(builder.db(opts.dbName)));
-      await migrateDatabase(collections(builder.db(opts.dbName)));
+      await opts.prepare?.(builder.db(opts.dbName));
     } finally {
       if (builder !== client) await builder.close();
     }

@@ -7,8 +7,7 @@ import { cartRequest, orderRequest, ospViewRequest, type CallStatus, type Produc
 import { AgentService } from '../agent/service.ts';
 import { LiveCalls } from '../agent/live-calls.ts';
 import { CommerceService } from '../commerce/service.ts';
-import type { Collections } from '../db/collections.ts';
-import type { DomainDoc } from '../domains/documents.ts';
+import type { DomainDoc, DomainCollections } from '../domains/documents.ts';
 import { IdAllocator } from '../db/ids.ts';
 import { addDays, localTime, startOfLocalDay } from '../domains/time-zone.ts';
 import { OfflineNumbers } from '../offline/service.ts';
@@ -20,6 +19,19 @@ import { NumberPool } from '../tracking/pool.ts';
 import { TrackingService } from '../tracking/service.ts';
 import { LivePush } from '../webhooks/live-push.ts';
 import { Outbox } from '../webhooks/outbox.ts';
+import type { TeamCollections } from '../team/documents.ts';
+import type { TrackingCollections } from '../tracking/documents.ts';
+import type { OfflineCollections } from '../offline/documents.ts';
+import type { TelephonyCollections } from '../telephony/documents.ts';
+import type { DataCollections } from '../data/documents.ts';
+import type { ReportCollections } from '../reports/documents.ts';
+import type { FormCollections } from '../forms/documents.ts';
+import type { PeopleCollections } from '../people/documents.ts';
+import type { IdCollections } from '../db/documents.ts';
+import type { CommerceCollections } from '../commerce/documents.ts';
+import type { AgentCollections } from '../agent/documents.ts';
+import type { WebhookCollections } from '../webhooks/documents.ts';
+import type { AlertCollections } from '../alerts/documents.ts';
 
 export const DEMO_HISTORY_DAYS = 60;
 const SEED = 20261123;
@@ -83,7 +95,7 @@ export interface HistorySummary {
 }
 
 /** Generates `days` days of traffic ending yesterday (the domain's days), unless the domain has visits already. */
-export async function generateDemoHistory(c: Collections, domainName: string, { days = DEMO_HISTORY_DAYS, today }: { days?: number; today?: string } = {}): Promise<HistorySummary | null> {
+export async function generateDemoHistory(c: TeamCollections & DomainCollections & TrackingCollections & OfflineCollections & TelephonyCollections & DataCollections & ReportCollections & FormCollections & PeopleCollections & IdCollections & CommerceCollections & AgentCollections & WebhookCollections & AlertCollections, domainName: string, { days = DEMO_HISTORY_DAYS, today }: { days?: number; today?: string } = {}): Promise<HistorySummary | null> {
   const domain = await c.domains.findOne({ _id: domainName });
   const account = domain && (await c.accounts.findOne({ _id: domain.accountId }));
   if (!domain || !account || (await c.visits.countDocuments({ domainId: domain._id }, { limit: 1 })) > 0) return null;

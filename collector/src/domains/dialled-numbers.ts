@@ -2,8 +2,7 @@
 // numbers are read the way that tracking number's domain reads them. A US PBX reporting `4155550141`
 // called by `(212) 555-0100` means +1 415… and +1 212…. Twilio needs none of this: it sends E.164,
 // which reads the same everywhere.
-import type { Collections } from '../db/collections.ts';
-import type { TrackingNumberDoc } from './documents.ts';
+import type { TrackingNumberDoc, DomainCollections } from './documents.ts';
 import { canonicalIn, countryOf, DEFAULT_COUNTRY } from './phone-numbers.ts';
 
 /** A number as it was sent (the wire schemas keep only its digits). */
@@ -18,7 +17,7 @@ export interface SentNumbers {
 const hasCountryCode = (raw: string) => /^\s*(\+|00)/.test(raw);
 
 export class DialledNumbers {
-  constructor(private readonly c: Collections) {}
+  constructor(private readonly c: DomainCollections) {}
 
   /** `report` with its numbers in the canonical form: the tracking number as stored, the caller read
    * in that number's domain's country. `sent`: the tracking number and caller as they were written.

@@ -1,4 +1,6 @@
 // Domains (settings, keys, pools) and their tracking numbers: the shapes and indexes of their documents (db/collections.ts gathers every family's).
+import type { Collection, Db } from 'mongodb';
+import { collectionsNamed } from '../db/family-collections.ts';
 import type { NumberAtCarrier } from '../carriers/carrier-numbers.ts';
 import type { DisplayMode, TimetableEntry } from '@ringtrail/shared';
 import type { RecordingSettings } from '../recordings/settings.ts';
@@ -103,3 +105,13 @@ export const domainIndexes: IndexPlan = {
   // A shared pool's numbers.
   trackingNumbers: [[{ domainId: 1, usage: 1, type: 1 }]],
 };
+
+/** The domains family's collections, as its services receive them. */
+export interface DomainCollections {
+  domains: Collection<DomainDoc>;
+  trackingNumbers: Collection<TrackingNumberDoc>;
+}
+
+export function domainCollections(db: Db): DomainCollections {
+  return collectionsNamed<DomainCollections>(db, { domains: 'domains', trackingNumbers: 'tracking_numbers' });
+}

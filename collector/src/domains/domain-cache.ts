@@ -3,8 +3,7 @@
 // at most `maxAgeMs` (5 s by default, DOMAIN_CACHE_MS) counted from the start of the read, so a key
 // revoked or a setting changed in another process takes effect here within that bound. A change
 // made through this process's back end clears the cache at once (manage/routes.ts).
-import type { Collections } from '../db/collections.ts';
-import type { DomainDoc } from './documents.ts';
+import type { DomainDoc, DomainCollections } from './documents.ts';
 import { hashKey } from './keys.ts';
 import { setRecent } from '../recent-map.ts';
 
@@ -19,7 +18,7 @@ export class DomainCache {
   private readonly entries = new Map<string, { domain: Promise<DomainDoc | null>; until: number }>();
 
   constructor(
-    private readonly c: Collections,
+    private readonly c: DomainCollections,
     /** 0: no cache, a read per request. */
     private readonly maxAgeMs = DEFAULT_DOMAIN_CACHE_MS,
   ) {}

@@ -1,14 +1,14 @@
 // Adding a tracking number to a domain's pool: the fixture and the back end both do it this way.
 import { NUMBER_TYPE_PREFIXES } from '@ringtrail/shared';
-import type { Collections } from '../db/collections.ts';
-import type { PoolConfig } from './documents.ts';
+import type { PoolConfig, DomainCollections } from './documents.ts';
 import { countryOf, countryTypeRefusal, DEFAULT_COUNTRY, readingsIn } from './phone-numbers.ts';
+import type { TrackingCollections } from '../tracking/documents.ts';
 
 /**
  * Why a number cannot join a pool of `domainId`, or null when it can. The domain that holds it is
  * named only to the operator (`nameOwner`: the seed); a site owner is never told another tenant's domain.
  */
-export async function numberRefusal(c: Collections, domain: { _id: string; country?: string }, type: number, number: string, { nameOwner = false } = {}): Promise<string | null> {
+export async function numberRefusal(c: DomainCollections, domain: { _id: string; country?: string }, type: number, number: string, { nameOwner = false } = {}): Promise<string | null> {
   const wrongType = typeRefusal(domain, type, number);
   if (wrongType) return wrongType;
   const stored = await c.trackingNumbers.findOne({ _id: number });
@@ -26,7 +26,7 @@ export function typeRefusal(domain: { country?: string }, type: number, number: 
 
 /** The domain's tracking number that `raw` names, whichever way it is read (the spec's types as the
  * spec reads them, ours in the domain's country); the country's reading when it names none. */
-export async function domainNumberNamed(c: Collections, domain: { _id: string; country?: string }, raw: string): Promise<string | null> {
+export async function domainNumberNamed(c: DomainCollections, domain: { _id: string; country?: string }, raw: string): Promise<string | null> {
   const readings = readingsIn(raw, countryOf(domain));
   if (readings.length < 2) return readings[0] ?? null;
   const stored = await c.trackingNumbers.findOne({ _id: { $in: readings }, domainId: domain._id }, { projection: { _id: 1 } });
@@ -34,7 +34,7 @@ export async function domainNumberNamed(c: Collections, domain: { _id: string; c
 }
 
 /** Idempotent; the runtime state of a number already there (who holds it) is left as it is. */
-export async function addPoolNumber(c: Collections, domainId: string, pool: PoolConfig, number: string): Promise<void> {
+export async function addPoolNumber(c: DomainCollections & TrackingCollections, domainId: string, pool: PoolConfig, number: string): Promise<void> {
   const { type, usage, codeDigits, costGroup } = pool;
   await c.trackingNumbers.updateOne({ _id: number }, { $set: { domainId, type, usage, codeDigits, ...(costGroup ? { costGroup } : {}) }, $unset: { overflow: '' } }, { upsert: true });
   // An exclusive online number is claimed through its slot; never assigned: free since forever, first in line.
@@ -44,7 +44,7 @@ export async function addPoolNumber(c: Collections, domainId: string, pool: Pool
 }
 
 /** A pool's overflow number: a number of the domain that no visitor claims (it has no slot). */
-export async function addOverflowNumber(c: Collections, domainId: string, pool: PoolConfig, number: string): Promise<void> {
+export async function addOverflowNumber(c: DomainCollections & TrackingCollections, domainId: string, pool: PoolConfig, number: string): Promise<void> {
   await c.trackingNumbers.updateOne({ _id: number }, { $set: { domainId, type: pool.type, usage: 'online', codeDigits: 0, overflow: true } }, { upsert: true });
   await c.slots.deleteOne({ _id: number, freeAt: { $lte: new Date() } });
 }

@@ -1,6 +1,8 @@
 // Form submissions (ours): the shapes and indexes of their documents (db/collections.ts gathers
 // every family's). A submission is attributed as a call is: its visit's source, keyword and click
 // ids, and the visitor's touches.
+import type { Collection, Db } from 'mongodb';
+import { collectionsNamed } from '../db/family-collections.ts';
 import type { IndexPlan } from '../db/index-plan.ts';
 import type { Touch } from '../tracking/touches.ts';
 import type { FormVerdict } from './forms-log.ts';
@@ -49,3 +51,12 @@ export const formIndexes: IndexPlan = {
   // The forms log and the data API: a domain's submissions of a range, oldest first.
   forms: [[{ domainId: 1, submittedAt: 1, _id: 1 }]],
 };
+
+/** The forms family's collections, as its services receive them. */
+export interface FormCollections {
+  forms: Collection<FormDoc>;
+}
+
+export function formCollections(db: Db): FormCollections {
+  return collectionsNamed<FormCollections>(db, { forms: 'forms' });
+}

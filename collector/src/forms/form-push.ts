@@ -1,17 +1,18 @@
 // The `form` push (ours, opt-in by the account's `webhookEvents`): each form submission that is not
 // spam, as the data API shows it, with its formId; signed, ordered and retried like the call
 // center's pushes, through the outbox. A client that did not ask sees none.
-import type { Collections } from '../db/collections.ts';
 import { formRecord } from '../data/records.ts';
 import type { DomainDoc } from '../domains/documents.ts';
 import { WEBHOOK_CONTENT_TYPE } from '../webhooks/live-push.ts';
 import { Outbox } from '../webhooks/outbox.ts';
 import type { FormDoc } from './documents.ts';
+import type { TeamCollections } from '../team/documents.ts';
+import type { WebhookCollections } from '../webhooks/documents.ts';
 
 export class FormPush {
   private readonly outbox: Outbox;
 
-  constructor(private readonly c: Collections) {
+  constructor(private readonly c: TeamCollections & WebhookCollections) {
     this.outbox = new Outbox(c);
   }
 

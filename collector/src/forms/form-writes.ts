@@ -3,12 +3,16 @@
 // alerts (alerts/call-alerts.ts). A verdict is one atomic update that answers the submission as it
 // was, so two verdicts at once each move the counters from the state the other left.
 import { CallAlerts } from '../alerts/call-alerts.ts';
-import type { Collections } from '../db/collections.ts';
-import type { DomainDoc } from '../domains/documents.ts';
+import type { DomainDoc, DomainCollections } from '../domains/documents.ts';
 import { formContact, PersonContacts } from '../people/person-contacts.ts';
 import { FormSources } from '../reports/form-sources.ts';
-import type { FormDoc } from './documents.ts';
+import type { FormDoc, FormCollections } from './documents.ts';
 import { judged, type FormVerdict } from './forms-log.ts';
+import type { TeamCollections } from '../team/documents.ts';
+import type { TelephonyCollections } from '../telephony/documents.ts';
+import type { ReportCollections } from '../reports/documents.ts';
+import type { PeopleCollections } from '../people/documents.ts';
+import type { AlertCollections } from '../alerts/documents.ts';
 
 export class FormWrites {
   private readonly sources: FormSources;
@@ -17,7 +21,7 @@ export class FormWrites {
 
   /** `alerts`: new leads raise e-mail alerts (where mail is configured, as call-writes.ts). */
   constructor(
-    private readonly c: Collections,
+    private readonly c: FormCollections & TeamCollections & DomainCollections & TelephonyCollections & ReportCollections & PeopleCollections & AlertCollections,
     { alerts = false }: { alerts?: boolean } = {},
   ) {
     this.sources = new FormSources(c);

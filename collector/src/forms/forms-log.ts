@@ -1,7 +1,6 @@
 // The back end's forms log (ours): a domain's submissions of a range, newest first, a page at a time,
 // with the count, filtered by source class, lead and spam; the same as CSV; one submission with the
 // visitor's pages; how a person's verdict on one wins over the spam signals. Knows nothing of HTTP.
-import type { Collections } from '../db/collections.ts';
 import type { DomainDoc } from '../domains/documents.ts';
 import { localDaysBetween, localTime } from '../domains/time-zone.ts';
 import type { DayRange } from '../reports/day-range.ts';
@@ -10,7 +9,8 @@ import { CSV_MAX_ROWS, LOG_COUNT_LIMIT, LOG_PAGE_SIZE, sourceFilter } from '../r
 import { UNATTRIBUTED } from '../reports/call-sources.ts';
 import { csvLine } from '../reports/csv.ts';
 import type { VERDICTS } from '../telephony/leads.ts';
-import type { FormDoc, FormSpamReason } from './documents.ts';
+import type { FormDoc, FormSpamReason, FormCollections } from './documents.ts';
+import type { TrackingCollections } from '../tracking/documents.ts';
 
 /** The words of a call's verdict (telephony/leads.ts). */
 export type FormVerdict = (typeof VERDICTS)[number];
@@ -61,7 +61,7 @@ function filterOf(domain: DomainDoc, range: DayRange, filters: FormFilters): Fil
   };
 }
 
-export async function formsPage(c: Collections, domain: DomainDoc, range: DayRange, filters: FormFilters, page: number): Promise<{ forms: FormRow[]; page: number; pageSize: number; hasMore: boolean; total: number; totalCapped: boolean }> {
+export async function formsPage(c: FormCollections, domain: DomainDoc, range: DayRange, filters: FormFilters, page: number): Promise<{ forms: FormRow[]; page: number; pageSize: number; hasMore: boolean; total: number; totalCapped: boolean }> {
   const filter = filterOf(domain, range, filters);
   const [forms, total] = await Promise.all([
     c.forms.find(filter, { sort: { submittedAt: -1, _id: -1 }, skip: (page - 1) * LOG_PAGE_SIZE, limit: LOG_PAGE_SIZE + 1 }).toArray(),
@@ -74,7 +74,7 @@ const CSV_COLUMNS = ['Form id', 'Submitted', 'Page', 'Form', 'Source', 'Keyword'
 
 /** The submissions of the range, newest first, at most CSV_MAX_ROWS; times in the domain's zone, the
  * fields as `name: value` lines, text as sent (csvLine neutralises a formula). */
-export async function* formsCsv(c: Collections, domain: DomainDoc, range: DayRange, filters: FormFilters): AsyncGenerator<string> {
+export async function* formsCsv(c: FormCollections, domain: DomainDoc, range: DayRange, filters: FormFilters): AsyncGenerator<string> {
   yield csvLine(CSV_COLUMNS);
   const cursor = c.forms.find(filterOf(domain, range, filters), { sort: { submittedAt: -1, _id: -1 }, limit: CSV_MAX_ROWS, batchSize: 1000 });
   for await (const f of cursor) {
@@ -85,7 +85,7 @@ export async function* formsCsv(c: Collections, domain: DomainDoc, range: DayRan
 }
 
 /** One submission, and the visitor's pages of its visit up to it. */
-export async function formPage(c: Collections, domain: DomainDoc, formId: number): Promise<(FormRow & { pages: { url: string; title: string; at: Date }[] }) | null> {
+export async function formPage(c: FormCollections & TrackingCollections, domain: DomainDoc, formId: number): Promise<(FormRow & { pages: { url: string; title: string; at: Date }[] }) | null> {
   const form = await c.forms.findOne({ _id: formId, domainId: domain._id });
   if (!form) return null;
   const views = form.visitId === null ? [] : await c.views.find({ visitId: form.visitId, createdAt: { $lte: form.submittedAt } }, { projection: { url: 1, pageTitle: 1, createdAt: 1 }, sort: { createdAt: 1 }, limit: 200 }).toArray();

@@ -7,7 +7,6 @@ import type { Middleware } from 'koa';
 import { browserFormRequest } from '@ringtrail/shared';
 import { browserDoor } from '../browser/door.ts';
 import type { BrowserRateLimit } from '../browser/rate-limit.ts';
-import type { Collections } from '../db/collections.ts';
 import type { DomainCache } from '../domains/domain-cache.ts';
 import { parseBrowserBody } from '../http/body.ts';
 import { bodyRejection } from '../http/envelope.ts';
@@ -15,6 +14,7 @@ import { trackingEnvelope } from '../http/tracking-envelope.ts';
 import type { Logger } from '../logger.ts';
 import { TrackingFailure } from '../tracking/failure.ts';
 import type { FormSubmissions } from './submissions.ts';
+import type { DomainCollections } from '../domains/documents.ts';
 
 /** A refused body or parameter says so in its HTTP status too. */
 const withHttpStatus: Middleware = async (_ctx, next) => {
@@ -28,7 +28,7 @@ const withHttpStatus: Middleware = async (_ctx, next) => {
   }
 };
 
-export function formRoutes(c: Collections, domains: DomainCache, submissions: FormSubmissions, limit: BrowserRateLimit, log: Logger): Router {
+export function formRoutes(c: DomainCollections, domains: DomainCache, submissions: FormSubmissions, limit: BrowserRateLimit, log: Logger): Router {
   const router = new Router();
   const handle = browserDoor(c, domains, limit, log);
   router.post(

@@ -1,4 +1,6 @@
 // Request counters of the rate limits: the shapes and indexes of their documents (db/collections.ts gathers every family's).
+import type { Collection, Db } from 'mongodb';
+import { collectionsNamed } from '../db/family-collections.ts';
 import type { IndexPlan } from '../db/index-plan.ts';
 
 export interface RateLimitDoc {
@@ -12,3 +14,12 @@ export const rateLimitIndexes: IndexPlan = {
   // Rate limit windows end by themselves.
   rateLimits: [[{ expireAt: 1 }, { expireAfterSeconds: 0 }]],
 };
+
+/** The http family's collections, as its services receive them. */
+export interface RateLimitCollections {
+  rateLimits: Collection<RateLimitDoc>;
+}
+
+export function rateLimitCollections(db: Db): RateLimitCollections {
+  return collectionsNamed<RateLimitCollections>(db, { rateLimits: 'rate_limits' });
+}

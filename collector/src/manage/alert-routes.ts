@@ -2,7 +2,6 @@
 // alerts they get (at once, hourly, or not), the warnings and the summaries. One's own preference,
 // not a setting others share: not in the audit trail.
 import type Router from '@koa/router';
-import type { Collections } from '../db/collections.ts';
 import { bodyOf, parseBody } from '../http/body.ts';
 import { AlertChoicesStore, alertChoicesBody } from '../alerts/choices.ts';
 import { memberOf, type Can } from '../team/access.ts';
@@ -10,8 +9,11 @@ import { domainsOfAccount } from './domains.ts';
 import { maySee, RULES } from '../team/roles.ts';
 import { domainOf } from './settings-routes.ts';
 import { valid } from '../http/manage-validate.ts';
+import type { TeamCollections } from '../team/documents.ts';
+import type { DomainCollections } from '../domains/documents.ts';
+import type { AlertCollections } from '../alerts/documents.ts';
 
-export function alertRoutes(router: Router, c: Collections, can: Can, mailConfigured: boolean): void {
+export function alertRoutes(router: Router, c: TeamCollections & DomainCollections & AlertCollections, can: Can, mailConfigured: boolean): void {
   const store = new AlertChoicesStore(c);
 
   router.get('/alerts', can(RULES.member), async (ctx) => {

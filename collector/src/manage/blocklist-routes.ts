@@ -5,9 +5,8 @@ import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import type { BlockedCallerDoc } from '../telephony/documents.ts';
-import type { Collections } from '../db/collections.ts';
-import type { DomainDoc } from '../domains/documents.ts';
+import type { BlockedCallerDoc, TelephonyCollections } from '../telephony/documents.ts';
+import type { DomainDoc, DomainCollections } from '../domains/documents.ts';
 import { maskCaller } from '../domains/caller-privacy.ts';
 import { phoneIn } from '../domains/settings.ts';
 import { canonicalIn, countryOf, DEFAULT_COUNTRY } from '../domains/phone-numbers.ts';
@@ -29,7 +28,7 @@ function entryView(entry: BlockedCallerDoc, domain: DomainDoc) {
   return { id: idOf(entry.number), number: maskCaller(entry.number, domain.callerPrivacy), addedAt: entry.addedAt.toISOString(), addedBy: entry.addedBy };
 }
 
-export function blocklistRoutes(router: Router, c: Collections, can: Can): void {
+export function blocklistRoutes(router: Router, c: DomainCollections & TelephonyCollections, can: Can): void {
   const blocked = new BlockedCallers(c);
   const userOf = (ctx: Context) => memberOf(ctx)._id;
 
@@ -70,7 +69,7 @@ export function blocklistRoutes(router: Router, c: Collections, can: Can): void 
   });
 }
 
-async function callerOf(c: Collections, ctx: Context): Promise<{ domain: DomainDoc; caller: string }> {
+async function callerOf(c: DomainCollections & TelephonyCollections, ctx: Context): Promise<{ domain: DomainDoc; caller: string }> {
   const domain = await domainOf(c, ctx);
   const callId = Number(ctx.params.callId);
   const call = Number.isSafeInteger(callId) ? await c.calls.findOne({ _id: callId, domainId: domain._id }, { projection: { caller: 1 } }) : null;

@@ -9,17 +9,20 @@ import { CarrierError, type CarrierErrorKind } from '../carriers/carrier.ts';
 import { carrierConnectBody, SecretsKeyMissing, SecretUnreadable, type CarrierConnections } from '../carriers/connections.ts';
 import { twilioWiring } from '../carriers/wiring.ts';
 import { CarrierNumbers, NoCarrier, type NumberAtCarrier } from '../carriers/carrier-numbers.ts';
-import type { DomainDoc, PoolConfig } from '../domains/documents.ts';
+import type { DomainDoc, PoolConfig, DomainCollections } from '../domains/documents.ts';
 import { domainOf, numberParam } from './settings-routes.ts';
 import { poolOf, removeNumber } from './numbers.ts';
 import { NumberCheck } from '../carriers/number-check.ts';
 import { e164Of } from '../domains/phone-numbers.ts';
-import type { Collections } from '../db/collections.ts';
 import { bodyOf, parseBody } from '../http/body.ts';
 import { ManageFailure } from '../http/manage-envelope.ts';
 import { auditing, memberOf, type Can } from '../team/access.ts';
 import { RULES } from '../team/roles.ts';
 import { valid } from '../http/manage-validate.ts';
+import type { TeamCollections } from '../team/documents.ts';
+import type { TrackingCollections } from '../tracking/documents.ts';
+import type { OfflineCollections } from '../offline/documents.ts';
+import type { TelephonyCollections } from '../telephony/documents.ts';
 
 const STATUS: Record<CarrierErrorKind, number> = { credentials: 400, unavailable: 400, suspended: 400, refused: 400, 'rate-limited': 429, timeout: 504, unreachable: 502 };
 
@@ -49,14 +52,14 @@ export const searchQuery = z
 export const buyBody = searchQuery.extend({ count: z.number().int().min(1, 'must be 1 to 50').max(50, 'must be 1 to 50') }).strict();
 
 /** The domain's number named in the path, and where it is at the carrier; 404 when it has no carrier record. */
-async function numberAtCarrier(c: Collections, ctx: Context, domain: DomainDoc): Promise<{ number: string; at: NumberAtCarrier; pool: PoolConfig }> {
+async function numberAtCarrier(c: DomainCollections, ctx: Context, domain: DomainDoc): Promise<{ number: string; at: NumberAtCarrier; pool: PoolConfig }> {
   const number = await numberParam(c, ctx, domain);
   const stored = await c.trackingNumbers.findOne({ _id: number, domainId: domain._id });
   if (!stored?.carrier) throw new ManageFailure(404, `${ctx.params.number} was not imported or bought through the carrier`);
   return { number, at: stored.carrier, pool: poolOf(domain, stored.type) };
 }
 
-export function carrierRoutes(router: Router, c: Collections, can: Can, connections: CarrierConnections, publicUrl: string): void {
+export function carrierRoutes(router: Router, c: TeamCollections & DomainCollections & TrackingCollections & OfflineCollections & TelephonyCollections, can: Can, connections: CarrierConnections, publicUrl: string): void {
   const numbers = new CarrierNumbers(c, connections, publicUrl);
   const check = new NumberCheck(c, connections, publicUrl);
 

@@ -2,29 +2,33 @@
 // whether its pages have sent views yet. Every call names the account: another account's domain
 // is not found. Knows nothing of HTTP.
 import type { UpdateFilter } from 'mongodb';
-import type { Collections } from '../db/collections.ts';
-import type { DomainDoc } from '../domains/documents.ts';
+import type { DomainDoc, DomainCollections } from '../domains/documents.ts';
 import { CallSummaries } from '../data/call-summaries.ts';
 import { DOMAIN_KEY_FIELDS, hashKey, newKey, type DomainKeyKind } from '../domains/keys.ts';
 import { domainSettings, normalizeDomainName, settingsFields, type DomainSettings } from '../domains/settings.ts';
 import { ManageFailure } from '../http/manage-envelope.ts';
 import { domainKeys } from '../data/call-days.ts';
+import type { TelephonyCollections } from '../telephony/documents.ts';
+import type { DataCollections } from '../data/documents.ts';
+import type { ReportCollections } from '../reports/documents.ts';
+import type { FormCollections } from '../forms/documents.ts';
+import type { PeopleCollections } from '../people/documents.ts';
 
 export const DOMAIN_NOT_FOUND = 'No such domain';
 
 /** The domain `name` of the account, or a 404 that says nothing of other accounts' domains. */
-export async function domainOfAccount(c: Collections, accountId: string, name: string): Promise<DomainDoc> {
+export async function domainOfAccount(c: DomainCollections, accountId: string, name: string): Promise<DomainDoc> {
   const domain = await c.domains.findOne({ _id: normalizeDomainName(name) });
   if (!domain || domain.accountId !== accountId) throw new ManageFailure(404, DOMAIN_NOT_FOUND);
   return domain;
 }
 
-export async function domainsOfAccount(c: Collections, accountId: string): Promise<DomainDoc[]> {
+export async function domainsOfAccount(c: DomainCollections, accountId: string): Promise<DomainDoc[]> {
   return c.domains.find({ accountId }).sort({ _id: 1 }).toArray();
 }
 
 /** A new domain of the account, with its public key made at once: the tag is ready to copy. */
-export async function createDomain(c: Collections, accountId: string, name: string, settings: DomainSettings): Promise<DomainDoc> {
+export async function createDomain(c: DomainCollections, accountId: string, name: string, settings: DomainSettings): Promise<DomainDoc> {
   const publicKey = newKey('public');
   const doc: DomainDoc = { _id: name, name, accountId, ...settingsFields(settings), pools: [], publicKey, [DOMAIN_KEY_FIELDS.public]: hashKey(publicKey) };
   try {
@@ -42,7 +46,7 @@ export async function createDomain(c: Collections, accountId: string, name: stri
 
 /** Changes the settings named in `changes`; the others stay. A new time zone recounts the data API's
  * daily rollups in the new days (the traffic counters of past days stay in the old zone's days). */
-export async function updateDomain(c: Collections, domain: DomainDoc, changes: Partial<DomainSettings>): Promise<DomainDoc> {
+export async function updateDomain(c: DomainCollections & TelephonyCollections & DataCollections & ReportCollections & FormCollections & PeopleCollections, domain: DomainDoc, changes: Partial<DomainSettings>): Promise<DomainDoc> {
   const current = domainSettings.parse(domain);
   const next = settingsFields({ ...current, ...changes });
   const update: UpdateFilter<DomainDoc> = { $set: next };
@@ -57,7 +61,7 @@ export async function updateDomain(c: Collections, domain: DomainDoc, changes: P
 
 /** A new key of this kind for the domain, answered once: only its digest is kept (and the public
  * key in clear, which every page of the site publishes). The key it replaces stops working at once. */
-export async function rotateDomainKey(c: Collections, domain: DomainDoc, kind: DomainKeyKind): Promise<string> {
+export async function rotateDomainKey(c: DomainCollections, domain: DomainDoc, kind: DomainKeyKind): Promise<string> {
   const key = newKey(kind);
   await c.domains.updateOne({ _id: domain._id }, { $set: { [DOMAIN_KEY_FIELDS[kind]]: hashKey(key), ...(kind === 'public' ? { publicKey: key } : {}) } });
   return key;
@@ -69,7 +73,7 @@ export function keyStatus(domain: DomainDoc): Record<DomainKeyKind, boolean> {
 }
 
 /** When the site's last view arrived (any page, any visitor), or null before the first. */
-export async function lastViewAt(c: Collections, domainId: string): Promise<Date | null> {
+export async function lastViewAt(c: ReportCollections, domainId: string): Promise<Date | null> {
   const latest = await c.trafficDays.find({ _id: domainKeys(domainId), lastViewAt: { $exists: true } }, { sort: { _id: -1 }, limit: 1, projection: { lastViewAt: 1 } }).next();
   return latest?.lastViewAt ?? null;
 }

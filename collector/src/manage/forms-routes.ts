@@ -1,7 +1,6 @@
 // The back end's forms (issue 43): the forms log and its CSV, one submission's page, and a person's
 // verdict on one.
 import type Router from '@koa/router';
-import type { Collections } from '../db/collections.ts';
 import type { Context } from 'koa';
 import { formPage, formsCsv, formsPage, rowOf, type FormFilters } from '../forms/forms-log.ts';
 import { sendCsv, sourceClassFilter, yesNo } from './report-routes.ts';
@@ -14,8 +13,11 @@ import { RULES } from '../team/roles.ts';
 import { domainOf } from './settings-routes.ts';
 import { valid } from '../http/manage-validate.ts';
 import { verdictBody } from './verdict-routes.ts';
+import type { DomainCollections } from '../domains/documents.ts';
+import type { TrackingCollections } from '../tracking/documents.ts';
+import type { FormCollections } from '../forms/documents.ts';
 
-export function formsRoutes(router: Router, c: Collections, can: Can, writes: FormWrites): void {
+export function formsRoutes(router: Router, c: DomainCollections & TrackingCollections & FormCollections, can: Can, writes: FormWrites): void {
   router.get('/domains/:domain/reports/forms', can(RULES.readCalls), async (ctx) => {
     const domain = await domainOf(c, ctx);
     const page = Number(ctx.query.page ?? 1);

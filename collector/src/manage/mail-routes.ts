@@ -2,7 +2,6 @@
 // not be sent, and a test e-mail a member sends themselves.
 import type Router from '@koa/router';
 import type { Context } from 'koa';
-import type { Collections } from '../db/collections.ts';
 import { ManageFailure } from '../http/manage-envelope.ts';
 import { html as mailHtml, mailPage } from '../mail/layout.ts';
 import { mailMessage } from '../mail/message.ts';
@@ -11,6 +10,8 @@ import type { Can, SignedIn } from '../team/access.ts';
 import { RULES } from '../team/roles.ts';
 import { tooMany } from '../team/sign-in-limit.ts';
 import { WindowLimiter } from '../http/rate-limits.ts';
+import type { WebhookCollections } from '../webhooks/documents.ts';
+import type { RateLimitCollections } from '../http/documents.ts';
 
 /** Failed mails listed at most. */
 const FAILURES = 20;
@@ -23,7 +24,7 @@ export interface MailOptions {
   from?: string;
 }
 
-export function mailRoutes(router: Router, c: Collections, outbox: Outbox, can: Can, options: MailOptions, publicUrl: string): void {
+export function mailRoutes(router: Router, c: WebhookCollections & RateLimitCollections, outbox: Outbox, can: Can, options: MailOptions, publicUrl: string): void {
   const signedIn = (ctx: Context) => ctx.state as SignedIn;
   const testMails = new WindowLimiter(c.rateLimits, 'test-mail-user', TEST_MAILS_PER_MEMBER, 900);
 
@@ -60,7 +61,7 @@ export function mailRoutes(router: Router, c: Collections, outbox: Outbox, can: 
 
 /** A mail server that stops answering (or answers "try later") refuses nothing for good: the
  * account's mails wait in the outbox, retried. Since when, how many, and the last error. */
-async function retrying(c: Collections, accountId: string): Promise<{ since: string; waiting: number; lastError: string | null } | null> {
+async function retrying(c: WebhookCollections, accountId: string): Promise<{ since: string; waiting: number; lastError: string | null } | null> {
   const oldest = await c.outbox.findOne({ accountId, kind: 'mail', attempts: { $gt: 0 } }, { sort: { firstAttemptAt: 1 }, projection: { firstAttemptAt: 1 } });
   if (!oldest?.firstAttemptAt) return null;
   const [waiting, last] = await Promise.all([

@@ -3,12 +3,11 @@
 // when mail is configured it is mailed to them too (`mailed` in the answer).
 import type Router from '@koa/router';
 import type { Context } from 'koa';
-import type { Collections } from '../db/collections.ts';
 import { bodyOf, parseBody } from '../http/body.ts';
 import { ManageFailure } from '../http/manage-envelope.ts';
 import { auditing, memberOf, type Can } from '../team/access.ts';
 import { AuditLog, entryView } from '../team/audit.ts';
-import type { AuditDoc } from '../team/documents.ts';
+import type { AuditDoc, TeamCollections } from '../team/documents.ts';
 import { countryOf, DEFAULT_COUNTRY } from '../domains/phone-numbers.ts';
 import { withPhoneDisplay } from '../domains/phone-display.ts';
 import { linkUrl, type NewLink } from '../team/invitations.ts';
@@ -19,9 +18,10 @@ import { usernameKey } from '../team/users.ts';
 import { valid } from '../http/manage-validate.ts';
 import { sendLinkMail } from '../team/link-mail.ts';
 import type { Outbox } from '../webhooks/outbox.ts';
+import type { DomainCollections } from '../domains/documents.ts';
 
 /** `publicUrl`: where people reach the collector; a link opens on its back end, whatever Host a request named. */
-export function memberRoutes(router: Router, c: Collections, can: Can, outbox: Outbox | null, publicUrl: string): void {
+export function memberRoutes(router: Router, c: TeamCollections & DomainCollections, can: Can, outbox: Outbox | null, publicUrl: string): void {
   const backEnd = `${publicUrl}/manage/`;
   const linkView = (link: NewLink) => ({ id: link.id, url: linkUrl(backEnd, link.token), expiresAt: link.expiresAt.toISOString() });
   const members = new Members(c);
@@ -93,7 +93,7 @@ export function memberRoutes(router: Router, c: Collections, can: Can, outbox: O
 
 /** The entries' phone numbers as their domain's country writes them (`phoneDisplay`, as every answer
  * with numbers has it): `number`, `numbers` and `destination` of their details. */
-async function numbersWritten(c: Collections, entries: AuditDoc[]): Promise<{ phoneDisplay?: Record<string, string> }> {
+async function numbersWritten(c: DomainCollections, entries: AuditDoc[]): Promise<{ phoneDisplay?: Record<string, string> }> {
   const byDomain = new Map<string, string[]>();
   for (const entry of entries) {
     const details = entry.details ?? {};
@@ -107,7 +107,7 @@ async function numbersWritten(c: Collections, entries: AuditDoc[]): Promise<{ ph
 }
 
 /** An admin's domains: those given, or every domain of the account. */
-async function visibleDomains(c: Collections, accountId: string, given: string[] | undefined): Promise<string[]> {
+async function visibleDomains(c: DomainCollections, accountId: string, given: string[] | undefined): Promise<string[]> {
   return given ?? (await c.domains.find({ accountId }, { projection: { _id: 1 } }).toArray()).map((d) => d._id);
 }
 

@@ -1,12 +1,13 @@
 // The back end's number pools: add a pool, add and remove its numbers. A number a visitor holds,
 // or an offline number assigned to a campaign, is not removed under them. Knows nothing of HTTP.
 import type { TimetableEntry } from '@ringtrail/shared';
-import type { Collections } from '../db/collections.ts';
-import type { DomainDoc, PoolConfig } from '../domains/documents.ts';
+import type { DomainDoc, PoolConfig, DomainCollections } from '../domains/documents.ts';
 import { addOverflowNumber, addPoolNumber, numberRefusal } from '../domains/pool-numbers.ts';
 import { ManageFailure } from '../http/manage-envelope.ts';
 import { withPhoneDisplay } from '../domains/phone-display.ts';
 import { countryOf, nationalOf } from '../domains/phone-numbers.ts';
+import type { TrackingCollections } from '../tracking/documents.ts';
+import type { OfflineCollections } from '../offline/documents.ts';
 
 export interface NumberRow {
   number: string;
@@ -24,7 +25,7 @@ export interface NumberRow {
   carrier?: { origin: 'bought' | 'imported'; check: { at: Date; voiceUrl: string | null; ok: boolean } | null };
 }
 
-export async function addPool(c: Collections, domain: DomainDoc, pool: PoolConfig): Promise<DomainDoc> {
+export async function addPool(c: DomainCollections & TrackingCollections, domain: DomainDoc, pool: PoolConfig): Promise<DomainDoc> {
   if (pool.overflowNumber) {
     const refusal = await numberRefusal(c, domain, pool.type, pool.overflowNumber);
     if (refusal) throw new ManageFailure(409, refusal);
@@ -43,7 +44,7 @@ export function poolOf(domain: DomainDoc, type: number): PoolConfig {
 }
 
 /** All or nothing: one refused number adds none. */
-export async function addNumbers(c: Collections, domain: DomainDoc, pool: PoolConfig, numbers: string[]): Promise<void> {
+export async function addNumbers(c: DomainCollections & TrackingCollections, domain: DomainDoc, pool: PoolConfig, numbers: string[]): Promise<void> {
   for (const number of numbers) {
     const refusal = await numberRefusal(c, domain, pool.type, number);
     if (refusal) throw new ManageFailure(409, refusal);
@@ -53,12 +54,12 @@ export async function addNumbers(c: Collections, domain: DomainDoc, pool: PoolCo
   for (const number of numbers) await addPoolNumber(c, domain._id, pool, number);
 }
 
-export async function listNumbers(c: Collections, domain: DomainDoc, now = new Date()): Promise<NumberRow[]> {
+export async function listNumbers(c: DomainCollections & TrackingCollections & OfflineCollections, domain: DomainDoc, now = new Date()): Promise<NumberRow[]> {
   return (await numbersShown(c, domain, now)).numbers;
 }
 
 /** The domain's numbers in the national form of its country, and how to write them (phone-display.ts). */
-export async function numbersShown(c: Collections, domain: DomainDoc, now = new Date()): Promise<{ numbers: NumberRow[]; phoneDisplay?: Record<string, string> }> {
+export async function numbersShown(c: DomainCollections & TrackingCollections & OfflineCollections, domain: DomainDoc, now = new Date()): Promise<{ numbers: NumberRow[]; phoneDisplay?: Record<string, string> }> {
   const [numbers, held, assignments] = await Promise.all([
     c.trackingNumbers.find({ domainId: domain._id }).sort({ type: 1, _id: 1 }).toArray(),
     c.slots.find({ domainId: domain._id, freeAt: { $gt: now } }, { projection: { number: 1 } }).toArray(),
@@ -88,7 +89,7 @@ export async function numbersShown(c: Collections, domain: DomainDoc, now = new 
  * refused) or finds no slot. A shared number leaves the pool first (no new code is claimed on it),
  * and comes back if a code of it is still held.
  */
-export async function removeNumber(c: Collections, domain: DomainDoc, number: string, now = new Date()): Promise<void> {
+export async function removeNumber(c: DomainCollections & TrackingCollections & OfflineCollections, domain: DomainDoc, number: string, now = new Date()): Promise<void> {
   const stored = await c.trackingNumbers.findOne({ _id: number });
   if (!stored || stored.domainId !== domain._id) throw new ManageFailure(404, `No number ${number} in this domain`);
   const inUse = () => new ManageFailure(409, `${number} is in use: it can be removed once it is free`);

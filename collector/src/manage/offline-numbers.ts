@@ -3,23 +3,23 @@
 import type { TimetableEntry } from '@ringtrail/shared';
 import { OfflineFailure } from '../http/offline-envelope.ts';
 import { ManageFailure } from '../http/manage-envelope.ts';
-import type { Collections } from '../db/collections.ts';
-import type { DomainDoc } from '../domains/documents.ts';
+import type { DomainDoc, DomainCollections } from '../domains/documents.ts';
 import type { OfflineNumbers } from '../offline/service.ts';
+import type { OfflineCollections } from '../offline/documents.ts';
 
 export interface RedirectRule {
   allowRedirect?: boolean;
   timetable?: TimetableEntry[];
 }
 
-export async function assignOffline(c: Collections, offline: OfflineNumbers, domain: DomainDoc, number: string, destination: string, description: string, redirect: RedirectRule = {}): Promise<void> {
+export async function assignOffline(c: DomainCollections, offline: OfflineNumbers, domain: DomainDoc, number: string, destination: string, description: string, redirect: RedirectRule = {}): Promise<void> {
   const stored = await c.trackingNumbers.findOne({ _id: number });
   if (!stored || stored.domainId !== domain._id || stored.usage !== 'offline') throw new ManageFailure(404, `No offline number ${number} in this domain`);
   await asManageFailure(offline.run(domain, { action: 'assign', tracking_number: number, phone_number: destination, description, type: stored.type, ...asRequest(redirect) }));
 }
 
 /** Whether an assigned number's calls may be recorded (false: never, whatever the domain says). */
-export async function setOfflineRecording(c: Collections, domain: DomainDoc, number: string, recording: boolean): Promise<void> {
+export async function setOfflineRecording(c: OfflineCollections, domain: DomainDoc, number: string, recording: boolean): Promise<void> {
   const { matchedCount } = await c.offlineAssignments.updateOne({ _id: number, domainId: domain._id }, { $set: { recording } });
   if (matchedCount === 0) throw new ManageFailure(409, `${number} is not assigned: assign it first`);
 }

@@ -2,7 +2,6 @@
 // its key), and a person's timeline. For those who may read the calls log.
 import type Router from '@koa/router';
 import type { Context } from 'koa';
-import type { Collections } from '../db/collections.ts';
 import { canonicalIn, countryOf } from '../domains/phone-numbers.ts';
 import { ManageFailure } from '../http/manage-envelope.ts';
 import { bodyOf, parseBody } from '../http/body.ts';
@@ -17,8 +16,16 @@ import type { RecordingStore } from '../recordings/store.ts';
 import type { CallWrites } from '../telephony/call-writes.ts';
 import { RULES } from '../team/roles.ts';
 import { domainOf } from './settings-routes.ts';
+import type { DomainCollections } from '../domains/documents.ts';
+import type { TrackingCollections } from '../tracking/documents.ts';
+import type { TelephonyCollections } from '../telephony/documents.ts';
+import type { ReportCollections } from '../reports/documents.ts';
+import type { FormCollections } from '../forms/documents.ts';
+import type { PeopleCollections } from '../people/documents.ts';
+import type { CommerceCollections } from '../commerce/documents.ts';
+import type { WebhookCollections } from '../webhooks/documents.ts';
 
-export function peopleRoutes(router: Router, c: Collections, can: Can, people: People, writes: CallWrites, recordings: { store: RecordingStore; states: RecordingStates } | null): void {
+export function peopleRoutes(router: Router, c: DomainCollections & TrackingCollections & TelephonyCollections & ReportCollections & FormCollections & PeopleCollections & CommerceCollections & WebhookCollections, can: Can, people: People, writes: CallWrites, recordings: { store: RecordingStore; states: RecordingStates } | null): void {
   /** `?phone=` (any form, read in the domain's country) or `?email=`: the person, or 404. */
   router.get('/domains/:domain/people', can(RULES.readCalls), async (ctx) => {
     const domain = await domainOf(c, ctx);

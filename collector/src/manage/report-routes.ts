@@ -5,8 +5,7 @@ import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { CALL_STATUSES } from '@ringtrail/shared';
 import { canonicalIn, countryOf } from '../domains/phone-numbers.ts';
-import type { Collections } from '../db/collections.ts';
-import type { DomainDoc } from '../domains/documents.ts';
+import type { DomainDoc, DomainCollections } from '../domains/documents.ts';
 import type { AgentService } from '../agent/service.ts';
 import { ManageFailure } from '../http/manage-envelope.ts';
 import { callsCsv, callsPage, type CallFilters } from '../reports/calls-log.ts';
@@ -24,6 +23,14 @@ import { deleteRecording } from '../recordings/retention.ts';
 import type { RecordingStates } from '../recordings/states.ts';
 import type { RecordingStore } from '../recordings/store.ts';
 import { TOUCH_MODELS, type TouchModel } from '../reports/touch-models.ts';
+import type { TeamCollections } from '../team/documents.ts';
+import type { TrackingCollections } from '../tracking/documents.ts';
+import type { OfflineCollections } from '../offline/documents.ts';
+import type { TelephonyCollections } from '../telephony/documents.ts';
+import type { DataCollections } from '../data/documents.ts';
+import type { ReportCollections } from '../reports/documents.ts';
+import type { FormCollections } from '../forms/documents.ts';
+import type { CommerceCollections } from '../commerce/documents.ts';
 
 /** The overview's `model`: how its tables credit calls and sales; last touch when not given. */
 function touchModelOf(value: unknown): TouchModel {
@@ -32,7 +39,7 @@ function touchModelOf(value: unknown): TouchModel {
   return value as TouchModel;
 }
 
-export function reportRoutes(router: Router, c: Collections, agents: AgentService, can: Can, recordings?: { store: RecordingStore; states: RecordingStates }): void {
+export function reportRoutes(router: Router, c: TeamCollections & DomainCollections & TrackingCollections & OfflineCollections & TelephonyCollections & DataCollections & ReportCollections & FormCollections & CommerceCollections, agents: AgentService, can: Can, recordings?: { store: RecordingStore; states: RecordingStates }): void {
   const report = (path: string, answer: (ctx: Context, domain: DomainDoc) => Promise<void>, rule: Rule = RULES.readReports) =>
     router.get(`/domains/:domain/reports/${path}`, can(rule), async (ctx) => answer(ctx, await domainOf(c, ctx)));
 

@@ -4,7 +4,6 @@
 // is HttpOnly, SameSite=Lax.
 import Router from '@koa/router';
 import type { AgentService } from '../agent/service.ts';
-import type { Collections } from '../db/collections.ts';
 import type { OfflineNumbers } from '../offline/service.ts';
 import type { DomainCache } from '../domains/domain-cache.ts';
 import type { TrafficBuffer } from '../reports/traffic-buffer.ts';
@@ -35,6 +34,20 @@ import { IdAllocator } from '../db/ids.ts';
 import type { RecordingStore } from '../recordings/store.ts';
 import { mailRoutes, type MailOptions } from './mail-routes.ts';
 import { alertRoutes } from './alert-routes.ts';
+import type { TeamCollections } from '../team/documents.ts';
+import type { DomainCollections } from '../domains/documents.ts';
+import type { TrackingCollections } from '../tracking/documents.ts';
+import type { OfflineCollections } from '../offline/documents.ts';
+import type { TelephonyCollections } from '../telephony/documents.ts';
+import type { DataCollections } from '../data/documents.ts';
+import type { ReportCollections } from '../reports/documents.ts';
+import type { FormCollections } from '../forms/documents.ts';
+import type { PeopleCollections } from '../people/documents.ts';
+import type { IdCollections } from '../db/documents.ts';
+import type { CommerceCollections } from '../commerce/documents.ts';
+import type { WebhookCollections } from '../webhooks/documents.ts';
+import type { RateLimitCollections } from '../http/documents.ts';
+import type { AlertCollections } from '../alerts/documents.ts';
 
 export interface ManageOptions {
   /** The sign-up page and its route: on in development, a setting in production. */
@@ -68,7 +81,7 @@ export interface ManageServices {
   recordings?: { store: RecordingStore; states: RecordingStates };
 }
 
-export function manageRoutes(c: Collections, limit: SignInLimit, services: ManageServices, options: ManageOptions, log: Logger): Router {
+export function manageRoutes(c: TeamCollections & DomainCollections & TrackingCollections & OfflineCollections & TelephonyCollections & DataCollections & ReportCollections & FormCollections & PeopleCollections & IdCollections & CommerceCollections & WebhookCollections & RateLimitCollections & AlertCollections, limit: SignInLimit, services: ManageServices, options: ManageOptions, log: Logger): Router {
   const sessions = new Sessions(c);
   const can = guards(c, sessions, new AuditLog(c));
   const router = new Router({ prefix: '/manage/api' });

@@ -3,11 +3,10 @@
 import type Router from '@koa/router';
 import type { Context, Next } from 'koa';
 import { z } from 'zod';
-import type { Collections } from '../db/collections.ts';
 import { bodyOf, parseBody } from '../http/body.ts';
 import { ManageFailure } from '../http/manage-envelope.ts';
 import type { Can, SignedIn } from '../team/access.ts';
-import type { SessionDoc, UserDoc } from '../team/documents.ts';
+import type { SessionDoc, UserDoc, TeamCollections } from '../team/documents.ts';
 import { Invitations, linkUrl } from '../team/invitations.ts';
 import { Members } from '../team/members.ts';
 import { sendLinkMail } from '../team/link-mail.ts';
@@ -22,6 +21,7 @@ import { checkPassword, MAX_EMAIL_LENGTH, usernameKey } from '../team/users.ts';
 import { valid } from '../http/manage-validate.ts';
 import { originOf } from './pages.ts';
 import type { Logger } from '../logger.ts';
+import type { DomainCollections } from '../domains/documents.ts';
 
 const WRONG_CREDENTIALS = 'Wrong username or password';
 /** A reset link asked for without signing in works an hour (one an owner makes, 7 days). */
@@ -37,7 +37,7 @@ function whoIs(session: SessionDoc, member: UserDoc) {
   return { username: session.username, account: session.accountId, role: member.role, domains: member.domains ?? null, csrfToken: session.csrfToken };
 }
 
-export function sessionRoutes(router: Router, c: Collections, sessions: Sessions, limit: SignInLimit, can: Can, options: { signUp: boolean; mail: { from?: string }; outbox: Outbox | null; publicUrl: string; log: Logger }): void {
+export function sessionRoutes(router: Router, c: TeamCollections & DomainCollections, sessions: Sessions, limit: SignInLimit, can: Can, options: { signUp: boolean; mail: { from?: string }; outbox: Outbox | null; publicUrl: string; log: Logger }): void {
   const links = new Invitations(c);
   const signedIn = (ctx: Context) => ctx.state as SignedIn;
 
@@ -142,7 +142,7 @@ export function sessionRoutes(router: Router, c: Collections, sessions: Sessions
 }
 
 /** The reset link of a member who asked for one, mailed; nothing for an address without a login. */
-async function mailResetLink(c: Collections, outbox: Outbox, publicUrl: string, username: string): Promise<void> {
+async function mailResetLink(c: TeamCollections & DomainCollections, outbox: Outbox, publicUrl: string, username: string): Promise<void> {
   const member = await c.users.findOne({ _id: username });
   if (!member) return;
   const link = await new Members(c).resetLink(member.accountId, member._id, member._id, SELF_RESET_MS);

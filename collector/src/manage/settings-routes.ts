@@ -5,8 +5,7 @@ import { BlockedCallers } from '../telephony/blocked-callers.ts';
 import type Router from '@koa/router';
 import { z } from 'zod';
 import type { Context } from 'koa';
-import type { Collections } from '../db/collections.ts';
-import type { DomainDoc } from '../domains/documents.ts';
+import type { DomainDoc, DomainCollections } from '../domains/documents.ts';
 import { DOMAIN_KEY_FIELDS, type DomainKeyKind } from '../domains/keys.ts';
 import { countryOfBody, domainName, domainSettings, domainSettingsIn, poolNumbersCountry, poolSettingsIn } from '../domains/settings.ts';
 import { recordingSettingsIn } from '../recordings/settings.ts';
@@ -26,6 +25,15 @@ import { currencyOf, localeOfTimeZone } from '../domains/locale.ts';
 import { auditing, memberOf, type Can, type SignedIn } from '../team/access.ts';
 import { maySee, RULES } from '../team/roles.ts';
 import { accountOf, deliveries, resend, rotateCallCenterKey, rotateWebhookSecret, sendTestPush, setWebhookUrl } from './webhooks.ts';
+import type { TeamCollections } from '../team/documents.ts';
+import type { TrackingCollections } from '../tracking/documents.ts';
+import type { OfflineCollections } from '../offline/documents.ts';
+import type { TelephonyCollections } from '../telephony/documents.ts';
+import type { DataCollections } from '../data/documents.ts';
+import type { ReportCollections } from '../reports/documents.ts';
+import type { FormCollections } from '../forms/documents.ts';
+import type { PeopleCollections } from '../people/documents.ts';
+import type { WebhookCollections } from '../webhooks/documents.ts';
 
 const accountIdOf = (ctx: Context) => memberOf(ctx).accountId;
 /** Settings whose value the activity log never keeps: it says they changed. */
@@ -46,7 +54,7 @@ function settingChanges(fields: string[], before: DomainDoc, after: DomainDoc, s
 
 /** The domain named in the path, if it is the signed-in account's and the member may see it
  * (otherwise 404, as for a domain that does not exist); the audit entry names it. */
-export async function domainOf(c: Collections, ctx: Context): Promise<DomainDoc> {
+export async function domainOf(c: DomainCollections, ctx: Context): Promise<DomainDoc> {
   const domain = await domainOfAccount(c, accountIdOf(ctx), ctx.params.domain!);
   if (!maySee(memberOf(ctx), domain.name)) throw new ManageFailure(404, DOMAIN_NOT_FOUND);
   (ctx.state as SignedIn).auditDomain = domain.name;
@@ -76,11 +84,11 @@ function domainView(domain: DomainDoc) {
 
 
 /** The tracking number a route's `:number` names (pool-numbers.ts). */
-export async function numberParam(c: Collections, ctx: Context, domain: DomainDoc): Promise<string> {
+export async function numberParam(c: DomainCollections, ctx: Context, domain: DomainDoc): Promise<string> {
   return (await domainNumberNamed(c, domain, ctx.params.number!)) ?? ctx.params.number!;
 }
 
-export function settingsRoutes(router: Router, c: Collections, outbox: Outbox, offline: OfflineNumbers, can: Can, { publicWebhooksOnly, publicUrl }: { publicWebhooksOnly: boolean; publicUrl: string }): void {
+export function settingsRoutes(router: Router, c: TeamCollections & DomainCollections & TrackingCollections & OfflineCollections & TelephonyCollections & DataCollections & ReportCollections & FormCollections & PeopleCollections & WebhookCollections, outbox: Outbox, offline: OfflineNumbers, can: Can, { publicWebhooksOnly, publicUrl }: { publicWebhooksOnly: boolean; publicUrl: string }): void {
   router.get('/domains', can(RULES.member), async (ctx) => {
     const member = memberOf(ctx);
     ctx.body = (await domainsOfAccount(c, member.accountId)).filter((d) => maySee(member, d.name)).map(domainView);

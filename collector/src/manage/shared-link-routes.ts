@@ -4,14 +4,13 @@
 // answers its report once the browser typed it (a cookie scoped to the link).
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import type { Collections } from '../db/collections.ts';
 import { bodyOf, parseBody } from '../http/body.ts';
 import { ManageFailure, manageEnvelope } from '../http/manage-envelope.ts';
 import type { Logger } from '../logger.ts';
 import { reportRange } from '../reports/day-range.ts';
 import { overviewWithPrevious } from '../reports/overview.ts';
 import { auditing, memberOf, type Can } from '../team/access.ts';
-import type { SharedLinkDoc } from '../team/documents.ts';
+import type { SharedLinkDoc, TeamCollections } from '../team/documents.ts';
 import { MAX_PASSWORD } from '../team/password-rules.ts';
 import { managePage } from './pages.ts';
 import { RULES } from '../team/roles.ts';
@@ -19,9 +18,11 @@ import { domainOf } from './settings-routes.ts';
 import { sharedLinkBody, SharedLinks, sharedLinkView, sharedUrl } from '../team/shared-links.ts';
 import type { SignInLimit } from '../team/sign-in-limit.ts';
 import { valid } from '../http/manage-validate.ts';
+import type { DomainCollections } from '../domains/documents.ts';
+import type { ReportCollections } from '../reports/documents.ts';
 
 /** `publicUrl`: where people reach the collector; a shared link starts with it, whatever Host a request named. */
-export function sharedLinkRoutes(router: Router, c: Collections, can: Can, publicUrl: string): void {
+export function sharedLinkRoutes(router: Router, c: TeamCollections & DomainCollections, can: Can, publicUrl: string): void {
   const links = new SharedLinks(c);
 
   router.get('/domains/:domain/shared-links', can(RULES.manageDomain), async (ctx) => {
@@ -49,7 +50,7 @@ export function sharedLinkRoutes(router: Router, c: Collections, can: Can, publi
 const NOT_FOUND = 'This shared link does not exist, or was revoked';
 
 /** The pages and report of /shared/<token>, open to anyone who has the link. */
-export function sharedPageRoutes(c: Collections, limit: SignInLimit, log: Logger): Router {
+export function sharedPageRoutes(c: TeamCollections & DomainCollections & ReportCollections, limit: SignInLimit, log: Logger): Router {
   const links = new SharedLinks(c);
   const router = new Router({ strict: true });
   const cookieOf = (link: SharedLinkDoc) => `rt_shared_${link._id}`;

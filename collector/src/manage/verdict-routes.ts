@@ -2,7 +2,6 @@
 // page's Lead, Not a lead and Spam, and their undo.
 import type Router from '@koa/router';
 import { z } from 'zod';
-import type { Collections } from '../db/collections.ts';
 import { bodyOf, parseBody } from '../http/body.ts';
 import { ManageFailure } from '../http/manage-envelope.ts';
 import { rowOf } from '../reports/calls-log.ts';
@@ -13,10 +12,20 @@ import { domainOf } from './settings-routes.ts';
 import { valid } from '../http/manage-validate.ts';
 import { auditing, memberOf, type Can } from '../team/access.ts';
 import { RULES } from '../team/roles.ts';
+import type { TeamCollections } from '../team/documents.ts';
+import type { DomainCollections } from '../domains/documents.ts';
+import type { TrackingCollections } from '../tracking/documents.ts';
+import type { TelephonyCollections } from '../telephony/documents.ts';
+import type { DataCollections } from '../data/documents.ts';
+import type { ReportCollections } from '../reports/documents.ts';
+import type { FormCollections } from '../forms/documents.ts';
+import type { PeopleCollections } from '../people/documents.ts';
+import type { WebhookCollections } from '../webhooks/documents.ts';
+import type { AlertCollections } from '../alerts/documents.ts';
 
 export const verdictBody = z.object({ verdict: z.enum(VERDICTS, { error: `must be one of ${VERDICTS.join(', ')}, or null to undo` }).nullable() });
 
-export function verdictRoutes(router: Router, c: Collections, can: Can, writes?: CallWrites): void {
+export function verdictRoutes(router: Router, c: TeamCollections & DomainCollections & TrackingCollections & TelephonyCollections & DataCollections & ReportCollections & FormCollections & PeopleCollections & WebhookCollections & AlertCollections, can: Can, writes?: CallWrites): void {
   const verdicts = new CallVerdicts(c, writes);
 
   router.put('/domains/:domain/calls/:callId/verdict', can(RULES.giveVerdicts, 'call.verdict'), parseBody, async (ctx) => {

@@ -1,16 +1,15 @@
 // The back end's account settings: the webhook URL, its signing secret, the call-center key, and
 // the delivery log with "send again". Knows nothing of HTTP.
 import { randomBytes } from 'node:crypto';
-import type { AccountDoc } from '../team/documents.ts';
-import type { Collections } from '../db/collections.ts';
-import { LOGGED_KINDS, type DeliveryLogDoc } from '../webhooks/documents.ts';
+import type { AccountDoc, TeamCollections } from '../team/documents.ts';
+import { LOGGED_KINDS, type DeliveryLogDoc, type WebhookCollections } from '../webhooks/documents.ts';
 import { hashKey, newKey } from '../domains/keys.ts';
 import { ManageFailure } from '../http/manage-envelope.ts';
 import { WEBHOOK_CONTENT_TYPE } from '../webhooks/live-push.ts';
 import { privateAddressOf } from '../webhooks/public-address.ts';
 import type { Outbox } from '../webhooks/outbox.ts';
 
-export async function accountOf(c: Collections, accountId: string): Promise<AccountDoc> {
+export async function accountOf(c: TeamCollections, accountId: string): Promise<AccountDoc> {
   return (await c.accounts.findOne({ _id: accountId }))!;
 }
 
@@ -19,7 +18,7 @@ export async function accountOf(c: Collections, accountId: string): Promise<Acco
  * `publicOnly` (ALLOW_PRIVATE_WEBHOOKS off): a URL whose host is, or resolves to, a loopback or
  * private address is refused now, not only at delivery.
  */
-export async function setWebhookUrl(c: Collections, account: AccountDoc, url: string | null, { publicOnly }: { publicOnly: boolean }): Promise<{ secret: string | null }> {
+export async function setWebhookUrl(c: TeamCollections, account: AccountDoc, url: string | null, { publicOnly }: { publicOnly: boolean }): Promise<{ secret: string | null }> {
   if (url === null) {
     await c.accounts.updateOne({ _id: account._id }, { $unset: { webhookUrl: '' } });
     return { secret: null };
@@ -38,26 +37,26 @@ function newWebhookSecret(): string {
 }
 
 /** A new signing secret, answered once; pushes signed from now on use it. */
-export async function rotateWebhookSecret(c: Collections, account: AccountDoc): Promise<string> {
+export async function rotateWebhookSecret(c: TeamCollections, account: AccountDoc): Promise<string> {
   const secret = newWebhookSecret();
   await c.accounts.updateOne({ _id: account._id }, { $set: { webhookSecret: secret } });
   return secret;
 }
 
-export async function rotateCallCenterKey(c: Collections, account: AccountDoc): Promise<string> {
+export async function rotateCallCenterKey(c: TeamCollections, account: AccountDoc): Promise<string> {
   const key = newKey('call_center');
   await c.accounts.updateOne({ _id: account._id }, { $set: { callCenterApiKeyHash: hashKey(key) } });
   return key;
 }
 
 /** The account's webhook and analytics attempts (its mails are its people's own: GET /manage/api/mail). */
-export async function deliveries(c: Collections, account: AccountDoc, limit: number): Promise<DeliveryLogDoc[]> {
+export async function deliveries(c: WebhookCollections, account: AccountDoc, limit: number): Promise<DeliveryLogDoc[]> {
   return c.deliveryLog.find({ accountId: account._id, kind: { $in: LOGGED_KINDS } }).sort({ at: -1, attempt: -1 }).limit(limit).toArray();
 }
 
 /** Queues the body of a logged attempt again, to the account's webhook URL of now, as a new message
  * of its own stream (a resend waits for nothing and holds nothing up). */
-export async function resend(c: Collections, outbox: Outbox, account: AccountDoc, attemptId: string): Promise<string> {
+export async function resend(c: WebhookCollections, outbox: Outbox, account: AccountDoc, attemptId: string): Promise<string> {
   const attempt = await c.deliveryLog.findOne({ _id: attemptId, accountId: account._id, kind: { $in: LOGGED_KINDS } });
   if (!attempt) throw new ManageFailure(404, 'No such delivery');
   if (attempt.kind !== 'webhook') throw new ManageFailure(409, 'Only webhook pushes are sent again');

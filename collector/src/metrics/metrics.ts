@@ -3,9 +3,11 @@
 // scrape the numbers held per pool, the outbox's depth and its oldest message's age.
 import type { CommandFailedEvent, CommandSucceededEvent, Db } from 'mongodb';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import type { Collections } from '../db/collections.ts';
 import { heldNow } from '../reports/pools.ts';
 import { ADDRESS_HOLDS_ITS_LIMIT, NO_NUMBER_AVAILABLE } from '../tracking/failure.ts';
+import type { DomainCollections } from '../domains/documents.ts';
+import type { TrackingCollections } from '../tracking/documents.ts';
+import type { WebhookCollections } from '../webhooks/documents.ts';
 
 /** What a WARNING's errorMessage is about, as a label of few values. */
 export function warningReason(message: string): string {
@@ -43,7 +45,7 @@ export class Metrics {
   private readonly succeeded = (e: CommandSucceededEvent) => this.dbDuration.observe({ command: e.commandName, outcome: 'ok' }, e.duration / 1000);
   private readonly failed = (e: CommandFailedEvent) => this.dbDuration.observe({ command: e.commandName, outcome: 'failed' }, e.duration / 1000);
 
-  constructor(c: Collections, private readonly db: Db) {
+  constructor(c: DomainCollections & TrackingCollections & WebhookCollections, private readonly db: Db) {
     collectDefaultMetrics({ register: this.registry });
     // Only a client made with `monitorCommands: true` (db/connect.ts) reports its commands.
     db.client.on('commandSucceeded', this.succeeded);

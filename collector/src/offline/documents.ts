@@ -1,4 +1,6 @@
 // Offline numbers' assignments: the shapes and indexes of their documents (db/collections.ts gathers every family's).
+import type { Collection, Db } from 'mongodb';
+import { collectionsNamed } from '../db/family-collections.ts';
 import type { TimetableEntry } from '@ringtrail/shared';
 import type { IndexPlan } from '../db/index-plan.ts';
 
@@ -22,3 +24,12 @@ export interface OfflineAssignmentDoc {
 export const offlineIndexes: IndexPlan = {
   offlineAssignments: [[{ domainId: 1, destination: 1 }]],
 };
+
+/** The offline family's collections, as its services receive them. */
+export interface OfflineCollections {
+  offlineAssignments: Collection<OfflineAssignmentDoc>;
+}
+
+export function offlineCollections(db: Db): OfflineCollections {
+  return collectionsNamed<OfflineCollections>(db, { offlineAssignments: 'offline_assignments' });
+}

@@ -2,8 +2,7 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import { offlineListRequest, offlineRequest, type OfflineRequest } from '@ringtrail/shared';
-import type { Collections } from '../db/collections.ts';
-import type { DomainDoc } from '../domains/documents.ts';
+import type { DomainDoc, DomainCollections } from '../domains/documents.ts';
 import type { DomainCache } from '../domains/domain-cache.ts';
 import { canonicalIn, countryOf, DEFAULT_COUNTRY } from '../domains/phone-numbers.ts';
 import { domainNumberNamed } from '../domains/pool-numbers.ts';
@@ -15,7 +14,7 @@ import type { OfflineNumbers } from './service.ts';
 /** The request's numbers read in the domain's country (the schema read them as the spec does, as
  * French): the phone number as its people write it, the tracking number whichever reading is one of
  * the domain's numbers (a spec type's French number, or one of ours). A French domain's stay as read. */
-async function numbersIn(c: Collections, domain: DomainDoc, req: OfflineRequest, raw: Record<string, unknown>): Promise<OfflineRequest> {
+async function numbersIn(c: DomainCollections, domain: DomainDoc, req: OfflineRequest, raw: Record<string, unknown>): Promise<OfflineRequest> {
   const country = countryOf(domain);
   if (country === DEFAULT_COUNTRY) return req;
   const phone = typeof raw.phone_number === 'string' && req.phone_number !== undefined ? canonicalIn(raw.phone_number, country) : undefined;
@@ -24,7 +23,7 @@ async function numbersIn(c: Collections, domain: DomainDoc, req: OfflineRequest,
   return { ...req, ...(phone ? { phone_number: phone } : {}), ...(tracking ? { tracking_number: tracking } : {}) };
 }
 
-export function offlineRoutes(c: Collections, domains: DomainCache, service: OfflineNumbers, log: Logger): Router {
+export function offlineRoutes(c: DomainCollections, domains: DomainCache, service: OfflineNumbers, log: Logger): Router {
   const router = new Router();
 
   /** The key first (`Invalid API key`), then whether the domain may use this API. */

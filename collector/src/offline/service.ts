@@ -13,9 +13,8 @@ import {
   type OfflineRequest,
 } from '@ringtrail/shared';
 import { isDuplicateKey } from '../db/writes.ts';
-import type { Collections } from '../db/collections.ts';
-import type { DomainDoc, TrackingNumberDoc } from '../domains/documents.ts';
-import type { OfflineAssignmentDoc } from './documents.ts';
+import type { DomainDoc, TrackingNumberDoc, DomainCollections } from '../domains/documents.ts';
+import type { OfflineAssignmentDoc, OfflineCollections } from './documents.ts';
 import { OfflineFailure } from '../http/offline-envelope.ts';
 import { countryOf, nationalOf } from '../domains/phone-numbers.ts';
 
@@ -27,7 +26,7 @@ export const NOTHING_FOR_PHONE = 'No tracking number assigned to this phone numb
 
 
 export class OfflineNumbers {
-  constructor(private readonly c: Collections) {}
+  constructor(private readonly c: OfflineCollections & DomainCollections) {}
 
   async run(domain: DomainDoc, req: OfflineRequest, now = new Date()): Promise<unknown> {
     requireFor(req);

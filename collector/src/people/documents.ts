@@ -1,6 +1,8 @@
 // People (ours): the contacts of a domain that share a phone number, an e-mail address or a visitor
 // id are one person. Each key a person is known by is a document of its own whose `_id` is the
 // key: finding a caller's person is one `_id` lookup, which every engine does fast.
+import type { Collection, Db } from 'mongodb';
+import { collectionsNamed } from '../db/family-collections.ts';
 import type { IndexPlan } from '../db/index-plan.ts';
 
 export interface PersonDoc {
@@ -51,3 +53,14 @@ export interface PersonKeyDoc {
 
 /** None: a person is read by `_id`, their keys and contacts by a range of `_id` (person-contacts.ts). */
 export const peopleIndexes: IndexPlan = {};
+
+/** The people family's collections, as its services receive them. */
+export interface PeopleCollections {
+  people: Collection<PersonDoc>;
+  personKeys: Collection<PersonKeyDoc>;
+  personEntries: Collection<PersonEntryDoc>;
+}
+
+export function peopleCollections(db: Db): PeopleCollections {
+  return collectionsNamed<PeopleCollections>(db, { people: 'people', personKeys: 'person_keys', personEntries: 'person_entries' });
+}

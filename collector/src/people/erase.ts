@@ -3,7 +3,6 @@
 // audio), their keys too, so that no later contact joins them again; the contacts themselves stay,
 // anonymous, and so every count stays right. The alert mails that named them go too. Calls change through their writes (their data API
 // records say so). Knows nothing of HTTP.
-import type { Collections } from '../db/collections.ts';
 import { deleteRecording } from '../recordings/retention.ts';
 import type { RecordingStates } from '../recordings/states.ts';
 import type { RecordingStore } from '../recordings/store.ts';
@@ -11,6 +10,13 @@ import type { CallWrites } from '../telephony/call-writes.ts';
 import { chunksOf } from '../db/batched.ts';
 import { parseKeys } from './people.ts';
 import { PersonContacts } from './person-contacts.ts';
+import type { PeopleCollections } from './documents.ts';
+import type { DomainCollections } from '../domains/documents.ts';
+import type { TrackingCollections } from '../tracking/documents.ts';
+import type { TelephonyCollections } from '../telephony/documents.ts';
+import type { ReportCollections } from '../reports/documents.ts';
+import type { FormCollections } from '../forms/documents.ts';
+import type { WebhookCollections } from '../webhooks/documents.ts';
 
 export interface Erased {
   calls: number;
@@ -20,7 +26,7 @@ export interface Erased {
   recordings: number;
 }
 
-export async function erasePerson(c: Collections, writes: CallWrites, recordings: { store: RecordingStore; states: RecordingStates } | null, domainId: string, personId: number, by: string, now = new Date()): Promise<Erased> {
+export async function erasePerson(c: PeopleCollections & DomainCollections & TrackingCollections & TelephonyCollections & ReportCollections & FormCollections & WebhookCollections, writes: CallWrites, recordings: { store: RecordingStore; states: RecordingStates } | null, domainId: string, personId: number, by: string, now = new Date()): Promise<Erased> {
   const entries = new PersonContacts(c);
   const [keys, contacts] = await Promise.all([entries.keys(personId, 0), entries.contacts(personId)]);
   const { phones, visitors } = parseKeys(keys);

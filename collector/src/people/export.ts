@@ -4,9 +4,8 @@
 // visits; their carts' and orders' lines. Numbers as the domain's caller privacy shows them, as
 // everywhere in the back end. Reads what `erasePerson` erases, so an export before an erase says
 // what it will take. Knows nothing of HTTP.
-import type { Collections } from '../db/collections.ts';
 import { chunksOf, mapped } from '../db/batched.ts';
-import type { DomainDoc } from '../domains/documents.ts';
+import type { DomainDoc, DomainCollections } from '../domains/documents.ts';
 import { maskCaller } from '../domains/caller-privacy.ts';
 import { countryOf, nationalOf } from '../domains/phone-numbers.ts';
 import { callRecord, formRecord, hasStoredRecording, smsRecord } from '../data/records.ts';
@@ -14,11 +13,17 @@ import { sourceLabel } from '../tracking/attribution.ts';
 import { parseKeys } from './people.ts';
 import { PersonContacts } from './person-contacts.ts';
 import type { ContactKind } from './contact-entries.ts';
+import type { PeopleCollections } from './documents.ts';
+import type { TrackingCollections } from '../tracking/documents.ts';
+import type { TelephonyCollections } from '../telephony/documents.ts';
+import type { ReportCollections } from '../reports/documents.ts';
+import type { FormCollections } from '../forms/documents.ts';
+import type { CommerceCollections } from '../commerce/documents.ts';
 
 /** Documents read by one query: the contacts' ids in an `$in`, and the visits whose pages are read together. */
 const BATCH = 500;
 
-export async function* personExport(c: Collections, domain: DomainDoc, personId: number, now = new Date()): AsyncGenerator<string> {
+export async function* personExport(c: PeopleCollections & DomainCollections & TrackingCollections & TelephonyCollections & ReportCollections & FormCollections & CommerceCollections, domain: DomainDoc, personId: number, now = new Date()): AsyncGenerator<string> {
   const entries = new PersonContacts(c);
   const [keys, contacts] = await Promise.all([entries.keys(personId, 0), entries.contacts(personId)]);
   const { phones, emails, visitors } = parseKeys(keys);

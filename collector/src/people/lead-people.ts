@@ -5,13 +5,16 @@
 // changes (a verdict, a merge, an earlier contact joining them) the count moves by exactly that: a
 // compare-and-set on the entry it was, read again when another refresh came between. An erased
 // person keeps their count. Knows nothing of HTTP.
-import type { Collections } from '../db/collections.ts';
 import { dayKey, domainKeys } from '../data/call-days.ts';
 import { localTime } from '../domains/time-zone.ts';
 import { sourceClassOf } from '../reports/call-sources.ts';
 import { creditOf, modelPrefix, TOUCH_MODELS, type Credited } from '../reports/touch-models.ts';
-import type { FirstLead } from './documents.ts';
+import type { FirstLead, PeopleCollections } from './documents.ts';
 import { contactOfEntry } from './contact-entries.ts';
+import type { DomainCollections } from '../domains/documents.ts';
+import type { TelephonyCollections } from '../telephony/documents.ts';
+import type { ReportCollections } from '../reports/documents.ts';
+import type { FormCollections } from '../forms/documents.ts';
 
 /** Where a person's first lead is read (person-contacts.ts): the entry `_id` of their first contact that is a lead. */
 export interface FirstLeads {
@@ -20,7 +23,7 @@ export interface FirstLeads {
 
 export class LeadPeople {
   constructor(
-    private readonly c: Collections,
+    private readonly c: PeopleCollections & DomainCollections & TelephonyCollections & ReportCollections & FormCollections,
     private readonly contacts: FirstLeads,
   ) {}
 

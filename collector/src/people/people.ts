@@ -10,12 +10,15 @@
 // several people, it is kept as a person of its own, noted on each of theirs (possibleMatches), for
 // a person to merge by hand. A call joins its number and its visitor only when the visit is certain
 // (telephony/service.ts): a number shared between visitors proves nothing.
-import type { Collections } from '../db/collections.ts';
 import type { IdAllocator } from '../db/ids.ts';
 import { isDuplicateKey } from '../db/writes.ts';
 import type { CallWrites } from '../telephony/call-writes.ts';
-import type { PossibleMatch } from './documents.ts';
+import type { PossibleMatch, PeopleCollections } from './documents.ts';
 import { PersonContacts } from './person-contacts.ts';
+import type { DomainCollections } from '../domains/documents.ts';
+import type { TelephonyCollections } from '../telephony/documents.ts';
+import type { ReportCollections } from '../reports/documents.ts';
+import type { FormCollections } from '../forms/documents.ts';
 
 export interface ContactKeys {
   phone?: string | null;
@@ -40,7 +43,7 @@ export interface KeysOfPerson {
 }
 
 /** What a person is known by: their numbers (canonical), e-mail addresses and visitor ids, the first 100. */
-export async function keysOfPerson(c: Collections, personId: number): Promise<KeysOfPerson> {
+export async function keysOfPerson(c: PeopleCollections & DomainCollections & TelephonyCollections & ReportCollections & FormCollections, personId: number): Promise<KeysOfPerson> {
   return parseKeys(await new PersonContacts(c).keys(personId));
 }
 
@@ -64,7 +67,7 @@ export function personKeys(domainId: string, keys: ContactKeys): string[] {
 }
 
 /** The person as it lives on after any merges. */
-export async function currentPerson(c: Collections, personId: number): Promise<number> {
+export async function currentPerson(c: PeopleCollections, personId: number): Promise<number> {
   let id = personId;
   for (let hops = 0; hops < 20; hops++) {
     const person = await c.people.findOne({ _id: id }, { projection: { mergedInto: 1 } });
@@ -78,7 +81,7 @@ export class People {
   private readonly contacts: PersonContacts;
 
   constructor(
-    private readonly c: Collections,
+    private readonly c: PeopleCollections & DomainCollections & TelephonyCollections & ReportCollections & FormCollections,
     private readonly ids: IdAllocator,
     private readonly calls: CallWrites,
   ) {

@@ -6,15 +6,17 @@
 // as a lead. Kept at every write of a contact, at its revision; a contact that moved (to another
 // person, another start) leaves a tombstone (no `lead`) where it was, so that a late write cannot
 // bring it back there. Moved whole by a merge. Knows nothing of HTTP.
-import type { Collections } from '../db/collections.ts';
 import { putAtRevision } from '../db/writes.ts';
 import { keysUnder, padded } from '../db/key-ranges.ts';
 import { domainKeys } from '../data/call-days.ts';
-import type { CallDoc } from '../telephony/documents.ts';
-import type { FormDoc } from '../forms/documents.ts';
+import type { CallDoc, TelephonyCollections } from '../telephony/documents.ts';
+import type { FormDoc, FormCollections } from '../forms/documents.ts';
 import { countedApart } from '../reports/call-sources.ts';
 import { LeadPeople } from './lead-people.ts';
 import { contactOfEntry, type ContactKind } from './contact-entries.ts';
+import type { PeopleCollections } from './documents.ts';
+import type { DomainCollections } from '../domains/documents.ts';
+import type { ReportCollections } from '../reports/documents.ts';
 
 /** What an entry says of a contact. */
 export interface Contact {
@@ -47,7 +49,7 @@ export const formContact = (form: Pick<FormDoc, '_id' | 'personId' | 'submittedA
 export class PersonContacts {
   readonly leadPeople: LeadPeople;
 
-  constructor(private readonly c: Collections) {
+  constructor(private readonly c: PeopleCollections & DomainCollections & TelephonyCollections & ReportCollections & FormCollections) {
     this.leadPeople = new LeadPeople(c, this);
   }
 

@@ -2,18 +2,22 @@
 // submissions and sales (the orders of their visits and calls), in time order, and their first
 // touch; each kind at most TIMELINE_MAX, the latest. Numbers as the domain's caller privacy shows
 // them. Knows nothing of HTTP.
-import type { Collections } from '../db/collections.ts';
-import type { DomainDoc } from '../domains/documents.ts';
+import type { DomainDoc, DomainCollections } from '../domains/documents.ts';
 import { maskCaller } from '../domains/caller-privacy.ts';
 import { countryOf, nationalOf } from '../domains/phone-numbers.ts';
 import { withPhoneDisplay } from '../domains/phone-display.ts';
 import { outcomeApart } from '../telephony/outcome.ts';
 import { sourceLabel } from '../tracking/attribution.ts';
 import type { Touch } from '../tracking/touches.ts';
-import type { PossibleMatch } from './documents.ts';
+import type { PossibleMatch, PeopleCollections } from './documents.ts';
 import { currentPerson, keysOfPerson } from './people.ts';
 import { PersonContacts } from './person-contacts.ts';
 import type { ContactKind } from './contact-entries.ts';
+import type { TrackingCollections } from '../tracking/documents.ts';
+import type { TelephonyCollections } from '../telephony/documents.ts';
+import type { ReportCollections } from '../reports/documents.ts';
+import type { FormCollections } from '../forms/documents.ts';
+import type { CommerceCollections } from '../commerce/documents.ts';
 
 const TIMELINE_MAX = 200;
 
@@ -39,7 +43,7 @@ export interface Timeline {
   phoneDisplay?: Record<string, string>;
 }
 
-export async function timelineOf(c: Collections, domain: DomainDoc, personId: number): Promise<Timeline> {
+export async function timelineOf(c: PeopleCollections & DomainCollections & TrackingCollections & TelephonyCollections & ReportCollections & FormCollections & CommerceCollections, domain: DomainDoc, personId: number): Promise<Timeline> {
   // Their keys and latest contacts by `_id` (person-contacts.ts), then those contacts by `_id`.
   const entries = new PersonContacts(c);
   const [{ phones, emails, visitors }, contacts, person] = await Promise.all([keysOfPerson(c, personId), entries.contacts(personId, 2 * TIMELINE_MAX), c.people.findOne({ _id: personId }, { projection: { erasedAt: 1, possibleMatches: 1 } })]);

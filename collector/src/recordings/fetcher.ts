@@ -9,7 +9,6 @@
 // of its own (label `carrier-delete`), retried the same way.
 import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
-import type { Collections } from '../db/collections.ts';
 import type { OutboxDoc, OutboxMessage } from '../webhooks/documents.ts';
 import type { Outbox } from '../webhooks/outbox.ts';
 import { PrivateAddressRefused, publicOnlyLookup, refusedTarget } from '../webhooks/public-address.ts';
@@ -17,6 +16,7 @@ import type { SendResult } from '../webhooks/send.ts';
 import { armDeadline, paced, type Pace } from '../webhooks/deadline.ts';
 import type { RecordingInfo, RecordingStates } from './states.ts';
 import { audioType, RecordingRefused, type RecordingStore } from './store.ts';
+import type { TelephonyCollections } from '../telephony/documents.ts';
 
 /** What the outbox keeps of a recording to fetch. */
 export interface RecordingJob extends Partial<RecordingInfo> {
@@ -66,7 +66,7 @@ export function twilioRecordingResource(job: RecordingJob): string | null {
 
 export class RecordingFetcher {
   constructor(
-    private readonly c: Collections,
+    private readonly c: TelephonyCollections,
     private readonly store: RecordingStore,
     private readonly states: RecordingStates,
     private readonly outbox: Outbox,

@@ -2,16 +2,16 @@
 // in a call report) and the collector fetches it through the outbox (fetcher.ts); or a carrier sends
 // the audio itself, streamed into the store. Either way once per call.
 import type { Readable } from 'node:stream';
-import type { Collections } from '../db/collections.ts';
 import type { CallDoc } from '../telephony/documents.ts';
 import type { Outbox } from '../webhooks/outbox.ts';
 import { recordingMessage, type RecordingJob } from './fetcher.ts';
 import type { RecordingInfo, RecordingStates } from './states.ts';
 import type { RecordingStore, StoredRecording } from './store.ts';
+import type { DomainCollections } from '../domains/documents.ts';
 
 export class Recordings {
   constructor(
-    private readonly c: Collections,
+    private readonly c: DomainCollections,
     private readonly outbox: Outbox,
     private readonly store: RecordingStore,
     private readonly states: RecordingStates,

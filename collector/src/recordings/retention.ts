@@ -1,12 +1,13 @@
 // Recordings deleted on schedule: each hour, a domain's recordings stored more than its
 // `recordingRetentionDays` ago (365 unless it says otherwise; 0 keeps them) lose their audio; the
 // call stays, and says when its recording was deleted and by what. A person deletes one the same way.
-import type { Collections } from '../db/collections.ts';
 import type { Logger } from '../logger.ts';
 import { Rounds } from '../alerts/rounds.ts';
 import { DEFAULT_RECORDING_RETENTION_DAYS } from './settings.ts';
 import type { RecordingStates } from './states.ts';
 import type { RecordingStore } from './store.ts';
+import type { DomainCollections } from '../domains/documents.ts';
+import type { TelephonyCollections } from '../telephony/documents.ts';
 
 const EVERY_MS = 3_600_000;
 /** Recordings deleted per domain per round: a first run on years of them goes on next hour. */
@@ -24,7 +25,7 @@ export class RecordingRetention {
   private readonly rounds: Rounds;
 
   constructor(
-    private readonly c: Collections,
+    private readonly c: DomainCollections & TelephonyCollections,
     private readonly store: RecordingStore,
     private readonly states: RecordingStates,
     log?: Logger,

@@ -2,9 +2,8 @@
 // `failed`, and from `stored` to `deleted`. Each move is a call write (telephony/call-writes.ts: a
 // compare-and-set of the call's revision), so the call's data API record and its `call` push follow.
 // Every change of a call's recording goes through here.
-import type { Collections } from '../db/collections.ts';
 import type { CallWrites } from '../telephony/call-writes.ts';
-import type { CallDoc, CallRecording } from '../telephony/documents.ts';
+import type { CallDoc, CallRecording, TelephonyCollections } from '../telephony/documents.ts';
 import type { StoredRecording } from './store.ts';
 
 /** What the carrier says of a recording: its id and, when it says so, its length and channels. */
@@ -15,7 +14,7 @@ const free = (r: CallRecording | undefined) => !r || r.status === 'failed';
 
 export class RecordingStates {
   constructor(
-    private readonly c: Collections,
+    private readonly c: TelephonyCollections,
     private readonly writes: CallWrites,
   ) {}
 

@@ -3,9 +3,8 @@
 // call, the cart and the orders tied to it, as callStart shows them to an agent).
 import type { AgentService } from '../agent/service.ts';
 import { wallClock } from '../agent/shapes.ts';
-import type { Collections } from '../db/collections.ts';
 import type { DomainDoc } from '../domains/documents.ts';
-import type { CallDoc } from '../telephony/documents.ts';
+import type { CallDoc, TelephonyCollections } from '../telephony/documents.ts';
 import { endOfSecond } from '../telephony/routing.ts';
 import { numbersOfCall, rowOf } from './calls-log.ts';
 import { withPhoneDisplay } from '../domains/phone-display.ts';
@@ -28,7 +27,7 @@ export function matchInWords(call: Pick<CallDoc, 'matchConfidence' | 'matchCandi
   }
 }
 
-export async function callPage(c: Collections, agents: AgentService, domain: DomainDoc, callId: number) {
+export async function callPage(c: TelephonyCollections, agents: AgentService, domain: DomainDoc, callId: number) {
   const call = await c.calls.findOne({ _id: callId, domainId: domain._id });
   if (!call) return null;
   // A call's start is whole seconds: a page viewed during its first second came before it.

@@ -3,14 +3,14 @@
 // (traffic-days.ts, field `calls`), so the overview
 // reads one range of small documents. Like the data API's rollups, a call counts once its outcome is
 // known, and a carrier's later report moves it (another day, another status) by exactly the change.
-import type { CallDoc } from '../telephony/documents.ts';
-import type { Collections } from '../db/collections.ts';
+import type { CallDoc, TelephonyCollections } from '../telephony/documents.ts';
 import type { CallZones } from '../data/call-days.ts';
 import { localTime } from '../domains/time-zone.ts';
 import { MONTH_CALL_FIELDS } from './dimension-months.ts';
 import { DAY_FIELD, DIMENSIONS, keyOf } from './dimensions.ts';
 import { addPlaces, monthPlaces, PlaceRecount } from './counted-places.ts';
 import { creditOf, modelPrefix, TOUCH_MODELS, type Credited, type TouchModel } from './touch-models.ts';
+import type { ReportCollections } from './documents.ts';
 
 type Counted = Pick<CallDoc, 'domainId' | 'startedAt' | 'status' | 'source' | 'keyword' | 'firstCall' | 'lead' | 'lastTouch' | 'firstTouch' | 'lastNonDirect' | 'verdict'>;
 
@@ -59,7 +59,7 @@ export function creditedPlaces(item: Credited, model: TouchModel): string[] {
 const CALL_MONTH_COUNTS = { '': 'calls', 'new.': 'newCalls', 'lead.': 'leads' };
 
 export class CallSources {
-  constructor(private readonly c: Collections) {}
+  constructor(private readonly c: ReportCollections & TelephonyCollections) {}
 
   async record(before: Counted | null, after: Counted, zones: CallZones): Promise<void> {
     const was = before && shareOf(before, zones.before);

@@ -1,9 +1,8 @@
 // The calls log: a domain's calls of a range of local days, newest first, each with what led to it;
 // the same as CSV (the ad platforms' conversion files are conversion-files.ts).
 import type { CallStatus } from '@ringtrail/shared';
-import type { CallDoc } from '../telephony/documents.ts';
+import type { CallDoc, TelephonyCollections } from '../telephony/documents.ts';
 import { verdictWord } from '../data/records.ts';
-import type { Collections } from '../db/collections.ts';
 import type { DomainDoc } from '../domains/documents.ts';
 import { maskCaller } from '../domains/caller-privacy.ts';
 import { countryOf, nationalOf } from '../domains/phone-numbers.ts';
@@ -140,7 +139,7 @@ export const LOG_COUNT_LIMIT = 100_000;
 /** One page of the log, newest first, whether there is a next one, and how many calls the filters
  * give in all (`total`, at most LOG_COUNT_LIMIT: `totalCapped` then). `callerBlocked`: the caller is
  * on the blocklist now (the log's block and unblock action). */
-export async function callsPage(c: Collections, domain: DomainDoc, range: DayRange, filters: CallFilters, page: number): Promise<{ calls: (CallRow & { callerBlocked: boolean })[]; page: number; pageSize: number; hasMore: boolean; total: number; totalCapped: boolean }> {
+export async function callsPage(c: TelephonyCollections, domain: DomainDoc, range: DayRange, filters: CallFilters, page: number): Promise<{ calls: (CallRow & { callerBlocked: boolean })[]; page: number; pageSize: number; hasMore: boolean; total: number; totalCapped: boolean }> {
   const filter = filterOf(domain, range, filters);
   const [calls, total] = await Promise.all([
     c.calls.find(filter, { sort: { startedAt: -1, _id: -1 }, skip: (page - 1) * LOG_PAGE_SIZE, limit: LOG_PAGE_SIZE + 1 }).toArray(),
@@ -162,7 +161,7 @@ export async function callsPage(c: Collections, domain: DomainDoc, range: DayRan
 
 const CSV_COLUMNS: (keyof CallRow)[] = ['callId', 'startedAt', 'trackingNumber', 'caller', 'destination', 'status', 'duration', 'source', 'keyword', 'landingPage', 'pagesSeen', 'gclid', 'offlineDescription', 'agent', 'revenue', 'matchConfidence', 'matchCandidates', 'firstCall', 'lead', 'verdict', 'msclkid', 'fbclid', 'firstTouchSource', 'firstTouchKeyword', 'firstTouchAt', 'lastNonDirectSource'];
 
-export async function* callsCsv(c: Collections, domain: DomainDoc, range: DayRange, filters: CallFilters): AsyncGenerator<string> {
+export async function* callsCsv(c: TelephonyCollections, domain: DomainDoc, range: DayRange, filters: CallFilters): AsyncGenerator<string> {
   yield csvLine(CSV_COLUMNS);
   const cursor = c.calls.find(filterOf(domain, range, filters), { sort: { startedAt: -1, _id: -1 }, limit: CSV_MAX_ROWS, batchSize: 1000 });
   for await (const call of cursor) {

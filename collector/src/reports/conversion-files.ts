@@ -1,7 +1,6 @@
 // The ad platforms' offline conversion files: leads (telephony/leads.ts: a 3-second hang-up is no
 // conversion) whose call or form submission carried the platform's click id, and first sales whose
 // call or visit did, valued at the order's total. One generator, a template per platform.
-import type { Collections } from '../db/collections.ts';
 import { mapped } from '../db/batched.ts';
 import type { DomainDoc } from '../domains/documents.ts';
 import { wallClock } from '../agent/shapes.ts';
@@ -9,6 +8,10 @@ import { localDaysBetween } from '../domains/time-zone.ts';
 import { filterOf, CSV_MAX_ROWS } from './calls-log.ts';
 import { csvLine } from './csv.ts';
 import type { DayRange } from './day-range.ts';
+import type { TrackingCollections } from '../tracking/documents.ts';
+import type { TelephonyCollections } from '../telephony/documents.ts';
+import type { FormCollections } from '../forms/documents.ts';
+import type { CommerceCollections } from '../commerce/documents.ts';
 
 /** Conversion names the ad account must have (Google Ads: Goals, Conversions, Import from clicks;
  * Microsoft Advertising: an offline conversion goal of each name). */
@@ -86,7 +89,7 @@ function oneRowPerConversion() {
   };
 }
 
-async function* conversionsCsv(c: Collections, domain: DomainDoc, range: DayRange, template: Template): AsyncGenerator<string> {
+async function* conversionsCsv(c: TrackingCollections & TelephonyCollections & FormCollections & CommerceCollections, domain: DomainDoc, range: DayRange, template: Template): AsyncGenerator<string> {
   yield* template.head(domain);
   const key = template.clickId;
   const first = oneRowPerConversion();
@@ -121,11 +124,11 @@ async function* inTimeOrder(a: AsyncGenerator<Conversion>, b: AsyncGenerator<Con
   }
 }
 
-export const googleAdsCsv = (c: Collections, domain: DomainDoc, range: DayRange) => conversionsCsv(c, domain, range, GOOGLE_ADS);
-export const microsoftAdsCsv = (c: Collections, domain: DomainDoc, range: DayRange) => conversionsCsv(c, domain, range, MICROSOFT_ADS);
+export const googleAdsCsv = (c: TrackingCollections & TelephonyCollections & FormCollections & CommerceCollections, domain: DomainDoc, range: DayRange) => conversionsCsv(c, domain, range, GOOGLE_ADS);
+export const microsoftAdsCsv = (c: TrackingCollections & TelephonyCollections & FormCollections & CommerceCollections, domain: DomainDoc, range: DayRange) => conversionsCsv(c, domain, range, MICROSOFT_ADS);
 
 /** The click id of a sale: its call's, else its visit's. */
-async function clickIdOf(c: Collections, key: ClickId, callId: number | null, visitId: number | null): Promise<string | null> {
+async function clickIdOf(c: TrackingCollections & TelephonyCollections, key: ClickId, callId: number | null, visitId: number | null): Promise<string | null> {
   const call = callId === null ? null : await c.calls.findOne({ _id: callId }, { projection: { [key]: 1 } });
   if (call?.[key]) return call[key];
   const visit = visitId === null ? null : await c.visits.findOne({ _id: visitId }, { projection: { attribution: 1 } });

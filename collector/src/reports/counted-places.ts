@@ -2,10 +2,9 @@
 // some places of its local day's counters under one field of the traffic day (`calls.src.paid`,
 // `forms.lead.total`) and to the month counters of the same places' tables; a recount writes them
 // all again from the stored items.
-import type { Collections } from '../db/collections.ts';
 import { dayKey, domainKeys } from '../data/call-days.ts';
 import { addToMonth, DimensionMonths, type MonthFields } from './dimension-months.ts';
-import type { TrafficDayDoc } from './documents.ts';
+import type { TrafficDayDoc, ReportCollections } from './documents.ts';
 import { DAY_FIELD, DIMENSIONS, MONTH_BASE, type Dimension } from './dimensions.ts';
 
 /** The traffic day's fields counted this way. */
@@ -33,7 +32,7 @@ export function addAt(doc: Record<string, unknown>, path: string[], n: number): 
 }
 
 /** Adds `n` to the places of a day (and their months' `monthPaths`). */
-export async function addPlaces(c: Collections, domainId: string, field: CountedField, day: string, places: string[], monthPaths: string[], n: number): Promise<void> {
+export async function addPlaces(c: ReportCollections, domainId: string, field: CountedField, day: string, places: string[], monthPaths: string[], n: number): Promise<void> {
   const inc = Object.fromEntries(places.map((place) => [`${field}.${place}`, n]));
   await Promise.all([
     c.trafficDays.updateOne({ _id: dayKey(domainId, day) }, { $inc: inc, $setOnInsert: { domainId, day } as Partial<TrafficDayDoc> }, { upsert: true }),
@@ -56,7 +55,7 @@ export class PlaceRecount {
   }
 
   /** `monthFields`: every month field of the counted field (MONTH_CALL_FIELDS), unset first. Answers the days written. */
-  async write(c: Collections, domainId: string, field: CountedField, monthFields: string[]): Promise<number> {
+  async write(c: ReportCollections, domainId: string, field: CountedField, monthFields: string[]): Promise<number> {
     await new DimensionMonths(c).replace(domainId, this.months, monthFields);
     await c.trafficDays.updateMany({ _id: domainKeys(domainId) }, { $unset: { [field]: '' } });
     for (const [day, counts] of this.days) {

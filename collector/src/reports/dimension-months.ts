@@ -3,10 +3,9 @@
 // of values per table; a year of days is too many to add up per request, so a range reads its whole
 // months here and only the days at its two edges (traffic-days.ts `kw`, `cmp`, `lp`; call-sources.ts
 // `calls.kw`...). The collection keeps its first name, keywordMonths.
-import type { Collections } from '../db/collections.ts';
 import { domainKeys } from '../data/call-days.ts';
 import { addDays } from '../domains/time-zone.ts';
-import type { KeywordMonthDoc } from './documents.ts';
+import type { KeywordMonthDoc, ReportCollections } from './documents.ts';
 import { modelPrefix, TOUCH_MODELS, type TouchModel } from './touch-models.ts';
 import { DIMENSIONS, MONTH_BASE, type Dimension } from './dimensions.ts';
 
@@ -37,7 +36,7 @@ export function addToMonth(fields: MonthFields, path: string, n: number): void {
 }
 
 export class DimensionMonths {
-  constructor(private readonly c: Collections) {}
+  constructor(private readonly c: ReportCollections) {}
 
   /** Adds to dotted counters (`cmp.visits.<key>`) of the month of `day`. */
   async add(domainId: string, day: string, inc: Record<string, number>): Promise<void> {

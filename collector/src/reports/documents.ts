@@ -1,5 +1,7 @@
 // The reports' traffic counters per day and their tables' counters per month (keywords, campaigns,
 // landing pages): the shapes of their documents (db/collections.ts gathers every family's).
+import type { Collection, Db } from 'mongodb';
+import { collectionsNamed } from '../db/family-collections.ts';
 
 /** Visits, views or sales of a day, in total or for one source class or keyword. */
 export interface TrafficCounts {
@@ -116,4 +118,14 @@ export interface MonthCredited {
   formLeads?: Record<string, number>;
   orders?: Record<string, number>;
   revenueCents?: Record<string, number>;
+}
+
+/** The reports family's collections, as its services receive them. */
+export interface ReportCollections {
+  trafficDays: Collection<TrafficDayDoc>;
+  keywordMonths: Collection<KeywordMonthDoc>;
+}
+
+export function reportCollections(db: Db): ReportCollections {
+  return collectionsNamed<ReportCollections>(db, { trafficDays: 'traffic_days', keywordMonths: 'keyword_months' });
 }

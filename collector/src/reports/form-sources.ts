@@ -3,13 +3,13 @@
 // model, kept at every write of a submission in the day's traffic document (field `forms`) and the
 // tables' months (`formLeads`), as call-sources.ts keeps the calls'. A verdict moves a submission
 // by exactly the change.
-import type { Collections } from '../db/collections.ts';
 import { localTime } from '../domains/time-zone.ts';
-import type { FormDoc } from '../forms/documents.ts';
+import type { FormDoc, FormCollections } from '../forms/documents.ts';
 import { creditedPlaces } from './call-sources.ts';
 import { addPlaces, monthPlaces, PlaceRecount } from './counted-places.ts';
 import { MONTH_FORM_FIELDS } from './dimension-months.ts';
 import { TOUCH_MODELS } from './touch-models.ts';
+import type { ReportCollections } from './documents.ts';
 
 export type CountedForm = Pick<FormDoc, 'domainId' | 'submittedAt' | 'spam' | 'lead' | 'source' | 'keyword' | 'lastTouch' | 'firstTouch' | 'lastNonDirect'>;
 
@@ -30,7 +30,7 @@ function shareOf(form: CountedForm, timeZone: string): Share {
 }
 
 export class FormSources {
-  constructor(private readonly c: Collections) {}
+  constructor(private readonly c: ReportCollections & FormCollections) {}
 
   async record(before: CountedForm | null, after: CountedForm, timeZone: string): Promise<void> {
     const was = before && shareOf(before, timeZone);

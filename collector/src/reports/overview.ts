@@ -4,8 +4,7 @@
 // first touch), and the people who became leads. It reads counters only (traffic-days.ts, with
 // call-sources.ts, form-sources.ts and people/lead-people.ts; dimension-months.ts): a year is one
 // range of at most 366 small documents and 12 months of the tables.
-import type { Collections } from '../db/collections.ts';
-import type { CreditedCounts, TrafficDayDoc } from './documents.ts';
+import type { CreditedCounts, TrafficDayDoc, ReportCollections } from './documents.ts';
 import { MODEL_FIELD, modelPrefix, type TouchModel } from './touch-models.ts';
 import { DimensionMonths, splitByMonth } from './dimension-months.ts';
 import { DAY_FIELD, DIMENSIONS, valueOfKey, type Dimension } from './dimensions.ts';
@@ -72,7 +71,7 @@ interface Counts {
 
 const zero = (): Counts => ({ visits: 0, views: 0, calls: 0, newCallers: 0, leads: 0, formLeads: 0, leadPeople: 0, webCalls: 0, orders: 0, revenueCents: 0 });
 
-export async function overview(c: Collections, domain: { _id: string; currency: string }, from: string, to: string, model: TouchModel = 'last-touch', withTables = true): Promise<Overview> {
+export async function overview(c: ReportCollections, domain: { _id: string; currency: string }, from: string, to: string, model: TouchModel = 'last-touch', withTables = true): Promise<Overview> {
   const { months, edgeDays } = splitByMonth(from, to);
   const traffic = new TrafficDays(c);
   const p = modelPrefix(model);
@@ -172,7 +171,7 @@ function tableRow(counts: Partial<Counts>): Row {
 const rate = (part: number, whole: number) => (whole ? Math.round((part / whole) * 10_000) / 10_000 : 0);
 
 /** The overview of a range, with the period of the same length just before it beside it. */
-export async function overviewWithPrevious(c: Collections, domain: { _id: string; currency: string }, range: DayRange, model: TouchModel = 'last-touch'): Promise<Overview> {
+export async function overviewWithPrevious(c: ReportCollections, domain: { _id: string; currency: string }, range: DayRange, model: TouchModel = 'last-touch'): Promise<Overview> {
   const before = previousRange(range);
   const [current, previous] = await Promise.all([overview(c, domain, range.from, range.to, model), overview(c, domain, before.from, before.to, model, false)]);
   return { ...current, previous: { ...before, totals: previous.totals, days: previous.days } };

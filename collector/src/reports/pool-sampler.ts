@@ -1,10 +1,12 @@
 // Samples how many numbers each online pool has held, once a minute, into the hour's peak. A hold
 // ends by itself when its time runs out, so no write marks the moment the count goes down; a
 // sample does. Several collectors may sample at once: the peak is a `$max`, the same either way.
-import type { Collections } from '../db/collections.ts';
 import type { Logger } from '../logger.ts';
 import { heldNow } from './pools.ts';
 import { TrafficDays } from './traffic-days.ts';
+import type { ReportCollections } from './documents.ts';
+import type { DomainCollections } from '../domains/documents.ts';
+import type { TrackingCollections } from '../tracking/documents.ts';
 
 export const POOL_SAMPLE_MS = 60_000;
 
@@ -12,7 +14,7 @@ export class PoolSampler {
   private timer: NodeJS.Timeout | null = null;
 
   constructor(
-    private readonly c: Collections,
+    private readonly c: ReportCollections & DomainCollections & TrackingCollections,
     private readonly log: Logger,
   ) {}
 

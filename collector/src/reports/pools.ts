@@ -1,11 +1,15 @@
 // The number pools report: per online pool, the numbers held now and at the range's peak, the hours
 // it ran out, and the size it should have; per offline number, its campaign and its calls.
-import type { Collections } from '../db/collections.ts';
-import type { DomainDoc, PoolConfig } from '../domains/documents.ts';
+import type { DomainDoc, PoolConfig, DomainCollections } from '../domains/documents.ts';
 import { CallDays, rollupKey } from '../data/call-days.ts';
 import { TrafficDays } from './traffic-days.ts';
 import { withPhoneDisplay } from '../domains/phone-display.ts';
 import { countryOf, nationalOf } from '../domains/phone-numbers.ts';
+import type { ReportCollections } from './documents.ts';
+import type { TrackingCollections } from '../tracking/documents.ts';
+import type { OfflineCollections } from '../offline/documents.ts';
+import type { TelephonyCollections } from '../telephony/documents.ts';
+import type { DataCollections } from '../data/documents.ts';
 
 /** Head room over the measured demand, so an ordinary day's spike finds a number. */
 const HEAD_ROOM = 1.2;
@@ -45,11 +49,11 @@ export function recommendedSize(peakHeld: number, worstHourRefused: number, expi
 }
 
 /** Numbers of a pool held by a visitor at `now`. */
-export async function heldNow(c: Collections, domainId: string, type: number, now: Date): Promise<number> {
+export async function heldNow(c: TrackingCollections, domainId: string, type: number, now: Date): Promise<number> {
   return c.slots.countDocuments({ domainId, type, freeAt: { $gt: now } });
 }
 
-export async function poolsReport(c: Collections, domain: DomainDoc, from: string, to: string, now = new Date()): Promise<{ online: OnlinePoolReport[]; offline: OfflineNumberReport[]; phoneDisplay?: Record<string, string> }> {
+export async function poolsReport(c: ReportCollections & DomainCollections & TrackingCollections & OfflineCollections & TelephonyCollections & DataCollections, domain: DomainDoc, from: string, to: string, now = new Date()): Promise<{ online: OnlinePoolReport[]; offline: OfflineNumberReport[]; phoneDisplay?: Record<string, string> }> {
   const traffic = new TrafficDays(c);
   const online = domain.pools.filter((p) => p.usage === 'online');
   // What is held now is a sample of the hour's peak too: the report is never behind what it shows.
@@ -67,7 +71,7 @@ export async function poolsReport(c: Collections, domain: DomainDoc, from: strin
   };
 }
 
-async function onlinePoolReport(c: Collections, domain: DomainDoc, pool: PoolConfig, heldNow: number, days: Awaited<ReturnType<TrafficDays['read']>>): Promise<OnlinePoolReport> {
+async function onlinePoolReport(c: DomainCollections, domain: DomainDoc, pool: PoolConfig, heldNow: number, days: Awaited<ReturnType<TrafficDays['read']>>): Promise<OnlinePoolReport> {
   const numbers = await c.trackingNumbers.countDocuments({ domainId: domain._id, usage: 'online', type: pool.type });
   const codes = pool.codeDigits > 0 ? 10 ** pool.codeDigits : 1;
   let peakHeld = 0;
@@ -93,7 +97,7 @@ async function onlinePoolReport(c: Collections, domain: DomainDoc, pool: PoolCon
   };
 }
 
-async function offlineNumbers(c: Collections, domain: DomainDoc, from: string, to: string): Promise<OfflineNumberReport[]> {
+async function offlineNumbers(c: DomainCollections & OfflineCollections & TelephonyCollections & DataCollections, domain: DomainDoc, from: string, to: string): Promise<OfflineNumberReport[]> {
   const [numbers, assignments, days] = await Promise.all([
     c.trackingNumbers.find({ domainId: domain._id, usage: 'offline' }).sort({ _id: 1 }).toArray(),
     c.offlineAssignments.find({ domainId: domain._id }).toArray(),

@@ -5,10 +5,9 @@
 // (traffic-recount.ts). The back end flushes before it reads, so what this process counted is in
 // what it reports; another process's last second shows at its next flush.
 import type { AnyBulkWriteOperation } from 'mongodb';
-import type { Collections } from '../db/collections.ts';
 import { dayKey } from '../data/call-days.ts';
 import type { Logger } from '../logger.ts';
-import type { KeywordMonthDoc, TrafficDayDoc } from './documents.ts';
+import type { KeywordMonthDoc, TrafficDayDoc, ReportCollections } from './documents.ts';
 import { monthKey } from './dimension-months.ts';
 
 export const TRAFFIC_FLUSH_MS = 1000;
@@ -33,7 +32,7 @@ export class TrafficBuffer {
   private timer: NodeJS.Timeout | undefined;
 
   constructor(
-    private readonly c: Collections,
+    private readonly c: ReportCollections,
     private readonly log?: Logger,
   ) {}
 

@@ -5,9 +5,8 @@
 // hour, the visitors refused a number and the peak of numbers held. Its calls are counted into the
 // same document by call-sources.ts.
 import type { UpdateFilter } from 'mongodb';
-import type { Collections } from '../db/collections.ts';
 import type { DomainDoc } from '../domains/documents.ts';
-import type { TrafficDayDoc } from './documents.ts';
+import type { TrafficDayDoc, ReportCollections } from './documents.ts';
 import type { VisitDoc } from '../tracking/documents.ts';
 import { dayKey } from '../data/call-days.ts';
 import { localTime } from '../domains/time-zone.ts';
@@ -66,7 +65,7 @@ export class TrafficDays {
   private readonly monthKeys: KeyLimits;
 
   constructor(
-    private readonly c: Collections,
+    private readonly c: ReportCollections,
     /** Sums the views' counters in the process (traffic-buffer.ts); absent: one write per view. */
     private readonly buffer?: TrafficBuffer,
   ) {

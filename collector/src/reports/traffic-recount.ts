@@ -5,11 +5,10 @@
 // campaigns, landing pages, each table at most MAX_KEYS values per document as at write time), and
 // leaves the calls', sales' and pools' counters as they are. Run it while the domain takes no views.
 import type { AnyBulkWriteOperation } from 'mongodb';
-import type { Collections } from '../db/collections.ts';
 import { dayKey, domainKeys } from '../data/call-days.ts';
 import { localTime } from '../domains/time-zone.ts';
-import type { ViewDoc, VisitDoc } from '../tracking/documents.ts';
-import type { KeywordMonthDoc, TrafficDayDoc } from './documents.ts';
+import type { ViewDoc, VisitDoc, TrackingCollections } from '../tracking/documents.ts';
+import type { KeywordMonthDoc, TrafficDayDoc, ReportCollections } from './documents.ts';
 import { addAt } from './counted-places.ts';
 import { addToMonth, monthKey, type MonthFields } from './dimension-months.ts';
 import { limitedCounters, viewCounters } from './traffic-days.ts';
@@ -30,7 +29,7 @@ interface Recount {
 const DAY_TABLES = DIMENSIONS.map((d) => DAY_FIELD[d]);
 const MONTH_VISITS = DIMENSIONS.map((d) => `${MONTH_BASE[d]}visits`);
 
-export async function recountTraffic(c: Collections, domainId: string, timeZone: string): Promise<number> {
+export async function recountTraffic(c: ReportCollections & TrackingCollections, domainId: string, timeZone: string): Promise<number> {
   const recount: Recount = { days: new Map(), months: new Map() };
   let visits: VisitDoc[] = [];
   const cursor = c.visits.find({ domainId }, { projection: { attribution: 1, isBot: 1, landingUrl: 1 }, batchSize: VISITS_AT_ONCE }).hint({ domainId: 1, createdAt: 1 });
@@ -49,7 +48,7 @@ export async function recountTraffic(c: Collections, domainId: string, timeZone:
 
 /** Each visit's views in the order they came: the first started the visit, and a visit is a bot's
  * from its first bot view on (as the visit's `isBot` became true then). */
-async function countViews(c: Collections, visits: VisitDoc[], timeZone: string, recount: Recount): Promise<void> {
+async function countViews(c: TrackingCollections, visits: VisitDoc[], timeZone: string, recount: Recount): Promise<void> {
   const views = await c.views.find({ visitId: { $in: visits.map((v) => v._id) } }, { projection: { visitId: 1, createdAt: 1, isBot: 1 } }).toArray();
   const byVisit = new Map<number, ViewDoc[]>();
   for (const view of views) (byVisit.get(view.visitId) ?? byVisit.set(view.visitId, []).get(view.visitId)!).push(view);
@@ -70,7 +69,7 @@ async function countViews(c: Collections, visits: VisitDoc[], timeZone: string, 
 }
 
 /** The view counters of each day document: set to the recount, those it has none of unset. */
-async function writeDays(c: Collections, domainId: string, recount: Recount): Promise<void> {
+async function writeDays(c: ReportCollections, domainId: string, recount: Recount): Promise<void> {
   const stored = await c.trafficDays.find({ _id: domainKeys(domainId) }, { projection: { day: 1, src: 1, ...Object.fromEntries(DAY_TABLES.map((t) => [t, 1])) } }).toArray();
   const ops: AnyBulkWriteOperation<TrafficDayDoc>[] = [];
   for (const doc of stored) {
@@ -101,7 +100,7 @@ function viewFields(doc: Pick<TrafficDayDoc, 'src' | 'kw' | 'cmp' | 'lp'>, set: 
 }
 
 /** The tables' visits of each month: set to the recount, months without any unset. */
-async function writeMonths(c: Collections, domainId: string, recount: Recount): Promise<void> {
+async function writeMonths(c: ReportCollections, domainId: string, recount: Recount): Promise<void> {
   const ops: AnyBulkWriteOperation<KeywordMonthDoc>[] = [{ updateMany: { filter: { _id: domainKeys(domainId) }, update: { $unset: Object.fromEntries(MONTH_VISITS.map((f) => [f, ''])) } } }];
   for (const [month, { fields }] of recount.months) {
     if (!Object.keys(fields).length) continue;

@@ -4,10 +4,9 @@
 // change. A route names its rule with `can(rule, action)`; a domain outside the member's answers
 // 404 like another account's (settings-routes.ts, domainOf).
 import type { Context, Middleware, Next } from 'koa';
-import type { Collections } from '../db/collections.ts';
 import { ManageFailure } from '../http/manage-envelope.ts';
 import type { AuditLog } from './audit.ts';
-import type { SessionDoc, UserDoc } from './documents.ts';
+import type { SessionDoc, UserDoc, TeamCollections } from './documents.ts';
 import { whoMay, type Rule } from './roles.ts';
 import { SESSION_COOKIE, Sessions } from './sessions.ts';
 
@@ -32,7 +31,7 @@ export function auditing(ctx: Context, details: Record<string, unknown>): void {
   (ctx.state as SignedIn).auditDetails = { ...(ctx.state as SignedIn).auditDetails, ...details };
 }
 
-export function guards(c: Collections, sessions: Sessions, audit: AuditLog): Can {
+export function guards(c: TeamCollections, sessions: Sessions, audit: AuditLog): Can {
   return (rule, action) => {
     const guard = async (ctx: Context, next: Next) => {
       if (rule.roles !== null) await admit(c, sessions, ctx, rule, rule.roles);
@@ -48,7 +47,7 @@ export function guards(c: Collections, sessions: Sessions, audit: AuditLog): Can
   };
 }
 
-async function admit(c: Collections, sessions: Sessions, ctx: Context, rule: Rule, roles: NonNullable<Rule['roles']>): Promise<void> {
+async function admit(c: TeamCollections, sessions: Sessions, ctx: Context, rule: Rule, roles: NonNullable<Rule['roles']>): Promise<void> {
   const session = await sessions.of(ctx.cookies.get(SESSION_COOKIE));
   if (!session) throw new ManageFailure(401, 'Not signed in');
   // The member as stored now: a member removed, or of another account since, is signed out.

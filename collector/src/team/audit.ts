@@ -3,8 +3,7 @@
 // only inserts and reads. Entries name things by name (a domain, a member, a key's kind, never the
 // key), so they outlive what they name. Written by the code that checks the role (access.ts).
 import type { Filter } from 'mongodb';
-import type { Collections } from '../db/collections.ts';
-import type { AuditDoc } from './documents.ts';
+import type { AuditDoc, TeamCollections } from './documents.ts';
 
 /** Entries a page of the Activity screen shows. */
 export const ACTIVITY_PAGE = 100;
@@ -20,7 +19,7 @@ export interface AuditFilter {
 }
 
 export class AuditLog {
-  constructor(private readonly c: Collections) {}
+  constructor(private readonly c: TeamCollections) {}
 
   async write(entry: Omit<AuditDoc, 'kind' | 'at'> & { at?: Date }): Promise<void> {
     await this.c.auditLog.insertOne({ ...entry, at: entry.at ?? new Date(), kind: entry.action.split('.')[0]! });

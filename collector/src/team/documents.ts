@@ -1,4 +1,6 @@
 // Accounts, their users and the back end's sessions: the shapes and indexes of their documents (db/collections.ts gathers every family's).
+import type { Collection, Db } from 'mongodb';
+import { collectionsNamed } from '../db/family-collections.ts';
 import type { CarrierConnectionDoc } from '../carriers/connections.ts';
 import type { IndexPlan } from '../db/index-plan.ts';
 import type { WebhookEvent } from '../webhooks/events.ts';
@@ -98,7 +100,7 @@ export interface SharedLinkDoc {
 }
 
 /** The indexes of these collections: every query of a request's path goes through one. */
-export const manageIndexes: IndexPlan = {
+export const teamIndexes: IndexPlan = {
   // Sessions end by themselves.
   sessions: [[{ expiresAt: 1 }, { expireAfterSeconds: 0 }], [{ username: 1 }]],
   users: [[{ accountId: 1 }]],
@@ -109,3 +111,17 @@ export const manageIndexes: IndexPlan = {
   // A Twilio request's signature is checked with the token of the account connected to its AccountSid.
   accounts: [[{ 'carrier.accountSid': 1 }, { sparse: true }]],
 };
+
+/** The team family's collections, as its services receive them. */
+export interface TeamCollections {
+  accounts: Collection<AccountDoc>;
+  users: Collection<UserDoc>;
+  sessions: Collection<SessionDoc>;
+  invitations: Collection<InvitationDoc>;
+  auditLog: Collection<AuditDoc>;
+  sharedLinks: Collection<SharedLinkDoc>;
+}
+
+export function teamCollections(db: Db): TeamCollections {
+  return collectionsNamed<TeamCollections>(db, { accounts: 'accounts', users: 'users', sessions: 'sessions', invitations: 'invitations', auditLog: 'audit_log', sharedLinks: 'shared_links' });
+}

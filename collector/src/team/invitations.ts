@@ -8,10 +8,9 @@
 import { utcMinute } from '../domains/dates.ts';
 import { createHash, randomBytes } from 'node:crypto';
 import { ObjectId } from 'mongodb';
-import type { Collections } from '../db/collections.ts';
 import { isDuplicateKey } from '../db/writes.ts';
 import { ManageFailure } from '../http/manage-envelope.ts';
-import type { InvitationDoc, UserDoc } from './documents.ts';
+import type { InvitationDoc, UserDoc, TeamCollections } from './documents.ts';
 import { hashPassword } from './passwords.ts';
 import type { Role } from './roles.ts';
 import { Sessions } from './sessions.ts';
@@ -41,7 +40,7 @@ export interface LinkSpec {
 }
 
 export class Invitations {
-  constructor(private readonly c: Collections) {}
+  constructor(private readonly c: TeamCollections) {}
 
   /** A new link; an earlier link of the same kind for the same person, not used yet, is revoked. */
   async create(spec: LinkSpec, now = new Date()): Promise<NewLink> {

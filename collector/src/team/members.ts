@@ -4,13 +4,13 @@
 // change undone if none is left. Two owners demoting each other at once may both be refused; never
 // can both pass. Knows nothing of HTTP.
 import { z } from 'zod';
-import type { Collections } from '../db/collections.ts';
 import { ManageFailure } from '../http/manage-envelope.ts';
-import type { UserDoc } from './documents.ts';
+import type { UserDoc, TeamCollections } from './documents.ts';
 import { Invitations, type NewLink } from './invitations.ts';
 import { ROLES } from './roles.ts';
 import { Sessions } from './sessions.ts';
 import { emailAddress, usernameKey } from './users.ts';
+import type { DomainCollections } from '../domains/documents.ts';
 
 const domainList = z.array(z.string().trim().toLowerCase().min(1).max(253)).max(1000).optional();
 export const memberInvite = z.object({ username: emailAddress, role: z.enum(ROLES, { error: `must be one of ${ROLES.join(', ')}` }), domains: domainList });
@@ -27,7 +27,7 @@ export class Members {
   readonly links: Invitations;
   private readonly sessions: Sessions;
 
-  constructor(private readonly c: Collections) {
+  constructor(private readonly c: TeamCollections & DomainCollections) {
     this.links = new Invitations(c);
     this.sessions = new Sessions(c);
   }

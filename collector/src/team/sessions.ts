@@ -3,8 +3,7 @@
 // sessions are removed by a TTL index. Each keeps the browser and address it signed in from and
 // when it was last used, so its user can see it and end it.
 import { createHash, randomBytes } from 'node:crypto';
-import type { Collections } from '../db/collections.ts';
-import type { SessionDoc, UserDoc } from './documents.ts';
+import type { SessionDoc, UserDoc, TeamCollections } from './documents.ts';
 
 export const SESSION_COOKIE = 'rt_session';
 export const SESSION_MS = 12 * 3600_000;
@@ -16,7 +15,7 @@ const MAX_USER_AGENT = 300;
 const digest = (token: string) => createHash('sha256').update(token).digest('hex');
 
 export class Sessions {
-  constructor(private readonly c: Collections) {}
+  constructor(private readonly c: TeamCollections) {}
 
   /** A new session of `user`: the cookie's token, and the session as stored. */
   async open(user: UserDoc, from: { ip?: string; userAgent?: string } = {}, now = new Date()): Promise<{ token: string; session: SessionDoc }> {

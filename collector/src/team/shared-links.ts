@@ -4,10 +4,9 @@
 // for a password, is revocable, and counts its openings. Knows nothing of HTTP.
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
-import type { Collections } from '../db/collections.ts';
 import { ManageFailure } from '../http/manage-envelope.ts';
 import type { DomainDoc } from '../domains/documents.ts';
-import type { SharedLinkDoc } from './documents.ts';
+import type { SharedLinkDoc, TeamCollections } from './documents.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
 import { MAX_PASSWORD } from './password-rules.ts';
 
@@ -29,7 +28,7 @@ export function sharedLinkView(link: SharedLinkDoc) {
 }
 
 export class SharedLinks {
-  constructor(private readonly c: Collections) {}
+  constructor(private readonly c: TeamCollections) {}
 
   async create(domain: DomainDoc, by: string, body: z.infer<typeof sharedLinkBody>, now = new Date()): Promise<{ link: SharedLinkDoc; token: string }> {
     if ((await this.c.sharedLinks.countDocuments({ domainId: domain._id, revokedAt: { $exists: false } })) >= MAX_LINKS_PER_DOMAIN) throw new ManageFailure(409, `A domain has at most ${MAX_LINKS_PER_DOMAIN} shared links: revoke one first`);

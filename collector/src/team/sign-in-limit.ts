@@ -4,9 +4,9 @@
 // failed before its password is checked, and is given back when the password was right: a burst
 // of simultaneous guesses cannot slip under the limit. Counted in the database, as the browser
 // doors' limits, so every collector process counts against one limit.
-import type { Collections } from '../db/collections.ts';
 import { WindowLimiter } from '../http/rate-limits.ts';
 import { ManageFailure } from '../http/manage-envelope.ts';
+import type { RateLimitCollections } from '../http/documents.ts';
 
 export interface SignInLimits {
   /** Failed sign-ins from one ip per quarter of an hour. */
@@ -33,7 +33,7 @@ export class SignInLimit {
   private readonly resets: WindowLimiter;
   private readonly resetsByIp: WindowLimiter;
 
-  constructor(c: Collections, limits: SignInLimits) {
+  constructor(c: RateLimitCollections, limits: SignInLimits) {
     this.byIp = new WindowLimiter(c.rateLimits, 'sign-in-ip', limits.perIp, WINDOW_SECONDS);
     this.byUsernameAndIp = new WindowLimiter(c.rateLimits, 'sign-in-user-ip', limits.perUsernameAndIp, WINDOW_SECONDS);
     this.signUps = new WindowLimiter(c.rateLimits, 'sign-up-ip', limits.signUpsPerIp, WINDOW_SECONDS);

@@ -1,8 +1,7 @@
 // Sign-up: a new account and its first user, its owner, in one step. Knows nothing of HTTP.
 import { z } from 'zod';
 import { isDuplicateKey } from '../db/writes.ts';
-import type { Collections } from '../db/collections.ts';
-import type { UserDoc } from './documents.ts';
+import type { UserDoc, TeamCollections } from './documents.ts';
 import { ManageFailure } from '../http/manage-envelope.ts';
 import { hashPassword } from './passwords.ts';
 import { emailAddress, usernameKey } from './users.ts';
@@ -17,7 +16,7 @@ export const signUpBody = z.object({
 
 /** The account is claimed first (its name is its `_id`), then the user: a taken name or e-mail
  * answers 409, and a taken e-mail gives the new account back. */
-export async function signUp(c: Collections, body: unknown, now = new Date()): Promise<UserDoc> {
+export async function signUp(c: TeamCollections, body: unknown, now = new Date()): Promise<UserDoc> {
   const { account, username, password } = valid(signUpBody, body);
   try {
     await c.accounts.insertOne({ _id: account, name: account });

@@ -1,8 +1,7 @@
 // The back end's users: an e-mail and a password, in one account, with a role (manage/roles.ts). Knows nothing of HTTP.
 import type { UpdateFilter } from 'mongodb';
 import { z } from 'zod';
-import type { Collections } from '../db/collections.ts';
-import type { UserDoc } from './documents.ts';
+import type { UserDoc, TeamCollections } from './documents.ts';
 import { hashPassword, UNMATCHABLE_HASH, verifyPassword } from './passwords.ts';
 import type { Role } from './roles.ts';
 
@@ -26,7 +25,7 @@ export function isEmail(username: string): boolean {
 }
 
 /** Makes the account `name` unless it exists; true when it was made. */
-export async function createAccountIfMissing(c: Collections, name: string): Promise<boolean> {
+export async function createAccountIfMissing(c: TeamCollections, name: string): Promise<boolean> {
   const { upsertedCount } = await c.accounts.updateOne({ _id: name }, { $setOnInsert: { name } }, { upsert: true });
   return upsertedCount > 0;
 }
@@ -42,7 +41,7 @@ export interface MemberSpec {
 /** Creates a member of `accountId`, or sets that account's member's role, domains and password (a
  * member without a password signs in once given a reset link: `npm run admin -- reset-password`).
  * A username of another account is refused. */
-export async function saveUser(c: Collections, accountId: string, member: MemberSpec): Promise<void> {
+export async function saveUser(c: TeamCollections, accountId: string, member: MemberSpec): Promise<void> {
   const { username, password, role = 'owner', domains } = member;
   if (!isEmail(username)) throw new UserError(`"${username}" is not an e-mail address`);
   if (!(await c.accounts.findOne({ _id: accountId }))) throw new UserError(`No account ${accountId}`);
@@ -62,7 +61,7 @@ export async function saveUser(c: Collections, accountId: string, member: Member
  * user's password is checked too, against a hash no password matches, so the answer takes as long
  * and does not tell who has an account.
  */
-export async function checkPassword(c: Collections, username: string, password: string): Promise<UserDoc | null> {
+export async function checkPassword(c: TeamCollections, username: string, password: string): Promise<UserDoc | null> {
   const user = await c.users.findOne({ _id: usernameKey(username) });
   const matches = await verifyPassword(password, user?.passwordHash ?? UNMATCHABLE_HASH);
   return user && matches ? user : null;

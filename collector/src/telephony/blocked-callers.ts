@@ -1,14 +1,13 @@
 // A domain's blocklist of caller numbers (Appendix A's CALLER_PHONE_BLACKLISTED): a call from one is
 // refused and recorded with that status, an SMS from one is kept but never listed. Knows nothing of HTTP.
 import { isDuplicateKey } from '../db/writes.ts';
-import type { BlockedCallerDoc } from './documents.ts';
-import type { Collections } from '../db/collections.ts';
+import type { BlockedCallerDoc, TelephonyCollections } from './documents.ts';
 import { domainKeys } from '../data/call-days.ts';
 
 const keyOf = (domainId: string, number: string) => `${domainId}|${number}`;
 
 export class BlockedCallers {
-  constructor(private readonly c: Collections) {}
+  constructor(private readonly c: TelephonyCollections) {}
 
   /** An anonymous caller (null) cannot be blocked: there is no number to match. */
   async isBlocked(domainId: string, caller: string | null): Promise<boolean> {

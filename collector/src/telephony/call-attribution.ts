@@ -1,9 +1,9 @@
 // Who led to a call, from the route it took: the visit holding the number, or the offline campaign.
 import type { CallAttribution } from './documents.ts';
-import type { Collections } from '../db/collections.ts';
 import { sourceLabel } from '../tracking/attribution.ts';
 import { touchesOf } from '../tracking/touches.ts';
 import { endOfSecond, type Route } from './routing.ts';
+import type { TrackingCollections } from '../tracking/documents.ts';
 
 const NONE: CallAttribution = {
   visitId: null,
@@ -24,7 +24,7 @@ const NONE: CallAttribution = {
 };
 
 /** `visitor`: the visit's visitor id (not stored on the call: it joins the caller's person, people/). */
-export async function attributeCall(c: Collections, route: Route, at: Date): Promise<CallAttribution & { visitor: string | null }> {
+export async function attributeCall(c: TrackingCollections, route: Route, at: Date): Promise<CallAttribution & { visitor: string | null }> {
   if (route.offline) return { ...NONE, source: 'offline', offlineDescription: route.offline.description, visitor: null };
   const lease = route.lease;
   if (!lease) return { ...NONE, visitor: null };

@@ -8,9 +8,10 @@
 // `none` with none.
 // Offline numbers are not matched to visits: null.
 import type { CallDoc } from './documents.ts';
-import type { Collections } from '../db/collections.ts';
 import { NumberPool } from '../tracking/pool.ts';
 import { endOfSecond, type Route } from './routing.ts';
+import type { DomainCollections } from '../domains/documents.ts';
+import type { TrackingCollections } from '../tracking/documents.ts';
 
 export type MatchConfidence = 'certain' | 'likely' | 'possible' | 'none';
 export type CallMatch = Pick<CallDoc, 'matchCandidates' | 'matchConfidence'>;
@@ -23,7 +24,7 @@ function overflowMatch(candidates: number): CallMatch {
   return { matchCandidates: candidates, matchConfidence: candidates === 0 ? 'none' : candidates === 1 ? 'likely' : 'possible' };
 }
 
-export async function matchOf(c: Collections, route: Route, code: string | null, at: Date): Promise<CallMatch> {
+export async function matchOf(c: DomainCollections & TrackingCollections, route: Route, code: string | null, at: Date): Promise<CallMatch> {
   if (route.reason === 'overflow') return overflowMatch(route.overflowCandidates ?? 0);
   if (!route.domain || !route.number || route.number.usage === 'offline' || route.reason === 'blocked') return NOT_MATCHED;
   // As the route's lease: whatever happened during the call's second came before it.

@@ -3,14 +3,22 @@
 // accounts that asked for it get the `call` push (webhooks/call-push.ts), a new lead goes to the
 // domain's GA4 (lead-events.ts), and, when mail is configured, the people who chose to hear of a
 // missed call or a new lead are told (alerts/call-alerts.ts).
-import type { Collections } from '../db/collections.ts';
 import { CallAlerts } from '../alerts/call-alerts.ts';
 import { isDuplicateKey } from '../db/writes.ts';
 import { CallSummaries } from '../data/call-summaries.ts';
 import { CallPush } from '../webhooks/call-push.ts';
 import { DEFAULT_GA4_ENDPOINT } from '../analytics/ga4.ts';
 import { LeadEvents } from './lead-events.ts';
-import type { CallDoc } from './documents.ts';
+import type { CallDoc, TelephonyCollections } from './documents.ts';
+import type { TeamCollections } from '../team/documents.ts';
+import type { DomainCollections } from '../domains/documents.ts';
+import type { TrackingCollections } from '../tracking/documents.ts';
+import type { DataCollections } from '../data/documents.ts';
+import type { ReportCollections } from '../reports/documents.ts';
+import type { FormCollections } from '../forms/documents.ts';
+import type { PeopleCollections } from '../people/documents.ts';
+import type { WebhookCollections } from '../webhooks/documents.ts';
+import type { AlertCollections } from '../alerts/documents.ts';
 
 export class CallWrites {
   private readonly summaries: CallSummaries;
@@ -19,7 +27,7 @@ export class CallWrites {
   private readonly alerts: CallAlerts | null;
 
   constructor(
-    private readonly c: Collections,
+    private readonly c: TelephonyCollections & TeamCollections & DomainCollections & TrackingCollections & DataCollections & ReportCollections & FormCollections & PeopleCollections & WebhookCollections & AlertCollections,
     { ga4Endpoint = DEFAULT_GA4_ENDPOINT, alerts = false, publicUrl }: { ga4Endpoint?: string; alerts?: boolean; publicUrl?: string } = {},
   ) {
     this.summaries = new CallSummaries(c);

@@ -1,6 +1,7 @@
 // Calls, SMS and blocked callers: the shapes and indexes of their documents (db/collections.ts gathers every family's).
 import type { CallStatus, RedirectPlan, RouteReason } from '@ringtrail/shared';
-import type { ObjectId } from 'mongodb';
+import type { ObjectId, Collection, Db } from 'mongodb';
+import { collectionsNamed } from '../db/family-collections.ts';
 import type { IndexPlan } from '../db/index-plan.ts';
 import type { Touch } from '../tracking/touches.ts';
 
@@ -166,3 +167,15 @@ export const telephonyIndexes: IndexPlan = {
   // A person's texts, by their number (people/), beside the data API's range.
   sms: [[{ domainId: 1, sentAt: 1, _id: 1 }], [{ domainId: 1, caller: 1, sentAt: 1 }]],
 };
+
+/** The telephony family's collections, as its services receive them. */
+export interface TelephonyCollections {
+  calls: Collection<CallDoc>;
+  sms: Collection<SmsDoc>;
+  blockedCallers: Collection<BlockedCallerDoc>;
+  callers: Collection<CallerDoc>;
+}
+
+export function telephonyCollections(db: Db): TelephonyCollections {
+  return collectionsNamed<TelephonyCollections>(db, { calls: 'calls', sms: 'sms', blockedCallers: 'blocked_callers', callers: 'callers' });
+}

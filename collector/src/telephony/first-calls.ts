@@ -3,14 +3,13 @@
 // `<domainId>|<number>`: of two simultaneous first calls of one new caller exactly one wins. The
 // callers of calls stored before first calls were kept are claimed once, by the migration
 // (notePastCallers), so that the check is one `_id` and never a read of the caller's calls.
-import type { Collections } from '../db/collections.ts';
 import type { AnyBulkWriteOperation } from 'mongodb';
 import { isDuplicateKey } from '../db/writes.ts';
 import { inBatches, mapped } from '../db/batched.ts';
-import type { CallerDoc } from './documents.ts';
+import type { CallerDoc, TelephonyCollections } from './documents.ts';
 
 export class FirstCalls {
-  constructor(private readonly c: Collections) {}
+  constructor(private readonly c: TelephonyCollections) {}
 
   /** Whether call `callId` from `caller` is the caller's first to the domain; null for an anonymous caller. */
   async isFirst(domainId: string, caller: string | null, callId: number, at: Date): Promise<boolean | null> {

@@ -1,19 +1,18 @@
 // A call that becomes a lead is told to the domain's GA4 as `generate_lead`, once per call: the call
 // claims its event by setting `leadEventAt` (an update no other write of the call touches), and only
 // the write that made the claim queues it. (A process dying in between loses that one event.)
-import type { Collections } from '../db/collections.ts';
 import { ga4Message } from '../analytics/ga4.ts';
-import type { DomainDoc } from '../domains/documents.ts';
-import type { VisitDoc } from '../tracking/documents.ts';
-import type { OutboxMessage } from '../webhooks/documents.ts';
+import type { DomainDoc, DomainCollections } from '../domains/documents.ts';
+import type { VisitDoc, TrackingCollections } from '../tracking/documents.ts';
+import type { OutboxMessage, WebhookCollections } from '../webhooks/documents.ts';
 import { Outbox } from '../webhooks/outbox.ts';
-import type { CallDoc } from './documents.ts';
+import type { CallDoc, TelephonyCollections } from './documents.ts';
 
 export class LeadEvents {
   private readonly outbox: Outbox;
 
   constructor(
-    private readonly c: Collections,
+    private readonly c: TelephonyCollections & DomainCollections & TrackingCollections & WebhookCollections,
     private readonly ga4Endpoint: string,
   ) {
     this.outbox = new Outbox(c);

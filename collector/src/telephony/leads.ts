@@ -1,9 +1,9 @@
 // Leads (ours): a call is a lead by its domain's rule once its outcome is known, unless a person gave
 // it a verdict, which wins (lead, not a lead, spam) until it is undone.
 import { z } from 'zod';
-import type { Collections } from '../db/collections.ts';
 import type { CallDoc, CallVerdict } from './documents.ts';
 import { callOutcome } from './outcome.ts';
+import type { DomainCollections } from '../domains/documents.ts';
 
 export const leadRule = z
   .object({
@@ -36,6 +36,6 @@ export function leadOf(call: Judged, rule: LeadRule = DEFAULT_LEAD_RULE): boolea
 }
 
 /** The domain's rule as it stands now: a later report of a call applies the rule of that moment. */
-export async function leadRuleOf(c: Collections, domainId: string): Promise<LeadRule> {
+export async function leadRuleOf(c: DomainCollections, domainId: string): Promise<LeadRule> {
   return (await c.domains.findOne({ _id: domainId }, { projection: { leadRule: 1 } }))?.leadRule ?? DEFAULT_LEAD_RULE;
 }

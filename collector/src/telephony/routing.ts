@@ -9,13 +9,13 @@
 // - A caller on the domain's blocklist: nowhere, CALLER_PHONE_BLACKLISTED, whatever the number.
 // Each route with a destination carries its no-answer redirect, if any (redirects.ts).
 import type { CallStatus, RedirectPlan, RouteReason } from '@ringtrail/shared';
-import type { Collections } from '../db/collections.ts';
-import type { DomainDoc, TrackingNumberDoc } from '../domains/documents.ts';
-import type { LeaseDoc } from '../tracking/documents.ts';
-import type { OfflineAssignmentDoc } from '../offline/documents.ts';
+import type { DomainDoc, TrackingNumberDoc, DomainCollections } from '../domains/documents.ts';
+import type { LeaseDoc, TrackingCollections } from '../tracking/documents.ts';
+import type { OfflineAssignmentDoc, OfflineCollections } from '../offline/documents.ts';
 import type { NumberPool } from '../tracking/pool.ts';
 import { BlockedCallers } from './blocked-callers.ts';
 import { redirectOf } from './redirects.ts';
+import type { TelephonyCollections } from './documents.ts';
 
 /** A caller who kept the number from a page they left this long ago is still credited to that visit. */
 export const EXPIRED_GRACE_MS = 24 * 60 * 60 * 1000;
@@ -49,7 +49,7 @@ export class CallRouter {
   private readonly blocked: BlockedCallers;
 
   constructor(
-    private readonly c: Collections,
+    private readonly c: TelephonyCollections & DomainCollections & TrackingCollections & OfflineCollections,
     private readonly pool: NumberPool,
   ) {
     this.blocked = new BlockedCallers(c);

@@ -3,8 +3,7 @@
 import type { People } from '../people/people.ts';
 import type { CallReport, CallStatus, RouteAnswer, SmsReport } from '@ringtrail/shared';
 import { isDuplicateKey, upsertById } from '../db/writes.ts';
-import type { CallDoc } from './documents.ts';
-import type { Collections } from '../db/collections.ts';
+import type { CallDoc, TelephonyCollections } from './documents.ts';
 import { claimRecordId, recordIdOf } from '../db/external-refs.ts';
 import type { IdAllocator } from '../db/ids.ts';
 import { TelephonyFailure } from '../http/telephony-envelope.ts';
@@ -16,9 +15,19 @@ import { FirstCalls } from './first-calls.ts';
 import { leadOf, leadRuleOf } from './leads.ts';
 import { whisperOf } from './whisper.ts';
 import { recordingPlan, type RecordingPlan } from '../recordings/settings.ts';
-import type { DomainDoc } from '../domains/documents.ts';
+import type { DomainDoc, DomainCollections } from '../domains/documents.ts';
 import { CallWrites } from './call-writes.ts';
 import { countryOf, DEFAULT_COUNTRY, nationalOf } from '../domains/phone-numbers.ts';
+import type { TeamCollections } from '../team/documents.ts';
+import type { TrackingCollections } from '../tracking/documents.ts';
+import type { OfflineCollections } from '../offline/documents.ts';
+import type { DataCollections } from '../data/documents.ts';
+import type { ReportCollections } from '../reports/documents.ts';
+import type { FormCollections } from '../forms/documents.ts';
+import type { PeopleCollections } from '../people/documents.ts';
+import type { IdCollections } from '../db/documents.ts';
+import type { WebhookCollections } from '../webhooks/documents.ts';
+import type { AlertCollections } from '../alerts/documents.ts';
 
 /** A report whose outcome may not be known yet (status null: ringing or going on). */
 export type CallInput = Omit<CallReport, 'status'> & { status: CallStatus | null };
@@ -51,7 +60,7 @@ export class TelephonyService {
   private readonly firstCalls: FirstCalls;
 
   constructor(
-    private readonly c: Collections,
+    private readonly c: TelephonyCollections & TeamCollections & DomainCollections & TrackingCollections & OfflineCollections & DataCollections & ReportCollections & FormCollections & PeopleCollections & IdCollections & WebhookCollections & AlertCollections,
     private readonly ids: IdAllocator,
     private readonly router: CallRouter,
     /** Told when a call's outcome arrives: the call is over (its live pushes stop). */

@@ -12,8 +12,7 @@
 // processes one address holds at most numbersPerAddress × WORKERS (docs/security.md); with one
 // process, exactly the limit.
 import { randomUUID } from 'node:crypto';
-import type { SlotDoc } from './documents.ts';
-import type { Collections } from '../db/collections.ts';
+import type { SlotDoc, TrackingCollections } from './documents.ts';
 import { Batches, type Outcome } from '../db/batches.ts';
 
 export interface AddressLimit {
@@ -45,7 +44,7 @@ export class AddressHolds {
   private readonly reads: Batches<{ address: string; now: Date }, Map<string, number>>;
 
   constructor(
-    private readonly c: Collections,
+    private readonly c: TrackingCollections,
     private readonly maxAddresses = MAX_ADDRESSES,
   ) {
     this.reads = new Batches((items) => this.readHolds(items));

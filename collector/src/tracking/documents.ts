@@ -1,4 +1,6 @@
 // Visits, views, clicks, the pools' slots and leases, overflow shows, numbers held per address: the shapes and indexes of their documents (db/collections.ts gathers every family's).
+import type { Collection, Db } from 'mongodb';
+import { collectionsNamed } from '../db/family-collections.ts';
 import type { Attribution } from './attribution.ts';
 import type { IndexPlan } from '../db/index-plan.ts';
 
@@ -149,3 +151,18 @@ export const trackingIndexes: IndexPlan = {
   // The pages shown an overflow number in the minutes before a call to it.
   overflowShows: [[{ number: 1, at: -1 }]],
 };
+
+/** The tracking family's collections, as its services receive them. */
+export interface TrackingCollections {
+  slots: Collection<SlotDoc>;
+  leases: Collection<LeaseDoc>;
+  visits: Collection<VisitDoc>;
+  views: Collection<ViewDoc>;
+  viewKeys: Collection<ViewKeyDoc>;
+  clicks: Collection<ClickDoc>;
+  overflowShows: Collection<OverflowShowDoc>;
+}
+
+export function trackingCollections(db: Db): TrackingCollections {
+  return collectionsNamed<TrackingCollections>(db, { slots: 'slots', leases: 'leases', visits: 'visits', views: 'views', viewKeys: 'view_keys', clicks: 'clicks', overflowShows: 'overflow_shows' });
+}

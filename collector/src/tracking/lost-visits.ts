@@ -4,16 +4,15 @@
 // visit it does not already hold (`startedVisit`): the visit is the view's address, browser, page,
 // referrer and attribution, seen at the view's time. `npm run rebuild-summaries` runs this before
 // it counts the visits again. Views stored before `startedVisit` existed are passed over.
-import type { Collections } from '../db/collections.ts';
 import { isDuplicateKey } from '../db/writes.ts';
-import type { ViewDoc, VisitDoc } from './documents.ts';
+import type { ViewDoc, VisitDoc, TrackingCollections } from './documents.ts';
 import { newVisit } from './visits.ts';
 
 /** Views that started a visit, checked at once. */
 const VIEWS_AT_ONCE = 1000;
 
 /** Makes again the domain's visits that a view started and no visit document holds; how many. */
-export async function restoreLostVisits(c: Collections, domainId: string): Promise<number> {
+export async function restoreLostVisits(c: TrackingCollections, domainId: string): Promise<number> {
   let restored = 0;
   let firstViews: Pick<ViewDoc, '_id' | 'visitId'>[] = [];
   // No index serves this: it reads every view once, as the repair it is.
@@ -27,7 +26,7 @@ export async function restoreLostVisits(c: Collections, domainId: string): Promi
   return restored;
 }
 
-async function restoreMissing(c: Collections, firstViews: Pick<ViewDoc, '_id' | 'visitId'>[]): Promise<number> {
+async function restoreMissing(c: TrackingCollections, firstViews: Pick<ViewDoc, '_id' | 'visitId'>[]): Promise<number> {
   const stored = new Set((await c.visits.find({ _id: { $in: firstViews.map((v) => v.visitId) } }, { projection: { _id: 1 } }).toArray()).map((v) => v._id));
   const missing = firstViews.filter((v) => !stored.has(v.visitId)).map((v) => v._id);
   if (missing.length === 0) return 0;

@@ -8,9 +8,8 @@
 // address's limit (address-holds.ts), reserved before the claim, written on the slot with it, so
 // that one address never holds more than the domain's numbersPerAddress (in one process).
 import { randomInt, randomUUID } from 'node:crypto';
-import type { Collections } from '../db/collections.ts';
-import type { LeaseDoc, SlotDoc } from './documents.ts';
-import type { PoolConfig } from '../domains/documents.ts';
+import type { LeaseDoc, SlotDoc, TrackingCollections } from './documents.ts';
+import type { PoolConfig, DomainCollections } from '../domains/documents.ts';
 import { isDuplicateKey } from '../db/writes.ts';
 import { GroupedWrites } from '../db/grouped-writes.ts';
 import { GroupedSets } from '../db/grouped-sets.ts';
@@ -98,7 +97,7 @@ export class NumberPool {
    * it by `_id`, with other requests' renewals, instead of asking the database which it holds. */
   private readonly remembered = new Map<string, HeldSlot>();
 
-  constructor(private readonly c: Collections) {
+  constructor(private readonly c: TrackingCollections & DomainCollections) {
     this.holds = new AddressHolds(c);
     this.newLeases = new GroupedWrites(c.leases);
     this.leaseExpiries = new GroupedSets(c.leases);

@@ -9,9 +9,8 @@ import {
   type OspViewResponse,
   type SurtaxPhone,
 } from '@ringtrail/shared';
-import type { ClickDoc, ViewDoc } from './documents.ts';
-import type { Collections } from '../db/collections.ts';
-import type { DomainDoc } from '../domains/documents.ts';
+import type { ClickDoc, ViewDoc, TrackingCollections } from './documents.ts';
+import type { DomainDoc, DomainCollections } from '../domains/documents.ts';
 import type { IdAllocator } from '../db/ids.ts';
 import { clientDataEntry, expiryFor, inCountry, poolFor, surtaxPhoneOf } from './assignment.ts';
 import { countryOf, readingsIn } from '../domains/phone-numbers.ts';
@@ -23,6 +22,7 @@ import { TrafficDays } from '../reports/traffic-days.ts';
 import type { TrafficBuffer } from '../reports/traffic-buffer.ts';
 import { VisitLog } from './visits.ts';
 import { DEFAULT_NUMBERS_PER_ADDRESS } from '../domains/settings.ts';
+import type { ReportCollections } from '../reports/documents.ts';
 
 const ROBOT_WARNING = 'No tracking number for robots: the user agent is a known bot';
 
@@ -38,7 +38,7 @@ export class TrackingService {
   private readonly traffic: TrafficDays;
 
   constructor(
-    private readonly c: Collections,
+    private readonly c: TrackingCollections & DomainCollections & ReportCollections,
     private readonly ids: IdAllocator,
     /** Told of each new view, before /ospView answers (the agent service pushes it to a live call). */
     private readonly onView: (domain: DomainDoc, view: ViewDoc) => Promise<void> = async () => {},

@@ -5,9 +5,8 @@
 // process makes it. A claim won when the slot carries its token. A renewal requires the same
 // generation and holder, and the lease not ended.
 import { randomUUID } from 'node:crypto';
-import type { Collections } from '../db/collections.ts';
 import { GroupedSets } from '../db/grouped-sets.ts';
-import type { SlotDoc } from './documents.ts';
+import type { SlotDoc, TrackingCollections } from './documents.ts';
 
 /** A free slot as read: what a claim of it needs to know. */
 export type FreeSlot = Pick<SlotDoc, '_id' | 'domainId' | 'type' | 'number' | 'code' | 'gen'>;
@@ -18,7 +17,7 @@ export type ClaimFields = Pick<SlotDoc, 'freeAt' | 'visitId' | 'phone' | 'hold'>
 export class SlotClaims {
   private readonly sets: GroupedSets<SlotDoc>;
 
-  constructor(c: Collections) {
+  constructor(c: TrackingCollections) {
     this.sets = new GroupedSets(c.slots);
   }
 

@@ -4,8 +4,7 @@
 // visit of the 90 days before it (the first touch) and their latest visit that was not direct (the
 // last non-direct touch). Both are read once, when the call or the sale is first written, through
 // the visits' index on (domainId, uniqueVisitorId, createdAt): a page view pays nothing for them.
-import type { Collections } from '../db/collections.ts';
-import type { VisitDoc } from './documents.ts';
+import type { VisitDoc, TrackingCollections } from './documents.ts';
 import { sourceLabel } from './attribution.ts';
 
 /** How far back a first touch is looked for, as the ad platforms' usual lookback window. */
@@ -52,7 +51,7 @@ export function touchOf(visit: VisitDoc): Touch {
 
 /** The first and last non-direct touches of the visitor of `visit`, as of `at`. A visit without a
  * visitor id (no consent, or none sent) is its own first touch, and its own last non-direct one. */
-export async function touchesOf(c: Collections, visit: VisitDoc, at: Date): Promise<Touches> {
+export async function touchesOf(c: TrackingCollections, visit: VisitDoc, at: Date): Promise<Touches> {
   const own = touchOf(visit);
   if (!visit.uniqueVisitorId) return { lastTouch: own, firstTouch: own, lastNonDirect: own };
   const since = new Date(at.getTime() - TOUCH_WINDOW_DAYS * 86_400_000);

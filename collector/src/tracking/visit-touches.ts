@@ -5,10 +5,9 @@
 // visit goes on; it did when the visit carries its update's token. A visit this process has not
 // seen is read as before (VisitLog).
 import { randomUUID } from 'node:crypto';
-import type { Collections } from '../db/collections.ts';
 import { GroupedSets } from '../db/grouped-sets.ts';
 import { setRecent } from '../recent-map.ts';
-import type { VisitDoc } from './documents.ts';
+import type { VisitDoc, TrackingCollections } from './documents.ts';
 
 /** What a view of a visit needs of it. */
 export type KnownVisit = Pick<VisitDoc, '_id' | 'domainId' | 'attribution' | 'isBot'>;
@@ -20,7 +19,7 @@ export class VisitTouches {
   private readonly known = new Map<number, KnownVisit>();
   private readonly touches: GroupedSets<VisitDoc>;
 
-  constructor(c: Collections) {
+  constructor(c: TrackingCollections) {
     this.touches = new GroupedSets(c.visits);
   }
 

@@ -1,7 +1,6 @@
 // Visits and views: a visit is one session of a visitor; it ends after 30 minutes without a view.
-import type { Collections } from '../db/collections.ts';
 import type { DomainDoc } from '../domains/documents.ts';
-import type { ViewDoc, VisitDoc } from './documents.ts';
+import type { ViewDoc, VisitDoc, TrackingCollections } from './documents.ts';
 import type { IdAllocator } from '../db/ids.ts';
 import { isDuplicateKey } from '../db/writes.ts';
 import { GroupedWrites } from '../db/grouped-writes.ts';
@@ -47,7 +46,7 @@ export class VisitLog {
   private readonly touches: VisitTouches;
 
   constructor(
-    private readonly c: Collections,
+    private readonly c: TrackingCollections,
     private readonly ids: IdAllocator,
     private readonly traffic: TrafficDays,
   ) {

@@ -17,14 +17,14 @@
 import { randomUUID } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { isDuplicateKey } from '../db/writes.ts';
-import type { Collections } from '../db/collections.ts';
-import type { DeliveryLogDoc, OutboxDoc } from './documents.ts';
+import type { DeliveryLogDoc, OutboxDoc, WebhookCollections } from './documents.ts';
 import type { Logger } from '../logger.ts';
 import type { Outbox } from './outbox.ts';
 import { send, type SendResult } from './send.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import type { MailBody } from '../mail/message.ts';
 import type { RecordingFetcher } from '../recordings/fetcher.ts';
+import type { TeamCollections } from '../team/documents.ts';
 
 export interface DeliveryOptions {
   /** Refuse webhook URLs on loopback and private networks (ALLOW_PRIVATE_WEBHOOKS=false). */
@@ -75,7 +75,7 @@ export class DeliveryWorker {
   private unsubscribe: (() => void) | null = null;
 
   constructor(
-    private readonly c: Collections,
+    private readonly c: WebhookCollections & TeamCollections,
     outbox: Outbox,
     private readonly log: Logger,
     private readonly o: DeliveryOptions,

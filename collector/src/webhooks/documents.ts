@@ -1,4 +1,6 @@
 // The outbox of pushes and the log of delivery attempts: the shapes and indexes of their documents (db/collections.ts gathers every family's).
+import type { Collection, Db } from 'mongodb';
+import { collectionsNamed } from '../db/family-collections.ts';
 import type { IndexPlan } from '../db/index-plan.ts';
 
 /** A message as handed to the outbox (webhooks/outbox.ts); a fixed `id` makes its enqueue idempotent. */
@@ -60,3 +62,13 @@ export const webhookIndexes: IndexPlan = {
   outbox: [[{ enqueuedAt: 1 }]],
   deliveryLog: [[{ accountId: 1, at: -1 }], [{ personIds: 1 }, { sparse: true }]],
 };
+
+/** The webhooks family's collections, as its services receive them. */
+export interface WebhookCollections {
+  outbox: Collection<OutboxDoc>;
+  deliveryLog: Collection<DeliveryLogDoc>;
+}
+
+export function webhookCollections(db: Db): WebhookCollections {
+  return collectionsNamed<WebhookCollections>(db, { outbox: 'outbox', deliveryLog: 'delivery_log' });
+}

@@ -2,20 +2,20 @@
 // an agent is on the call, as the form field `realtimeData` (spec document 3), through the outbox.
 import type { RealtimeData } from '@ringtrail/shared';
 import type { CartDoc, OrderDoc } from '../commerce/documents.ts';
-import type { Collections } from '../db/collections.ts';
 import type { DomainDoc } from '../domains/documents.ts';
 import type { ViewDoc } from '../tracking/documents.ts';
 import type { LiveCalls } from '../agent/live-calls.ts';
 import type { LiveCallDoc } from '../agent/documents.ts';
 import { cartShape, orderShape, viewShape } from '../agent/shapes.ts';
 import type { Outbox } from './outbox.ts';
+import type { TeamCollections } from '../team/documents.ts';
 
 /** Pushes are sent as the spec's form field `realtimeData`. */
 export const WEBHOOK_CONTENT_TYPE = 'application/x-www-form-urlencoded';
 
 export class LivePush {
   constructor(
-    private readonly c: Collections,
+    private readonly c: TeamCollections,
     private readonly outbox: Outbox,
     private readonly liveCalls: LiveCalls,
   ) {}

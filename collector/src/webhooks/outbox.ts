@@ -2,8 +2,7 @@
 // answers, and stays there until a worker delivers it or gives up (see delivery-worker.ts).
 import { randomUUID } from 'node:crypto';
 import { isDuplicateKey } from '../db/writes.ts';
-import type { Collections } from '../db/collections.ts';
-import type { OutboxDoc, OutboxMessage } from './documents.ts';
+import type { OutboxDoc, OutboxMessage, WebhookCollections } from './documents.ts';
 
 /** Monotonic within a process, so two messages of one stream enqueued in one millisecond keep their order. */
 function enqueueClock(): number {
@@ -13,7 +12,7 @@ function enqueueClock(): number {
 export class Outbox {
   private readonly listeners = new Set<() => void>();
 
-  constructor(private readonly c: Collections) {}
+  constructor(private readonly c: WebhookCollections) {}
 
   /** Stores the message; a fixed `id` still waiting makes a second enqueue a no-op. */
   async enqueue(message: OutboxMessage, now = new Date()): Promise<string> {

@@ -3,15 +3,15 @@
 // collector processes starting at once, on the embedded database or a real one, are safe.
 // Tested on a copy of the data the release before wrote (test/db/release-upgrade.test.ts).
 import type { Collection, Document } from 'mongodb';
-import type { Collections } from './collections.ts';
-import { DEFAULT_COUNTRY } from '../domains/phone-numbers.ts';
-import { CallSources } from '../reports/call-sources.ts';
-import { CallWrites } from '../telephony/call-writes.ts';
-import { FirstCalls } from '../telephony/first-calls.ts';
-import { CallerCalls } from '../data/caller-calls.ts';
-import { PersonContacts } from '../people/person-contacts.ts';
+import type { AllCollections } from './all-collections.ts';
+import { DEFAULT_COUNTRY } from './domains/phone-numbers.ts';
+import { CallSources } from './reports/call-sources.ts';
+import { CallWrites } from './telephony/call-writes.ts';
+import { FirstCalls } from './telephony/first-calls.ts';
+import { CallerCalls } from './data/caller-calls.ts';
+import { PersonContacts } from './people/person-contacts.ts';
 
-export async function migrateDatabase(c: Collections): Promise<void> {
+export async function migrateDatabase(c: AllCollections): Promise<void> {
   // Numbers of any country: a domain stored before it had a country is French, as its numbers were
   // read. Its numbers need nothing: they were stored as dialled from France, the canonical form.
   await c.domains.updateMany({ country: { $exists: false } }, { $set: { country: DEFAULT_COUNTRY } });
