@@ -6,8 +6,8 @@
 import cluster, { type Worker } from 'node:cluster';
 import type { Config } from './config.ts';
 import { databaseOptions } from './db/connect.ts';
-import { openDatabase } from './open-database.ts';
-import { allCollections } from './all-collections.ts';
+import { openDatabase } from './house/open-database.ts';
+import { allCollections } from './house/all-collections.ts';
 import type { Logger } from './logger.ts';
 import { allowDemoOrigins, demoOrigins, printBanner, seedDemoIfEmpty, startDemoHistory } from './start-banner.ts';
 

@@ -10,27 +10,15 @@ import type { Config } from './config.ts';
 import { generateDemoHistory } from './demo/history.ts';
 import { hashKey } from './domains/keys.ts';
 import type { Logger } from './logger.ts';
-import type { TeamCollections } from './team/documents.ts';
 import type { DomainCollections } from './domains/documents.ts';
-import type { TrackingCollections } from './tracking/documents.ts';
-import type { OfflineCollections } from './offline/documents.ts';
-import type { TelephonyCollections } from './telephony/documents.ts';
-import type { DataCollections } from './data/documents.ts';
-import type { ReportCollections } from './reports/documents.ts';
-import type { FormCollections } from './forms/documents.ts';
-import type { PeopleCollections } from './people/documents.ts';
-import type { IdCollections } from './db/documents.ts';
-import type { CommerceCollections } from './commerce/documents.ts';
-import type { AgentCollections } from './agent/documents.ts';
-import type { WebhookCollections } from './webhooks/documents.ts';
-import type { AlertCollections } from './alerts/documents.ts';
+import type { AllCollections } from './house/all-collections.ts';
 
 const DEMO_FIXTURE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../fixtures/demo.json');
 /** The demo fixture's domain, the one its history is made for. */
 const DEMO_DOMAIN = 'acme.example';
 
 /** True when the database was empty and now holds the demo. */
-export async function seedDemoIfEmpty(c: TeamCollections & DomainCollections & TrackingCollections & TelephonyCollections & DataCollections & ReportCollections & FormCollections & PeopleCollections & AlertCollections, log: Logger): Promise<boolean> {
+export async function seedDemoIfEmpty(c: AllCollections, log: Logger): Promise<boolean> {
   if ((await c.domains.countDocuments({}, { limit: 1 })) > 0) return false;
   await seedFixture(c, await readFixtureFile(DEMO_FIXTURE));
   log.info({ fixture: DEMO_FIXTURE }, 'empty database: demo fixture loaded');
@@ -38,7 +26,7 @@ export async function seedDemoIfEmpty(c: TeamCollections & DomainCollections & T
 }
 
 /** The demo's past, made in the background while the collector already answers; says so first. */
-export function startDemoHistory(c: TeamCollections & DomainCollections & TrackingCollections & OfflineCollections & TelephonyCollections & DataCollections & ReportCollections & FormCollections & PeopleCollections & IdCollections & CommerceCollections & AgentCollections & WebhookCollections & AlertCollections, days: number, log: Logger): void {
+export function startDemoHistory(c: AllCollections, days: number, log: Logger): void {
   if (days === 0) return;
   console.log(`Demo history: making ${days} days of traffic in the background (about a second a day); the reports fill as it goes`);
   const started = Date.now();
@@ -66,7 +54,7 @@ export async function allowDemoOrigins(c: DomainCollections, origins: string[], 
   }
 }
 
-export async function printBanner(c: TeamCollections & DomainCollections, config: Config, base: string, database: string, workers = 1): Promise<void> {
+export async function printBanner(c: AllCollections, config: Config, base: string, database: string, workers = 1): Promise<void> {
   console.log(`RingTrail collector on ${base}${workers > 1 ? ` (${workers} processes)` : ''}\nDatabase: ${database}\n${modeLine(config)}`);
   const demo = config.demo ? await demoBanner(c, await readFixtureFile(DEMO_FIXTURE), base) : '';
   if (demo) console.log(demo);

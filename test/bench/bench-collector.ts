@@ -10,7 +10,7 @@ import { MongoClient, type Db } from 'mongodb';
 import { createApp, type AppOptions } from '../../collector/src/app.ts';
 import { fixtureSchema } from '../../collector/src/cli/fixture.ts';
 import { seedFixture } from '../../collector/src/cli/seed-service.ts';
-import { allCollections, ensureIndexes, type AllCollections } from '../../collector/src/all-collections.ts';
+import { allCollections, ensureIndexes, type AllCollections } from '../../collector/src/house/all-collections.ts';
 import { publishedDatabase, startEmbeddedDatabase } from '../../collector/src/db/embedded.ts';
 import { createLogger } from '../../collector/src/logger.ts';
 

@@ -7,7 +7,7 @@
 // (BENCH_VIEWS), counted by the tracker's own counter function.
 import http from 'node:http';
 import { CallSummaries } from '../../collector/src/data/call-summaries.ts';
-import { ensureIndexes } from '../../collector/src/all-collections.ts';
+import { ensureIndexes } from '../../collector/src/house/all-collections.ts';
 import type { CallDoc } from '../../collector/src/telephony/documents.ts';
 import type { Touch } from '../../collector/src/tracking/touches.ts';
 import { startOfLocalDay } from '../../collector/src/domains/time-zone.ts';

@@ -3,7 +3,7 @@
 // counter functions (reports/traffic-days.ts `viewCounters`, `limitedCounters`) and written as the
 // days and months they add up to (keywords, campaigns, landing pages), then GET /manage/api/domains/:domain/reports/overview for the year (in each
 // touch model: the calls carry first and last non-direct touches) and for 30 days.
-import type { AllCollections } from '../../collector/src/all-collections.ts';
+import type { AllCollections } from '../../collector/src/house/all-collections.ts';
 import type { TrafficDayDoc } from '../../collector/src/reports/documents.ts';
 import { dayKey } from '../../collector/src/data/call-days.ts';
 import { localTime } from '../../collector/src/domains/time-zone.ts';

@@ -6,7 +6,7 @@ import { useSeededCollector } from '../helpers/collector.ts';
 import { DATA_KEY, trackingFixture } from '../helpers/fixtures.ts';
 import { reportCall, TELEPHONY_KEY } from '../helpers/telephony.ts';
 import { CallerCalls } from '../../collector/src/data/caller-calls.ts';
-import { migrateDatabase } from '../../collector/src/migrations.ts';
+import { migrateDatabase } from '../../collector/src/house/migrations.ts';
 
 const NUMBER = '0100000001'; // an offline number, once assigned: its calls keep the status reported
 

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { BSON } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabase, type RunningCollector, type TestDatabase } from '../helpers/collector.ts';
-import { migrateDatabase } from '../../collector/src/migrations.ts';
+import { migrateDatabase } from '../../collector/src/house/migrations.ts';
 import { releaseCollector, replay } from './release-scenario.ts';
 
 const folder = new URL('./release-dcf71ea/', import.meta.url);

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, inject } from 'vitest';
 import { createApp, type AppOptions } from '../../collector/src/app.ts';
 import { fixtureSchema, type Fixture } from '../../collector/src/cli/fixture.ts';
 import { seedFixture } from '../../collector/src/cli/seed-service.ts';
-import { allCollections, ensureIndexes, type AllCollections } from '../../collector/src/all-collections.ts';
+import { allCollections, ensureIndexes, type AllCollections } from '../../collector/src/house/all-collections.ts';
 import { createLogger } from '../../collector/src/logger.ts';
 
 export interface TestDatabase {

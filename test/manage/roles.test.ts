@@ -6,11 +6,12 @@ import { describe, expect, it } from 'vitest';
 import { AgentService } from '../../collector/src/agent/service.ts';
 import { LiveCalls } from '../../collector/src/agent/live-calls.ts';
 import { createLogger } from '../../collector/src/logger.ts';
-import type { AllCollections } from '../../collector/src/all-collections.ts';
+import type { AllCollections } from '../../collector/src/house/all-collections.ts';
 import { manageRoutes } from '../../collector/src/manage/routes.ts';
 import { DEFAULT_SIGN_IN_LIMITS, SignInLimit } from '../../collector/src/team/sign-in-limit.ts';
 import { OfflineNumbers } from '../../collector/src/offline/service.ts';
 import { Outbox } from '../../collector/src/webhooks/outbox.ts';
+import { wireCallWrites, wireFormWrites } from '../../collector/src/house/writes.ts';
 import { useSeededCollector } from '../helpers/collector.ts';
 import { signedInClient, type ManageClient } from '../helpers/manage-client.ts';
 import { teamFixture, TEAM_PASSWORD } from '../helpers/team.ts';
@@ -113,7 +114,7 @@ const TABLE: Record<string, { may: Who[] | 'anyone'; call: [string, unknown?] }>
 
 /** The router's routes, each with the rule its guard names (undefined: no guard). */
 function servedRoutes(c: AllCollections) {
-  const services = { outbox: new Outbox(c), agents: new AgentService(c, new LiveCalls(c)), offline: new OfflineNumbers(c) };
+  const services = { outbox: new Outbox(c), agents: new AgentService(c, new LiveCalls(c)), offline: new OfflineNumbers(c), callWrites: wireCallWrites(c), formWrites: wireFormWrites(c) };
   const router = manageRoutes(c, new SignInLimit(c, DEFAULT_SIGN_IN_LIMITS), services, { signUp: true, publicWebhooksOnly: true, mail: {}, publicUrl: 'http://127.0.0.1:8080' }, createLogger('silent'));
   return router.stack.filter((layer) => layer.methods.length).flatMap((layer) => {
     const guard = layer.stack.find((fn) => 'rule' in fn) as { rule?: { roles: readonly string[] | null } } | undefined;

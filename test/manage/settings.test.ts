@@ -8,6 +8,7 @@ import { manageRoutes } from '../../collector/src/manage/routes.ts';
 import { DEFAULT_SIGN_IN_LIMITS, SignInLimit } from '../../collector/src/team/sign-in-limit.ts';
 import { OfflineNumbers } from '../../collector/src/offline/service.ts';
 import { Outbox } from '../../collector/src/webhooks/outbox.ts';
+import { wireCallWrites, wireFormWrites } from '../../collector/src/house/writes.ts';
 import { startCollector, useSeededCollector } from '../helpers/collector.ts';
 import { API_KEY, trackingFixture, viewParams } from '../helpers/fixtures.ts';
 import { signedInClient, type ManageClient } from '../helpers/manage-client.ts';
@@ -106,7 +107,7 @@ describe('back end settings', () => {
 
   it('lists every route that names a domain in the isolation test above', async () => {
     const c = s.t.c;
-    const services = { outbox: new Outbox(c), agents: new AgentService(c, new LiveCalls(c)), offline: new OfflineNumbers(c) };
+    const services = { outbox: new Outbox(c), agents: new AgentService(c, new LiveCalls(c)), offline: new OfflineNumbers(c), callWrites: wireCallWrites(c), formWrites: wireFormWrites(c) };
     const router = manageRoutes(c, new SignInLimit(c, DEFAULT_SIGN_IN_LIMITS), services, { signUp: true, publicWebhooksOnly: true, mail: {}, publicUrl: 'http://127.0.0.1:8080' }, createLogger('silent'));
     const served = router.stack.filter((layer) => String(layer.path).includes(':domain')).flatMap((layer) => layer.methods.filter((m) => m !== 'HEAD').map((m) => `${m} ${layer.path}`));
     const tested = DOMAIN_ROUTES.map(([method, path]) => `${method} /manage/api${path}`);

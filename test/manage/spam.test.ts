@@ -3,7 +3,7 @@
 // calls log's filters give the same counts; a recount (rebuild-summaries, the upgrade's migration)
 // counts the same way; undoing the verdict brings the call back.
 import { describe, expect, it } from 'vitest';
-import { migrateDatabase } from '../../collector/src/migrations.ts';
+import { migrateDatabase } from '../../collector/src/house/migrations.ts';
 import { CallSummaries } from '../../collector/src/data/call-summaries.ts';
 import { useSeededCollector } from '../helpers/collector.ts';
 import { daysAroundNow } from '../helpers/days.ts';

@@ -1,7 +1,7 @@
 // A team over HTTP: invitations and their states, role changes and removals that end sessions at
 // once, the last owner kept, passwords and sessions, the audit trail, and shared report links.
 import { describe, expect, it } from 'vitest';
-import { migrateDatabase } from '../../collector/src/migrations.ts';
+import { migrateDatabase } from '../../collector/src/house/migrations.ts';
 import { useSeededCollector } from '../helpers/collector.ts';
 import { signedInClient, type ManageClient } from '../helpers/manage-client.ts';
 import { teamFixture, TEAM_PASSWORD } from '../helpers/team.ts';

@@ -11,7 +11,7 @@ import { signedInClient } from '../helpers/manage-client.ts';
 import { startReceiver, verifiedPush, type Receiver } from '../helpers/receiver.ts';
 import { reportCall, TELEPHONY_KEY } from '../helpers/telephony.ts';
 import { toneWav } from '../helpers/wav.ts';
-import { migrateDatabase } from '../../collector/src/migrations.ts';
+import { migrateDatabase } from '../../collector/src/house/migrations.ts';
 
 const WAV = toneWav(2, { channels: 1 });
 const OWNER = { username: 'owner@shop.test', password: 'recording links password' };

@@ -9,7 +9,7 @@ import { daysAroundNow } from '../helpers/days.ts';
 import { CC_KEY, commerceFixture, DATA_KEY, viewParams } from '../helpers/fixtures.ts';
 import { signedInClient } from '../helpers/manage-client.ts';
 import { reportCall, TELEPHONY_KEY } from '../helpers/telephony.ts';
-import { migrateDatabase } from '../../collector/src/migrations.ts';
+import { migrateDatabase } from '../../collector/src/house/migrations.ts';
 
 const USER = { username: 'owner@shop.test', password: 'first-calls-password' };
 const fixture = commerceFixture({ tracking: { users: [USER], exclusive: Array.from({ length: 60 }, (_, i) => `08000001${String(i).padStart(2, '0')}`) } });

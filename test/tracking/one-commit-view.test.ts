@@ -6,7 +6,7 @@ import { seed, startCollector, testDatabase, type RunningCollector, type TestDat
 import { trackingFixture, viewParams } from '../helpers/fixtures.ts';
 import { NumberPool, type AssignRequest } from '../../collector/src/tracking/pool.ts';
 import { restoreLostVisits } from '../../collector/src/tracking/lost-visits.ts';
-import { ensureIndexes } from '../../collector/src/all-collections.ts';
+import { ensureIndexes } from '../../collector/src/house/all-collections.ts';
 import { recountTraffic } from '../../collector/src/reports/traffic-recount.ts';
 
 const NUMBER = '0800000001';

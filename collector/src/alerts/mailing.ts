@@ -4,16 +4,16 @@
 import type { Outbox } from '../webhooks/outbox.ts';
 import { AlertChoicesStore } from './choices.ts';
 import { UnsubscribeLinks } from './unsubscribe.ts';
-import type { AlertCollections } from './documents.ts';
 import type { TeamCollections } from '../team/documents.ts';
 import type { DomainCollections } from '../domains/documents.ts';
-import type { TrackingCollections } from '../tracking/documents.ts';
-import type { OfflineCollections } from '../offline/documents.ts';
 import type { TelephonyCollections } from '../telephony/documents.ts';
-import type { DataCollections } from '../data/documents.ts';
 import type { ReportCollections } from '../reports/documents.ts';
 import type { FormCollections } from '../forms/documents.ts';
 import type { WebhookCollections } from '../webhooks/documents.ts';
+import type { AlertCollections } from './documents.ts';
+import type { TrackingCollections } from '../tracking/documents.ts';
+import type { OfflineCollections } from '../offline/documents.ts';
+import type { DataCollections } from '../data/documents.ts';
 
 export class Mailing {
   readonly choices: AlertChoicesStore;

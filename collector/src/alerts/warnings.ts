@@ -13,12 +13,12 @@ import { addDays, localTime } from '../domains/time-zone.ts';
 import { poolsReport } from '../reports/pools.ts';
 import { localeOf, when } from '../domains/dates.ts';
 import type { TeamCollections } from '../team/documents.ts';
-import type { TrackingCollections } from '../tracking/documents.ts';
-import type { OfflineCollections } from '../offline/documents.ts';
 import type { TelephonyCollections } from '../telephony/documents.ts';
-import type { DataCollections } from '../data/documents.ts';
 import type { ReportCollections } from '../reports/documents.ts';
 import type { WebhookCollections } from '../webhooks/documents.ts';
+import type { TrackingCollections } from '../tracking/documents.ts';
+import type { OfflineCollections } from '../offline/documents.ts';
+import type { DataCollections } from '../data/documents.ts';
 
 /** A moment as the domain's people write it. */
 const at = (date: Date, domain: DomainDoc) => when(date.toISOString(), { timeZone: domain.timeZone, locale: localeOf(domain.country ?? 'FR') });

@@ -8,22 +8,9 @@ import { addPoolNumber, numberRefusal, typeRefusal } from '../domains/pool-numbe
 import { canonicalIn, countryOf, e164Of } from '../domains/phone-numbers.ts';
 import { CarrierError, type Carrier, type CarrierNumber, type NumberSearch } from './carrier.ts';
 import type { CarrierConnections } from './connections.ts';
+import type { NumberAtCarrier } from './documents.ts';
 import { twilioWiring } from './wiring.ts';
 import type { TrackingCollections } from '../tracking/documents.ts';
-
-/** Where a tracked number is at its carrier (TrackingNumberDoc.carrier). */
-export interface NumberAtCarrier {
-  provider: 'twilio';
-  accountSid: string;
-  sid: string;
-  /** Bought here (given back to the carrier when released) or imported (its URLs put back). */
-  origin: 'bought' | 'imported';
-  /** Where an imported number pointed before it was wired here. */
-  previous: { voiceUrl: string | null; statusCallback: string | null; smsUrl: string | null } | null;
-  wiredAt: Date;
-  /** The last check (number-check.ts): where its voice URL pointed; `ok` false when its calls no longer come here. */
-  check?: { at: Date; voiceUrl: string | null; ok: boolean };
-}
 
 /** What a person narrows a search of the numbers on sale by. */
 export type Narrowing = Pick<NumberSearch, 'areaCode' | 'locality' | 'contains'>;

@@ -4,26 +4,10 @@
 import { z } from 'zod';
 import type { Carrier, CarrierAccount } from './carrier.ts';
 import type { SecretBox } from './secrets.ts';
+import type { CarrierConnectionDoc } from './documents.ts';
 import { TwilioCarrier } from './twilio-carrier.ts';
 import type { TeamCollections } from '../team/documents.ts';
 import type { DomainCollections } from '../domains/documents.ts';
-
-/** What an account keeps of its carrier account (AccountDoc.carrier). */
-export interface CarrierConnectionDoc {
-  provider: 'twilio';
-  accountSid: string;
-  /** An API key's SID (SK…), or null: the account's auth token. */
-  apiKey: string | null;
-  /** The auth token or API secret, sealed (secrets.ts). */
-  secret: string;
-  /** The token Twilio signs its requests with (the auth token), sealed; null when unknown (TWILIO_AUTH_TOKEN then checks them). */
-  signingToken: string | null;
-  /** The carrier account's name, as the carrier says. */
-  name: string;
-  connectedAt: Date;
-  /** Set when the carrier refused the credentials (or the account is suspended) at a check; gone once it answers again. */
-  broken?: { at: Date; error: string };
-}
 
 export const carrierConnectBody = z
   .object({

@@ -14,8 +14,8 @@ import { utcMinute } from '../domains/dates.ts';
 import { parseArgs } from 'node:util';
 import { loadConfig, type Config } from '../config.ts';
 import { databaseOptions } from '../db/connect.ts';
-import { openDatabase } from '../open-database.ts';
-import { allCollections } from '../all-collections.ts';
+import { openDatabase } from '../house/open-database.ts';
+import { allCollections } from '../house/all-collections.ts';
 import { AuditLog } from '../team/audit.ts';
 import { linkUrl } from '../team/invitations.ts';
 import { Members } from '../team/members.ts';
@@ -28,7 +28,7 @@ import { WarningWatch } from '../alerts/warning-watch.ts';
 import { RecordingRetention } from '../recordings/retention.ts';
 import { RecordingStates } from '../recordings/states.ts';
 import { RecordingStore } from '../recordings/store.ts';
-import { CallWrites } from '../telephony/call-writes.ts';
+import { wireCallWrites } from '../house/writes.ts';
 import { Outbox } from '../webhooks/outbox.ts';
 
 /** Where the back end is: PUBLIC_URL's, or the address `npm start` listens on. */
@@ -99,7 +99,7 @@ async function runRound(command: string): Promise<void> {
   try {
     const c = allCollections(database.db);
     if (command === 'run-retention') {
-      const deleted = await new RecordingRetention(c, new RecordingStore(database.db), new RecordingStates(c, new CallWrites(c))).tick();
+      const deleted = await new RecordingRetention(c, new RecordingStore(database.db), new RecordingStates(c, wireCallWrites(c))).tick();
       console.log(`Retention: ${deleted} recording(s) past their domain's days deleted.`);
       return;
     }

@@ -5,8 +5,8 @@
 // traffic counters not yet written). Run it while the domain takes no calls and no views.
 import { loadConfig } from '../config.ts';
 import { databaseOptions } from '../db/connect.ts';
-import { openDatabase } from '../open-database.ts';
-import { allCollections } from '../all-collections.ts';
+import { openDatabase } from '../house/open-database.ts';
+import { allCollections } from '../house/all-collections.ts';
 import { CallSummaries } from '../data/call-summaries.ts';
 import { recountTraffic } from '../reports/traffic-recount.ts';
 import { restoreLostVisits } from '../tracking/lost-visits.ts';

@@ -1,8 +1,8 @@
 // `npm run seed -- FILE`: loads a fixture into the database the collector uses (same environment).
 import { loadConfig } from '../config.ts';
 import { databaseOptions } from '../db/connect.ts';
-import { openDatabase } from '../open-database.ts';
-import { allCollections } from '../all-collections.ts';
+import { openDatabase } from '../house/open-database.ts';
+import { allCollections } from '../house/all-collections.ts';
 import { readFixtureFile } from './fixture-file.ts';
 import { seedFixture } from './seed-service.ts';
 

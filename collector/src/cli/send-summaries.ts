@@ -6,8 +6,8 @@
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.ts';
 import { databaseOptions } from '../db/connect.ts';
-import { openDatabase } from '../open-database.ts';
-import { allCollections } from '../all-collections.ts';
+import { openDatabase } from '../house/open-database.ts';
+import { allCollections } from '../house/all-collections.ts';
 import { createLogger } from '../logger.ts';
 import { Mailer } from '../mail/mailer.ts';
 import { SummarySender } from '../alerts/summary-sender.ts';

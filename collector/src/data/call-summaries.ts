@@ -9,11 +9,11 @@ import { CallDays } from './call-days.ts';
 import { CallPages } from './call-pages.ts';
 import { CallerCalls } from './caller-calls.ts';
 import { callContact, PersonContacts } from '../people/person-contacts.ts';
-import type { DataCollections } from './documents.ts';
 import type { DomainCollections } from '../domains/documents.ts';
-import type { ReportCollections } from '../reports/documents.ts';
+import type { DataCollections } from './documents.ts';
 import type { FormCollections } from '../forms/documents.ts';
 import type { PeopleCollections } from '../people/documents.ts';
+import type { ReportCollections } from '../reports/documents.ts';
 
 export class CallSummaries {
   readonly days: CallDays;

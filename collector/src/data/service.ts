@@ -19,8 +19,8 @@ import { callRecord, formRecord, smsRecord } from './records.ts';
 import type { FormDoc, FormCollections } from '../forms/documents.ts';
 import type { DataRequest } from './request.ts';
 import type { DataCollections } from './documents.ts';
-import type { ReportCollections } from '../reports/documents.ts';
 import type { PeopleCollections } from '../people/documents.ts';
+import type { ReportCollections } from '../reports/documents.ts';
 
 export class DataService {
   private readonly summaries: CallSummaries;

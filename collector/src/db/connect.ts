@@ -31,7 +31,7 @@ export interface ConnectOptions {
    * directory (embedded.ts) instead of refusing to start a second one. */
   shareRunning?: boolean;
   /** Run once connected, before anything serves (every family's indexes, the release upgrade): db/
-   * knows no family, so the caller brings it (open-database.ts). */
+   * knows no family, so the caller brings it (house/open-database.ts). */
   prepare?: (db: Db) => Promise<void>;
 }
 

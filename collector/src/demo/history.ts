@@ -12,7 +12,7 @@ import { IdAllocator } from '../db/ids.ts';
 import { addDays, localTime, startOfLocalDay } from '../domains/time-zone.ts';
 import { OfflineNumbers } from '../offline/service.ts';
 import { People } from '../people/people.ts';
-import { CallWrites } from '../telephony/call-writes.ts';
+import { wireCallWrites } from '../house/writes.ts';
 import { CallRouter } from '../telephony/routing.ts';
 import { TelephonyService } from '../telephony/service.ts';
 import { NumberPool } from '../tracking/pool.ts';
@@ -32,6 +32,7 @@ import type { CommerceCollections } from '../commerce/documents.ts';
 import type { AgentCollections } from '../agent/documents.ts';
 import type { WebhookCollections } from '../webhooks/documents.ts';
 import type { AlertCollections } from '../alerts/documents.ts';
+import type { AllCollections } from '../house/all-collections.ts';
 
 export const DEMO_HISTORY_DAYS = 60;
 const SEED = 20261123;
@@ -95,7 +96,7 @@ export interface HistorySummary {
 }
 
 /** Generates `days` days of traffic ending yesterday (the domain's days), unless the domain has visits already. */
-export async function generateDemoHistory(c: TeamCollections & DomainCollections & TrackingCollections & OfflineCollections & TelephonyCollections & DataCollections & ReportCollections & FormCollections & PeopleCollections & IdCollections & CommerceCollections & AgentCollections & WebhookCollections & AlertCollections, domainName: string, { days = DEMO_HISTORY_DAYS, today }: { days?: number; today?: string } = {}): Promise<HistorySummary | null> {
+export async function generateDemoHistory(c: AllCollections, domainName: string, { days = DEMO_HISTORY_DAYS, today }: { days?: number; today?: string } = {}): Promise<HistorySummary | null> {
   const domain = await c.domains.findOne({ _id: domainName });
   const account = domain && (await c.accounts.findOne({ _id: domain.accountId }));
   if (!domain || !account || (await c.visits.countDocuments({ domainId: domain._id }, { limit: 1 })) > 0) return null;
@@ -105,7 +106,7 @@ export async function generateDemoHistory(c: TeamCollections & DomainCollections
   const tracking = new TrackingService(c, ids);
   // Calls joined to their callers' people as the collector's own are, so the overview's people who
   // became leads are there too.
-  const callWrites = new CallWrites(c);
+  const callWrites = wireCallWrites(c);
   const telephony = new TelephonyService(c, ids, new CallRouter(c, new NumberPool(c)), undefined, callWrites, new People(c, ids, callWrites));
   const commerce = new CommerceService(c, ids, new LivePush(c, outbox, liveCalls), outbox, 'https://www.google-analytics.com/mp/collect');
   const agents = new AgentService(c, liveCalls);

@@ -1,12 +1,12 @@
 // Domains (settings, keys, pools) and their tracking numbers: the shapes and indexes of their documents (db/collections.ts gathers every family's).
 import type { Collection, Db } from 'mongodb';
 import { collectionsNamed } from '../db/family-collections.ts';
-import type { NumberAtCarrier } from '../carriers/carrier-numbers.ts';
+import type { NumberAtCarrier } from '../carriers/documents.ts';
 import type { DisplayMode, TimetableEntry } from '@ringtrail/shared';
 import type { RecordingSettings } from '../recordings/settings.ts';
 import type { FormTrackingSettings } from '../forms/settings.ts';
 import type { IndexPlan } from '../db/index-plan.ts';
-import type { LeadRule } from '../telephony/leads.ts';
+import type { LeadRule } from './lead-rule.ts';
 
 export type PoolUsage = 'online' | 'offline';
 
@@ -72,14 +72,14 @@ export interface DomainDoc {
   /** The last origins the browser doors refused (browser/refused-origins.ts). */
   refusedOrigins?: { origin: string; count: number; firstAt: Date; lastAt: Date }[];
   /** Ours: the version of the report counters' rules the domain's calls were counted by
-   * (db/migrations.ts counts them again when the rules change); absent: 1. */
+   * (house/migrations.ts counts them again when the rules change); absent: 1. */
   callCountsVersion?: number;
   /** Ours: set once the domain's calls' data API entries say whether each has a stored recording
-   * (db/migrations.ts writes those recorded before again). */
+   * (house/migrations.ts writes those recorded before again). */
   recordingLinksVersion?: number;
   /** Ours: set once the domain's calls have their callers' entries (data/caller-calls.ts), its past
    * callers are claimed (telephony/first-calls.ts) and its people have their entries
-   * (people/person-contacts.ts), by db/migrations.ts. */
+   * (people/person-contacts.ts), by house/migrations.ts. */
   contactEntriesVersion?: number;
 }
 

@@ -6,7 +6,7 @@ import { parse as parseHost } from 'tldts';
 import { z } from 'zod';
 import { currencyOf } from './locale.ts';
 import type { DomainDoc } from './documents.ts';
-import { DEFAULT_LEAD_RULE, leadRule } from '../telephony/leads.ts';
+import { DEFAULT_LEAD_RULE, leadRule } from './lead-rule.ts';
 import { DEFAULT_COUNTRY, isCountry, writtenNumberIn } from './phone-numbers.ts';
 import { DEFAULT_RECORDING_RETENTION_DAYS, recordingRetentionDays, recordingSettingsIn } from '../recordings/settings.ts';
 import { FORM_TRACKING_OFF, formTrackingSettings } from '../forms/settings.ts';

@@ -5,11 +5,14 @@ import type { Collection, Db } from 'mongodb';
 import { collectionsNamed } from '../db/family-collections.ts';
 import type { IndexPlan } from '../db/index-plan.ts';
 import type { Touch } from '../tracking/touches.ts';
-import type { FormVerdict } from './forms-log.ts';
+import type { VERDICTS } from '../telephony/leads.ts';
 
 /** Why a submission is spam: the tag's hidden field was filled, it came too soon after the page
  * opened (a robot's speed), or a person said so. */
 export type FormSpamReason = 'honeypot' | 'too-fast' | 'verdict';
+
+/** What a person said of a form: the calls' verdicts. */
+export type FormVerdict = (typeof VERDICTS)[number];
 
 export interface FormDoc {
   _id: number;

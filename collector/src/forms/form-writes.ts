@@ -1,33 +1,21 @@
-// Writes of a form submission: the report counters (reports/form-sources.ts) and its person's
-// entries (people/person-contacts.ts) move by exactly the change, and a new lead raises its e-mail
-// alerts (alerts/call-alerts.ts). A verdict is one atomic update that answers the submission as it
+// Writes of a form submission, and what follows each: the report counters (reports/form-sources.ts)
+// and its person's entries (people/person-contacts.ts) move by exactly the change, and a new lead
+// raises its e-mail alerts (alerts/call-alerts.ts). A verdict is one atomic update that answers the submission as it
 // was, so two verdicts at once each move the counters from the state the other left.
-import { CallAlerts } from '../alerts/call-alerts.ts';
-import type { DomainDoc, DomainCollections } from '../domains/documents.ts';
-import { formContact, PersonContacts } from '../people/person-contacts.ts';
-import { FormSources } from '../reports/form-sources.ts';
-import type { FormDoc, FormCollections } from './documents.ts';
-import { judged, type FormVerdict } from './forms-log.ts';
-import type { TeamCollections } from '../team/documents.ts';
-import type { TelephonyCollections } from '../telephony/documents.ts';
-import type { ReportCollections } from '../reports/documents.ts';
-import type { PeopleCollections } from '../people/documents.ts';
-import type { AlertCollections } from '../alerts/documents.ts';
+import type { DomainDoc } from '../domains/documents.ts';
+import type { FormDoc, FormCollections, FormVerdict } from './documents.ts';
+import { judged } from './forms-log.ts';
+
+/** Told of a submission stored (`before` null) or changed, with its domain's time zone. */
+export type FormReaction = (before: FormDoc | null, after: FormDoc, timeZone: string) => Promise<unknown>;
 
 export class FormWrites {
-  private readonly sources: FormSources;
-  private readonly people: PersonContacts;
-  private readonly alerts: CallAlerts | null;
-
-  /** `alerts`: new leads raise e-mail alerts (where mail is configured, as call-writes.ts). */
+  /** `reactions`: the report counters, the person's entries, the alerts, wired by the house
+   * (house/form-writes.ts); forms knows none of those families. */
   constructor(
-    private readonly c: FormCollections & TeamCollections & DomainCollections & TelephonyCollections & ReportCollections & PeopleCollections & AlertCollections,
-    { alerts = false }: { alerts?: boolean } = {},
-  ) {
-    this.sources = new FormSources(c);
-    this.people = new PersonContacts(c);
-    this.alerts = alerts ? new CallAlerts(c) : null;
-  }
+    private readonly c: FormCollections,
+    private readonly reactions: readonly FormReaction[],
+  ) {}
 
   async insert(domain: Pick<DomainDoc, 'timeZone'>, form: FormDoc): Promise<void> {
     await this.c.forms.insertOne(form);
@@ -47,6 +35,6 @@ export class FormWrites {
   }
 
   private async changed(before: FormDoc | null, after: FormDoc, timeZone: string): Promise<void> {
-    await Promise.all([this.sources.record(before, after, timeZone), this.people.record(before && formContact(before), formContact(after)), this.alerts?.formChanged(before, after)]);
+    await Promise.all(this.reactions.map((react) => react(before, after, timeZone)));
   }
 }

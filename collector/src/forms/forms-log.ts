@@ -8,13 +8,10 @@ import type { Filter } from 'mongodb';
 import { CSV_MAX_ROWS, LOG_COUNT_LIMIT, LOG_PAGE_SIZE, sourceFilter } from '../reports/calls-log.ts';
 import { UNATTRIBUTED } from '../reports/call-sources.ts';
 import { csvLine } from '../reports/csv.ts';
-import type { VERDICTS } from '../telephony/leads.ts';
-import type { FormDoc, FormSpamReason, FormCollections } from './documents.ts';
+import type { FormDoc, FormSpamReason, FormCollections, FormVerdict } from './documents.ts';
 import type { TrackingCollections } from '../tracking/documents.ts';
 
 /** The words of a call's verdict (telephony/leads.ts). */
-export type FormVerdict = (typeof VERDICTS)[number];
-
 export interface FormRow {
   formId: number;
   submittedAt: Date;

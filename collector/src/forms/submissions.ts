@@ -4,7 +4,7 @@
 import { withoutSecrets } from './secret-fields.ts';
 import { FORM_TOO_FAST_MS, type BrowserFormRequest } from '@ringtrail/shared';
 import type { IdAllocator } from '../db/ids.ts';
-import type { DomainDoc, DomainCollections } from '../domains/documents.ts';
+import type { DomainDoc } from '../domains/documents.ts';
 import { countryOf } from '../domains/phone-numbers.ts';
 import { sourceLabel } from '../tracking/attribution.ts';
 import { touchesOf } from '../tracking/touches.ts';
@@ -14,15 +14,11 @@ import { FormPush } from './form-push.ts';
 import { DEFAULT_GA4_ENDPOINT } from '../analytics/ga4.ts';
 import { formLeadEvent } from './form-lead-event.ts';
 import { Outbox } from '../webhooks/outbox.ts';
-import { FormWrites } from './form-writes.ts';
-import type { FormDoc, FormSpamReason, FormCollections } from './documents.ts';
-import type { TeamCollections } from '../team/documents.ts';
+import type { FormWrites } from './form-writes.ts';
+import type { FormDoc, FormSpamReason } from './documents.ts';
 import type { TrackingCollections } from '../tracking/documents.ts';
-import type { TelephonyCollections } from '../telephony/documents.ts';
-import type { ReportCollections } from '../reports/documents.ts';
-import type { PeopleCollections } from '../people/documents.ts';
+import type { TeamCollections } from '../team/documents.ts';
 import type { WebhookCollections } from '../webhooks/documents.ts';
-import type { AlertCollections } from '../alerts/documents.ts';
 
 export function spamOf(req: Pick<BrowserFormRequest, 'honeypot' | 'elapsed_ms'>): Exclude<FormSpamReason, 'verdict'> | null {
   if (req.honeypot) return 'honeypot';
@@ -32,12 +28,12 @@ export function spamOf(req: Pick<BrowserFormRequest, 'honeypot' | 'elapsed_ms'>)
 
 export class FormSubmissions {
   constructor(
-    private readonly c: FormCollections & TeamCollections & DomainCollections & TrackingCollections & TelephonyCollections & ReportCollections & PeopleCollections & WebhookCollections & AlertCollections,
+    private readonly c: TeamCollections & TrackingCollections & WebhookCollections,
     private readonly ids: IdAllocator,
     private readonly people: People,
     /** GA4's Measurement Protocol, where a lead is told as `generate_lead` (the domain's GA4). */
     private readonly ga4Endpoint = DEFAULT_GA4_ENDPOINT,
-    private readonly writes = new FormWrites(c),
+    private readonly writes: FormWrites,
     private readonly push = new FormPush(c),
     private readonly outbox = new Outbox(c),
   ) {}

@@ -8,7 +8,8 @@ import { normalizePhone } from '@ringtrail/shared';
 import { CarrierError, type CarrierErrorKind } from '../carriers/carrier.ts';
 import { carrierConnectBody, SecretsKeyMissing, SecretUnreadable, type CarrierConnections } from '../carriers/connections.ts';
 import { twilioWiring } from '../carriers/wiring.ts';
-import { CarrierNumbers, NoCarrier, type NumberAtCarrier } from '../carriers/carrier-numbers.ts';
+import { CarrierNumbers, NoCarrier } from '../carriers/carrier-numbers.ts';
+import type { NumberAtCarrier } from '../carriers/documents.ts';
 import type { DomainDoc, PoolConfig, DomainCollections } from '../domains/documents.ts';
 import { domainOf, numberParam } from './settings-routes.ts';
 import { poolOf, removeNumber } from './numbers.ts';
@@ -19,10 +20,10 @@ import { ManageFailure } from '../http/manage-envelope.ts';
 import { auditing, memberOf, type Can } from '../team/access.ts';
 import { RULES } from '../team/roles.ts';
 import { valid } from '../http/manage-validate.ts';
+import type { TelephonyCollections } from '../telephony/documents.ts';
 import type { TeamCollections } from '../team/documents.ts';
 import type { TrackingCollections } from '../tracking/documents.ts';
 import type { OfflineCollections } from '../offline/documents.ts';
-import type { TelephonyCollections } from '../telephony/documents.ts';
 
 const STATUS: Record<CarrierErrorKind, number> = { credentials: 400, unavailable: 400, suspended: 400, refused: 400, 'rate-limited': 429, timeout: 504, unreachable: 502 };
 

@@ -8,9 +8,9 @@ import { DOMAIN_KEY_FIELDS, hashKey, newKey, type DomainKeyKind } from '../domai
 import { domainSettings, normalizeDomainName, settingsFields, type DomainSettings } from '../domains/settings.ts';
 import { ManageFailure } from '../http/manage-envelope.ts';
 import { domainKeys } from '../data/call-days.ts';
+import type { ReportCollections } from '../reports/documents.ts';
 import type { TelephonyCollections } from '../telephony/documents.ts';
 import type { DataCollections } from '../data/documents.ts';
-import type { ReportCollections } from '../reports/documents.ts';
 import type { FormCollections } from '../forms/documents.ts';
 import type { PeopleCollections } from '../people/documents.ts';
 

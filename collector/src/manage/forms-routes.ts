@@ -13,9 +13,9 @@ import { RULES } from '../team/roles.ts';
 import { domainOf } from './settings-routes.ts';
 import { valid } from '../http/manage-validate.ts';
 import { verdictBody } from './verdict-routes.ts';
-import type { DomainCollections } from '../domains/documents.ts';
 import type { TrackingCollections } from '../tracking/documents.ts';
 import type { FormCollections } from '../forms/documents.ts';
+import type { DomainCollections } from '../domains/documents.ts';
 
 export function formsRoutes(router: Router, c: DomainCollections & TrackingCollections & FormCollections, can: Can, writes: FormWrites): void {
   router.get('/domains/:domain/reports/forms', can(RULES.readCalls), async (ctx) => {

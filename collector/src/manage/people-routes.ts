@@ -16,14 +16,14 @@ import type { RecordingStore } from '../recordings/store.ts';
 import type { CallWrites } from '../telephony/call-writes.ts';
 import { RULES } from '../team/roles.ts';
 import { domainOf } from './settings-routes.ts';
-import type { DomainCollections } from '../domains/documents.ts';
+import type { PeopleCollections } from '../people/documents.ts';
 import type { TrackingCollections } from '../tracking/documents.ts';
 import type { TelephonyCollections } from '../telephony/documents.ts';
-import type { ReportCollections } from '../reports/documents.ts';
 import type { FormCollections } from '../forms/documents.ts';
-import type { PeopleCollections } from '../people/documents.ts';
 import type { CommerceCollections } from '../commerce/documents.ts';
 import type { WebhookCollections } from '../webhooks/documents.ts';
+import type { DomainCollections } from '../domains/documents.ts';
+import type { ReportCollections } from '../reports/documents.ts';
 
 export function peopleRoutes(router: Router, c: DomainCollections & TrackingCollections & TelephonyCollections & ReportCollections & FormCollections & PeopleCollections & CommerceCollections & WebhookCollections, can: Can, people: People, writes: CallWrites, recordings: { store: RecordingStore; states: RecordingStates } | null): void {
   /** `?phone=` (any form, read in the domain's country) or `?email=`: the person, or 404. */

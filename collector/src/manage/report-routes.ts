@@ -23,14 +23,14 @@ import { deleteRecording } from '../recordings/retention.ts';
 import type { RecordingStates } from '../recordings/states.ts';
 import type { RecordingStore } from '../recordings/store.ts';
 import { TOUCH_MODELS, type TouchModel } from '../reports/touch-models.ts';
+import type { TelephonyCollections } from '../telephony/documents.ts';
 import type { TeamCollections } from '../team/documents.ts';
 import type { TrackingCollections } from '../tracking/documents.ts';
 import type { OfflineCollections } from '../offline/documents.ts';
-import type { TelephonyCollections } from '../telephony/documents.ts';
-import type { DataCollections } from '../data/documents.ts';
 import type { ReportCollections } from '../reports/documents.ts';
 import type { FormCollections } from '../forms/documents.ts';
 import type { CommerceCollections } from '../commerce/documents.ts';
+import type { DataCollections } from '../data/documents.ts';
 
 /** The overview's `model`: how its tables credit calls and sales; last touch when not given. */
 function touchModelOf(value: unknown): TouchModel {

@@ -21,33 +21,33 @@ import { verdictRoutes } from './verdict-routes.ts';
 import { sessionRoutes } from './session-routes.ts';
 import { memberRoutes } from './member-routes.ts';
 import { sharedLinkRoutes } from './shared-link-routes.ts';
-import { CallWrites } from '../telephony/call-writes.ts';
+import type { CallWrites } from '../telephony/call-writes.ts';
 import type { RecordingStates } from '../recordings/states.ts';
 import { CarrierConnections } from '../carriers/connections.ts';
 import { DEFAULT_TWILIO_API_BASE } from '../carriers/twilio-client.ts';
 import { carrierRoutes } from './carrier-routes.ts';
 import { peopleRoutes } from './people-routes.ts';
-import { FormWrites } from '../forms/form-writes.ts';
+import type { FormWrites } from '../forms/form-writes.ts';
 import { formsRoutes } from './forms-routes.ts';
 import { People } from '../people/people.ts';
 import { IdAllocator } from '../db/ids.ts';
 import type { RecordingStore } from '../recordings/store.ts';
 import { mailRoutes, type MailOptions } from './mail-routes.ts';
 import { alertRoutes } from './alert-routes.ts';
+import type { IdCollections } from '../db/documents.ts';
 import type { TeamCollections } from '../team/documents.ts';
 import type { DomainCollections } from '../domains/documents.ts';
-import type { TrackingCollections } from '../tracking/documents.ts';
-import type { OfflineCollections } from '../offline/documents.ts';
 import type { TelephonyCollections } from '../telephony/documents.ts';
-import type { DataCollections } from '../data/documents.ts';
-import type { ReportCollections } from '../reports/documents.ts';
 import type { FormCollections } from '../forms/documents.ts';
 import type { PeopleCollections } from '../people/documents.ts';
-import type { IdCollections } from '../db/documents.ts';
-import type { CommerceCollections } from '../commerce/documents.ts';
 import type { WebhookCollections } from '../webhooks/documents.ts';
 import type { RateLimitCollections } from '../http/documents.ts';
+import type { TrackingCollections } from '../tracking/documents.ts';
+import type { OfflineCollections } from '../offline/documents.ts';
+import type { ReportCollections } from '../reports/documents.ts';
+import type { CommerceCollections } from '../commerce/documents.ts';
 import type { AlertCollections } from '../alerts/documents.ts';
+import type { DataCollections } from '../data/documents.ts';
 
 export interface ManageOptions {
   /** The sign-up page and its route: on in development, a setting in production. */
@@ -65,10 +65,10 @@ export interface ManageServices {
   outbox: Outbox;
   agents: AgentService;
   offline: OfflineNumbers;
-  /** The app's call writes (their GA4 endpoint); absent: the defaults. */
-  callWrites?: CallWrites;
-  /** The app's form writes (their alerts); absent: the defaults. */
-  formWrites?: FormWrites;
+  /** The app's call writes (house/writes.ts: their GA4 endpoint, their alerts). */
+  callWrites: CallWrites;
+  /** The app's form writes (house/writes.ts: their alerts). */
+  formWrites: FormWrites;
   /** The domains the other doors found by their keys: a change made here clears them at once. */
   domains?: DomainCache;
   /** The traffic counters this process has summed and not written yet: written before a read. */
@@ -108,8 +108,8 @@ export function manageRoutes(c: TeamCollections & DomainCollections & TrackingCo
   blocklistRoutes(router, c, can);
   verdictRoutes(router, c, can, services.callWrites);
   reportRoutes(router, c, services.agents, can, services.recordings);
-  formsRoutes(router, c, can, services.formWrites ?? new FormWrites(c));
-  const callWrites = services.callWrites ?? new CallWrites(c);
+  formsRoutes(router, c, can, services.formWrites);
+  const { callWrites } = services;
   peopleRoutes(router, c, can, services.people ?? new People(c, new IdAllocator(c.counters), callWrites), callWrites, services.recordings ?? null);
   carrierRoutes(router, c, can, services.carriers ?? new CarrierConnections(c, null, DEFAULT_TWILIO_API_BASE), options.publicUrl);
   return router;

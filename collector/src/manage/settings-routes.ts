@@ -29,11 +29,11 @@ import type { TeamCollections } from '../team/documents.ts';
 import type { TrackingCollections } from '../tracking/documents.ts';
 import type { OfflineCollections } from '../offline/documents.ts';
 import type { TelephonyCollections } from '../telephony/documents.ts';
-import type { DataCollections } from '../data/documents.ts';
 import type { ReportCollections } from '../reports/documents.ts';
+import type { WebhookCollections } from '../webhooks/documents.ts';
+import type { DataCollections } from '../data/documents.ts';
 import type { FormCollections } from '../forms/documents.ts';
 import type { PeopleCollections } from '../people/documents.ts';
-import type { WebhookCollections } from '../webhooks/documents.ts';
 
 const accountIdOf = (ctx: Context) => memberOf(ctx).accountId;
 /** Settings whose value the activity log never keeps: it says they changed. */
@@ -81,7 +81,6 @@ function domainView(domain: DomainDoc) {
     ...withPhoneDisplay([...domain.sitePhones, domain.redirectPhone], settings.country),
   };
 }
-
 
 /** The tracking number a route's `:number` names (pool-numbers.ts). */
 export async function numberParam(c: DomainCollections, ctx: Context, domain: DomainDoc): Promise<string> {

@@ -12,20 +12,12 @@ import { domainOf } from './settings-routes.ts';
 import { valid } from '../http/manage-validate.ts';
 import { auditing, memberOf, type Can } from '../team/access.ts';
 import { RULES } from '../team/roles.ts';
-import type { TeamCollections } from '../team/documents.ts';
-import type { DomainCollections } from '../domains/documents.ts';
-import type { TrackingCollections } from '../tracking/documents.ts';
 import type { TelephonyCollections } from '../telephony/documents.ts';
-import type { DataCollections } from '../data/documents.ts';
-import type { ReportCollections } from '../reports/documents.ts';
-import type { FormCollections } from '../forms/documents.ts';
-import type { PeopleCollections } from '../people/documents.ts';
-import type { WebhookCollections } from '../webhooks/documents.ts';
-import type { AlertCollections } from '../alerts/documents.ts';
+import type { DomainCollections } from '../domains/documents.ts';
 
 export const verdictBody = z.object({ verdict: z.enum(VERDICTS, { error: `must be one of ${VERDICTS.join(', ')}, or null to undo` }).nullable() });
 
-export function verdictRoutes(router: Router, c: TeamCollections & DomainCollections & TrackingCollections & TelephonyCollections & DataCollections & ReportCollections & FormCollections & PeopleCollections & WebhookCollections & AlertCollections, can: Can, writes?: CallWrites): void {
+export function verdictRoutes(router: Router, c: DomainCollections & TelephonyCollections, can: Can, writes: CallWrites): void {
   const verdicts = new CallVerdicts(c, writes);
 
   router.put('/domains/:domain/calls/:callId/verdict', can(RULES.giveVerdicts, 'call.verdict'), parseBody, async (ctx) => {

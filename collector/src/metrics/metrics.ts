@@ -6,8 +6,8 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
 import { heldNow } from '../reports/pools.ts';
 import { ADDRESS_HOLDS_ITS_LIMIT, NO_NUMBER_AVAILABLE } from '../tracking/failure.ts';
 import type { DomainCollections } from '../domains/documents.ts';
-import type { TrackingCollections } from '../tracking/documents.ts';
 import type { WebhookCollections } from '../webhooks/documents.ts';
+import type { TrackingCollections } from '../tracking/documents.ts';
 
 /** What a WARNING's errorMessage is about, as a label of few values. */
 export function warningReason(message: string): string {

@@ -24,7 +24,6 @@ export const UNKNOWN_NUMBER = 'Unknown tracking number';
 export const NOT_ASSIGNED = 'Tracking number not assigned';
 export const NOTHING_FOR_PHONE = 'No tracking number assigned to this phone number';
 
-
 export class OfflineNumbers {
   constructor(private readonly c: OfflineCollections & DomainCollections) {}
 

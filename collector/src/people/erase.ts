@@ -11,12 +11,12 @@ import { chunksOf } from '../db/batched.ts';
 import { parseKeys } from './people.ts';
 import { PersonContacts } from './person-contacts.ts';
 import type { PeopleCollections } from './documents.ts';
-import type { DomainCollections } from '../domains/documents.ts';
 import type { TrackingCollections } from '../tracking/documents.ts';
 import type { TelephonyCollections } from '../telephony/documents.ts';
-import type { ReportCollections } from '../reports/documents.ts';
 import type { FormCollections } from '../forms/documents.ts';
 import type { WebhookCollections } from '../webhooks/documents.ts';
+import type { DomainCollections } from '../domains/documents.ts';
+import type { ReportCollections } from '../reports/documents.ts';
 
 export interface Erased {
   calls: number;

@@ -13,12 +13,12 @@ import { sourceLabel } from '../tracking/attribution.ts';
 import { parseKeys } from './people.ts';
 import { PersonContacts } from './person-contacts.ts';
 import type { ContactKind } from './contact-entries.ts';
-import type { PeopleCollections } from './documents.ts';
 import type { TrackingCollections } from '../tracking/documents.ts';
 import type { TelephonyCollections } from '../telephony/documents.ts';
-import type { ReportCollections } from '../reports/documents.ts';
 import type { FormCollections } from '../forms/documents.ts';
 import type { CommerceCollections } from '../commerce/documents.ts';
+import type { PeopleCollections } from './documents.ts';
+import type { ReportCollections } from '../reports/documents.ts';
 
 /** Documents read by one query: the contacts' ids in an `$in`, and the visits whose pages are read together. */
 const BATCH = 500;

@@ -15,10 +15,10 @@ import { isDuplicateKey } from '../db/writes.ts';
 import type { CallWrites } from '../telephony/call-writes.ts';
 import type { PossibleMatch, PeopleCollections } from './documents.ts';
 import { PersonContacts } from './person-contacts.ts';
-import type { DomainCollections } from '../domains/documents.ts';
 import type { TelephonyCollections } from '../telephony/documents.ts';
-import type { ReportCollections } from '../reports/documents.ts';
 import type { FormCollections } from '../forms/documents.ts';
+import type { DomainCollections } from '../domains/documents.ts';
+import type { ReportCollections } from '../reports/documents.ts';
 
 export interface ContactKeys {
   phone?: string | null;

@@ -15,9 +15,9 @@ import { PersonContacts } from './person-contacts.ts';
 import type { ContactKind } from './contact-entries.ts';
 import type { TrackingCollections } from '../tracking/documents.ts';
 import type { TelephonyCollections } from '../telephony/documents.ts';
-import type { ReportCollections } from '../reports/documents.ts';
 import type { FormCollections } from '../forms/documents.ts';
 import type { CommerceCollections } from '../commerce/documents.ts';
+import type { ReportCollections } from '../reports/documents.ts';
 
 const TIMELINE_MAX = 200;
 

@@ -4,9 +4,9 @@
 import type { Logger } from '../logger.ts';
 import { heldNow } from './pools.ts';
 import { TrafficDays } from './traffic-days.ts';
-import type { ReportCollections } from './documents.ts';
 import type { DomainCollections } from '../domains/documents.ts';
 import type { TrackingCollections } from '../tracking/documents.ts';
+import type { ReportCollections } from './documents.ts';
 
 export const POOL_SAMPLE_MS = 60_000;
 

@@ -5,11 +5,11 @@ import { CallDays, rollupKey } from '../data/call-days.ts';
 import { TrafficDays } from './traffic-days.ts';
 import { withPhoneDisplay } from '../domains/phone-display.ts';
 import { countryOf, nationalOf } from '../domains/phone-numbers.ts';
-import type { ReportCollections } from './documents.ts';
 import type { TrackingCollections } from '../tracking/documents.ts';
 import type { OfflineCollections } from '../offline/documents.ts';
 import type { TelephonyCollections } from '../telephony/documents.ts';
 import type { DataCollections } from '../data/documents.ts';
+import type { ReportCollections } from './documents.ts';
 
 /** Head room over the measured demand, so an ordinary day's spike finds a number. */
 const HEAD_ROOM = 1.2;

@@ -1,7 +1,7 @@
 // Accounts, their users and the back end's sessions: the shapes and indexes of their documents (db/collections.ts gathers every family's).
 import type { Collection, Db } from 'mongodb';
 import { collectionsNamed } from '../db/family-collections.ts';
-import type { CarrierConnectionDoc } from '../carriers/connections.ts';
+import type { CarrierConnectionDoc } from '../carriers/documents.ts';
 import type { IndexPlan } from '../db/index-plan.ts';
 import type { WebhookEvent } from '../webhooks/events.ts';
 import type { Role } from './roles.ts';
@@ -26,7 +26,7 @@ export interface UserDoc {
   /** scrypt (manage/passwords.ts); the password itself is never stored nor logged. Absent until
    * the member chooses one (a fixture's member without a password). */
   passwordHash?: string;
-  /** What the member may do (manage/roles.ts); set to owner for users stored before roles (db/migrations.ts). */
+  /** What the member may do (manage/roles.ts); set to owner for users stored before roles (house/migrations.ts). */
   role: Role;
   /** The account's domains the member may see; absent: every domain (an owner or admin not limited). */
   domains?: string[];

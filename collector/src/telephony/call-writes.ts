@@ -1,44 +1,28 @@
-// Writes of a stored call, as a compare-and-set on its revision: the summaries (data API rollups,
-// page buckets, report counters) move by exactly the change from the call that was read, the
-// accounts that asked for it get the `call` push (webhooks/call-push.ts), a new lead goes to the
-// domain's GA4 (lead-events.ts), and, when mail is configured, the people who chose to hear of a
-// missed call or a new lead are told (alerts/call-alerts.ts).
-import { CallAlerts } from '../alerts/call-alerts.ts';
+// Writes of a stored call, as a compare-and-set on its revision, and what follows each change: the
+// summaries (data API rollups, page buckets, report counters) move by exactly the change from the
+// call that was read, then the `call` push, the lead's GA4 event and the alerts go at once. Those
+// belong to other families: the house wires them in (house/call-writes.ts), telephony knows none.
 import { isDuplicateKey } from '../db/writes.ts';
-import { CallSummaries } from '../data/call-summaries.ts';
-import { CallPush } from '../webhooks/call-push.ts';
-import { DEFAULT_GA4_ENDPOINT } from '../analytics/ga4.ts';
-import { LeadEvents } from './lead-events.ts';
 import type { CallDoc, TelephonyCollections } from './documents.ts';
-import type { TeamCollections } from '../team/documents.ts';
-import type { DomainCollections } from '../domains/documents.ts';
-import type { TrackingCollections } from '../tracking/documents.ts';
-import type { DataCollections } from '../data/documents.ts';
-import type { ReportCollections } from '../reports/documents.ts';
-import type { FormCollections } from '../forms/documents.ts';
-import type { PeopleCollections } from '../people/documents.ts';
-import type { WebhookCollections } from '../webhooks/documents.ts';
-import type { AlertCollections } from '../alerts/documents.ts';
+
+/** Told of a call stored (`before` null) or changed from `before` to `after`. */
+export type CallReaction = (before: CallDoc | null, after: CallDoc) => Promise<unknown>;
+
+export interface CallReactions {
+  /** Done before the others: what they read (a call's summaries) is counted by then. */
+  first: CallReaction;
+  then: readonly CallReaction[];
+}
 
 export class CallWrites {
-  private readonly summaries: CallSummaries;
-  private readonly pushes: CallPush;
-  private readonly leadEvents: LeadEvents;
-  private readonly alerts: CallAlerts | null;
-
   constructor(
-    private readonly c: TelephonyCollections & TeamCollections & DomainCollections & TrackingCollections & DataCollections & ReportCollections & FormCollections & PeopleCollections & WebhookCollections & AlertCollections,
-    { ga4Endpoint = DEFAULT_GA4_ENDPOINT, alerts = false, publicUrl }: { ga4Endpoint?: string; alerts?: boolean; publicUrl?: string } = {},
-  ) {
-    this.summaries = new CallSummaries(c);
-    this.pushes = new CallPush(c, publicUrl);
-    this.leadEvents = new LeadEvents(c, ga4Endpoint);
-    this.alerts = alerts ? new CallAlerts(c) : null;
-  }
+    private readonly c: TelephonyCollections,
+    private readonly reactions: CallReactions,
+  ) {}
 
   private async changed(before: CallDoc | null, after: CallDoc): Promise<void> {
-    await this.summaries.record(before, after);
-    await Promise.all([this.pushes.changed(before, after), this.leadEvents.changed(before, after), this.alerts?.changed(before, after)]);
+    await this.reactions.first(before, after);
+    await Promise.all(this.reactions.then.map((react) => react(before, after)));
   }
 
   /** Stores a new call; false when a simultaneous first report of its callRef stored it first. */

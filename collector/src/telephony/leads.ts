@@ -1,23 +1,9 @@
 // Leads (ours): a call is a lead by its domain's rule once its outcome is known, unless a person gave
 // it a verdict, which wins (lead, not a lead, spam) until it is undone.
-import { z } from 'zod';
 import type { CallDoc, CallVerdict } from './documents.ts';
 import { callOutcome } from './outcome.ts';
 import type { DomainCollections } from '../domains/documents.ts';
-
-export const leadRule = z
-  .object({
-    /** Seconds of conversation a lead lasts at least. */
-    minDuration: z.number().int().min(0).max(86_400).default(30),
-    /** Only an answered call (SUCCESS) is a lead. */
-    answeredOnly: z.boolean().default(true),
-    /** Only a caller's first call to the domain is a lead. */
-    firstTimeOnly: z.boolean().default(false),
-  })
-  .strict();
-export type LeadRule = z.infer<typeof leadRule>;
-
-export const DEFAULT_LEAD_RULE: LeadRule = { minDuration: 30, answeredOnly: true, firstTimeOnly: false };
+import { DEFAULT_LEAD_RULE, type LeadRule } from '../domains/lead-rule.ts';
 
 export const VERDICTS = ['lead', 'not-lead', 'spam'] as const;
 

@@ -16,18 +16,11 @@ import { leadOf, leadRuleOf } from './leads.ts';
 import { whisperOf } from './whisper.ts';
 import { recordingPlan, type RecordingPlan } from '../recordings/settings.ts';
 import type { DomainDoc, DomainCollections } from '../domains/documents.ts';
-import { CallWrites } from './call-writes.ts';
+import type { CallWrites } from './call-writes.ts';
 import { countryOf, DEFAULT_COUNTRY, nationalOf } from '../domains/phone-numbers.ts';
-import type { TeamCollections } from '../team/documents.ts';
-import type { TrackingCollections } from '../tracking/documents.ts';
 import type { OfflineCollections } from '../offline/documents.ts';
-import type { DataCollections } from '../data/documents.ts';
-import type { ReportCollections } from '../reports/documents.ts';
-import type { FormCollections } from '../forms/documents.ts';
-import type { PeopleCollections } from '../people/documents.ts';
+import type { TrackingCollections } from '../tracking/documents.ts';
 import type { IdCollections } from '../db/documents.ts';
-import type { WebhookCollections } from '../webhooks/documents.ts';
-import type { AlertCollections } from '../alerts/documents.ts';
 
 /** A report whose outcome may not be known yet (status null: ringing or going on). */
 export type CallInput = Omit<CallReport, 'status'> & { status: CallStatus | null };
@@ -60,12 +53,12 @@ export class TelephonyService {
   private readonly firstCalls: FirstCalls;
 
   constructor(
-    private readonly c: TelephonyCollections & TeamCollections & DomainCollections & TrackingCollections & OfflineCollections & DataCollections & ReportCollections & FormCollections & PeopleCollections & IdCollections & WebhookCollections & AlertCollections,
+    private readonly c: TelephonyCollections & DomainCollections & TrackingCollections & OfflineCollections & IdCollections,
     private readonly ids: IdAllocator,
     private readonly router: CallRouter,
     /** Told when a call's outcome arrives: the call is over (its live pushes stop). */
     private readonly onOutcome: (callId: number) => Promise<void> = async () => {},
-    writes = new CallWrites(c),
+    writes: CallWrites,
     /** Joins each new call to its caller's person (people/); absent: calls are no one's. */
     private readonly people: People | null = null,
   ) {

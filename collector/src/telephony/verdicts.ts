@@ -1,18 +1,10 @@
 // A person's verdict on a call (lead, not a lead, spam), which wins over the domain's lead rule until
 // it is undone. Spam also blocks the caller; undoing spam lets the caller through again.
 import { BlockedCallers } from './blocked-callers.ts';
-import { CallWrites } from './call-writes.ts';
+import type { CallWrites } from './call-writes.ts';
 import type { CallDoc, CallVerdict, TelephonyCollections } from './documents.ts';
 import { leadOf, leadRuleOf } from './leads.ts';
-import type { TeamCollections } from '../team/documents.ts';
 import type { DomainCollections } from '../domains/documents.ts';
-import type { TrackingCollections } from '../tracking/documents.ts';
-import type { DataCollections } from '../data/documents.ts';
-import type { ReportCollections } from '../reports/documents.ts';
-import type { FormCollections } from '../forms/documents.ts';
-import type { PeopleCollections } from '../people/documents.ts';
-import type { WebhookCollections } from '../webhooks/documents.ts';
-import type { AlertCollections } from '../alerts/documents.ts';
 
 /** Verdicts given at once on one call: each retry follows a change another one made. */
 const MAX_WRITE_ATTEMPTS = 20;
@@ -22,8 +14,8 @@ export class CallVerdicts {
   private readonly blocked: BlockedCallers;
 
   constructor(
-    private readonly c: TelephonyCollections & TeamCollections & DomainCollections & TrackingCollections & DataCollections & ReportCollections & FormCollections & PeopleCollections & WebhookCollections & AlertCollections,
-    writes = new CallWrites(c),
+    private readonly c: TelephonyCollections & DomainCollections,
+    writes: CallWrites,
   ) {
     this.writes = writes;
     this.blocked = new BlockedCallers(c);

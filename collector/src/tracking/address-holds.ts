@@ -69,7 +69,6 @@ export class AddressHolds {
     return { address, token };
   }
 
-
   /** The hold's lease now ends at `until`: kept alive, or released (a released slot is renewed by no
    * one: its hold is gone). An address this process does not remember is left alone. */
   follow(hold: AddressHold, until: Date): void {

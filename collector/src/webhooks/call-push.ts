@@ -8,9 +8,9 @@ import { DEFAULT_PUBLIC_URL } from '../http/collector-address.ts';
 import type { CallDoc } from '../telephony/documents.ts';
 import { WEBHOOK_CONTENT_TYPE } from './live-push.ts';
 import { Outbox } from './outbox.ts';
-import type { WebhookCollections } from './documents.ts';
 import type { TeamCollections } from '../team/documents.ts';
 import type { DomainCollections } from '../domains/documents.ts';
+import type { WebhookCollections } from './documents.ts';
 
 export class CallPush {
   private readonly outbox: Outbox;

@@ -4,12 +4,12 @@
 // Tested on a copy of the data the release before wrote (test/db/release-upgrade.test.ts).
 import type { Collection, Document } from 'mongodb';
 import type { AllCollections } from './all-collections.ts';
-import { DEFAULT_COUNTRY } from './domains/phone-numbers.ts';
-import { CallSources } from './reports/call-sources.ts';
-import { CallWrites } from './telephony/call-writes.ts';
-import { FirstCalls } from './telephony/first-calls.ts';
-import { CallerCalls } from './data/caller-calls.ts';
-import { PersonContacts } from './people/person-contacts.ts';
+import { DEFAULT_COUNTRY } from '../domains/phone-numbers.ts';
+import { CallSources } from '../reports/call-sources.ts';
+import { wireCallWrites } from './writes.ts';
+import { FirstCalls } from '../telephony/first-calls.ts';
+import { CallerCalls } from '../data/caller-calls.ts';
+import { PersonContacts } from '../people/person-contacts.ts';
 
 export async function migrateDatabase(c: AllCollections): Promise<void> {
   // Numbers of any country: a domain stored before it had a country is French, as its numbers were
@@ -28,7 +28,7 @@ export async function migrateDatabase(c: AllCollections): Promise<void> {
   }
   // Recordings in the data API: a call's page entry says whether it has a stored one. The calls that
   // got one before it did are written again (a new revision, so their entry is put again), once.
-  const writes = new CallWrites(c);
+  const writes = wireCallWrites(c);
   for await (const domain of c.domains.find({ recordingLinksVersion: { $exists: false } }, { projection: { _id: 1 } })) {
     const recorded = c.calls.find({ 'recording.storedAt': { $gt: new Date(0) }, domainId: domain._id, 'recording.status': 'stored' }).hint({ 'recording.storedAt': 1 });
     for await (const call of recorded) await writes.update(call, { recording: call.recording! });

@@ -1,6 +1,6 @@
 // The collector's database, ready to serve: connected (db/connect.ts), every family's indexes made
 // and the release upgrade run. The collector and the command-line tools open it the same way.
-import { connectDatabase, type ConnectOptions, type DatabaseHandle } from './db/connect.ts';
+import { connectDatabase, type ConnectOptions, type DatabaseHandle } from '../db/connect.ts';
 import { allCollections, ensureIndexes } from './all-collections.ts';
 import { migrateDatabase } from './migrations.ts';
 

@@ -2,22 +2,22 @@
 // (app.ts), the start (main.ts), the release upgrade (migrations.ts) and the command-line tools. A
 // service never takes this: it receives its own family's handles, and another family's by name.
 import type { Db } from 'mongodb';
-import { createIndexes } from './db/family-collections.ts';
-import { idCollections, type IdCollections } from './db/documents.ts';
-import { agentCollections, agentIndexes, type AgentCollections } from './agent/documents.ts';
-import { alertCollections, alertIndexes, type AlertCollections } from './alerts/documents.ts';
-import { commerceCollections, commerceIndexes, type CommerceCollections } from './commerce/documents.ts';
-import { dataCollections, type DataCollections } from './data/documents.ts';
-import { domainCollections, domainIndexes, type DomainCollections } from './domains/documents.ts';
-import { formCollections, formIndexes, type FormCollections } from './forms/documents.ts';
-import { rateLimitCollections, rateLimitIndexes, type RateLimitCollections } from './http/documents.ts';
-import { offlineCollections, offlineIndexes, type OfflineCollections } from './offline/documents.ts';
-import { peopleCollections, peopleIndexes, type PeopleCollections } from './people/documents.ts';
-import { reportCollections, type ReportCollections } from './reports/documents.ts';
-import { teamCollections, teamIndexes, type TeamCollections } from './team/documents.ts';
-import { telephonyCollections, telephonyIndexes, type TelephonyCollections } from './telephony/documents.ts';
-import { trackingCollections, trackingIndexes, type TrackingCollections } from './tracking/documents.ts';
-import { webhookCollections, webhookIndexes, type WebhookCollections } from './webhooks/documents.ts';
+import { createIndexes } from '../db/family-collections.ts';
+import { idCollections, type IdCollections } from '../db/documents.ts';
+import { agentCollections, agentIndexes, type AgentCollections } from '../agent/documents.ts';
+import { alertCollections, alertIndexes, type AlertCollections } from '../alerts/documents.ts';
+import { commerceCollections, commerceIndexes, type CommerceCollections } from '../commerce/documents.ts';
+import { dataCollections, type DataCollections } from '../data/documents.ts';
+import { domainCollections, domainIndexes, type DomainCollections } from '../domains/documents.ts';
+import { formCollections, formIndexes, type FormCollections } from '../forms/documents.ts';
+import { rateLimitCollections, rateLimitIndexes, type RateLimitCollections } from '../http/documents.ts';
+import { offlineCollections, offlineIndexes, type OfflineCollections } from '../offline/documents.ts';
+import { peopleCollections, peopleIndexes, type PeopleCollections } from '../people/documents.ts';
+import { reportCollections, type ReportCollections } from '../reports/documents.ts';
+import { teamCollections, teamIndexes, type TeamCollections } from '../team/documents.ts';
+import { telephonyCollections, telephonyIndexes, type TelephonyCollections } from '../telephony/documents.ts';
+import { trackingCollections, trackingIndexes, type TrackingCollections } from '../tracking/documents.ts';
+import { webhookCollections, webhookIndexes, type WebhookCollections } from '../webhooks/documents.ts';
 
 export type AllCollections = IdCollections &
   TeamCollections &

@@ -1,0 +1,44 @@
+// What follows a stored call's or form's change, across the families: the house wires each family's
+// part into telephony's CallWrites and forms' FormWrites, which know none of them.
+import { CallAlerts } from '../alerts/call-alerts.ts';
+import { DEFAULT_GA4_ENDPOINT } from '../analytics/ga4.ts';
+import { CallSummaries } from '../data/call-summaries.ts';
+import { FormWrites } from '../forms/form-writes.ts';
+import { formContact, PersonContacts } from '../people/person-contacts.ts';
+import { FormSources } from '../reports/form-sources.ts';
+import { CallWrites } from '../telephony/call-writes.ts';
+import { LeadEvents } from '../telephony/lead-events.ts';
+import { CallPush } from '../webhooks/call-push.ts';
+import type { AllCollections } from './all-collections.ts';
+
+export interface CallWriteOptions {
+  ga4Endpoint?: string;
+  /** New leads and missed calls raise e-mail alerts (where mail is configured). */
+  alerts?: boolean;
+  /** Where people reach the collector: the links of the `call` push. */
+  publicUrl?: string;
+}
+
+/** A call's summaries first (the others read them), then its push, its lead's GA4 event and its alerts. */
+export function wireCallWrites(c: AllCollections, { ga4Endpoint = DEFAULT_GA4_ENDPOINT, alerts = false, publicUrl }: CallWriteOptions = {}): CallWrites {
+  const summaries = new CallSummaries(c);
+  const pushes = new CallPush(c, publicUrl);
+  const leadEvents = new LeadEvents(c, ga4Endpoint);
+  const callAlerts = alerts ? new CallAlerts(c) : null;
+  return new CallWrites(c, {
+    first: (before, after) => summaries.record(before, after),
+    then: [(before, after) => pushes.changed(before, after), (before, after) => leadEvents.changed(before, after), ...(callAlerts ? [callAlerts.changed.bind(callAlerts)] : [])],
+  });
+}
+
+/** A submission's report counters, its person's entries and, `alerts` set, its lead's alerts. */
+export function wireFormWrites(c: AllCollections, { alerts = false }: { alerts?: boolean } = {}): FormWrites {
+  const sources = new FormSources(c);
+  const people = new PersonContacts(c);
+  const formAlerts = alerts ? new CallAlerts(c) : null;
+  return new FormWrites(c, [
+    (before, after, timeZone) => sources.record(before, after, timeZone),
+    (before, after) => people.record(before && formContact(before), formContact(after)),
+    ...(formAlerts ? [(before: Parameters<CallAlerts['formChanged']>[0], after: Parameters<CallAlerts['formChanged']>[1]) => formAlerts.formChanged(before, after)] : []),
+  ]);
+}
