@@ -31,7 +31,7 @@ import { AgentService } from './agent/service.ts';
 import { commerceRoutes } from './commerce/routes.ts';
 import { CommerceService } from './commerce/service.ts';
 import { DEFAULT_DELIVERY, DeliveryWorker, type DeliveryOptions } from './webhooks/delivery-worker.ts';
-import { LivePush } from './webhooks/live-push.ts';
+import { LivePush } from './agent/live-push.ts';
 import { Outbox } from './webhooks/outbox.ts';
 import { manageRoutes } from './manage/routes.ts';
 import { DEFAULT_SIGN_IN_LIMITS, SignInLimit, type SignInLimits } from './team/sign-in-limit.ts';

@@ -6,7 +6,7 @@
 // under 200 ms.
 import { spawn } from 'node:child_process';
 import http from 'node:http';
-import { CallSummaries } from '../../collector/src/data/call-summaries.ts';
+import { CallSummaries } from '../../collector/src/house/call-summaries.ts';
 import { DATA_PAGES_AT_ONCE } from '../../collector/src/data/page-gate.ts';
 import type { CallDoc } from '../../collector/src/telephony/documents.ts';
 import { databaseLabel, startBenchCollector } from './bench-collector.ts';

@@ -6,7 +6,7 @@
 // Then the back end's overview of the year, over those calls and the counters of 10,000,000 views
 // (BENCH_VIEWS), counted by the tracker's own counter function.
 import http from 'node:http';
-import { CallSummaries } from '../../collector/src/data/call-summaries.ts';
+import { CallSummaries } from '../../collector/src/house/call-summaries.ts';
 import { ensureIndexes } from '../../collector/src/house/all-collections.ts';
 import type { CallDoc } from '../../collector/src/telephony/documents.ts';
 import type { Touch } from '../../collector/src/tracking/touches.ts';

@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { unpackEntry } from '../../collector/src/data/call-pages.ts';
-import { CallSummaries } from '../../collector/src/data/call-summaries.ts';
+import { CallSummaries } from '../../collector/src/house/call-summaries.ts';
 import { localTime } from '../../collector/src/domains/time-zone.ts';
 import { seed, useSeededCollector } from '../helpers/collector.ts';
 import { DATA_KEY, trackingFixture } from '../helpers/fixtures.ts';

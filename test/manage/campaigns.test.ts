@@ -3,7 +3,7 @@
 // counters kept at write time that `npm run rebuild-summaries` gives again; each table bounded per
 // document, whatever the visitors make up.
 import { describe, expect, it } from 'vitest';
-import { CallSummaries } from '../../collector/src/data/call-summaries.ts';
+import { CallSummaries } from '../../collector/src/house/call-summaries.ts';
 import { dayKey } from '../../collector/src/data/call-days.ts';
 import { localTime } from '../../collector/src/domains/time-zone.ts';
 import { MAX_KEYS, OTHER } from '../../collector/src/reports/dimensions.ts';

@@ -4,7 +4,7 @@
 // counts the same way; undoing the verdict brings the call back.
 import { describe, expect, it } from 'vitest';
 import { migrateDatabase } from '../../collector/src/house/migrations.ts';
-import { CallSummaries } from '../../collector/src/data/call-summaries.ts';
+import { CallSummaries } from '../../collector/src/house/call-summaries.ts';
 import { useSeededCollector } from '../helpers/collector.ts';
 import { daysAroundNow } from '../helpers/days.ts';
 import { trackingFixture, viewParams } from '../helpers/fixtures.ts';

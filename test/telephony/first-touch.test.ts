@@ -4,7 +4,7 @@
 // `source`); the overview's tables switch between the three models, from counters kept at write
 // time that a recount gives again.
 import { describe, expect, it } from 'vitest';
-import { CallSummaries } from '../../collector/src/data/call-summaries.ts';
+import { CallSummaries } from '../../collector/src/house/call-summaries.ts';
 import { useSeededCollector } from '../helpers/collector.ts';
 import { daysAroundNow } from '../helpers/days.ts';
 import { commerceFixture, CUSTOMER_KEY, DATA_KEY, viewParams } from '../helpers/fixtures.ts';

@@ -7,8 +7,7 @@ import type { ViewDoc } from '../tracking/documents.ts';
 import { localTime } from '../domains/time-zone.ts';
 
 /** Cart status codes (the spec shows the field, not its values). */
-export const CART_OPEN = 1;
-export const CART_ORDERED = 2;
+export { CART_OPEN, CART_ORDERED } from '../commerce/documents.ts';
 
 /** A call whose outcome is not reported yet (ringing or going on). */
 export const CALL_IN_PROGRESS = 'IN_PROGRESS';

@@ -7,7 +7,7 @@ import { loadConfig } from '../config.ts';
 import { databaseOptions } from '../db/connect.ts';
 import { openDatabase } from '../house/open-database.ts';
 import { allCollections } from '../house/all-collections.ts';
-import { CallSummaries } from '../data/call-summaries.ts';
+import { CallSummaries } from '../house/call-summaries.ts';
 import { recountTraffic } from '../reports/traffic-recount.ts';
 import { restoreLostVisits } from '../tracking/lost-visits.ts';
 

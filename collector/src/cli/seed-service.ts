@@ -1,7 +1,7 @@
 // Loads a fixture into the database. Idempotent: the same file twice changes nothing, and the
 // pool's runtime state (who holds which number) is never touched.
 import type { DomainDoc, DomainCollections } from '../domains/documents.ts';
-import { CallSummaries } from '../data/call-summaries.ts';
+import { CallSummaries } from '../house/call-summaries.ts';
 import { hashKey } from '../domains/keys.ts';
 import { addOverflowNumber, addPoolNumber, numberRefusal } from '../domains/pool-numbers.ts';
 import { settingsFields } from '../domains/settings.ts';

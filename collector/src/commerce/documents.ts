@@ -5,6 +5,10 @@ import type { Touch } from '../tracking/touches.ts';
 import type { OutboxMessage } from '../webhooks/documents.ts';
 import type { IndexPlan } from '../db/index-plan.ts';
 
+/** A cart's status, as the agent service shows it (spec document 3). */
+export const CART_OPEN = 1;
+export const CART_ORDERED = 2;
+
 /** A product line as stored, whichever way it was sent. */
 export interface ProductLine {
   externalId: string;
@@ -26,7 +30,7 @@ export interface CartDoc {
   agent: string | null;
   products: ProductLine[];
   totalCost: number;
-  /** CART_OPEN, or CART_ORDERED once an order names it (agent/shapes.ts). */
+  /** CART_OPEN, or CART_ORDERED once an order names it. */
   status: number;
   /** The cart's value when an agent first touched it (0 for a cart an agent created): agent statistics. */
   valueBeforeAgent: number | null;

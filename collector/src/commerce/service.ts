@@ -3,15 +3,13 @@
 import { COMMERCE_MESSAGES, totalOf, type CartRequest, type OrderRequest, type ProductInput } from '@ringtrail/shared';
 import { isDuplicateKey, upsertById } from '../db/writes.ts';
 import type { CallDoc, TelephonyCollections } from '../telephony/documents.ts';
-import type { CartDoc, OrderAttribution, OrderDoc, CommerceCollections } from './documents.ts';
+import { CART_OPEN, CART_ORDERED, type CartDoc, type OrderAttribution, type OrderDoc, type CommerceCollections } from './documents.ts';
 import type { DomainDoc } from '../domains/documents.ts';
 import type { OutboxMessage } from '../webhooks/documents.ts';
 import { claimRecordId, recordIdOf } from '../db/external-refs.ts';
 import type { IdAllocator } from '../db/ids.ts';
-import { CART_OPEN, CART_ORDERED } from '../agent/shapes.ts';
 import { CommerceFailure } from '../http/commerce-envelope.ts';
 import { sourceLabel } from '../tracking/attribution.ts';
-import type { LivePush } from '../webhooks/live-push.ts';
 import type { Outbox } from '../webhooks/outbox.ts';
 import { TrafficDays } from '../reports/traffic-days.ts';
 import { purchaseEvent } from './analytics.ts';
@@ -28,11 +26,17 @@ interface Origin {
   visit: VisitDoc | null;
 }
 
+/** Told of a cart's or an order's change, for the agents on a call of its visitor (agent/live-push.ts). */
+export interface LiveCommerce {
+  cartChanged(domain: DomainDoc, cart: CartDoc, now: Date): Promise<void>;
+  orderChanged(domain: DomainDoc, order: OrderDoc, now: Date): Promise<void>;
+}
+
 export class CommerceService {
   constructor(
     private readonly c: CommerceCollections & TrackingCollections & TelephonyCollections & ReportCollections & IdCollections,
     private readonly ids: IdAllocator,
-    private readonly push: LivePush,
+    private readonly push: LiveCommerce,
     private readonly outbox: Outbox,
     private readonly ga4Endpoint: string,
   ) {}

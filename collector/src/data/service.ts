@@ -14,7 +14,9 @@ import type { CallDoc, SmsDoc, TelephonyCollections } from '../telephony/documen
 import type { DomainDoc, DomainCollections } from '../domains/documents.ts';
 import { localDaysBetween, localTime, nextDay, startOfLocalDay } from '../domains/time-zone.ts';
 import type { DimensionFilter } from './call-pages.ts';
-import { CallSummaries } from './call-summaries.ts';
+import { CallDays } from './call-days.ts';
+import { CallPages } from './call-pages.ts';
+import { CallerCalls } from './caller-calls.ts';
 import { callRecord, formRecord, smsRecord } from './records.ts';
 import type { FormDoc, FormCollections } from '../forms/documents.ts';
 import type { DataRequest } from './request.ts';
@@ -23,10 +25,14 @@ import type { PeopleCollections } from '../people/documents.ts';
 import type { ReportCollections } from '../reports/documents.ts';
 
 export class DataService {
-  private readonly summaries: CallSummaries;
+  private readonly days: CallDays;
+  private readonly pages: CallPages;
+  private readonly callers: CallerCalls;
 
   constructor(private readonly c: DataCollections & DomainCollections & TelephonyCollections & ReportCollections & FormCollections & PeopleCollections) {
-    this.summaries = new CallSummaries(c);
+    this.days = new CallDays(c);
+    this.pages = new CallPages(c);
+    this.callers = new CallerCalls(c);
   }
 
   /** `linkBase`: where the collector is reached (PUBLIC_URL, or the request's origin), for recordings' links. */
@@ -53,7 +59,7 @@ export class DataService {
    * checked on the calls themselves. The work is that caller's calls in the range, however many calls
    * the domain has. */
   private async byCaller(domain: DomainDoc, req: DataRequest, linkBase: string): Promise<DataAnswer> {
-    let ids = await this.summaries.callers.ids(domain._id, req.callerPhone!, rangeOf(domain, req), req.statuses);
+    let ids = await this.callers.ids(domain._id, req.callerPhone!, rangeOf(domain, req), req.statuses);
     const others = otherFilters(req);
     if (req.groupByDay) {
       const rows = emptyDays(req);
@@ -77,7 +83,7 @@ export class DataService {
 
   /** Every day of the range, days without calls included, from the rollups of the statuses (and filter) asked for. */
   private async countedDays(domain: DomainDoc, req: DataRequest, filter: DimensionFilter | null): Promise<DailyRow[]> {
-    const stored = await this.summaries.days.read(domain._id, req.startDay, req.endDay, filter);
+    const stored = await this.days.read(domain._id, req.startDay, req.endDay, filter);
     const statuses = req.statuses ?? CALL_STATUSES;
     const rows: DailyRow[] = [];
     for (let day = req.startDay; day <= req.endDay; day = nextDay(day)) {
@@ -101,7 +107,7 @@ export class DataService {
     const span = pageSpan(days, (req.page - 1) * req.limit, req.limit);
     const from = span && startOfLocalDay(span.firstDay, domain.timeZone);
     const to = span && startOfLocalDay(nextDay(span.lastDay), domain.timeZone);
-    const results = span ? await this.summaries.pages.page(domain, from!, to!, req.statuses ?? CALL_STATUSES, filter, span.skip, req.limit, linkBase) : [];
+    const results = span ? await this.pages.page(domain, from!, to!, req.statuses ?? CALL_STATUSES, filter, span.skip, req.limit, linkBase) : [];
     return renderedPage(req, total, results);
   }
 

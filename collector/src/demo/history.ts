@@ -17,7 +17,7 @@ import { CallRouter } from '../telephony/routing.ts';
 import { TelephonyService } from '../telephony/service.ts';
 import { NumberPool } from '../tracking/pool.ts';
 import { TrackingService } from '../tracking/service.ts';
-import { LivePush } from '../webhooks/live-push.ts';
+import { LivePush } from '../agent/live-push.ts';
 import { Outbox } from '../webhooks/outbox.ts';
 import type { TeamCollections } from '../team/documents.ts';
 import type { TrackingCollections } from '../tracking/documents.ts';

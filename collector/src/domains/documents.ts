@@ -3,8 +3,8 @@ import type { Collection, Db } from 'mongodb';
 import { collectionsNamed } from '../db/family-collections.ts';
 import type { NumberAtCarrier } from '../carriers/documents.ts';
 import type { DisplayMode, TimetableEntry } from '@ringtrail/shared';
-import type { RecordingSettings } from '../recordings/settings.ts';
-import type { FormTrackingSettings } from '../forms/settings.ts';
+import type { RecordingSettings } from './recording-settings.ts';
+import type { FormTrackingSettings } from './form-tracking.ts';
 import type { IndexPlan } from '../db/index-plan.ts';
 import type { LeadRule } from './lead-rule.ts';
 
@@ -64,9 +64,9 @@ export interface DomainDoc {
   whisper?: boolean;
   /** Ours (telephony/leads.ts): when a call is a lead; absent: the default rule. */
   leadRule?: LeadRule;
-  /** Ours (recordings/settings.ts), absent in domains made before them: off, kept 365 days. */
+  /** Ours (recording-settings.ts), absent in domains made before them: off, kept 365 days. */
   recording?: RecordingSettings;
-  /** Ours (forms/settings.ts), absent in domains made before it: off. */
+  /** Ours (form-tracking.ts), absent in domains made before it: off. */
   formTracking?: FormTrackingSettings;
   recordingRetentionDays?: number;
   /** The last origins the browser doors refused (browser/refused-origins.ts). */

@@ -8,8 +8,8 @@ import { currencyOf } from './locale.ts';
 import type { DomainDoc } from './documents.ts';
 import { DEFAULT_LEAD_RULE, leadRule } from './lead-rule.ts';
 import { DEFAULT_COUNTRY, isCountry, writtenNumberIn } from './phone-numbers.ts';
-import { DEFAULT_RECORDING_RETENTION_DAYS, recordingRetentionDays, recordingSettingsIn } from '../recordings/settings.ts';
-import { FORM_TRACKING_OFF, formTrackingSettings } from '../forms/settings.ts';
+import { DEFAULT_RECORDING_RETENTION_DAYS, recordingRetentionDays, recordingSettingsIn } from './recording-settings.ts';
+import { FORM_TRACKING_OFF, formTrackingSettings } from './form-tracking.ts';
 
 /** A phone number as a domain of `country` writes it, kept in the canonical form (phone-numbers.ts). */
 export const phoneIn = (country: string) =>
@@ -151,10 +151,10 @@ export const domainSettingsIn = (country: string) => z.object({
   whisper: z.boolean().default(false),
   /** Ours (telephony/leads.ts): when a call counts as a lead. */
   leadRule: leadRule.default(DEFAULT_LEAD_RULE),
-  /** Ours (recordings/settings.ts): whether calls are recorded, with what announcement, and for how long kept. */
+  /** Ours (recording-settings.ts): whether calls are recorded, with what announcement, and for how long kept. */
   recording: recordingSettingsIn(country).default(recordingSettingsIn(country).parse({})),
   recordingRetentionDays: recordingRetentionDays.default(DEFAULT_RECORDING_RETENTION_DAYS),
-  /** Ours (forms/settings.ts): whether the site's form submissions are captured, and which extra fields. */
+  /** Ours (form-tracking.ts): whether the site's form submissions are captured, and which extra fields. */
   formTracking: formTrackingSettings.default(FORM_TRACKING_OFF),
 });
 /** The settings of a French domain, or as stored (numbers in the canonical form). */

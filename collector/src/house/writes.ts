@@ -2,13 +2,13 @@
 // part into telephony's CallWrites and forms' FormWrites, which know none of them.
 import { CallAlerts } from '../alerts/call-alerts.ts';
 import { DEFAULT_GA4_ENDPOINT } from '../analytics/ga4.ts';
-import { CallSummaries } from '../data/call-summaries.ts';
+import { CallSummaries } from './call-summaries.ts';
 import { FormWrites } from '../forms/form-writes.ts';
 import { formContact, PersonContacts } from '../people/person-contacts.ts';
 import { FormSources } from '../reports/form-sources.ts';
 import { CallWrites } from '../telephony/call-writes.ts';
 import { LeadEvents } from '../telephony/lead-events.ts';
-import { CallPush } from '../webhooks/call-push.ts';
+import { CallPush } from '../data/call-push.ts';
 import type { AllCollections } from './all-collections.ts';
 
 export interface CallWriteOptions {

@@ -3,7 +3,7 @@
 // is not found. Knows nothing of HTTP.
 import type { UpdateFilter } from 'mongodb';
 import type { DomainDoc, DomainCollections } from '../domains/documents.ts';
-import { CallSummaries } from '../data/call-summaries.ts';
+import { CallSummaries } from '../house/call-summaries.ts';
 import { DOMAIN_KEY_FIELDS, hashKey, newKey, type DomainKeyKind } from '../domains/keys.ts';
 import { domainSettings, normalizeDomainName, settingsFields, type DomainSettings } from '../domains/settings.ts';
 import { ManageFailure } from '../http/manage-envelope.ts';

@@ -8,7 +8,7 @@ import type { Context } from 'koa';
 import type { DomainDoc, DomainCollections } from '../domains/documents.ts';
 import { DOMAIN_KEY_FIELDS, type DomainKeyKind } from '../domains/keys.ts';
 import { countryOfBody, domainName, domainSettings, domainSettingsIn, poolNumbersCountry, poolSettingsIn } from '../domains/settings.ts';
-import { recordingSettingsIn } from '../recordings/settings.ts';
+import { recordingSettingsIn } from '../domains/recording-settings.ts';
 import { countryOf, nationalOf } from '../domains/phone-numbers.ts';
 import { domainNumberNamed } from '../domains/pool-numbers.ts';
 import { withPhoneDisplay } from '../domains/phone-display.ts';

@@ -3,7 +3,7 @@
 // call stays, and says when its recording was deleted and by what. A person deletes one the same way.
 import type { Logger } from '../logger.ts';
 import { Rounds } from '../alerts/rounds.ts';
-import { DEFAULT_RECORDING_RETENTION_DAYS } from './settings.ts';
+import { DEFAULT_RECORDING_RETENTION_DAYS } from '../domains/recording-settings.ts';
 import type { RecordingStates } from './states.ts';
 import type { RecordingStore } from './store.ts';
 import type { DomainCollections } from '../domains/documents.ts';

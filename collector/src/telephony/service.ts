@@ -14,7 +14,7 @@ import type { CallRouter, Route } from './routing.ts';
 import { FirstCalls } from './first-calls.ts';
 import { leadOf, leadRuleOf } from './leads.ts';
 import { whisperOf } from './whisper.ts';
-import { recordingPlan, type RecordingPlan } from '../recordings/settings.ts';
+import { recordingPlan, type RecordingPlan } from '../domains/recording-settings.ts';
 import type { DomainDoc, DomainCollections } from '../domains/documents.ts';
 import type { CallWrites } from './call-writes.ts';
 import { countryOf, DEFAULT_COUNTRY, nationalOf } from '../domains/phone-numbers.ts';

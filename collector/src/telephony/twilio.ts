@@ -7,7 +7,7 @@
 import Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import twilio from 'twilio';
-import { recordingPlan, type RecordingPlan } from '../recordings/settings.ts';
+import { recordingPlan, type RecordingPlan } from '../domains/recording-settings.ts';
 import type { Recordings } from '../recordings/recordings.ts';
 import { normalizePhone, toE164, type CallStatus } from '@ringtrail/shared';
 import type { CallDoc } from './documents.ts';

@@ -3,6 +3,9 @@ import type { Collection, Db } from 'mongodb';
 import { collectionsNamed } from '../db/family-collections.ts';
 import type { IndexPlan } from '../db/index-plan.ts';
 
+/** Pushes are sent as the spec's form field `realtimeData`. */
+export const WEBHOOK_CONTENT_TYPE = 'application/x-www-form-urlencoded';
+
 /** A message as handed to the outbox (webhooks/outbox.ts); a fixed `id` makes its enqueue idempotent. */
 export type OutboxMessage = Pick<OutboxDoc, 'accountId' | 'stream' | 'kind' | 'label' | 'url' | 'contentType' | 'body' | 'signed' | 'personIds'> & { id?: string };
 

@@ -4,14 +4,12 @@ import type { RealtimeData } from '@ringtrail/shared';
 import type { CartDoc, OrderDoc } from '../commerce/documents.ts';
 import type { DomainDoc } from '../domains/documents.ts';
 import type { ViewDoc } from '../tracking/documents.ts';
-import type { LiveCalls } from '../agent/live-calls.ts';
-import type { LiveCallDoc } from '../agent/documents.ts';
-import { cartShape, orderShape, viewShape } from '../agent/shapes.ts';
-import type { Outbox } from './outbox.ts';
+import type { LiveCalls } from './live-calls.ts';
+import type { LiveCallDoc } from './documents.ts';
+import { cartShape, orderShape, viewShape } from './shapes.ts';
+import type { Outbox } from '../webhooks/outbox.ts';
+import { WEBHOOK_CONTENT_TYPE } from '../webhooks/documents.ts';
 import type { TeamCollections } from '../team/documents.ts';
-
-/** Pushes are sent as the spec's form field `realtimeData`. */
-export const WEBHOOK_CONTENT_TYPE = 'application/x-www-form-urlencoded';
 
 export class LivePush {
   constructor(

@@ -3,21 +3,20 @@
 // being one (a verdict, the rule at a later report), and again when its recording is stored (the
 // record's `recording` then links to it). Signed, ordered per call and retried like the
 // call center's pushes, through the outbox; a client written to those sees none unless it asks.
-import { callRecord, hasStoredRecording } from '../data/records.ts';
+import { callRecord, hasStoredRecording } from './records.ts';
 import { DEFAULT_PUBLIC_URL } from '../http/collector-address.ts';
 import type { CallDoc } from '../telephony/documents.ts';
-import { WEBHOOK_CONTENT_TYPE } from './live-push.ts';
-import { Outbox } from './outbox.ts';
+import { Outbox } from '../webhooks/outbox.ts';
 import type { TeamCollections } from '../team/documents.ts';
 import type { DomainCollections } from '../domains/documents.ts';
-import type { WebhookCollections } from './documents.ts';
+import { WEBHOOK_CONTENT_TYPE, type WebhookCollections } from '../webhooks/documents.ts';
 
 export class CallPush {
   private readonly outbox: Outbox;
 
   /** `publicUrl`: where the collector is reached, for the recording's link. */
   constructor(
-    private readonly c: WebhookCollections & TeamCollections & DomainCollections,
+    private readonly c: TeamCollections & DomainCollections & WebhookCollections,
     private readonly publicUrl = DEFAULT_PUBLIC_URL,
   ) {
     this.outbox = new Outbox(c);
