@@ -42,6 +42,7 @@ import { measureRequests, metricsRoutes } from './metrics/routes.ts';
 import { openApiRoutes } from './openapi/routes.ts';
 import { PoolSampler } from './reports/pool-sampler.ts';
 import { TrafficBuffer } from './reports/traffic-buffer.ts';
+import { TrafficDays } from './reports/traffic-days.ts';
 import { NumberPool } from './tracking/pool.ts';
 import { trackingRoutes } from './tracking/routes.ts';
 import { TrackingService } from './tracking/service.ts';
@@ -133,7 +134,7 @@ export function createApp(options: AppOptions): CollectorApp {
   const push = new LivePush(c, outbox, liveCalls);
   const traffic = new TrafficBuffer(c, log);
   traffic.start();
-  const tracking = new TrackingService(c, ids, (domain, view) => push.viewAdded(domain, view), traffic);
+  const tracking = new TrackingService(c, ids, (domain, view) => push.viewAdded(domain, view), new TrafficDays(c, traffic));
   const ga4Endpoint = options.ga4Endpoint ?? DEFAULT_GA4_ENDPOINT;
   const publicUrl = (options.publicUrl ?? options.listenUrl ?? DEFAULT_PUBLIC_URL).replace(/\/$/, '');
   const callWrites = wireCallWrites(c, { ga4Endpoint, alerts: Boolean(options.mail), publicUrl });

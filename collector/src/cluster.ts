@@ -5,8 +5,7 @@
 // that dies is replaced; SIGTERM or SIGINT drains them all, then stops the database.
 import cluster, { type Worker } from 'node:cluster';
 import type { Config } from './config.ts';
-import { databaseOptions } from './db/connect.ts';
-import { openDatabase } from './house/open-database.ts';
+import { databaseOptions, openDatabase } from './house/open-database.ts';
 import { allCollections } from './house/all-collections.ts';
 import type { Logger } from './logger.ts';
 import { allowDemoOrigins, demoOrigins, printBanner, seedDemoIfEmpty, startDemoHistory } from './start-banner.ts';

@@ -4,8 +4,7 @@
 import cluster from 'node:cluster';
 import { loadConfigOrExit } from './config.ts';
 import { runPrimary } from './cluster.ts';
-import { databaseOptions } from './db/connect.ts';
-import { openDatabase } from './house/open-database.ts';
+import { databaseOptions, openDatabase } from './house/open-database.ts';
 import { allCollections } from './house/all-collections.ts';
 import { createApp } from './app.ts';
 import { createHttpServer, listenUrlOf, serve } from './http/server.ts';

@@ -1,6 +1,6 @@
-// Calls an agent has open (the live window of the webhook pushes): the shapes and indexes of their documents (db/collections.ts gathers every family's).
+// Calls an agent has open (the live window of the webhook pushes): the shapes and indexes of their documents (house/all-collections.ts gathers every family's).
 import type { Collection, Db } from 'mongodb';
-import { collectionsNamed } from '../db/family-collections.ts';
+import { collectionsNamed } from '../db/collections.ts';
 import type { IndexPlan } from '../db/index-plan.ts';
 
 /** A call an agent is on: from callStart until the call's outcome is reported, or `until`. */

@@ -12,7 +12,7 @@ import { maySee } from '../team/roles.ts';
 import { callAlertMail, MAIL_KIND_OF } from './call-alert-mail.ts';
 import type { PendingAlertDoc } from './documents.ts';
 import type { Mailing } from './mailing.ts';
-import { Rounds } from './rounds.ts';
+import { Rounds } from '../rounds.ts';
 
 export interface AlertMailerOptions {
   /** How often due alerts are looked for. */

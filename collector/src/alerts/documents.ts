@@ -1,8 +1,8 @@
 // Alerts by e-mail: each person's choices per domain, the call alerts waiting to be mailed, and the
-// tokens of the unsubscribe links: the shapes and indexes of their documents (db/collections.ts
+// tokens of the unsubscribe links: the shapes and indexes of their documents (house/all-collections.ts
 // gathers every family's).
 import type { Collection, Db } from 'mongodb';
-import { collectionsNamed } from '../db/family-collections.ts';
+import { collectionsNamed } from '../db/collections.ts';
 import type { IndexPlan } from '../db/index-plan.ts';
 
 /** What happened to a call that a person may be told of. */

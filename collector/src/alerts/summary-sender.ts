@@ -10,7 +10,7 @@ import { mailMessage } from '../mail/message.ts';
 import { summaryOf, summaryRange, type Period } from './summaries.ts';
 import { summaryMail } from './summary-mail.ts';
 import type { Mailing } from './mailing.ts';
-import { Rounds } from './rounds.ts';
+import { Rounds } from '../rounds.ts';
 
 /** The local hour from which a due summary goes. */
 const SEND_FROM = '07:00';

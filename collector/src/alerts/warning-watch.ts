@@ -8,7 +8,7 @@ import type { Logger } from '../logger.ts';
 import { mailMessage } from '../mail/message.ts';
 import type { UserDoc } from '../team/documents.ts';
 import type { Mailing } from './mailing.ts';
-import { Rounds } from './rounds.ts';
+import { Rounds } from '../rounds.ts';
 import { warningMail } from './warning-mail.ts';
 import { callsWithoutOutcome, carrierBroken, numbersMiswired, poolExhausted, refusedOrigins, tagStopped, WARNINGS, webhookFailing, type Facts, type Warning } from './warnings.ts';
 import type { WarningStateDoc } from './documents.ts';

@@ -9,7 +9,7 @@ import type { DomainCache } from '../domains/domain-cache.ts';
 import { bodyOf } from '../http/body.ts';
 import { parseTrackingParams } from '../http/tracking-envelope.ts';
 import type { Logger } from '../logger.ts';
-import { TrackingFailure } from '../tracking/failure.ts';
+import { TrackingFailure } from '../http/tracking-failure.ts';
 import { admitOrigin } from './origin.ts';
 import type { BrowserRateLimit } from './rate-limit.ts';
 import { noteRefusedOrigin } from './refused-origins.ts';

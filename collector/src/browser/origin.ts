@@ -4,7 +4,7 @@
 // anything is stored, and names the origin in Access-Control-Allow-Origin only when allowed.
 import type { Context } from 'koa';
 import type { DomainDoc } from '../domains/documents.ts';
-import { TrackingFailure } from '../tracking/failure.ts';
+import { TrackingFailure } from '../http/tracking-failure.ts';
 
 /** Longer than any origin a browser sends (a host name is at most 253 characters). */
 export const MAX_ORIGIN_LENGTH = 255;

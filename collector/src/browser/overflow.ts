@@ -7,7 +7,7 @@ import { formatDotted, type RequestedPhone, type SurtaxPhone } from '@ringtrail/
 import { countryOf, nationalOf } from '../domains/phone-numbers.ts';
 import type { DomainDoc } from '../domains/documents.ts';
 import { poolFor } from '../tracking/assignment.ts';
-import { ADDRESS_HOLDS_ITS_LIMIT, NO_NUMBER_AVAILABLE, TrackingFailure } from '../tracking/failure.ts';
+import { ADDRESS_HOLDS_ITS_LIMIT, NO_NUMBER_AVAILABLE, TrackingFailure } from '../http/tracking-failure.ts';
 import type { TrackingCollections } from '../tracking/documents.ts';
 
 /** Whether the failure is a pool that ran out, or an address that holds its limit (not a bad request, not a robot). */

@@ -2,7 +2,7 @@
 // visit (the tracker's visit cookie), in fixed windows of a minute counted in the database, so
 // that every collector process counts against the same limit.
 import { WindowLimiter } from '../http/rate-limits.ts';
-import { TrackingFailure } from '../tracking/failure.ts';
+import { TrackingFailure } from '../http/tracking-failure.ts';
 import type { RateLimitCollections } from '../http/documents.ts';
 
 export interface BrowserLimits {

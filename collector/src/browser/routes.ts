@@ -13,7 +13,7 @@ import { parseBrowserBody } from '../http/body.ts';
 import { trackingEnvelope } from '../http/tracking-envelope.ts';
 import { browserDoor } from './door.ts';
 import type { Logger } from '../logger.ts';
-import { TrackingFailure } from '../tracking/failure.ts';
+import { TrackingFailure } from '../http/tracking-failure.ts';
 import { inCountry } from '../tracking/assignment.ts';
 import type { TrackingService } from '../tracking/service.ts';
 import { gaIdsFromCookies } from './ga-cookies.ts';

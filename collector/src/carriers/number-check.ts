@@ -4,7 +4,7 @@
 // account, is flagged on the pools screen until it is fixed. One list of the carrier account's
 // numbers per account and round, whatever the number of numbers.
 import type { Logger } from '../logger.ts';
-import { Rounds } from '../alerts/rounds.ts';
+import { Rounds } from '../rounds.ts';
 import { CarrierError } from './carrier.ts';
 import { NoCarrier } from './carrier-numbers.ts';
 import type { CarrierConnections } from './connections.ts';

@@ -13,8 +13,7 @@
 import { utcMinute } from '../domains/dates.ts';
 import { parseArgs } from 'node:util';
 import { loadConfig, type Config } from '../config.ts';
-import { databaseOptions } from '../db/connect.ts';
-import { openDatabase } from '../house/open-database.ts';
+import { databaseOptions, openDatabase } from '../house/open-database.ts';
 import { allCollections } from '../house/all-collections.ts';
 import { AuditLog } from '../team/audit.ts';
 import { linkUrl } from '../team/invitations.ts';

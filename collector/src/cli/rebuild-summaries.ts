@@ -4,8 +4,7 @@
 // every domain (after a crash between a call write and its summaries, or with a second of summed
 // traffic counters not yet written). Run it while the domain takes no calls and no views.
 import { loadConfig } from '../config.ts';
-import { databaseOptions } from '../db/connect.ts';
-import { openDatabase } from '../house/open-database.ts';
+import { databaseOptions, openDatabase } from '../house/open-database.ts';
 import { allCollections } from '../house/all-collections.ts';
 import { CallSummaries } from '../house/call-summaries.ts';
 import { recountTraffic } from '../reports/traffic-recount.ts';

@@ -12,11 +12,11 @@ import type { Fixture } from './fixture.ts';
 import type { TeamCollections } from '../team/documents.ts';
 import type { TrackingCollections } from '../tracking/documents.ts';
 import type { TelephonyCollections } from '../telephony/documents.ts';
-import type { AlertCollections } from '../alerts/documents.ts';
 import type { DataCollections } from '../data/documents.ts';
+import type { ReportCollections } from '../reports/documents.ts';
 import type { FormCollections } from '../forms/documents.ts';
 import type { PeopleCollections } from '../people/documents.ts';
-import type { ReportCollections } from '../reports/documents.ts';
+import type { AlertCollections } from '../alerts/documents.ts';
 
 export class SeedError extends Error {}
 

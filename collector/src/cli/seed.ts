@@ -1,7 +1,6 @@
 // `npm run seed -- FILE`: loads a fixture into the database the collector uses (same environment).
 import { loadConfig } from '../config.ts';
-import { databaseOptions } from '../db/connect.ts';
-import { openDatabase } from '../house/open-database.ts';
+import { databaseOptions, openDatabase } from '../house/open-database.ts';
 import { allCollections } from '../house/all-collections.ts';
 import { readFixtureFile } from './fixture-file.ts';
 import { seedFixture } from './seed-service.ts';

@@ -5,8 +5,7 @@
 // is claimed, so a mail goes once whoever sends it), waiting until they have left.
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.ts';
-import { databaseOptions } from '../db/connect.ts';
-import { openDatabase } from '../house/open-database.ts';
+import { databaseOptions, openDatabase } from '../house/open-database.ts';
 import { allCollections } from '../house/all-collections.ts';
 import { createLogger } from '../logger.ts';
 import { Mailer } from '../mail/mailer.ts';

@@ -1,6 +1,6 @@
-// Carts, orders and their conversions: the shapes and indexes of their documents (db/collections.ts gathers every family's).
+// Carts, orders and their conversions: the shapes and indexes of their documents (house/all-collections.ts gathers every family's).
 import type { Collection, Db } from 'mongodb';
-import { collectionsNamed } from '../db/family-collections.ts';
+import { collectionsNamed } from '../db/collections.ts';
 import type { Touch } from '../tracking/touches.ts';
 import type { OutboxMessage } from '../webhooks/documents.ts';
 import type { IndexPlan } from '../db/index-plan.ts';

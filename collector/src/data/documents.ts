@@ -1,6 +1,6 @@
-// The data API's daily rollups and page buckets of calls: the shapes of their documents (db/collections.ts gathers every family's).
+// The data API's daily rollups and page buckets of calls: the shapes of their documents (house/all-collections.ts gathers every family's).
 import type { Collection, Db } from 'mongodb';
-import { collectionsNamed } from '../db/family-collections.ts';
+import { collectionsNamed } from '../db/collections.ts';
 import type { CallStatus } from '@ringtrail/shared';
 
 export type StatusTotals = Partial<Record<CallStatus, { calls: number; duration: number; revenueCents: number }>>;

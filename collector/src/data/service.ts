@@ -11,7 +11,7 @@ import { CALL_STATUSES, type CallRecord, type DailyRow, type DataAnswer, type Fo
 import type { Collection, Filter, WithId } from 'mongodb';
 import { chunksOf } from '../db/batched.ts';
 import type { CallDoc, SmsDoc, TelephonyCollections } from '../telephony/documents.ts';
-import type { DomainDoc, DomainCollections } from '../domains/documents.ts';
+import type { DomainDoc } from '../domains/documents.ts';
 import { localDaysBetween, localTime, nextDay, startOfLocalDay } from '../domains/time-zone.ts';
 import type { DimensionFilter } from './call-pages.ts';
 import { CallDays } from './call-days.ts';
@@ -21,15 +21,13 @@ import { callRecord, formRecord, smsRecord } from './records.ts';
 import type { FormDoc, FormCollections } from '../forms/documents.ts';
 import type { DataRequest } from './request.ts';
 import type { DataCollections } from './documents.ts';
-import type { PeopleCollections } from '../people/documents.ts';
-import type { ReportCollections } from '../reports/documents.ts';
 
 export class DataService {
   private readonly days: CallDays;
   private readonly pages: CallPages;
   private readonly callers: CallerCalls;
 
-  constructor(private readonly c: DataCollections & DomainCollections & TelephonyCollections & ReportCollections & FormCollections & PeopleCollections) {
+  constructor(private readonly c: DataCollections & TelephonyCollections & FormCollections) {
     this.days = new CallDays(c);
     this.pages = new CallPages(c);
     this.callers = new CallerCalls(c);

@@ -1,6 +1,5 @@
 // Config -> a connected database with its indexes: MONGODB_URI when given, otherwise the embedded SecantusDB.
 import { MongoClient, type Db } from 'mongodb';
-import type { Config } from '../config.ts';
 import type { Logger } from '../logger.ts';
 import { startEmbeddedDatabase } from './embedded.ts';
 
@@ -33,11 +32,6 @@ export interface ConnectOptions {
   /** Run once connected, before anything serves (every family's indexes, the release upgrade): db/
    * knows no family, so the caller brings it (house/open-database.ts). */
   prepare?: (db: Db) => Promise<void>;
-}
-
-/** The connection options of the configuration, the same for the collector and the command-line tools. */
-export function databaseOptions(config: Config): ConnectOptions {
-  return { mongodbUri: config.mongodbUri, dataDir: config.dataDir, dbName: config.mongodbDb, cacheSize: config.cacheSize, ...(config.dbPort ? { dbPort: config.dbPort } : {}) };
 }
 
 /** How long the driver looks for a server that does not answer before an operation fails. */

@@ -1,6 +1,6 @@
-// Id sequences and outside references (a carrier's callRef, a shop's cart id): the shapes of their documents (db/collections.ts gathers every family's).
+// Id sequences and outside references (a carrier's callRef, a shop's cart id): the shapes of their documents (house/all-collections.ts gathers every family's).
 import type { Collection, Db } from 'mongodb';
-import { collectionsNamed } from './family-collections.ts';
+import { collectionsNamed } from './collections.ts';
 
 /** Claims an outside reference (`call:<callRef>`, `sms:<smsRef>`, `cart:<domain>:<id>`, `order:<domain>:<id>`)
  * for the one record it may create. */

@@ -17,6 +17,7 @@ import { CallRouter } from '../telephony/routing.ts';
 import { TelephonyService } from '../telephony/service.ts';
 import { NumberPool } from '../tracking/pool.ts';
 import { TrackingService } from '../tracking/service.ts';
+import { TrafficDays } from '../reports/traffic-days.ts';
 import { LivePush } from '../agent/live-push.ts';
 import { Outbox } from '../webhooks/outbox.ts';
 import type { TeamCollections } from '../team/documents.ts';
@@ -103,7 +104,7 @@ export async function generateDemoHistory(c: AllCollections, domainName: string,
   const ids = new IdAllocator(c.counters);
   const outbox = new Outbox(c);
   const liveCalls = new LiveCalls(c);
-  const tracking = new TrackingService(c, ids);
+  const tracking = new TrackingService(c, ids, undefined, new TrafficDays(c));
   // Calls joined to their callers' people as the collector's own are, so the overview's people who
   // became leads are there too.
   const callWrites = wireCallWrites(c);

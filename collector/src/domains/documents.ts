@@ -1,6 +1,6 @@
-// Domains (settings, keys, pools) and their tracking numbers: the shapes and indexes of their documents (db/collections.ts gathers every family's).
+// Domains (settings, keys, pools) and their tracking numbers: the shapes and indexes of their documents (house/all-collections.ts gathers every family's).
 import type { Collection, Db } from 'mongodb';
-import { collectionsNamed } from '../db/family-collections.ts';
+import { collectionsNamed } from '../db/collections.ts';
 import type { NumberAtCarrier } from '../carriers/documents.ts';
 import type { DisplayMode, TimetableEntry } from '@ringtrail/shared';
 import type { RecordingSettings } from './recording-settings.ts';

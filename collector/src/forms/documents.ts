@@ -1,8 +1,8 @@
-// Form submissions (ours): the shapes and indexes of their documents (db/collections.ts gathers
+// Form submissions (ours): the shapes and indexes of their documents (house/all-collections.ts gathers
 // every family's). A submission is attributed as a call is: its visit's source, keyword and click
 // ids, and the visitor's touches.
 import type { Collection, Db } from 'mongodb';
-import { collectionsNamed } from '../db/family-collections.ts';
+import { collectionsNamed } from '../db/collections.ts';
 import type { IndexPlan } from '../db/index-plan.ts';
 import type { Touch } from '../tracking/touches.ts';
 import type { VERDICTS } from '../telephony/leads.ts';
@@ -37,7 +37,7 @@ export interface FormDoc {
   lastNonDirect: Touch | null;
   /** What the signals said (the hidden field, a robot's speed), kept when a verdict overrides it. */
   signal: Exclude<FormSpamReason, 'verdict'> | null;
-  /** A person's word (forms-log.ts), which wins over the signals; absent or null: none. */
+  /** A person's word (form-writes.ts), which wins over the signals; absent or null: none. */
   verdict?: FormVerdict | null;
   spam: FormSpamReason | null;
   /** A lead unless spam (or a person's verdict says otherwise). */

@@ -3,11 +3,10 @@
 // center's pushes, through the outbox. A client that did not ask sees none.
 import { formRecord } from '../data/records.ts';
 import type { DomainDoc } from '../domains/documents.ts';
-import { WEBHOOK_CONTENT_TYPE } from '../webhooks/documents.ts';
+import { WEBHOOK_CONTENT_TYPE, type WebhookCollections } from '../webhooks/documents.ts';
 import { Outbox } from '../webhooks/outbox.ts';
 import type { FormDoc } from './documents.ts';
 import type { TeamCollections } from '../team/documents.ts';
-import type { WebhookCollections } from '../webhooks/documents.ts';
 
 export class FormPush {
   private readonly outbox: Outbox;

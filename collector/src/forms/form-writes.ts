@@ -4,7 +4,6 @@
 // was, so two verdicts at once each move the counters from the state the other left.
 import type { DomainDoc } from '../domains/documents.ts';
 import type { FormDoc, FormCollections, FormVerdict } from './documents.ts';
-import { judged } from './forms-log.ts';
 
 /** Told of a submission stored (`before` null) or changed, with its domain's time zone. */
 export type FormReaction = (before: FormDoc | null, after: FormDoc, timeZone: string) => Promise<unknown>;
@@ -37,4 +36,10 @@ export class FormWrites {
   private async changed(before: FormDoc | null, after: FormDoc, timeZone: string): Promise<void> {
     await Promise.all(this.reactions.map((react) => react(before, after, timeZone)));
   }
+}
+
+/** Spam and lead from the signals and a person's verdict, which wins. */
+export function judged(signal: FormDoc['signal'], verdict: FormVerdict | null): Pick<FormDoc, 'spam' | 'lead'> {
+  if (verdict === null) return { spam: signal, lead: signal === null };
+  return { spam: verdict === 'spam' ? 'verdict' : null, lead: verdict === 'lead' };
 }

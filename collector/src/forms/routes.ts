@@ -12,7 +12,7 @@ import { parseBrowserBody } from '../http/body.ts';
 import { bodyRejection } from '../http/envelope.ts';
 import { trackingEnvelope } from '../http/tracking-envelope.ts';
 import type { Logger } from '../logger.ts';
-import { TrackingFailure } from '../tracking/failure.ts';
+import { TrackingFailure } from '../http/tracking-failure.ts';
 import type { FormSubmissions } from './submissions.ts';
 import type { DomainCollections } from '../domains/documents.ts';
 

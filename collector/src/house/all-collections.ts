@@ -2,7 +2,7 @@
 // (app.ts), the start (main.ts), the release upgrade (migrations.ts) and the command-line tools. A
 // service never takes this: it receives its own family's handles, and another family's by name.
 import type { Db } from 'mongodb';
-import { createIndexes } from '../db/family-collections.ts';
+import { createIndexes } from '../db/collections.ts';
 import { idCollections, type IdCollections } from '../db/documents.ts';
 import { agentCollections, agentIndexes, type AgentCollections } from '../agent/documents.ts';
 import { alertCollections, alertIndexes, type AlertCollections } from '../alerts/documents.ts';

@@ -1,6 +1,6 @@
-// Request counters of the rate limits: the shapes and indexes of their documents (db/collections.ts gathers every family's).
+// Request counters of the rate limits: the shapes and indexes of their documents (house/all-collections.ts gathers every family's).
 import type { Collection, Db } from 'mongodb';
-import { collectionsNamed } from '../db/family-collections.ts';
+import { collectionsNamed } from '../db/collections.ts';
 import type { IndexPlan } from '../db/index-plan.ts';
 
 export interface RateLimitDoc {

@@ -4,7 +4,7 @@
 import type { Middleware } from 'koa';
 import type { ZodType } from 'zod';
 import type { TrackingProblem } from '@ringtrail/shared';
-import { TrackingFailure } from '../tracking/failure.ts';
+import { TrackingFailure } from './tracking-failure.ts';
 import type { Logger } from '../logger.ts';
 import { bodyRejection, envelope } from './envelope.ts';
 import { checkParams } from './params.ts';

@@ -2,7 +2,7 @@
 // verdict on one.
 import type Router from '@koa/router';
 import type { Context } from 'koa';
-import { formPage, formsCsv, formsPage, rowOf, type FormFilters } from '../forms/forms-log.ts';
+import { formPage, formsCsv, formsPage, rowOf, type FormFilters } from '../reports/forms-log.ts';
 import { sendCsv, sourceClassFilter, yesNo } from './report-routes.ts';
 import type { FormWrites } from '../forms/form-writes.ts';
 import { bodyOf, parseBody } from '../http/body.ts';

@@ -4,7 +4,7 @@
 import type { CommandFailedEvent, CommandSucceededEvent, Db } from 'mongodb';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { heldNow } from '../reports/pools.ts';
-import { ADDRESS_HOLDS_ITS_LIMIT, NO_NUMBER_AVAILABLE } from '../tracking/failure.ts';
+import { ADDRESS_HOLDS_ITS_LIMIT, NO_NUMBER_AVAILABLE } from '../http/tracking-failure.ts';
 import type { DomainCollections } from '../domains/documents.ts';
 import type { WebhookCollections } from '../webhooks/documents.ts';
 import type { TrackingCollections } from '../tracking/documents.ts';

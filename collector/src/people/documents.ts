@@ -2,7 +2,7 @@
 // id are one person. Each key a person is known by is a document of its own whose `_id` is the
 // key: finding a caller's person is one `_id` lookup, which every engine does fast.
 import type { Collection, Db } from 'mongodb';
-import { collectionsNamed } from '../db/family-collections.ts';
+import { collectionsNamed } from '../db/collections.ts';
 import type { IndexPlan } from '../db/index-plan.ts';
 
 export interface PersonDoc {

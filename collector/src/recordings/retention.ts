@@ -2,7 +2,7 @@
 // `recordingRetentionDays` ago (365 unless it says otherwise; 0 keeps them) lose their audio; the
 // call stays, and says when its recording was deleted and by what. A person deletes one the same way.
 import type { Logger } from '../logger.ts';
-import { Rounds } from '../alerts/rounds.ts';
+import { Rounds } from '../rounds.ts';
 import { DEFAULT_RECORDING_RETENTION_DAYS } from '../domains/recording-settings.ts';
 import type { RecordingStates } from './states.ts';
 import type { RecordingStore } from './store.ts';

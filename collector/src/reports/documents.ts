@@ -1,7 +1,7 @@
 // The reports' traffic counters per day and their tables' counters per month (keywords, campaigns,
-// landing pages): the shapes of their documents (db/collections.ts gathers every family's).
+// landing pages): the shapes of their documents (house/all-collections.ts gathers every family's).
 import type { Collection, Db } from 'mongodb';
-import { collectionsNamed } from '../db/family-collections.ts';
+import { collectionsNamed } from '../db/collections.ts';
 
 /** Visits, views or sales of a day, in total or for one source class or keyword. */
 export interface TrafficCounts {

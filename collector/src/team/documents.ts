@@ -1,6 +1,6 @@
-// Accounts, their users and the back end's sessions: the shapes and indexes of their documents (db/collections.ts gathers every family's).
+// Accounts, their users and the back end's sessions: the shapes and indexes of their documents (house/all-collections.ts gathers every family's).
 import type { Collection, Db } from 'mongodb';
-import { collectionsNamed } from '../db/family-collections.ts';
+import { collectionsNamed } from '../db/collections.ts';
 import type { CarrierConnectionDoc } from '../carriers/documents.ts';
 import type { IndexPlan } from '../db/index-plan.ts';
 import type { WebhookEvent } from '../webhooks/events.ts';

@@ -1,7 +1,7 @@
-// Calls, SMS and blocked callers: the shapes and indexes of their documents (db/collections.ts gathers every family's).
+// Calls, SMS and blocked callers: the shapes and indexes of their documents (house/all-collections.ts gathers every family's).
 import type { CallStatus, RedirectPlan, RouteReason } from '@ringtrail/shared';
 import type { ObjectId, Collection, Db } from 'mongodb';
-import { collectionsNamed } from '../db/family-collections.ts';
+import { collectionsNamed } from '../db/collections.ts';
 import type { IndexPlan } from '../db/index-plan.ts';
 import type { Touch } from '../tracking/touches.ts';
 

@@ -2,7 +2,7 @@
 import { formatDotted, type SurtaxPhone } from '@ringtrail/shared';
 import type { DomainDoc, PoolConfig } from '../domains/documents.ts';
 import type { LeaseDoc } from './documents.ts';
-import { TrackingFailure } from './failure.ts';
+import { TrackingFailure } from '../http/tracking-failure.ts';
 import { canonicalIn, countryOf, nationalOf } from '../domains/phone-numbers.ts';
 
 /** `expiration`: -1 (or absent) the domain default, 0 now, positive that many seconds from now. */

@@ -1,6 +1,6 @@
-// Visits, views, clicks, the pools' slots and leases, overflow shows, numbers held per address: the shapes and indexes of their documents (db/collections.ts gathers every family's).
+// Visits, views, clicks, the pools' slots and leases, overflow shows, numbers held per address: the shapes and indexes of their documents (house/all-collections.ts gathers every family's).
 import type { Collection, Db } from 'mongodb';
-import { collectionsNamed } from '../db/family-collections.ts';
+import { collectionsNamed } from '../db/collections.ts';
 import type { Attribution } from './attribution.ts';
 import type { IndexPlan } from '../db/index-plan.ts';
 
@@ -165,4 +165,11 @@ export interface TrackingCollections {
 
 export function trackingCollections(db: Db): TrackingCollections {
   return collectionsNamed<TrackingCollections>(db, { slots: 'slots', leases: 'leases', visits: 'visits', views: 'views', viewKeys: 'view_keys', clicks: 'clicks', overflowShows: 'overflow_shows' });
+}
+
+/** The report counters a view and a refused number move (reports/traffic-days.ts), handed to the
+ * tracking service: tracking writes them, reports owns and reads them. */
+export interface TrafficCounts {
+  viewRecorded(domain: { _id: string; timeZone: string }, visit: Pick<VisitDoc, 'attribution' | 'isBot'> & { landingUrl?: string }, visitStarted: boolean, now: Date): Promise<void>;
+  numberRefused(domain: { _id: string; timeZone: string }, type: number, why: 'exhausted' | 'address-limit', now: Date): Promise<void>;
 }

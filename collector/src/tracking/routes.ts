@@ -8,7 +8,7 @@ import type { DomainCache } from '../domains/domain-cache.ts';
 import { bodyOf, parseBody } from '../http/body.ts';
 import { parseTrackingParams, trackingEnvelope } from '../http/tracking-envelope.ts';
 import type { Logger } from '../logger.ts';
-import { TrackingFailure } from './failure.ts';
+import { TrackingFailure } from '../http/tracking-failure.ts';
 import type { TrackingService } from './service.ts';
 
 export function trackingRoutes(domains: DomainCache, service: TrackingService, log: Logger): Router {

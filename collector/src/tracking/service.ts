@@ -9,20 +9,17 @@ import {
   type OspViewResponse,
   type SurtaxPhone,
 } from '@ringtrail/shared';
-import type { ClickDoc, ViewDoc, TrackingCollections } from './documents.ts';
+import type { ClickDoc, ViewDoc, TrackingCollections, TrafficCounts } from './documents.ts';
 import type { DomainDoc, DomainCollections } from '../domains/documents.ts';
 import type { IdAllocator } from '../db/ids.ts';
 import { clientDataEntry, expiryFor, inCountry, poolFor, surtaxPhoneOf } from './assignment.ts';
 import { countryOf, readingsIn } from '../domains/phone-numbers.ts';
 import { isBotAgent } from './bots.ts';
-import { ADDRESS_HOLDS_ITS_LIMIT, NO_NUMBER_AVAILABLE, TrackingFailure } from './failure.ts';
+import { ADDRESS_HOLDS_ITS_LIMIT, NO_NUMBER_AVAILABLE, TrackingFailure } from '../http/tracking-failure.ts';
 import type { AddressLimit } from './address-holds.ts';
 import { NumberPool, type ExpiryOutcome, type HeldNumber } from './pool.ts';
-import { TrafficDays } from '../reports/traffic-days.ts';
-import type { TrafficBuffer } from '../reports/traffic-buffer.ts';
 import { VisitLog } from './visits.ts';
 import { DEFAULT_NUMBERS_PER_ADDRESS } from '../domains/settings.ts';
-import type { ReportCollections } from '../reports/documents.ts';
 
 const ROBOT_WARNING = 'No tracking number for robots: the user agent is a known bot';
 
@@ -35,19 +32,17 @@ const refusalMessage = (refused: 'exhausted' | 'address-limit') => (refused === 
 export class TrackingService {
   private readonly pool: NumberPool;
   private readonly visits: VisitLog;
-  private readonly traffic: TrafficDays;
 
   constructor(
-    private readonly c: TrackingCollections & DomainCollections & ReportCollections,
+    private readonly c: TrackingCollections & DomainCollections,
     private readonly ids: IdAllocator,
     /** Told of each new view, before /ospView answers (the agent service pushes it to a live call). */
     private readonly onView: (domain: DomainDoc, view: ViewDoc) => Promise<void> = async () => {},
-    /** The process's summed traffic counters (traffic-buffer.ts); absent: one write per view. */
-    trafficBuffer?: TrafficBuffer,
+    /** The report counters a view or a refused number moves (reports/traffic-days.ts). */
+    private readonly traffic: TrafficCounts,
   ) {
     this.pool = new NumberPool(c);
-    this.traffic = new TrafficDays(c, trafficBuffer);
-    this.visits = new VisitLog(c, ids, this.traffic);
+    this.visits = new VisitLog(c, ids, traffic);
   }
 
   async view(domain: DomainDoc, req: OspViewRequest, now = new Date()): Promise<OspViewResponse> {

@@ -4,7 +4,7 @@ import type { ViewDoc, VisitDoc, TrackingCollections } from './documents.ts';
 import type { IdAllocator } from '../db/ids.ts';
 import { isDuplicateKey } from '../db/writes.ts';
 import { GroupedWrites } from '../db/grouped-writes.ts';
-import type { TrafficDays } from '../reports/traffic-days.ts';
+import type { TrafficCounts } from './documents.ts';
 import { attribute, type Attribution } from './attribution.ts';
 import { VisitTouches, type KnownVisit } from './visit-touches.ts';
 
@@ -48,7 +48,7 @@ export class VisitLog {
   constructor(
     private readonly c: TrackingCollections,
     private readonly ids: IdAllocator,
-    private readonly traffic: TrafficDays,
+    private readonly traffic: TrafficCounts,
   ) {
     this.newVisits = new GroupedWrites(c.visits);
     this.newViews = new GroupedWrites(c.views);

@@ -21,9 +21,6 @@ import type { DeliveryLogDoc, OutboxDoc, WebhookCollections } from './documents.
 import type { Logger } from '../logger.ts';
 import type { Outbox } from './outbox.ts';
 import { send, type SendResult } from './send.ts';
-import type { Mailer } from '../mail/mailer.ts';
-import type { MailBody } from '../mail/message.ts';
-import type { RecordingFetcher } from '../recordings/fetcher.ts';
 import type { TeamCollections } from '../team/documents.ts';
 
 export interface DeliveryOptions {
@@ -61,6 +58,16 @@ export function retryDelay(attempts: number, o: Pick<DeliveryOptions, 'firstRetr
   return Math.min(o.firstRetryMs * 2 ** Math.max(0, attempts - 1), o.maxRetryMs);
 }
 
+/** Sends an outbox mail (mail/mailer.ts). */
+export interface MailSender {
+  send(mail: { to: string }, id: string, signal?: AbortSignal): Promise<SendResult>;
+}
+
+/** Fetches a recording job's audio (recordings/fetcher.ts). */
+export interface RecordingSender {
+  fetch(m: OutboxDoc, signal?: AbortSignal): Promise<SendResult>;
+}
+
 export class DeliveryWorker {
   private readonly owner = `worker_${randomUUID()}`;
   private readonly inFlight = new Set<string>();
@@ -83,7 +90,7 @@ export class DeliveryWorker {
     private readonly onAttempt: (message: OutboxDoc, outcome: DeliveryLogDoc['outcome'], error: string | null) => void = () => {},
     /** What sends the messages that are no HTTP POST: mails (SMTP_URL; absent, a mail is given up at
      * once: mail is not configured) and recordings to fetch. */
-    private readonly senders: { mailer?: Mailer; recordings?: RecordingFetcher } = {},
+    private readonly senders: { mailer?: MailSender; recordings?: RecordingSender } = {},
   ) {
     this.unsubscribe = outbox.onEnqueue(() => this.wake());
   }
@@ -226,7 +233,7 @@ export class DeliveryWorker {
   /** A mail goes only to a member of the account still (one removed stops receiving at once), but
    * an invitation, which goes to someone who is not one yet. */
   private async deliverMail(m: OutboxDoc): Promise<SendResult> {
-    const mail = JSON.parse(m.body) as MailBody;
+    const mail = JSON.parse(m.body) as { to: string };
     if (!this.senders.mailer) return { delivered: false, httpStatus: null, error: 'mail is not configured: set SMTP_URL', permanent: true };
     if (m.label !== 'invitation' && !(await this.c.users.findOne({ _id: mail.to, accountId: m.accountId }, { projection: { _id: 1 } }))) return { delivered: false, httpStatus: null, error: `${mail.to} is no longer a member of the account`, permanent: true };
     return this.senders.mailer.send(mail, m._id, this.stopping.signal);
@@ -278,7 +285,7 @@ export class DeliveryWorker {
 /** What the log keeps of a mail: who it went to and what it said it was, never its text: an
  * invitation's or a reset's link, an unsubscribe link, are tokens. */
 function loggedMail(body: string): string {
-  const { to, subject } = JSON.parse(body) as MailBody;
+  const { to, subject } = JSON.parse(body) as { to: string; subject: string };
   return JSON.stringify({ to, subject });
 }
 

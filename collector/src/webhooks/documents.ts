@@ -1,6 +1,6 @@
-// The outbox of pushes and the log of delivery attempts: the shapes and indexes of their documents (db/collections.ts gathers every family's).
+// The outbox of pushes and the log of delivery attempts: the shapes and indexes of their documents (house/all-collections.ts gathers every family's).
 import type { Collection, Db } from 'mongodb';
-import { collectionsNamed } from '../db/family-collections.ts';
+import { collectionsNamed } from '../db/collections.ts';
 import type { IndexPlan } from '../db/index-plan.ts';
 
 /** Pushes are sent as the spec's form field `realtimeData`. */

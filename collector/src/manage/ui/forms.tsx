@@ -1,6 +1,6 @@
 // The forms log: each submission with what led to it, its contact fields (as text), lead or spam and
 // a person's verdict, pages with a count, and a link to the person's timeline.
-import type { FormRow } from '../../forms/forms-log.ts';
+import type { FormRow } from '../../reports/forms-log.ts';
 import { get, withQuery } from './api.ts';
 import { count, UNATTRIBUTED, when } from './format.ts';
 import { useLoad } from './hooks.ts';

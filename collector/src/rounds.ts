@@ -1,7 +1,7 @@
 // A round of work run every so often in the background, one at a time: a slow round delays the
 // next, never overlaps it; a failed one is logged and the next runs; stopping waits for the round
-// under way. The alert mailer, the summaries and the warnings each run theirs.
-import type { Logger } from '../logger.ts';
+// under way. The alert mailer, the summaries, the warnings, the recordings' retention and the carriers' number check each run theirs.
+import type { Logger } from './logger.ts';
 
 export class Rounds {
   private timer: NodeJS.Timeout | undefined;

@@ -3,12 +3,12 @@
 // visitor's pages; how a person's verdict on one wins over the spam signals. Knows nothing of HTTP.
 import type { DomainDoc } from '../domains/documents.ts';
 import { localDaysBetween, localTime } from '../domains/time-zone.ts';
-import type { DayRange } from '../reports/day-range.ts';
+import type { DayRange } from './day-range.ts';
 import type { Filter } from 'mongodb';
-import { CSV_MAX_ROWS, LOG_COUNT_LIMIT, LOG_PAGE_SIZE, sourceFilter } from '../reports/calls-log.ts';
-import { UNATTRIBUTED } from '../reports/call-sources.ts';
-import { csvLine } from '../reports/csv.ts';
-import type { FormDoc, FormSpamReason, FormCollections, FormVerdict } from './documents.ts';
+import { CSV_MAX_ROWS, LOG_COUNT_LIMIT, LOG_PAGE_SIZE, sourceFilter } from './calls-log.ts';
+import { UNATTRIBUTED } from './call-sources.ts';
+import { csvLine } from './csv.ts';
+import type { FormDoc, FormSpamReason, FormCollections, FormVerdict } from '../forms/documents.ts';
 import type { TrackingCollections } from '../tracking/documents.ts';
 
 /** The words of a call's verdict (telephony/leads.ts). */
@@ -82,15 +82,9 @@ export async function* formsCsv(c: FormCollections, domain: DomainDoc, range: Da
 }
 
 /** One submission, and the visitor's pages of its visit up to it. */
-export async function formPage(c: FormCollections & TrackingCollections, domain: DomainDoc, formId: number): Promise<(FormRow & { pages: { url: string; title: string; at: Date }[] }) | null> {
+export async function formPage(c: TrackingCollections & FormCollections, domain: DomainDoc, formId: number): Promise<(FormRow & { pages: { url: string; title: string; at: Date }[] }) | null> {
   const form = await c.forms.findOne({ _id: formId, domainId: domain._id });
   if (!form) return null;
   const views = form.visitId === null ? [] : await c.views.find({ visitId: form.visitId, createdAt: { $lte: form.submittedAt } }, { projection: { url: 1, pageTitle: 1, createdAt: 1 }, sort: { createdAt: 1 }, limit: 200 }).toArray();
   return { ...rowOf(form), pages: views.map((v) => ({ url: v.url, title: v.pageTitle, at: v.createdAt })) };
-}
-
-/** Spam and lead from the signals and a person's verdict, which wins. */
-export function judged(signal: FormDoc['signal'], verdict: FormVerdict | null): Pick<FormDoc, 'spam' | 'lead'> {
-  if (verdict === null) return { spam: signal, lead: signal === null };
-  return { spam: verdict === 'spam' ? 'verdict' : null, lead: verdict === 'lead' };
 }
