@@ -3,6 +3,7 @@
 import { CallAlerts } from '../alerts/call-alerts.ts';
 import { DEFAULT_GA4_ENDPOINT } from '../analytics/ga4.ts';
 import { CallSummaries } from './call-summaries.ts';
+import type { FormDoc } from '../forms/documents.ts';
 import { FormWrites } from '../forms/form-writes.ts';
 import { formContact, PersonContacts } from '../people/person-contacts.ts';
 import { FormSources } from '../reports/form-sources.ts';
@@ -39,6 +40,6 @@ export function wireFormWrites(c: AllCollections, { alerts = false }: { alerts?:
   return new FormWrites(c, [
     (before, after, timeZone) => sources.record(before, after, timeZone),
     (before, after) => people.record(before && formContact(before), formContact(after)),
-    ...(formAlerts ? [(before: Parameters<CallAlerts['formChanged']>[0], after: Parameters<CallAlerts['formChanged']>[1]) => formAlerts.formChanged(before, after)] : []),
+    ...(formAlerts ? [(before: FormDoc | null, after: FormDoc) => formAlerts.formChanged(before, after)] : []),
   ]);
 }
