@@ -3,12 +3,12 @@
 import { toCents, type AgentStats, type CallStartRequest, type CallStartResult } from '@ringtrail/shared';
 import type { AccountDoc } from '../team/documents.ts';
 import type { CallDoc, TelephonyCollections } from '../telephony/documents.ts';
-import type { CartDoc, OrderDoc, CommerceCollections } from '../commerce/documents.ts';
+import { CART_OPEN, type CartDoc, type OrderDoc, type CommerceCollections } from '../commerce/documents.ts';
 import type { DomainDoc, DomainCollections } from '../domains/documents.ts';
 import { addDays, dayCount, localDaysBetween, localInstant, localTime, MAX_RANGE_DAYS } from '../domains/time-zone.ts';
 import { AgentFailure } from '../http/agent-envelope.ts';
 import type { LiveCalls } from './live-calls.ts';
-import { CART_OPEN, callShape, cartShape, orderShape, viewShape } from './shapes.ts';
+import { callShape, cartShape, orderShape, viewShape } from './shapes.ts';
 import type { TrackingCollections } from '../tracking/documents.ts';
 
 /** callStart matches calls that started this close to the given startDate, either way. */

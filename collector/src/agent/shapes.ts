@@ -6,9 +6,6 @@ import type { CartDoc, OrderDoc, ProductLine } from '../commerce/documents.ts';
 import type { ViewDoc } from '../tracking/documents.ts';
 import { localTime } from '../domains/time-zone.ts';
 
-/** Cart status codes (the spec shows the field, not its values). */
-export { CART_OPEN, CART_ORDERED } from '../commerce/documents.ts';
-
 /** A call whose outcome is not reported yet (ringing or going on). */
 export const CALL_IN_PROGRESS = 'IN_PROGRESS';
 

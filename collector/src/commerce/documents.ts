@@ -5,7 +5,7 @@ import type { Touch } from '../tracking/touches.ts';
 import type { OutboxMessage } from '../webhooks/documents.ts';
 import type { IndexPlan } from '../db/index-plan.ts';
 
-/** A cart's status, as the agent service shows it (spec document 3). */
+/** Cart status codes, as the agent service shows them (the spec shows the field, not its values). */
 export const CART_OPEN = 1;
 export const CART_ORDERED = 2;
 

@@ -1,7 +1,7 @@
 // Writes of a form submission, and what follows each: the report counters (reports/form-sources.ts)
 // and its person's entries (people/person-contacts.ts) move by exactly the change, and a new lead
-// raises its e-mail alerts (alerts/call-alerts.ts). A verdict is one atomic update that answers the submission as it
-// was, so two verdicts at once each move the counters from the state the other left.
+// raises its e-mail alerts (alerts/call-alerts.ts). A verdict is one atomic update that answers the
+// submission as it was, so two verdicts at once each move the counters from the state the other left.
 import type { DomainDoc } from '../domains/documents.ts';
 import type { FormDoc, FormCollections, FormVerdict } from './documents.ts';
 
@@ -10,7 +10,7 @@ export type FormReaction = (before: FormDoc | null, after: FormDoc, timeZone: st
 
 export class FormWrites {
   /** `reactions`: the report counters, the person's entries, the alerts, wired by the house
-   * (house/form-writes.ts); forms knows none of those families. */
+   * (house/writes.ts); forms knows none of those families. */
   constructor(
     private readonly c: FormCollections,
     private readonly reactions: readonly FormReaction[],

@@ -1,7 +1,8 @@
 // What the data API and the back end read instead of the calls themselves, kept at every call
-// write (house/writes.ts), across three families: the daily rollups (call-days.ts), the hourly page buckets (call-pages.ts), each caller's
-// calls (caller-calls.ts), the calls by source and keyword of the back end's reports
-// (reports/call-sources.ts), and each person's contacts (people/person-contacts.ts).
+// write (house/writes.ts) across three families: the daily rollups (data/call-days.ts), the hourly
+// page buckets (data/call-pages.ts), each caller's calls (data/caller-calls.ts), the calls by source
+// and keyword of the back end's reports (reports/call-sources.ts), and each person's contacts
+// (people/person-contacts.ts).
 import type { CallDoc, TelephonyCollections } from '../telephony/documents.ts';
 import { CallSources } from '../reports/call-sources.ts';
 import { FormSources } from '../reports/form-sources.ts';

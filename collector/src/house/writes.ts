@@ -8,6 +8,7 @@ import { FormWrites } from '../forms/form-writes.ts';
 import { formContact, PersonContacts } from '../people/person-contacts.ts';
 import { FormSources } from '../reports/form-sources.ts';
 import { CallWrites } from '../telephony/call-writes.ts';
+import type { CallDoc } from '../telephony/documents.ts';
 import { LeadEvents } from '../telephony/lead-events.ts';
 import { CallPush } from '../data/call-push.ts';
 import type { AllCollections } from './all-collections.ts';
@@ -28,7 +29,7 @@ export function wireCallWrites(c: AllCollections, { ga4Endpoint = DEFAULT_GA4_EN
   const callAlerts = alerts ? new CallAlerts(c) : null;
   return new CallWrites(c, {
     first: (before, after) => summaries.record(before, after),
-    then: [(before, after) => pushes.changed(before, after), (before, after) => leadEvents.changed(before, after), ...(callAlerts ? [callAlerts.changed.bind(callAlerts)] : [])],
+    then: [(before, after) => pushes.changed(before, after), (before, after) => leadEvents.changed(before, after), ...(callAlerts ? [(before: CallDoc | null, after: CallDoc) => callAlerts.changed(before, after)] : [])],
   });
 }
 

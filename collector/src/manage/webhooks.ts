@@ -2,10 +2,9 @@
 // the delivery log with "send again". Knows nothing of HTTP.
 import { randomBytes } from 'node:crypto';
 import type { AccountDoc, TeamCollections } from '../team/documents.ts';
-import { LOGGED_KINDS, type DeliveryLogDoc, type WebhookCollections } from '../webhooks/documents.ts';
+import { LOGGED_KINDS, WEBHOOK_CONTENT_TYPE, type DeliveryLogDoc, type WebhookCollections } from '../webhooks/documents.ts';
 import { hashKey, newKey } from '../domains/keys.ts';
 import { ManageFailure } from '../http/manage-envelope.ts';
-import { WEBHOOK_CONTENT_TYPE } from '../webhooks/documents.ts';
 import { privateAddressOf } from '../webhooks/public-address.ts';
 import type { Outbox } from '../webhooks/outbox.ts';
 

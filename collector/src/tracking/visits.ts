@@ -1,10 +1,9 @@
 // Visits and views: a visit is one session of a visitor; it ends after 30 minutes without a view.
 import type { DomainDoc } from '../domains/documents.ts';
-import type { ViewDoc, VisitDoc, TrackingCollections } from './documents.ts';
+import type { ViewDoc, VisitDoc, TrackingCollections, TrafficCounts } from './documents.ts';
 import type { IdAllocator } from '../db/ids.ts';
 import { isDuplicateKey } from '../db/writes.ts';
 import { GroupedWrites } from '../db/grouped-writes.ts';
-import type { TrafficCounts } from './documents.ts';
 import { attribute, type Attribution } from './attribution.ts';
 import { VisitTouches, type KnownVisit } from './visit-touches.ts';
 
