@@ -82,6 +82,12 @@ const configSchema = z.object({
   PUBLIC_URL: z.url({ protocol: /^https?$/, error: 'must be an http or https URL' }).optional(),
   SMTP_URL: smtpUrl.optional(),
   MAIL_FROM: mailFrom.optional(),
+  /** `local`: the bundled engine (transcripts/local-engine.ts); else an OpenAI-compatible engine's base URL. */
+  TRANSCRIBE_URL: z.union([z.literal('local'), z.url({ protocol: /^https?$/ })], { error: 'must be local (the bundled engine) or the http(s) base URL of an OpenAI-compatible speech-to-text service' }).optional(),
+  TRANSCRIBE_API_KEY: z.string().min(1).optional(),
+  TRANSCRIBE_MODEL: z.string().min(1).max(200).optional(),
+  TRANSCRIBE_LOCAL_MODEL: z.string().min(1).optional(),
+  TRANSCRIBE_CONCURRENCY: z.coerce.number({ error: 'must be a number of transcripts at once' }).int().min(1).max(16).default(1),
 });
 
 export interface Config {
@@ -131,6 +137,19 @@ export interface Config {
   dataPagesAtOnce: number;
   /** Mail (SMTP_URL, MAIL_FROM); unset: nothing is ever sent (mail/mailer.ts). */
   mail?: { smtpUrl: string; from: string };
+  /** Speech-to-text (TRANSCRIBE_*); unset: no call is transcribed. */
+  transcribe?: TranscribeConfig;
+}
+
+export interface TranscribeConfig {
+  /** `local`, or the engine's base URL. */
+  url: string;
+  apiKey?: string;
+  /** Sent as `model`: TRANSCRIBE_MODEL, else `whisper-1` (OpenAI's name), the bundled model's own locally. */
+  model?: string;
+  /** A CTranslate2 Whisper model's directory for the bundled engine, instead of tiny.en. */
+  localModel?: string;
+  concurrency: number;
 }
 
 export class ConfigError extends Error {}
@@ -178,6 +197,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     domainCacheMs: c.DOMAIN_CACHE_MS,
     dataPagesAtOnce: c.DATA_PAGES_AT_ONCE,
     ...(c.SMTP_URL ? { mail: { smtpUrl: c.SMTP_URL, from: c.MAIL_FROM ?? defaultSender(c.PUBLIC_URL) } } : {}),
+    ...(c.TRANSCRIBE_URL
+      ? {
+          transcribe: {
+            url: c.TRANSCRIBE_URL,
+            ...(c.TRANSCRIBE_API_KEY ? { apiKey: c.TRANSCRIBE_API_KEY } : {}),
+            ...(c.TRANSCRIBE_MODEL ? { model: c.TRANSCRIBE_MODEL } : {}),
+            ...(c.TRANSCRIBE_LOCAL_MODEL ? { localModel: path.resolve(c.TRANSCRIBE_LOCAL_MODEL) } : {}),
+            concurrency: c.TRANSCRIBE_CONCURRENCY,
+          },
+        }
+      : {}),
   };
 }
 

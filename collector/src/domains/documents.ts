@@ -4,6 +4,7 @@ import { collectionsNamed } from '../db/collections.ts';
 import type { NumberAtCarrier } from '../carriers/documents.ts';
 import type { DisplayMode, TimetableEntry } from '@ringtrail/shared';
 import type { RecordingSettings } from './recording-settings.ts';
+import type { KeyPhrase, TranscriptionSettings } from './transcription-settings.ts';
 import type { FormTrackingSettings } from './form-tracking.ts';
 import type { IndexPlan } from '../db/index-plan.ts';
 import type { LeadRule } from './lead-rule.ts';
@@ -66,6 +67,9 @@ export interface DomainDoc {
   leadRule?: LeadRule;
   /** Ours (recording-settings.ts), absent in domains made before them: off, kept 365 days. */
   recording?: RecordingSettings;
+  /** Ours (transcription-settings.ts), absent in domains made before them: off, no key phrases. */
+  transcription?: TranscriptionSettings;
+  keyPhrases?: KeyPhrase[];
   /** Ours (form-tracking.ts), absent in domains made before it: off. */
   formTracking?: FormTrackingSettings;
   recordingRetentionDays?: number;

@@ -8,6 +8,7 @@ import { currencyOf } from './locale.ts';
 import type { DomainDoc } from './documents.ts';
 import { DEFAULT_LEAD_RULE, leadRule } from './lead-rule.ts';
 import { DEFAULT_COUNTRY, isCountry, writtenNumberIn } from './phone-numbers.ts';
+import { keyPhrasesIn, TRANSCRIPTION_OFF, transcriptionSettings } from './transcription-settings.ts';
 import { DEFAULT_RECORDING_RETENTION_DAYS, recordingRetentionDays, recordingSettingsIn } from './recording-settings.ts';
 import { FORM_TRACKING_OFF, formTrackingSettings } from './form-tracking.ts';
 
@@ -156,6 +157,9 @@ export const domainSettingsIn = (country: string) => z.object({
   recordingRetentionDays: recordingRetentionDays.default(DEFAULT_RECORDING_RETENTION_DAYS),
   /** Ours (form-tracking.ts): whether the site's form submissions are captured, and which extra fields. */
   formTracking: formTrackingSettings.default(FORM_TRACKING_OFF),
+  /** Ours (transcription-settings.ts): whether recorded calls are transcribed, in which language, and the phrases spotted. */
+  transcription: transcriptionSettings.default(TRANSCRIPTION_OFF),
+  keyPhrases: keyPhrasesIn.default([]),
 });
 /** The settings of a French domain, or as stored (numbers in the canonical form). */
 export const domainSettings = domainSettingsIn(DEFAULT_COUNTRY);

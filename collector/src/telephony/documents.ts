@@ -51,6 +51,17 @@ export interface CallRecording {
   carrierDeletedAt?: Date;
 }
 
+/** Ours (transcripts/): the call's transcript, made from its stored recording. Its turns are in the
+ * transcripts family's own collection; the call keeps what its lists and records show. */
+export interface CallTranscript {
+  status: 'ready' | 'failed' | 'deleted';
+  /** The labels of the domain's key phrases heard, in the domain's order. */
+  keyPhrases: string[];
+  at: Date;
+  /** Why there is none (`failed`). */
+  error?: string;
+}
+
 export interface CallDoc extends CallAttribution {
   _id: number;
   domainId: string;
@@ -85,6 +96,7 @@ export interface CallDoc extends CallAttribution {
   /** The call-center agent who took the call (callStart or setAgentToCall); absent or null: none yet. */
   agent?: string | null;
   recording?: CallRecording;
+  transcript?: CallTranscript;
   /** Revision, raised by every carrier report: a report's change applies only to the call it read. */
   rev: number;
   /** Visits that held the number in the reservation window before the call (telephony/call-match.ts);

@@ -11,7 +11,9 @@
 // - No one slow source stops the others: every attempt has a total deadline (send.ts, the recording
 //   fetcher's pace, the mailer's), a host holds at most PER_HOST of the PARALLEL slots, and
 //   recordings (large, from addresses a request named) at most RECORDING_SLOTS, so mails and pushes
-//   always find room.
+//   always find room; transcripts (minutes of an engine's time each) at most `transcribeConcurrency`.
+// - An attempt that takes longer than its lease (a transcript) renews it while it runs, so no other
+//   worker takes it meanwhile.
 // - Stopping abandons the attempts under way (their claims released, no attempt counted): they are
 //   retried after the restart, and the process exits within its drain time.
 import { randomUUID } from 'node:crypto';
@@ -32,6 +34,8 @@ export interface DeliveryOptions {
   firstRetryMs: number;
   maxRetryMs: number;
   giveUpAfterMs: number;
+  /** Transcripts made at once (TRANSCRIBE_CONCURRENCY). */
+  transcribeConcurrency: number;
 }
 
 export const DEFAULT_DELIVERY: DeliveryOptions = {
@@ -42,6 +46,7 @@ export const DEFAULT_DELIVERY: DeliveryOptions = {
   firstRetryMs: 1000,
   maxRetryMs: 60_000,
   giveUpAfterMs: 24 * 3600_000,
+  transcribeConcurrency: 1,
 };
 
 /** How many stream heads one worker sends at once, at most how many of them to one host, and at
@@ -63,7 +68,7 @@ export interface MailSender {
   send(mail: { to: string }, id: string, signal?: AbortSignal): Promise<SendResult>;
 }
 
-/** Fetches a recording job's audio (recordings/fetcher.ts). */
+/** Fetches a recording job's audio (recordings/fetcher.ts), or makes a call's transcript (transcripts/transcriber.ts). */
 export interface RecordingSender {
   fetch(m: OutboxDoc, signal?: AbortSignal): Promise<SendResult>;
 }
@@ -72,7 +77,8 @@ export class DeliveryWorker {
   private readonly owner = `worker_${randomUUID()}`;
   private readonly inFlight = new Set<string>();
   private readonly inFlightHosts = new Map<string, number>();
-  private inFlightRecordings = 0;
+  /** Attempts under way of the kinds that have a limit of their own (slotsOf). */
+  private readonly inFlightKinds = new Map<OutboxDoc['kind'], number>();
   /** Aborted by stop(): every attempt under way gives up at once. */
   private readonly stopping = new AbortController();
   private running = false;
@@ -90,7 +96,7 @@ export class DeliveryWorker {
     private readonly onAttempt: (message: OutboxDoc, outcome: DeliveryLogDoc['outcome'], error: string | null) => void = () => {},
     /** What sends the messages that are no HTTP POST: mails (SMTP_URL; absent, a mail is given up at
      * once: mail is not configured) and recordings to fetch. */
-    private readonly senders: { mailer?: MailSender; recordings?: RecordingSender } = {},
+    private readonly senders: { mailer?: MailSender; recordings?: RecordingSender; transcripts?: RecordingSender } = {},
   ) {
     this.unsubscribe = outbox.onEnqueue(() => this.wake());
   }
@@ -140,17 +146,16 @@ export class DeliveryWorker {
   private async tick(now = new Date()): Promise<void> {
     for (const m of await this.dueHeads(now)) {
       const host = hostOf(m.url);
-      const recording = m.kind === 'recording';
       this.inFlight.add(m.stream);
       this.inFlightHosts.set(host, (this.inFlightHosts.get(host) ?? 0) + 1);
-      if (recording) this.inFlightRecordings++;
+      this.inFlightKinds.set(m.kind, (this.inFlightKinds.get(m.kind) ?? 0) + 1);
       void this.attempt(m)
         .catch((err) => this.log.error({ err, messageId: m._id }, 'webhook delivery failed'))
         .finally(() => {
           this.inFlight.delete(m.stream);
           this.inFlightHosts.set(host, this.inFlightHosts.get(host)! - 1);
           if (this.inFlightHosts.get(host) === 0) this.inFlightHosts.delete(host);
-          if (recording) this.inFlightRecordings--;
+          this.inFlightKinds.set(m.kind, this.inFlightKinds.get(m.kind)! - 1);
           this.wake(); // the stream's next message may be ready
         });
     }
@@ -165,7 +170,7 @@ export class DeliveryWorker {
   private async dueHeads(now: Date): Promise<OutboxDoc[]> {
     const seen = new Set<string>();
     const perHost = new Map(this.inFlightHosts);
-    let recordings = this.inFlightRecordings;
+    const perKind = new Map(this.inFlightKinds);
     const due: OutboxDoc[] = [];
     const room = PARALLEL - this.inFlight.size;
     for (let round = 0; round < MAX_ROUNDS && due.length < room; round++) {
@@ -174,15 +179,19 @@ export class DeliveryWorker {
         if (seen.has(m.stream) || due.length >= room) continue;
         seen.add(m.stream);
         const host = hostOf(m.url);
-        const recording = m.kind === 'recording';
-        if (m.nextAttemptAt > now || m.claimedUntil > now || this.inFlight.has(m.stream) || (perHost.get(host) ?? 0) >= PER_HOST || (recording && recordings >= RECORDING_SLOTS)) continue;
+        if (m.nextAttemptAt > now || m.claimedUntil > now || this.inFlight.has(m.stream) || (perHost.get(host) ?? 0) >= PER_HOST || (perKind.get(m.kind) ?? 0) >= this.slotsOf(m.kind)) continue;
         perHost.set(host, (perHost.get(host) ?? 0) + 1);
-        if (recording) recordings++;
+        perKind.set(m.kind, (perKind.get(m.kind) ?? 0) + 1);
         due.push(m);
       }
       if (batch.length < BATCH) break;
     }
     return due;
+  }
+
+  /** How many attempts of a kind may be under way at once. */
+  private slotsOf(kind: OutboxDoc['kind']): number {
+    return kind === 'recording' ? RECORDING_SLOTS : kind === 'transcript' ? this.o.transcribeConcurrency : PARALLEL;
   }
 
   private async drained(): Promise<void> {
@@ -192,6 +201,8 @@ export class DeliveryWorker {
   private async attempt(seen: OutboxDoc): Promise<void> {
     const message = await this.claim(seen);
     if (!message) return;
+    // Renewed at half its length while the attempt runs: a long one (a transcript) keeps its claim.
+    const renew = setInterval(() => void this.c.outbox.updateOne({ _id: message._id, claimedBy: this.owner }, { $set: { claimedUntil: new Date(Date.now() + this.o.leaseMs) } }).catch(() => undefined), this.o.leaseMs / 2);
     try {
       const result = await this.deliver(message);
       // Stopped meanwhile: not an attempt that failed, but one to make again after the restart.
@@ -200,6 +211,8 @@ export class DeliveryWorker {
     } catch (err) {
       await this.c.outbox.updateOne({ _id: message._id, claimedBy: this.owner }, { $set: UNCLAIMED });
       throw err;
+    } finally {
+      clearInterval(renew);
     }
   }
 
@@ -218,6 +231,7 @@ export class DeliveryWorker {
     if (m.kind === 'mail') return this.deliverMail(m);
     const signal = this.stopping.signal;
     if (m.kind === 'recording') return this.senders.recordings ? this.senders.recordings.fetch(m, signal) : { delivered: false, httpStatus: null, error: 'recordings are not fetched by this process', permanent: false };
+    if (m.kind === 'transcript') return this.senders.transcripts ? this.senders.transcripts.fetch(m, signal) : { delivered: false, httpStatus: null, error: 'no speech-to-text engine is configured in this process (TRANSCRIBE_URL)', permanent: false };
     const headers: Record<string, string> = { 'content-type': m.contentType, 'user-agent': 'RingTrail-Webhooks/1' };
     if (m.signed) {
       const account = await this.c.accounts.findOne({ _id: m.accountId });

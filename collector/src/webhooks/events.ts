@@ -1,8 +1,9 @@
 // The pushes an account may ask for beside the call center's view, cart and order (ours).
 import { z } from 'zod';
 
-/** `call`: each call as it ends and when its lead changes; `form`: each form submission that is not spam. */
-export const WEBHOOK_EVENTS = ['call', 'form'] as const;
+/** `call`: each call as it ends and when its lead changes; `form`: each form submission that is not spam;
+ * `transcript`: a call's transcript, once made (transcripts/). */
+export const WEBHOOK_EVENTS = ['call', 'form', 'transcript'] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 
 /** A list of events, each once. */

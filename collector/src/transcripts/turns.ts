@@ -1,0 +1,64 @@
+// An engine's answers made into turns: the words of each channel (the caller's and the agent's, or
+// one mono stream) in the recording's time, parts joined at their seams, card numbers redacted,
+// then merged by time into turns of one speaker each.
+import type { Speaker, Turn } from './documents.ts';
+import { redactCards, type TimedWord } from './redact.ts';
+
+/** What the engine said of one part (OpenAI's verbose_json: `segments`, and `words` when asked). */
+export interface EngineAnswer {
+  duration?: number;
+  segments?: { start: number; end: number; text: string }[];
+  words?: { word: string; start: number; end: number }[];
+}
+
+/** A pause this long, or a turn this long, starts a new turn of the same speaker. */
+const TURN_PAUSE_SECONDS = 1.5;
+const TURN_MAX_SECONDS = 30;
+
+/** The words of an answer, at `offset` seconds into the recording. An engine that gives no words
+ * gives segments: their words are spread evenly over each one. */
+export function wordsOfAnswer(answer: EngineAnswer, offset: number): TimedWord[] {
+  const at = (s: number) => Math.round((offset + s) * 1000) / 1000;
+  if (answer.words?.length) return answer.words.map((w) => ({ word: w.word.trim(), start: at(w.start), end: at(w.end) })).filter((w) => w.word !== '');
+  return (answer.segments ?? []).flatMap((s) => {
+    const words = s.text.trim().split(/\s+/).filter(Boolean);
+    const step = (s.end - s.start) / Math.max(1, words.length);
+    return words.map((word, i) => ({ word, start: at(s.start + i * step), end: at(s.start + (i + 1) * step) }));
+  });
+}
+
+/** One part's words, kept where the part is the one that hears them: from `from` (the middle of its
+ * overlap with the part before) to `to` (the middle of the next overlap). A word said across a seam
+ * starts on one side of it in both parts, so it is kept once. */
+export const keptBetween = (words: TimedWord[], from: number, to: number) => words.filter((w) => w.start >= from && w.start < to);
+
+/** Each speaker's words (in time order, card numbers redacted), merged into turns. */
+export function turnsOf(streams: { speaker: Speaker; words: TimedWord[] }[]): Turn[] {
+  const all = streams.flatMap(({ speaker, words }) => redactCards(words).map((w) => ({ ...w, speaker })));
+  all.sort((a, b) => a.start - b.start || a.end - b.end);
+  const turns: Turn[] = [];
+  for (const w of all) {
+    const last = turns.at(-1);
+    if (last && last.speaker === w.speaker && w.start - last.end <= TURN_PAUSE_SECONDS && w.end - last.start <= TURN_MAX_SECONDS) {
+      last.text += ` ${w.word}`;
+      last.end = Math.max(last.end, w.end);
+    } else turns.push({ speaker: w.speaker, start: w.start, end: w.end, text: w.word });
+  }
+  return turns;
+}
+
+/** The turns as text, one a line: `caller: …`, `agent: …`, or the words alone when no speaker is known. */
+export const transcriptText = (turns: Turn[]) => turns.map((t) => (t.speaker ? `${t.speaker}: ${t.text}` : t.text)).join('\n');
+
+/** `HH:MM:SS.mmm`, as WebVTT writes times. */
+function vttTime(seconds: number): string {
+  const ms = Math.round(seconds * 1000);
+  const pad = (n: number, w = 2) => String(n).padStart(w, '0');
+  return `${pad(Math.floor(ms / 3_600_000))}:${pad(Math.floor(ms / 60_000) % 60)}:${pad(Math.floor(ms / 1000) % 60)}.${pad(ms % 1000, 3)}`;
+}
+
+/** The turns as WebVTT captions, each cue voiced by its speaker (`<v caller>`). */
+export function transcriptVtt(turns: Turn[]): string {
+  const cues = turns.map((t, i) => `${i + 1}\n${vttTime(t.start)} --> ${vttTime(Math.max(t.end, t.start + 0.001))}\n${t.speaker ? `<v ${t.speaker}>` : ''}${t.text.replace(/-->/g, '->').replace(/[<&]/g, (c) => (c === '<' ? '&lt;' : '&amp;'))}`);
+  return `WEBVTT\n\n${cues.join('\n\n')}\n`;
+}
