@@ -56,7 +56,9 @@ import { DEFAULT_TWILIO_API_BASE } from './carriers/twilio-client.ts';
 import { NumberCheck } from './carriers/number-check.ts';
 import { formRoutes } from './forms/routes.ts';
 import { FormSubmissions } from './forms/submissions.ts';
-import { wireCallWrites, wireFormWrites } from './house/writes.ts';
+import { wireCallWritesAndTranscripts, wireFormWrites } from './house/writes.ts';
+import { EngineClient, type EngineSettings } from './transcripts/engine-client.ts';
+import { Transcriber } from './transcripts/transcriber.ts';
 import { People } from './people/people.ts';
 import { Recordings } from './recordings/recordings.ts';
 import { RecordingStore } from './recordings/store.ts';
@@ -110,6 +112,8 @@ export interface AppOptions {
   listenUrl?: string;
   /** How often alerts are looked for, and how long a person's immediate ones gather (tests shorten them). */
   alertTimings?: { everyMs?: number; gatherMs?: number };
+  /** The speech-to-text engine (TRANSCRIBE_URL, or the bundled one main.ts started); absent: no transcripts. */
+  transcribe?: EngineSettings;
 }
 
 export interface CollectorApp {
@@ -137,7 +141,7 @@ export function createApp(options: AppOptions): CollectorApp {
   const tracking = new TrackingService(c, ids, (domain, view) => push.viewAdded(domain, view), new TrafficDays(c, traffic));
   const ga4Endpoint = options.ga4Endpoint ?? DEFAULT_GA4_ENDPOINT;
   const publicUrl = (options.publicUrl ?? options.listenUrl ?? DEFAULT_PUBLIC_URL).replace(/\/$/, '');
-  const callWrites = wireCallWrites(c, { ga4Endpoint, alerts: Boolean(options.mail), publicUrl });
+  const { writes: callWrites, transcripts } = wireCallWritesAndTranscripts(c, { ga4Endpoint, alerts: Boolean(options.mail), publicUrl, transcribe: Boolean(options.transcribe) });
   const formWrites = wireFormWrites(c, { alerts: Boolean(options.mail) });
   const people = new People(c, ids, callWrites);
   const telephony = new TelephonyService(c, ids, new CallRouter(c, new NumberPool(c)), (callId) => liveCalls.end(callId), callWrites, people);
@@ -155,6 +159,11 @@ export function createApp(options: AppOptions): CollectorApp {
     twilioCredentialsFor: (accountSid) => carriers.basicAuthFor(accountSid),
     ...(options.twilio?.authToken ? { twilioAuthToken: options.twilio.authToken } : {}),
   });
+  const engine = options.transcribe ? new EngineClient(options.transcribe) : null;
+  const transcriber = engine && new Transcriber(c, engine, recordingStore, transcripts, (result, seconds) => {
+    metrics.transcripts.inc({ result });
+    metrics.transcribedSeconds.inc(seconds);
+  });
   const worker = new DeliveryWorker(
     c,
     outbox,
@@ -164,8 +173,9 @@ export function createApp(options: AppOptions): CollectorApp {
       metrics.deliveries.inc({ kind: message.kind, outcome });
       if (message.kind === 'mail') metrics.mailSent.inc({ kind: message.label, result: outcome });
       if (message.kind === 'recording' && message.label !== CARRIER_DELETE && outcome === 'abandoned') void recordings.failed((JSON.parse(message.body) as RecordingJob).callId, error ?? 'given up').catch((err) => log.error({ err }, 'marking a recording as failed did not work'));
+      if (message.kind === 'transcript' && outcome === 'abandoned' && transcriber) void transcriber.failed((JSON.parse(message.body) as { callId: number }).callId, error ?? 'given up').catch((err) => log.error({ err }, 'marking a transcript as failed did not work'));
     },
-    { mailer, recordings },
+    { mailer, recordings, ...(transcriber ? { transcripts: transcriber } : {}) },
   );
   if (run) {
     worker.start();
@@ -214,7 +224,7 @@ export function createApp(options: AppOptions): CollectorApp {
     twilioRoutes(telephony, recordingIntake, { ...options.twilio, signerFor: (accountSid, called) => carriers.signerFor(accountSid, called) }, log),
     commerceRoutes(domains, commerce, log),
     agentRoutes(c, agents, log),
-    manageRoutes(c, signInLimit, { outbox, agents, offline, callWrites, formWrites, domains, traffic, recordings: { store: recordingStore, states: recordingStates }, carriers, people }, { signUp: options.signUp ?? true, publicWebhooksOnly: deliveryOptions.publicOnly, mail: options.mail ? { from: options.mail.from } : {}, publicUrl }, log),
+    manageRoutes(c, signInLimit, { outbox, agents, offline, callWrites, formWrites, domains, traffic, recordings: { store: recordingStore, states: recordingStates }, carriers, people, engine }, { signUp: options.signUp ?? true, publicWebhooksOnly: deliveryOptions.publicOnly, mail: options.mail ? { from: options.mail.from } : {}, publicUrl }, log),
     managePageRoutes(),
     sharedPageRoutes(c, signInLimit, log),
     unsubscribeRoutes(c, publicUrl),

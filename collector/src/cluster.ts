@@ -8,15 +8,18 @@ import type { Config } from './config.ts';
 import { databaseOptions, openDatabase } from './house/open-database.ts';
 import { allCollections } from './house/all-collections.ts';
 import type { Logger } from './logger.ts';
+import { engineOf } from './transcripts/engine-settings.ts';
 import { allowDemoOrigins, demoOrigins, printBanner, seedDemoIfEmpty, startDemoHistory } from './start-banner.ts';
 
 export async function runPrimary(config: Config, log: Logger): Promise<void> {
   const database = await openDatabase({ ...databaseOptions(config), operationTimeoutMs: config.operationTimeoutMs, log });
   const c = allCollections(database.db);
   const demoSeeded = config.demo && (await seedDemoIfEmpty(c, log));
+  // The bundled engine runs once, beside this process; the collector processes reach it on loopback.
+  const engine = config.transcribe?.url === 'local' ? await engineOf(config.transcribe, (line) => log.info(line)) : null;
   let stopping = false;
   const fork = (): Worker => {
-    const worker = cluster.fork({ MONGODB_URI: config.mongodbUri ?? database.uri });
+    const worker = cluster.fork({ MONGODB_URI: config.mongodbUri ?? database.uri, ...(engine ? { TRANSCRIBE_URL: engine.settings.url, TRANSCRIBE_MODEL: engine.settings.model } : {}) });
     worker.on('exit', (code, signal) => {
       if (stopping) return;
       log.error({ pid: worker.process.pid, code, signal }, 'a collector process died: starting another');
@@ -47,6 +50,7 @@ export async function runPrimary(config: Config, log: Logger): Promise<void> {
           }),
       ),
     );
+    await engine?.stop();
     await database.close();
     log.info('stopped');
   };

@@ -9,6 +9,7 @@ import { allCollections } from './house/all-collections.ts';
 import { createApp } from './app.ts';
 import { createHttpServer, listenUrlOf, serve } from './http/server.ts';
 import { createLogger } from './logger.ts';
+import { engineOf } from './transcripts/engine-settings.ts';
 import { allowDemoOrigins, demoOrigins, printBanner, seedDemoIfEmpty, startDemoHistory } from './start-banner.ts';
 
 const config = loadConfigOrExit();
@@ -24,6 +25,8 @@ if (config.workers > 1 && cluster.isPrimary) {
   const database = await openDatabase({ ...databaseOptions(config), operationTimeoutMs: config.operationTimeoutMs, log });
   const c = allCollections(database.db);
   const demoSeeded = cluster.isPrimary && config.demo && (await seedDemoIfEmpty(c, log));
+  // The bundled engine (TRANSCRIBE_URL=local) is installed on first start and runs beside this process.
+  const engine = config.transcribe ? await engineOf(config.transcribe, (line) => log.info(line)) : null;
 
   // Listening first: the app's links, without PUBLIC_URL, name the port it really has (PORT=0 picks one).
   const server = createHttpServer(null, { requestTimeoutMs: config.requestTimeoutMs }).listen(config.port, config.host);
@@ -37,7 +40,8 @@ if (config.workers > 1 && cluster.isPrimary) {
     browserLimits: config.browserLimits,
     demoPages: config.demo,
     ...(config.telephonyApiKey ? { telephonyApiKey: config.telephonyApiKey } : {}),
-    delivery: { publicOnly: !config.allowPrivateWebhooks },
+    delivery: { publicOnly: !config.allowPrivateWebhooks, transcribeConcurrency: config.transcribe?.concurrency ?? 1 },
+    ...(engine ? { transcribe: engine.settings } : {}),
     ga4Endpoint: config.ga4Endpoint,
     signUp: config.signUp,
     ...(config.metricsKey ? { metricsKey: config.metricsKey } : {}),
@@ -76,6 +80,7 @@ if (config.workers > 1 && cluster.isPrimary) {
     await drained;
     clearTimeout(forced);
     await stop(); // the delivery worker abandons its attempts under way: they wait in the outbox
+    await engine?.stop();
     await database.close();
     log.info('stopped');
     process.exit(0);

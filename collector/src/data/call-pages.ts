@@ -18,7 +18,7 @@ import type { CallPageDoc, RollupDimension, DataCollections } from './documents.
 import type { DomainDoc } from '../domains/documents.ts';
 import { countryOf, DEFAULT_COUNTRY } from '../domains/phone-numbers.ts';
 import { domainKeys } from './call-days.ts';
-import { callNumbersIn, callRecordBody, callRecordHead, hasStoredRecording, recordingLink } from './records.ts';
+import { callNumbersIn, callRecordBody, callRecordHead, hasStoredRecording, recordingLink, transcribedLabels, transcriptFields } from './records.ts';
 
 const HOUR_MS = 3_600_000;
 const INSERT_BATCH = 100;
@@ -28,12 +28,13 @@ const hourOf = (at: Date) => new Date(Math.floor(at.getTime() / HOUR_MS) * HOUR_
 const bucketKey = (domainId: string, hour: Date) => `${domainId}|${hour.toISOString()}`;
 
 /** What a page filters an entry by, in the order it is packed. */
-/** `recorded`: the call has a stored recording (absent from entries packed before recordings were). */
-type EntryHead = [start: number, status: CallStatus | null, caller: string | null, trackingNumber: string, destination: string | null, offlineDescription: string | null, recorded?: boolean];
+/** `recorded`: the call has a stored recording (absent from entries packed before recordings were);
+ * `transcribed`: the labels heard when it has a transcript, else null (absent before transcripts were). */
+type EntryHead = [start: number, status: CallStatus | null, caller: string | null, trackingNumber: string, destination: string | null, offlineDescription: string | null, recorded?: boolean, transcribed?: string[] | null];
 
 /** JSON escapes every newline, so the first one ends the head. */
 export function packEntry(call: CallDoc): string {
-  const head: EntryHead = [call.startedAt.getTime(), call.status, call.caller, call.trackingNumber, call.destination, call.offlineDescription, hasStoredRecording(call)];
+  const head: EntryHead = [call.startedAt.getTime(), call.status, call.caller, call.trackingNumber, call.destination, call.offlineDescription, hasStoredRecording(call), transcribedLabels(call)];
   return `${JSON.stringify(head)}\n${JSON.stringify(callRecordBody(call))}`;
 }
 
@@ -58,6 +59,7 @@ interface Row {
   trackingNumber: string;
   destination: string | null;
   recorded: boolean;
+  transcribed: string[] | null;
   record: string;
 }
 
@@ -84,8 +86,8 @@ export class CallPages {
 
   /** The calls of [from, to) whose status is one of `statuses` (and that match `filter`), oldest first
    * (ties by id): `limit` of them after `skip`, each as the JSON of its data API record (`linkBase`:
-   * where the collector is reached, for the recording's link). */
-  async page(domain: DomainDoc, from: Date, to: Date, statuses: readonly CallStatus[], filter: DimensionFilter | null, skip: number, limit: number, linkBase: string): Promise<string[]> {
+   * where the collector is reached, for the recording's link; `texts`: the transcripts' texts of calls). */
+  async page(domain: DomainDoc, from: Date, to: Date, statuses: readonly CallStatus[], filter: DimensionFilter | null, skip: number, limit: number, linkBase: string, texts: (ids: number[]) => Promise<Map<number, string>>): Promise<string[]> {
     const buckets = await this.c.callPages.find({ _id: { $gte: bucketKey(domain._id, hourOf(from)), $lt: bucketKey(domain._id, to) } }, { projection: { calls: 1 } }).toArray();
     const wanted = new Set<CallStatus | null>(statuses);
     const rows: Row[] = [];
@@ -96,14 +98,18 @@ export class CallPages {
         const [start, status, caller] = head;
         if (!wanted.has(status) || start < from.getTime() || start >= to.getTime()) continue;
         if (filter && head[HEAD_INDEX[filter.dimension]] !== filter.value) continue;
-        rows.push({ id: Number(id), start, caller, trackingNumber: head[3], destination: head[4], recorded: head[6] === true, record });
+        rows.push({ id: Number(id), start, caller, trackingNumber: head[3], destination: head[4], recorded: head[6] === true, transcribed: head[7] ?? null, record });
       }
     }
     rows.sort((a, b) => a.start - b.start || a.id - b.id);
-    // The head's two fields first, as callRecord orders them, then the rendered rest, then the recording.
-    return rows.slice(skip, skip + limit).map((row) => {
+    // The head's two fields first, as callRecord orders them, then the rendered rest, then the
+    // recording and the transcript (its text read for the page's transcribed calls at once).
+    const shown = rows.slice(skip, skip + limit);
+    const textOf = await texts(shown.filter((row) => row.transcribed).map((row) => row.id));
+    return shown.map((row) => {
       const recording = JSON.stringify(recordingLink(row.id, row.recorded, linkBase));
-      return `${JSON.stringify(callRecordHead(new Date(row.start), row.caller, domain)).slice(0, -1)},${numbersIn(row, domain).slice(1, -1)},"recording":${recording}}`;
+      const transcript = JSON.stringify(transcriptFields(row.transcribed, textOf.get(row.id) ?? null)).slice(1, -1);
+      return `${JSON.stringify(callRecordHead(new Date(row.start), row.caller, domain)).slice(0, -1)},${numbersIn(row, domain).slice(1, -1)},"recording":${recording},${transcript}}`;
     });
   }
 

@@ -1,9 +1,11 @@
 // The `call` push (ours, opt-in by the account's `webhookEvents`): the call as the data API shows it,
 // with its callId, sent when its outcome is known, again whenever it becomes a lead or stops
-// being one (a verdict, the rule at a later report), and again when its recording is stored (the
-// record's `recording` then links to it). Signed, ordered per call and retried like the
+// being one (a verdict, the rule at a later report), again when its recording is stored (the
+// record's `recording` then links to it), and again when its transcript is made (`transcript`). Signed, ordered per call and retried like the
 // call center's pushes, through the outbox; a client written to those sees none unless it asks.
-import { callRecord, hasStoredRecording } from './records.ts';
+import { callRecord, hasStoredRecording, transcribedLabels } from './records.ts';
+import { transcriptTexts } from './transcript-texts.ts';
+import type { TranscriptCollections } from '../transcripts/documents.ts';
 import { DEFAULT_PUBLIC_URL } from '../http/collector-address.ts';
 import type { CallDoc } from '../telephony/documents.ts';
 import { Outbox } from '../webhooks/outbox.ts';
@@ -16,7 +18,7 @@ export class CallPush {
 
   /** `publicUrl`: where the collector is reached, for the recording's link. */
   constructor(
-    private readonly c: TeamCollections & DomainCollections & WebhookCollections,
+    private readonly c: TeamCollections & DomainCollections & WebhookCollections & TranscriptCollections,
     private readonly publicUrl = DEFAULT_PUBLIC_URL,
   ) {
     this.outbox = new Outbox(c);
@@ -27,11 +29,13 @@ export class CallPush {
   async changed(before: CallDoc | null, after: CallDoc, now = new Date()): Promise<void> {
     if (after.status === null) return;
     const recordingStored = hasStoredRecording(after) && !(before && hasStoredRecording(before));
-    if (before && before.status !== null && (before.lead ?? null) === (after.lead ?? null) && !recordingStored) return;
+    const transcribed = transcribedLabels(after) !== null && !(before && transcribedLabels(before) !== null);
+    if (before && before.status !== null && (before.lead ?? null) === (after.lead ?? null) && !recordingStored && !transcribed) return;
     const domain = await this.c.domains.findOne({ _id: after.domainId });
     const account = domain && (await this.c.accounts.findOne({ _id: domain.accountId }, { projection: { webhookUrl: 1, webhookEvents: 1 } }));
     if (!domain || !account?.webhookUrl || !account.webhookEvents?.includes('call')) return;
-    const data = { callId: after._id, type: 'call', view: null, cart: null, order: null, call: { callId: after._id, ...callRecord(after, domain, this.publicUrl) } };
+    const text = transcribedLabels(after) ? ((await transcriptTexts(this.c, [after._id])).get(after._id) ?? null) : null;
+    const data = { callId: after._id, type: 'call', view: null, cart: null, order: null, call: { callId: after._id, ...callRecord(after, domain, this.publicUrl, text) } };
     await this.outbox.enqueue(
       {
         accountId: account._id,

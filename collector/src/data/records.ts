@@ -7,15 +7,25 @@ import { maskCaller } from '../domains/caller-privacy.ts';
 import { countryOf, nationalOf } from '../domains/phone-numbers.ts';
 import { localTime } from '../domains/time-zone.ts';
 
-/** `linkBase`: where the collector is reached (PUBLIC_URL, or the request's origin), for the recording's link. */
-export function callRecord(call: CallDoc, domain: DomainDoc, linkBase: string): CallRecord {
+/** `linkBase`: where the collector is reached (PUBLIC_URL, or the request's origin), for the recording's
+ * link; `transcript`: the call's transcript text, when it has one (transcripts/, read by transcript-texts.ts). */
+export function callRecord(call: CallDoc, domain: DomainDoc, linkBase: string, transcript: string | null = null): CallRecord {
   // The numbers are put back in the body's own places: `tracking_number` and `phone` stay its first fields.
   return {
     ...callRecordHead(call.startedAt, call.caller, domain),
     ...callRecordBody(call),
     ...callNumbersIn(call.trackingNumber, call.destination, countryOf(domain)),
     recording: recordingLink(call._id, hasStoredRecording(call), linkBase),
+    ...transcriptFields(transcribedLabels(call), transcript),
   };
+}
+
+/** The labels heard in a call that has a transcript, or null when it has none. */
+export const transcribedLabels = (call: Pick<CallDoc, 'transcript'>): string[] | null => (call.transcript?.status === 'ready' ? call.transcript.keyPhrases : null);
+
+/** Ours, the record's last fields: the transcript's text and labels, both null without one. */
+export function transcriptFields(labels: string[] | null, text: string | null): Pick<CallRecord, 'transcript' | 'key_phrases'> {
+  return labels === null ? { transcript: null, key_phrases: null } : { transcript: text ?? '', key_phrases: labels };
 }
 
 export const hasStoredRecording = (call: Pick<CallDoc, 'recording'>) => call.recording?.status === 'stored';

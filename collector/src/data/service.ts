@@ -17,6 +17,8 @@ import { CallDays } from './call-days.ts';
 import { CallPages, type DimensionFilter } from './call-pages.ts';
 import { CallerCalls } from './caller-calls.ts';
 import { callRecord, formRecord, smsRecord } from './records.ts';
+import { transcriptTexts } from './transcript-texts.ts';
+import type { TranscriptCollections } from '../transcripts/documents.ts';
 import type { FormDoc, FormCollections } from '../forms/documents.ts';
 import type { DataRequest } from './request.ts';
 import type { DataCollections } from './documents.ts';
@@ -26,7 +28,7 @@ export class DataService {
   private readonly pages: CallPages;
   private readonly callers: CallerCalls;
 
-  constructor(private readonly c: DataCollections & TelephonyCollections & FormCollections) {
+  constructor(private readonly c: DataCollections & TelephonyCollections & FormCollections & TranscriptCollections) {
     this.days = new CallDays(c);
     this.pages = new CallPages(c);
     this.callers = new CallerCalls(c);
@@ -35,12 +37,12 @@ export class DataService {
   /** `linkBase`: where the collector is reached (PUBLIC_URL, or the request's origin), for recordings' links. */
   async query(domain: DomainDoc, req: DataRequest, linkBase: string): Promise<DataAnswer | RenderedPage> {
     if (req.type === 'sms') return this.sms(domain, req);
-    if (req.type === 'forms') return paged(this.c.forms, { domainId: domain._id, submittedAt: rangeOf(domain, req) }, 'submittedAt', req, (form) => formRecord(form, domain));
+    if (req.type === 'forms') return paged(this.c.forms, { domainId: domain._id, submittedAt: rangeOf(domain, req) }, 'submittedAt', req, async (forms) => forms.map((form) => formRecord(form, domain)));
     if (req.callerPhone) return this.byCaller(domain, req, linkBase);
     const filter = dimensionFilter(req);
     if (filter === 'index') {
       const index = filterIndex(req);
-      return req.groupByDay ? this.dailyByScan(domain, req, index) : paged(this.c.calls, callFilter(domain, req), 'startedAt', req, (call) => callRecord(call, domain, linkBase), index);
+      return req.groupByDay ? this.dailyByScan(domain, req, index) : paged(this.c.calls, callFilter(domain, req), 'startedAt', req, (calls) => this.callRecords(calls, domain, linkBase), index);
     }
     const days = await this.countedDays(domain, req, filter);
     return req.groupByDay ? { status: 'OK', results: days.map(roundedRow) } : this.pageOfCalls(domain, req, days, filter, linkBase);
@@ -65,8 +67,14 @@ export class DataService {
     }
     if (Object.keys(others).length) ids = (await this.callsByIds(ids, others, { _id: 1 })).map((call) => call._id);
     const pageIds = ids.slice((req.page - 1) * req.limit, req.page * req.limit);
-    const byId = new Map((await this.callsByIds(pageIds, {}, {})).map((call) => [call._id, call]));
-    return answerPage(req, ids.length, pageIds.flatMap((id) => (byId.has(id) ? [callRecord(byId.get(id)!, domain, linkBase)] : [])));
+    const calls = await this.callsByIds(pageIds, {}, {});
+    return answerPage(req, ids.length, await this.callRecords(calls, domain, linkBase));
+  }
+
+  /** Calls as records, with the texts of those that have a transcript. */
+  private async callRecords(calls: CallDoc[], domain: DomainDoc, linkBase: string): Promise<CallRecord[]> {
+    const texts = await transcriptTexts(this.c, calls.filter((call) => call.transcript?.status === 'ready').map((call) => call._id));
+    return calls.map((call) => callRecord(call, domain, linkBase, texts.get(call._id) ?? null));
   }
 
   /** The calls of these ids that match `filter`, oldest first, read by `_id` a chunk at a time (an empty projection: whole). */
@@ -104,7 +112,7 @@ export class DataService {
     const span = pageSpan(days, (req.page - 1) * req.limit, req.limit);
     const from = span && startOfLocalDay(span.firstDay, domain.timeZone);
     const to = span && startOfLocalDay(nextDay(span.lastDay), domain.timeZone);
-    const results = span ? await this.pages.page(domain, from!, to!, req.statuses ?? CALL_STATUSES, filter, span.skip, req.limit, linkBase) : [];
+    const results = span ? await this.pages.page(domain, from!, to!, req.statuses ?? CALL_STATUSES, filter, span.skip, req.limit, linkBase, (ids) => transcriptTexts(this.c, ids)) : [];
     return renderedPage(req, total, results);
   }
 
@@ -124,7 +132,7 @@ export class DataService {
       ...(req.callerPhone ? { caller: req.callerPhone } : {}),
       blocked: { $ne: true }, // an SMS from a blocked caller is kept, never listed nor counted
     };
-    return paged(this.c.sms, filter, 'sentAt', req, (s) => smsRecord(s, domain));
+    return paged(this.c.sms, filter, 'sentAt', req, async (list) => list.map((s) => smsRecord(s, domain)));
   }
 }
 
@@ -224,12 +232,12 @@ async function paged<T extends CallDoc | SmsDoc | FormDoc>(
   filter: Filter<T>,
   timeField: 'startedAt' | 'sentAt' | 'submittedAt',
   req: DataRequest,
-  record: (doc: WithId<T>) => CallRecord | SmsRecord | FormRecord,
+  records: (docs: WithId<T>[]) => Promise<(CallRecord | SmsRecord | FormRecord)[]>,
   hint?: IndexHint,
 ): Promise<DataAnswer> {
   const [total, docs] = await Promise.all([
     col.countDocuments(filter, hint ? { hint } : {}),
     col.find(filter, hint ? { hint } : {}).sort({ [timeField]: 1, _id: 1 }).skip((req.page - 1) * req.limit).limit(req.limit).toArray(),
   ]);
-  return answerPage(req, total, docs.map(record));
+  return answerPage(req, total, await records(docs));
 }

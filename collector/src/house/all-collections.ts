@@ -17,6 +17,7 @@ import { reportCollections, type ReportCollections } from '../reports/documents.
 import { teamCollections, teamIndexes, type TeamCollections } from '../team/documents.ts';
 import { telephonyCollections, telephonyIndexes, type TelephonyCollections } from '../telephony/documents.ts';
 import { trackingCollections, trackingIndexes, type TrackingCollections } from '../tracking/documents.ts';
+import { transcriptCollections, transcriptIndexes, type TranscriptCollections } from '../transcripts/documents.ts';
 import { webhookCollections, webhookIndexes, type WebhookCollections } from '../webhooks/documents.ts';
 
 export type AllCollections = IdCollections &
@@ -33,7 +34,8 @@ export type AllCollections = IdCollections &
   AgentCollections &
   WebhookCollections &
   RateLimitCollections &
-  AlertCollections;
+  AlertCollections &
+  TranscriptCollections;
 
 export function allCollections(db: Db): AllCollections {
   return {
@@ -52,10 +54,11 @@ export function allCollections(db: Db): AllCollections {
     ...webhookCollections(db),
     ...rateLimitCollections(db),
     ...alertCollections(db),
+    ...transcriptCollections(db),
   };
 }
 
-const INDEX_PLANS = [peopleIndexes, formIndexes, teamIndexes, domainIndexes, trackingIndexes, offlineIndexes, telephonyIndexes, commerceIndexes, agentIndexes, webhookIndexes, rateLimitIndexes, alertIndexes];
+const INDEX_PLANS = [peopleIndexes, formIndexes, teamIndexes, domainIndexes, trackingIndexes, offlineIndexes, telephonyIndexes, commerceIndexes, agentIndexes, webhookIndexes, rateLimitIndexes, alertIndexes, transcriptIndexes];
 
 /** Every family's indexes; idempotent, run at every start. Every query of a request's path goes through one of these. */
 export async function ensureIndexes(c: AllCollections): Promise<void> {

@@ -11,6 +11,8 @@ import { CallWrites } from '../telephony/call-writes.ts';
 import type { CallDoc } from '../telephony/documents.ts';
 import { LeadEvents } from '../telephony/lead-events.ts';
 import { CallPush } from '../data/call-push.ts';
+import { TranscriptQueue } from '../transcripts/transcript-queue.ts';
+import { TranscriptStore } from '../transcripts/transcript-store.ts';
 import type { AllCollections } from './all-collections.ts';
 
 export interface CallWriteOptions {
@@ -19,18 +21,40 @@ export interface CallWriteOptions {
   alerts?: boolean;
   /** Where people reach the collector: the links of the `call` push. */
   publicUrl?: string;
+  /** A speech-to-text engine is configured (TRANSCRIBE_URL): stored recordings are queued for transcripts. */
+  transcribe?: boolean;
 }
 
-/** A call's summaries first (the others read them), then its push, its lead's GA4 event and its alerts. */
-export function wireCallWrites(c: AllCollections, { ga4Endpoint = DEFAULT_GA4_ENDPOINT, alerts = false, publicUrl }: CallWriteOptions = {}): CallWrites {
+/** The call writes, and the transcripts' store that writes through them. */
+export interface WiredCallWrites {
+  writes: CallWrites;
+  transcripts: TranscriptStore;
+}
+
+/** A call's summaries first (the others read them), then its push, its lead's GA4 event, its alerts
+ * and its transcript's queue. */
+export function wireCallWrites(c: AllCollections, options: CallWriteOptions = {}): CallWrites {
+  return wireCallWritesAndTranscripts(c, options).writes;
+}
+
+export function wireCallWritesAndTranscripts(c: AllCollections, { ga4Endpoint = DEFAULT_GA4_ENDPOINT, alerts = false, publicUrl, transcribe = false }: CallWriteOptions = {}): WiredCallWrites {
   const summaries = new CallSummaries(c);
   const pushes = new CallPush(c, publicUrl);
   const leadEvents = new LeadEvents(c, ga4Endpoint);
   const callAlerts = alerts ? new CallAlerts(c) : null;
-  return new CallWrites(c, {
+  // The store writes the call through these writes, which its queue's reaction is one of.
+  const queue = new TranscriptQueue(c, transcribe, (): TranscriptStore => transcripts);
+  const writes: CallWrites = new CallWrites(c, {
     first: (before, after) => summaries.record(before, after),
-    then: [(before, after) => pushes.changed(before, after), (before, after) => leadEvents.changed(before, after), ...(callAlerts ? [(before: CallDoc | null, after: CallDoc) => callAlerts.changed(before, after)] : [])],
+    then: [
+      (before, after) => pushes.changed(before, after),
+      (before, after) => leadEvents.changed(before, after),
+      ...(callAlerts ? [(before: CallDoc | null, after: CallDoc) => callAlerts.changed(before, after)] : []),
+      (before, after) => queue.changed(before, after),
+    ],
   });
+  const transcripts: TranscriptStore = new TranscriptStore(c, writes);
+  return { writes, transcripts };
 }
 
 /** A submission's report counters, its person's entries and, `alerts` set, its lead's alerts. */

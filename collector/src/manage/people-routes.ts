@@ -1,6 +1,7 @@
 // A domain's people (issue 43): the person of a phone number or an e-mail address (one lookup by
 // its key), and a person's timeline. For those who may read the calls log.
 import type Router from '@koa/router';
+import type { TranscriptCollections } from '../transcripts/documents.ts';
 import type { Context } from 'koa';
 import { canonicalIn, countryOf } from '../domains/phone-numbers.ts';
 import { ManageFailure } from '../http/manage-envelope.ts';
@@ -25,7 +26,7 @@ import type { WebhookCollections } from '../webhooks/documents.ts';
 import type { DomainCollections } from '../domains/documents.ts';
 import type { ReportCollections } from '../reports/documents.ts';
 
-export function peopleRoutes(router: Router, c: DomainCollections & TrackingCollections & TelephonyCollections & ReportCollections & FormCollections & PeopleCollections & CommerceCollections & WebhookCollections, can: Can, people: People, writes: CallWrites, recordings: { store: RecordingStore; states: RecordingStates } | null): void {
+export function peopleRoutes(router: Router, c: DomainCollections & TrackingCollections & TelephonyCollections & ReportCollections & FormCollections & PeopleCollections & CommerceCollections & WebhookCollections & TranscriptCollections, can: Can, people: People, writes: CallWrites, recordings: { store: RecordingStore; states: RecordingStates } | null): void {
   /** `?phone=` (any form, read in the domain's country) or `?email=`: the person, or 404. */
   router.get('/domains/:domain/people', can(RULES.readCalls), async (ctx) => {
     const domain = await domainOf(c, ctx);

@@ -18,6 +18,7 @@ import { auditing, memberOf, type Can } from '../team/access.ts';
 import { maySee, RULES, type Rule } from '../team/roles.ts';
 import { accountOf } from './webhooks.ts';
 import { callPage } from '../reports/call-page.ts';
+import { transcriptSearch } from './transcript-search.ts';
 import { serveRecording } from '../recordings/serve.ts';
 import { deleteRecording } from '../recordings/retention.ts';
 import type { RecordingStates } from '../recordings/states.ts';
@@ -31,6 +32,7 @@ import type { ReportCollections } from '../reports/documents.ts';
 import type { FormCollections } from '../forms/documents.ts';
 import type { CommerceCollections } from '../commerce/documents.ts';
 import type { DataCollections } from '../data/documents.ts';
+import type { TranscriptCollections } from '../transcripts/documents.ts';
 
 /** The overview's `model`: how its tables credit calls and sales; last touch when not given. */
 function touchModelOf(value: unknown): TouchModel {
@@ -39,7 +41,7 @@ function touchModelOf(value: unknown): TouchModel {
   return value as TouchModel;
 }
 
-export function reportRoutes(router: Router, c: TeamCollections & DomainCollections & TrackingCollections & OfflineCollections & TelephonyCollections & DataCollections & ReportCollections & FormCollections & CommerceCollections, agents: AgentService, can: Can, recordings?: { store: RecordingStore; states: RecordingStates }): void {
+export function reportRoutes(router: Router, c: TeamCollections & DomainCollections & TrackingCollections & OfflineCollections & TelephonyCollections & DataCollections & ReportCollections & FormCollections & CommerceCollections & TranscriptCollections, agents: AgentService, can: Can, recordings?: { store: RecordingStore; states: RecordingStates }): void {
   const report = (path: string, answer: (ctx: Context, domain: DomainDoc) => Promise<void>, rule: Rule = RULES.readReports) =>
     router.get(`/domains/:domain/reports/${path}`, can(rule), async (ctx) => answer(ctx, await domainOf(c, ctx)));
 
@@ -50,7 +52,14 @@ export function reportRoutes(router: Router, c: TeamCollections & DomainCollecti
   report('calls', async (ctx, domain) => {
     const page = Number(ctx.query.page ?? 1);
     if (!Number.isInteger(page) || page < 1 || page > 10_000) throw new ManageFailure(400, 'page must be a whole number from 1');
-    ctx.body = await callsPage(c, domain, reportRange(ctx.query, domain.timeZone), callFilters(ctx.query, countryOf(domain)), page);
+    const range = reportRange(ctx.query, domain.timeZone);
+    const filters = callFilters(ctx.query, countryOf(domain));
+    // `q`: only the calls whose transcripts say it, each with the line that does (transcripts/search.ts).
+    const search = await transcriptSearch(c, domain, range, ctx.query.q);
+    const answer = await callsPage(c, domain, range, search ? { ...filters, callIds: search.hits.map((h) => h.callId) } : filters, page);
+    if (!search) return void (ctx.body = answer);
+    const lines = new Map(search.hits.map((h) => [h.callId, h.match]));
+    ctx.body = { ...answer, calls: answer.calls.map((call) => ({ ...call, transcriptMatch: lines.get(call.callId) ?? null })), search: { q: ctx.query.q, matches: search.hits.length, stopped: search.stopped } };
   }, RULES.readCalls);
 
   report('calls.csv', async (ctx, domain) => {

@@ -4,6 +4,9 @@
 // is HttpOnly, SameSite=Lax.
 import Router from '@koa/router';
 import type { AgentService } from '../agent/service.ts';
+import type { TranscriptCollections } from '../transcripts/documents.ts';
+import type { EngineClient } from '../transcripts/engine-client.ts';
+import { transcriptRoutes } from './transcript-routes.ts';
 import type { OfflineNumbers } from '../offline/service.ts';
 import type { DomainCache } from '../domains/domain-cache.ts';
 import type { TrafficBuffer } from '../reports/traffic-buffer.ts';
@@ -79,9 +82,11 @@ export interface ManageServices {
   carriers?: CarrierConnections;
   /** Where calls' recordings are kept (GridFS), and their states on the calls. */
   recordings?: { store: RecordingStore; states: RecordingStates };
+  /** The speech-to-text engine (TRANSCRIBE_URL); absent: none is configured. */
+  engine?: EngineClient | null;
 }
 
-export function manageRoutes(c: TeamCollections & DomainCollections & TrackingCollections & OfflineCollections & TelephonyCollections & DataCollections & ReportCollections & FormCollections & PeopleCollections & IdCollections & CommerceCollections & WebhookCollections & RateLimitCollections & AlertCollections, limit: SignInLimit, services: ManageServices, options: ManageOptions, log: Logger): Router {
+export function manageRoutes(c: TeamCollections & DomainCollections & TrackingCollections & OfflineCollections & TelephonyCollections & DataCollections & ReportCollections & FormCollections & PeopleCollections & IdCollections & CommerceCollections & WebhookCollections & RateLimitCollections & AlertCollections & TranscriptCollections, limit: SignInLimit, services: ManageServices, options: ManageOptions, log: Logger): Router {
   const sessions = new Sessions(c);
   const can = guards(c, sessions, new AuditLog(c));
   const router = new Router({ prefix: '/manage/api' });
@@ -108,6 +113,7 @@ export function manageRoutes(c: TeamCollections & DomainCollections & TrackingCo
   blocklistRoutes(router, c, can);
   verdictRoutes(router, c, can, services.callWrites);
   reportRoutes(router, c, services.agents, can, services.recordings);
+  transcriptRoutes(router, c, can, services.engine ?? null);
   formsRoutes(router, c, can, services.formWrites);
   const { callWrites } = services;
   peopleRoutes(router, c, can, services.people ?? new People(c, new IdAllocator(c.counters), callWrites), callWrites, services.recordings ?? null);

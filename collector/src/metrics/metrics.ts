@@ -1,6 +1,7 @@
 // Prometheus metrics (prom-client), one registry per app: HTTP requests by route and status, the
 // WARNING answers by reason, outbox deliveries by outcome, mails by kind and result, database command latency, and at each
-// scrape the numbers held per pool, the outbox's depth and its oldest message's age.
+// scrape the numbers held per pool, the outbox's depth and its oldest message's age; transcripts
+// made by result and the queue of those waiting.
 import type { CommandFailedEvent, CommandSucceededEvent, Db } from 'mongodb';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { heldNow } from '../reports/pools.ts';
@@ -34,6 +35,8 @@ export class Metrics {
   readonly warnings = new Counter({ name: 'ringtrail_warnings_total', help: 'WARNING answers of call tracking and the browser doors, by reason', labelNames: ['reason'], registers: [this.registry] });
   readonly deliveries = new Counter({ name: 'ringtrail_deliveries_total', help: 'Webhook, analytics and mail delivery attempts, by kind and outcome', labelNames: ['kind', 'outcome'], registers: [this.registry] });
   readonly mailSent = new Counter({ name: 'ringtrail_mail_sent_total', help: 'Mail delivery attempts, by the kind of mail (missed-call, warning...) and result (delivered, retrying, abandoned)', labelNames: ['kind', 'result'], registers: [this.registry] });
+  readonly transcripts = new Counter({ name: 'ringtrail_transcripts_total', help: 'Transcript attempts, by result (made, failed for good, retrying)', labelNames: ['result'], registers: [this.registry] });
+  readonly transcribedSeconds = new Counter({ name: 'ringtrail_transcribed_audio_seconds_total', help: 'Seconds of recordings transcribed', registers: [this.registry] });
   readonly dbDuration = new Histogram({
     name: 'ringtrail_db_command_duration_seconds',
     help: 'Database command latency, by command (MongoDB driver command monitoring)',
@@ -73,6 +76,14 @@ export class Metrics {
       registers: [this.registry],
       async collect() {
         this.set(await c.outbox.countDocuments());
+      },
+    });
+    new Gauge({
+      name: 'ringtrail_transcripts_queued',
+      help: 'Transcripts waiting to be made (their outbox messages)',
+      registers: [this.registry],
+      async collect() {
+        this.set(await c.outbox.countDocuments({ kind: 'transcript' }));
       },
     });
     new Gauge({

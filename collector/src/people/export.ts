@@ -1,6 +1,6 @@
 // A person's data on request (their right of access): everything stored of them in one JSON file,
 // written as it is read, so memory holds one batch whatever their history. The calls, forms and
-// texts in the data API's own records (docs/api-data.md); their visits and the pages of those
+// texts in the data API's own records (docs/api-data.md), their calls' transcripts; their visits and the pages of those
 // visits; their carts' and orders' lines. Numbers as the domain's caller privacy shows them, as
 // everywhere in the back end. Reads what `erasePerson` erases, so an export before an erase says
 // what it will take. Knows nothing of HTTP.
@@ -19,11 +19,12 @@ import type { FormCollections } from '../forms/documents.ts';
 import type { CommerceCollections } from '../commerce/documents.ts';
 import type { PeopleCollections } from './documents.ts';
 import type { ReportCollections } from '../reports/documents.ts';
+import type { TranscriptCollections } from '../transcripts/documents.ts';
 
 /** Documents read by one query: the contacts' ids in an `$in`, and the visits whose pages are read together. */
 const BATCH = 500;
 
-export async function* personExport(c: PeopleCollections & DomainCollections & TrackingCollections & TelephonyCollections & ReportCollections & FormCollections & CommerceCollections, domain: DomainDoc, personId: number, now = new Date()): AsyncGenerator<string> {
+export async function* personExport(c: PeopleCollections & DomainCollections & TrackingCollections & TelephonyCollections & ReportCollections & FormCollections & CommerceCollections & TranscriptCollections, domain: DomainDoc, personId: number, now = new Date()): AsyncGenerator<string> {
   const entries = new PersonContacts(c);
   const [keys, contacts] = await Promise.all([entries.keys(personId, 0), entries.contacts(personId)]);
   const { phones, emails, visitors } = parseKeys(keys);
@@ -37,9 +38,12 @@ export async function* personExport(c: PeopleCollections & DomainCollections & T
   const callIds = idsOf('call');
   yield* array('calls', byIds(callIds, (ids) => c.calls.find({ _id: { $in: ids }, domainId }, { sort: { startedAt: 1 } }), (call) => {
     // The data API's record, with whether a recording is kept in place of its link (which needs a data key).
-    const { recording: _link, ...record } = callRecord(call, domain, '');
+    // Its transcript's text is with its turns, in `transcripts`.
+    const { recording: _link, transcript: _text, ...record } = callRecord(call, domain, '');
     return { ...record, recording_stored: hasStoredRecording(call) };
   }));
+  yield ',';
+  yield* array('transcripts', byIds(callIds, (ids) => c.transcripts.find({ _id: { $in: ids }, domainId }, { sort: { startedAt: 1 } }), (t) => ({ call_id: t._id, language: t.language, made_at: t.madeAt.toISOString(), text: t.text, turns: t.turns, key_phrases: [...new Set(t.spotted.map((s) => s.label))] })));
   yield ',';
   yield* array('forms', byIds(idsOf('form'), (ids) => c.forms.find({ _id: { $in: ids }, domainId }, { sort: { submittedAt: 1 } }), (form) => ({ ...formRecord(form, domain), phone: form.phone && shown(form.phone), email: form.email })));
   yield ',';

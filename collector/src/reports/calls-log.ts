@@ -30,6 +30,8 @@ export interface CallFilters {
   /** Only calls marked spam (true), or only the calls the overview counts: neither spam nor a
    * blocked caller's (false). */
   spam?: boolean;
+  /** Only these calls (those whose transcripts say what the log's search asked for). */
+  callIds?: number[];
 }
 
 export interface CallRow {
@@ -71,6 +73,8 @@ export interface CallRow {
   lastNonDirectSource: string | null;
   /** Ours (recordings/): whether the call has a recording (`stored`: GET …/calls/{id}/recording plays it), is being fetched, could not be (why), or was deleted. */
   recording: { status: 'fetching' | 'stored' | 'failed' | 'deleted'; duration: number | null; error?: string } | null;
+  /** Ours (transcripts/): whether the call has a transcript (`ready`), could not have one (why), or lost it with its recording; and the labels heard. */
+  transcript: { status: 'ready' | 'failed' | 'deleted'; keyPhrases: string[]; error?: string } | null;
 }
 
 export function filterOf(domain: DomainDoc, range: DayRange, filters: CallFilters): Record<string, unknown> {
@@ -80,6 +84,7 @@ export function filterOf(domain: DomainDoc, range: DayRange, filters: CallFilter
     ...(filters.status ? { status: filters.status === 'ONGOING' ? null : filters.status } : {}),
     ...sourceFilter(filters.source),
     ...(filters.trackingNumber ? { trackingNumber: filters.trackingNumber } : {}),
+    ...(filters.callIds ? { _id: { $in: filters.callIds } } : {}),
     ...(filters.firstCall !== undefined ? { firstCall: filters.firstCall } : {}),
     ...(filters.lead !== undefined ? { lead: filters.lead } : {}),
     ...(filters.spam === true ? { 'verdict.value': 'spam' } : filters.spam === false ? { $nor: [{ 'verdict.value': 'spam' }, { status: 'CALLER_PHONE_BLACKLISTED' }] } : {}),
@@ -127,6 +132,7 @@ export function rowOf(call: CallDoc, domain: DomainDoc): CallRow {
     firstTouchAt: call.firstTouch ? local(call.firstTouch.at) : null,
     lastNonDirectSource: call.lastNonDirect?.source ?? null,
     recording: call.recording ? { status: call.recording.status, duration: call.recording.duration, ...(call.recording.error ? { error: call.recording.error } : {}) } : null,
+    transcript: call.transcript ? { status: call.transcript.status, keyPhrases: call.transcript.keyPhrases, ...(call.transcript.error ? { error: call.transcript.error } : {}) } : null,
   };
 }
 

@@ -55,6 +55,16 @@ export const callRecord = z.object({
     .nullable()
     .optional()
     .describe("Ours: where the call's recording is served (GET, with the same api_key parameter as the data API; byte ranges answered), e.g. https://collector.example/data-api/calls/42/recording; null when it has no stored recording"),
+  transcript: z
+    .string()
+    .nullable()
+    .optional()
+    .describe("Ours: what was said in the call's recording, one turn a line, `caller: …` and `agent: …` (a mono recording's lines have no speaker); card numbers are `[redacted]`; empty when nothing was said; null when the call has no transcript"),
+  key_phrases: z
+    .array(z.string())
+    .nullable()
+    .optional()
+    .describe("Ours: the labels of the domain's key phrases heard in the transcript (e.g. booked, price), in the domain's order; null when the call has no transcript"),
 });
 export type CallRecord = z.infer<typeof callRecord>;
 
