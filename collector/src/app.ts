@@ -58,7 +58,7 @@ import { formRoutes } from './forms/routes.ts';
 import { FormSubmissions } from './forms/submissions.ts';
 import { wireCallWritesAndTranscripts, wireFormWrites } from './house/writes.ts';
 import { EngineClient, type EngineSettings } from './transcripts/engine-client.ts';
-import { Transcriber } from './transcripts/transcriber.ts';
+import { RESPOT_JOB, Transcriber } from './transcripts/transcriber.ts';
 import { People } from './people/people.ts';
 import { Recordings } from './recordings/recordings.ts';
 import { RecordingStore } from './recordings/store.ts';
@@ -160,7 +160,7 @@ export function createApp(options: AppOptions): CollectorApp {
     ...(options.twilio?.authToken ? { twilioAuthToken: options.twilio.authToken } : {}),
   });
   const engine = options.transcribe ? new EngineClient(options.transcribe) : null;
-  const transcriber = engine && new Transcriber(c, engine, recordingStore, transcripts, (result, seconds) => {
+  const transcriber = new Transcriber(c, engine, recordingStore, transcripts, outbox, (result, seconds) => {
     metrics.transcripts.inc({ result });
     metrics.transcribedSeconds.inc(seconds);
   });
@@ -173,9 +173,9 @@ export function createApp(options: AppOptions): CollectorApp {
       metrics.deliveries.inc({ kind: message.kind, outcome });
       if (message.kind === 'mail') metrics.mailSent.inc({ kind: message.label, result: outcome });
       if (message.kind === 'recording' && message.label !== CARRIER_DELETE && outcome === 'abandoned') void recordings.failed((JSON.parse(message.body) as RecordingJob).callId, error ?? 'given up').catch((err) => log.error({ err }, 'marking a recording as failed did not work'));
-      if (message.kind === 'transcript' && outcome === 'abandoned' && transcriber) void transcriber.failed((JSON.parse(message.body) as { callId: number }).callId, error ?? 'given up').catch((err) => log.error({ err }, 'marking a transcript as failed did not work'));
+      if (message.kind === 'transcript' && message.label !== RESPOT_JOB && outcome === 'abandoned') void transcriber.failed((JSON.parse(message.body) as { callId: number }).callId, error ?? 'given up').catch((err) => log.error({ err }, 'marking a transcript as failed did not work'));
     },
-    { mailer, recordings, ...(transcriber ? { transcripts: transcriber } : {}) },
+    { mailer, recordings, transcripts: transcriber },
   );
   if (run) {
     worker.start();

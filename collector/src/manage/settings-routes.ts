@@ -9,6 +9,7 @@ import type { DomainDoc, DomainCollections } from '../domains/documents.ts';
 import { DOMAIN_KEY_FIELDS, type DomainKeyKind } from '../domains/keys.ts';
 import { countryOfBody, domainName, domainSettings, domainSettingsIn, poolNumbersCountry, poolSettingsIn } from '../domains/settings.ts';
 import { recordingSettingsIn } from '../domains/recording-settings.ts';
+import { respotMessage } from '../transcripts/transcriber.ts';
 import { countryOf, nationalOf } from '../domains/phone-numbers.ts';
 import { domainNumberNamed } from '../domains/pool-numbers.ts';
 import { withPhoneDisplay } from '../domains/phone-display.ts';
@@ -135,6 +136,8 @@ export function settingsRoutes(router: Router, c: TeamCollections & DomainCollec
     const after = domainView(updated);
     const changed = settingChanges(Object.keys(sent), domain, updated, domainView(domain), after);
     auditing(ctx, { settings: changed.map((change) => change.field), changes: changed });
+    // New key phrases: the transcripts already made are spotted again, in the background.
+    if (changed.some((change) => change.field === 'keyPhrases')) await outbox.enqueue(respotMessage(domain.accountId, domain._id));
     ctx.body = after;
   });
 

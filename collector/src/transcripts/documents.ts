@@ -68,7 +68,8 @@ export function transcriptCollections(db: Db): TranscriptCollections {
 }
 
 export const transcriptIndexes: IndexPlan = {
-  transcripts: [[{ domainId: 1, startedAt: 1 }]],
+  // A period's transcripts; a domain's in call order (spotted again when its phrases change).
+  transcripts: [[{ domainId: 1, startedAt: 1 }], [{ domainId: 1, _id: 1 }]],
   // A call's words go with its transcript.
   transcriptWords: [[{ callId: 1 }]],
 };

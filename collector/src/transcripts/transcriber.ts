@@ -6,6 +6,7 @@
 // failing when the outbox gives up, the call says why.
 import type { OutboxDoc, OutboxMessage } from '../webhooks/documents.ts';
 import type { SendResult } from '../webhooks/send.ts';
+import type { Outbox } from '../webhooks/outbox.ts';
 import type { DomainCollections, DomainDoc } from '../domains/documents.ts';
 import { transcriptionLanguage } from '../domains/transcription-settings.ts';
 import type { TelephonyCollections } from '../telephony/documents.ts';
@@ -25,6 +26,15 @@ export function transcriptMessage(accountId: string, callId: number): OutboxMess
   return { id: `transcript_${callId}`, accountId, stream: `transcript:${callId}`, kind: 'transcript', label: TRANSCRIPT_JOB, url: 'transcribe:engine', contentType: 'application/json', body: JSON.stringify({ callId }), signed: false };
 }
 
+export const RESPOT_JOB = 'respot';
+/** Transcripts spotted again per attempt: the next batch is a message of its own. */
+const RESPOT_BATCH = 500;
+
+/** The outbox message that spots a domain's key phrases again in its transcripts, from call `after` on. */
+export function respotMessage(accountId: string, domainId: string, after = 0): OutboxMessage & { id: string } {
+  return { id: `respot_${domainId}_${after}_${Date.now()}`, accountId, stream: `respot:${domainId}`, kind: 'transcript', label: RESPOT_JOB, url: 'transcribe:respot', contentType: 'application/json', body: JSON.stringify({ domainId, after }), signed: false };
+}
+
 /** Why a domain's calls cannot be transcribed by this engine (a language it does not speak), or null. */
 export function languageRefusal(engine: EngineClient['settings'], domain: Pick<DomainDoc, 'transcription' | 'country'>): string | null {
   const language = transcriptionLanguage(domain);
@@ -38,26 +48,31 @@ export type TranscriptOutcome = (result: 'made' | 'failed' | 'retrying', seconds
 export class Transcriber {
   constructor(
     private readonly c: TelephonyCollections & DomainCollections,
-    private readonly engine: EngineClient,
+    /** Null: no engine is configured; only the re-spotting of transcripts made before runs. */
+    private readonly engine: EngineClient | null,
     private readonly recordings: RecordingReader,
     private readonly store: TranscriptStore,
+    private readonly outbox: Outbox,
     private readonly counted: TranscriptOutcome = () => {},
   ) {}
 
   /** One attempt; `signal` aborts it (the worker stopping). */
   async fetch(m: OutboxDoc, signal?: AbortSignal): Promise<SendResult> {
+    if (m.label === RESPOT_JOB) return this.respot(m);
+    if (!this.engine) return { delivered: false, httpStatus: null, error: 'no speech-to-text engine is configured (TRANSCRIBE_URL)', permanent: false };
+    const engine = this.engine;
     const { callId } = JSON.parse(m.body) as { callId: number };
     const call = await this.c.calls.findOne({ _id: callId }, { projection: { domainId: 1, startedAt: 1, recording: 1, transcript: 1 } });
     const recording = call?.recording;
     if (!call || recording?.status !== 'stored' || !recording.fileId || call.transcript?.status === 'ready') return DONE;
     const domain = await this.c.domains.findOne({ _id: call.domainId });
     if (!domain) return DONE;
-    const refusal = languageRefusal(this.engine.settings, domain);
+    const refusal = languageRefusal(engine.settings, domain);
     if (refusal) return this.fail(callId, refusal, true);
     const language = transcriptionLanguage(domain);
     const started = Date.now();
     try {
-      const heard = await hearRecording(this.recordings, { fileId: recording.fileId, size: recording.size ?? 0, contentType: recording.contentType ?? 'audio/wav' }, (file, name, seconds) => this.engine.transcribe(file, name, language, seconds, signal));
+      const heard = await hearRecording(this.recordings, { fileId: recording.fileId, size: recording.size ?? 0, contentType: recording.contentType ?? 'audio/wav' }, (file, name, seconds) => engine.transcribe(file, name, language, seconds, signal));
       const turns = turnsOf(heard.streams);
       const spotted = spotPhrases(turns, domain.keyPhrases ?? []);
       const transcript: TranscriptDoc = {
@@ -68,8 +83,8 @@ export class Transcriber {
         spotted,
         text: transcriptText(turns),
         language,
-        engine: this.engine.settings.name,
-        model: this.engine.settings.model,
+        engine: engine.settings.name,
+        model: engine.settings.model,
         audioSeconds: Math.round(heard.audioSeconds * 1000) / 1000,
         tookMs: Date.now() - started,
         madeAt: new Date(),
@@ -82,6 +97,22 @@ export class Transcriber {
       if (!(err instanceof EngineFailure)) throw err;
       return this.fail(callId, err.message, !err.retry, err.httpStatus);
     }
+  }
+
+  /** The domain's key phrases spotted again in a batch of its transcripts (the phrases changed);
+   * the next batch queued after it, in the same stream. */
+  private async respot(m: OutboxDoc): Promise<SendResult> {
+    const { domainId, after } = JSON.parse(m.body) as { domainId: string; after: number };
+    const domain = await this.c.domains.findOne({ _id: domainId }, { projection: { keyPhrases: 1, accountId: 1 } });
+    if (!domain) return DONE;
+    const keyPhrases = domain.keyPhrases ?? [];
+    const batch = await this.store.batchAfter(domainId, after, RESPOT_BATCH);
+    for (const t of batch) {
+      const spotted = spotPhrases(t.turns, keyPhrases);
+      await this.store.respotted(t._id, spotted, labelsOf(spotted, keyPhrases));
+    }
+    if (batch.length === RESPOT_BATCH) await this.outbox.enqueue(respotMessage(domain.accountId, domainId, batch.at(-1)!._id));
+    return DONE;
   }
 
   /** The call says why its transcript could not be made (for good, or when the outbox gives up). */

@@ -60,7 +60,12 @@ export class TranscriptStore {
     await this.setState(callId, (current) => (current && current.status !== 'deleted' ? { status: 'deleted', keyPhrases: [], at } : null));
   }
 
-  /** New labels heard, after the domain's key phrases changed (respot.ts). */
+  /** A domain's transcripts after call `after`, in call order (the re-spotting's batches). */
+  batchAfter(domainId: string, after: number, limit: number): Promise<Pick<TranscriptDoc, '_id' | 'turns'>[]> {
+    return this.c.transcripts.find({ domainId, _id: { $gt: after } }, { sort: { _id: 1 }, limit, projection: { turns: 1 } }).toArray();
+  }
+
+  /** New labels heard, after the domain's key phrases changed (transcriber.ts, `respot`). */
   async respotted(callId: number, spotted: TranscriptDoc['spotted'], keyPhrases: string[]): Promise<void> {
     await this.c.transcripts.updateOne({ _id: callId }, { $set: { spotted } });
     await this.setState(callId, (current) => (current?.status === 'ready' && JSON.stringify(current.keyPhrases) !== JSON.stringify(keyPhrases) ? { ...current, keyPhrases } : null));

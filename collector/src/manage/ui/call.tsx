@@ -11,6 +11,7 @@ import { useLoad } from './hooks.ts';
 import { Failure } from './layout.tsx';
 import { routeHash, type Route } from './route.ts';
 import { VerdictSelect } from './verdict.tsx';
+import { TranscriptCard } from './transcript.tsx';
 
 type CallPage = NonNullable<Awaited<ReturnType<typeof callPage>>>;
 
@@ -78,7 +79,8 @@ export function CallScreen({ route }: { route: Route }) {
               </dd>
             </dl>
           </div>
-          {call.recording && <RecordingCard domain={domain} callId={call.callId} recording={call.recording} deleted={reload} />}
+          {call.recording && <RecordingCard domain={domain} callId={call.callId} recording={call.recording} transcribed={call.transcript?.status === 'ready'} deleted={reload} />}
+          {call.transcript && <TranscriptCard domain={domain} callId={call.callId} transcript={call.transcript} />}
           <div class="card">
             <h2>Pages the caller saw before calling</h2>
             {data.pages.length ? (
@@ -115,18 +117,20 @@ export function CallScreen({ route }: { route: Route }) {
 }
 
 /** The call's recording: a player that seeks by byte ranges, its length, a download; or why there is none. */
-function RecordingCard({ domain, callId, recording, deleted }: { domain: string; callId: number; recording: NonNullable<CallRow['recording']>; deleted: () => void }) {
+function RecordingCard({ domain, callId, recording, transcribed, deleted }: { domain: string; callId: number; recording: NonNullable<CallRow['recording']>; transcribed: boolean; deleted: () => void }) {
   const src = `/manage/api/domains/${encodeURIComponent(domain)}/calls/${callId}/recording`;
   const who = useWho();
   const remove = () => {
-    if (confirm('Delete this recording? Its audio is gone for good; the call stays.')) api('DELETE', src.replace('/manage/api', '')).then(deleted, (err: Error) => alert(err.message));
+    if (confirm('Delete this recording? Its audio (and its transcript) is gone for good; the call stays.')) api('DELETE', src.replace('/manage/api', '')).then(deleted, (err: Error) => alert(err.message));
   };
   return (
     <div class="card" data-testid="recording">
       <h2>Recording</h2>
       {recording.status === 'stored' ? (
         <>
-          <audio controls preload="metadata" src={src} style="width:100%" />
+          <audio controls preload="metadata" src={src} style="width:100%">
+            {transcribed && <track kind="captions" default label="Transcript" src={src.replace(/recording$/, 'transcript?format=vtt')} />}
+          </audio>
           <p class="muted">
             {recording.duration !== null && <>{duration(recording.duration)}. </>}
             <a href={`${src}?download=1`} download>

@@ -13,20 +13,31 @@ import { Pager } from './pager.tsx';
 import { may, useWho } from './who.ts';
 import { useClock } from './clock.ts';
 
+/** The log's answer; with a search (`q`), each call's line that said it. */
+interface CallsAnswer {
+  calls: (CallRow & { callerBlocked: boolean; transcriptMatch?: { speaker: string | null; start: number; text: string } | null })[];
+  hasMore: boolean;
+  total: number;
+  totalCapped: boolean;
+  pageSize: number;
+  search?: { q: string; matches: number; stopped: boolean };
+}
+
 const STATUSES = ['SUCCESS', 'NORESPONSE', 'BUSY', 'EXPIRED', 'NOTASSIGNED', 'INTERRUPTED', 'ANOMALY', 'CALLER_PHONE_BLACKLISTED', 'ONGOING'];
 
 export function CallsScreen({ route }: { route: Route }) {
   const who = useWho();
   const clock = useClock(route.domain);
   const base = `/domains/${encodeURIComponent(route.domain!)}/reports`;
-  const filters = { ...rangeQuery(route), status: route.query.status, source: route.query.source, firstCall: route.query.firstCall, lead: route.query.lead, spam: route.query.spam };
+  const filters = { ...rangeQuery(route), status: route.query.status, source: route.query.source, firstCall: route.query.firstCall, lead: route.query.lead, spam: route.query.spam, q: route.query.q };
   const page = Number(route.query.page || 1);
-  const { data, error, reload } = useLoad(() => get<{ calls: (CallRow & { callerBlocked: boolean })[]; hasMore: boolean; total: number; totalCapped: boolean; pageSize: number }>(withQuery(`${base}/calls`, { ...filters, page })), [route.domain, JSON.stringify(filters), page]);
+  const { data, error, reload } = useLoad(() => get<CallsAnswer>(withQuery(`${base}/calls`, { ...filters, page })), [route.domain, JSON.stringify(filters), page]);
   const set = (query: Record<string, string>) => navigate({ ...route, query: { ...route.query, page: '', ...query } });
   return (
     <section>
       <ReportHeading title="Calls" route={route} />
       <div class="toolbar">
+        <WordSearch value={route.query.q ?? ''} set={(q) => set({ q })} />
         <select aria-label="Status" value={route.query.status ?? ''} onChange={(e) => set({ status: (e.target as HTMLSelectElement).value })}>
           <option value="">Every status</option>
           {STATUSES.map((s) => (
@@ -57,7 +68,13 @@ export function CallsScreen({ route }: { route: Route }) {
         )}
       </div>
       {error && <Failure message={error} />}
-      {data && !data.calls.length && <p class="muted">No call in this range.</p>}
+      {data?.search && (
+        <p class="muted" data-testid="search-summary">
+          Calls whose transcripts say <strong>{data.search.q}</strong>: {count(data.search.matches)}
+          {data.search.stopped ? ' among the most recent; a shorter period finds the rest' : ''}.
+        </p>
+      )}
+      {data && !data.calls.length && <p class="muted">{data.search ? 'No call says that in this range.' : 'No call in this range.'}</p>}
       {data && data.calls.length > 0 && (
         <p class="muted" data-testid="calls-total">
           {count(data.total)}
@@ -119,6 +136,14 @@ export function CallsScreen({ route }: { route: Route }) {
                   <td data-label="Source and keyword">
                     {call.source ?? <span class="muted">{UNATTRIBUTED}</span>}
                     {call.keyword && <div class="muted">{call.keyword}</div>}
+                    {call.transcript?.keyPhrases.map((label) => (
+                      <span class="status key-phrase">{label}</span>
+                    ))}
+                    {call.transcriptMatch && (
+                      <div class="transcript-match" data-testid="transcript-match">
+                        {call.transcriptMatch.speaker && <strong>{call.transcriptMatch.speaker}: </strong>}“{call.transcriptMatch.text}”
+                      </div>
+                    )}
                   </td>
                   <td data-label="Landing page" class="pages">
                     {call.landingPage && <div title={call.landingPage}>{call.landingPage}</div>}
@@ -135,5 +160,19 @@ export function CallsScreen({ route }: { route: Route }) {
       )}
       {data && <Pager page={page} hasMore={data.hasMore} go={(to) => set({ page: String(to) })} />}
     </section>
+  );
+}
+
+/** The search by words said: a word, a "phrase in quotes", optionally `caller:` or `agent:` first. */
+function WordSearch({ value, set }: { value: string; set: (q: string) => void }) {
+  const submit = (e: Event) => {
+    e.preventDefault();
+    set(((e.currentTarget as HTMLFormElement).elements.namedItem('q') as HTMLInputElement).value.trim());
+  };
+  return (
+    <form class="inline" role="search" onSubmit={submit}>
+      <input type="search" name="q" aria-label="Words said" maxLength={200} placeholder='Words said: price, "book an appointment", caller: refund' value={value} style="min-width:19rem" />
+      <button type="submit">Search</button>
+    </form>
   );
 }

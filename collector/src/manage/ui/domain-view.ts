@@ -26,6 +26,9 @@ export interface DomainView {
   recording: { enabled: boolean; announcement: string; channels: 'dual' | 'mono'; otherLawfulBasis: boolean; deleteAtCarrier: boolean };
   recordingRetentionDays: number;
   formTracking: { enabled: boolean; fields: string[] };
+  /** Ours (issue 54): transcripts of recorded calls, in a language (null: the country's), and the key phrases spotted. */
+  transcription: { enabled: boolean; language: string | null };
+  keyPhrases: { label: string; phrases: string[]; speaker: 'caller' | 'agent' | 'any' }[];
   pools: { type: number; usage: 'online' | 'offline'; codeDigits: number; costGroup?: string }[];
   keys: Record<string, boolean>;
   publicKey: string | null;

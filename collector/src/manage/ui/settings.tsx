@@ -10,6 +10,7 @@ import { FormTrackingCard } from './forms-settings.tsx';
 import type { Route } from './route.ts';
 import { ShownOnce } from './shown-once.tsx';
 import { BlockedCallersCard, CallHandlingForm } from './call-handling.tsx';
+import { TranscriptsCard } from './transcripts-settings.tsx';
 import type { DomainView } from './domain-view.ts';
 import { StoredFields } from './stored-fields.tsx';
 import { SharedLinksCard } from './shared-links.tsx';
@@ -48,6 +49,7 @@ export function SettingsScreen({ route }: { route: Route }) {
       <KeysCard path={path} domain={domain.data} changed={domain.reload} />
       <SettingsForm path={path} domain={domain.data} saved={domain.reload} />
       <CallHandlingForm path={path} domain={domain.data} saved={domain.reload} />
+      <TranscriptsCard path={path} domain={domain.data} saved={domain.reload} />
       <FormTrackingCard path={path} domain={domain.data} saved={domain.reload} />
       <BlockedCallersCard path={path} clock={clock} />
       <NumbersCard path={path} domain={domain.data} changed={domain.reload} />

@@ -1,0 +1,103 @@
+// A call's transcript under its recording: each turn with its speaker and time, a click plays the
+// recording from there, the turns where a key phrase was heard marked with its label, the turn being
+// played shown as a caption under the player; downloads as text or WebVTT (the player's captions track).
+import { useEffect, useState } from 'preact/hooks';
+import type { CallRow } from '../../reports/calls-log.ts';
+import type { SpottedPhrase, Turn } from '../../transcripts/documents.ts';
+import { get } from './api.ts';
+import { useLoad } from './hooks.ts';
+
+interface TranscriptAnswer {
+  turns: Turn[];
+  spotted: SpottedPhrase[];
+  language: string | null;
+  engine: string;
+  model: string;
+  demo?: true;
+}
+
+/** `12:05`: a turn's time from the recording's start. */
+const at = (seconds: number) => `${Math.floor(seconds / 60)}:${String(Math.floor(seconds % 60)).padStart(2, '0')}`;
+
+/** The recording's player on the page (RecordingCard). */
+const player = () => document.querySelector<HTMLAudioElement>('[data-testid="recording"] audio');
+
+export function TranscriptCard({ domain, callId, transcript }: { domain: string; callId: number; transcript: NonNullable<CallRow['transcript']> }) {
+  const path = `/domains/${encodeURIComponent(domain)}/calls/${callId}/transcript`;
+  const { data, error } = useLoad(() => (transcript.status === 'ready' ? get<TranscriptAnswer>(path) : Promise.resolve(null)), [path, transcript.status]);
+  const [playing, setPlaying] = useState<number | null>(null);
+  useEffect(() => {
+    const audio = player();
+    if (!audio || !data) return;
+    const follow = () => setPlaying(data.turns.findIndex((t) => audio.currentTime >= t.start && audio.currentTime <= t.end + 0.3));
+    audio.addEventListener('timeupdate', follow);
+    return () => audio.removeEventListener('timeupdate', follow);
+  }, [data]);
+  const playFrom = (turn: Turn) => {
+    const audio = player();
+    if (!audio) return;
+    audio.currentTime = turn.start;
+    void audio.play().catch(() => undefined);
+  };
+  return (
+    <div class="card" data-testid="transcript">
+      <h2>Transcript</h2>
+      {transcript.status === 'failed' && <p class="warn-text">{transcript.error ?? 'The transcript could not be made.'}</p>}
+      {transcript.status === 'deleted' && <p class="muted">Deleted with the recording.</p>}
+      {error && <p class="warn-text">{error}</p>}
+      {data && (
+        <>
+          {playing !== null && playing >= 0 && data.turns[playing] && (
+            <p class="caption" data-testid="caption">
+              {data.turns[playing]!.speaker && <strong>{data.turns[playing]!.speaker}: </strong>}
+              {data.turns[playing]!.text}
+            </p>
+          )}
+          {transcript.keyPhrases.length > 0 && (
+            <p>
+              Heard:{' '}
+              {transcript.keyPhrases.map((label) => (
+                <span class="status key-phrase">{label}</span>
+              ))}
+            </p>
+          )}
+          {data.turns.length === 0 ? (
+            <p class="muted">Nothing was said.</p>
+          ) : (
+            <ol class="turns">
+              {data.turns.map((turn, i) => {
+                const heard = data.spotted.filter((s) => s.turn === i);
+                return (
+                  <li class={`turn ${turn.speaker ?? 'mono'}${heard.length ? ' spotted' : ''}${playing === i ? ' playing' : ''}`}>
+                    <button type="button" class="link turn-time" title="Play from here" onClick={() => playFrom(turn)}>
+                      {at(turn.start)}
+                    </button>
+                    {turn.speaker && <span class="speaker">{turn.speaker}</span>}
+                    <span class="turn-text">{turn.text}</span>
+                    {heard.map((s) => (
+                      <span class="status key-phrase" title={`“${s.phrase}”`}>
+                        {s.label}
+                      </span>
+                    ))}
+                  </li>
+                );
+              })}
+            </ol>
+          )}
+          <p class="muted">
+            {data.demo ? 'Made for the demo. ' : `Made by ${data.engine === 'local' ? 'the bundled engine' : data.engine} (${data.model}${data.language ? `, ${data.language}` : ''}). `}
+            Download as{' '}
+            <a href={`/manage/api${path}?format=txt&download=1`} download>
+              text
+            </a>{' '}
+            or{' '}
+            <a href={`/manage/api${path}?format=vtt&download=1`} download>
+              WebVTT
+            </a>
+            .
+          </p>
+        </>
+      )}
+    </div>
+  );
+}
