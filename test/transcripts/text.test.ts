@@ -22,6 +22,9 @@ describe('card numbers', () => {
     expect(textOf(redactCards(said('my number is 4111 1111 1111 1111 thanks')))).toBe(`my number is ${REDACTED} thanks`);
     expect(textOf(redactCards(said('it is 4111-1111-1111-1111.')))).toBe(`it is ${REDACTED}`);
     expect(textOf(redactCards(said('5500005555555559 ok')))).toBe(`${REDACTED} ok`);
+    // As an engine writes a number read aloud: grouped by commas, its digits repeated.
+    expect(textOf(redactCards(said('my car number is 4,111,111,111,111,111.')))).toBe(`my car number is ${REDACTED}`);
+    expect(textOf(redactCards(said('it is 4,111,111,111,101,111,111,111 yes')))).toBe(`it is ${REDACTED} yes`);
   });
 
   it('are redacted when said digit by digit in words', () => {

@@ -1,6 +1,6 @@
 // Card numbers never reach a stored transcript (PCI DSS forbids keeping them): in each speaker's
 // words, in order, a run of digits (written as digits or said as words, "four one one one") that is
-// 13 to 19 digits long and passes the Luhn check, and any run of digits said within a few words
+// 13 to 19 digits long and passes the Luhn check (or a longer run holding such a number), and any run of digits said within a few words
 // after "card", "CVV"/"CVC" or "security code", becomes one `[redacted]`. Done on the engine's words
 // before anything is written, so the search index and the spotted phrases never see them either.
 import { bareWords, digitOfWord } from './words.ts';
@@ -19,7 +19,7 @@ export interface TimedWord {
 /** The digits a word stands for ("4111," "4111-1111", "four"), or null when it is no number. */
 function digitsOf(word: string): string | null {
   const bare = word.replace(/[.,;:!?)(]+$/g, '').replace(/^[(]+/, '');
-  if (/^\d+(?:[-.]\d+)*$/.test(bare)) return bare.replace(/\D/g, '');
+  if (/^\d+(?:[-.,]\d+)*$/.test(bare)) return bare.replace(/\D/g, ''); // engines group digits: 4,111,111 or 4111-1111
   return digitOfWord(bare);
 }
 
@@ -31,6 +31,14 @@ export function passesLuhn(digits: string): boolean {
     sum += d;
   }
   return sum % 10 === 0;
+}
+
+/** A card number (13 to 19 digits passing Luhn), or a longer run holding one: engines often repeat
+ * or regroup the digits of a number read aloud ("4,111,111,111,101,111"). */
+function hasCardNumber(digits: string): boolean {
+  if (digits.length <= 19) return passesLuhn(digits);
+  for (let length = 13; length <= 19; length++) for (let i = 0; i + length <= digits.length; i++) if (passesLuhn(digits.slice(i, i + length))) return true;
+  return false;
 }
 
 /** Whether the words before `at` name a card or its code. */
@@ -50,7 +58,7 @@ export function redactCards(words: TimedWord[]): TimedWord[] {
     let end = i;
     let digits = '';
     while (end < words.length && digitsOf(words[end]!.word) !== null) digits += digitsOf(words[end++]!.word);
-    const card = digits.length >= 13 && digits.length <= 19 && passesLuhn(digits);
+    const card = digits.length >= 13 && hasCardNumber(digits);
     if (card || afterCardWord(words, i)) out.push({ word: REDACTED, start: words[i]!.start, end: words[end - 1]!.end });
     else out.push(...words.slice(i, end));
     i = end;

@@ -171,7 +171,8 @@ function WordSearch({ value, set }: { value: string; set: (q: string) => void })
   };
   return (
     <form class="inline" role="search" onSubmit={submit}>
-      <input type="search" name="q" aria-label="Words said" maxLength={200} placeholder='Words said: price, "book an appointment", caller: refund' value={value} style="min-width:19rem" />
+      {/* Uncontrolled (the screen redraws each second): drawn again when the search in the address changes. */}
+      <input key={value} type="search" name="q" aria-label="Words said" maxLength={200} placeholder='Words said: price, "book an appointment", caller: refund' defaultValue={value} style="min-width:19rem" />
       <button type="submit">Search</button>
     </form>
   );

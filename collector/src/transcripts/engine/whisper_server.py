@@ -43,6 +43,7 @@ class Engine:
                 word_timestamps=words,
                 vad_filter=True,  # silence gives no words, rather than words made up
                 condition_on_previous_text=False,
+                temperature=0.0,  # greedy only: the same audio gives the same transcript
             )
             segments = list(segments)
         out = {
