@@ -135,6 +135,8 @@ describe('data API', () => {
       person_id: expect.any(Number),
       // Ours: nothing was recorded.
       recording: null,
+      transcript: null,
+      key_phrases: null,
     });
   });
 

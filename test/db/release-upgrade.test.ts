@@ -58,10 +58,12 @@ describe('an upgrade from the release before numbers of any country', () => {
     expect(overview.previous).toMatchObject({ from: expect.any(String) });
     delete overview.previous;
     // Ours, and new: the campaigns and landing pages tables (issue 39); the release counted neither.
-    const tables = answers.overview as { campaigns?: unknown[]; landingPages?: unknown[] };
-    expect([tables.campaigns, tables.landingPages]).toEqual([[], []]);
+    const tables = answers.overview as { campaigns?: unknown[]; landingPages?: unknown[]; keyPhrases?: unknown[] };
+    expect([tables.campaigns, tables.landingPages, tables.keyPhrases]).toEqual([[], [], []]);
     delete tables.campaigns;
     delete tables.landingPages;
+    // Ours, and new: the key phrases heard in calls (issue 54); the release had no transcript.
+    delete tables.keyPhrases;
     // Ours, and new: form leads beside the call leads, and the people who became leads (issue 43):
     // the release had no form; the calls the replay made are joined to people.
     const counted = answers.overview as { totals: Record<string, unknown>; days: Record<string, unknown>[]; sources: Record<string, unknown>[]; keywords: Record<string, unknown>[] };
@@ -78,6 +80,10 @@ describe('an upgrade from the release before numbers of any country', () => {
         if ('date' in record) continue; // a daily row
         expect(record.recording).toBeNull();
         delete record.recording;
+        // Ours, and new: the transcript's text and labels (issue 54); the release's calls have none.
+        expect([(record as { transcript?: unknown }).transcript, (record as { key_phrases?: unknown }).key_phrases]).toEqual([null, null]);
+        delete (record as { transcript?: unknown }).transcript;
+        delete (record as { key_phrases?: unknown }).key_phrases;
         // Ours, and new: the person of a call (issue 43): those the replay made are joined to one.
         if ('person_id' in record) expect([null, 'number']).toContain(record.person_id === null ? null : typeof record.person_id);
         delete record.person_id;
@@ -94,6 +100,11 @@ describe('an upgrade from the release before numbers of any country', () => {
       expect([name, answer.recording]).toEqual([name, null]);
       delete answer.recording;
     }
+    // Ours, and new: the calls CSV's last two columns, the labels heard and the transcript (issue 54),
+    // empty for the release's calls.
+    const csv = answers.callsCsv as string;
+    expect(csv.split('\r\n').filter(Boolean).slice(1).every((line) => line.endsWith(',,'))).toBe(true);
+    answers.callsCsv = csv.replace(',keyPhrases,transcript\r\n', '\r\n').replace(/,,\r\n/g, '\r\n');
     for (const [name, answer] of Object.entries(recorded.answers)) expect(JSON.stringify(answers[name]), name).toBe(JSON.stringify(answer));
   });
 });

@@ -89,6 +89,8 @@ const TABLE: Record<string, { may: Who[] | 'anyone'; call: [string, unknown?] }>
   'GET /manage/api/domains/:domain/calls/:callId': { may: ALL, call: ['/domains/a.test/calls/999'] },
   'GET /manage/api/domains/:domain/calls/:callId/recording': { may: ALL, call: ['/domains/a.test/calls/999/recording'] },
   'DELETE /manage/api/domains/:domain/calls/:callId/recording': { may: DOMAIN_ADMINS, call: ['/domains/a.test/calls/999/recording'] },
+  'GET /manage/api/domains/:domain/calls/:callId/transcript': { may: ALL, call: ['/domains/a.test/calls/999/transcript'] },
+  'GET /manage/api/domains/:domain/transcription': { may: ALL, call: ['/domains/a.test/transcription'] },
   'GET /manage/api/domains/:domain/reports/overview': { may: READERS, call: ['/domains/a.test/reports/overview'] },
   'GET /manage/api/domains/:domain/reports/calls': { may: ALL, call: ['/domains/a.test/reports/calls'] },
   'GET /manage/api/domains/:domain/reports/calls.csv': { may: READERS, call: ['/domains/a.test/reports/calls.csv'] },

@@ -74,6 +74,8 @@ describe('back end settings', () => {
     ['GET', '/domains/shop.test/calls/1'],
     ['GET', '/domains/shop.test/calls/1/recording'],
     ['DELETE', '/domains/shop.test/calls/1/recording'],
+    ['GET', '/domains/shop.test/calls/1/transcript'],
+    ['GET', '/domains/shop.test/transcription'],
     ['GET', '/domains/shop.test/reports/overview'],
     ['GET', '/domains/shop.test/reports/calls'],
     ['GET', '/domains/shop.test/reports/calls.csv'],

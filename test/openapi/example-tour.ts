@@ -18,7 +18,7 @@ export const TOUR_USER = { username: 'owner@shop.test', password: 'tour-password
 export function tourFixture() {
   return commerceFixture({
     ga4: false,
-    tracking: { users: [TOUR_USER], exclusive: ['0800000001', '0800000002', '0800000003', '0800000004', '0800000005', '0800000006'], settings: { whisper: true, redirectPhone: '06 11 00 00 00', redirect: { enabled: true, timetable: [] }, formTracking: { enabled: true, fields: [] } } },
+    tracking: { users: [TOUR_USER], exclusive: ['0800000001', '0800000002', '0800000003', '0800000004', '0800000005', '0800000006'], settings: { whisper: true, redirectPhone: '06 11 00 00 00', redirect: { enabled: true, timetable: [] }, formTracking: { enabled: true, fields: [] }, transcription: { enabled: true, language: 'en' }, keyPhrases: [{ label: 'price', phrases: ['how much'], speaker: 'caller' }] } },
   });
 }
 
@@ -137,6 +137,10 @@ export async function exampleTour(baseUrl: string, webhookUrl: string): Promise<
   await manage('post /manage/api/domains/{domain}/blocked-callers', 'POST', '/domains/shop.test/blocked-callers', { number: '06 66 66 66 66' });
   await manage('post /manage/api/domains/{domain}/calls/{callId}/block-caller', 'POST', `/domains/shop.test/calls/${callId}/block-caller`);
   await manage('get /manage/api/domains/{domain}/calls/{callId}', 'GET', `/domains/shop.test/calls/${callId}`);
+  // The carrier's recording of the PBX call, transcribed by the engine (a stand-in of OpenAI's API here).
+  await until(async () => (await owner.get(`/domains/shop.test/calls/${pbxCallId}/transcript`)).status === 200, 'the transcript of the recorded call');
+  await manage('get /manage/api/domains/{domain}/calls/{callId}/transcript', 'GET', `/domains/shop.test/calls/${pbxCallId}/transcript`);
+  await manage('get /manage/api/domains/{domain}/transcription', 'GET', '/domains/shop.test/transcription');
   // The forms log, the contact form's page and a verdict on it.
   const { forms } = await manage('get /manage/api/domains/{domain}/reports/forms', 'GET', `/domains/shop.test/reports/forms?from=${from}&to=${to}`);
   await manage('get /manage/api/domains/{domain}/forms/{formId}', 'GET', `/domains/shop.test/forms/${forms[0].formId}`);

@@ -11,13 +11,18 @@ import { useSeededCollector } from '../helpers/collector.ts';
 import { startReceiver, type Receiver } from '../helpers/receiver.ts';
 import { TELEPHONY_KEY, TWILIO_TOKEN } from '../helpers/telephony.ts';
 import { exampleTour, tourFixture, tourTwilioApi, type Tour } from './example-tour.ts';
+import { startSttStandIn } from '../helpers/openai-stt.ts';
 
 // Mail configured, so the mail routes answer their success; nothing listens on port 9 (discard),
 // so the test e-mail stays in the outbox, retried.
 // The account's Twilio account is a loopback stand-in of Twilio's REST API.
 const twilioApi = await tourTwilioApi();
 afterAll(() => twilioApi.close());
-const s = useSeededCollector('openapi_examples', tourFixture(), { telephonyApiKey: TELEPHONY_KEY, twilio: { authToken: TWILIO_TOKEN }, delivery: { publicOnly: false }, signUp: true, mail: { smtpUrl: 'smtp://127.0.0.1:9', from: 'RingTrail <calls@shop.test>' }, twilioApiBase: twilioApi.base, secretsKey: Buffer.alloc(32, 7) });
+// Transcripts come from a loopback stand-in of OpenAI's speech-to-text API.
+const engine = await startSttStandIn();
+engine.fallback = () => ({ kind: 'words', words: ['Hello,', 'how', 'much', 'is', 'a', 'new', 'boiler?'] });
+afterAll(() => engine.close());
+const s = useSeededCollector('openapi_examples', tourFixture(), { telephonyApiKey: TELEPHONY_KEY, twilio: { authToken: TWILIO_TOKEN }, delivery: { publicOnly: false }, signUp: true, mail: { smtpUrl: 'smtp://127.0.0.1:9', from: 'RingTrail <calls@shop.test>' }, twilioApiBase: twilioApi.base, secretsKey: Buffer.alloc(32, 7), transcribe: { url: engine.url, model: 'whisper-1', name: 'transcribe.example', englishOnly: false } });
 let tour: Tour;
 let receiver: Receiver;
 beforeAll(async () => {

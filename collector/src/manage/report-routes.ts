@@ -19,6 +19,7 @@ import { maySee, RULES, type Rule } from '../team/roles.ts';
 import { accountOf } from './webhooks.ts';
 import { callPage } from '../reports/call-page.ts';
 import { transcriptSearch } from './transcript-search.ts';
+import { transcriptTexts } from '../data/transcript-texts.ts';
 import { serveRecording } from '../recordings/serve.ts';
 import { deleteRecording } from '../recordings/retention.ts';
 import type { RecordingStates } from '../recordings/states.ts';
@@ -64,7 +65,9 @@ export function reportRoutes(router: Router, c: TeamCollections & DomainCollecti
 
   report('calls.csv', async (ctx, domain) => {
     const range = reportRange(ctx.query, domain.timeZone);
-    sendCsv(ctx, `calls-${domain.name}-${range.from}-${range.to}.csv`, callsCsv(c, domain, range, callFilters(ctx.query, countryOf(domain))));
+    const filters = callFilters(ctx.query, countryOf(domain));
+    const search = await transcriptSearch(c, domain, range, ctx.query.q);
+    sendCsv(ctx, `calls-${domain.name}-${range.from}-${range.to}.csv`, callsCsv(c, domain, range, search ? { ...filters, callIds: search.hits.map((h) => h.callId) } : filters, (ids) => transcriptTexts(c, ids)));
   });
 
   report('google-ads.csv', async (ctx, domain) => {

@@ -200,7 +200,7 @@ const manageOp = (method: Method, path: string, summary: string, ok: Response, r
 
 const range = z.object({ from: z.string().optional().describe('YYYY-MM-DD, domain time zone'), to: z.string().optional().describe('YYYY-MM-DD') });
 const formFilters = range.extend({ source: z.string().optional().describe('A source class: paid, organic, social, referral, direct or unattributed'), lead: z.enum(['true', 'false']).optional().describe('Only leads (true), or only submissions that are not (false)'), spam: z.enum(['true', 'false']).optional().describe('Only spam (true), or none (false)') });
-const callFilters = range.extend({ status: z.string().optional(), source: z.string().optional(), number: z.string().optional(), firstCall: z.enum(['true', 'false']).optional().describe("Ours: only callers' first calls (true), or only repeat calls (false)"), lead: z.enum(['true', 'false']).optional().describe('Ours: only leads (true), or only calls that are not (false)'), spam: z.enum(['true', 'false']).optional().describe('Ours: only calls marked spam (true), or only the calls the overview counts: no spam, no blocked caller (false)') });
+const callFilters = range.extend({ status: z.string().optional(), source: z.string().optional(), number: z.string().optional(), q: z.string().optional().describe('Ours: only the calls whose transcripts say these words: a word, a "phrase in quotes", several (all said), optionally `caller:` or `agent:` first; at most 200 characters'), firstCall: z.enum(['true', 'false']).optional().describe("Ours: only callers' first calls (true), or only repeat calls (false)"), lead: z.enum(['true', 'false']).optional().describe('Ours: only leads (true), or only calls that are not (false)'), spam: z.enum(['true', 'false']).optional().describe('Ours: only calls marked spam (true), or only the calls the overview counts: no spam, no blocked caller (false)') });
 const csv = (description: string): Response => ({ description, type: 'text/csv' });
 const object = (description: string) => json(description, answer.manage.object);
 /** An operation whose attempts count against the sign-in limits. */
@@ -366,6 +366,16 @@ export const OPERATIONS: Operation[] = [
     responses: { 200: { description: 'The audio', type: 'audio/wav' }, 206: { description: 'The byte range asked for, with Content-Range', type: 'audio/wav' }, 416: { description: 'A range outside the file', type: 'audio/wav' }, ...MANAGE_ERRORS },
   },
   manageOp('delete', '/domains/:domain/calls/:callId/recording', "Deletes the call's recording (its audio; the call says when and by whom); 404 when it has none stored", { description: 'Deleted' }, {}, 204),
+  {
+    method: 'get',
+    path: '/manage/api/domains/:domain/calls/:callId/transcript',
+    tag: TAGS.manage,
+    summary: "Ours: the call's transcript: its turns (speaker caller, agent or null, start and end in seconds, text; card numbers `[redacted]`), the key phrases spotted, the language, engine and model; `format=txt` as text, `format=vtt` as WebVTT captions; 404 when it has none",
+    query: z.object({ format: z.enum(['json', 'txt', 'vtt']).optional().describe('json (the default), txt or vtt'), download: z.enum(['1']).optional().describe('Answer it as an attachment') }),
+    auth: 'session',
+    responses: { 200: json('The transcript', answer.manage.object), ...MANAGE_ERRORS },
+  },
+  manageOp('get', '/domains/:domain/transcription', "Ours: the speech-to-text engine the collector uses (name, model, whether it is English only and answers now), the language the domain's calls are transcribed in, and why they cannot be (`refusal`), or null", object('{configured, engine, language, refusal}')),
   manageOp('get', '/domains/:domain/reports/forms', "Ours: the forms log: a range's form submissions, newest first, 50 a page, with the count (from, to, page; source, lead, spam)", object('{forms, page, pageSize, hasMore, total, totalCapped}'), { query: formFilters.extend({ page: z.string().optional().describe('1 or more') }) }),
   manageOp('get', '/domains/:domain/reports/forms.csv', 'Ours: the forms log as CSV, its fields as `name: value` lines', csv('CSV, one submission per line'), { query: formFilters }),
   manageOp('get', '/domains/:domain/forms/:formId', "Ours: one form submission: its fields, what led to it, lead or spam, the verdict, and the visitor's pages up to it", object('The submission')),

@@ -166,12 +166,28 @@ export async function callsPage(c: TelephonyCollections, domain: DomainDoc, rang
 }
 
 const CSV_COLUMNS: (keyof CallRow)[] = ['callId', 'startedAt', 'trackingNumber', 'caller', 'destination', 'status', 'duration', 'source', 'keyword', 'landingPage', 'pagesSeen', 'gclid', 'offlineDescription', 'agent', 'revenue', 'matchConfidence', 'matchCandidates', 'firstCall', 'lead', 'verdict', 'msclkid', 'fbclid', 'firstTouchSource', 'firstTouchKeyword', 'firstTouchAt', 'lastNonDirectSource'];
+/** Ours (transcripts/), last: the labels heard (`;` between them) and the transcript's text. */
+const TRANSCRIPT_COLUMNS = ['keyPhrases', 'transcript'];
+/** Calls whose transcripts' texts are read at once. */
+const CSV_BATCH = 500;
 
-export async function* callsCsv(c: TelephonyCollections, domain: DomainDoc, range: DayRange, filters: CallFilters): AsyncGenerator<string> {
-  yield csvLine(CSV_COLUMNS);
+/** `texts`: the transcripts' texts of calls (data/transcript-texts.ts). */
+export async function* callsCsv(c: TelephonyCollections, domain: DomainDoc, range: DayRange, filters: CallFilters, texts: (ids: number[]) => Promise<Map<number, string>>): AsyncGenerator<string> {
+  yield csvLine([...CSV_COLUMNS, ...TRANSCRIPT_COLUMNS]);
   const cursor = c.calls.find(filterOf(domain, range, filters), { sort: { startedAt: -1, _id: -1 }, limit: CSV_MAX_ROWS, batchSize: 1000 });
+  let batch: CallDoc[] = [];
+  const lines = async function* () {
+    const textOf = await texts(batch.filter((call) => call.transcript?.status === 'ready').map((call) => call._id));
+    for (const call of batch) {
+      const row = rowOf(call, domain);
+      const transcribed = row.transcript?.status === 'ready';
+      yield csvLine([...CSV_COLUMNS.map((column) => (column === 'pagesSeen' ? row.pagesSeen.join(' ') : column === 'source' ? (row.source ?? UNATTRIBUTED) : column === 'verdict' ? verdictWord(row.verdict) : row[column])), transcribed ? row.transcript!.keyPhrases.join(';') : null, transcribed ? (textOf.get(call._id) ?? '') : null]);
+    }
+    batch = [];
+  };
   for await (const call of cursor) {
-    const row = rowOf(call, domain);
-    yield csvLine(CSV_COLUMNS.map((column) => (column === 'pagesSeen' ? row.pagesSeen.join(' ') : column === 'source' ? (row.source ?? UNATTRIBUTED) : column === 'verdict' ? verdictWord(row.verdict) : row[column])));
+    batch.push(call);
+    if (batch.length >= CSV_BATCH) yield* lines();
   }
+  yield* lines();
 }

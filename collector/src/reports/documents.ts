@@ -28,6 +28,10 @@ export interface CallSourceCounts {
   new?: { total?: number } & CreditedCounts & TouchCounts;
   /** The leads among them (ours, telephony/leads.ts), the same way. */
   lead?: { total?: number } & CreditedCounts & TouchCounts;
+  /** Ours (transcripts/): calls by key phrase label heard; by source class and campaign in `kps`, `kpc`. */
+  kp?: Record<string, number>;
+  kps?: Record<string, Record<string, number>>;
+  kpc?: Record<string, Record<string, number>>;
 }
 
 /** Form submissions of a day: all but spam (`total`), spam, and the leads among them as calls are counted. */
@@ -43,6 +47,9 @@ export interface CreditedCounts {
   kw?: Record<string, number>;
   cmp?: Record<string, number>;
   lp?: Record<string, number>;
+  /** Ours (transcripts/): calls by key phrase label heard, then by source class, or by campaign key. */
+  kps?: Record<string, Record<string, number>>;
+  kpc?: Record<string, Record<string, number>>;
 }
 
 interface TouchCounts {

@@ -51,8 +51,19 @@ export interface Overview {
   /** Ours: by utm_campaign, and by the path of the visit's first page. */
   campaigns: ({ campaign: string } & Row)[];
   landingPages: ({ path: string } & Row)[];
+  /** Ours (transcripts/): the calls in which each key phrase label was heard, by source class and by
+   * campaign as the model credits them, the most heard first. */
+  keyPhrases: KeyPhraseRow[];
   /** Ours: the period of the same length just before, to compare with: its totals and its days. */
   previous?: { from: string; to: string; totals: Overview['totals']; days: Overview['days'] };
+}
+
+export interface KeyPhraseRow {
+  label: string;
+  calls: number;
+  sources: Record<string, number>;
+  /** The campaigns with the most of these calls first (at most TABLE_ROWS). */
+  campaigns: { campaign: string; calls: number }[];
 }
 
 interface Counts {
@@ -79,7 +90,7 @@ export async function overview(c: ReportCollections, domain: { _id: string; curr
   // totals' calls from a view are the last touch's `calls.src`, whatever the model.
   const tableFields = DIMENSIONS.flatMap((d) => [DAY_FIELD[d], `calls.${p}${DAY_FIELD[d]}`, `calls.new.${p}${DAY_FIELD[d]}`, `calls.lead.${p}${DAY_FIELD[d]}`, `forms.lead.${p}${DAY_FIELD[d]}`]);
   const [days, monthTables, edges] = await Promise.all([
-    traffic.read(domain._id, from, to, { visits: 1, views: 1, src: 1, sales: 1, 'calls.total': 1, 'calls.answered': 1, 'calls.blocked': 1, 'calls.spam': 1, 'calls.src': 1, [`calls.${p}src`]: 1, 'calls.new.total': 1, [`calls.new.${p}src`]: 1, 'calls.lead.total': 1, [`calls.lead.${p}src`]: 1, 'forms.total': 1, 'forms.spam': 1, 'forms.lead.total': 1, [`forms.lead.${p}src`]: 1, 'leadPeople.total': 1, [`leadPeople.${p}src`]: 1 }),
+    traffic.read(domain._id, from, to, { visits: 1, views: 1, src: 1, sales: 1, 'calls.total': 1, 'calls.answered': 1, 'calls.blocked': 1, 'calls.spam': 1, 'calls.src': 1, [`calls.${p}src`]: 1, 'calls.new.total': 1, [`calls.new.${p}src`]: 1, 'calls.lead.total': 1, [`calls.lead.${p}src`]: 1, 'forms.total': 1, 'forms.spam': 1, 'forms.lead.total': 1, [`forms.lead.${p}src`]: 1, 'leadPeople.total': 1, [`leadPeople.${p}src`]: 1, 'calls.kp': 1, [`calls.${p}kps`]: 1, [`calls.${p}kpc`]: 1 }),
     withTables ? new DimensionMonths(c).read(domain._id, months, model) : null,
     withTables ? traffic.readDays(domain._id, edgeDays, Object.fromEntries(tableFields.map((f) => [f, 1]))) : [],
   ]);
@@ -136,7 +147,29 @@ export async function overview(c: ReportCollections, domain: { _id: string; curr
     keywords: table('keyword').map(({ name, ...r }) => ({ keyword: name, ...r })),
     campaigns: table('campaign').map(({ name, ...r }) => ({ campaign: name, ...r })),
     landingPages: table('landingPage').map(({ name, ...r }) => ({ path: name, ...r })),
+    keyPhrases: keyPhraseRows(days.map((day) => ({ kp: day.calls?.kp, kps: credited(day.calls)?.kps, kpc: credited(day.calls)?.kpc }))),
   };
+}
+
+/** The key phrase table: each label's calls, by source class and campaign. */
+function keyPhraseRows(days: Pick<CreditedCounts & { kp?: Record<string, number> }, 'kp' | 'kps' | 'kpc'>[]): KeyPhraseRow[] {
+  const rows = new Map<string, { calls: number; sources: Map<string, number>; campaigns: Map<string, number> }>();
+  const rowOf = (key: string) => rows.get(key) ?? rows.set(key, { calls: 0, sources: new Map(), campaigns: new Map() }).get(key)!;
+  const addTo = (into: Map<string, number>, key: string, n: number) => into.set(key, (into.get(key) ?? 0) + n);
+  for (const day of days) {
+    for (const [key, n] of Object.entries(day.kp ?? {})) rowOf(key).calls += n;
+    for (const [key, bySource] of Object.entries(day.kps ?? {})) for (const [source, n] of Object.entries(bySource)) addTo(rowOf(key).sources, source, n);
+    for (const [key, byCampaign] of Object.entries(day.kpc ?? {})) for (const [campaign, n] of Object.entries(byCampaign)) addTo(rowOf(key).campaigns, campaign, n);
+  }
+  return [...rows.entries()]
+    .filter(([, r]) => r.calls > 0)
+    .map(([key, r]) => ({
+      label: valueOfKey(key),
+      calls: r.calls,
+      sources: Object.fromEntries([...r.sources].filter(([, n]) => n > 0)),
+      campaigns: [...r.campaigns].filter(([, n]) => n > 0).map(([k, calls]) => ({ campaign: valueOfKey(k), calls })).sort((a, b) => b.calls - a.calls || a.campaign.localeCompare(b.campaign)).slice(0, TABLE_ROWS),
+    }))
+    .sort((a, b) => b.calls - a.calls || a.label.localeCompare(b.label));
 }
 
 const sum = (days: TrafficDayDoc[], count: (day: TrafficDayDoc) => number | undefined) => days.reduce((n, day) => n + (count(day) ?? 0), 0);

@@ -95,7 +95,44 @@ export function OverviewBody({ data, route, clock, callsLog = false }: { data: O
           {data.landingPages.length ? <Table first="Page" rows={data.landingPages.map((r) => ({ ...r, name: r.path }))} sales={sales} forms={forms} currency={data.currency} /> : <p class="muted">No visit yet: a landing page is the first page of a visit.</p>}
         </div>
       </div>
+      {(data.keyPhrases?.length ?? 0) > 0 && <KeyPhrasesTable rows={data.keyPhrases} />}
     </>
+  );
+}
+
+/** Calls by the key phrases heard in their transcripts, by source class and by campaign (issue 54). */
+function KeyPhrasesTable({ rows }: { rows: Overview['keyPhrases'] }) {
+  const classes = [...new Set(rows.flatMap((r) => Object.keys(r.sources)))];
+  return (
+    <div class="card flush" data-testid="key-phrases">
+      <h2>Heard in calls</h2>
+      <table>
+        <thead>
+          <tr>
+            <th>Key phrase</th>
+            <th class="num">Calls</th>
+            {classes.map((c) => (
+              <th class="num">{SOURCE_NAMES[c] ?? c}</th>
+            ))}
+            <th>Campaigns</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((r) => (
+            <tr>
+              <td>
+                <span class="status key-phrase">{r.label}</span>
+              </td>
+              <td class="num">{count(r.calls)}</td>
+              {classes.map((c) => (
+                <td class="num">{count(r.sources[c] ?? 0)}</td>
+              ))}
+              <td>{r.campaigns.slice(0, 3).map((x) => `${x.campaign} (${count(x.calls)})`).join(', ') || <span class="muted">none</span>}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
   );
 }
 
