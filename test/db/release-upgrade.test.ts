@@ -45,9 +45,11 @@ describe('an upgrade from the release before numbers of any country', () => {
     // Ours, and new: the calls log's count (issue 39).
     expect({ total, totalCapped, pageSize }).toEqual({ total: callsLog.calls.length, totalCapped: false, pageSize: 50 });
     // Ours, and new: each row says whether the call has a recording (issue 41); the release's have none.
-    for (const row of callsLog.calls as { recording?: unknown }[]) {
-      expect(row.recording).toBeNull();
+    // And whether it has a transcript (issue 54): none either.
+    for (const row of callsLog.calls as { recording?: unknown; transcript?: unknown }[]) {
+      expect([row.recording, row.transcript]).toEqual([null, null]);
       delete row.recording;
+      delete row.transcript;
     }
     answers.callsLog = callsLog;
     // Ours, and new: the overview counts spam calls apart (issue 39); the release had none.

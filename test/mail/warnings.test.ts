@@ -115,6 +115,25 @@ describe('warnings', () => {
     expect(ended!.subject).toBe('RingTrail: the webhook of Test account works again');
   });
 
+  it('says once that transcription has been failing for over an hour, with what the engine said, and that it works again', async () => {
+    const before = inbox.messages.length;
+    const longAgo = new Date(Date.now() - 2 * HOUR);
+    // A call's transcript the engine has refused since two hours ago, retried later.
+    await t.c.outbox.insertOne({ _id: 'transcript_77', accountId: 'Test account', stream: 'transcript:77', kind: 'transcript', label: 'transcript', url: 'transcribe:engine', contentType: 'application/json', body: '{"callId":77}', signed: false, createdAt: longAgo, enqueuedAt: longAgo.getTime(), attempts: 12, firstAttemptAt: longAgo, nextAttemptAt: new Date(Date.now() + HOUR), claimedBy: null, claimedUntil: new Date(0) });
+    await t.c.deliveryLog.insertOne({ _id: 'transcript_77#12', messageId: 'transcript_77', accountId: 'Test account', stream: 'transcript:77', kind: 'transcript', label: 'transcript', attempt: 12, at: new Date(), httpStatus: 503, error: 'the engine answered 503: overloaded', outcome: 'retrying', body: '{"callId":77}' });
+    await watch.tick(new Date());
+    await watch.tick(new Date(Date.now() + 60_000)); // going on: not said again
+    const [started] = await next(before, 1);
+    expect(started!.subject).toBe('RingTrail: transcription failing for Test account');
+    expect(started!.text).toContain('Calls waiting for a transcript: 1');
+    expect(started!.text).toContain('The engine last said: the engine answered 503: overloaded');
+    await t.c.outbox.deleteOne({ _id: 'transcript_77' });
+    await watch.tick(new Date());
+    const [ended] = await next(before + 1, 1);
+    expect(ended!.subject).toBe('RingTrail: transcription works again for Test account');
+    expect(inbox.messages.length).toBe(before + 2);
+  });
+
   // Last: it ends three hours later, a time the others would not be asked at.
   it('says the pool ran out, with its numbers and the size recommended, and that it ended', async () => {
     const before = inbox.messages.length;

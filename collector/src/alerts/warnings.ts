@@ -7,6 +7,7 @@
 //   carrier-silent   a call was routed over an hour ago and the carrier never reported its outcome
 //   numbers-miswired a number wired through the carrier no longer sends its calls here (the daily check)
 //   carrier-broken   the account's carrier account refuses its credentials, or is suspended
+//   transcription-failing a call's transcript of the account has been failing for more than an hour
 import { dayKey } from '../data/call-days.ts';
 import type { DomainDoc, DomainCollections } from '../domains/documents.ts';
 import { addDays, localTime } from '../domains/time-zone.ts';
@@ -23,7 +24,7 @@ import type { DataCollections } from '../data/documents.ts';
 /** A moment as the domain's people write it. */
 const at = (date: Date, domain: DomainDoc) => when(date.toISOString(), { timeZone: domain.timeZone, locale: localeOf(domain.country ?? 'FR') });
 
-export const WARNINGS = ['tag-stopped', 'pool-exhausted', 'refused-origins', 'webhook-failing', 'carrier-silent', 'numbers-miswired', 'carrier-broken'] as const;
+export const WARNINGS = ['tag-stopped', 'pool-exhausted', 'refused-origins', 'webhook-failing', 'carrier-silent', 'numbers-miswired', 'carrier-broken', 'transcription-failing'] as const;
 export type Warning = (typeof WARNINGS)[number];
 
 /** What a warning holding now says, in facts. */
@@ -81,6 +82,19 @@ export async function webhookFailing(c: WebhookCollections, accountId: string, n
     ['Failing since', `${stuck.firstAttemptAt!.toISOString().replace('T', ' ').slice(0, 16)} UTC`],
     ['Attempts', String(stuck.attempts)],
     ['Last answer', last ? (last.error ?? `HTTP ${last.httpStatus}`) : 'none'],
+  ];
+}
+
+/** A transcript of the account still retried an hour after its first attempt (the engine down,
+ * refusing, or too slow): how long, how many calls wait, and what the engine last said. */
+export async function transcriptionFailing(c: WebhookCollections, accountId: string, now: Date): Promise<Facts | null> {
+  const stuck = await c.outbox.findOne({ accountId, kind: 'transcript', label: 'transcript', firstAttemptAt: { $lt: new Date(now.getTime() - HOUR) } }, { sort: { firstAttemptAt: 1 }, projection: { firstAttemptAt: 1, attempts: 1 } });
+  if (!stuck) return null;
+  const [waiting, last] = await Promise.all([c.outbox.countDocuments({ accountId, kind: 'transcript', label: 'transcript' }, { limit: 10_000 }), c.deliveryLog.findOne({ messageId: stuck._id }, { sort: { attempt: -1 }, projection: { error: 1 } })]);
+  return [
+    ['Failing since', `${stuck.firstAttemptAt!.toISOString().replace('T', ' ').slice(0, 16)} UTC`],
+    ['Calls waiting for a transcript', String(waiting)],
+    ['The engine last said', last?.error ?? 'nothing'],
   ];
 }
 
