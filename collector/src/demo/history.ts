@@ -12,7 +12,8 @@ import { IdAllocator } from '../db/ids.ts';
 import { addDays, localTime, startOfLocalDay } from '../domains/time-zone.ts';
 import { OfflineNumbers } from '../offline/service.ts';
 import { People } from '../people/people.ts';
-import { wireCallWrites } from '../house/writes.ts';
+import { wireCallWritesAndTranscripts } from '../house/writes.ts';
+import { demoTranscript, scriptedFor } from './transcripts.ts';
 import { CallRouter } from '../telephony/routing.ts';
 import { TelephonyService } from '../telephony/service.ts';
 import { NumberPool } from '../tracking/pool.ts';
@@ -107,7 +108,7 @@ export async function generateDemoHistory(c: AllCollections, domainName: string,
   const tracking = new TrackingService(c, ids, undefined, new TrafficDays(c));
   // Calls joined to their callers' people as the collector's own are, so the overview's people who
   // became leads are there too.
-  const callWrites = wireCallWrites(c);
+  const { writes: callWrites, transcripts } = wireCallWritesAndTranscripts(c);
   const telephony = new TelephonyService(c, ids, new CallRouter(c, new NumberPool(c)), undefined, callWrites, new People(c, ids, callWrites));
   const commerce = new CommerceService(c, ids, new LivePush(c, outbox, liveCalls), outbox, 'https://www.google-analytics.com/mp/collect');
   const agents = new AgentService(c, liveCalls);
@@ -141,6 +142,8 @@ export async function generateDemoHistory(c: AllCollections, domainName: string,
       summary.calls++;
       const answered = (await c.calls.findOne({ _id: callId }, { projection: { status: 1 } }))?.status === 'SUCCESS';
       if (!answered) continue;
+      const script = scriptedFor(n);
+      if (script) await demoTranscript(transcripts, domain, { _id: callId, startedAt: callAt }, script);
       await agents.setAgentToCall(account, callId, AGENTS[Math.floor(rand() * AGENTS.length)]!);
       if (rand() < 0.35) {
         await sale(commerce, domain, `demo-${n}`, visit.visitId, callId, rand, new Date(callAt.getTime() + 10 * 60_000));

@@ -57,17 +57,17 @@ export function reportRoutes(router: Router, c: TeamCollections & DomainCollecti
     const filters = callFilters(ctx.query, countryOf(domain));
     // `q`: only the calls whose transcripts say it, each with the line that does (transcripts/search.ts).
     const search = await transcriptSearch(c, domain, range, ctx.query.q);
-    const answer = await callsPage(c, domain, range, search ? { ...filters, callIds: search.hits.map((h) => h.callId) } : filters, page);
+    const answer = await callsPage(c, domain, range, search ? { ...filters, callIds: search.callIds } : filters, page);
     if (!search) return void (ctx.body = answer);
-    const lines = new Map(search.hits.map((h) => [h.callId, h.match]));
-    ctx.body = { ...answer, calls: answer.calls.map((call) => ({ ...call, transcriptMatch: lines.get(call.callId) ?? null })), search: { q: ctx.query.q, matches: search.hits.length, stopped: search.stopped } };
+    const lines = await search.linesOf(answer.calls.map((call) => call.callId));
+    ctx.body = { ...answer, calls: answer.calls.map((call) => ({ ...call, transcriptMatch: lines.get(call.callId) ?? null })), search: { q: ctx.query.q, matches: search.callIds.length, stopped: search.stopped } };
   }, RULES.readCalls);
 
   report('calls.csv', async (ctx, domain) => {
     const range = reportRange(ctx.query, domain.timeZone);
     const filters = callFilters(ctx.query, countryOf(domain));
     const search = await transcriptSearch(c, domain, range, ctx.query.q);
-    sendCsv(ctx, `calls-${domain.name}-${range.from}-${range.to}.csv`, callsCsv(c, domain, range, search ? { ...filters, callIds: search.hits.map((h) => h.callId) } : filters, (ids) => transcriptTexts(c, ids)));
+    sendCsv(ctx, `calls-${domain.name}-${range.from}-${range.to}.csv`, callsCsv(c, domain, range, search ? { ...filters, callIds: search.callIds } : filters, (ids) => transcriptTexts(c, ids)));
   });
 
   report('google-ads.csv', async (ctx, domain) => {

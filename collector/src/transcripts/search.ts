@@ -49,14 +49,12 @@ export function parseQuery(q: string): TranscriptQuery {
   return { speaker, terms };
 }
 
-export interface TranscriptHit {
-  callId: number;
-  /** The first turn where the query was heard, to show under the call. */
-  match: Pick<Turn, 'speaker' | 'start' | 'text'>;
-}
+/** The first turn where the query was heard, to show under the call. */
+export type MatchLine = Pick<Turn, 'speaker' | 'start' | 'text'>;
 
 export interface SearchAnswer {
-  hits: TranscriptHit[];
+  /** The calls found, newest first. */
+  callIds: number[];
   /** MAX_CHECKED calls were looked at before the end of the period: a shorter period finds the rest. */
   stopped: boolean;
 }
@@ -79,16 +77,29 @@ function matchOf(t: Pick<TranscriptDoc, 'turns'>, query: TranscriptQuery): Turn 
   return t.turns.find((turn) => turnSays(turn, { speaker: query.speaker, terms: [terms[0]!] })) ?? null;
 }
 
-/** The domain's calls of [from, to) whose transcripts say the query, newest first, at most `limit`. */
+/** The line each call of `callIds` says the query in (the calls a page shows): their turns read once. */
+export async function matchLines(c: TranscriptCollections, query: TranscriptQuery, callIds: number[]): Promise<Map<number, MatchLine>> {
+  const docs = callIds.length ? await c.transcripts.find({ _id: { $in: callIds } }, { projection: { turns: 1 } }).toArray() : [];
+  const lines = new Map<number, MatchLine>();
+  for (const doc of docs) {
+    const turn = matchOf(doc, query);
+    if (turn) lines.set(doc._id, { speaker: turn.speaker, start: turn.start, text: turn.text });
+  }
+  return lines;
+}
+
+/** The domain's calls of [from, to) whose transcripts say the query, newest first, at most `limit`.
+ * The index answers words alone (by speaker too); a quoted phrase is checked in the calls' turns. */
 export async function searchTranscripts(c: TranscriptCollections, domainId: string, query: TranscriptQuery, from: Date, to: Date, limit: number): Promise<SearchAnswer> {
   const s = speakerCode(query.speaker);
   const words = [...new Set(query.terms.flat())];
   const range = (word: string) => ({ $gte: wordKey(domainId, word, s, from.getTime(), 0), $lt: wordKey(domainId, word, s, to.getTime(), 0) });
   const counts = await Promise.all(words.map((word) => c.transcriptWords.countDocuments({ _id: range(word) }, { limit: COUNT_LIMIT })));
-  if (counts.some((n) => n === 0)) return { hits: [], stopped: false };
+  if (counts.some((n) => n === 0)) return { callIds: [], stopped: false };
   const rarest = words[counts.indexOf(Math.min(...counts))]!;
   const others = words.filter((w) => w !== rarest);
-  const hits: TranscriptHit[] = [];
+  const phrases = query.terms.some((term) => term.length > 1);
+  const hits: number[] = [];
   let checked = 0;
   const cursor = c.transcriptWords.find({ _id: range(rarest) }, { sort: { _id: -1 }, projection: { _id: 1 }, batchSize: BATCH });
   let batch: { callId: number; at: number }[] = [];
@@ -96,13 +107,8 @@ export async function searchTranscripts(c: TranscriptCollections, domainId: stri
     const candidates = await withEvery(c, domainId, s, others, batch);
     batch = [];
     if (candidates.length === 0) return;
-    const docs = await c.transcripts.find({ _id: { $in: candidates.map((x) => x.callId) } }, { projection: { turns: 1 } }).toArray();
-    const byId = new Map(docs.map((d) => [d._id, d]));
-    for (const { callId } of candidates) {
-      const doc = byId.get(callId);
-      const turn = doc && matchOf(doc, query);
-      if (turn && hits.length < limit) hits.push({ callId, match: { speaker: turn.speaker, start: turn.start, text: turn.text } });
-    }
+    const said = phrases ? await matchLines(c, query, candidates.map((x) => x.callId)) : null;
+    for (const { callId } of candidates) if ((!said || said.has(callId)) && hits.length < limit) hits.push(callId);
   };
   for await (const entry of cursor) {
     const [, , , at, id] = entry._id.split('|');
@@ -113,7 +119,7 @@ export async function searchTranscripts(c: TranscriptCollections, domainId: stri
   }
   if (hits.length < limit) await settle();
   await cursor.close();
-  return { hits, stopped: checked >= MAX_CHECKED && hits.length < limit };
+  return { callIds: hits, stopped: checked >= MAX_CHECKED && hits.length < limit };
 }
 
 /** The calls of `batch` whose index holds every other word too: looked up by their exact `_id`s. */
