@@ -11,7 +11,9 @@ import { keptBetween, wordsOfAnswer, type EngineAnswer } from './turns.ts';
 import type { TimedWord } from './redact.ts';
 import { channelOf, durationOf, frameRange, mixed, monoWav, UnreadableAudio, WAV_HEAD_BYTES, wavLayout } from './wav.ts';
 
-export const PART_SECONDS = 600;
+/** Five minutes: one part of a channel is 4.8 MB at 8 kHz, and what a part holds while it is sent
+ * (its frames, a channel, the form the library encodes) stays small whatever the call's length. */
+export const PART_SECONDS = 300;
 export const OVERLAP_SECONDS = 10;
 /** A part's file stays this far under the engine's limit (a WAV header and the form around it). */
 const PART_BYTES = MAX_ENGINE_FILE_BYTES - 1024 * 1024;
