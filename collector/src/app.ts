@@ -152,7 +152,7 @@ export function createApp(options: AppOptions): CollectorApp {
   const deliveryOptions = { ...DEFAULT_DELIVERY, ...delivery };
   const mailer = options.mail ? new Mailer(options.mail) : undefined;
   const recordingStore = new RecordingStore(db);
-  const recordingStates = new RecordingStates(c, callWrites);
+  const recordingStates = new RecordingStates(callWrites);
   const carriers = new CarrierConnections(c, options.secretsKey ? new SecretBox(options.secretsKey) : null, options.twilioApiBase ?? DEFAULT_TWILIO_API_BASE);
   const recordings = new RecordingFetcher(c, recordingStore, recordingStates, outbox, {
     publicOnly: deliveryOptions.publicOnly,

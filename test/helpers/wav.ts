@@ -1,6 +1,7 @@
 // A WAV made in the test: `seconds` of a tone (or of silence, at 0 Hz), 8 kHz, 16-bit PCM, one or
 // two channels (Twilio's dual-channel recordings have two: the second at half the loudness here).
 import { Readable } from 'node:stream';
+import { wavHeader as wavHeaderOf } from '../../collector/src/transcripts/wav.ts';
 
 const RATE = 8000;
 
@@ -31,22 +32,7 @@ export function toneWavStream(seconds: number, { channels = 1, hertz = 440 }: To
   };
 }
 
-function wavHeader(bytes: number, channels: number): Buffer {
-  const header = Buffer.alloc(44);
-  header.write('RIFF', 0);
-  header.writeUInt32LE(36 + bytes, 4);
-  header.write('WAVEfmt ', 8);
-  header.writeUInt32LE(16, 16);
-  header.writeUInt16LE(1, 20);
-  header.writeUInt16LE(channels, 22);
-  header.writeUInt32LE(RATE, 24);
-  header.writeUInt32LE(RATE * channels * 2, 28);
-  header.writeUInt16LE(channels * 2, 32);
-  header.writeUInt16LE(16, 34);
-  header.write('data', 36);
-  header.writeUInt32LE(bytes, 40);
-  return header;
-}
+const wavHeader = (bytes: number, channels: number) => wavHeaderOf(bytes, channels, RATE);
 
 function tone(samples: number, channels: number, hertz: number): Buffer {
   const pcm = Buffer.alloc(samples * channels * 2);

@@ -134,7 +134,7 @@ describe('a recorded Twilio call', () => {
     expect((await owner.call('DELETE', `/domains/shop.test/calls/${(await second())._id}/recording`)).status).toBe(404);
 
     // The first, on the retention job's clock: kept at 364 days, deleted after 365 (the default).
-    const retention = new RecordingRetention(s.t.c, new RecordingStore(s.t.db), new RecordingStates(s.t.c, wireCallWrites(s.t.c)));
+    const retention = new RecordingRetention(s.t.c, new RecordingStore(s.t.db), new RecordingStates(wireCallWrites(s.t.c)));
     const day = 86_400_000;
     expect(await retention.tick(new Date(Date.now() + 364 * day))).toBe(0);
     expect(await retention.tick(new Date(Date.now() + 366 * day))).toBe(1);

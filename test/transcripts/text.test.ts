@@ -2,7 +2,8 @@
 // kept, turns merged from two speakers' words, parts joined at their seams without losing or
 // doubling a word, key phrases spotted through an engine's usual errors, captions as WebVTT.
 import { describe, expect, it } from 'vitest';
-import { passesLuhn, REDACTED, redactCards, type TimedWord } from '../../collector/src/transcripts/redact.ts';
+import { passesLuhn } from '@ringtrail/shared';
+import { REDACTED, redactCards, type TimedWord } from '../../collector/src/transcripts/redact.ts';
 import { keptBetween, transcriptText, transcriptVtt, turnsOf, wordsOfAnswer } from '../../collector/src/transcripts/turns.ts';
 import { labelsOf, spotPhrases } from '../../collector/src/transcripts/spotting.ts';
 import { sameWord, wordsOf } from '../../collector/src/transcripts/words.ts';

@@ -98,7 +98,7 @@ async function runRound(command: string): Promise<void> {
   try {
     const c = allCollections(database.db);
     if (command === 'run-retention') {
-      const deleted = await new RecordingRetention(c, new RecordingStore(database.db), new RecordingStates(c, wireCallWrites(c))).tick();
+      const deleted = await new RecordingRetention(c, new RecordingStore(database.db), new RecordingStates(wireCallWrites(c))).tick();
       console.log(`Retention: ${deleted} recording(s) past their domain's days deleted.`);
       return;
     }

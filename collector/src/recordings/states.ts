@@ -3,7 +3,7 @@
 // compare-and-set of the call's revision), so the call's data API record and its `call` push follow.
 // Every change of a call's recording goes through here.
 import type { CallWrites } from '../telephony/call-writes.ts';
-import type { CallDoc, CallRecording, TelephonyCollections } from '../telephony/documents.ts';
+import type { CallDoc, CallRecording } from '../telephony/documents.ts';
 import type { StoredRecording } from './store.ts';
 
 /** What the carrier says of a recording: its id and, when it says so, its length and channels. */
@@ -13,10 +13,7 @@ export type RecordingInfo = Pick<CallRecording, 'sid' | 'duration' | 'channels'>
 const free = (r: CallRecording | undefined) => !r || r.status === 'failed';
 
 export class RecordingStates {
-  constructor(
-    private readonly c: TelephonyCollections,
-    private readonly writes: CallWrites,
-  ) {}
+  constructor(private readonly writes: CallWrites) {}
 
   /** The call is getting a recording; null when it has one (or one on its way) already. */
   take(callId: number, info: RecordingInfo): Promise<CallDoc | null> {
@@ -51,12 +48,10 @@ export class RecordingStates {
 
   /** Sets the call's recording to what `next` makes of the current one (null: no change), retried
    * when another write of the call came between; the call after, or null. */
-  private async change(callId: number, next: (current: CallRecording | undefined) => CallRecording | null): Promise<CallDoc | null> {
-    for (;;) {
-      const call = await this.c.calls.findOne({ _id: callId });
-      const recording = call && next(call.recording);
-      if (!call || !recording) return null;
-      if (await this.writes.update(call, { recording })) return { ...call, recording, rev: call.rev + 1 };
-    }
+  private change(callId: number, next: (current: CallRecording | undefined) => CallRecording | null): Promise<CallDoc | null> {
+    return this.writes.change(callId, (call) => {
+      const recording = next(call.recording);
+      return recording && { recording };
+    });
   }
 }

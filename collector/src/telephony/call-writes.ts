@@ -37,6 +37,17 @@ export class CallWrites {
     return true;
   }
 
+  /** Sets the fields `next` makes of the call as it is now (null: no change), read again and retried
+   * when another write came between; the call after, or null when it is gone or unchanged. */
+  async change(callId: number, next: (call: CallDoc) => Partial<CallDoc> | null): Promise<CallDoc | null> {
+    for (;;) {
+      const call = await this.c.calls.findOne({ _id: callId });
+      const set = call && next(call);
+      if (!call || !set) return null;
+      if (await this.update(call, set)) return { ...call, ...set, rev: call.rev + 1 };
+    }
+  }
+
   /** Sets fields of the call as it was read; false when another write changed it meanwhile. */
   async update(stored: CallDoc, set: Partial<CallDoc>): Promise<boolean> {
     const { matchedCount } = await this.c.calls.updateOne({ _id: stored._id, rev: stored.rev }, { $set: set, $inc: { rev: 1 } });

@@ -3,6 +3,7 @@
 // 13 to 19 digits long and passes the Luhn check (or a longer run holding such a number), and any run of digits said within a few words
 // after "card", "CVV"/"CVC" or "security code", becomes one `[redacted]`. Done on the engine's words
 // before anything is written, so the search index and the spotted phrases never see them either.
+import { passesLuhn } from '@ringtrail/shared';
 import { bareWords, digitOfWord } from './words.ts';
 
 export const REDACTED = '[redacted]';
@@ -21,16 +22,6 @@ function digitsOf(word: string): string | null {
   const bare = word.replace(/[.,;:!?)(]+$/g, '').replace(/^[(]+/, '');
   if (/^\d+(?:[-.,]\d+)*$/.test(bare)) return bare.replace(/\D/g, ''); // engines group digits: 4,111,111 or 4111-1111
   return digitOfWord(bare);
-}
-
-export function passesLuhn(digits: string): boolean {
-  let sum = 0;
-  for (let i = 0; i < digits.length; i++) {
-    let d = Number(digits[digits.length - 1 - i]);
-    if (i % 2 === 1) d = d * 2 > 9 ? d * 2 - 9 : d * 2;
-    sum += d;
-  }
-  return sum % 10 === 0;
 }
 
 /** A card number (13 to 19 digits passing Luhn), or a longer run holding one: engines often repeat

@@ -122,12 +122,24 @@ export async function searchTranscripts(c: TranscriptCollections, domainId: stri
   return { callIds: hits, stopped: checked >= MAX_CHECKED && hits.length < limit };
 }
 
-/** The calls of `batch` whose index holds every other word too: looked up by their exact `_id`s. */
+/** Entries of another word read in a batch's time window at most, before its exact `_id`s are asked instead. */
+const WINDOW_READ = 5_000;
+
+/** The calls of `batch` whose index holds every other word too: the other word's entries in the
+ * batch's time window read as one range (the rarest word was taken first, so the window usually
+ * holds few more), or, past WINDOW_READ of them, the batch's exact `_id`s looked up. */
 async function withEvery(c: TranscriptCollections, domainId: string, s: 'c' | 'a' | 'x', others: string[], batch: { callId: number; at: number }[]): Promise<{ callId: number; at: number }[]> {
   let left = batch;
   for (const word of others) {
     if (left.length === 0) break;
-    const found = new Set((await c.transcriptWords.find({ _id: { $in: left.map((x) => wordKey(domainId, word, s, x.at, x.callId)) } }, { projection: { callId: 1 } }).toArray()).map((d) => d.callId));
+    const ats = left.map((x) => x.at);
+    const window = { $gte: wordKey(domainId, word, s, Math.min(...ats), 0), $lte: wordKey(domainId, word, s, Math.max(...ats), 999_999_999_999_999) };
+    const inWindow = await c.transcriptWords.find({ _id: window }, { projection: { callId: 1 } }).limit(WINDOW_READ + 1).toArray();
+    const found = new Set(
+      inWindow.length <= WINDOW_READ
+        ? inWindow.map((d) => d.callId)
+        : (await c.transcriptWords.find({ _id: { $in: left.map((x) => wordKey(domainId, word, s, x.at, x.callId)) } }, { projection: { callId: 1 } }).toArray()).map((d) => d.callId),
+    );
     left = left.filter((x) => found.has(x.callId));
   }
   return left;

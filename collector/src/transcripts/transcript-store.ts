@@ -73,13 +73,11 @@ export class TranscriptStore {
 
   /** Sets the call's transcript to what `next` makes of it (null: no change), as a call write retried
    * when another write came between; the call after, or null. */
-  private async setState(callId: number, next: (current: CallTranscript | undefined) => CallTranscript | null): Promise<CallDoc | null> {
-    for (;;) {
-      const call = await this.c.calls.findOne({ _id: callId });
-      const transcript = call && next(call.transcript);
-      if (!call || !transcript) return null;
-      if (await this.writes.update(call, { transcript })) return { ...call, transcript, rev: call.rev + 1 };
-    }
+  private setState(callId: number, next: (current: CallTranscript | undefined) => CallTranscript | null): Promise<CallDoc | null> {
+    return this.writes.change(callId, (call) => {
+      const transcript = next(call.transcript);
+      return transcript && { transcript };
+    });
   }
 
   /** The account's `transcript` push, when it asked for it: the call's id, its text, turns and labels. */

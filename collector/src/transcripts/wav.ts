@@ -84,22 +84,28 @@ export function mixed(l: WavLayout, frames: Buffer): Int16Array {
   return out;
 }
 
+/** The 44-byte header of a 16-bit PCM WAV file of `dataBytes` of samples. */
+export function wavHeader(dataBytes: number, channels: number, sampleRate: number): Buffer {
+  const header = Buffer.alloc(44);
+  header.write('RIFF', 0, 'latin1');
+  header.writeUInt32LE(36 + dataBytes, 4);
+  header.write('WAVEfmt ', 8, 'latin1');
+  header.writeUInt32LE(16, 16);
+  header.writeUInt16LE(1, 20);
+  header.writeUInt16LE(channels, 22);
+  header.writeUInt32LE(sampleRate, 24);
+  header.writeUInt32LE(sampleRate * channels * 2, 28);
+  header.writeUInt16LE(channels * 2, 32);
+  header.writeUInt16LE(16, 34);
+  header.write('data', 36, 'latin1');
+  header.writeUInt32LE(dataBytes, 40);
+  return header;
+}
+
 /** A mono 16-bit PCM WAV file of `samples`. */
 export function monoWav(samples: Int16Array, sampleRate: number): Buffer {
-  const data = samples.length * 2;
-  const out = Buffer.alloc(44 + data);
-  out.write('RIFF', 0, 'latin1');
-  out.writeUInt32LE(36 + data, 4);
-  out.write('WAVEfmt ', 8, 'latin1');
-  out.writeUInt32LE(16, 16);
-  out.writeUInt16LE(1, 20);
-  out.writeUInt16LE(1, 22);
-  out.writeUInt32LE(sampleRate, 24);
-  out.writeUInt32LE(sampleRate * 2, 28);
-  out.writeUInt16LE(2, 32);
-  out.writeUInt16LE(16, 34);
-  out.write('data', 36, 'latin1');
-  out.writeUInt32LE(data, 40);
+  const out = Buffer.alloc(44 + samples.length * 2);
+  wavHeader(samples.length * 2, 1, sampleRate).copy(out);
   for (let i = 0; i < samples.length; i++) out.writeInt16LE(samples[i]!, 44 + i * 2);
   return out;
 }
