@@ -151,6 +151,14 @@ describe('a recorded call, transcribed by the bundled engine', () => {
     await page.getByTestId('engine-status').waitFor();
     expect(await page.getByTestId('engine-status').textContent()).toContain('answers');
     await page.getByTestId('transcripts-settings').screenshot({ path: path.join(ARTIFACTS, 'transcript-settings.png') });
+
+    // The overview counts the call under each label heard, by its source.
+    await page.goto(`${s.collector.baseUrl}/manage/#/shop.test/overview`);
+    const heard = page.getByTestId('key-phrases');
+    await heard.waitFor();
+    expect(await heard.locator('tbody tr').count()).toBe(2);
+    expect(await heard.textContent()).toContain('booked');
+    await heard.screenshot({ path: path.join(ARTIFACTS, 'transcript-overview.png') });
     await page.context().close();
   }, 60_000);
 
