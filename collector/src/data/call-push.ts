@@ -1,53 +1,42 @@
 // The `call` push (ours, opt-in by the account's `webhookEvents`): the call as the data API shows it,
 // with its callId, sent when its outcome is known, again whenever it becomes a lead or stops
 // being one (a verdict, the rule at a later report), again when its recording is stored (the
-// record's `recording` then links to it), and again when its transcript is made (`transcript`). Signed, ordered per call and retried like the
-// call center's pushes, through the outbox; a client written to those sees none unless it asks.
+// record's `recording` then links to it), and again when its transcript is made (`transcript`).
+// Signed, ordered per call and retried like the call center's pushes (webhooks/opt-in-push.ts); a
+// client written to those sees none unless it asks.
 import { callRecord, hasStoredRecording, transcribedLabels } from './records.ts';
 import { transcriptTexts } from './transcript-texts.ts';
 import type { TranscriptCollections } from '../transcripts/documents.ts';
 import { DEFAULT_PUBLIC_URL } from '../http/collector-address.ts';
 import type { CallDoc } from '../telephony/documents.ts';
-import { Outbox } from '../webhooks/outbox.ts';
+import { OptInPushes } from '../webhooks/opt-in-push.ts';
 import type { TeamCollections } from '../team/documents.ts';
 import type { DomainCollections } from '../domains/documents.ts';
-import { WEBHOOK_CONTENT_TYPE, type WebhookCollections } from '../webhooks/documents.ts';
+import type { WebhookCollections } from '../webhooks/documents.ts';
 
 export class CallPush {
-  private readonly outbox: Outbox;
+  private readonly pushes: OptInPushes;
 
   /** `publicUrl`: where the collector is reached, for the recording's link. */
   constructor(
     private readonly c: TeamCollections & DomainCollections & WebhookCollections & TranscriptCollections,
     private readonly publicUrl = DEFAULT_PUBLIC_URL,
   ) {
-    this.outbox = new Outbox(c);
+    this.pushes = new OptInPushes(c);
   }
 
   /** A call was stored (`before` null) or changed: push it if its outcome just became known, its
-   * lead changed, or its recording was just stored. */
+   * lead changed, its recording was just stored, or its transcript just made. */
   async changed(before: CallDoc | null, after: CallDoc, now = new Date()): Promise<void> {
     if (after.status === null) return;
     const recordingStored = hasStoredRecording(after) && !(before && hasStoredRecording(before));
     const transcribed = transcribedLabels(after) !== null && !(before && transcribedLabels(before) !== null);
     if (before && before.status !== null && (before.lead ?? null) === (after.lead ?? null) && !recordingStored && !transcribed) return;
     const domain = await this.c.domains.findOne({ _id: after.domainId });
-    const account = domain && (await this.c.accounts.findOne({ _id: domain.accountId }, { projection: { webhookUrl: 1, webhookEvents: 1 } }));
-    if (!domain || !account?.webhookUrl || !account.webhookEvents?.includes('call')) return;
+    const receiver = domain && (await this.pushes.receiverOf(domain.accountId, 'call'));
+    if (!domain || !receiver) return;
     const text = transcribedLabels(after) ? ((await transcriptTexts(this.c, [after._id])).get(after._id) ?? null) : null;
     const data = { callId: after._id, type: 'call', view: null, cart: null, order: null, call: { callId: after._id, ...callRecord(after, domain, this.publicUrl, text) } };
-    await this.outbox.enqueue(
-      {
-        accountId: account._id,
-        stream: `call:${after._id}`,
-        kind: 'webhook',
-        label: 'call',
-        url: account.webhookUrl,
-        contentType: WEBHOOK_CONTENT_TYPE,
-        body: new URLSearchParams({ realtimeData: JSON.stringify(data) }).toString(),
-        signed: true,
-      },
-      now,
-    );
+    await this.pushes.send(receiver, `call:${after._id}`, data, now);
   }
 }

@@ -10,7 +10,7 @@ import type { AgentService } from '../agent/service.ts';
 import { ManageFailure } from '../http/manage-envelope.ts';
 import { callsCsv, callsPage, type CallFilters } from '../reports/calls-log.ts';
 import { googleAdsCsv, microsoftAdsCsv } from '../reports/conversion-files.ts';
-import { reportRange } from '../reports/day-range.ts';
+import { reportRange, type DayRange } from '../reports/day-range.ts';
 import { overviewWithPrevious } from '../reports/overview.ts';
 import { poolsReport } from '../reports/pools.ts';
 import { domainOf } from './settings-routes.ts';
@@ -43,6 +43,12 @@ function touchModelOf(value: unknown): TouchModel {
 }
 
 export function reportRoutes(router: Router, c: TeamCollections & DomainCollections & TrackingCollections & OfflineCollections & TelephonyCollections & DataCollections & ReportCollections & FormCollections & CommerceCollections & TranscriptCollections, agents: AgentService, can: Can, recordings?: { store: RecordingStore; states: RecordingStates }): void {
+  /** The calls log's filters, narrowed to the calls a search by words (`q`) found, and that search. */
+  const searchedFilters = async (ctx: Context, domain: DomainDoc, range: DayRange) => {
+    const filters = callFilters(ctx.query, countryOf(domain));
+    const search = await transcriptSearch(c, domain, range, ctx.query.q);
+    return { filters: search ? { ...filters, callIds: search.callIds } : filters, search };
+  };
   const report = (path: string, answer: (ctx: Context, domain: DomainDoc) => Promise<void>, rule: Rule = RULES.readReports) =>
     router.get(`/domains/:domain/reports/${path}`, can(rule), async (ctx) => answer(ctx, await domainOf(c, ctx)));
 
@@ -54,10 +60,9 @@ export function reportRoutes(router: Router, c: TeamCollections & DomainCollecti
     const page = Number(ctx.query.page ?? 1);
     if (!Number.isInteger(page) || page < 1 || page > 10_000) throw new ManageFailure(400, 'page must be a whole number from 1');
     const range = reportRange(ctx.query, domain.timeZone);
-    const filters = callFilters(ctx.query, countryOf(domain));
     // `q`: only the calls whose transcripts say it, each with the line that does (transcripts/search.ts).
-    const search = await transcriptSearch(c, domain, range, ctx.query.q);
-    const answer = await callsPage(c, domain, range, search ? { ...filters, callIds: search.callIds } : filters, page);
+    const { filters, search } = await searchedFilters(ctx, domain, range);
+    const answer = await callsPage(c, domain, range, filters, page);
     if (!search) return void (ctx.body = answer);
     const lines = await search.linesOf(answer.calls.map((call) => call.callId));
     ctx.body = { ...answer, calls: answer.calls.map((call) => ({ ...call, transcriptMatch: lines.get(call.callId) ?? null })), search: { q: ctx.query.q, matches: search.callIds.length, stopped: search.stopped } };
@@ -65,9 +70,8 @@ export function reportRoutes(router: Router, c: TeamCollections & DomainCollecti
 
   report('calls.csv', async (ctx, domain) => {
     const range = reportRange(ctx.query, domain.timeZone);
-    const filters = callFilters(ctx.query, countryOf(domain));
-    const search = await transcriptSearch(c, domain, range, ctx.query.q);
-    sendCsv(ctx, `calls-${domain.name}-${range.from}-${range.to}.csv`, callsCsv(c, domain, range, search ? { ...filters, callIds: search.callIds } : filters, (ids) => transcriptTexts(c, ids)));
+    const { filters } = await searchedFilters(ctx, domain, range);
+    sendCsv(ctx, `calls-${domain.name}-${range.from}-${range.to}.csv`, callsCsv(c, domain, range, filters, (ids) => transcriptTexts(c, ids)));
   });
 
   report('google-ads.csv', async (ctx, domain) => {

@@ -78,6 +78,7 @@ function frameStartFrom(bytes: Buffer, at: number): number {
 }
 
 async function hearMp3(reader: RecordingReader, audio: StoredAudio, transcribe: Transcribe): Promise<HeardStreams> {
+  if (audio.size === 0) throw new UnreadableAudio('an empty MP3 file');
   const words: TimedWord[] = [];
   let offset = 0;
   for (let start = 0; start < audio.size; ) {
@@ -90,6 +91,5 @@ async function hearMp3(reader: RecordingReader, audio: StoredAudio, transcribe: 
     offset += answer.duration ?? answer.segments?.at(-1)?.end ?? 0;
     start = end;
   }
-  if (audio.size === 0) throw new UnreadableAudio('an empty MP3 file');
   return { streams: [{ speaker: null, words }], audioSeconds: offset };
 }

@@ -48,7 +48,10 @@ export function redactCards(words: TimedWord[]): TimedWord[] {
     }
     let end = i;
     let digits = '';
-    while (end < words.length && digitsOf(words[end]!.word) !== null) digits += digitsOf(words[end++]!.word);
+    for (let d = digitsOf(words[end]!.word); d !== null; d = end < words.length ? digitsOf(words[end]!.word) : null) {
+      digits += d;
+      end++;
+    }
     const card = digits.length >= 13 && hasCardNumber(digits);
     if (card || afterCardWord(words, i)) out.push({ word: REDACTED, start: words[i]!.start, end: words[end - 1]!.end });
     else out.push(...words.slice(i, end));

@@ -1,8 +1,9 @@
 // The calls log's search by words said: `price`, `"book an appointment"`, `caller: "how much"`,
 // `agent:refund`. Every word must have been said (by that speaker, when one is named), a quoted
 // phrase as written, within the period shown. Plain MongoDB on any server: the words' index
-// (transcript_words) is ranges of `_id`, so the rarest word's calls are read in time order and each
-// is checked for the other words by exact `_id`s; a phrase is then checked in the call's turns.
+// (transcript_words) is ranges of `_id`, so the rarest word's calls are read in time order, a batch
+// at a time checked for the other words in the batch's time window; a phrase is then checked in the
+// calls' turns.
 // Bounded whatever is typed: at most 200 characters, MAX_TERMS words, MAX_CHECKED calls looked at,
 // no regular expression built from it.
 import type { Speaker, TranscriptCollections, TranscriptDoc, Turn } from './documents.ts';

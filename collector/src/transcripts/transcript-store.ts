@@ -5,8 +5,8 @@ import type { CallWrites } from '../telephony/call-writes.ts';
 import type { CallDoc, CallTranscript, TelephonyCollections } from '../telephony/documents.ts';
 import type { DomainCollections } from '../domains/documents.ts';
 import type { TeamCollections } from '../team/documents.ts';
-import { Outbox } from '../webhooks/outbox.ts';
-import { WEBHOOK_CONTENT_TYPE, type WebhookCollections } from '../webhooks/documents.ts';
+import { OptInPushes } from '../webhooks/opt-in-push.ts';
+import type { WebhookCollections } from '../webhooks/documents.ts';
 import type { TranscriptCollections, TranscriptDoc, TranscriptWordDoc } from './documents.ts';
 import { wordsOf } from './words.ts';
 
@@ -30,13 +30,13 @@ export function wordEntries(t: Pick<TranscriptDoc, '_id' | 'domainId' | 'started
 }
 
 export class TranscriptStore {
-  private readonly outbox: Outbox;
+  private readonly pushes: OptInPushes;
 
   constructor(
     private readonly c: TranscriptCollections & TelephonyCollections & DomainCollections & TeamCollections & WebhookCollections,
     private readonly writes: CallWrites,
   ) {
-    this.outbox = new Outbox(c);
+    this.pushes = new OptInPushes(c);
   }
 
   /** Keeps a transcript (again, if it was made before: the words are replaced), then the call says so. */
@@ -83,10 +83,9 @@ export class TranscriptStore {
   /** The account's `transcript` push, when it asked for it: the call's id, its text, turns and labels. */
   private async push(call: CallDoc, t: TranscriptDoc, keyPhrases: string[]): Promise<void> {
     const domain = await this.c.domains.findOne({ _id: call.domainId }, { projection: { accountId: 1 } });
-    const account = domain && (await this.c.accounts.findOne({ _id: domain.accountId }, { projection: { webhookUrl: 1, webhookEvents: 1 } }));
-    if (!account?.webhookUrl || !account.webhookEvents?.includes('transcript')) return;
+    const receiver = domain && (await this.pushes.receiverOf(domain.accountId, 'transcript'));
+    if (!receiver) return;
     const transcript = { callId: call._id, transcript: t.text, key_phrases: keyPhrases, turns: t.turns, spotted: t.spotted.map(({ label, phrase, speaker, at }) => ({ label, phrase, speaker, at })), language: t.language };
-    const data = { callId: call._id, type: 'transcript', view: null, cart: null, order: null, transcript };
-    await this.outbox.enqueue({ accountId: account._id, stream: `call:${call._id}`, kind: 'webhook', label: 'transcript', url: account.webhookUrl, contentType: WEBHOOK_CONTENT_TYPE, body: new URLSearchParams({ realtimeData: JSON.stringify(data) }).toString(), signed: true });
+    await this.pushes.send(receiver, `call:${call._id}`, { callId: call._id, type: 'transcript', view: null, cart: null, order: null, transcript });
   }
 }
