@@ -6,7 +6,7 @@ import { testDatabase, type TestDatabase } from '../helpers/collector.ts';
 import type { TranscriptDoc, Turn } from '../../collector/src/transcripts/documents.ts';
 import { wordEntries } from '../../collector/src/transcripts/transcript-store.ts';
 import { transcriptText } from '../../collector/src/transcripts/turns.ts';
-import { matchLines, parseQuery, SearchRefused, searchTranscripts } from '../../collector/src/transcripts/search.ts';
+import { matchLines, parseQuery, SearchRefused, searchTranscripts, SEARCH_BOUNDS } from '../../collector/src/transcripts/search.ts';
 
 const DAY = 86_400_000;
 const T0 = Date.UTC(2026, 10, 1);
@@ -67,4 +67,47 @@ describe('the search by words said', () => {
     expect(await search('.* (zz+)+$ [')).toEqual([]);
     expect(await search('(boiler)+$')).toEqual([2]);
   });
+
+  it('walks a long period in windows sized by the words, and finds the same calls as reading every transcript', async () => {
+    // 300 calls over 200 days, words drawn unevenly (a few in most calls, several on the same
+    // millisecond); tiny bounds force many windows and windows cut short where a word was read up to its limit.
+    const vocabulary = ['price', 'book', 'an', 'appointment', 'refund', 'tuesday', 'hello', 'cancel'];
+    let seed = 7;
+    const random = () => ((seed = (seed * 48271) % 2147483647) / 2147483647);
+    const docs: TranscriptDoc[] = [];
+    for (let id = 1000; id < 1300; id++) {
+      const said = () => Array.from({ length: 6 }, () => vocabulary[Math.floor(vocabulary.length * random() ** 2)]!).join(' ');
+      const turns: Turn[] = [{ speaker: 'caller', start: 0, end: 4, text: said() }, { speaker: 'agent', start: 5, end: 9, text: said() }];
+      const at = T0 + Math.floor(random() * 200) * DAY + (id % 3 === 0 ? 0 : id); // every third call on the day's first millisecond
+      docs.push({ _id: id, domainId: 'walk.test', startedAt: new Date(at), turns, spotted: [], text: transcriptText(turns), language: 'en', engine: 'test', model: 'test', audioSeconds: 10, tookMs: 0, madeAt: new Date() });
+    }
+    await t.c.transcripts.insertMany(docs);
+    await t.c.transcriptWords.insertMany(docs.flatMap(wordEntries));
+    const from = new Date(T0 + 20 * DAY);
+    const to = new Date(T0 + 180 * DAY);
+    const newestFirst = (a: TranscriptDoc, b: TranscriptDoc) => b.startedAt.getTime() - a.startedAt.getTime() || b._id - a._id;
+    const everyTranscript = (q: string) => docs.filter((d) => d.startedAt >= from && d.startedAt < to && matchLinesOf(d, q)).sort(newestFirst).map((d) => d._id);
+    const tiny = { firstWindowMs: DAY, windowEntries: 12, maxGrowth: 4, wordRead: 5, maxRead: 1_000_000 };
+    for (const q of ['price', 'hello cancel', 'caller: book tuesday', '"book an"', 'agent: refund price', 'cancel refund tuesday']) {
+      const expected = everyTranscript(q);
+      expect(expected.length, q).toBeGreaterThan(0);
+      expect((await searchTranscripts(t.c, 'walk.test', parseQuery(q), from, to, 1000, tiny)).callIds, q).toEqual(expected);
+      expect((await searchTranscripts(t.c, 'walk.test', parseQuery(q), from, to, 1000)).callIds, q).toEqual(expected);
+      const firstThree = await searchTranscripts(t.c, 'walk.test', parseQuery(q), from, to, 3, tiny);
+      expect(firstThree.callIds, q).toEqual(expected.slice(0, 3));
+    }
+    // Past the entries a search may read, it says so, with the newest of what it found.
+    const stopped = await searchTranscripts(t.c, 'walk.test', parseQuery('price'), from, to, 1000, { ...tiny, maxRead: 20 });
+    expect(stopped.stopped).toBe(true);
+    expect(stopped.callIds.length).toBeGreaterThan(0);
+    expect(stopped.callIds).toEqual(everyTranscript('price').slice(0, stopped.callIds.length));
+    expect((await searchTranscripts(t.c, 'walk.test', parseQuery('price'), from, to, 1000, SEARCH_BOUNDS)).stopped).toBe(false);
+  });
 });
+
+/** Whether a transcript says `q`, read the slow way: every term in its turns (by the speaker named). */
+function matchLinesOf(doc: TranscriptDoc, q: string): boolean {
+  const query = parseQuery(q);
+  const spoken = doc.turns.filter((turn) => !query.speaker || turn.speaker === query.speaker).map((turn) => ` ${turn.text} `);
+  return query.terms.every((term) => spoken.some((text) => text.includes(` ${term.join(' ')} `)));
+}

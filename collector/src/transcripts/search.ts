@@ -1,10 +1,9 @@
 // The calls log's search by words said: `price`, `"book an appointment"`, `caller: "how much"`,
 // `agent:refund`. Every word must have been said (by that speaker, when one is named), a quoted
 // phrase as written, within the period shown. Plain MongoDB on any server: the words' index
-// (transcript_words) is ranges of `_id`, so the rarest word's calls are read in time order, a batch
-// at a time checked for the other words in the batch's time window; a phrase is then checked in the
-// calls' turns.
-// Bounded whatever is typed: at most 200 characters, MAX_TERMS words, MAX_CHECKED calls looked at,
+// (transcript_words) is ranges of `_id`, read newest first a time window at a time; a phrase is then
+// checked in the calls' turns.
+// Bounded whatever is typed: at most 200 characters, MAX_TERMS words, SEARCH_BOUNDS.maxRead index entries read,
 // no regular expression built from it.
 import type { Speaker, TranscriptCollections, TranscriptDoc, Turn } from './documents.ts';
 import { wordKey } from './transcript-store.ts';
@@ -12,11 +11,6 @@ import { wordsOf } from './words.ts';
 
 export const MAX_QUERY_LENGTH = 200;
 const MAX_TERMS = 10;
-/** The calls of the rarest word looked at, at most; past it the answer says the search stopped. */
-const MAX_CHECKED = 5_000;
-/** A word's calls counted up to this many to find the rarest. */
-const COUNT_LIMIT = 10_000;
-const BATCH = 500;
 
 export interface TranscriptQuery {
   speaker: Exclude<Speaker, null> | null;
@@ -56,7 +50,7 @@ export type MatchLine = Pick<Turn, 'speaker' | 'start' | 'text'>;
 export interface SearchAnswer {
   /** The calls found, newest first. */
   callIds: number[];
-  /** MAX_CHECKED calls were looked at before the end of the period: a shorter period finds the rest. */
+  /** `maxRead` index entries were read before the end of the period: a shorter period finds the rest. */
   stopped: boolean;
 }
 
@@ -89,59 +83,83 @@ export async function matchLines(c: TranscriptCollections, query: TranscriptQuer
   return lines;
 }
 
+/** Where a walk through the words' index stands: a call's start and id (a key without its word). */
+interface Position {
+  at: number;
+  callId: number;
+}
+
+const before = (a: Position, b: Position) => a.at < b.at || (a.at === b.at && a.callId < b.callId);
+/** A word's index entry's position: its `_id` ends `|<start ms, 13 digits>|<call id, 15 digits>`. */
+const positionOf = (key: string): Position => ({ at: Number(key.slice(-29, -16)), callId: Number(key.slice(-15)) });
+
 /** The domain's calls of [from, to) whose transcripts say the query, newest first, at most `limit`.
- * The index answers words alone (by speaker too); a quoted phrase is checked in the calls' turns. */
-export async function searchTranscripts(c: TranscriptCollections, domainId: string, query: TranscriptQuery, from: Date, to: Date, limit: number): Promise<SearchAnswer> {
+ * The period is walked newest first in windows: every word's entries of a window read as one range
+ * each, the calls in all of them kept (a quoted phrase then checked in their turns). A window is
+ * sized from the last one's entries to read about `windowEntries`: the cost of a range grows with its
+ * width on some servers (the embedded one reads it whole even under a limit), so no range is wider
+ * than the words' density asks, and a search stops as soon as it has `limit` calls. */
+export async function searchTranscripts(c: TranscriptCollections, domainId: string, query: TranscriptQuery, from: Date, to: Date, limit: number, bounds: SearchBounds = SEARCH_BOUNDS): Promise<SearchAnswer> {
+  const { firstWindowMs, windowEntries, maxGrowth, wordRead, maxRead } = bounds;
   const s = speakerCode(query.speaker);
   const words = [...new Set(query.terms.flat())];
-  const range = (word: string) => ({ $gte: wordKey(domainId, word, s, from.getTime(), 0), $lt: wordKey(domainId, word, s, to.getTime(), 0) });
-  const counts = await Promise.all(words.map((word) => c.transcriptWords.countDocuments({ _id: range(word) }, { limit: COUNT_LIMIT })));
-  if (counts.some((n) => n === 0)) return { callIds: [], stopped: false };
-  const rarest = words[counts.indexOf(Math.min(...counts))]!;
-  const others = words.filter((w) => w !== rarest);
   const phrases = query.terms.some((term) => term.length > 1);
+  const keyAt = (word: string, p: Position) => wordKey(domainId, word, s, p.at, p.callId);
+  const start: Position = { at: from.getTime(), callId: 0 };
+  let upper: Position = { at: to.getTime(), callId: 0 };
+  let span = Math.min(firstWindowMs, upper.at - start.at);
+  let read = 0;
   const hits: number[] = [];
-  let checked = 0;
-  const cursor = c.transcriptWords.find({ _id: range(rarest) }, { sort: { _id: -1 }, projection: { _id: 1 }, batchSize: BATCH });
-  let batch: { callId: number; at: number }[] = [];
-  const settle = async () => {
-    const candidates = await withEvery(c, domainId, s, others, batch);
-    batch = [];
-    if (candidates.length === 0) return;
-    const said = phrases ? await matchLines(c, query, candidates.map((x) => x.callId)) : null;
-    for (const { callId } of candidates) if ((!said || said.has(callId)) && hits.length < limit) hits.push(callId);
-  };
-  for await (const entry of cursor) {
-    const [, , , at, id] = entry._id.split('|');
-    batch.push({ callId: Number(id), at: Number(at) });
-    checked++;
-    if (batch.length >= BATCH) await settle();
-    if (hits.length >= limit || checked >= MAX_CHECKED) break;
-  }
-  if (hits.length < limit) await settle();
-  await cursor.close();
-  return { callIds: hits, stopped: checked >= MAX_CHECKED && hits.length < limit };
-}
-
-/** Entries of another word read in a batch's time window at most, before its exact `_id`s are asked instead. */
-const WINDOW_READ = 5_000;
-
-/** The calls of `batch` whose index holds every other word too: the other word's entries in the
- * batch's time window read as one range (the rarest word was taken first, so the window usually
- * holds few more), or, past WINDOW_READ of them, the batch's exact `_id`s looked up. */
-async function withEvery(c: TranscriptCollections, domainId: string, s: 'c' | 'a' | 'x', others: string[], batch: { callId: number; at: number }[]): Promise<{ callId: number; at: number }[]> {
-  let left = batch;
-  for (const word of others) {
-    if (left.length === 0) break;
-    const ats = left.map((x) => x.at);
-    const window = { $gte: wordKey(domainId, word, s, Math.min(...ats), 0), $lte: wordKey(domainId, word, s, Math.max(...ats), 999_999_999_999_999) };
-    const inWindow = await c.transcriptWords.find({ _id: window }, { projection: { callId: 1 } }).limit(WINDOW_READ + 1).toArray();
-    const found = new Set(
-      inWindow.length <= WINDOW_READ
-        ? inWindow.map((d) => d.callId)
-        : (await c.transcriptWords.find({ _id: { $in: left.map((x) => wordKey(domainId, word, s, x.at, x.callId)) } }, { projection: { callId: 1 } }).toArray()).map((d) => d.callId),
+  while (hits.length < limit && before(start, upper)) {
+    if (read >= maxRead) return { callIds: hits, stopped: true };
+    let lower: Position = { at: Math.max(start.at, upper.at - span), callId: 0 };
+    const lists = await Promise.all(
+      words.map((word) => c.transcriptWords.find({ _id: { $gte: keyAt(word, lower), $lt: keyAt(word, upper) } }, { sort: { _id: -1 }, projection: { _id: 1 } }).limit(wordRead).toArray()),
     );
-    left = left.filter((x) => found.has(x.callId));
+    // A word read up to wordRead ends the window where its reading stopped: older entries wait for the next one.
+    for (const list of lists) {
+      read += list.length;
+      const last = list.length === wordRead ? positionOf(list.at(-1)!._id) : null;
+      if (last && before(lower, last)) lower = last;
+    }
+    const inWindow = lists.map((list) => list.map((entry) => positionOf(entry._id)).filter((p) => !before(p, lower)));
+    const others = inWindow.slice(1).map((list) => new Set(list.map((p) => p.callId)));
+    const candidates = inWindow[0]!.map((p) => p.callId).filter((callId) => others.every((set) => set.has(callId)));
+    if (phrases) await keepSaying(c, query, candidates, hits, limit);
+    else hits.push(...candidates.slice(0, limit - hits.length));
+    const entries = inWindow.reduce((n, list) => n + list.length, 0);
+    const width = Math.max(1, upper.at - lower.at);
+    span = Math.round(Math.min(width * maxGrowth, Math.max(1, (width * windowEntries) / Math.max(1, entries))));
+    upper = lower;
   }
-  return left;
+  return { callIds: hits, stopped: false };
 }
+
+/** Adds to `hits` the `candidates` whose turns say the query's phrases, newest first, up to `limit`:
+ * the turns read a slice at a time, no more than the calls still missing, as most candidates say it. */
+async function keepSaying(c: TranscriptCollections, query: TranscriptQuery, candidates: number[], hits: number[], limit: number): Promise<void> {
+  for (let i = 0; i < candidates.length && hits.length < limit; ) {
+    const slice = candidates.slice(i, i + Math.max(PHRASE_SLICE, limit - hits.length));
+    i += slice.length;
+    const said = await matchLines(c, query, slice);
+    hits.push(...slice.filter((callId) => said.has(callId)).slice(0, limit - hits.length));
+  }
+}
+
+/** Calls whose turns are read at least at once to check a phrase. */
+const PHRASE_SLICE = 100;
+
+export interface SearchBounds {
+  /** The first window: a day (or the period, when shorter); the next ones follow the words' density. */
+  firstWindowMs: number;
+  /** Entries of all the words a window is sized to read. */
+  windowEntries: number;
+  /** How much wider a window may be than the last (a word absent from the last window is no measure). */
+  maxGrowth: number;
+  /** A word's entries read in one window at most: past it the window ends there. */
+  wordRead: number;
+  /** Entries read by one search at most; past it the answer says a shorter period finds the rest. */
+  maxRead: number;
+}
+
+export const SEARCH_BOUNDS: SearchBounds = { firstWindowMs: 86_400_000, windowEntries: 5_000, maxGrowth: 8, wordRead: 10_000, maxRead: 60_000 };
