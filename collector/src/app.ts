@@ -16,6 +16,7 @@ import { requestLog } from './http/request-log.ts';
 import type { Logger } from './logger.ts';
 import { dataRoutes } from './data/routes.ts';
 import { DEFAULT_PUBLIC_URL } from './http/collector-address.ts';
+import { manageNotFound } from './http/manage-envelope.ts';
 import { DataService } from './data/service.ts';
 import { offlineRoutes } from './offline/routes.ts';
 import { OfflineNumbers } from './offline/service.ts';
@@ -209,6 +210,7 @@ export function createApp(options: AppOptions): CollectorApp {
   });
   app.use(measureRequests(metrics));
   app.use(refuseUnknownMethods);
+  app.use(manageNotFound);
   const browserLimit = new BrowserRateLimit(c, browserLimits);
   const signInLimit = new SignInLimit(c, options.signInLimits ?? DEFAULT_SIGN_IN_LIMITS);
   const routers = [

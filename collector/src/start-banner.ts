@@ -65,8 +65,17 @@ export async function printBanner(c: AllCollections, config: Config, base: strin
     else console.log(`No user yet${config.demo ? '' : ' (no demo: DEMO is off)'}: npm run admin -- create-user --account NAME --username EMAIL`);
   }
   if (!config.telephonyApiKey) console.log('Telephony (/telephony/*) is off: set TELEPHONY_API_KEY (16+ characters) to report calls');
+  console.log(transcriptsLine(config));
   console.log(`Back end: ${base}/manage/`);
   if (config.demo) console.log(`Demo site: ${base}/demo/ (direct display) and ${base}/demo/click (click display)`);
+}
+
+/** Where calls' recordings are transcribed, if anywhere: each domain then turns transcripts on in its settings. */
+function transcriptsLine(config: Config): string {
+  const url = config.transcribe?.url;
+  if (!url) return 'Transcripts are off: set TRANSCRIBE_URL (local: the bundled engine, installed on first start) to transcribe recordings';
+  const engine = url === 'local' ? `the bundled engine on this machine (${config.transcribe?.localModel ?? 'Whisper tiny.en'})` : `the engine at ${new URL(url).host}`;
+  return `Transcripts: ${engine}; each domain turns them on in its settings`;
 }
 
 /** Which mode runs, from what, and what it turns on: a typo in NODE_ENV is seen at the first start. */

@@ -51,6 +51,18 @@ describe('back end sessions', () => {
     expect(await call('GET', '/manage/api/session', { cookie: 'rt_session=forged' })).toMatchObject({ status: 401 });
   });
 
+  it('answers a path no route has in its JSON envelope, so the back end shows a reason, not a parse error', async () => {
+    const { cookie } = await signIn('owner@shop.test', PASSWORD);
+    // A call's page opened without its id asked for this path and showed "Unexpected token 'N'".
+    expect(await call('GET', '/manage/api/domains/shop.test/calls/', { cookie })).toMatchObject({ status: 404, body: { error: 'No such path: GET /manage/api/domains/shop.test/calls/' } });
+    expect(await call('GET', '/manage/api/nothing-here')).toMatchObject({ status: 404, body: { error: 'No such path: GET /manage/api/nothing-here' } });
+    // A route's own 404 and a known path's other method keep their answers.
+    expect(await call('GET', '/manage/api/domains/shop.test/calls/999999', { cookie })).toMatchObject({ status: 404, body: { error: 'No call 999999 in this domain' } });
+    const patched = await call('PATCH', '/manage/api/session', { cookie });
+    expect(patched).toMatchObject({ status: 405, body: { error: 'Method not allowed: PATCH /manage/api/session' } });
+    expect(patched.headers.get('allow')).toContain('POST');
+  });
+
   it('answers the same for a wrong password and an unknown user, and stores only a scrypt hash', async () => {
     for (const [username, password] of [['owner@shop.test', 'wrong password'], ['nobody@shop.test', PASSWORD]] as const) {
       expect(await signIn(username, password)).toMatchObject({ status: 401, body: { error: 'Wrong username or password' }, cookie: null });

@@ -30,6 +30,7 @@ describe('npm start', () => {
     const view = await (await fetch(`${first.baseUrl}/ospView`, { method: 'POST', body: demoView(0) })).json();
     expect(view.status).toBe('OK');
     expect(first.output()).toContain(`Demo site: ${first.baseUrl}/demo/`);
+    expect(first.output()).toContain('Transcripts are off: set TRANSCRIBE_URL (local: the bundled engine, installed on first start)');
     for (const page of ['/demo/', '/demo/click']) {
       expect(await (await fetch(first.baseUrl + page)).text()).toContain('<script async src="/tracker.js" data-key="pk-acme-demo"');
     }

@@ -27,3 +27,16 @@ export function manageEnvelope(log: Logger): Middleware {
     { status: 500, body: { error: 'Internal error' } },
   );
 }
+
+/** A path under /manage/api that no route answers (or not with this method): the envelope's error
+ * naming it, not Koa's plain "Not Found" that the back end's pages and integrators' JSON readers
+ * cannot parse. The Allow header of a 405 is kept. */
+export const manageNotFound: Middleware = async (ctx, next) => {
+  await next();
+  if ((ctx.status === 404 || ctx.status === 405) && ctx.body == null && ctx.path.startsWith('/manage/api/')) {
+    const status = ctx.status;
+    const where = `${ctx.method} ${ctx.path.slice(0, 200)}`;
+    ctx.body = { error: status === 404 ? `No such path: ${where}` : `Method not allowed: ${where}` };
+    ctx.status = status;
+  }
+};
