@@ -56,20 +56,17 @@ export interface SearchAnswer {
 
 const speakerCode = (speaker: TranscriptQuery['speaker']) => (speaker === 'caller' ? 'c' : speaker === 'agent' ? 'a' : 'x');
 
-/** Whether a turn says every term (each phrase's words in a row). */
-function turnSays(turn: Turn, query: TranscriptQuery): boolean {
-  if (query.speaker && turn.speaker !== query.speaker) return false;
-  const words = wordsOf(turn.text);
-  return query.terms.every((term) => words.some((_, i) => term.every((w, j) => words[i + j] === w)));
-}
+/** Whether words say a term: its words in a row. */
+const says = (words: string[], term: string[]) => words.some((_, i) => term.every((w, j) => words[i + j] === w));
 
-/** A call's turn that says the query: every term in one turn, else the first turn with the first term. */
+/** A call's turn that says the query: every term in one turn, else the first turn with the first term
+ * (each term said in some turn by the speaker named). Each turn's words are read once. */
 function matchOf(t: Pick<TranscriptDoc, 'turns'>, query: TranscriptQuery): Turn | null {
-  const all = t.turns.find((turn) => turnSays(turn, query));
-  if (all) return all;
-  const terms = query.terms;
-  if (!terms.every((term) => t.turns.some((turn) => turnSays(turn, { speaker: query.speaker, terms: [term] })))) return null;
-  return t.turns.find((turn) => turnSays(turn, { speaker: query.speaker, terms: [terms[0]!] })) ?? null;
+  const turns = t.turns.filter((turn) => !query.speaker || turn.speaker === query.speaker).map((turn) => ({ turn, words: wordsOf(turn.text) }));
+  const all = turns.find(({ words }) => query.terms.every((term) => says(words, term)));
+  if (all) return all.turn;
+  if (!query.terms.every((term) => turns.some(({ words }) => says(words, term)))) return null;
+  return turns.find(({ words }) => says(words, query.terms[0]!))?.turn ?? null;
 }
 
 /** The line each call of `callIds` says the query in (the calls a page shows): their turns read once. */
