@@ -57,7 +57,7 @@ import { DEFAULT_TWILIO_API_BASE } from './carriers/twilio-client.ts';
 import { NumberCheck } from './carriers/number-check.ts';
 import { formRoutes } from './forms/routes.ts';
 import { FormSubmissions } from './forms/submissions.ts';
-import { wireCallWritesAndTranscripts, wireFormWrites } from './house/writes.ts';
+import { wireWrites } from './house/writes.ts';
 import { EngineClient, type EngineSettings } from './transcripts/engine-client.ts';
 import { RESPOT_JOB, Transcriber } from './transcripts/transcriber.ts';
 import { People } from './people/people.ts';
@@ -142,8 +142,7 @@ export function createApp(options: AppOptions): CollectorApp {
   const tracking = new TrackingService(c, ids, (domain, view) => push.viewAdded(domain, view), new TrafficDays(c, traffic));
   const ga4Endpoint = options.ga4Endpoint ?? DEFAULT_GA4_ENDPOINT;
   const publicUrl = (options.publicUrl ?? options.listenUrl ?? DEFAULT_PUBLIC_URL).replace(/\/$/, '');
-  const { writes: callWrites, transcripts } = wireCallWritesAndTranscripts(c, { ga4Endpoint, alerts: Boolean(options.mail), publicUrl, transcribe: Boolean(options.transcribe) });
-  const formWrites = wireFormWrites(c, { alerts: Boolean(options.mail) });
+  const { writes: callWrites, transcripts, forms: formWrites } = wireWrites(c, { ga4Endpoint, alerts: Boolean(options.mail), publicUrl, transcribe: Boolean(options.transcribe) });
   const people = new People(c, ids, callWrites);
   const telephony = new TelephonyService(c, ids, new CallRouter(c, new NumberPool(c)), (callId) => liveCalls.end(callId), callWrites, people);
   const agents = new AgentService(c, liveCalls);

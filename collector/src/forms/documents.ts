@@ -6,6 +6,7 @@ import { collectionsNamed } from '../db/collections.ts';
 import type { IndexPlan } from '../db/index-plan.ts';
 import type { Touch } from '../tracking/touches.ts';
 import type { VERDICTS } from '../telephony/leads.ts';
+import type { Marks } from '../telephony/documents.ts';
 
 /** Why a submission is spam: the tag's hidden field was filled, it came too soon after the page
  * opened (a robot's speed), or a person said so. */
@@ -14,7 +15,7 @@ export type FormSpamReason = 'honeypot' | 'too-fast' | 'verdict';
 /** What a person said of a form: the calls' verdicts. */
 export type FormVerdict = (typeof VERDICTS)[number];
 
-export interface FormDoc {
+export interface FormDoc extends Marks {
   _id: number;
   domainId: string;
   submittedAt: Date;

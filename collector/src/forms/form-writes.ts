@@ -26,11 +26,30 @@ export class FormWrites {
     const form = await this.c.forms.findOne({ _id: formId, domainId: domain._id }, { projection: { signal: 1 } });
     if (!form) return null;
     const { spam, lead } = judged(form.signal, verdict);
-    const before = await this.c.forms.findOneAndUpdate({ _id: formId }, { $set: { verdict, lead, spam }, $inc: { rev: 1 } }, { returnDocument: 'before' });
+    // A person's verdict (or its undo) is theirs: no rule changes it after (rules/).
+    const before = await this.c.forms.findOneAndUpdate({ _id: formId }, { $set: { verdict, lead, spam, 'byHand.verdict': true }, $inc: { rev: 1 } }, { returnDocument: 'before' });
     if (!before) return null;
-    const after = { ...before, verdict, lead, spam, rev: (before.rev ?? 0) + 1 };
+    const after = { ...before, verdict, lead, spam, byHand: { ...before.byHand, verdict: true }, rev: (before.rev ?? 0) + 1 };
     await this.changed(before, after, domain.timeZone);
     return after;
+  }
+
+  /** Sets the fields `next` makes of the submission as it is now (null: no change), read again and
+   * retried when another write came between; a verdict in them moves its spam and lead. The
+   * submission after, or null when it is gone or unchanged. */
+  async change(domain: Pick<DomainDoc, '_id' | 'timeZone'>, formId: number, next: (form: FormDoc) => Partial<FormDoc> | null): Promise<FormDoc | null> {
+    for (;;) {
+      const form = await this.c.forms.findOne({ _id: formId, domainId: domain._id });
+      const fields = form && next(form);
+      if (!form || !fields) return null;
+      const set = 'verdict' in fields ? { ...fields, ...judged(form.signal, fields.verdict ?? null) } : fields;
+      const rev = form.rev ?? 0;
+      const { matchedCount } = await this.c.forms.updateOne({ _id: formId, ...(form.rev === undefined ? { rev: { $exists: false } } : { rev }) }, { $set: { ...set, rev: rev + 1 } });
+      if (matchedCount === 0) continue;
+      const after = { ...form, ...set, rev: rev + 1 };
+      await this.changed(form, after, domain.timeZone);
+      return after;
+    }
   }
 
   private async changed(before: FormDoc | null, after: FormDoc, timeZone: string): Promise<void> {

@@ -14,6 +14,7 @@ import { rateLimitCollections, rateLimitIndexes, type RateLimitCollections } fro
 import { offlineCollections, offlineIndexes, type OfflineCollections } from '../offline/documents.ts';
 import { peopleCollections, peopleIndexes, type PeopleCollections } from '../people/documents.ts';
 import { reportCollections, type ReportCollections } from '../reports/documents.ts';
+import { ruleCollections, ruleIndexes, type RuleCollections } from '../rules/documents.ts';
 import { teamCollections, teamIndexes, type TeamCollections } from '../team/documents.ts';
 import { telephonyCollections, telephonyIndexes, type TelephonyCollections } from '../telephony/documents.ts';
 import { trackingCollections, trackingIndexes, type TrackingCollections } from '../tracking/documents.ts';
@@ -35,7 +36,8 @@ export type AllCollections = IdCollections &
   WebhookCollections &
   RateLimitCollections &
   AlertCollections &
-  TranscriptCollections;
+  TranscriptCollections &
+  RuleCollections;
 
 export function allCollections(db: Db): AllCollections {
   return {
@@ -55,10 +57,11 @@ export function allCollections(db: Db): AllCollections {
     ...rateLimitCollections(db),
     ...alertCollections(db),
     ...transcriptCollections(db),
+    ...ruleCollections(db),
   };
 }
 
-const INDEX_PLANS = [peopleIndexes, formIndexes, teamIndexes, domainIndexes, trackingIndexes, offlineIndexes, telephonyIndexes, commerceIndexes, agentIndexes, webhookIndexes, rateLimitIndexes, alertIndexes, transcriptIndexes];
+const INDEX_PLANS = [peopleIndexes, formIndexes, teamIndexes, domainIndexes, trackingIndexes, offlineIndexes, telephonyIndexes, commerceIndexes, agentIndexes, webhookIndexes, rateLimitIndexes, alertIndexes, transcriptIndexes, ruleIndexes];
 
 /** Every family's indexes; idempotent, run at every start. Every query of a request's path goes through one of these. */
 export async function ensureIndexes(c: AllCollections): Promise<void> {

@@ -4,15 +4,16 @@ import { CallAlerts } from '../alerts/call-alerts.ts';
 import { DEFAULT_GA4_ENDPOINT } from '../analytics/ga4.ts';
 import { CallSummaries } from './call-summaries.ts';
 import type { FormDoc } from '../forms/documents.ts';
-import { FormWrites } from '../forms/form-writes.ts';
+import { FormWrites, type FormReaction } from '../forms/form-writes.ts';
 import { formContact, PersonContacts } from '../people/person-contacts.ts';
 import { FormSources } from '../reports/form-sources.ts';
-import { CallWrites } from '../telephony/call-writes.ts';
+import { CallWrites, type CallReaction } from '../telephony/call-writes.ts';
 import type { CallDoc } from '../telephony/documents.ts';
 import { LeadEvents } from '../telephony/lead-events.ts';
 import { CallPush } from '../data/call-push.ts';
 import { TranscriptQueue } from '../transcripts/transcript-queue.ts';
 import { TranscriptStore } from '../transcripts/transcript-store.ts';
+import { RuleRunner } from '../rules/rule-runner.ts';
 import type { AllCollections } from './all-collections.ts';
 
 export interface CallWriteOptions {
@@ -23,6 +24,8 @@ export interface CallWriteOptions {
   publicUrl?: string;
   /** A speech-to-text engine is configured (TRANSCRIBE_URL): stored recordings are queued for transcripts. */
   transcribe?: boolean;
+  /** The domains' rules at a call's moments (wireWrites), after the others. */
+  rules?: CallReaction;
 }
 
 /** The call writes, and the transcripts' store that writes through them. */
@@ -37,7 +40,8 @@ export function wireCallWrites(c: AllCollections, options: CallWriteOptions = {}
   return wireCallWritesAndTranscripts(c, options).writes;
 }
 
-export function wireCallWritesAndTranscripts(c: AllCollections, { ga4Endpoint = DEFAULT_GA4_ENDPOINT, alerts = false, publicUrl, transcribe = false }: CallWriteOptions = {}): WiredCallWrites {
+export function wireCallWritesAndTranscripts(c: AllCollections, options: CallWriteOptions = {}): WiredCallWrites {
+  const { ga4Endpoint = DEFAULT_GA4_ENDPOINT, alerts = false, publicUrl, transcribe = false } = options;
   const summaries = new CallSummaries(c);
   const pushes = new CallPush(c, publicUrl);
   const leadEvents = new LeadEvents(c, ga4Endpoint);
@@ -51,6 +55,7 @@ export function wireCallWritesAndTranscripts(c: AllCollections, { ga4Endpoint = 
       (before, after) => leadEvents.changed(before, after),
       ...(callAlerts ? [(before: CallDoc | null, after: CallDoc) => callAlerts.changed(before, after)] : []),
       (before, after) => queue.changed(before, after),
+      ...(options.rules ? [options.rules] : []),
     ],
   });
   const transcripts: TranscriptStore = new TranscriptStore(c, writes);
@@ -58,7 +63,7 @@ export function wireCallWritesAndTranscripts(c: AllCollections, { ga4Endpoint = 
 }
 
 /** A submission's report counters, its person's entries and, `alerts` set, its lead's alerts. */
-export function wireFormWrites(c: AllCollections, { alerts = false }: { alerts?: boolean } = {}): FormWrites {
+export function wireFormWrites(c: AllCollections, { alerts = false, rules }: { alerts?: boolean; rules?: FormReaction } = {}): FormWrites {
   const sources = new FormSources(c);
   const people = new PersonContacts(c);
   const formAlerts = alerts ? new CallAlerts(c) : null;
@@ -66,5 +71,16 @@ export function wireFormWrites(c: AllCollections, { alerts = false }: { alerts?:
     (before, after, timeZone) => sources.record(before, after, timeZone),
     (before, after) => people.record(before && formContact(before), formContact(after)),
     ...(formAlerts ? [(before: FormDoc | null, after: FormDoc) => formAlerts.formChanged(before, after)] : []),
+    ...(rules ? [rules] : []),
   ]);
+}
+
+/** The app's writes: calls (with their transcripts) and forms, and the domains' rules at their
+ * moments, which write through both. */
+export function wireWrites(c: AllCollections, options: Omit<CallWriteOptions, 'rules'> & { publicUrl: string }): WiredCallWrites & { forms: FormWrites; rules: RuleRunner } {
+  const holder: { runner?: RuleRunner } = {};
+  const calls = wireCallWritesAndTranscripts(c, { ...options, rules: (before, after) => holder.runner!.callChanged(before, after) });
+  const forms = wireFormWrites(c, { alerts: options.alerts ?? false, rules: (before, after) => holder.runner!.formChanged(before, after) });
+  holder.runner = new RuleRunner(c, calls.writes, forms, options.publicUrl);
+  return { ...calls, forms, rules: holder.runner };
 }

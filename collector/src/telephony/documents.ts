@@ -57,12 +57,14 @@ export interface CallTranscript {
   status: 'ready' | 'failed' | 'deleted';
   /** The labels of the domain's key phrases heard, in the domain's order. */
   keyPhrases: string[];
+  /** Ours (for rules/): the labels each speaker said; absent on transcripts made before it was kept. */
+  heardBy?: { caller: string[]; agent: string[] };
   at: Date;
   /** Why there is none (`failed`). */
   error?: string;
 }
 
-export interface CallDoc extends CallAttribution {
+export interface CallDoc extends CallAttribution, Marks {
   _id: number;
   domainId: string;
   callRef: string;
@@ -119,12 +121,37 @@ export interface CallDoc extends CallAttribution {
   leadEventAt?: Date;
 }
 
-/** A person's word on a call: a lead, not a lead, or spam (which blocks its caller too). */
+/** A person's word on a call: a lead, not a lead, or spam (which blocks its caller too); or a rule's
+ * (rules/), which blocks no caller and gives way to a person's. */
 export interface CallVerdict {
   value: 'lead' | 'not-lead' | 'spam';
-  /** The back end's user. */
+  /** The back end's user, or `rule <name>`. */
   by: string;
   at: Date;
+  /** Ours (rules/): the id of the rule that gave it; absent: a person did. */
+  rule?: string;
+}
+
+/** Ours (rules/, issue 55): what a person or a rule marked on a call or a form submission. */
+export interface Marks {
+  /** The account's tags (their names). */
+  tags?: string[];
+  /** A lead's value in the domain's currency; absent or null: none. */
+  value?: number | null;
+  /** What a person set, which no rule changes: the verdict, the value, the tags they took off. */
+  byHand?: { verdict?: boolean; value?: boolean; untagged?: string[] };
+  /** What people and rules did to it, oldest first (the last MAX_HISTORY). */
+  history?: MarkEntry[];
+}
+
+export interface MarkEntry {
+  at: Date;
+  /** The back end's user, or `rule <name>`. */
+  by: string;
+  /** The rule's id when a rule did it. */
+  rule?: string;
+  /** `tagged appointment`, `value 120`, `verdict lead`, `posted to the chat`. */
+  what: string;
 }
 
 export interface SmsDoc {

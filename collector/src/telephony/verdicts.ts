@@ -27,7 +27,8 @@ export class CallVerdicts {
       const call = await this.c.calls.findOne({ _id: callId, domainId });
       if (!call) return null;
       const verdict = value === null ? null : { value, by, at: now };
-      const set = { verdict, lead: leadOf({ ...call, verdict }, await leadRuleOf(this.c, domainId)) };
+      // A person's verdict (or its undo) is theirs: no rule changes it after (rules/).
+      const set = { verdict, lead: leadOf({ ...call, verdict }, await leadRuleOf(this.c, domainId)), byHand: { ...call.byHand, verdict: true } };
       if (!(await this.writes.update(call, set))) continue;
       if (call.caller && value === 'spam') await this.blocked.add(domainId, call.caller, by, now);
       if (call.caller && call.verdict?.value === 'spam' && value !== 'spam') await this.blocked.remove(domainId, call.caller);

@@ -30,3 +30,9 @@ export function spotPhrases(turns: Turn[], keyPhrases: readonly KeyPhrase[]): Sp
 
 /** The labels heard in a call, each once, in the order of the domain's list. */
 export const labelsOf = (spotted: SpottedPhrase[], keyPhrases: readonly KeyPhrase[]) => keyPhrases.map((k) => k.label).filter((label) => spotted.some((s) => s.label === label));
+
+/** The labels each speaker said (a rule's "said by the caller"); a mono recording's turns are nobody's. */
+export function heardByOf(spotted: SpottedPhrase[]): { caller: string[]; agent: string[] } {
+  const by = (speaker: 'caller' | 'agent') => [...new Set(spotted.filter((s) => s.speaker === speaker).map((s) => s.label))];
+  return { caller: by('caller'), agent: by('agent') };
+}

@@ -9,6 +9,7 @@ import { OptInPushes } from '../webhooks/opt-in-push.ts';
 import type { WebhookCollections } from '../webhooks/documents.ts';
 import type { TranscriptCollections, TranscriptDoc, TranscriptWordDoc } from './documents.ts';
 import { wordsOf } from './words.ts';
+import { heardByOf } from './spotting.ts';
 
 /** Words indexed per call at most (a 60-minute call says a few thousand distinct ones). */
 const MAX_INDEXED_WORDS = 20_000;
@@ -45,7 +46,7 @@ export class TranscriptStore {
     await this.c.transcriptWords.deleteMany({ callId: t._id });
     const entries = wordEntries(t);
     for (let i = 0; i < entries.length; i += 1000) await this.c.transcriptWords.insertMany(entries.slice(i, i + 1000), { ordered: false });
-    const call = await this.setState(t._id, () => ({ status: 'ready', keyPhrases, at: t.madeAt }));
+    const call = await this.setState(t._id, () => ({ status: 'ready', keyPhrases, heardBy: heardByOf(t.spotted), at: t.madeAt }));
     if (call) await this.push(call, t, keyPhrases);
   }
 
@@ -68,7 +69,8 @@ export class TranscriptStore {
   /** New labels heard, after the domain's key phrases changed (transcriber.ts, `respot`). */
   async respotted(callId: number, spotted: TranscriptDoc['spotted'], keyPhrases: string[]): Promise<void> {
     await this.c.transcripts.updateOne({ _id: callId }, { $set: { spotted } });
-    await this.setState(callId, (current) => (current?.status === 'ready' && JSON.stringify(current.keyPhrases) !== JSON.stringify(keyPhrases) ? { ...current, keyPhrases } : null));
+    const heardBy = heardByOf(spotted);
+    await this.setState(callId, (current) => (current?.status === 'ready' && JSON.stringify([current.keyPhrases, current.heardBy]) !== JSON.stringify([keyPhrases, heardBy]) ? { ...current, keyPhrases, heardBy } : null));
   }
 
   /** Sets the call's transcript to what `next` makes of it (null: no change), as a call write retried

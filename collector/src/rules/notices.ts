@@ -1,0 +1,43 @@
+// What a matched rule tells beyond the call or form itself: a chat channel's incoming webhook in
+// Slack's documented format (`{"text": …}`, which Mattermost, Rocket.Chat and Discord's /slack route
+// take too), and the account's `rule` push. Both go through the outbox: retried, never blocking.
+import { maskCaller } from '../domains/caller-privacy.ts';
+import { countryOf, nationalOf } from '../domains/phone-numbers.ts';
+import type { DomainDoc } from '../domains/documents.ts';
+import type { MarkEntry } from '../telephony/documents.ts';
+import type { OutboxMessage } from '../webhooks/documents.ts';
+import type { RuleDoc } from './documents.ts';
+
+/** The call or form a rule matched, as its notices name it. */
+export interface Matched {
+  kind: 'call' | 'form';
+  id: number;
+  /** The caller's number or the form's phone, stored whole: masked as the domain says. */
+  phone: string | null;
+  source: string | null;
+  /** Seconds, for a call. */
+  duration: number | null;
+}
+
+/** Slack's escaping of `&`, `<` and `>` in a message's text (its "Formatting text" guide). */
+const slackText = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+export function chatMessage(rule: Pick<RuleDoc, 'name'>, domain: DomainDoc, matched: Matched, taken: string[], link: string): { text: string } {
+  const who = matched.phone ? maskCaller(nationalOf(matched.phone, countryOf(domain)), domain.callerPrivacy) : null;
+  const what = matched.kind === 'call' ? `a call${who ? ` from ${who}` : ''}${matched.duration !== null ? ` (${matched.duration} s)` : ''}` : `a form${who ? ` from ${who}` : ''}`;
+  const done = taken.length ? `: ${taken.join(', ')}` : '';
+  return { text: `RingTrail ${slackText(domain.name)}: rule *${slackText(rule.name)}* matched ${slackText(what)}, source ${slackText(matched.source ?? 'unattributed')}${slackText(done)}. <${link}|Open it>` };
+}
+
+/** The account's `rule` push: the rule, the call or form, the actions taken. */
+export function rulePush(rule: Pick<RuleDoc, '_id' | 'name'>, domain: DomainDoc, matched: Matched, taken: string[], at: Date) {
+  return { event: 'rule', rule: rule.name, rule_id: rule._id, domain: domain.name, [matched.kind === 'call' ? 'call_id' : 'form_id']: matched.id, actions: taken, at: at.toISOString() };
+}
+
+/** The chat message as an outbox message; its fixed id makes a second run of the same moment send nothing more. */
+export function chatOutbox(accountId: string, id: string, url: string, message: { text: string }): OutboxMessage {
+  return { id, accountId, stream: `chat:${id}`, kind: 'webhook', label: 'chat', url, contentType: 'application/json', body: JSON.stringify(message), signed: false };
+}
+
+/** What a rule's entries say it did, in words. */
+export const takenOf = (entries: MarkEntry[]) => entries.map((e) => e.what);

@@ -1,0 +1,96 @@
+// What a rule is made of, as a person sends it (`POST/PUT …/rules`), checked field by field: its
+// moment, its conditions and its actions. Bounded: MAX_CONDITIONS a rule, text of at most 200
+// characters compared as text (never made into a regular expression), numbers within sane ranges.
+import { z } from 'zod';
+import { VERDICTS } from '../telephony/leads.ts';
+
+export const MAX_RULES = 100;
+export const MAX_CONDITIONS = 20;
+export const MAX_ACTIONS = 10;
+
+/** When a rule runs: a call has ended (answered or not), a call's transcript is ready, a form was sent. */
+export const RULE_MOMENTS = ['call-ended', 'transcript-ready', 'form-sent'] as const;
+export type RuleMoment = (typeof RULE_MOMENTS)[number];
+
+const text = z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters');
+const textOp = z.enum(['is', 'contains'], { error: 'must be is or contains' });
+const isOnly = z.literal('is', { error: 'must be is' });
+const DAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
+const clock = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be a time of day, HH:MM');
+
+/** The attribution's text fields: the visit's (or offline number's) source, and its first page's. */
+export const TEXT_FIELDS = ['sourceClass', 'source', 'medium', 'campaign', 'keyword', 'landingPage'] as const;
+
+export const ruleCondition = z.discriminatedUnion(
+  'field',
+  [
+    z.object({ field: z.enum(TEXT_FIELDS), op: textOp, value: text }).strict(),
+    z.object({ field: z.literal('trackingNumber'), op: isOnly, value: text }).strict(),
+    z.object({ field: z.literal('pool'), op: isOnly, value: z.number().int().min(0).max(1_000_000) }).strict(),
+    z.object({ field: z.literal('duration'), op: z.enum(['atLeast', 'atMost'], { error: 'must be atLeast or atMost' }), value: z.number().int().min(0, 'must be 0 or more').max(86_400, 'must be at most 86400 seconds') }).strict(),
+    z.object({ field: z.enum(['answered', 'firstCall', 'hadLead']), op: isOnly, value: z.boolean({ error: 'must be true or false' }) }).strict(),
+    z.object({ field: z.literal('callerCountry'), op: isOnly, value: z.string().regex(/^[A-Za-z]{2}$/, 'must be a two-letter country code').transform((v) => v.toUpperCase()) }).strict(),
+    z.object({ field: z.literal('callerArea'), op: z.literal('startsWith', { error: 'must be startsWith' }), value: z.string().regex(/^\d{1,8}$/, 'must be 1 to 8 digits of the national number') }).strict(),
+    z.object({ field: z.literal('dayOfWeek'), op: z.literal('in', { error: 'must be in' }), value: z.array(z.enum(DAYS, { error: `must be one of ${DAYS.join(', ')}` })).min(1, 'needs a day').max(7) }).strict(),
+    z.object({ field: z.literal('timeOfDay'), op: z.literal('between', { error: 'must be between' }), value: z.object({ from: clock, to: clock }).strict() }).strict(),
+    z.object({ field: z.literal('keyPhrase'), op: z.literal('said', { error: 'must be said' }), value: text, speaker: z.enum(['caller', 'agent', 'any'], { error: 'must be caller, agent or any' }).default('any') }).strict(),
+    z.object({ field: z.literal('formField'), op: z.literal('contains', { error: 'must be contains' }), name: text, value: text }).strict(),
+  ],
+  { error: 'must be a known condition: sourceClass, source, medium, campaign, keyword, landingPage, trackingNumber, pool, duration, answered, firstCall, hadLead, callerCountry, callerArea, dayOfWeek, timeOfDay, keyPhrase or formField' },
+);
+export type RuleCondition = z.infer<typeof ruleCondition>;
+export type ConditionField = RuleCondition['field'];
+
+const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http or https URL' }).max(2000, 'must be at most 2000 characters');
+
+export const ruleAction = z.discriminatedUnion(
+  'type',
+  [
+    z.object({ type: z.literal('tag'), tag: text }).strict(),
+    z.object({ type: z.literal('value'), amount: z.number({ error: 'must be a number' }).finite('must be a number').min(0, 'must be 0 or more').max(1_000_000_000, 'must be at most 1000000000') }).strict(),
+    z.object({ type: z.literal('verdict'), verdict: z.enum(VERDICTS, { error: `must be one of ${VERDICTS.join(', ')}` }) }).strict(),
+    z.object({ type: z.literal('mail'), members: z.array(z.string().trim().toLowerCase().max(254)).max(50).default([]), address: z.email('must be an e-mail address').max(254).nullable().default(null) }).strict().refine((a) => a.members.length > 0 || a.address !== null, 'needs members or an address'),
+    z.object({ type: z.literal('chat'), url: httpUrl }).strict(),
+    z.object({ type: z.literal('push') }).strict(),
+  ],
+  { error: 'must be a known action: tag, value, verdict, mail, chat or push' },
+);
+export type RuleAction = z.infer<typeof ruleAction>;
+
+export const ruleBody = z
+  .object({
+    name: z.string().trim().min(1, 'is required').max(80, 'must be at most 80 characters'),
+    moment: z.enum(RULE_MOMENTS, { error: `must be one of ${RULE_MOMENTS.join(', ')}` }),
+    match: z.enum(['all', 'any'], { error: 'must be all or any' }).default('all'),
+    conditions: z.array(ruleCondition).max(MAX_CONDITIONS, `at most ${MAX_CONDITIONS} conditions a rule`).default([]),
+    actions: z.array(ruleAction).min(1, 'needs an action').max(MAX_ACTIONS, `at most ${MAX_ACTIONS} actions a rule`),
+    enabled: z.boolean().default(true),
+  })
+  .strict();
+export type RuleBody = z.infer<typeof ruleBody>;
+
+/** Conditions that only a call has, and those only a form has. */
+const CALL_ONLY: ConditionField[] = ['trackingNumber', 'pool', 'duration', 'answered', 'firstCall', 'callerCountry', 'callerArea', 'keyPhrase'];
+const FORM_ONLY: ConditionField[] = ['formField'];
+
+/** Why a rule could never match, or never be tested at its moment; null when it can. Each reason names the field. */
+export function neverMatches(rule: Pick<RuleBody, 'moment' | 'match' | 'conditions'>): string | null {
+  for (const [i, condition] of rule.conditions.entries()) {
+    if (rule.moment === 'form-sent' && CALL_ONLY.includes(condition.field)) return `conditions.${i}.field: ${condition.field} is a call's, and this rule runs when a form is sent`;
+    if (rule.moment !== 'form-sent' && FORM_ONLY.includes(condition.field)) return `conditions.${i}.field: ${condition.field} is a form's, and this rule runs for calls`;
+    if (condition.field === 'keyPhrase' && rule.moment !== 'transcript-ready') return `conditions.${i}.field: a key phrase is known once the transcript is ready: use the moment transcript-ready`;
+  }
+  if (rule.match !== 'all') return null;
+  const atLeast = Math.max(...rule.conditions.flatMap((c) => (c.field === 'duration' && c.op === 'atLeast' ? [c.value] : [])));
+  const atMost = Math.min(...rule.conditions.flatMap((c) => (c.field === 'duration' && c.op === 'atMost' ? [c.value] : [])));
+  if (atLeast > atMost) return `conditions: a duration of at least ${atLeast} s and at most ${atMost} s can never match`;
+  for (const field of ['answered', 'firstCall', 'hadLead'] as const) {
+    const values = new Set(rule.conditions.flatMap((c) => (c.field === field ? [c.value] : [])));
+    if (values.size > 1) return `conditions: ${field} is both true and false, which can never match`;
+  }
+  for (const field of ['trackingNumber', 'pool', 'callerCountry'] as const) {
+    const values = new Set(rule.conditions.flatMap((c) => (c.field === field ? [String(c.value)] : [])));
+    if (values.size > 1) return `conditions: ${field} is ${[...values].join(' and ')} at once, which can never match`;
+  }
+  return null;
+}

@@ -1,0 +1,155 @@
+// A domain's rules run at their moments: a call ended, its transcript ready, a form sent (the house
+// wires these as call and form reactions). The enabled rules of the moment are read once, in order;
+// each is tested on the subject (no query per condition); the marks of all that matched are written
+// in one compare-and-set of the call or form, each change in its history; then each matched rule's
+// chat message and `rule` push are queued in the outbox, with ids that make a second run send nothing.
+import type { DomainCollections, DomainDoc } from '../domains/documents.ts';
+import { countryOf } from '../domains/phone-numbers.ts';
+import type { FormCollections, FormDoc } from '../forms/documents.ts';
+import type { FormWrites } from '../forms/form-writes.ts';
+import type { PeopleCollections } from '../people/documents.ts';
+import type { TeamCollections } from '../team/documents.ts';
+import type { CallWrites } from '../telephony/call-writes.ts';
+import type { CallDoc, TelephonyCollections } from '../telephony/documents.ts';
+import { leadOf, leadRuleOf } from '../telephony/leads.ts';
+import type { WebhookCollections } from '../webhooks/documents.ts';
+import { OptInPushes } from '../webhooks/opt-in-push.ts';
+import { Outbox } from '../webhooks/outbox.ts';
+import { ruleMatches } from './conditions.ts';
+import type { RuleCollections, RuleDoc } from './documents.ts';
+import { applyRule, markState, withEntries, type MarkChange, type MarkState } from './marks.ts';
+import { chatMessage, chatOutbox, rulePush, takenOf, type Matched } from './notices.ts';
+import type { RuleMoment } from './rule-input.ts';
+import { callSubject, formSubject, type SubjectContext } from './subject.ts';
+
+type RunnerCollections = RuleCollections & DomainCollections & TelephonyCollections & FormCollections & PeopleCollections & TeamCollections & WebhookCollections;
+
+/** Each matched rule and what it changed. */
+export interface RuleOutcome {
+  rule: RuleDoc;
+  change: MarkChange;
+}
+
+/** The marks of all `rules` in order, from `state`: the last state and each rule's own change. */
+export function markAll(state: MarkState, rules: RuleDoc[], now: Date): { state: MarkState; outcomes: RuleOutcome[] } {
+  const outcomes: RuleOutcome[] = [];
+  for (const rule of rules) {
+    const change = applyRule(state, rule, now);
+    state = change.state;
+    outcomes.push({ rule, change });
+  }
+  return { state, outcomes };
+}
+
+/** A call's marks as rules see them: a verdict without a rule's id is a person's, and so is one undone. */
+export const callMarkState = (call: CallDoc) => ({ ...markState(call, call.verdict ? { value: call.verdict.value, byHand: !call.verdict.rule } : null), ...(call.byHand?.verdict ? { verdictByHand: true } : {}) });
+export const formMarkState = (form: FormDoc) => ({ ...markState(form, form.verdict ? { value: form.verdict, byHand: false } : null), verdictByHand: Boolean(form.byHand?.verdict) });
+
+export class RuleRunner {
+  private readonly outbox: Outbox;
+  private readonly pushes: OptInPushes;
+
+  constructor(
+    private readonly c: RunnerCollections,
+    private readonly calls: CallWrites,
+    private readonly forms: FormWrites,
+    private readonly publicUrl: string,
+  ) {
+    this.outbox = new Outbox(c);
+    this.pushes = new OptInPushes(c);
+  }
+
+  /** The call reaction: `call-ended` as its outcome becomes known, `transcript-ready` as its transcript is. */
+  async callChanged(before: CallDoc | null, after: CallDoc): Promise<void> {
+    if (after.status !== null && (before === null || before.status === null)) await this.onCall('call-ended', after);
+    if (after.transcript?.status === 'ready' && before?.transcript?.status !== 'ready') await this.onCall('transcript-ready', after);
+  }
+
+  /** The form reaction: `form-sent` for a new submission that is not spam. */
+  async formChanged(before: FormDoc | null, after: FormDoc): Promise<void> {
+    if (before === null && after.spam === null) await this.onForm(after);
+  }
+
+  /** The domain's enabled rules of a moment, in order. */
+  rulesAt(domainId: string, moment: RuleMoment): Promise<RuleDoc[]> {
+    return this.c.rules.find({ domainId, moment, enabled: true }, { sort: { position: 1 } }).toArray();
+  }
+
+  /** What the subject's conditions need beyond the document: read only when a rule asks for it. */
+  async contextOf(domain: DomainDoc, rules: RuleDoc[], trackingNumber: string | null, personId: number | null | undefined): Promise<SubjectContext> {
+    const asks = (field: string) => rules.some((rule) => rule.conditions.some((c) => c.field === field));
+    const number = trackingNumber && asks('pool') ? await this.c.trackingNumbers.findOne({ _id: trackingNumber, domainId: domain._id }, { projection: { type: 1 } }) : null;
+    const person = personId && asks('hadLead') ? await this.c.people.findOne({ _id: personId }, { projection: { firstLead: 1 } }) : null;
+    // A first lead's entry is `<person>|c|<start ms>|…` (people/person-contacts.ts).
+    const firstLeadAt = person?.firstLead ? Number(person.firstLead.entry.split('|')[2]) : null;
+    return { timeZone: domain.timeZone, country: countryOf(domain), pool: number?.type ?? null, firstLeadAt };
+  }
+
+  private async onCall(moment: RuleMoment, call: CallDoc, now = new Date()): Promise<void> {
+    const rules = await this.rulesAt(call.domainId, moment);
+    if (!rules.length) return;
+    const domain = await this.c.domains.findOne({ _id: call.domainId });
+    if (!domain) return;
+    const subject = callSubject(call, await this.contextOf(domain, rules, call.trackingNumber, call.personId));
+    const matched = rules.filter((rule) => ruleMatches(rule, subject));
+    if (!matched.length) return;
+    let outcomes: RuleOutcome[] = [];
+    const leadRule = await leadRuleOf(this.c, domain._id);
+    await this.calls.change(call._id, (current) => {
+      const marked = markAll(callMarkState(current), matched, now);
+      outcomes = marked.outcomes;
+      return callMarksSet(current, marked.state, outcomes, leadRule, now);
+    });
+    await this.notify(domain, { kind: 'call', id: call._id, phone: call.caller, source: call.source, duration: call.duration }, `${moment}:call:${call._id}`, outcomes, now);
+  }
+
+  private async onForm(form: FormDoc, now = new Date()): Promise<void> {
+    const rules = await this.rulesAt(form.domainId, 'form-sent');
+    if (!rules.length) return;
+    const domain = await this.c.domains.findOne({ _id: form.domainId });
+    if (!domain) return;
+    const subject = formSubject(form, await this.contextOf(domain, rules, null, form.personId));
+    const matched = rules.filter((rule) => ruleMatches(rule, subject));
+    if (!matched.length) return;
+    let outcomes: RuleOutcome[] = [];
+    await this.forms.change(domain, form._id, (current) => {
+      const marked = markAll(formMarkState(current), matched, now);
+      outcomes = marked.outcomes;
+      return formMarksSet(current, marked.state, outcomes);
+    });
+    await this.notify(domain, { kind: 'form', id: form._id, phone: form.phone, source: form.source, duration: null }, `form-sent:form:${form._id}`, outcomes, now);
+  }
+
+  /** Each matched rule's chat messages and `rule` push, once per rule and moment. */
+  private async notify(domain: DomainDoc, matched: Matched, key: string, outcomes: RuleOutcome[], now: Date): Promise<void> {
+    const receiver = outcomes.some(({ rule }) => rule.actions.some((a) => a.type === 'push')) ? await this.pushes.receiverOf(domain.accountId, 'rule') : null;
+    const link = `${this.publicUrl}/manage/#/${encodeURIComponent(domain.name)}/${matched.kind}?id=${matched.id}`;
+    for (const { rule, change } of outcomes) {
+      const taken = takenOf(change.entries);
+      for (const [i, action] of rule.actions.entries()) {
+        if (action.type === 'chat') await this.outbox.enqueue(chatOutbox(domain.accountId, `rule_${rule._id}_${key}_${i}`, action.url, chatMessage(rule, domain, matched, taken, link)), now);
+        if (action.type === 'push' && receiver) await this.pushes.send(receiver, `${matched.kind}:${matched.id}`, rulePush(rule, domain, matched, taken, now), now);
+      }
+    }
+  }
+}
+
+/** The call's fields for the marks rules made (null: nothing changed): a rule's verdict moves its lead. */
+export function callMarksSet(call: CallDoc, state: MarkState, outcomes: RuleOutcome[], leadRule: Parameters<typeof leadOf>[1], now: Date): Partial<CallDoc> | null {
+  const entries = outcomes.flatMap((o) => o.change.entries);
+  if (!entries.length) return null;
+  const set: Partial<CallDoc> = { tags: state.tags, value: state.value, history: withEntries(call.history, entries) };
+  const byVerdict = outcomes.filter((o) => o.change.entries.some((e) => e.what.startsWith('verdict '))).at(-1)?.rule;
+  if (byVerdict && state.verdict) {
+    set.verdict = { value: state.verdict, by: `rule ${byVerdict.name}`, at: now, rule: byVerdict._id };
+    set.lead = leadOf({ ...call, verdict: set.verdict }, leadRule);
+  }
+  return set;
+}
+
+/** The form's fields for the marks rules made (null: nothing changed). */
+export function formMarksSet(form: FormDoc, state: MarkState, outcomes: RuleOutcome[]): Partial<FormDoc> | null {
+  const entries = outcomes.flatMap((o) => o.change.entries);
+  if (!entries.length) return null;
+  return { tags: state.tags, value: state.value, history: withEntries(form.history, entries), ...(state.verdict !== (form.verdict ?? null) ? { verdict: state.verdict } : {}) };
+}

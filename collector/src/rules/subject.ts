@@ -1,0 +1,102 @@
+// What a rule's conditions are tested on: a call or a form submission read once into plain values
+// (the attribution's text in lower case, the domain's local day and time), so that each condition is
+// a comparison on it, never a query.
+import { parsePhoneNumberFromString } from 'libphonenumber-js';
+import type { FormDoc } from '../forms/documents.ts';
+import type { CallDoc } from '../telephony/documents.ts';
+import { callOutcome } from '../telephony/outcome.ts';
+import { e164Of, nationalOf } from '../domains/phone-numbers.ts';
+import { localTime } from '../domains/time-zone.ts';
+import type { Touch } from '../tracking/touches.ts';
+
+const DAYS = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'] as const;
+
+export interface RuleSubject {
+  kind: 'call' | 'form';
+  /** Lower case; '' when unknown. `source` is the whole label (`paid:google`), `sourceName` its name. */
+  sourceClass: string;
+  source: string;
+  sourceName: string;
+  medium: string;
+  campaign: string;
+  keyword: string;
+  landingPage: string;
+  /** The domain's local day of the week and minutes since its midnight. */
+  day: (typeof DAYS)[number];
+  minutes: number;
+  /** The person had a lead before this contact. */
+  hadLead: boolean;
+  call?: {
+    trackingNumber: string;
+    /** The tracking number's pool (its type), when it is still one of the domain's. */
+    pool: number | null;
+    duration: number;
+    answered: boolean;
+    firstCall: boolean | null;
+    callerCountry: string | null;
+    /** The caller's number as the domain's country writes it, digits only. */
+    callerNational: string | null;
+    /** Labels heard: by the caller, by whoever answered, by anyone. */
+    heard: { caller: string[]; agent: string[]; any: string[] };
+  };
+  /** A form's fields, names in lower case, values in lower case. */
+  fields?: Record<string, string>;
+}
+
+/** What the subject's surroundings say: the domain's time zone and country, the number's pool, the person's first lead. */
+export interface SubjectContext {
+  timeZone: string;
+  country: string;
+  pool: number | null;
+  /** When the person's first lead began, if they have one. */
+  firstLeadAt: number | null;
+}
+
+const lower = (s: string | null | undefined) => (s ?? '').toLowerCase();
+
+function attribution(source: string | null, keyword: string | null, touch: Touch | null | undefined): Pick<RuleSubject, 'sourceClass' | 'source' | 'sourceName' | 'medium' | 'campaign' | 'keyword' | 'landingPage'> {
+  const label = lower(source);
+  let medium = '';
+  try {
+    if (touch) medium = lower(new URL(touch.landingUrl).searchParams.get('utm_medium'));
+  } catch {
+    // A landing page that is no URL has no medium.
+  }
+  return { sourceClass: label ? label.split(':')[0]! : 'unattributed', source: label, sourceName: label.split(':')[1] ?? label, medium, campaign: lower(touch?.campaign), keyword: lower(keyword), landingPage: lower(touch?.landingUrl) };
+}
+
+function when(at: Date, timeZone: string): Pick<RuleSubject, 'day' | 'minutes'> {
+  const { day, time } = localTime(at, timeZone);
+  return { day: DAYS[new Date(`${day}T00:00:00Z`).getUTCDay()]!, minutes: Number(time.slice(0, 2)) * 60 + Number(time.slice(3, 5)) };
+}
+
+export function callSubject(call: CallDoc, context: SubjectContext): RuleSubject {
+  const heard = call.transcript?.status === 'ready' ? call.transcript : null;
+  const caller = call.caller ? parsePhoneNumberFromString(e164Of(call.caller)) : undefined;
+  return {
+    kind: 'call',
+    ...attribution(call.source, call.keyword, call.lastTouch),
+    ...when(call.startedAt, context.timeZone),
+    hadLead: context.firstLeadAt !== null && context.firstLeadAt < call.startedAt.getTime(),
+    call: {
+      trackingNumber: call.trackingNumber,
+      pool: context.pool,
+      duration: call.duration,
+      answered: callOutcome(call) === 'SUCCESS',
+      firstCall: call.firstCall ?? null,
+      callerCountry: caller?.country ?? null,
+      callerNational: call.caller ? nationalOf(call.caller, context.country).replace(/\D/g, '') : null,
+      heard: { caller: heard?.heardBy?.caller ?? [], agent: heard?.heardBy?.agent ?? [], any: heard?.keyPhrases ?? [] },
+    },
+  };
+}
+
+export function formSubject(form: FormDoc, context: SubjectContext): RuleSubject {
+  return {
+    kind: 'form',
+    ...attribution(form.source, form.keyword, form.lastTouch),
+    ...when(form.submittedAt, context.timeZone),
+    hadLead: context.firstLeadAt !== null && context.firstLeadAt < form.submittedAt.getTime(),
+    fields: Object.fromEntries(Object.entries(form.fields).map(([name, value]) => [name.toLowerCase(), lower(value)])),
+  };
+}
