@@ -89,11 +89,15 @@ export function callRecordBody(call: CallDoc): Omit<CallRecord, 'start_date' | '
     first_touch_at: call.firstTouch ? utcSeconds(call.firstTouch.at) : null,
     // Ours: the stable id to deduplicate on, and a person's verdict.
     call_id: call._id,
-    verdict: verdictWord(call.verdict?.value ?? null),
+    // A person's, as ever: a rule's verdict shows in `lead` (and on the call's page).
+    verdict: verdictWord(call.verdict && !call.verdict.rule ? call.verdict.value : null),
     // Ours: the campaign of the visit that led to the call (its first page's utm_campaign).
     utm_campaign: call.lastTouch?.campaign ?? null,
     // Ours: the person the call is one of (people/), shared with their form submissions.
     person_id: call.personId ?? null,
+    // Ours (rules/): its tags and a lead's value, by a person or a rule.
+    tags: call.tags ?? [],
+    value: call.value ?? null,
   };
 }
 
@@ -120,6 +124,8 @@ export function formRecord(form: FormDoc, domain: DomainDoc): FormRecord {
     visit_id: form.visitId === null ? null : String(form.visitId),
     gclid: form.gclid,
     person_id: form.personId,
+    tags: form.tags ?? [],
+    value: form.value ?? null,
   };
 }
 

@@ -2,6 +2,8 @@
 // activity, the settings and reports. Every route names who may call it (team/access.ts, team/roles.ts);
 // every state-changing request of a session carries its CSRF token in `X-CSRF-Token`; the cookie
 // is HttpOnly, SameSite=Lax.
+import { ruleRoutes } from './rule-routes.ts';
+import type { RuleCollections } from '../rules/documents.ts';
 import Router from '@koa/router';
 import type { AgentService } from '../agent/service.ts';
 import type { TranscriptCollections } from '../transcripts/documents.ts';
@@ -86,7 +88,7 @@ export interface ManageServices {
   engine?: EngineClient | null;
 }
 
-export function manageRoutes(c: TeamCollections & DomainCollections & TrackingCollections & OfflineCollections & TelephonyCollections & DataCollections & ReportCollections & FormCollections & PeopleCollections & IdCollections & CommerceCollections & WebhookCollections & RateLimitCollections & AlertCollections & TranscriptCollections, limit: SignInLimit, services: ManageServices, options: ManageOptions, log: Logger): Router {
+export function manageRoutes(c: TeamCollections & DomainCollections & TrackingCollections & OfflineCollections & TelephonyCollections & DataCollections & ReportCollections & FormCollections & PeopleCollections & IdCollections & CommerceCollections & WebhookCollections & RateLimitCollections & AlertCollections & TranscriptCollections & RuleCollections, limit: SignInLimit, services: ManageServices, options: ManageOptions, log: Logger): Router {
   const sessions = new Sessions(c);
   const can = guards(c, sessions, new AuditLog(c));
   const router = new Router({ prefix: '/manage/api' });
@@ -115,6 +117,7 @@ export function manageRoutes(c: TeamCollections & DomainCollections & TrackingCo
   reportRoutes(router, c, services.agents, can, services.recordings);
   transcriptRoutes(router, c, can, services.engine ?? null);
   formsRoutes(router, c, can, services.formWrites);
+  ruleRoutes(router, c, can, services.callWrites, services.formWrites, { publicOnly: options.publicWebhooksOnly });
   const { callWrites } = services;
   peopleRoutes(router, c, can, services.people ?? new People(c, new IdAllocator(c.counters), callWrites), callWrites, services.recordings ?? null);
   carrierRoutes(router, c, can, services.carriers ?? new CarrierConnections(c, null, DEFAULT_TWILIO_API_BASE), options.publicUrl);

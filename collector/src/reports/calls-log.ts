@@ -75,6 +75,10 @@ export interface CallRow {
   recording: { status: 'fetching' | 'stored' | 'failed' | 'deleted'; duration: number | null; error?: string } | null;
   /** Ours (transcripts/): whether the call has a transcript (`ready`), could not have one (why), or lost it with its recording; and the labels heard. */
   transcript: { status: 'ready' | 'failed' | 'deleted'; keyPhrases: string[]; error?: string } | null;
+  /** Ours (rules/): the rule that gave the verdict, when a rule did; the call's tags and value. */
+  verdictRule: string | null;
+  tags: string[];
+  value: number | null;
 }
 
 export function filterOf(domain: DomainDoc, range: DayRange, filters: CallFilters): Record<string, unknown> {
@@ -133,6 +137,9 @@ export function rowOf(call: CallDoc, domain: DomainDoc): CallRow {
     lastNonDirectSource: call.lastNonDirect?.source ?? null,
     recording: call.recording ? { status: call.recording.status, duration: call.recording.duration, ...(call.recording.error ? { error: call.recording.error } : {}) } : null,
     transcript: call.transcript ? { status: call.transcript.status, keyPhrases: call.transcript.keyPhrases, ...(call.transcript.error ? { error: call.transcript.error } : {}) } : null,
+    verdictRule: call.verdict?.rule ? call.verdict.by.replace(/^rule /, '') : null,
+    tags: call.tags ?? [],
+    value: call.value ?? null,
   };
 }
 

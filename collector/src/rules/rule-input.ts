@@ -49,11 +49,10 @@ export const ruleAction = z.discriminatedUnion(
     z.object({ type: z.literal('tag'), tag: text }).strict(),
     z.object({ type: z.literal('value'), amount: z.number({ error: 'must be a number' }).finite('must be a number').min(0, 'must be 0 or more').max(1_000_000_000, 'must be at most 1000000000') }).strict(),
     z.object({ type: z.literal('verdict'), verdict: z.enum(VERDICTS, { error: `must be one of ${VERDICTS.join(', ')}` }) }).strict(),
-    z.object({ type: z.literal('mail'), members: z.array(z.string().trim().toLowerCase().max(254)).max(50).default([]), address: z.email('must be an e-mail address').max(254).nullable().default(null) }).strict().refine((a) => a.members.length > 0 || a.address !== null, 'needs members or an address'),
     z.object({ type: z.literal('chat'), url: httpUrl }).strict(),
     z.object({ type: z.literal('push') }).strict(),
   ],
-  { error: 'must be a known action: tag, value, verdict, mail, chat or push' },
+  { error: 'must be a known action: tag, value, verdict, chat or push' },
 );
 export type RuleAction = z.infer<typeof ruleAction>;
 

@@ -6,8 +6,8 @@
 // |---------|---------------------------------------------------------------------------------------|
 // | owner   | everything: members, account keys, webhooks, every domain's settings                  |
 // | admin   | everything on the domains they are given, except members and account-wide keys        |
-// | analyst | read every report, the calls log and call pages, download files; change nothing        |
-// | agent   | the calls log and call pages of their domains; give verdicts; nothing else             |
+// | analyst | read every report, the calls log and call pages, rules, download files; tag calls      |
+// | agent   | the calls log and call pages of their domains; give verdicts, values and tags          |
 export const ROLES = ['owner', 'admin', 'analyst', 'agent'] as const;
 export type Role = (typeof ROLES)[number];
 
@@ -27,6 +27,12 @@ export const RULES = {
   /** The other reports, their files, the agents' figures. */
   readReports: { roles: ['owner', 'admin', 'analyst'], what: 'read reports or download files' },
   giveVerdicts: { roles: ['owner', 'admin', 'agent'], what: 'give verdicts on calls' },
+  /** Put tags on calls and forms, and take them off (rules/). */
+  tagCalls: { roles: ROLES, what: 'tag calls' },
+  /** A domain's rules, read (rules/). */
+  readRules: { roles: ['owner', 'admin', 'analyst'], what: 'read rules' },
+  /** A domain's rules and the account's tags, written (rules/). */
+  writeRules: { roles: ['owner', 'admin'], what: 'write rules or tags' },
   /** A domain's settings, keys, pools, numbers, blocklist and shared links. */
   manageDomain: { roles: ['owner', 'admin'], what: "change a domain's settings, numbers, keys or blocked callers" },
   readActivity: { roles: ['owner', 'admin'], what: 'read the activity log' },

@@ -65,6 +65,8 @@ export const callRecord = z.object({
     .nullable()
     .optional()
     .describe("Ours: the labels of the domain's key phrases heard in the transcript (e.g. booked, price), in the domain's order; null when the call has no transcript"),
+  tags: z.array(z.string()).optional().describe("Ours: the account's tags on the call (their names), put by a person or a rule; absent from records rendered before tags were kept"),
+  value: z.number().nullable().optional().describe("Ours: the lead's value in the domain's currency, set by a person or a rule; null when none; absent from records rendered before values were kept"),
 });
 export type CallRecord = z.infer<typeof callRecord>;
 
@@ -99,6 +101,8 @@ export const formRecord = z.object({
   visit_id: z.string().nullable().describe('The visit that led to it'),
   gclid: z.string().nullable().describe("The visit's Google Ads click id"),
   person_id: z.number().int().nullable().describe("Ours: the person this contact is one of (those sharing a phone number, an e-mail address or a visitor id), shared with their calls; null for spam, or without any of them"),
+  tags: z.array(z.string()).describe("Ours: the account's tags on the submission (their names), put by a person or a rule"),
+  value: z.number().nullable().describe("Ours: the lead's value in the domain's currency, set by a rule; null when none"),
 });
 export type FormRecord = z.infer<typeof formRecord>;
 

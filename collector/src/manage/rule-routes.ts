@@ -1,0 +1,128 @@
+// HTTP in for rules (rules/, issue 55): the account's tags, a domain's rules (their preview over the
+// last 30 days), and what a person marks on a call or a form (tags, a call's value). Owners and
+// admins write rules and tags; analysts read rules and tag; agents tag and value the calls they see.
+import type Router from '@koa/router';
+import type { Context } from 'koa';
+import { z } from 'zod';
+import type { DomainCollections } from '../domains/documents.ts';
+import type { FormCollections } from '../forms/documents.ts';
+import type { FormWrites } from '../forms/form-writes.ts';
+import { bodyOf, parseBody } from '../http/body.ts';
+import { ManageFailure } from '../http/manage-envelope.ts';
+import { valid } from '../http/manage-validate.ts';
+import type { PeopleCollections } from '../people/documents.ts';
+import { rowOf as formRowOf } from '../reports/forms-log.ts';
+import { rowOf } from '../reports/calls-log.ts';
+import type { RuleCollections, RuleDoc } from '../rules/documents.ts';
+import { HandMarks } from '../rules/hand-marks.ts';
+import { previewRule } from '../rules/preview.ts';
+import { ruleBody } from '../rules/rule-input.ts';
+import { RuleRefused, RuleStore } from '../rules/rule-store.ts';
+import { tagBody, TagRefused, Tags, tagName } from '../rules/tags.ts';
+import { auditing, memberOf, type Can } from '../team/access.ts';
+import { RULES } from '../team/roles.ts';
+import type { CallWrites } from '../telephony/call-writes.ts';
+import type { TelephonyCollections } from '../telephony/documents.ts';
+import { domainOf } from './settings-routes.ts';
+
+const tagsBody = z.object({ tags: z.array(tagName).max(50, 'at most 50 tags') }).strict();
+const valueBody = z.object({ value: z.number({ error: 'must be a number, or null to clear it' }).finite('must be a number').min(0, 'must be 0 or more').max(1_000_000_000, 'must be at most 1000000000').nullable() }).strict();
+
+/** A refusal of the rules family as the back end's 400. */
+async function refusing<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    if (err instanceof RuleRefused || err instanceof TagRefused) throw new ManageFailure(400, err.message);
+    throw err;
+  }
+}
+
+const ruleView = ({ _id, domainId: _domain, ...rule }: RuleDoc) => ({ id: _id, ...rule });
+const idOf = (ctx: Context, param: string) => Number(ctx.params[param]);
+
+export function ruleRoutes(router: Router, c: RuleCollections & DomainCollections & TelephonyCollections & FormCollections & PeopleCollections, can: Can, calls: CallWrites, forms: FormWrites, { publicOnly }: { publicOnly: boolean }): void {
+  const tags = new Tags(c);
+  const rules = new RuleStore(c, publicOnly);
+  const marks = new HandMarks(c, calls, forms);
+
+  router.get('/account/tags', can(RULES.readCalls), async (ctx) => {
+    ctx.body = { tags: (await tags.list(memberOf(ctx).accountId)).map(({ name, colour }) => ({ name, colour })) };
+  });
+
+  router.post('/account/tags', can(RULES.writeRules, 'tag.create'), parseBody, async (ctx) => {
+    const body = valid(tagBody, bodyOf(ctx.request));
+    auditing(ctx, { tag: body.name });
+    const tag = await refusing(() => tags.create(memberOf(ctx).accountId, body, memberOf(ctx)._id));
+    ctx.status = 201;
+    ctx.body = { name: tag.name, colour: tag.colour };
+  });
+
+  router.get('/domains/:domain/rules', can(RULES.readRules), async (ctx) => {
+    const domain = await domainOf(c, ctx);
+    ctx.body = { rules: (await rules.list(domain._id)).map(ruleView) };
+  });
+
+  router.post('/domains/:domain/rules', can(RULES.writeRules, 'rule.create'), parseBody, async (ctx) => {
+    const domain = await domainOf(c, ctx);
+    const body = valid(ruleBody, bodyOf(ctx.request));
+    const rule = await refusing(() => rules.create(domain, body, memberOf(ctx)._id));
+    auditing(ctx, { rule: rule.name, ruleId: rule._id });
+    ctx.status = 201;
+    ctx.body = ruleView(rule);
+  });
+
+  router.put('/domains/:domain/rules/:ruleId', can(RULES.writeRules, 'rule.update'), parseBody, async (ctx) => {
+    const domain = await domainOf(c, ctx);
+    const body = valid(ruleBody, bodyOf(ctx.request));
+    const rule = await refusing(() => rules.update(domain, ctx.params.ruleId!, body, memberOf(ctx)._id));
+    if (!rule) throw new ManageFailure(404, `No rule ${ctx.params.ruleId} in this domain`);
+    auditing(ctx, { rule: rule.name, ruleId: rule._id, enabled: rule.enabled });
+    ctx.body = ruleView(rule);
+  });
+
+  router.delete('/domains/:domain/rules/:ruleId', can(RULES.writeRules, 'rule.delete'), async (ctx) => {
+    const domain = await domainOf(c, ctx);
+    const rule = await rules.get(domain._id, ctx.params.ruleId!);
+    if (!rule || !(await rules.delete(domain._id, rule._id))) throw new ManageFailure(404, `No rule ${ctx.params.ruleId} in this domain`);
+    auditing(ctx, { rule: rule.name, ruleId: rule._id });
+    ctx.status = 204;
+  });
+
+  router.post('/domains/:domain/rules/:ruleId/preview', can(RULES.readRules), async (ctx) => {
+    const domain = await domainOf(c, ctx);
+    const rule = await rules.get(domain._id, ctx.params.ruleId!);
+    if (!rule) throw new ManageFailure(404, `No rule ${ctx.params.ruleId} in this domain`);
+    ctx.body = await previewRule(c, domain, rule);
+  });
+
+  router.put('/domains/:domain/calls/:callId/tags', can(RULES.tagCalls, 'call.tags'), parseBody, async (ctx) => {
+    const domain = await domainOf(c, ctx);
+    const { tags: names } = valid(tagsBody, bodyOf(ctx.request));
+    const callId = idOf(ctx, 'callId');
+    auditing(ctx, { callId, tags: names });
+    const call = Number.isSafeInteger(callId) ? await refusing(() => marks.tagCall(domain, callId, names, memberOf(ctx)._id)) : null;
+    if (!call) throw new ManageFailure(404, `No call ${ctx.params.callId} in this domain`);
+    ctx.body = rowOf(call, domain);
+  });
+
+  router.put('/domains/:domain/calls/:callId/value', can(RULES.giveVerdicts, 'call.value'), parseBody, async (ctx) => {
+    const domain = await domainOf(c, ctx);
+    const { value } = valid(valueBody, bodyOf(ctx.request));
+    const callId = idOf(ctx, 'callId');
+    auditing(ctx, { callId, value });
+    const call = Number.isSafeInteger(callId) ? await marks.valueCall(domain, callId, value, memberOf(ctx)._id) : null;
+    if (!call) throw new ManageFailure(404, `No call ${ctx.params.callId} in this domain`);
+    ctx.body = rowOf(call, domain);
+  });
+
+  router.put('/domains/:domain/forms/:formId/tags', can(RULES.tagCalls, 'form.tags'), parseBody, async (ctx) => {
+    const domain = await domainOf(c, ctx);
+    const { tags: names } = valid(tagsBody, bodyOf(ctx.request));
+    const formId = idOf(ctx, 'formId');
+    auditing(ctx, { formId, tags: names });
+    const form = Number.isSafeInteger(formId) ? await refusing(() => marks.tagForm(domain, formId, names, memberOf(ctx)._id)) : null;
+    if (!form) throw new ManageFailure(404, `No form submission ${ctx.params.formId} in this domain`);
+    ctx.body = formRowOf(form);
+  });
+}

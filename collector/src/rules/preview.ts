@@ -1,0 +1,77 @@
+// "Try before it runs": a rule over the domain's last 30 days of calls (or forms), listing what it
+// would have matched and done, changing nothing. Bounded: the newest PREVIEW_SCAN calls or forms are
+// tested, the pools and people they need read once for all, at most PREVIEW_LIST listed.
+import { maskCaller } from '../domains/caller-privacy.ts';
+import type { DomainCollections, DomainDoc } from '../domains/documents.ts';
+import { countryOf, nationalOf } from '../domains/phone-numbers.ts';
+import type { FormCollections } from '../forms/documents.ts';
+import type { PeopleCollections } from '../people/documents.ts';
+import type { TelephonyCollections } from '../telephony/documents.ts';
+import { ruleMatches } from './conditions.ts';
+import type { RuleDoc } from './documents.ts';
+import { applyRule } from './marks.ts';
+import { callMarkState, formMarkState } from './rule-runner.ts';
+import { callSubject, formSubject, type SubjectContext } from './subject.ts';
+
+export const PREVIEW_DAYS = 30;
+const PREVIEW_SCAN = 5_000;
+const PREVIEW_LIST = 100;
+
+export interface PreviewMatch {
+  kind: 'call' | 'form';
+  id: number;
+  at: Date;
+  /** The caller or the form's phone, as the domain's privacy shows it. */
+  phone: string | null;
+  source: string | null;
+  /** What the rule would have done (nothing: it matched, and everything was already so, or set by a person). */
+  actions: string[];
+}
+
+export interface Preview {
+  from: Date;
+  to: Date;
+  /** Calls or forms tested (the newest PREVIEW_SCAN of the period at most). */
+  checked: number;
+  matched: number;
+  /** The newest matches, PREVIEW_LIST at most. */
+  matches: PreviewMatch[];
+}
+
+export async function previewRule(c: DomainCollections & TelephonyCollections & FormCollections & PeopleCollections, domain: DomainDoc, rule: RuleDoc, now = new Date()): Promise<Preview> {
+  const from = new Date(now.getTime() - PREVIEW_DAYS * 86_400_000);
+  const shown = (phone: string | null) => (phone ? maskCaller(nationalOf(phone, countryOf(domain)), domain.callerPrivacy) : null);
+  const pools = new Map((await c.trackingNumbers.find({ domainId: domain._id }, { projection: { type: 1 } }).toArray()).map((n) => [n._id, n.type]));
+  const firstLeads = async (personIds: (number | null | undefined)[]) => {
+    const ids = [...new Set(personIds.filter((id): id is number => typeof id === 'number'))];
+    const people = ids.length ? await c.people.find({ _id: { $in: ids } }, { projection: { firstLead: 1 } }).toArray() : [];
+    return new Map(people.flatMap((p) => (p.firstLead ? [[p._id, Number(p.firstLead.entry.split('|')[2])] as const] : [])));
+  };
+  const context = (trackingNumber: string | null, personId: number | null | undefined, leads: Map<number, number>): SubjectContext => ({
+    timeZone: domain.timeZone,
+    country: countryOf(domain),
+    pool: trackingNumber ? (pools.get(trackingNumber) ?? null) : null,
+    firstLeadAt: typeof personId === 'number' ? (leads.get(personId) ?? null) : null,
+  });
+  const matches: PreviewMatch[] = [];
+  let checked = 0;
+  if (rule.moment === 'form-sent') {
+    const forms = await c.forms.find({ domainId: domain._id, submittedAt: { $gte: from, $lt: now }, spam: null }, { sort: { submittedAt: -1 }, limit: PREVIEW_SCAN }).toArray();
+    const leads = await firstLeads(forms.map((f) => f.personId));
+    checked = forms.length;
+    for (const form of forms) {
+      if (!ruleMatches(rule, formSubject(form, context(null, form.personId, leads)))) continue;
+      matches.push({ kind: 'form', id: form._id, at: form.submittedAt, phone: shown(form.phone), source: form.source, actions: applyRule(formMarkState(form), rule, now).entries.map((e) => e.what) });
+    }
+  } else {
+    const filter = rule.moment === 'transcript-ready' ? { 'transcript.status': 'ready' as const } : { status: { $ne: null } };
+    const calls = await c.calls.find({ domainId: domain._id, startedAt: { $gte: from, $lt: now }, ...filter }, { sort: { startedAt: -1 }, limit: PREVIEW_SCAN }).toArray();
+    const leads = await firstLeads(calls.map((call) => call.personId));
+    checked = calls.length;
+    for (const call of calls) {
+      if (!ruleMatches(rule, callSubject(call, context(call.trackingNumber, call.personId, leads)))) continue;
+      matches.push({ kind: 'call', id: call._id, at: call.startedAt, phone: shown(call.caller), source: call.source, actions: applyRule(callMarkState(call), rule, now).entries.map((e) => e.what) });
+    }
+  }
+  return { from, to: now, checked, matched: matches.length, matches: matches.slice(0, PREVIEW_LIST) };
+}

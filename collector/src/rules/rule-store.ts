@@ -1,0 +1,71 @@
+// A domain's rules, written by a person: checked beyond their shape (tags of the account, a chat
+// webhook at a public https address outside development, conditions that can match), at most
+// MAX_RULES a domain, kept in order.
+import { randomUUID } from 'node:crypto';
+import { privateAddressOf } from '../webhooks/public-address.ts';
+import type { RuleCollections, RuleDoc } from './documents.ts';
+import { MAX_RULES, neverMatches, type RuleBody } from './rule-input.ts';
+import { Tags } from './tags.ts';
+
+export class RuleRefused extends Error {}
+
+export class RuleStore {
+  private readonly tags: Tags;
+
+  constructor(
+    private readonly c: RuleCollections,
+    /** Outside development and test: chat webhooks only at public https addresses (ALLOW_PRIVATE_WEBHOOKS). */
+    private readonly publicOnly: boolean,
+  ) {
+    this.tags = new Tags(c);
+  }
+
+  list(domainId: string): Promise<RuleDoc[]> {
+    return this.c.rules.find({ domainId }, { sort: { position: 1 }, limit: MAX_RULES }).toArray();
+  }
+
+  get(domainId: string, ruleId: string): Promise<RuleDoc | null> {
+    return this.c.rules.findOne({ _id: ruleId, domainId });
+  }
+
+  async create(domain: { _id: string; accountId: string }, body: RuleBody, by: string, now = new Date()): Promise<RuleDoc> {
+    const checked = await this.checked(domain.accountId, body);
+    const last = await this.c.rules.find({ domainId: domain._id }, { sort: { position: -1 }, limit: 1, projection: { position: 1 } }).toArray();
+    if ((await this.c.rules.countDocuments({ domainId: domain._id }, { limit: MAX_RULES })) >= MAX_RULES) throw new RuleRefused(`a domain has at most ${MAX_RULES} rules`);
+    const rule: RuleDoc = { _id: `rule_${randomUUID()}`, domainId: domain._id, ...checked, position: (last[0]?.position ?? 0) + 1, createdAt: now, updatedAt: now, updatedBy: by };
+    await this.c.rules.insertOne(rule);
+    return rule;
+  }
+
+  async update(domain: { _id: string; accountId: string }, ruleId: string, body: RuleBody, by: string, now = new Date()): Promise<RuleDoc | null> {
+    const checked = await this.checked(domain.accountId, body);
+    return this.c.rules.findOneAndUpdate({ _id: ruleId, domainId: domain._id }, { $set: { ...checked, updatedAt: now, updatedBy: by } }, { returnDocument: 'after' });
+  }
+
+  async delete(domainId: string, ruleId: string): Promise<boolean> {
+    return (await this.c.rules.deleteOne({ _id: ruleId, domainId })).deletedCount === 1;
+  }
+
+  /** The rule as stored: its tags as the account writes them; refused with the field that is wrong. */
+  private async checked(accountId: string, body: RuleBody): Promise<RuleBody> {
+    const never = neverMatches(body);
+    if (never) throw new RuleRefused(never);
+    const actions = [];
+    for (const [i, action] of body.actions.entries()) {
+      if (action.type === 'tag') {
+        const { names, unknown } = await this.tags.named(accountId, [action.tag]);
+        if (unknown) throw new RuleRefused(`actions.${i}.tag: the account has no tag ${unknown}`);
+        actions.push({ ...action, tag: names[0]! });
+        continue;
+      }
+      if (action.type === 'chat') {
+        const url = new URL(action.url);
+        if (this.publicOnly && url.protocol !== 'https:') throw new RuleRefused(`actions.${i}.url: must be an https URL`);
+        const privateAddress = this.publicOnly ? await privateAddressOf(url.hostname) : null;
+        if (privateAddress) throw new RuleRefused(`actions.${i}.url: ${url.hostname} is ${privateAddress}, a private address: chat webhooks go to public addresses only (ALLOW_PRIVATE_WEBHOOKS)`);
+      }
+      actions.push(action);
+    }
+    return { ...body, actions };
+  }
+}

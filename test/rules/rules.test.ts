@@ -1,0 +1,136 @@
+// Rules (issue 55) over HTTP on the real database: a team's tags, a rule written and refused where
+// it is wrong, run when a call ends (tag, value, verdict, the chat message in Slack's format, the
+// `rule` push), previewed, and never undoing what a person set by hand.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { useSeededCollector } from '../helpers/collector.ts';
+import { commerceFixture, DATA_KEY, viewParams, WEBHOOK_SECRET } from '../helpers/fixtures.ts';
+import { signedInClient, type ManageClient } from '../helpers/manage-client.ts';
+import { startReceiver, verifiedPush, type Receiver } from '../helpers/receiver.ts';
+import { reportCall, TELEPHONY_KEY } from '../helpers/telephony.ts';
+
+const USER = { username: 'owner@shop.test', password: 'rules-owner-password' };
+let receiver: Receiver;
+beforeAll(async () => {
+  receiver = await startReceiver();
+});
+afterAll(() => receiver?.close());
+
+function fixture() {
+  const f = commerceFixture({ ga4: false, webhookUrl: 'https://hooks.example/ringtrail', tracking: { users: [USER] } });
+  return { accounts: [{ ...f.accounts[0]!, webhookEvents: ['rule'] }] };
+}
+const s = useSeededCollector('rules_http', fixture(), { telephonyApiKey: TELEPHONY_KEY, delivery: { publicOnly: false } });
+
+let trackingNumber = '';
+/** A call to the number the one visit of these tests holds (from a Spring campaign's ad). */
+async function trackedCall(callRef: string, duration: number): Promise<number> {
+  if (!trackingNumber) {
+    const view = await s.collector.post('/ospView', viewParams({ url: 'https://shop.test/?utm_source=google&utm_medium=cpc&utm_campaign=spring&gclid=RULES1' }));
+    trackingNumber = view.body.surtaxPhones['0123456789'].surtaxPhoneNumber.replaceAll('.', '');
+  }
+  const { body } = await reportCall(s.collector.baseUrl, { callRef, trackingNumber, startDate: new Date(), callerPhone: '0612121212', duration });
+  return body.callId;
+}
+
+const BOOKED_RULE = (chatUrl: string) => ({
+  name: 'Booked',
+  moment: 'call-ended',
+  match: 'all',
+  conditions: [
+    { field: 'duration', op: 'atLeast', value: 60 },
+    { field: 'campaign', op: 'is', value: 'Spring' },
+  ],
+  actions: [{ type: 'tag', tag: 'booked' }, { type: 'value', amount: 120 }, { type: 'verdict', verdict: 'lead' }, { type: 'chat', url: chatUrl }, { type: 'push' }],
+});
+
+describe('rules', () => {
+  let owner: ManageClient;
+  beforeAll(async () => {
+    owner = await signedInClient(s.collector.baseUrl, USER.username, USER.password);
+    expect((await owner.call('PUT', '/account/webhook', { url: receiver.url() })).status).toBe(200);
+  });
+
+  it('keeps the account tags, each name once', async () => {
+    expect((await owner.call('POST', '/account/tags', { name: 'Booked', colour: '#16A34A' })).body).toEqual({ name: 'Booked', colour: '#16a34a' });
+    expect(await owner.call('POST', '/account/tags', { name: 'booked' })).toMatchObject({ status: 400, body: { error: 'name: the tag booked exists' } });
+    expect((await owner.call('POST', '/account/tags', { name: 'Price shopper' })).status).toBe(201);
+    expect((await owner.get('/account/tags')).body.tags.map((t: { name: string }) => t.name)).toEqual(['Booked', 'Price shopper']);
+  });
+
+  it('refuses a rule that is wrong, naming the field, and stores nothing', async () => {
+    const base = BOOKED_RULE(receiver.url('/chat'));
+    const refusals: [unknown, string][] = [
+      [{ ...base, conditions: [{ field: 'mood', op: 'is', value: 'happy' }] }, 'conditions.0.field: must be a known condition'],
+      [{ ...base, actions: [{ type: 'value', amount: 'lots' }] }, 'actions.0.amount: must be a number'],
+      [{ ...base, actions: [{ type: 'fax' }] }, 'actions.0.type: must be a known action'],
+      [{ ...base, actions: [{ type: 'tag', tag: 'Nobody made this' }] }, 'actions.0.tag: the account has no tag Nobody made this'],
+      [{ ...base, conditions: [{ field: 'duration', op: 'atLeast', value: 60 }, { field: 'duration', op: 'atMost', value: 30 }] }, 'conditions: a duration of at least 60 s and at most 30 s can never match'],
+      [{ ...base, moment: 'form-sent' }, "conditions.0.field: duration is a call's, and this rule runs when a form is sent"],
+      [{ ...base, conditions: [{ field: 'keyPhrase', op: 'said', value: 'booked' }] }, 'conditions.0.field: a key phrase is known once the transcript is ready: use the moment transcript-ready'],
+    ];
+    for (const [body, error] of refusals) {
+      const answer = await owner.call('POST', '/domains/shop.test/rules', body);
+      expect(answer.status, error).toBe(400);
+      expect(answer.body.error).toContain(error);
+    }
+    expect(await s.t.c.rules.countDocuments()).toBe(0);
+  });
+
+  it('tags, values and qualifies a matching call, posts to the chat in Slack format and pushes `rule`', async () => {
+    const created = await owner.call('POST', '/domains/shop.test/rules', BOOKED_RULE(receiver.url('/chat')));
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ id: expect.stringMatching(/^rule_/), name: 'Booked', enabled: true, position: 1, actions: expect.arrayContaining([{ type: 'tag', tag: 'Booked' }]) });
+
+    const short = await trackedCall('rules-short', 20);
+    const long = await trackedCall('rules-long', 95);
+    const [chat] = await receiver.waitFor(1, (r) => r.path === '/chat');
+    expect(chat!.headers['content-type']).toBe('application/json');
+    const message = JSON.parse(chat!.body);
+    expect(Object.keys(message)).toEqual(['text']);
+    expect(message.text).toContain('rule *Booked* matched a call from 0612121212 (95 s), source paid:google: tagged Booked, value 120, verdict lead.');
+    expect(message.text).toMatch(new RegExp(`<http://[^|]+/manage/#/shop\\.test/call\\?id=${long}\\|Open it>$`));
+    const [push] = await receiver.waitFor(1, (r) => r.path === '/hook' && verifiedPush(r, WEBHOOK_SECRET).event === 'rule');
+    expect(verifiedPush(push!, WEBHOOK_SECRET)).toMatchObject({ event: 'rule', rule: 'Booked', rule_id: created.body.id, call_id: long, actions: ['tagged Booked', 'value 120', 'verdict lead'] });
+
+    const page = (await owner.get(`/domains/shop.test/calls/${long}`)).body.call;
+    expect(page).toMatchObject({ tags: ['Booked'], value: 120, lead: true, verdict: 'lead', verdictRule: 'Booked' });
+    expect((await owner.get(`/domains/shop.test/calls/${short}`)).body.call).toMatchObject({ tags: [], value: null });
+    const stored = (await s.t.c.calls.findOne({ _id: long }))!;
+    expect(stored.history!.map((h) => `${h.by}: ${h.what}`)).toEqual(['rule Booked: tagged Booked', 'rule Booked: value 120', 'rule Booked: verdict lead']);
+    // The data API's record: our tags and value; its verdict stays a person's (none).
+    const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+    const data = await s.collector.get('/data-api', { api_key: DATA_KEY, type: 'calls', start_date: day(-1), end_date: day(1), page: 1, limit: 10 });
+    const record = data.body.results.find((r: { call_id: number }) => r.call_id === long);
+    expect(record).toMatchObject({ tags: ['Booked'], value: 120, lead: true, verdict: null });
+  });
+
+  it('never undoes what a person set: a tag taken off, a value, a verdict', async () => {
+    const rule = (await owner.get('/domains/shop.test/rules')).body.rules[0];
+    const callId = await trackedCall('rules-hand', 120);
+    await receiver.waitFor(2, (r) => r.path === '/chat');
+    expect((await owner.call('PUT', `/domains/shop.test/calls/${callId}/tags`, { tags: [] })).body.tags).toEqual([]);
+    expect((await owner.call('PUT', `/domains/shop.test/calls/${callId}/value`, { value: 80 })).body.value).toBe(80);
+    expect((await owner.call('PUT', `/domains/shop.test/calls/${callId}/verdict`, { verdict: 'not-lead' })).body.lead).toBe(false);
+    // The preview runs the rule again over the last 30 days: it would change nothing on that call.
+    const preview = (await owner.call('POST', `/domains/shop.test/rules/${rule.id}/preview`)).body;
+    expect(preview.matches.find((m: { id: number }) => m.id === callId)).toMatchObject({ kind: 'call', actions: [] });
+    expect(preview.matched).toBeGreaterThanOrEqual(2);
+    expect(preview.checked).toBeGreaterThanOrEqual(3);
+    const stored = (await s.t.c.calls.findOne({ _id: callId }))!;
+    expect(stored).toMatchObject({ tags: [], value: 80, lead: false, verdict: { value: 'not-lead', by: USER.username } });
+    expect(stored.history!.slice(-2).map((h) => `${h.by}: ${h.what}`)).toEqual([`${USER.username}: untagged Booked`, `${USER.username}: value 80`]);
+    expect(await owner.call('PUT', `/domains/shop.test/calls/${callId}/tags`, { tags: ['Nope'] })).toMatchObject({ status: 400, body: { error: 'tags: the account has no tag Nope' } });
+    expect(await owner.call('PUT', `/domains/shop.test/calls/${callId}/value`, { value: 'lots' })).toMatchObject({ status: 400, body: { error: 'value: must be a number, or null to clear it' } });
+  });
+
+  it('is switched off without being deleted, then deleted', async () => {
+    const rule = (await owner.get('/domains/shop.test/rules')).body.rules[0];
+    const { id, createdAt: _c, updatedAt: _u, updatedBy: _b, position: _p, ...body } = rule;
+    expect((await owner.call('PUT', `/domains/shop.test/rules/${id}`, { ...body, enabled: false })).body.enabled).toBe(false);
+    const callId = await trackedCall('rules-off', 100);
+    expect((await owner.get(`/domains/shop.test/calls/${callId}`)).body.call.tags).toEqual([]);
+    expect((await owner.call('DELETE', `/domains/shop.test/rules/${id}`)).status).toBe(204);
+    expect((await owner.get('/domains/shop.test/rules')).body.rules).toEqual([]);
+    expect((await owner.call('DELETE', `/domains/shop.test/rules/${id}`)).status).toBe(404);
+  });
+});
