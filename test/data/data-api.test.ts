@@ -137,6 +137,9 @@ describe('data API', () => {
       recording: null,
       transcript: null,
       key_phrases: null,
+      // Ours: no person or rule tagged or valued it.
+      tags: [],
+      value: null,
     });
   });
 

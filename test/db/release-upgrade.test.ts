@@ -46,10 +46,14 @@ describe('an upgrade from the release before numbers of any country', () => {
     expect({ total, totalCapped, pageSize }).toEqual({ total: callsLog.calls.length, totalCapped: false, pageSize: 50 });
     // Ours, and new: each row says whether the call has a recording (issue 41); the release's have none.
     // And whether it has a transcript (issue 54): none either.
-    for (const row of callsLog.calls as { recording?: unknown; transcript?: unknown }[]) {
-      expect([row.recording, row.transcript]).toEqual([null, null]);
+    // And its tags, value and rule's verdict (issue 55): none.
+    for (const row of callsLog.calls as { recording?: unknown; transcript?: unknown; tags?: unknown; value?: unknown; verdictRule?: unknown }[]) {
+      expect([row.recording, row.transcript, row.tags, row.value, row.verdictRule]).toEqual([null, null, [], null, null]);
       delete row.recording;
       delete row.transcript;
+      delete row.tags;
+      delete row.value;
+      delete row.verdictRule;
     }
     answers.callsLog = callsLog;
     // Ours, and new: the overview counts spam calls apart (issue 39); the release had none.
@@ -86,6 +90,11 @@ describe('an upgrade from the release before numbers of any country', () => {
         expect([(record as { transcript?: unknown }).transcript, (record as { key_phrases?: unknown }).key_phrases]).toEqual([null, null]);
         delete (record as { transcript?: unknown }).transcript;
         delete (record as { key_phrases?: unknown }).key_phrases;
+        // Ours, and new: tags and a lead's value (issue 55); the release's calls have none.
+        for (const [field, none] of [['tags', []], ['value', null]] as const) {
+          if (field in record) expect((record as Record<string, unknown>)[field]).toEqual(none);
+          delete (record as Record<string, unknown>)[field];
+        }
         // Ours, and new: the person of a call (issue 43): those the replay made are joined to one.
         if ('person_id' in record) expect([null, 'number']).toContain(record.person_id === null ? null : typeof record.person_id);
         delete record.person_id;

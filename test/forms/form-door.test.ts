@@ -86,6 +86,8 @@ describe('forms in the data API (type=forms, ours)', () => {
       visit_id: String(seen.visitId),
       gclid: 'DATA1',
       person_id: expect.any(Number), // the person of n0@example.com
+      tags: [],
+      value: null,
     });
     const second = await data({ page: '2' });
     expect(second.results.map((r: { fields: { email: string } }) => r.fields.email)).toEqual(['n10@example.com', 'n11@example.com']);

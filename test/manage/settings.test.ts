@@ -76,6 +76,14 @@ describe('back end settings', () => {
     ['DELETE', '/domains/shop.test/calls/1/recording'],
     ['GET', '/domains/shop.test/calls/1/transcript'],
     ['GET', '/domains/shop.test/transcription'],
+    ['GET', '/domains/shop.test/rules'],
+    ['POST', '/domains/shop.test/rules', { name: 'x', moment: 'call-ended', actions: [{ type: 'push' }] }],
+    ['PUT', '/domains/shop.test/rules/rule_x', { name: 'x', moment: 'call-ended', actions: [{ type: 'push' }] }],
+    ['DELETE', '/domains/shop.test/rules/rule_x'],
+    ['POST', '/domains/shop.test/rules/rule_x/preview'],
+    ['PUT', '/domains/shop.test/calls/1/tags', { tags: [] }],
+    ['PUT', '/domains/shop.test/calls/1/value', { value: 1 }],
+    ['PUT', '/domains/shop.test/forms/1/tags', { tags: [] }],
     ['GET', '/domains/shop.test/reports/overview'],
     ['GET', '/domains/shop.test/reports/calls'],
     ['GET', '/domains/shop.test/reports/calls.csv'],
@@ -113,7 +121,7 @@ describe('back end settings', () => {
     const router = manageRoutes(c, new SignInLimit(c, DEFAULT_SIGN_IN_LIMITS), services, { signUp: true, publicWebhooksOnly: true, mail: {}, publicUrl: 'http://127.0.0.1:8080' }, createLogger('silent'));
     const served = router.stack.filter((layer) => String(layer.path).includes(':domain')).flatMap((layer) => layer.methods.filter((m) => m !== 'HEAD').map((m) => `${m} ${layer.path}`));
     const tested = DOMAIN_ROUTES.map(([method, path]) => `${method} /manage/api${path}`);
-    const pattern = (route: string) => route.replace('shop.test', ':domain').replace(/keys\/api$/, 'keys/:kind').replace(/pools\/1\//, 'pools/:type/').replace(/numbers\/0800000001(\/|$)/, 'numbers/:number$1').replace(/offline-numbers\/0100000001\//, 'offline-numbers/:number/').replace(/blocked-callers\/0611111111$/, 'blocked-callers/:entry').replace(/calls\/1(\/|$)/, 'calls/:callId$1').replace(/shared-links\/abc$/, 'shared-links/:id').replace(/people\?.*$/, 'people').replace(/people\/1(\/|$)/, 'people/:personId$1').replace(/forms\/1(\/|$)/, 'forms/:formId$1');
+    const pattern = (route: string) => route.replace('shop.test', ':domain').replace(/keys\/api$/, 'keys/:kind').replace(/pools\/1\//, 'pools/:type/').replace(/numbers\/0800000001(\/|$)/, 'numbers/:number$1').replace(/offline-numbers\/0100000001\//, 'offline-numbers/:number/').replace(/blocked-callers\/0611111111$/, 'blocked-callers/:entry').replace(/calls\/1(\/|$)/, 'calls/:callId$1').replace(/shared-links\/abc$/, 'shared-links/:id').replace(/people\?.*$/, 'people').replace(/people\/1(\/|$)/, 'people/:personId$1').replace(/forms\/1(\/|$)/, 'forms/:formId$1').replace(/rules\/rule_x(\/|$)/, 'rules/:ruleId$1');
     expect(tested.map(pattern).sort()).toEqual(served.sort());
   });
 

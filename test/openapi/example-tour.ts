@@ -145,6 +145,18 @@ export async function exampleTour(baseUrl: string, webhookUrl: string): Promise<
   const { forms } = await manage('get /manage/api/domains/{domain}/reports/forms', 'GET', `/domains/shop.test/reports/forms?from=${from}&to=${to}`);
   await manage('get /manage/api/domains/{domain}/forms/{formId}', 'GET', `/domains/shop.test/forms/${forms[0].formId}`);
   await manage('put /manage/api/domains/{domain}/forms/{formId}/verdict', 'PUT', `/domains/shop.test/forms/${forms[0].formId}/verdict`, { verdict: 'lead' });
+  // Tags, and a rule that tags, values and qualifies long calls: previewed, changed, then deleted.
+  await manage('post /manage/api/account/tags', 'POST', '/account/tags', { name: 'Booked', colour: '#16a34a' });
+  await manage('get /manage/api/account/tags', 'GET', '/account/tags');
+  const rule = { name: 'Long calls', moment: 'call-ended', match: 'all', conditions: [{ field: 'duration', op: 'atLeast', value: 60 }], actions: [{ type: 'tag', tag: 'Booked' }, { type: 'value', amount: 120 }] };
+  const { id: ruleId } = await manage('post /manage/api/domains/{domain}/rules', 'POST', '/domains/shop.test/rules', rule);
+  await manage('get /manage/api/domains/{domain}/rules', 'GET', '/domains/shop.test/rules');
+  await manage('post /manage/api/domains/{domain}/rules/{ruleId}/preview', 'POST', `/domains/shop.test/rules/${ruleId}/preview`);
+  await manage('put /manage/api/domains/{domain}/rules/{ruleId}', 'PUT', `/domains/shop.test/rules/${ruleId}`, { ...rule, enabled: false });
+  await manage('delete /manage/api/domains/{domain}/rules/{ruleId}', 'DELETE', `/domains/shop.test/rules/${ruleId}`);
+  await manage('put /manage/api/domains/{domain}/calls/{callId}/tags', 'PUT', `/domains/shop.test/calls/${callId}/tags`, { tags: ['Booked'] });
+  await manage('put /manage/api/domains/{domain}/calls/{callId}/value', 'PUT', `/domains/shop.test/calls/${callId}/value`, { value: 90 });
+  await manage('put /manage/api/domains/{domain}/forms/{formId}/tags', 'PUT', `/domains/shop.test/forms/${forms[0].formId}/tags`, { tags: ['Booked'] });
   // The person of the contact form's e-mail address, and their timeline.
   const { personId } = await manage('get /manage/api/domains/{domain}/people', 'GET', '/domains/shop.test/people?email=ada%40example.com');
   await manage('get /manage/api/domains/{domain}/people/{personId}', 'GET', `/domains/shop.test/people/${personId}`);

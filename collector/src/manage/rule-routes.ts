@@ -25,8 +25,8 @@ import type { CallWrites } from '../telephony/call-writes.ts';
 import type { TelephonyCollections } from '../telephony/documents.ts';
 import { domainOf } from './settings-routes.ts';
 
-const tagsBody = z.object({ tags: z.array(tagName).max(50, 'at most 50 tags') }).strict();
-const valueBody = z.object({ value: z.number({ error: 'must be a number, or null to clear it' }).finite('must be a number').min(0, 'must be 0 or more').max(1_000_000_000, 'must be at most 1000000000').nullable() }).strict();
+export const tagsBody = z.object({ tags: z.array(tagName).max(50, 'at most 50 tags').describe("All its tags, names of the account's") }).strict();
+export const valueBody = z.object({ value: z.number({ error: 'must be a number, or null to clear it' }).finite('must be a number').min(0, 'must be 0 or more').max(1_000_000_000, 'must be at most 1000000000').nullable().describe("In the domain's currency; null clears it") }).strict();
 
 /** A refusal of the rules family as the back end's 400. */
 async function refusing<T>(work: () => Promise<T>): Promise<T> {

@@ -28,6 +28,9 @@ import { buyBody, importBody, searchQuery } from '../manage/carrier-routes.ts';
 import { localeQuery, numbersBody, offlineAssignment, offlineRecording, offlineRedirect, webhookEventsBody, webhookUrl } from '../manage/bodies.ts';
 import { blockedCallerBody } from '../manage/blocklist-routes.ts';
 import { verdictBody } from '../manage/verdict-routes.ts';
+import { tagsBody, valueBody } from '../manage/rule-routes.ts';
+import { ruleBody } from '../rules/rule-input.ts';
+import { tagBody } from '../rules/tags.ts';
 import { TOUCH_MODELS } from '../reports/touch-models.ts';
 import { signUpBody } from '../team/sign-up.ts';
 import { invitationAccept, invitationCheck, passwordChange, passwordResetRequest } from '../manage/session-routes.ts';
@@ -385,6 +388,16 @@ export const OPERATIONS: Operation[] = [
   manageOp('get', '/domains/:domain/people/:personId/export', "Ours: everything stored of a person, on request (their right of access), as a JSON file: their keys, calls, forms and texts as the data API's records, visits with their pages, carts and orders (owners and admins; in the activity log)", object('The JSON file')),
   manageOp('post', '/domains/:domain/people/:personId/merge', "Ours: merges two people a person decided are one (such as two that a form named at once: its e-mail one's, its phone another's), the older living on; owners and admins, in the activity log. The person it lives on as", object('{personId}'), { body: z.object({ with: z.number().int().describe('The other person') }) }),
   manageOp('delete', '/domains/:domain/people/:personId', "Ours: erases a person on request: their contacts' personal fields (numbers, e-mail addresses, form values, visitor ids and addresses) and recordings go, their keys too; the contacts stay, anonymous, and so do the counts. How many of each were erased", object('{calls, forms, texts, visits, recordings}')),
+  manageOp('get', '/account/tags', "Ours: the account's tags (name, colour), which people and rules put on calls and forms", object('{tags}')),
+  manageOp('post', '/account/tags', "Ours: a new tag of the account (a name once an account, whatever its case; a colour #rrggbb, or one given); owners and admins", object('{name, colour}'), { body: tagBody }, 201),
+  manageOp('get', '/domains/:domain/rules', "Ours: the domain's rules in order: name, moment (call-ended, transcript-ready, form-sent), match (all or any), conditions, actions, enabled", object('{rules}')),
+  manageOp('post', '/domains/:domain/rules', "Ours: a new rule, last in order (at most 100 a domain, 20 conditions a rule); refused, naming the field, when a condition or action is unknown, a tag is not the account's, a chat webhook is not https or private (outside development), or the conditions can never match", object('The rule'), { body: ruleBody }, 201),
+  manageOp('put', '/domains/:domain/rules/:ruleId', 'Ours: a rule changed (switched off with `enabled: false`, kept)', object('The rule'), { body: ruleBody }),
+  manageOp('delete', '/domains/:domain/rules/:ruleId', 'Ours: a rule deleted', { description: 'Deleted' }, {}, 204),
+  manageOp('post', '/domains/:domain/rules/:ruleId/preview', 'Ours: what the rule would have matched and done over the last 30 days, changing nothing', object('{from, to, checked, matched, matches}')),
+  manageOp('put', '/domains/:domain/calls/:callId/tags', "Ours: a call's tags, as a person sets them (a tag taken off is never put back by a rule)", object('The call as the calls log shows it'), { body: tagsBody }),
+  manageOp('put', '/domains/:domain/calls/:callId/value', "Ours: a lead's value in the domain's currency, set by a person (no rule changes it after); null clears it", object('The call as the calls log shows it'), { body: valueBody }),
+  manageOp('put', '/domains/:domain/forms/:formId/tags', "Ours: a form submission's tags, as a person sets them", object('The submission as the forms log shows it'), { body: tagsBody }),
   manageOp('get', '/domains/:domain/calls/:callId', "A call's page: the calls log's row with the verdict's author, the match in words, the visit's pages up to the call, its current cart and orders", object('The call')),
   manageOp('put', '/domains/:domain/calls/:callId/verdict', "A person's word on a call (lead, not-lead, spam: spam also blocks the caller), which wins over the lead rule; null undoes it", object('The call as the calls log shows it'), { body: verdictBody }),
   tooMany(manageOp('put', '/session/password', 'Changes one\'s password (the current one required, counted as a sign-in attempt); every other session of the member ends', object('How many sessions ended'), { body: passwordChange })),

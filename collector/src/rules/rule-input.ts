@@ -12,11 +12,11 @@ export const MAX_ACTIONS = 10;
 export const RULE_MOMENTS = ['call-ended', 'transcript-ready', 'form-sent'] as const;
 export type RuleMoment = (typeof RULE_MOMENTS)[number];
 
-const text = z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters');
-const textOp = z.enum(['is', 'contains'], { error: 'must be is or contains' });
-const isOnly = z.literal('is', { error: 'must be is' });
+const text = z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters').describe('Text, compared in lower case');
+const textOp = z.enum(['is', 'contains'], { error: 'must be is or contains' }).describe('is: equal; contains: within it');
+const isOnly = z.literal('is', { error: 'must be is' }).describe('is');
 const DAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
-const clock = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be a time of day, HH:MM');
+const clock = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be a time of day, HH:MM').describe('HH:MM in the domain time zone');
 
 /** The attribution's text fields: the visit's (or offline number's) source, and its first page's. */
 export const TEXT_FIELDS = ['sourceClass', 'source', 'medium', 'campaign', 'keyword', 'landingPage'] as const;
@@ -24,17 +24,17 @@ export const TEXT_FIELDS = ['sourceClass', 'source', 'medium', 'campaign', 'keyw
 export const ruleCondition = z.discriminatedUnion(
   'field',
   [
-    z.object({ field: z.enum(TEXT_FIELDS), op: textOp, value: text }).strict(),
-    z.object({ field: z.literal('trackingNumber'), op: isOnly, value: text }).strict(),
-    z.object({ field: z.literal('pool'), op: isOnly, value: z.number().int().min(0).max(1_000_000) }).strict(),
-    z.object({ field: z.literal('duration'), op: z.enum(['atLeast', 'atMost'], { error: 'must be atLeast or atMost' }), value: z.number().int().min(0, 'must be 0 or more').max(86_400, 'must be at most 86400 seconds') }).strict(),
-    z.object({ field: z.enum(['answered', 'firstCall', 'hadLead']), op: isOnly, value: z.boolean({ error: 'must be true or false' }) }).strict(),
-    z.object({ field: z.literal('callerCountry'), op: isOnly, value: z.string().regex(/^[A-Za-z]{2}$/, 'must be a two-letter country code').transform((v) => v.toUpperCase()) }).strict(),
-    z.object({ field: z.literal('callerArea'), op: z.literal('startsWith', { error: 'must be startsWith' }), value: z.string().regex(/^\d{1,8}$/, 'must be 1 to 8 digits of the national number') }).strict(),
-    z.object({ field: z.literal('dayOfWeek'), op: z.literal('in', { error: 'must be in' }), value: z.array(z.enum(DAYS, { error: `must be one of ${DAYS.join(', ')}` })).min(1, 'needs a day').max(7) }).strict(),
-    z.object({ field: z.literal('timeOfDay'), op: z.literal('between', { error: 'must be between' }), value: z.object({ from: clock, to: clock }).strict() }).strict(),
-    z.object({ field: z.literal('keyPhrase'), op: z.literal('said', { error: 'must be said' }), value: text, speaker: z.enum(['caller', 'agent', 'any'], { error: 'must be caller, agent or any' }).default('any') }).strict(),
-    z.object({ field: z.literal('formField'), op: z.literal('contains', { error: 'must be contains' }), name: text, value: text }).strict(),
+    z.object({ field: z.enum(TEXT_FIELDS).describe('The attribution: source class (paid, organic…), source (paid:google, or its name google), utm_medium, utm_campaign, keyword, landing page'), op: textOp, value: text }).strict(),
+    z.object({ field: z.literal('trackingNumber').describe('The number called'), op: isOnly, value: text }).strict(),
+    z.object({ field: z.literal('pool').describe("The number's pool (its type)"), op: isOnly, value: z.number().int().min(0).max(1_000_000).describe('A pool type') }).strict(),
+    z.object({ field: z.literal('duration').describe("The call's seconds"), op: z.enum(['atLeast', 'atMost'], { error: 'must be atLeast or atMost' }).describe('atLeast or atMost'), value: z.number().int().min(0, 'must be 0 or more').max(86_400, 'must be at most 86400 seconds').describe('Seconds') }).strict(),
+    z.object({ field: z.enum(['answered', 'firstCall', 'hadLead']).describe("Answered; the caller's first call; the person had a lead before"), op: isOnly, value: z.boolean({ error: 'must be true or false' }).describe('true or false') }).strict(),
+    z.object({ field: z.literal('callerCountry').describe("The caller's country, from their number"), op: isOnly, value: z.string().regex(/^[A-Za-z]{2}$/, 'must be a two-letter country code').transform((v) => v.toUpperCase()).describe('ISO 3166 code, FR') }).strict(),
+    z.object({ field: z.literal('callerArea').describe("The caller's area: how their national number starts"), op: z.literal('startsWith', { error: 'must be startsWith' }).describe('startsWith'), value: z.string().regex(/^\d{1,8}$/, 'must be 1 to 8 digits of the national number').describe('Digits, 01') }).strict(),
+    z.object({ field: z.literal('dayOfWeek').describe('The day in the domain time zone'), op: z.literal('in', { error: 'must be in' }).describe('in'), value: z.array(z.enum(DAYS, { error: `must be one of ${DAYS.join(', ')}` })).min(1, 'needs a day').max(7).describe('mon to sun') }).strict(),
+    z.object({ field: z.literal('timeOfDay').describe('The time in the domain time zone (from included, to not; over midnight when to is earlier)'), op: z.literal('between', { error: 'must be between' }).describe('between'), value: z.object({ from: clock, to: clock }).strict().describe('{from, to}') }).strict(),
+    z.object({ field: z.literal('keyPhrase').describe("A key phrase's label heard in the transcript"), op: z.literal('said', { error: 'must be said' }).describe('said'), value: text, speaker: z.enum(['caller', 'agent', 'any'], { error: 'must be caller, agent or any' }).default('any').describe('Who said it') }).strict(),
+    z.object({ field: z.literal('formField').describe("A form's field"), op: z.literal('contains', { error: 'must be contains' }).describe('contains'), name: text.describe("The field's name"), value: text }).strict(),
   ],
   { error: 'must be a known condition: sourceClass, source, medium, campaign, keyword, landingPage, trackingNumber, pool, duration, answered, firstCall, hadLead, callerCountry, callerArea, dayOfWeek, timeOfDay, keyPhrase or formField' },
 );
@@ -46,11 +46,11 @@ const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http or https U
 export const ruleAction = z.discriminatedUnion(
   'type',
   [
-    z.object({ type: z.literal('tag'), tag: text }).strict(),
-    z.object({ type: z.literal('value'), amount: z.number({ error: 'must be a number' }).finite('must be a number').min(0, 'must be 0 or more').max(1_000_000_000, 'must be at most 1000000000') }).strict(),
-    z.object({ type: z.literal('verdict'), verdict: z.enum(VERDICTS, { error: `must be one of ${VERDICTS.join(', ')}` }) }).strict(),
-    z.object({ type: z.literal('chat'), url: httpUrl }).strict(),
-    z.object({ type: z.literal('push') }).strict(),
+    z.object({ type: z.literal('tag').describe('Add a tag'), tag: text.describe("One of the account's tags") }).strict(),
+    z.object({ type: z.literal('value').describe("Set the lead's value"), amount: z.number({ error: 'must be a number' }).finite('must be a number').min(0, 'must be 0 or more').max(1_000_000_000, 'must be at most 1000000000').describe("In the domain's currency") }).strict(),
+    z.object({ type: z.literal('verdict').describe('Set the verdict'), verdict: z.enum(VERDICTS, { error: `must be one of ${VERDICTS.join(', ')}` }).describe('lead, not-lead or spam') }).strict(),
+    z.object({ type: z.literal('chat').describe("Post to a chat channel's incoming webhook (Slack's format)"), url: httpUrl.describe('The incoming webhook URL') }).strict(),
+    z.object({ type: z.literal('push').describe("Push the account's webhook event rule") }).strict(),
   ],
   { error: 'must be a known action: tag, value, verdict, chat or push' },
 );
@@ -58,12 +58,12 @@ export type RuleAction = z.infer<typeof ruleAction>;
 
 export const ruleBody = z
   .object({
-    name: z.string().trim().min(1, 'is required').max(80, 'must be at most 80 characters'),
-    moment: z.enum(RULE_MOMENTS, { error: `must be one of ${RULE_MOMENTS.join(', ')}` }),
-    match: z.enum(['all', 'any'], { error: 'must be all or any' }).default('all'),
-    conditions: z.array(ruleCondition).max(MAX_CONDITIONS, `at most ${MAX_CONDITIONS} conditions a rule`).default([]),
-    actions: z.array(ruleAction).min(1, 'needs an action').max(MAX_ACTIONS, `at most ${MAX_ACTIONS} actions a rule`),
-    enabled: z.boolean().default(true),
+    name: z.string().trim().min(1, 'is required').max(80, 'must be at most 80 characters').describe("The rule's name"),
+    moment: z.enum(RULE_MOMENTS, { error: `must be one of ${RULE_MOMENTS.join(', ')}` }).describe('When it runs'),
+    match: z.enum(['all', 'any'], { error: 'must be all or any' }).default('all').describe('All the conditions, or any'),
+    conditions: z.array(ruleCondition).max(MAX_CONDITIONS, `at most ${MAX_CONDITIONS} conditions a rule`).default([]).describe('None: every call or form of the moment'),
+    actions: z.array(ruleAction).min(1, 'needs an action').max(MAX_ACTIONS, `at most ${MAX_ACTIONS} actions a rule`).describe('What it does'),
+    enabled: z.boolean().default(true).describe('Off: kept, not run'),
   })
   .strict();
 export type RuleBody = z.infer<typeof ruleBody>;

@@ -10,8 +10,8 @@ export const MAX_TAGS = 200;
 /** The colours a tag is given when none is asked for, in turn. */
 const PALETTE = ['#2563eb', '#16a34a', '#dc2626', '#d97706', '#7c3aed', '#0891b2', '#db2777', '#4b5563'];
 
-export const tagName = z.string().trim().min(1, 'is required').max(40, 'must be at most 40 characters').refine((name) => !/[|,;]/.test(name), 'must not hold | , or ;');
-export const tagBody = z.object({ name: tagName, colour: z.string().regex(/^#[0-9a-fA-F]{6}$/, 'must be a colour, #rrggbb').transform((c) => c.toLowerCase()).optional() }).strict();
+export const tagName = z.string().trim().min(1, 'is required').max(40, 'must be at most 40 characters').refine((name) => !/[|,;]/.test(name), 'must not hold | , or ;').describe("A tag's name");
+export const tagBody = z.object({ name: tagName, colour: z.string().regex(/^#[0-9a-fA-F]{6}$/, 'must be a colour, #rrggbb').transform((c) => c.toLowerCase()).optional().describe('#rrggbb; one is given when absent') }).strict();
 
 export class TagRefused extends Error {}
 
