@@ -89,8 +89,8 @@ describe('rules', () => {
     expect(Object.keys(message)).toEqual(['text']);
     expect(message.text).toContain('rule *Booked* matched a call from 0612121212 (95 s), source paid:google: tagged Booked, value 120, verdict lead.');
     expect(message.text).toMatch(new RegExp(`<http://[^|]+/manage/#/shop\\.test/call\\?id=${long}\\|Open it>$`));
-    const [push] = await receiver.waitFor(1, (r) => r.path === '/hook' && verifiedPush(r, WEBHOOK_SECRET).event === 'rule');
-    expect(verifiedPush(push!, WEBHOOK_SECRET)).toMatchObject({ event: 'rule', rule: 'Booked', rule_id: created.body.id, call_id: long, actions: ['tagged Booked', 'value 120', 'verdict lead'] });
+    const [push] = await receiver.waitFor(1, (r) => r.path === '/hook' && verifiedPush(r, WEBHOOK_SECRET).type === 'rule');
+    expect(verifiedPush(push!, WEBHOOK_SECRET)).toEqual({ callId: long, type: 'rule', view: null, cart: null, order: null, rule: { name: 'Booked', ruleId: created.body.id, callId: long, actions: ['tagged Booked', 'value 120', 'verdict lead'], at: expect.any(String) } });
 
     const page = (await owner.get(`/domains/shop.test/calls/${long}`)).body.call;
     expect(page).toMatchObject({ tags: ['Booked'], value: 120, lead: true, verdict: 'lead', verdictRule: 'Booked' });

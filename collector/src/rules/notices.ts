@@ -29,9 +29,11 @@ export function chatMessage(rule: Pick<RuleDoc, 'name'>, domain: DomainDoc, matc
   return { text: `RingTrail ${slackText(domain.name)}: rule *${slackText(rule.name)}* matched ${slackText(what)}, source ${slackText(matched.source ?? 'unattributed')}${slackText(done)}. <${link}|Open it>` };
 }
 
-/** The account's `rule` push: the rule, the call or form, the actions taken. */
-export function rulePush(rule: Pick<RuleDoc, '_id' | 'name'>, domain: DomainDoc, matched: Matched, taken: string[], at: Date) {
-  return { event: 'rule', rule: rule.name, rule_id: rule._id, domain: domain.name, [matched.kind === 'call' ? 'call_id' : 'form_id']: matched.id, actions: taken, at: at.toISOString() };
+/** The account's `rule` push, shaped as its other pushes (`type`, and the call's or form's id first):
+ * the rule, the call or form, the actions taken. */
+export function rulePush(rule: Pick<RuleDoc, '_id' | 'name'>, matched: Matched, taken: string[], at: Date) {
+  const id = matched.kind === 'call' ? { callId: matched.id } : { formId: matched.id };
+  return { ...id, type: 'rule', view: null, cart: null, order: null, rule: { name: rule.name, ruleId: rule._id, ...id, actions: taken, at: at.toISOString() } };
 }
 
 /** The chat message as an outbox message; its fixed id makes a second run of the same moment send nothing more. */

@@ -128,7 +128,7 @@ export class RuleRunner {
       const taken = takenOf(change.entries);
       for (const [i, action] of rule.actions.entries()) {
         if (action.type === 'chat') await this.outbox.enqueue(chatOutbox(domain.accountId, `rule_${rule._id}_${key}_${i}`, action.url, chatMessage(rule, domain, matched, taken, link)), now);
-        if (action.type === 'push' && receiver) await this.pushes.send(receiver, `${matched.kind}:${matched.id}`, rulePush(rule, domain, matched, taken, now), now);
+        if (action.type === 'push' && receiver) await this.pushes.send(receiver, `${matched.kind}:${matched.id}`, rulePush(rule, matched, taken, now), now);
       }
     }
   }
