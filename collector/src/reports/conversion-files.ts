@@ -97,8 +97,9 @@ async function* conversionsCsv(c: TrackingCollections & TelephonyCollections & F
   // form of one click in one second are one conversion.
   const calls = c.calls.find({ ...filterOf(domain, range, { lead: true }), [key]: { $type: 'string' } }, { sort: { startedAt: 1, _id: 1 }, limit: CSV_MAX_ROWS });
   const forms = c.forms.find({ domainId: domain._id, submittedAt: localDaysBetween(range.from, range.to, domain.timeZone), lead: true, [key]: { $type: 'string' } }, { sort: { submittedAt: 1, _id: 1 }, limit: CSV_MAX_ROWS });
-  const callLeads = mapped(calls, (call): Conversion => ({ clickId: call[key]!, name: CONVERSION_LEAD, at: call.startedAt, value: call.revenue, currency: domain.currency }));
-  const formLeads = mapped(forms, (form): Conversion => ({ clickId: form[key]!, name: CONVERSION_LEAD, at: form.submittedAt, value: 0, currency: domain.currency }));
+  // A lead's value (rules/: a person's or a rule's) when it has one; else the carrier's revenue of a call.
+  const callLeads = mapped(calls, (call): Conversion => ({ clickId: call[key]!, name: CONVERSION_LEAD, at: call.startedAt, value: call.value ?? call.revenue, currency: domain.currency }));
+  const formLeads = mapped(forms, (form): Conversion => ({ clickId: form[key]!, name: CONVERSION_LEAD, at: form.submittedAt, value: form.value ?? 0, currency: domain.currency }));
   for await (const lead of inTimeOrder(callLeads, formLeads)) {
     if (first(lead)) yield template.line(lead, domain);
   }
