@@ -7,6 +7,9 @@ import { commerceFixture, DATA_KEY, viewParams, WEBHOOK_SECRET } from '../helper
 import { signedInClient, type ManageClient } from '../helpers/manage-client.ts';
 import { startReceiver, verifiedPush, type Receiver } from '../helpers/receiver.ts';
 import { reportCall, TELEPHONY_KEY } from '../helpers/telephony.ts';
+import { until } from '../helpers/until.ts';
+import { wireWrites } from '../../collector/src/house/writes.ts';
+import { HandMarks } from '../../collector/src/rules/hand-marks.ts';
 
 const USER = { username: 'owner@shop.test', password: 'rules-owner-password' };
 let receiver: Receiver;
@@ -124,6 +127,22 @@ describe('rules', () => {
     expect(stored.history!.slice(-2).map((h) => `${h.by}: ${h.what}`)).toEqual([`${USER.username}: untagged Booked`, `${USER.username}: value 80`]);
     expect(await owner.call('PUT', `/domains/shop.test/calls/${callId}/tags`, { tags: ['Nope'] })).toMatchObject({ status: 400, body: { error: 'tags: the account has no tag Nope' } });
     expect(await owner.call('PUT', `/domains/shop.test/calls/${callId}/value`, { value: 'lots' })).toMatchObject({ status: 400, body: { error: 'value: must be a number, or null to clear it' } });
+  });
+
+  it("loses neither a rule's marks nor a person's value when both write a call at once", async () => {
+    const callId = await trackedCall('rules-race', 100);
+    await until(async () => (await s.t.c.calls.findOne({ _id: callId }))?.value === 120, "the rule's value");
+    const { writes, forms, rules: runner } = wireWrites(s.t.c, { publicUrl: s.collector.baseUrl });
+    const marks = new HandMarks(s.t.c, writes, forms);
+    const domain = (await s.t.c.domains.findOne({ name: 'shop.test' }))!;
+    for (let round = 0; round < 10; round++) {
+      await s.t.c.calls.updateOne({ _id: callId }, { $set: { tags: [], value: null, byHand: {}, verdict: null }, $inc: { rev: 1 } });
+      const call = (await s.t.c.calls.findOne({ _id: callId }))!;
+      // The rule's run at the call's end and a person's value, at the same moment.
+      await Promise.all([runner.callChanged(null, call), marks.valueCall(domain, callId, 80 + round, USER.username)]);
+      const after = (await s.t.c.calls.findOne({ _id: callId }))!;
+      expect({ tags: after.tags, value: after.value, verdict: after.verdict?.value }, `round ${round}`).toEqual({ tags: ['Booked'], value: 80 + round, verdict: 'lead' });
+    }
   });
 
   it('is switched off without being deleted, then deleted', async () => {
