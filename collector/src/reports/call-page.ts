@@ -34,6 +34,9 @@ export async function callPage(c: TelephonyCollections, agents: AgentService, do
   const { views, currentCart, orders } = await agents.contextOf(domain, call, { until: endOfSecond(call.startedAt) });
   return {
     call: { ...rowOf(call, domain), verdictBy: call.verdict?.by ?? null, verdictAt: call.verdict ? wallClock(call.verdict.at, domain.timeZone) : null, matchInWords: matchInWords(call) },
+    // Ours (rules/): what people and rules marked on it, oldest first, at the domain's clock.
+    history: (call.history ?? []).map((h) => ({ at: wallClock(h.at, domain.timeZone), by: h.by, what: h.what })),
+    currency: domain.currency,
     pages: views,
     currentCart,
     orders,

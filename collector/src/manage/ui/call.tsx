@@ -1,5 +1,6 @@
 // One call's page: when and how long, the number and the caller, the outcome, what led to it and how
 // sure that is, the visitor's pages up to the call, the cart and orders tied to it, and the verdict.
+import { CallMarksCard } from './call-marks.tsx';
 import { Outcome } from './outcome.tsx';
 import type { callPage } from '../../reports/call-page.ts';
 import type { CallRow } from '../../reports/calls-log.ts';
@@ -79,6 +80,7 @@ export function CallScreen({ route }: { route: Route }) {
               </dd>
             </dl>
           </div>
+          <CallMarksCard path={`/domains/${encodeURIComponent(domain)}/calls/${call.callId}`} tags={call.tags} value={call.value} currency={data.currency} history={data.history} changed={reload} />
           {call.recording && <RecordingCard domain={domain} callId={call.callId} recording={call.recording} transcribed={call.transcript?.status === 'ready'} deleted={reload} />}
           {call.transcript && <TranscriptCard domain={domain} callId={call.callId} transcript={call.transcript} />}
           <div class="card">

@@ -11,6 +11,7 @@ import type { Route } from './route.ts';
 import { ShownOnce } from './shown-once.tsx';
 import { BlockedCallersCard, CallHandlingForm } from './call-handling.tsx';
 import { TranscriptsCard } from './transcripts-settings.tsx';
+import { RulesCard } from './rules-settings.tsx';
 import type { DomainView } from './domain-view.ts';
 import { StoredFields } from './stored-fields.tsx';
 import { SharedLinksCard } from './shared-links.tsx';
@@ -50,6 +51,7 @@ export function SettingsScreen({ route }: { route: Route }) {
       <SettingsForm path={path} domain={domain.data} saved={domain.reload} />
       <CallHandlingForm path={path} domain={domain.data} saved={domain.reload} />
       <TranscriptsCard path={path} domain={domain.data} saved={domain.reload} />
+      <RulesCard path={path} />
       <FormTrackingCard path={path} domain={domain.data} saved={domain.reload} />
       <BlockedCallersCard path={path} clock={clock} />
       <NumbersCard path={path} domain={domain.data} changed={domain.reload} />

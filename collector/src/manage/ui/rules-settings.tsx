@@ -1,0 +1,148 @@
+// A domain's rules and the account's tags, on the settings page (owners and admins): each rule in
+// order with what it does, switched on or off, previewed over the last 30 days, edited or deleted;
+// a new rule written one condition and one action a line (rule-text.ts); a new tag and its colour.
+import { useState } from 'preact/hooks';
+import { api, get } from './api.ts';
+import { TagChips, useAccountTags } from './call-marks.tsx';
+import { phone } from './format.ts';
+import { useLoad } from './hooks.ts';
+import { actionText, conditionText, parseActions, parseConditions, type Action, type Condition } from './rule-text.ts';
+
+interface Rule {
+  id: string;
+  name: string;
+  moment: 'call-ended' | 'transcript-ready' | 'form-sent';
+  match: 'all' | 'any';
+  conditions: Condition[];
+  actions: Action[];
+  enabled: boolean;
+}
+
+interface Preview {
+  checked: number;
+  matched: number;
+  matches: { kind: string; id: number; at: string; phone: string | null; source: string | null; actions: string[] }[];
+}
+
+const MOMENTS: Record<Rule['moment'], string> = { 'call-ended': 'a call ended', 'transcript-ready': "a call's transcript is ready", 'form-sent': 'a form was sent' };
+const bodyOf = ({ name, moment, match, conditions, actions, enabled }: Rule) => ({ name, moment, match, conditions, actions, enabled });
+
+export function RulesCard({ path }: { path: string }) {
+  const rules = useLoad(() => get<{ rules: Rule[] }>(`${path}/rules`), [path]);
+  const tags = useAccountTags();
+  const [editing, setEditing] = useState<Rule | null>(null);
+  const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
+  const [preview, setPreview] = useState<{ rule: string; answer: Preview } | null>(null);
+  const act = async (work: () => Promise<unknown>, done: string) => {
+    try {
+      await work();
+      setMessage({ ok: true, text: done });
+      rules.reload();
+      tags.reload();
+    } catch (err) {
+      setMessage({ ok: false, text: (err as Error).message });
+    }
+  };
+  async function save(event: Event) {
+    event.preventDefault();
+    const form = event.target as HTMLFormElement;
+    const f = new FormData(form);
+    const body = { name: String(f.get('name') ?? ''), moment: String(f.get('moment')), match: String(f.get('match')), conditions: parseConditions(String(f.get('conditions') ?? '')), actions: parseActions(String(f.get('actions') ?? '')), enabled: editing?.enabled ?? true };
+    await act(() => (editing ? api('PUT', `${path}/rules/${editing.id}`, body) : api('POST', `${path}/rules`, body)), editing ? `Rule ${body.name} saved.` : `Rule ${body.name} made: it runs from now on.`);
+    if (!editing) form.reset();
+    setEditing(null);
+  }
+  async function newTag(event: Event) {
+    event.preventDefault();
+    const form = event.target as HTMLFormElement;
+    const f = new FormData(form);
+    await act(() => api('POST', '/account/tags', { name: String(f.get('tag') ?? ''), colour: String(f.get('colour')) }), 'Tag made.');
+    form.reset();
+  }
+  return (
+    <div class="card settings" data-testid="rules-settings">
+      <h2>Rules</h2>
+      <p class="muted">Rules tag, value and qualify calls and forms as they come, in this order. What a person sets by hand on a call (a verdict, a value, a tag taken off) is never changed by a rule.</p>
+      <ul class="rule-list">
+        {(rules.data?.rules ?? []).map((rule) => (
+          <li data-testid="rule">
+            <div class="rule-head">
+              <strong>{rule.name}</strong>
+              <span class="muted">when {MOMENTS[rule.moment]}{rule.conditions.length ? `, if ${rule.match === 'all' ? 'all' : 'any'} of:` : ', always'}</span>
+              <label class="check">
+                <input type="checkbox" checked={rule.enabled} onChange={() => act(() => api('PUT', `${path}/rules/${rule.id}`, { ...bodyOf(rule), enabled: !rule.enabled }), rule.enabled ? `Rule ${rule.name} switched off.` : `Rule ${rule.name} switched on.`)} /> on
+              </label>
+              <button type="button" onClick={() => act(async () => setPreview({ rule: rule.name, answer: await api<Preview>('POST', `${path}/rules/${rule.id}/preview`) }), `Preview of ${rule.name}: nothing was changed.`)}>Preview</button>
+              <button type="button" onClick={() => setEditing(rule)}>Edit</button>
+              <button type="button" class="danger" onClick={() => act(() => api('DELETE', `${path}/rules/${rule.id}`), `Rule ${rule.name} deleted.`)}>Delete</button>
+            </div>
+            <div class="mono small">{rule.conditions.map(conditionText).join('; ')}</div>
+            <div>
+              then {rule.actions.map(actionText).join(', ')}
+            </div>
+          </li>
+        ))}
+      </ul>
+      {rules.data && !rules.data.rules.length && <p class="muted">No rule yet.</p>}
+      {preview && (
+        <div data-testid="rule-preview">
+          <p>
+            <strong>{preview.rule}</strong> over the last 30 days: {preview.answer.matched} of {preview.answer.checked} matched.
+          </p>
+          <ul>
+            {preview.answer.matches.slice(0, 20).map((m) => (
+              <li>
+                {m.kind} {m.id}, {m.at}, {m.phone ? phone(m.phone) : 'no number'}, {m.source ?? 'unattributed'}: {m.actions.length ? m.actions.join(', ') : <span class="muted">nothing to change</span>}
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+      <form onSubmit={save} key={editing?.id ?? 'new'} data-testid="rule-form">
+        <h3>{editing ? `Edit ${editing.name}` : 'A new rule'}</h3>
+        <label>
+          Name <input name="name" required maxLength={80} defaultValue={editing?.name ?? ''} />
+        </label>
+        <label>
+          When{' '}
+          <select name="moment" defaultValue={editing?.moment ?? 'call-ended'}>
+            {Object.entries(MOMENTS).map(([value, words]) => (
+              <option value={value}>{words}</option>
+            ))}
+          </select>
+        </label>
+        <label>
+          If{' '}
+          <select name="match" defaultValue={editing?.match ?? 'all'}>
+            <option value="all">all the conditions hold</option>
+            <option value="any">any condition holds</option>
+          </select>
+        </label>
+        <label>
+          Conditions, one a line (none: always)
+          <textarea name="conditions" rows={3} placeholder={'duration atLeast 60\ncampaign is spring\nkeyPhrase said booked caller\ndayOfWeek in mon,tue\ntimeOfDay between 18:00-08:00'} defaultValue={(editing?.conditions ?? []).map(conditionText).join('\n')} />
+        </label>
+        <label>
+          Actions, one a line
+          <textarea name="actions" rows={3} required placeholder={'tag Booked\nvalue 120\nverdict lead\nchat https://hooks.slack.com/services/…\npush'} defaultValue={(editing?.actions ?? []).map(actionText).join('\n')} />
+        </label>
+        <p class="muted small">The fields and words: see docs/rules.md (sourceClass, source, medium, campaign, keyword, landingPage, trackingNumber, pool, duration, answered, firstCall, hadLead, callerCountry, callerArea, dayOfWeek, timeOfDay, keyPhrase, formField).</p>
+        <button type="submit">{editing ? 'Save the rule' : 'Make the rule'}</button>
+        {editing && (
+          <button type="button" onClick={() => setEditing(null)}>
+            Cancel
+          </button>
+        )}
+      </form>
+      {message && <p class={message.ok ? 'ok-text' : 'error'} role="status">{message.text}</p>}
+      <h3>Tags</h3>
+      <p>
+        <TagChips names={(tags.data?.tags ?? []).map((t) => t.name)} tags={tags.data?.tags ?? []} />
+        {tags.data && !tags.data.tags.length && <span class="muted">No tag yet.</span>}
+      </p>
+      <form class="inline" onSubmit={newTag}>
+        <input name="tag" required maxLength={40} placeholder="A new tag" aria-label="A new tag" /> <input name="colour" type="color" defaultValue="#2563eb" aria-label="Its colour" /> <button type="submit">Make the tag</button>
+      </form>
+    </div>
+  );
+}
