@@ -111,11 +111,11 @@ describe('an upgrade from the release before numbers of any country', () => {
       expect([name, answer.recording]).toEqual([name, null]);
       delete answer.recording;
     }
-    // Ours, and new: the calls CSV's last two columns, the labels heard and the transcript (issue 54),
-    // empty for the release's calls.
+    // Ours, and new: the calls CSV's last four columns, the labels heard and the transcript (issue 54),
+    // the tags and the value (issue 55), empty for the release's calls.
     const csv = answers.callsCsv as string;
-    expect(csv.split('\r\n').filter(Boolean).slice(1).every((line) => line.endsWith(',,'))).toBe(true);
-    answers.callsCsv = csv.replace(',keyPhrases,transcript\r\n', '\r\n').replace(/,,\r\n/g, '\r\n');
+    expect(csv.split('\r\n').filter(Boolean).slice(1).every((line) => line.endsWith(',,,,'))).toBe(true);
+    answers.callsCsv = csv.replace(',keyPhrases,transcript,tags,value\r\n', '\r\n').replace(/,,,,\r\n/g, '\r\n');
     for (const [name, answer] of Object.entries(recorded.answers)) expect(JSON.stringify(answers[name]), name).toBe(JSON.stringify(answer));
   });
 });

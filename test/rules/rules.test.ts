@@ -105,6 +105,11 @@ describe('rules', () => {
     const data = await s.collector.get('/data-api', { api_key: DATA_KEY, type: 'calls', start_date: day(-1), end_date: day(1), page: 1, limit: 10 });
     const record = data.body.results.find((r: { call_id: number }) => r.call_id === long);
     expect(record).toMatchObject({ tags: ['Booked'], value: 120, lead: true, verdict: null });
+    // The calls log filters by tag; its CSV ends with the tags and the value.
+    const tagged = await owner.get(`/domains/shop.test/reports/calls?from=${day(-1)}&to=${day(1)}&tag=Booked`);
+    expect(tagged.body.calls.map((c: { callId: number }) => c.callId)).toEqual([long]);
+    const csv = await owner.get(`/domains/shop.test/reports/calls.csv?from=${day(-1)}&to=${day(1)}`);
+    expect(csv.text.split('\r\n').find((line: string) => line.startsWith(`${long},`))).toMatch(/,Booked,120$/);
     // The Google Ads file values the lead as the rule did.
     const file = await owner.get(`/domains/shop.test/reports/google-ads.csv?from=${day(-1)}&to=${day(1)}`);
     expect(file.text.split('\r\n').find((line: string) => line.startsWith('RULES1,'))).toMatch(/^RULES1,[^,]+,[^,]+,120,EUR$/);

@@ -3,7 +3,7 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { formPage, formsCsv, formsPage, rowOf, type FormFilters } from '../reports/forms-log.ts';
-import { sendCsv, sourceClassFilter, yesNo } from './report-routes.ts';
+import { sendCsv, sourceClassFilter, tagFilter, yesNo } from './report-routes.ts';
 import type { FormWrites } from '../forms/form-writes.ts';
 import { bodyOf, parseBody } from '../http/body.ts';
 import { ManageFailure } from '../http/manage-envelope.ts';
@@ -56,5 +56,6 @@ function formFilters(query: Context['query']): FormFilters {
     source: sourceClassFilter(query.source),
     lead: yesNo(query.lead, 'lead must be true (leads only) or false (submissions that are not)'),
     spam: yesNo(query.spam, 'spam must be true (spam only) or false (no spam)'),
+    tag: tagFilter(query.tag),
   };
 }

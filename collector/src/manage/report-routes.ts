@@ -158,7 +158,15 @@ function callFilters(query: Context['query'], country: string): CallFilters {
   filters.firstCall = yesNo(firstCall, 'firstCall must be true (first calls only) or false (repeat calls only)');
   filters.lead = yesNo(lead, 'lead must be true (leads only) or false (calls that are not)');
   filters.spam = yesNo(spam, 'spam must be true (calls marked spam only) or false (the calls the overview counts: no spam, no blocked caller)');
+  filters.tag = tagFilter(query.tag);
   return filters;
+}
+
+/** A tag's name to filter by (compared as stored: the account's spelling), or none. */
+export function tagFilter(tag: unknown): string | undefined {
+  if (tag === undefined || tag === '') return undefined;
+  if (typeof tag !== 'string' || tag.length > 40) throw new ManageFailure(400, 'tag must be a tag\'s name, given once');
+  return tag;
 }
 
 export function sendCsv(ctx: Context, filename: string, lines: AsyncGenerator<string>): void {

@@ -32,6 +32,8 @@ export interface CallFilters {
   spam?: boolean;
   /** Only these calls (those whose transcripts say what the log's search asked for). */
   callIds?: number[];
+  /** Only the calls with this tag (rules/). */
+  tag?: string;
 }
 
 export interface CallRow {
@@ -89,6 +91,7 @@ export function filterOf(domain: DomainDoc, range: DayRange, filters: CallFilter
     ...sourceFilter(filters.source),
     ...(filters.trackingNumber ? { trackingNumber: filters.trackingNumber } : {}),
     ...(filters.callIds ? { _id: { $in: filters.callIds } } : {}),
+    ...(filters.tag ? { tags: filters.tag } : {}),
     ...(filters.firstCall !== undefined ? { firstCall: filters.firstCall } : {}),
     ...(filters.lead !== undefined ? { lead: filters.lead } : {}),
     ...(filters.spam === true ? { 'verdict.value': 'spam' } : filters.spam === false ? { $nor: [{ 'verdict.value': 'spam' }, { status: 'CALLER_PHONE_BLACKLISTED' }] } : {}),
@@ -173,14 +176,16 @@ export async function callsPage(c: TelephonyCollections, domain: DomainDoc, rang
 }
 
 const CSV_COLUMNS: (keyof CallRow)[] = ['callId', 'startedAt', 'trackingNumber', 'caller', 'destination', 'status', 'duration', 'source', 'keyword', 'landingPage', 'pagesSeen', 'gclid', 'offlineDescription', 'agent', 'revenue', 'matchConfidence', 'matchCandidates', 'firstCall', 'lead', 'verdict', 'msclkid', 'fbclid', 'firstTouchSource', 'firstTouchKeyword', 'firstTouchAt', 'lastNonDirectSource'];
-/** Ours (transcripts/), last: the labels heard (`;` between them) and the transcript's text. */
+/** Ours (transcripts/): the labels heard (`;` between them) and the transcript's text; then ours
+ * (rules/), last: the tags (`;` between them) and the lead's value. */
 const TRANSCRIPT_COLUMNS = ['keyPhrases', 'transcript'];
+const MARK_COLUMNS = ['tags', 'value'];
 /** Calls whose transcripts' texts are read at once. */
 const CSV_BATCH = 500;
 
 /** `texts`: the transcripts' texts of calls (data/transcript-texts.ts). */
 export async function* callsCsv(c: TelephonyCollections, domain: DomainDoc, range: DayRange, filters: CallFilters, texts: (ids: number[]) => Promise<Map<number, string>>): AsyncGenerator<string> {
-  yield csvLine([...CSV_COLUMNS, ...TRANSCRIPT_COLUMNS]);
+  yield csvLine([...CSV_COLUMNS, ...TRANSCRIPT_COLUMNS, ...MARK_COLUMNS]);
   const cursor = c.calls.find(filterOf(domain, range, filters), { sort: { startedAt: -1, _id: -1 }, limit: CSV_MAX_ROWS, batchSize: 1000 });
   let batch: CallDoc[] = [];
   const lines = async function* () {
@@ -188,7 +193,7 @@ export async function* callsCsv(c: TelephonyCollections, domain: DomainDoc, rang
     for (const call of batch) {
       const row = rowOf(call, domain);
       const transcribed = row.transcript?.status === 'ready';
-      yield csvLine([...CSV_COLUMNS.map((column) => (column === 'pagesSeen' ? row.pagesSeen.join(' ') : column === 'source' ? (row.source ?? UNATTRIBUTED) : column === 'verdict' ? verdictWord(row.verdict) : row[column])), transcribed ? row.transcript!.keyPhrases.join(';') : null, transcribed ? (textOf.get(call._id) ?? '') : null]);
+      yield csvLine([...CSV_COLUMNS.map((column) => (column === 'pagesSeen' ? row.pagesSeen.join(' ') : column === 'source' ? (row.source ?? UNATTRIBUTED) : column === 'verdict' ? verdictWord(row.verdict) : row[column])), transcribed ? row.transcript!.keyPhrases.join(';') : null, transcribed ? (textOf.get(call._id) ?? '') : null, row.tags.join(';'), row.value]);
     }
     batch = [];
   };

@@ -46,6 +46,8 @@ export interface FormFilters {
   lead?: boolean | undefined;
   /** Spam only (true), or none (false). */
   spam?: boolean | undefined;
+  /** Only the submissions with this tag (rules/). */
+  tag?: string | undefined;
 }
 
 function filterOf(domain: DomainDoc, range: DayRange, filters: FormFilters): Filter<FormDoc> {
@@ -53,6 +55,7 @@ function filterOf(domain: DomainDoc, range: DayRange, filters: FormFilters): Fil
     domainId: domain._id,
     submittedAt: localDaysBetween(range.from, range.to, domain.timeZone),
     ...sourceFilter(filters.source),
+    ...(filters.tag ? { tags: filters.tag } : {}),
     ...(filters.lead !== undefined ? { lead: filters.lead } : {}),
     ...(filters.spam !== undefined ? { spam: filters.spam ? { $ne: null } : null } : {}),
   };

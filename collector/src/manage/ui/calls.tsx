@@ -1,4 +1,5 @@
 // The calls log: each call with what led to it, filters, pages, and the two CSV downloads.
+import { TagChips, useAccountTags } from './call-marks.tsx';
 import { Outcome } from './outcome.tsx';
 import type { CallRow } from '../../reports/calls-log.ts';
 import { LEAD_CHOICES, QuerySelect, sourceChoices, SOURCES } from './query-select.tsx';
@@ -29,10 +30,11 @@ export function CallsScreen({ route }: { route: Route }) {
   const who = useWho();
   const clock = useClock(route.domain);
   const base = `/domains/${encodeURIComponent(route.domain!)}/reports`;
-  const filters = { ...rangeQuery(route), status: route.query.status, source: route.query.source, firstCall: route.query.firstCall, lead: route.query.lead, spam: route.query.spam, q: route.query.q };
+  const filters = { ...rangeQuery(route), status: route.query.status, source: route.query.source, firstCall: route.query.firstCall, lead: route.query.lead, spam: route.query.spam, q: route.query.q, tag: route.query.tag };
   const page = Number(route.query.page || 1);
   const { data, error, reload } = useLoad(() => get<CallsAnswer>(withQuery(`${base}/calls`, { ...filters, page })), [route.domain, JSON.stringify(filters), page]);
   const set = (query: Record<string, string>) => navigate({ ...route, query: { ...route.query, page: '', ...query } });
+  const tags = useAccountTags();
   return (
     <section>
       <ReportHeading title="Calls" route={route} />
@@ -52,6 +54,7 @@ export function CallsScreen({ route }: { route: Route }) {
         </select>
         <QuerySelect label="Leads" name="lead" route={route} set={set} choices={LEAD_CHOICES} />
         <QuerySelect label="Spam" name="spam" route={route} set={set} choices={[['', 'Spam or not'], ['false', 'Counted calls', 'No spam, no blocked caller: the calls the overview counts'], ['true', 'Spam only']]} />
+        {(tags.data?.tags.length ?? 0) > 0 && <QuerySelect label="Tag" name="tag" route={route} set={set} choices={[['', 'Any tag'], ...tags.data!.tags.map((t): [string, string] => [t.name, t.name])]} />}
         <span class="spacer" />
         {may.readReports(who) && (
           <>
@@ -139,6 +142,12 @@ export function CallsScreen({ route }: { route: Route }) {
                     {call.transcript?.keyPhrases.map((label) => (
                       <span class="status key-phrase">{label}</span>
                     ))}
+                    {(call.tags.length > 0 || call.value !== null) && (
+                      <div>
+                        <TagChips names={call.tags} tags={tags.data?.tags ?? []} />
+                        {call.value !== null && <span class="muted" title="The lead's value">value {call.value}</span>}
+                      </div>
+                    )}
                     {call.transcriptMatch && (
                       <div class="transcript-match" data-testid="transcript-match">
                         {call.transcriptMatch.speaker && <strong>{call.transcriptMatch.speaker}: </strong>}“{call.transcriptMatch.text}”
