@@ -58,6 +58,7 @@ import { NumberCheck } from './carriers/number-check.ts';
 import { formRoutes } from './forms/routes.ts';
 import { FormSubmissions } from './forms/submissions.ts';
 import { wireWrites } from './house/writes.ts';
+import { RuleRuns } from './rules/rule-runs.ts';
 import { EngineClient, type EngineSettings } from './transcripts/engine-client.ts';
 import { RESPOT_JOB, Transcriber } from './transcripts/transcriber.ts';
 import { People } from './people/people.ts';
@@ -164,6 +165,7 @@ export function createApp(options: AppOptions): CollectorApp {
     metrics.transcripts.inc({ result });
     metrics.transcribedSeconds.inc(seconds);
   });
+  const ruleRuns = new RuleRuns(c, callWrites, formWrites, outbox);
   const worker = new DeliveryWorker(
     c,
     outbox,
@@ -175,7 +177,7 @@ export function createApp(options: AppOptions): CollectorApp {
       if (message.kind === 'recording' && message.label !== CARRIER_DELETE && outcome === 'abandoned') void recordings.failed((JSON.parse(message.body) as RecordingJob).callId, error ?? 'given up').catch((err) => log.error({ err }, 'marking a recording as failed did not work'));
       if (message.kind === 'transcript' && message.label !== RESPOT_JOB && outcome === 'abandoned') void transcriber.failed((JSON.parse(message.body) as { callId: number }).callId, error ?? 'given up').catch((err) => log.error({ err }, 'marking a transcript as failed did not work'));
     },
-    { mailer, recordings, transcripts: transcriber },
+    { mailer, recordings, transcripts: transcriber, rules: ruleRuns },
   );
   if (run) {
     worker.start();
@@ -225,7 +227,7 @@ export function createApp(options: AppOptions): CollectorApp {
     twilioRoutes(telephony, recordingIntake, { ...options.twilio, signerFor: (accountSid, called) => carriers.signerFor(accountSid, called) }, log),
     commerceRoutes(domains, commerce, log),
     agentRoutes(c, agents, log),
-    manageRoutes(c, signInLimit, { outbox, agents, offline, callWrites, formWrites, domains, traffic, recordings: { store: recordingStore, states: recordingStates }, carriers, people, engine }, { signUp: options.signUp ?? true, publicWebhooksOnly: deliveryOptions.publicOnly, mail: options.mail ? { from: options.mail.from } : {}, publicUrl }, log),
+    manageRoutes(c, signInLimit, { outbox, agents, offline, callWrites, formWrites, domains, traffic, recordings: { store: recordingStore, states: recordingStates }, carriers, people, engine, ruleRuns }, { signUp: options.signUp ?? true, publicWebhooksOnly: deliveryOptions.publicOnly, mail: options.mail ? { from: options.mail.from } : {}, publicUrl }, log),
     managePageRoutes(),
     sharedPageRoutes(c, signInLimit, log),
     unsubscribeRoutes(c, publicUrl),

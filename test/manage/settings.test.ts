@@ -81,6 +81,9 @@ describe('back end settings', () => {
     ['PUT', '/domains/shop.test/rules/rule_x', { name: 'x', moment: 'call-ended', actions: [{ type: 'push' }] }],
     ['DELETE', '/domains/shop.test/rules/rule_x'],
     ['POST', '/domains/shop.test/rules/rule_x/preview'],
+    ['POST', '/domains/shop.test/rules/rule_x/apply', { from: '2026-01-01', to: '2026-01-02' }],
+    ['GET', '/domains/shop.test/rules/rule_x/runs'],
+    ['POST', '/domains/shop.test/rules/rule_x/runs/run_x/undo'],
     ['PUT', '/domains/shop.test/calls/1/tags', { tags: [] }],
     ['PUT', '/domains/shop.test/calls/1/value', { value: 1 }],
     ['PUT', '/domains/shop.test/forms/1/tags', { tags: [] }],
@@ -121,7 +124,7 @@ describe('back end settings', () => {
     const router = manageRoutes(c, new SignInLimit(c, DEFAULT_SIGN_IN_LIMITS), services, { signUp: true, publicWebhooksOnly: true, mail: {}, publicUrl: 'http://127.0.0.1:8080' }, createLogger('silent'));
     const served = router.stack.filter((layer) => String(layer.path).includes(':domain')).flatMap((layer) => layer.methods.filter((m) => m !== 'HEAD').map((m) => `${m} ${layer.path}`));
     const tested = DOMAIN_ROUTES.map(([method, path]) => `${method} /manage/api${path}`);
-    const pattern = (route: string) => route.replace('shop.test', ':domain').replace(/keys\/api$/, 'keys/:kind').replace(/pools\/1\//, 'pools/:type/').replace(/numbers\/0800000001(\/|$)/, 'numbers/:number$1').replace(/offline-numbers\/0100000001\//, 'offline-numbers/:number/').replace(/blocked-callers\/0611111111$/, 'blocked-callers/:entry').replace(/calls\/1(\/|$)/, 'calls/:callId$1').replace(/shared-links\/abc$/, 'shared-links/:id').replace(/people\?.*$/, 'people').replace(/people\/1(\/|$)/, 'people/:personId$1').replace(/forms\/1(\/|$)/, 'forms/:formId$1').replace(/rules\/rule_x(\/|$)/, 'rules/:ruleId$1');
+    const pattern = (route: string) => route.replace('shop.test', ':domain').replace(/keys\/api$/, 'keys/:kind').replace(/pools\/1\//, 'pools/:type/').replace(/numbers\/0800000001(\/|$)/, 'numbers/:number$1').replace(/offline-numbers\/0100000001\//, 'offline-numbers/:number/').replace(/blocked-callers\/0611111111$/, 'blocked-callers/:entry').replace(/calls\/1(\/|$)/, 'calls/:callId$1').replace(/shared-links\/abc$/, 'shared-links/:id').replace(/people\?.*$/, 'people').replace(/people\/1(\/|$)/, 'people/:personId$1').replace(/forms\/1(\/|$)/, 'forms/:formId$1').replace(/rules\/rule_x(\/|$)/, 'rules/:ruleId$1').replace(/runs\/run_x\//, 'runs/:runId/');
     expect(tested.map(pattern).sort()).toEqual(served.sort());
   });
 

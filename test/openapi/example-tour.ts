@@ -153,6 +153,11 @@ export async function exampleTour(baseUrl: string, webhookUrl: string): Promise<
   await manage('get /manage/api/domains/{domain}/rules', 'GET', '/domains/shop.test/rules');
   await manage('post /manage/api/domains/{domain}/rules/{ruleId}/preview', 'POST', `/domains/shop.test/rules/${ruleId}/preview`);
   await manage('put /manage/api/domains/{domain}/rules/{ruleId}', 'PUT', `/domains/shop.test/rules/${ruleId}`, { ...rule, enabled: false });
+  const { id: runId } = await manage('post /manage/api/domains/{domain}/rules/{ruleId}/apply', 'POST', `/domains/shop.test/rules/${ruleId}/apply`, { from, to });
+  await until(async () => (await owner.get(`/domains/shop.test/rules/${ruleId}/runs`)).body.runs[0].state === 'done', 'the run over past calls');
+  await manage('get /manage/api/domains/{domain}/rules/{ruleId}/runs', 'GET', `/domains/shop.test/rules/${ruleId}/runs`);
+  await manage('post /manage/api/domains/{domain}/rules/{ruleId}/runs/{runId}/undo', 'POST', `/domains/shop.test/rules/${ruleId}/runs/${runId}/undo`);
+  await until(async () => (await owner.get(`/domains/shop.test/rules/${ruleId}/runs`)).body.runs[0].state === 'undone', 'the run undone');
   await manage('delete /manage/api/domains/{domain}/rules/{ruleId}', 'DELETE', `/domains/shop.test/rules/${ruleId}`);
   await manage('put /manage/api/domains/{domain}/calls/{callId}/tags', 'PUT', `/domains/shop.test/calls/${callId}/tags`, { tags: ['Booked'] });
   await manage('put /manage/api/domains/{domain}/calls/{callId}/value', 'PUT', `/domains/shop.test/calls/${callId}/value`, { value: 90 });

@@ -150,6 +150,32 @@ describe('rules', () => {
     }
   });
 
+  it('applies a rule to past calls in the background, recorded, and undoes only what it still holds', async () => {
+    const today = new Date().toISOString().slice(0, 10);
+    const created = await owner.call('POST', '/domains/shop.test/rules', { name: 'Past', moment: 'call-ended', conditions: [{ field: 'duration', op: 'atLeast', value: 60 }], actions: [{ type: 'tag', tag: 'Price shopper' }, { type: 'value', amount: 55 }], enabled: false });
+    const path = `/domains/shop.test/rules/${created.body.id}`;
+    const yearAndMonthAgo = new Date(Date.now() - 390 * 86_400_000).toISOString().slice(0, 10);
+    expect(await owner.call('POST', `${path}/apply`, { from: yearAndMonthAgo, to: today })).toMatchObject({ status: 400, body: { error: 'a run covers at most 366 days' } });
+    const started = await owner.call('POST', `${path}/apply`, { from: today, to: today });
+    expect(started).toMatchObject({ status: 202, body: { state: 'running', ruleName: 'Past', by: USER.username } });
+    await until(async () => (await owner.get(`${path}/runs`)).body.runs[0].state === 'done', 'the run done');
+    const [run] = (await owner.get(`${path}/runs`)).body.runs;
+    const long = (await s.t.c.calls.findOne({ callRef: 'rules-long' }))!;
+    const hand = (await s.t.c.calls.findOne({ callRef: 'rules-hand' }))!;
+    expect(long).toMatchObject({ tags: ['Booked', 'Price shopper'], value: 55 });
+    expect(hand).toMatchObject({ tags: ['Price shopper'], value: 80 }); // the person's value stays
+    expect(run).toMatchObject({ checked: await s.t.c.calls.countDocuments({ status: { $ne: null } }), capped: false });
+    expect(run.changed).toBeGreaterThanOrEqual(2);
+    // A person takes the run's tag off one call; the undo leaves that call as the person left it.
+    await owner.call('PUT', `/domains/shop.test/calls/${hand._id}/tags`, { tags: [] });
+    expect((await owner.call('POST', `${path}/runs/${run.id}/undo`)).status).toBe(202);
+    await until(async () => (await owner.get(`${path}/runs`)).body.runs[0].state === 'undone', 'the run undone');
+    expect(await s.t.c.calls.findOne({ _id: long._id })).toMatchObject({ tags: ['Booked'], value: 120 });
+    expect(await s.t.c.calls.findOne({ _id: hand._id })).toMatchObject({ tags: [], value: 80 });
+    expect((await owner.call('POST', `${path}/runs/${run.id}/undo`)).body.error).toBe(`run ${run.id} is undone: only a finished run is undone`);
+    expect((await owner.call('DELETE', path)).status).toBe(204);
+  });
+
   it('is switched off without being deleted, then deleted', async () => {
     const rule = (await owner.get('/domains/shop.test/rules')).body.rules[0];
     const { id, createdAt: _c, updatedAt: _u, updatedBy: _b, position: _p, ...body } = rule;

@@ -4,6 +4,7 @@
 // is HttpOnly, SameSite=Lax.
 import { ruleRoutes } from './rule-routes.ts';
 import type { RuleCollections } from '../rules/documents.ts';
+import type { RuleRuns } from '../rules/rule-runs.ts';
 import Router from '@koa/router';
 import type { AgentService } from '../agent/service.ts';
 import type { TranscriptCollections } from '../transcripts/documents.ts';
@@ -86,6 +87,8 @@ export interface ManageServices {
   recordings?: { store: RecordingStore; states: RecordingStates };
   /** The speech-to-text engine (TRANSCRIBE_URL); absent: none is configured. */
   engine?: EngineClient | null;
+  /** Rules applied to past calls, and undone (rules/rule-runs.ts); absent: made here. */
+  ruleRuns?: RuleRuns;
 }
 
 export function manageRoutes(c: TeamCollections & DomainCollections & TrackingCollections & OfflineCollections & TelephonyCollections & DataCollections & ReportCollections & FormCollections & PeopleCollections & IdCollections & CommerceCollections & WebhookCollections & RateLimitCollections & AlertCollections & TranscriptCollections & RuleCollections, limit: SignInLimit, services: ManageServices, options: ManageOptions, log: Logger): Router {
@@ -117,7 +120,7 @@ export function manageRoutes(c: TeamCollections & DomainCollections & TrackingCo
   reportRoutes(router, c, services.agents, can, services.recordings);
   transcriptRoutes(router, c, can, services.engine ?? null);
   formsRoutes(router, c, can, services.formWrites);
-  ruleRoutes(router, c, can, services.callWrites, services.formWrites, { publicOnly: options.publicWebhooksOnly });
+  ruleRoutes(router, c, can, services.callWrites, services.formWrites, { publicOnly: options.publicWebhooksOnly, ...(services.ruleRuns ? { runs: services.ruleRuns } : {}) });
   const { callWrites } = services;
   peopleRoutes(router, c, can, services.people ?? new People(c, new IdAllocator(c.counters), callWrites), callWrites, services.recordings ?? null);
   carrierRoutes(router, c, can, services.carriers ?? new CarrierConnections(c, null, DEFAULT_TWILIO_API_BASE), options.publicUrl);

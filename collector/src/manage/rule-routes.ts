@@ -13,7 +13,12 @@ import { valid } from '../http/manage-validate.ts';
 import type { PeopleCollections } from '../people/documents.ts';
 import { rowOf as formRowOf } from '../reports/forms-log.ts';
 import { rowOf } from '../reports/calls-log.ts';
-import type { RuleCollections, RuleDoc } from '../rules/documents.ts';
+import type { RuleCollections, RuleDoc, RuleRunDoc } from '../rules/documents.ts';
+import { RuleRuns, RunRefused } from '../rules/rule-runs.ts';
+import { reportRange } from '../reports/day-range.ts';
+import { localDaysBetween } from '../domains/time-zone.ts';
+import type { WebhookCollections } from '../webhooks/documents.ts';
+import { Outbox } from '../webhooks/outbox.ts';
 import { HandMarks } from '../rules/hand-marks.ts';
 import { previewRule } from '../rules/preview.ts';
 import { ruleBody } from '../rules/rule-input.ts';
@@ -33,7 +38,7 @@ async function refusing<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (err) {
-    if (err instanceof RuleRefused || err instanceof TagRefused) throw new ManageFailure(400, err.message);
+    if (err instanceof RuleRefused || err instanceof TagRefused || err instanceof RunRefused) throw new ManageFailure(400, err.message);
     throw err;
   }
 }
@@ -41,7 +46,11 @@ async function refusing<T>(work: () => Promise<T>): Promise<T> {
 const ruleView = ({ _id, domainId: _domain, ...rule }: RuleDoc) => ({ id: _id, ...rule });
 const idOf = (ctx: Context, param: string) => Number(ctx.params[param]);
 
-export function ruleRoutes(router: Router, c: RuleCollections & DomainCollections & TelephonyCollections & FormCollections & PeopleCollections, can: Can, calls: CallWrites, forms: FormWrites, { publicOnly }: { publicOnly: boolean }): void {
+export const applyBody = z.object({ from: z.string().describe('The first day, YYYY-MM-DD in the domain time zone'), to: z.string().describe('The last day, YYYY-MM-DD (at most 366 days in all)') }).strict();
+
+const runView = ({ _id, domainId: _domain, ...run }: RuleRunDoc) => ({ id: _id, ...run });
+
+export function ruleRoutes(router: Router, c: RuleCollections & DomainCollections & TelephonyCollections & FormCollections & PeopleCollections & WebhookCollections, can: Can, calls: CallWrites, forms: FormWrites, { publicOnly, runs = new RuleRuns(c, calls, forms, new Outbox(c)) }: { publicOnly: boolean; runs?: RuleRuns }): void {
   const tags = new Tags(c);
   const rules = new RuleStore(c, publicOnly);
   const marks = new HandMarks(c, calls, forms);
@@ -94,6 +103,33 @@ export function ruleRoutes(router: Router, c: RuleCollections & DomainCollection
     const rule = await rules.get(domain._id, ctx.params.ruleId!);
     if (!rule) throw new ManageFailure(404, `No rule ${ctx.params.ruleId} in this domain`);
     ctx.body = await previewRule(c, domain, rule);
+  });
+
+  router.post('/domains/:domain/rules/:ruleId/apply', can(RULES.writeRules, 'rule.apply'), parseBody, async (ctx) => {
+    const domain = await domainOf(c, ctx);
+    const rule = await rules.get(domain._id, ctx.params.ruleId!);
+    if (!rule) throw new ManageFailure(404, `No rule ${ctx.params.ruleId} in this domain`);
+    const range = reportRange(valid(applyBody, bodyOf(ctx.request)), domain.timeZone);
+    const { $gte, $lt } = localDaysBetween(range.from, range.to, domain.timeZone);
+    const run = await refusing(() => runs.start(domain, rule, $gte, $lt, memberOf(ctx)._id));
+    auditing(ctx, { rule: rule.name, ruleId: rule._id, runId: run._id, from: range.from, to: range.to });
+    ctx.status = 202;
+    ctx.body = runView(run);
+  });
+
+  router.get('/domains/:domain/rules/:ruleId/runs', can(RULES.readRules), async (ctx) => {
+    const domain = await domainOf(c, ctx);
+    ctx.body = { runs: (await runs.list(domain._id, ctx.params.ruleId!)).map(runView) };
+  });
+
+  router.post('/domains/:domain/rules/:ruleId/runs/:runId/undo', can(RULES.writeRules, 'rule.undo'), async (ctx) => {
+    const domain = await domainOf(c, ctx);
+    const known = await c.ruleRuns.findOne({ _id: ctx.params.runId!, domainId: domain._id, ruleId: ctx.params.ruleId! }, { projection: { _id: 1 } });
+    const run = known && (await refusing(() => runs.undo(domain, known._id, memberOf(ctx)._id)));
+    if (!run) throw new ManageFailure(404, `No run ${ctx.params.runId} of this rule`);
+    auditing(ctx, { rule: run.ruleName, ruleId: run.ruleId, runId: run._id });
+    ctx.status = 202;
+    ctx.body = runView(run);
   });
 
   router.put('/domains/:domain/calls/:callId/tags', can(RULES.tagCalls, 'call.tags'), parseBody, async (ctx) => {

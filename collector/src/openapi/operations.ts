@@ -28,7 +28,7 @@ import { buyBody, importBody, searchQuery } from '../manage/carrier-routes.ts';
 import { localeQuery, numbersBody, offlineAssignment, offlineRecording, offlineRedirect, webhookEventsBody, webhookUrl } from '../manage/bodies.ts';
 import { blockedCallerBody } from '../manage/blocklist-routes.ts';
 import { verdictBody } from '../manage/verdict-routes.ts';
-import { tagsBody, valueBody } from '../manage/rule-routes.ts';
+import { applyBody, tagsBody, valueBody } from '../manage/rule-routes.ts';
 import { ruleBody } from '../rules/rule-input.ts';
 import { tagBody } from '../rules/tags.ts';
 import { TOUCH_MODELS } from '../reports/touch-models.ts';
@@ -395,6 +395,9 @@ export const OPERATIONS: Operation[] = [
   manageOp('put', '/domains/:domain/rules/:ruleId', 'Ours: a rule changed (switched off with `enabled: false`, kept)', object('The rule'), { body: ruleBody }),
   manageOp('delete', '/domains/:domain/rules/:ruleId', 'Ours: a rule deleted', { description: 'Deleted' }, {}, 204),
   manageOp('post', '/domains/:domain/rules/:ruleId/preview', 'Ours: what the rule would have matched and done over the last 30 days, changing nothing', object('{from, to, checked, matched, matches}')),
+  manageOp('post', '/domains/:domain/rules/:ruleId/apply', "Ours: applies the rule to a period's past calls (or forms) in the background, at most 366 days and 20,000 of them; no chat message or push; recorded, and undoable. The run, state running", object('The run'), { body: applyBody }, 202),
+  manageOp('get', '/domains/:domain/rules/:ruleId/runs', "Ours: the rule's runs over past calls, newest first: period, state (running, done, undoing, undone), who, how many tested, changed and put back", object('{runs}')),
+  manageOp('post', '/domains/:domain/rules/:ruleId/runs/:runId/undo', 'Ours: undoes a finished run in the background: what it changed is put back where it is still as the run left it. The run, state undoing', object('The run'), {}, 202),
   manageOp('put', '/domains/:domain/calls/:callId/tags', "Ours: a call's tags, as a person sets them (a tag taken off is never put back by a rule)", object('The call as the calls log shows it'), { body: tagsBody }),
   manageOp('put', '/domains/:domain/calls/:callId/value', "Ours: a lead's value in the domain's currency, set by a person (no rule changes it after); null clears it", object('The call as the calls log shows it'), { body: valueBody }),
   manageOp('put', '/domains/:domain/forms/:formId/tags', "Ours: a form submission's tags, as a person sets them", object('The submission as the forms log shows it'), { body: tagsBody }),

@@ -34,17 +34,44 @@ export interface RuleDoc {
   updatedBy: string;
 }
 
+/** A rule applied to a period's past calls or forms by a person (rule-runs.ts), and its undo. */
+export interface RuleRunDoc {
+  _id: string;
+  domainId: string;
+  ruleId: string;
+  ruleName: string;
+  /** The period, [from, to). */
+  from: Date;
+  to: Date;
+  state: 'running' | 'done' | 'undoing' | 'undone';
+  by: string;
+  startedAt: Date;
+  finishedAt: Date | null;
+  /** Calls or forms tested, and those it changed. */
+  checked: number;
+  changed: number;
+  /** MAX_APPLIED were tested before the end of the period. */
+  capped: boolean;
+  undoneBy: string | null;
+  undoneAt: Date | null;
+  /** Calls or forms whose marks the undo put back. */
+  restored: number;
+}
+
 export const ruleIndexes: IndexPlan = {
   // A domain's rules in order, at each moment of each call and form.
   rules: [[{ domainId: 1, position: 1 }]],
+  // A rule's runs, newest first.
+  ruleRuns: [[{ domainId: 1, ruleId: 1, startedAt: -1 }]],
 };
 
 /** The rules family's collections, as its services receive them. */
 export interface RuleCollections {
   tags: Collection<TagDoc>;
   rules: Collection<RuleDoc>;
+  ruleRuns: Collection<RuleRunDoc>;
 }
 
 export function ruleCollections(db: Db): RuleCollections {
-  return collectionsNamed<RuleCollections>(db, { tags: 'tags', rules: 'rules' });
+  return collectionsNamed<RuleCollections>(db, { tags: 'tags', rules: 'rules', ruleRuns: 'rule_runs' });
 }

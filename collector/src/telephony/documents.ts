@@ -152,6 +152,9 @@ export interface MarkEntry {
   rule?: string;
   /** `tagged appointment`, `value 120`, `verdict lead`, `posted to the chat`. */
   what: string;
+  /** The rule's run over past calls that did it (rules/rule-runs.ts), and what the field was before, to undo it. */
+  run?: string;
+  before?: { value?: number | null; verdict?: CallVerdict | string | null };
 }
 
 export interface SmsDoc {
