@@ -2,9 +2,8 @@
 // last 30 days), and what a person marks on a call or a form (tags, a call's value). Owners and
 // admins write rules and tags; analysts read rules and tag; agents tag and value the calls they see.
 import type Router from '@koa/router';
-import type { Context } from 'koa';
 import { z } from 'zod';
-import type { DomainCollections } from '../domains/documents.ts';
+import type { DomainCollections, DomainDoc } from '../domains/documents.ts';
 import type { FormCollections } from '../forms/documents.ts';
 import type { FormWrites } from '../forms/form-writes.ts';
 import { bodyOf, parseBody } from '../http/body.ts';
@@ -25,9 +24,9 @@ import { ruleBody } from '../rules/rule-input.ts';
 import { RuleRefused, RuleStore } from '../rules/rule-store.ts';
 import { tagBody, TagRefused, Tags, tagName } from '../rules/tags.ts';
 import { auditing, memberOf, type Can } from '../team/access.ts';
-import { RULES } from '../team/roles.ts';
+import { RULES, type Rule } from '../team/roles.ts';
 import type { CallWrites } from '../telephony/call-writes.ts';
-import type { TelephonyCollections } from '../telephony/documents.ts';
+import type { CallDoc, TelephonyCollections } from '../telephony/documents.ts';
 import { domainOf } from './settings-routes.ts';
 
 export const tagsBody = z.object({ tags: z.array(tagName).max(50, 'at most 50 tags').describe("All its tags, names of the account's") }).strict();
@@ -44,7 +43,6 @@ async function refusing<T>(work: () => Promise<T>): Promise<T> {
 }
 
 const ruleView = ({ _id, domainId: _domain, ...rule }: RuleDoc) => ({ id: _id, ...rule });
-const idOf = (ctx: Context, param: string) => Number(ctx.params[param]);
 
 export const applyBody = z.object({ from: z.string().describe('The first day, YYYY-MM-DD in the domain time zone'), to: z.string().describe('The last day, YYYY-MM-DD (at most 366 days in all)') }).strict();
 
@@ -132,33 +130,20 @@ export function ruleRoutes(router: Router, c: RuleCollections & DomainCollection
     ctx.body = runView(run);
   });
 
-  router.put('/domains/:domain/calls/:callId/tags', can(RULES.tagCalls, 'call.tags'), parseBody, async (ctx) => {
-    const domain = await domainOf(c, ctx);
-    const { tags: names } = valid(tagsBody, bodyOf(ctx.request));
-    const callId = idOf(ctx, 'callId');
-    auditing(ctx, { callId, tags: names });
-    const call = Number.isSafeInteger(callId) ? await refusing(() => marks.tagCall(domain, callId, names, memberOf(ctx)._id)) : null;
-    if (!call) throw new ManageFailure(404, `No call ${ctx.params.callId} in this domain`);
-    ctx.body = rowOf(call, domain);
-  });
-
-  router.put('/domains/:domain/calls/:callId/value', can(RULES.giveVerdicts, 'call.value'), parseBody, async (ctx) => {
-    const domain = await domainOf(c, ctx);
-    const { value } = valid(valueBody, bodyOf(ctx.request));
-    const callId = idOf(ctx, 'callId');
-    auditing(ctx, { callId, value });
-    const call = Number.isSafeInteger(callId) ? await marks.valueCall(domain, callId, value, memberOf(ctx)._id) : null;
-    if (!call) throw new ManageFailure(404, `No call ${ctx.params.callId} in this domain`);
-    ctx.body = rowOf(call, domain);
-  });
-
-  router.put('/domains/:domain/forms/:formId/tags', can(RULES.tagCalls, 'form.tags'), parseBody, async (ctx) => {
-    const domain = await domainOf(c, ctx);
-    const { tags: names } = valid(tagsBody, bodyOf(ctx.request));
-    const formId = idOf(ctx, 'formId');
-    auditing(ctx, { formId, tags: names });
-    const form = Number.isSafeInteger(formId) ? await refusing(() => marks.tagForm(domain, formId, names, memberOf(ctx)._id)) : null;
-    if (!form) throw new ManageFailure(404, `No form submission ${ctx.params.formId} in this domain`);
-    ctx.body = formRowOf(form);
-  });
+  /** A person's mark on one call or form: its body checked, the change audited, its row answered. */
+  const markRoute = <S extends z.ZodType>(kind: 'call' | 'form', suffix: string, rule: Rule, schema: S, mark: (domain: DomainDoc, id: number, body: z.infer<S>, by: string) => Promise<unknown | null>) =>
+    router.put(`/domains/:domain/${kind}s/:${kind}Id/${suffix}`, can(rule, `${kind}.${suffix}`), parseBody, async (ctx) => {
+      const domain = await domainOf(c, ctx);
+      const body = valid(schema, bodyOf(ctx.request));
+      const param = ctx.params[`${kind}Id`];
+      const id = Number(param);
+      auditing(ctx, { [`${kind}Id`]: id, ...(body as object) });
+      const row = Number.isSafeInteger(id) ? await refusing(() => mark(domain, id, body, memberOf(ctx)._id)) : null;
+      if (!row) throw new ManageFailure(404, kind === 'call' ? `No call ${param} in this domain` : `No form submission ${param} in this domain`);
+      ctx.body = row;
+    });
+  const callRow = (domain: DomainDoc) => (call: CallDoc | null) => call && rowOf(call, domain);
+  markRoute('call', 'tags', RULES.tagCalls, tagsBody, (domain, id, { tags: names }, by) => marks.tagCall(domain, id, names, by).then(callRow(domain)));
+  markRoute('call', 'value', RULES.giveVerdicts, valueBody, (domain, id, { value }, by) => marks.valueCall(domain, id, value, by).then(callRow(domain)));
+  markRoute('form', 'tags', RULES.tagCalls, tagsBody, (domain, id, { tags: names }, by) => marks.tagForm(domain, id, names, by).then((form) => form && formRowOf(form)));
 }
