@@ -71,6 +71,16 @@ describe('rules in the back end', () => {
     expect(await page.locator('dl.facts').textContent()).toContain('said by rule Long spring calls');
     await page.screenshot({ path: path.join(ARTIFACTS, 'rules-call-page.png'), fullPage: true });
 
+    // The overview's table by tag counts it under its source and campaign.
+    await page.goto(`${s.collector.baseUrl}/manage/#/shop.test/overview`);
+    const byTag = page.getByTestId('tags');
+    await byTag.waitFor();
+    expect(await byTag.textContent()).toContain('Booked');
+    expect(await byTag.textContent()).toContain('spring (1)');
+    await byTag.screenshot({ path: path.join(ARTIFACTS, 'rules-overview-tags.png') });
+    await page.goto(`${s.collector.baseUrl}/manage/#/shop.test/call?id=${callId}`);
+    await marks.getByTestId('tag').filter({ hasText: 'Booked' }).waitFor();
+
     // The owner takes the tag off; the rule, run again on the same call, does not put it back.
     await marks.getByRole('button', { name: 'Remove the tag Booked' }).click();
     await expect.poll(() => marks.getByTestId('tag').count()).toBe(0);

@@ -110,6 +110,9 @@ describe('rules', () => {
     expect(tagged.body.calls.map((c: { callId: number }) => c.callId)).toEqual([long]);
     const csv = await owner.get(`/domains/shop.test/reports/calls.csv?from=${day(-1)}&to=${day(1)}`);
     expect(csv.text.split('\r\n').find((line: string) => line.startsWith(`${long},`))).toMatch(/,Booked,120$/);
+    // The overview counts the call under its tag, by source class and campaign.
+    const overview = await owner.get(`/domains/shop.test/reports/overview?from=${day(-1)}&to=${day(1)}`);
+    expect(overview.body.tags).toEqual([{ label: 'Booked', calls: 1, sources: { paid: 1 }, campaigns: [{ campaign: 'spring', calls: 1 }] }]);
     // The Google Ads file values the lead as the rule did.
     const file = await owner.get(`/domains/shop.test/reports/google-ads.csv?from=${day(-1)}&to=${day(1)}`);
     expect(file.text.split('\r\n').find((line: string) => line.startsWith('RULES1,'))).toMatch(/^RULES1,[^,]+,[^,]+,120,EUR$/);

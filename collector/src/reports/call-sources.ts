@@ -12,7 +12,7 @@ import { addPlaces, monthPlaces, PlaceRecount } from './counted-places.ts';
 import { creditOf, modelPrefix, TOUCH_MODELS, type Credited, type TouchModel } from './touch-models.ts';
 import type { ReportCollections } from './documents.ts';
 
-type Counted = Pick<CallDoc, 'domainId' | 'startedAt' | 'status' | 'source' | 'keyword' | 'firstCall' | 'lead' | 'lastTouch' | 'firstTouch' | 'lastNonDirect' | 'verdict' | 'transcript'>;
+type Counted = Pick<CallDoc, 'domainId' | 'startedAt' | 'status' | 'source' | 'keyword' | 'firstCall' | 'lead' | 'lastTouch' | 'firstTouch' | 'lastNonDirect' | 'verdict' | 'transcript' | 'tags'>;
 
 /** The one name of the source of a call no visit led to, in every report and in the CSV. */
 export const UNATTRIBUTED = 'unattributed';
@@ -44,22 +44,29 @@ function shareOf(call: Counted | null, timeZone: string): Share | null {
   const apart = countedApart(call);
   if (apart) return { domainId: call.domainId, day: localTime(call.startedAt, timeZone).day, places: [apart] };
   const counted = ['total', ...TOUCH_MODELS.flatMap((model) => creditedPlaces(call, model))];
-  const places = [...counted, ...(call.status === 'SUCCESS' ? ['answered'] : []), ...(call.firstCall ? counted.map((place) => `new.${place}`) : []), ...(call.lead ? counted.map((place) => `lead.${place}`) : []), ...keyPhrasePlaces(call)];
+  const places = [...counted, ...(call.status === 'SUCCESS' ? ['answered'] : []), ...(call.firstCall ? counted.map((place) => `new.${place}`) : []), ...(call.lead ? counted.map((place) => `lead.${place}`) : []), ...labelPlaces(call)];
   return { domainId: call.domainId, day: localTime(call.startedAt, timeZone).day, places };
 }
 
-/** Ours (transcripts/): a call under each key phrase label heard in it: `kp.<label>`, and by each
- * touch model's source class (`kps.<label>.<class>`) and campaign (`kpc.<label>.<campaign>`). */
-function keyPhrasePlaces(call: Counted): string[] {
-  const labels = call.transcript?.status === 'ready' ? call.transcript.keyPhrases : [];
+/** Where a call is counted under each of its labels: the key phrases heard (transcripts/) and its tags (rules/). */
+export const LABEL_COUNTERS = { keyPhrases: ['kp', 'kps', 'kpc'], tags: ['tg', 'tgs', 'tgc'] } as const;
+
+/** Ours: a call under each key phrase label heard in it and each of its tags: `kp.<label>` (`tg.<tag>`),
+ * and by each touch model's source class (`kps.<label>.<class>`) and campaign (`kpc.<label>.<campaign>`). */
+function labelPlaces(call: Counted): string[] {
+  const heard = call.transcript?.status === 'ready' ? call.transcript.keyPhrases : [];
+  return [...placesOfLabels(call, heard, LABEL_COUNTERS.keyPhrases), ...placesOfLabels(call, call.tags ?? [], LABEL_COUNTERS.tags)];
+}
+
+function placesOfLabels(call: Counted, labels: string[], [all, bySource, byCampaign]: readonly [string, string, string]): string[] {
   return labels.flatMap((label) => {
     const k = keyOf(label);
     return [
-      `kp.${k}`,
+      `${all}.${k}`,
       ...TOUCH_MODELS.flatMap((model) => {
         const { source, campaign } = creditOf(call, model);
         const p = modelPrefix(model);
-        return [`${p}kps.${k}.${sourceClassOf(source)}`, ...(campaign ? [`${p}kpc.${k}.${keyOf(campaign)}`] : [])];
+        return [`${p}${bySource}.${k}.${sourceClassOf(source)}`, ...(campaign ? [`${p}${byCampaign}.${k}.${keyOf(campaign)}`] : [])];
       }),
     ];
   });
@@ -90,7 +97,7 @@ export class CallSources {
   async rebuild(domainId: string, timeZone: string): Promise<number> {
     const recount = new PlaceRecount();
     const touchFields = ['source', 'keyword', 'campaign', 'landingUrl'];
-    const projection = { domainId: 1, startedAt: 1, status: 1, source: 1, keyword: 1, firstCall: 1, lead: 1, 'verdict.value': 1, 'transcript.status': 1, 'transcript.keyPhrases': 1, ...Object.fromEntries(['lastTouch', 'firstTouch', 'lastNonDirect'].flatMap((touch) => touchFields.map((f) => [`${touch}.${f}`, 1]))) };
+    const projection = { domainId: 1, startedAt: 1, status: 1, source: 1, keyword: 1, firstCall: 1, lead: 1, 'verdict.value': 1, 'transcript.status': 1, 'transcript.keyPhrases': 1, tags: 1, ...Object.fromEntries(['lastTouch', 'firstTouch', 'lastNonDirect'].flatMap((touch) => touchFields.map((f) => [`${touch}.${f}`, 1]))) };
     for await (const call of this.c.calls.find({ domainId, status: { $ne: null } }, { projection, batchSize: 10_000 })) {
       const share = shareOf(call, timeZone)!;
       recount.add(share.day, share.places, monthPlaces(share.places, CALL_MONTH_COUNTS));

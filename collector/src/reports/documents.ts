@@ -32,6 +32,10 @@ export interface CallSourceCounts {
   kp?: Record<string, number>;
   kps?: Record<string, Record<string, number>>;
   kpc?: Record<string, Record<string, number>>;
+  /** Ours (rules/): calls by tag; by source class and campaign in `tgs`, `tgc`. */
+  tg?: Record<string, number>;
+  tgs?: Record<string, Record<string, number>>;
+  tgc?: Record<string, Record<string, number>>;
 }
 
 /** Form submissions of a day: all but spam (`total`), spam, and the leads among them as calls are counted. */
@@ -50,6 +54,8 @@ export interface CreditedCounts {
   /** Ours (transcripts/): calls by key phrase label heard, then by source class, or by campaign key. */
   kps?: Record<string, Record<string, number>>;
   kpc?: Record<string, Record<string, number>>;
+  tgs?: Record<string, Record<string, number>>;
+  tgc?: Record<string, Record<string, number>>;
 }
 
 interface TouchCounts {

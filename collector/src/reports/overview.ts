@@ -54,6 +54,8 @@ export interface Overview {
   /** Ours (transcripts/): the calls in which each key phrase label was heard, by source class and by
    * campaign as the model credits them, the most heard first. */
   keyPhrases: KeyPhraseRow[];
+  /** Ours (rules/): calls by tag, by source class and campaign as the model credits them, the most first. */
+  tags: KeyPhraseRow[];
   /** Ours: the period of the same length just before, to compare with: its totals and its days. */
   previous?: { from: string; to: string; totals: Overview['totals']; days: Overview['days'] };
 }
@@ -90,7 +92,7 @@ export async function overview(c: ReportCollections, domain: { _id: string; curr
   // totals' calls from a view are the last touch's `calls.src`, whatever the model.
   const tableFields = DIMENSIONS.flatMap((d) => [DAY_FIELD[d], `calls.${p}${DAY_FIELD[d]}`, `calls.new.${p}${DAY_FIELD[d]}`, `calls.lead.${p}${DAY_FIELD[d]}`, `forms.lead.${p}${DAY_FIELD[d]}`]);
   const [days, monthTables, edges] = await Promise.all([
-    traffic.read(domain._id, from, to, { visits: 1, views: 1, src: 1, sales: 1, 'calls.total': 1, 'calls.answered': 1, 'calls.blocked': 1, 'calls.spam': 1, 'calls.src': 1, [`calls.${p}src`]: 1, 'calls.new.total': 1, [`calls.new.${p}src`]: 1, 'calls.lead.total': 1, [`calls.lead.${p}src`]: 1, 'forms.total': 1, 'forms.spam': 1, 'forms.lead.total': 1, [`forms.lead.${p}src`]: 1, 'leadPeople.total': 1, [`leadPeople.${p}src`]: 1, 'calls.kp': 1, [`calls.${p}kps`]: 1, [`calls.${p}kpc`]: 1 }),
+    traffic.read(domain._id, from, to, { visits: 1, views: 1, src: 1, sales: 1, 'calls.total': 1, 'calls.answered': 1, 'calls.blocked': 1, 'calls.spam': 1, 'calls.src': 1, [`calls.${p}src`]: 1, 'calls.new.total': 1, [`calls.new.${p}src`]: 1, 'calls.lead.total': 1, [`calls.lead.${p}src`]: 1, 'forms.total': 1, 'forms.spam': 1, 'forms.lead.total': 1, [`forms.lead.${p}src`]: 1, 'leadPeople.total': 1, [`leadPeople.${p}src`]: 1, 'calls.kp': 1, [`calls.${p}kps`]: 1, [`calls.${p}kpc`]: 1, 'calls.tg': 1, [`calls.${p}tgs`]: 1, [`calls.${p}tgc`]: 1 }),
     withTables ? new DimensionMonths(c).read(domain._id, months, model) : null,
     withTables ? traffic.readDays(domain._id, edgeDays, Object.fromEntries(tableFields.map((f) => [f, 1]))) : [],
   ]);
@@ -147,19 +149,20 @@ export async function overview(c: ReportCollections, domain: { _id: string; curr
     keywords: table('keyword').map(({ name, ...r }) => ({ keyword: name, ...r })),
     campaigns: table('campaign').map(({ name, ...r }) => ({ campaign: name, ...r })),
     landingPages: table('landingPage').map(({ name, ...r }) => ({ path: name, ...r })),
-    keyPhrases: keyPhraseRows(days.map((day) => ({ kp: day.calls?.kp, kps: credited(day.calls)?.kps, kpc: credited(day.calls)?.kpc }))),
+    keyPhrases: labelRows(days.map((day) => ({ all: day.calls?.kp, bySource: credited(day.calls)?.kps, byCampaign: credited(day.calls)?.kpc }))),
+    tags: labelRows(days.map((day) => ({ all: day.calls?.tg, bySource: credited(day.calls)?.tgs, byCampaign: credited(day.calls)?.tgc }))),
   };
 }
 
-/** The key phrase table: each label's calls, by source class and campaign. */
-function keyPhraseRows(days: Pick<CreditedCounts & { kp?: Record<string, number> }, 'kp' | 'kps' | 'kpc'>[]): KeyPhraseRow[] {
+/** A table of labels (key phrases heard, tags): each label's calls, by source class and campaign. */
+function labelRows(days: { all?: Record<string, number> | undefined; bySource?: Record<string, Record<string, number>> | undefined; byCampaign?: Record<string, Record<string, number>> | undefined }[]): KeyPhraseRow[] {
   const rows = new Map<string, { calls: number; sources: Map<string, number>; campaigns: Map<string, number> }>();
   const rowOf = (key: string) => rows.get(key) ?? rows.set(key, { calls: 0, sources: new Map(), campaigns: new Map() }).get(key)!;
   const addTo = (into: Map<string, number>, key: string, n: number) => into.set(key, (into.get(key) ?? 0) + n);
   for (const day of days) {
-    for (const [key, n] of Object.entries(day.kp ?? {})) rowOf(key).calls += n;
-    for (const [key, bySource] of Object.entries(day.kps ?? {})) for (const [source, n] of Object.entries(bySource)) addTo(rowOf(key).sources, source, n);
-    for (const [key, byCampaign] of Object.entries(day.kpc ?? {})) for (const [campaign, n] of Object.entries(byCampaign)) addTo(rowOf(key).campaigns, campaign, n);
+    for (const [key, n] of Object.entries(day.all ?? {})) rowOf(key).calls += n;
+    for (const [key, bySource] of Object.entries(day.bySource ?? {})) for (const [source, n] of Object.entries(bySource)) addTo(rowOf(key).sources, source, n);
+    for (const [key, byCampaign] of Object.entries(day.byCampaign ?? {})) for (const [campaign, n] of Object.entries(byCampaign)) addTo(rowOf(key).campaigns, campaign, n);
   }
   return [...rows.entries()]
     .filter(([, r]) => r.calls > 0)

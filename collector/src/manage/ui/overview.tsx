@@ -95,21 +95,23 @@ export function OverviewBody({ data, route, clock, callsLog = false }: { data: O
           {data.landingPages.length ? <Table first="Page" rows={data.landingPages.map((r) => ({ ...r, name: r.path }))} sales={sales} forms={forms} currency={data.currency} /> : <p class="muted">No visit yet: a landing page is the first page of a visit.</p>}
         </div>
       </div>
-      {(data.keyPhrases?.length ?? 0) > 0 && <KeyPhrasesTable rows={data.keyPhrases} />}
+      {(data.keyPhrases?.length ?? 0) > 0 && <LabelsTable rows={data.keyPhrases} title="Heard in calls" first="Key phrase" testId="key-phrases" />}
+      {(data.tags?.length ?? 0) > 0 && <LabelsTable rows={data.tags} title="Calls by tag" first="Tag" testId="tags" />}
     </>
   );
 }
 
-/** Calls by the key phrases heard in their transcripts, by source class and by campaign (issue 54). */
-function KeyPhrasesTable({ rows }: { rows: Overview['keyPhrases'] }) {
+/** Calls by the key phrases heard in their transcripts (issue 54), or by tag (issue 55), by source
+ * class and by campaign as the touch model credits them. */
+function LabelsTable({ rows, title, first, testId }: { rows: Overview['keyPhrases']; title: string; first: string; testId: string }) {
   const classes = [...new Set(rows.flatMap((r) => Object.keys(r.sources)))];
   return (
-    <div class="card flush" data-testid="key-phrases">
-      <h2>Heard in calls</h2>
+    <div class="card flush" data-testid={testId}>
+      <h2>{title}</h2>
       <table>
         <thead>
           <tr>
-            <th>Key phrase</th>
+            <th>{first}</th>
             <th class="num">Calls</th>
             {classes.map((c) => (
               <th class="num">{SOURCE_NAMES[c] ?? c}</th>
