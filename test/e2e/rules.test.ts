@@ -59,7 +59,15 @@ describe('rules in the back end', () => {
     expect(await card.getByTestId('rule-preview').textContent()).toContain(`call ${earlier}`);
     expect(await card.getByTestId('rule-preview').textContent()).toContain('tagged Booked, value 120, verdict lead');
     expect((await s.t.c.calls.findOne({ _id: earlier }))!.tags ?? []).toEqual([]);
+    // Applied to today's past calls in the background, then undone: the earlier call is marked, then as it was.
+    const past = card.getByTestId('past-calls');
+    await past.getByRole('button', { name: 'Apply' }).click();
+    await expect.poll(() => past.getByTestId('run').textContent(), { timeout: 15_000 }).toContain('Last run: done, 1 tested, 1 changed');
+    expect((await s.t.c.calls.findOne({ _id: earlier }))!).toMatchObject({ tags: ['Booked'], value: 120 });
     await card.screenshot({ path: path.join(ARTIFACTS, 'rules-settings.png') });
+    await past.getByRole('button', { name: 'Undo' }).click();
+    await expect.poll(() => past.getByTestId('run').textContent(), { timeout: 15_000 }).toContain('undone');
+    expect((await s.t.c.calls.findOne({ _id: earlier }))!).toMatchObject({ tags: [], value: null });
 
     // A matching call: tagged, valued and a lead by the rule, shown on its page.
     const callId = await call('rules-e2e-match', 90);

@@ -1,7 +1,7 @@
 // A domain's rules and the account's tags, on the settings page (owners and admins): each rule in
 // order with what it does, switched on or off, previewed over the last 30 days, edited or deleted;
 // a new rule written one condition and one action a line (rule-text.ts); a new tag and its colour.
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { api, get } from './api.ts';
 import { TagChips, useAccountTags } from './call-marks.tsx';
 import { phone } from './format.ts';
@@ -80,6 +80,7 @@ export function RulesCard({ path }: { path: string }) {
             <div>
               then {rule.actions.map(actionText).join(', ')}
             </div>
+            <PastCalls path={`${path}/rules/${rule.id}`} act={act} />
           </li>
         ))}
       </ul>
@@ -144,5 +145,50 @@ export function RulesCard({ path }: { path: string }) {
         <input name="tag" required maxLength={40} placeholder="A new tag" aria-label="A new tag" /> <input name="colour" type="color" defaultValue="#2563eb" aria-label="Its colour" /> <button type="submit">Make the tag</button>
       </form>
     </div>
+  );
+}
+
+interface Run {
+  id: string;
+  state: 'running' | 'done' | 'undoing' | 'undone';
+  checked: number;
+  changed: number;
+  capped: boolean;
+  restored: number;
+  by: string;
+}
+
+/** "Apply to past calls" over chosen days, in the background; the latest run, and its undo. */
+function PastCalls({ path, act }: { path: string; act: (work: () => Promise<unknown>, done: string) => Promise<void> }) {
+  const runs = useLoad(() => get<{ runs: Run[] }>(`${path}/runs`), [path]);
+  const latest = runs.data?.runs[0];
+  // A run goes on in the background: looked at again until it ends.
+  useEffect(() => {
+    if (latest?.state !== 'running' && latest?.state !== 'undoing') return;
+    const timer = setTimeout(runs.reload, 1000);
+    return () => clearTimeout(timer);
+  }, [latest?.id, latest?.state, latest?.checked]);
+  const today = new Date().toISOString().slice(0, 10);
+  async function apply(event: Event) {
+    event.preventDefault();
+    const f = new FormData(event.target as HTMLFormElement);
+    await act(() => api('POST', `${path}/apply`, { from: String(f.get('from')), to: String(f.get('to')) }), 'Applying the rule to past calls, in the background.');
+    runs.reload();
+  }
+  return (
+    <form class="inline" onSubmit={apply} data-testid="past-calls">
+      <span class="muted">Apply to past calls from</span> <input type="date" name="from" required aria-label="From" defaultValue={today} /> <span class="muted">to</span> <input type="date" name="to" required aria-label="To" defaultValue={today} /> <button type="submit">Apply</button>{' '}
+      {latest && (
+        <span data-testid="run">
+          Last run: {latest.state}, {latest.checked} tested, {latest.changed} changed{latest.capped ? ' (stopped at the limit)' : ''}
+          {latest.state === 'undone' && `, ${latest.restored} put back`}{' '}
+          {latest.state === 'done' && (
+            <button type="button" onClick={() => act(async () => { await api('POST', `${path}/runs/${latest.id}/undo`); runs.reload(); }, 'Undoing the run, in the background.')}>
+              Undo
+            </button>
+          )}
+        </span>
+      )}
+    </form>
   );
 }
