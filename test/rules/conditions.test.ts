@@ -27,7 +27,7 @@ describe("a rule's conditions", () => {
   });
 
   it("read the call: number, pool, duration, outcome, first call, the caller's country and area", () => {
-    expect(holds({ field: 'trackingNumber', op: 'is', value: '04 00 00 00 01' }, { field: 'pool', op: 'is', value: 9 }, { field: 'duration', op: 'atLeast', value: 95 }, { field: 'duration', op: 'atMost', value: 95 })).toBe(true);
+    expect(holds({ field: 'trackingNumber', op: 'is', value: '0400000001' }, { field: 'pool', op: 'is', value: 9 }, { field: 'duration', op: 'atLeast', value: 95 }, { field: 'duration', op: 'atMost', value: 95 })).toBe(true);
     expect(holds({ field: 'answered', op: 'is', value: true }, { field: 'firstCall', op: 'is', value: true }, { field: 'callerCountry', op: 'is', value: 'FR' }, { field: 'callerArea', op: 'startsWith', value: '01' })).toBe(true);
     expect(holds({ field: 'callerArea', op: 'startsWith', value: '04' })).toBe(false);
     expect(holds({ field: 'duration', op: 'atLeast', value: 96 })).toBe(false);

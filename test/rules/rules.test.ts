@@ -77,6 +77,11 @@ describe('rules', () => {
       expect(answer.body.error).toContain(error);
     }
     expect(await s.t.c.rules.countDocuments()).toBe(0);
+    // A number called is read as the domain's numbers are, and kept in their form.
+    const numbered = await owner.call('POST', '/domains/shop.test/rules', { name: 'Number', moment: 'call-ended', conditions: [{ field: 'trackingNumber', op: 'is', value: '+33 1 23 45 67 89' }], actions: [{ type: 'push' }] });
+    expect(numbered.body.conditions).toEqual([{ field: 'trackingNumber', op: 'is', value: '0123456789' }]);
+    expect((await owner.call('DELETE', `/domains/shop.test/rules/${numbered.body.id}`)).status).toBe(204);
+    expect((await owner.call('POST', '/domains/shop.test/rules', { name: 'Number', moment: 'call-ended', conditions: [{ field: 'trackingNumber', op: 'is', value: 'call me' }], actions: [{ type: 'push' }] })).body).toEqual({ error: 'conditions.0.value: must be a phone number' });
   });
 
   it('tags, values and qualifies a matching call, posts to the chat in Slack format and pushes `rule`', async () => {

@@ -24,6 +24,9 @@ export interface FormRow {
   spam: FormSpamReason | null;
   verdict: FormVerdict | null;
   personId: number | null;
+  /** Ours (rules/): its tags and a lead's value. */
+  tags: string[];
+  value: number | null;
 }
 
 export const rowOf = (f: FormDoc): FormRow => ({
@@ -38,6 +41,8 @@ export const rowOf = (f: FormDoc): FormRow => ({
   spam: f.spam,
   verdict: f.verdict ?? null,
   personId: f.personId,
+  tags: f.tags ?? [],
+  value: f.value ?? null,
 });
 
 export interface FormFilters {

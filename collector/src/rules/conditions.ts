@@ -20,7 +20,8 @@ export function conditionHolds(condition: RuleCondition, s: RuleSubject): boolea
       return value === wanted || (condition.field === 'source' && s.sourceName === wanted);
     }
     case 'trackingNumber':
-      return s.call?.trackingNumber === condition.value.replace(/\D/g, '');
+      // Kept in the canonical form when the rule was written (rule-store.ts).
+      return s.call?.trackingNumber === condition.value;
     case 'pool':
       return s.call?.pool === condition.value;
     case 'duration':

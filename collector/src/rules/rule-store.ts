@@ -2,12 +2,16 @@
 // webhook at a public https address outside development, conditions that can match), at most
 // MAX_RULES a domain, kept in order.
 import { randomUUID } from 'node:crypto';
+import { canonicalIn, DEFAULT_COUNTRY } from '../domains/phone-numbers.ts';
 import { privateAddressOf } from '../webhooks/public-address.ts';
 import type { RuleCollections, RuleDoc } from './documents.ts';
 import { MAX_RULES, neverMatches, type RuleBody } from './rule-input.ts';
 import { Tags } from './tags.ts';
 
 export class RuleRefused extends Error {}
+
+/** What a rule is checked against: its account's tags, its country's numbers. */
+type RuleDomain = { _id: string; accountId: string; country?: string };
 
 export class RuleStore {
   private readonly tags: Tags;
@@ -28,8 +32,8 @@ export class RuleStore {
     return this.c.rules.findOne({ _id: ruleId, domainId });
   }
 
-  async create(domain: { _id: string; accountId: string }, body: RuleBody, by: string, now = new Date()): Promise<RuleDoc> {
-    const checked = await this.checked(domain.accountId, body);
+  async create(domain: RuleDomain, body: RuleBody, by: string, now = new Date()): Promise<RuleDoc> {
+    const checked = await this.checked(domain, body);
     const last = await this.c.rules.find({ domainId: domain._id }, { sort: { position: -1 }, limit: 1, projection: { position: 1 } }).toArray();
     if ((await this.c.rules.countDocuments({ domainId: domain._id }, { limit: MAX_RULES })) >= MAX_RULES) throw new RuleRefused(`a domain has at most ${MAX_RULES} rules`);
     const rule: RuleDoc = { _id: `rule_${randomUUID()}`, domainId: domain._id, ...checked, position: (last[0]?.position ?? 0) + 1, createdAt: now, updatedAt: now, updatedBy: by };
@@ -37,8 +41,8 @@ export class RuleStore {
     return rule;
   }
 
-  async update(domain: { _id: string; accountId: string }, ruleId: string, body: RuleBody, by: string, now = new Date()): Promise<RuleDoc | null> {
-    const checked = await this.checked(domain.accountId, body);
+  async update(domain: RuleDomain, ruleId: string, body: RuleBody, by: string, now = new Date()): Promise<RuleDoc | null> {
+    const checked = await this.checked(domain, body);
     return this.c.rules.findOneAndUpdate({ _id: ruleId, domainId: domain._id }, { $set: { ...checked, updatedAt: now, updatedBy: by } }, { returnDocument: 'after' });
   }
 
@@ -47,7 +51,15 @@ export class RuleStore {
   }
 
   /** The rule as stored: its tags as the account writes them; refused with the field that is wrong. */
-  private async checked(accountId: string, body: RuleBody): Promise<RuleBody> {
+  private async checked({ accountId, country }: RuleDomain, rule: RuleBody): Promise<RuleBody> {
+    // A number called is kept as the domain's numbers are (canonicalIn), whatever form it was typed in.
+    const conditions = rule.conditions.map((condition, i) => {
+      if (condition.field !== 'trackingNumber') return condition;
+      const digits = canonicalIn(condition.value, country ?? DEFAULT_COUNTRY);
+      if (!digits) throw new RuleRefused(`conditions.${i}.value: must be a phone number`);
+      return { ...condition, value: digits };
+    });
+    const body = { ...rule, conditions };
     const never = neverMatches(body);
     if (never) throw new RuleRefused(never);
     const actions = [];

@@ -1,5 +1,6 @@
 // The forms log: each submission with what led to it, its contact fields (as text), lead or spam and
 // a person's verdict, pages with a count, and a link to the person's timeline.
+import { TagChips, useAccountTags } from './call-marks.tsx';
 import type { FormRow } from '../../reports/forms-log.ts';
 import { get, withQuery } from './api.ts';
 import { count, UNATTRIBUTED, when } from './format.ts';
@@ -19,10 +20,11 @@ export function FormsScreen({ route }: { route: Route }) {
   const clock = useClock(route.domain);
   const domain = encodeURIComponent(route.domain!);
   const page = Number(route.query.page || 1);
-  const filters = { ...rangeQuery(route), source: route.query.source, lead: route.query.lead, spam: route.query.spam };
+  const filters = { ...rangeQuery(route), source: route.query.source, lead: route.query.lead, spam: route.query.spam, tag: route.query.tag };
   const { data, error, reload } = useLoad(() => get<{ forms: FormRow[]; hasMore: boolean; total: number; totalCapped: boolean; pageSize: number }>(withQuery(`/domains/${domain}/reports/forms`, { ...filters, page })), [route.domain, JSON.stringify(filters), page]);
   const set = (query: Record<string, string>) => navigate({ ...route, query: { ...route.query, page: '', ...query } });
   const who = useWho();
+  const tags = useAccountTags();
   return (
     <section>
       <ReportHeading title="Forms" route={route} />
@@ -30,6 +32,7 @@ export function FormsScreen({ route }: { route: Route }) {
         <QuerySelect label="Source" name="source" route={route} set={set} choices={sourceChoices(SOURCES.filter((s) => s !== 'offline'))} />
         <QuerySelect label="Leads" name="lead" route={route} set={set} choices={LEAD_CHOICES} />
         <QuerySelect label="Spam" name="spam" route={route} set={set} choices={[['', 'Spam or not'], ['false', 'No spam'], ['true', 'Spam only']]} />
+        {(tags.data?.tags.length ?? 0) > 0 && <QuerySelect label="Tag" name="tag" route={route} set={set} choices={[['', 'Any tag'], ...tags.data!.tags.map((t): [string, string] => [t.name, t.name])]} />}
         <span class="spacer" />
         {may.readReports(who) && (
           <a class="button" href={withQuery(`/manage/api/domains/${domain}/reports/forms.csv`, filters)} download>
@@ -48,7 +51,14 @@ export function FormsScreen({ route }: { route: Route }) {
               {data.forms.map((f) => (
                 <tr data-form={f.formId}>
                   <td class="nowrap">{when(f.submittedAt as unknown as string, clock)}</td>
-                  <td>{f.source ?? UNATTRIBUTED}</td>
+                  <td>
+                    {f.source ?? UNATTRIBUTED}
+                    {f.tags.length > 0 && (
+                      <div>
+                        <TagChips names={f.tags} tags={tags.data?.tags ?? []} />
+                      </div>
+                    )}
+                  </td>
                   <td>{f.keyword ?? ''}</td>
                   <td>
                     <dl class="fields">
