@@ -7,6 +7,7 @@ import { WarningWatch } from '../../collector/src/alerts/warning-watch.ts';
 import { dayKey } from '../../collector/src/data/call-days.ts';
 import { addDays, localTime } from '../../collector/src/domains/time-zone.ts';
 import { Outbox } from '../../collector/src/webhooks/outbox.ts';
+import type { OutboxDoc } from '../../collector/src/webhooks/documents.ts';
 import { Mailing } from '../../collector/src/alerts/mailing.ts';
 import { seed, startCollector, testDatabase, type RunningCollector, type TestDatabase } from '../helpers/collector.ts';
 import { trackingFixture, viewParams } from '../helpers/fixtures.ts';
@@ -40,6 +41,12 @@ afterAll(async () => {
 /** The mails that arrive after `before` of them, once there are `count`. */
 async function next(before: number, count: number): Promise<ParsedMail[]> {
   return (await inbox.received(before + count)).slice(before);
+}
+
+
+/** An outbox message of the test account first tried at `since` and retried an hour from now. */
+function failingSince(since: Date, message: Pick<OutboxDoc, '_id' | 'stream' | 'kind' | 'label' | 'url' | 'body' | 'attempts'>): OutboxDoc {
+  return { accountId: 'Test account', contentType: 'application/json', signed: false, createdAt: since, enqueuedAt: since.getTime(), firstAttemptAt: since, nextAttemptAt: new Date(Date.now() + HOUR), claimedBy: null, claimedUntil: new Date(0), ...message };
 }
 
 describe('warnings', () => {
@@ -104,7 +111,7 @@ describe('warnings', () => {
     const before = inbox.messages.length;
     const longAgo = new Date(Date.now() - 2 * HOUR);
     // A push its receiver has refused since two hours ago, retried later.
-    await t.c.outbox.insertOne({ _id: 'msg_failing', accountId: 'Test account', stream: 'call:1', kind: 'webhook', label: 'call', url: 'https://hooks.shop.test/', contentType: 'application/json', body: '{}', signed: false, createdAt: longAgo, enqueuedAt: longAgo.getTime(), attempts: 9, firstAttemptAt: longAgo, nextAttemptAt: new Date(Date.now() + HOUR), claimedBy: null, claimedUntil: new Date(0) });
+    await t.c.outbox.insertOne(failingSince(longAgo, { _id: 'msg_failing', stream: 'call:1', kind: 'webhook', label: 'call', url: 'https://hooks.shop.test/', body: '{}', attempts: 9 }));
     await watch.tick(new Date());
     const [started] = await next(before, 1);
     expect(started!.subject).toBe('RingTrail: the webhook of Test account has failed for over an hour');
@@ -119,7 +126,7 @@ describe('warnings', () => {
     const before = inbox.messages.length;
     const longAgo = new Date(Date.now() - 2 * HOUR);
     // A call's transcript the engine has refused since two hours ago, retried later.
-    await t.c.outbox.insertOne({ _id: 'transcript_77', accountId: 'Test account', stream: 'transcript:77', kind: 'transcript', label: 'transcript', url: 'transcribe:engine', contentType: 'application/json', body: '{"callId":77}', signed: false, createdAt: longAgo, enqueuedAt: longAgo.getTime(), attempts: 12, firstAttemptAt: longAgo, nextAttemptAt: new Date(Date.now() + HOUR), claimedBy: null, claimedUntil: new Date(0) });
+    await t.c.outbox.insertOne(failingSince(longAgo, { _id: 'transcript_77', stream: 'transcript:77', kind: 'transcript', label: 'transcript', url: 'transcribe:engine', body: '{"callId":77}', attempts: 12 }));
     await t.c.deliveryLog.insertOne({ _id: 'transcript_77#12', messageId: 'transcript_77', accountId: 'Test account', stream: 'transcript:77', kind: 'transcript', label: 'transcript', attempt: 12, at: new Date(), httpStatus: 503, error: 'the engine answered 503: overloaded', outcome: 'retrying', body: '{"callId":77}' });
     await watch.tick(new Date());
     await watch.tick(new Date(Date.now() + 60_000)); // going on: not said again

@@ -40,6 +40,8 @@ export interface RuleRunDoc {
   domainId: string;
   ruleId: string;
   ruleName: string;
+  /** What it runs over: the moment's calls, or forms (a `form-sent` rule's). */
+  of: 'calls' | 'forms';
   /** The period, [from, to). */
   from: Date;
   to: Date;

@@ -12,7 +12,8 @@ import { ruleMatches } from './conditions.ts';
 import type { RuleDoc } from './documents.ts';
 import { applyRule } from './marks.ts';
 import { callMarkState, formMarkState } from './rule-runner.ts';
-import { callSubject, formSubject, type SubjectContext } from './subject.ts';
+import { callSubject, formSubject } from './subject.ts';
+import { subjectContexts } from './subject-context.ts';
 
 export const PREVIEW_DAYS = 30;
 const PREVIEW_SCAN = 5_000;
@@ -43,35 +44,23 @@ export interface Preview {
 export async function previewRule(c: DomainCollections & TelephonyCollections & FormCollections & PeopleCollections, domain: DomainDoc, rule: RuleDoc, now = new Date()): Promise<Preview> {
   const from = new Date(now.getTime() - PREVIEW_DAYS * 86_400_000);
   const shown = (phone: string | null) => (phone ? maskCaller(nationalOf(phone, countryOf(domain)), domain.callerPrivacy) : null);
-  const pools = new Map((await c.trackingNumbers.find({ domainId: domain._id }, { projection: { type: 1 } }).toArray()).map((n) => [n._id, n.type]));
-  const firstLeads = async (personIds: (number | null | undefined)[]) => {
-    const ids = [...new Set(personIds.filter((id): id is number => typeof id === 'number'))];
-    const people = ids.length ? await c.people.find({ _id: { $in: ids } }, { projection: { firstLead: 1 } }).toArray() : [];
-    return new Map(people.flatMap((p) => (p.firstLead ? [[p._id, Number(p.firstLead.entry.split('|')[2])] as const] : [])));
-  };
-  const context = (trackingNumber: string | null, personId: number | null | undefined, leads: Map<number, number>): SubjectContext => ({
-    timeZone: domain.timeZone,
-    country: countryOf(domain),
-    pool: trackingNumber ? (pools.get(trackingNumber) ?? null) : null,
-    firstLeadAt: typeof personId === 'number' ? (leads.get(personId) ?? null) : null,
-  });
   const matches: PreviewMatch[] = [];
   let checked = 0;
   if (rule.moment === 'form-sent') {
     const forms = await c.forms.find({ domainId: domain._id, submittedAt: { $gte: from, $lt: now }, spam: null }, { sort: { submittedAt: -1 }, limit: PREVIEW_SCAN }).toArray();
-    const leads = await firstLeads(forms.map((f) => f.personId));
+    const contextOf = await subjectContexts(c, domain, [rule], forms.map((f) => ({ trackingNumber: null, personId: f.personId })));
     checked = forms.length;
     for (const form of forms) {
-      if (!ruleMatches(rule, formSubject(form, context(null, form.personId, leads)))) continue;
+      if (!ruleMatches(rule, formSubject(form, contextOf(null, form.personId)))) continue;
       matches.push({ kind: 'form', id: form._id, at: wallClock(form.submittedAt, domain.timeZone), phone: shown(form.phone), source: form.source, actions: applyRule(formMarkState(form), rule, now).entries.map((e) => e.what) });
     }
   } else {
     const filter = rule.moment === 'transcript-ready' ? { 'transcript.status': 'ready' as const } : { status: { $ne: null } };
     const calls = await c.calls.find({ domainId: domain._id, startedAt: { $gte: from, $lt: now }, ...filter }, { sort: { startedAt: -1 }, limit: PREVIEW_SCAN }).toArray();
-    const leads = await firstLeads(calls.map((call) => call.personId));
+    const contextOf = await subjectContexts(c, domain, [rule], calls);
     checked = calls.length;
     for (const call of calls) {
-      if (!ruleMatches(rule, callSubject(call, context(call.trackingNumber, call.personId, leads)))) continue;
+      if (!ruleMatches(rule, callSubject(call, contextOf(call.trackingNumber, call.personId)))) continue;
       matches.push({ kind: 'call', id: call._id, at: wallClock(call.startedAt, domain.timeZone), phone: shown(call.caller), source: call.source, actions: applyRule(callMarkState(call), rule, now).entries.map((e) => e.what) });
     }
   }

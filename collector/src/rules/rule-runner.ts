@@ -4,7 +4,7 @@
 // in one compare-and-set of the call or form, each change in its history; then each matched rule's
 // chat message and `rule` push are queued in the outbox, with ids that make a second run send nothing.
 import type { DomainCollections, DomainDoc } from '../domains/documents.ts';
-import { countryOf } from '../domains/phone-numbers.ts';
+import { DEFAULT_LEAD_RULE } from '../domains/lead-rule.ts';
 import type { FormCollections, FormDoc } from '../forms/documents.ts';
 import type { FormWrites } from '../forms/form-writes.ts';
 import type { PeopleCollections } from '../people/documents.ts';
@@ -20,7 +20,8 @@ import type { RuleCollections, RuleDoc } from './documents.ts';
 import { applyRule, markState, withEntries, type MarkChange, type MarkState } from './marks.ts';
 import { chatMessage, chatOutbox, rulePush, takenOf, type Matched } from './notices.ts';
 import type { RuleMoment } from './rule-input.ts';
-import { callSubject, formSubject, type SubjectContext } from './subject.ts';
+import { callSubject, formSubject } from './subject.ts';
+import { subjectContexts } from './subject-context.ts';
 
 type RunnerCollections = RuleCollections & DomainCollections & TelephonyCollections & FormCollections & PeopleCollections & TeamCollections & WebhookCollections;
 
@@ -75,26 +76,16 @@ export class RuleRunner {
     return this.c.rules.find({ domainId, moment, enabled: true }, { sort: { position: 1 } }).toArray();
   }
 
-  /** What the subject's conditions need beyond the document: read only when a rule asks for it. */
-  async contextOf(domain: DomainDoc, rules: RuleDoc[], trackingNumber: string | null, personId: number | null | undefined): Promise<SubjectContext> {
-    const asks = (field: string) => rules.some((rule) => rule.conditions.some((c) => c.field === field));
-    const number = trackingNumber && asks('pool') ? await this.c.trackingNumbers.findOne({ _id: trackingNumber, domainId: domain._id }, { projection: { type: 1 } }) : null;
-    const person = personId && asks('hadLead') ? await this.c.people.findOne({ _id: personId }, { projection: { firstLead: 1 } }) : null;
-    // A first lead's entry is `<person>|c|<start ms>|…` (people/person-contacts.ts).
-    const firstLeadAt = person?.firstLead ? Number(person.firstLead.entry.split('|')[2]) : null;
-    return { timeZone: domain.timeZone, country: countryOf(domain), pool: number?.type ?? null, firstLeadAt };
-  }
-
   private async onCall(moment: RuleMoment, call: CallDoc, now = new Date()): Promise<void> {
     const rules = await this.rulesAt(call.domainId, moment);
     if (!rules.length) return;
     const domain = await this.c.domains.findOne({ _id: call.domainId });
     if (!domain) return;
-    const subject = callSubject(call, await this.contextOf(domain, rules, call.trackingNumber, call.personId));
+    const subject = callSubject(call, (await subjectContexts(this.c, domain, rules, [call]))(call.trackingNumber, call.personId));
     const matched = rules.filter((rule) => ruleMatches(rule, subject));
     if (!matched.length) return;
     let outcomes: RuleOutcome[] = [];
-    const leadRule = await leadRuleOf(this.c, domain._id);
+    const leadRule = matched.some((rule) => rule.actions.some((a) => a.type === 'verdict')) ? await leadRuleOf(this.c, domain._id) : DEFAULT_LEAD_RULE;
     await this.calls.change(call._id, (current) => {
       const marked = markAll(callMarkState(current), matched, now);
       outcomes = marked.outcomes;
@@ -108,7 +99,7 @@ export class RuleRunner {
     if (!rules.length) return;
     const domain = await this.c.domains.findOne({ _id: form.domainId });
     if (!domain) return;
-    const subject = formSubject(form, await this.contextOf(domain, rules, null, form.personId));
+    const subject = formSubject(form, (await subjectContexts(this.c, domain, rules, [{ trackingNumber: null, personId: form.personId }]))(null, form.personId));
     const matched = rules.filter((rule) => ruleMatches(rule, subject));
     if (!matched.length) return;
     let outcomes: RuleOutcome[] = [];

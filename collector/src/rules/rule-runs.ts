@@ -6,7 +6,6 @@
 // chat message or push goes out for past calls.
 import { randomUUID } from 'node:crypto';
 import type { DomainCollections, DomainDoc } from '../domains/documents.ts';
-import { countryOf } from '../domains/phone-numbers.ts';
 import type { FormCollections, FormDoc } from '../forms/documents.ts';
 import type { FormWrites } from '../forms/form-writes.ts';
 import type { PeopleCollections } from '../people/documents.ts';
@@ -20,7 +19,8 @@ import { ruleMatches } from './conditions.ts';
 import type { RuleCollections, RuleDoc, RuleRunDoc } from './documents.ts';
 import { withEntries } from './marks.ts';
 import { callMarkState, callMarksSet, formMarkState, formMarksSet, markAll } from './rule-runner.ts';
-import { callSubject, formSubject, type SubjectContext } from './subject.ts';
+import { callSubject, formSubject } from './subject.ts';
+import { subjectContexts } from './subject-context.ts';
 
 export const MAX_PERIOD_DAYS = 366;
 /** Calls or forms a run tests at most; past it the run says it stopped (`capped`). */
@@ -52,7 +52,7 @@ export class RuleRuns {
     if (to.getTime() - from.getTime() > MAX_PERIOD_DAYS * 86_400_000) throw new RunRefused(`a run covers at most ${MAX_PERIOD_DAYS} days`);
     const busy = await this.c.ruleRuns.findOne({ domainId: domain._id, ruleId: rule._id, state: { $in: ['running', 'undoing'] } });
     if (busy) throw new RunRefused(`the rule is already being applied or undone (run ${busy._id})`);
-    const run: RuleRunDoc = { _id: `run_${randomUUID()}`, domainId: domain._id, ruleId: rule._id, ruleName: rule.name, from, to, state: 'running', by, startedAt: now, finishedAt: null, checked: 0, changed: 0, capped: false, undoneBy: null, undoneAt: null, restored: 0 };
+    const run: RuleRunDoc = { _id: `run_${randomUUID()}`, domainId: domain._id, ruleId: rule._id, ruleName: rule.name, of: rule.moment === 'form-sent' ? 'forms' : 'calls', from, to, state: 'running', by, startedAt: now, finishedAt: null, checked: 0, changed: 0, capped: false, undoneBy: null, undoneAt: null, restored: 0 };
     await this.c.ruleRuns.insertOne(run);
     await this.enqueue(domain.accountId, { runId: run._id, action: 'apply', after: 0 });
     return run;
@@ -81,7 +81,7 @@ export class RuleRuns {
     const domain = run && (await this.c.domains.findOne({ _id: run.domainId }));
     if (!run || !domain) return DONE;
     const rule = await this.c.rules.findOne({ _id: run.ruleId });
-    const forms = rule?.moment === 'form-sent' || (!rule && (await this.c.forms.countDocuments({ domainId: domain._id, 'history.run': run._id }, { limit: 1 })) > 0);
+    const forms = run.of === 'forms';
     const period = { $gte: run.from, $lt: run.to };
     const ids = forms
       ? (await this.c.forms.find({ domainId: domain._id, submittedAt: period, _id: { $gt: job.after }, ...(job.action === 'undo' ? { 'history.run': run._id } : { spam: null }) }, { sort: { _id: 1 }, limit: BATCH, projection: { _id: 1 } }).toArray()).map((d) => d._id)
@@ -111,20 +111,12 @@ export class RuleRuns {
     return DONE;
   }
 
-  private async contextsOf(domain: DomainDoc, personIds: (number | null | undefined)[]): Promise<(trackingNumber: string | null, personId: number | null | undefined) => SubjectContext> {
-    const pools = new Map((await this.c.trackingNumbers.find({ domainId: domain._id }, { projection: { type: 1 } }).toArray()).map((n) => [n._id, n.type]));
-    const ids = [...new Set(personIds.filter((id): id is number => typeof id === 'number'))];
-    const people = ids.length ? await this.c.people.find({ _id: { $in: ids } }, { projection: { firstLead: 1 } }).toArray() : [];
-    const leads = new Map(people.flatMap((p) => (p.firstLead ? [[p._id, Number(p.firstLead.entry.split('|')[2])] as const] : [])));
-    return (trackingNumber, personId) => ({ timeZone: domain.timeZone, country: countryOf(domain), pool: trackingNumber ? (pools.get(trackingNumber) ?? null) : null, firstLeadAt: typeof personId === 'number' ? (leads.get(personId) ?? null) : null });
-  }
-
   private async applyBatch(domain: DomainDoc, rule: RuleDoc, run: RuleRunDoc, ids: number[], forms: boolean): Promise<number> {
     const now = new Date();
     let changed = 0;
     if (forms) {
       const docs = await this.c.forms.find({ _id: { $in: ids } }).toArray();
-      const contextOf = await this.contextsOf(domain, docs.map((d) => d.personId));
+      const contextOf = await subjectContexts(this.c, domain, [rule], docs.map((d) => ({ trackingNumber: null, personId: d.personId })));
       for (const doc of docs) {
         if (!ruleMatches(rule, formSubject(doc, contextOf(null, doc.personId)))) continue;
         const after = await this.forms.change(domain, doc._id, (current) => {
@@ -137,7 +129,7 @@ export class RuleRuns {
       return changed;
     }
     const docs = await this.c.calls.find({ _id: { $in: ids } }).toArray();
-    const contextOf = await this.contextsOf(domain, docs.map((d) => d.personId));
+    const contextOf = await subjectContexts(this.c, domain, [rule], docs);
     const leadRule = await leadRuleOf(this.c, domain._id);
     for (const doc of docs) {
       if (!ruleMatches(rule, callSubject(doc, contextOf(doc.trackingNumber, doc.personId)))) continue;
