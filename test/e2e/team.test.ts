@@ -101,7 +101,10 @@ describe('a team in Chromium', () => {
     await agent.page.getByRole('heading', { name: 'Calls' }).waitFor();
     expect(await agent.page.locator('.top nav a').allInnerTexts()).toEqual(['Calls', 'Forms']);
     expect(await agent.page.getByRole('link', { name: 'Download CSV' }).count()).toBe(0);
+    // The select shows the choice at once; its PUT's answer means the verdict and its audit entry are stored.
+    const verdictSaved = agent.page.waitForResponse((r) => r.request().method() === 'PUT' && r.url().endsWith('/verdict'));
     await agent.page.getByLabel(/^Verdict on call/).selectOption('lead');
+    expect((await verdictSaved).status()).toBe(200);
     await agent.page.waitForFunction(() => (document.querySelector('select.verdict') as HTMLSelectElement | null)?.value === 'lead');
     await shot(agent.page, '5-agent-calls');
     expect((await asMember(agent.context, 'GET', '/domains/acme.test/install')).status).toBe(403);
