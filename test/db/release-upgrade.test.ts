@@ -64,14 +64,16 @@ describe('an upgrade from the release before numbers of any country', () => {
     expect(overview.previous).toMatchObject({ from: expect.any(String) });
     delete overview.previous;
     // Ours, and new: the campaigns and landing pages tables (issue 39); the release counted neither.
-    const tables = answers.overview as { campaigns?: unknown[]; landingPages?: unknown[]; keyPhrases?: unknown[]; tags?: unknown[] };
+    const tables = answers.overview as { campaigns?: unknown[]; landingPages?: unknown[]; keyPhrases?: unknown[]; tags?: unknown[]; values?: unknown };
     expect([tables.campaigns, tables.landingPages, tables.keyPhrases, tables.tags]).toEqual([[], [], [], []]);
     delete tables.campaigns;
     delete tables.landingPages;
     // Ours, and new: the key phrases heard in calls (issue 54); the release had no transcript.
     delete tables.keyPhrases;
-    // Ours, and new: calls by tag (issue 55); the release had no tag.
+    // Ours, and new: calls by tag and the values summed (issue 55); the release had neither.
     delete tables.tags;
+    expect(tables.values).toEqual({ total: 0, previousTotal: 0, sources: {}, keywords: [], campaigns: [], landingPages: [] });
+    delete tables.values;
     // Ours, and new: form leads beside the call leads, and the people who became leads (issue 43):
     // the release had no form; the calls the replay made are joined to people.
     const counted = answers.overview as { totals: Record<string, unknown>; days: Record<string, unknown>[]; sources: Record<string, unknown>[]; keywords: Record<string, unknown>[] };

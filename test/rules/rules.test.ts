@@ -8,8 +8,11 @@ import { signedInClient, type ManageClient } from '../helpers/manage-client.ts';
 import { startReceiver, verifiedPush, type Receiver } from '../helpers/receiver.ts';
 import { reportCall, TELEPHONY_KEY } from '../helpers/telephony.ts';
 import { until } from '../helpers/until.ts';
+import { browserPost } from '../helpers/site-page.ts';
 import { wireWrites } from '../../collector/src/house/writes.ts';
 import { HandMarks } from '../../collector/src/rules/hand-marks.ts';
+import { CallSources } from '../../collector/src/reports/call-sources.ts';
+import { localTime } from '../../collector/src/domains/time-zone.ts';
 
 const USER = { username: 'owner@shop.test', password: 'rules-owner-password' };
 let receiver: Receiver;
@@ -19,7 +22,7 @@ beforeAll(async () => {
 afterAll(() => receiver?.close());
 
 function fixture() {
-  const f = commerceFixture({ ga4: false, webhookUrl: 'https://hooks.example/ringtrail', tracking: { users: [USER] } });
+  const f = commerceFixture({ ga4: false, webhookUrl: 'https://hooks.example/ringtrail', tracking: { users: [USER], settings: { formTracking: { enabled: true, fields: [] } } } });
   return { accounts: [{ ...f.accounts[0]!, webhookEvents: ['rule'] }] };
 }
 const s = useSeededCollector('rules_http', fixture(), { telephonyApiKey: TELEPHONY_KEY, delivery: { publicOnly: false } });
@@ -118,6 +121,9 @@ describe('rules', () => {
     // The overview counts the call under its tag, by source class and campaign.
     const overview = await owner.get(`/domains/shop.test/reports/overview?from=${day(-1)}&to=${day(1)}`);
     expect(overview.body.tags).toEqual([{ label: 'Booked', calls: 1, sources: { paid: 1 }, campaigns: [{ campaign: 'spring', calls: 1 }] }]);
+    // It sums the value beside the counts: in total, by source, campaign and landing page (no keyword here).
+    expect(overview.body.campaigns).toEqual([expect.objectContaining({ campaign: 'spring', calls: 2, leads: 1 })]);
+    expect(overview.body.values).toEqual({ total: 120, previousTotal: 0, sources: { paid: 120 }, keywords: [], campaigns: [{ campaign: 'spring', value: 120 }], landingPages: [{ path: '/', value: 120 }] });
     // The Google Ads file values the lead as the rule did.
     const file = await owner.get(`/domains/shop.test/reports/google-ads.csv?from=${day(-1)}&to=${day(1)}`);
     expect(file.text.split('\r\n').find((line: string) => line.startsWith('RULES1,'))).toMatch(/^RULES1,[^,]+,[^,]+,120,EUR$/);
@@ -138,6 +144,21 @@ describe('rules', () => {
     const stored = (await s.t.c.calls.findOne({ _id: callId }))!;
     expect(stored).toMatchObject({ tags: [], value: 80, lead: false, verdict: { value: 'not-lead', by: USER.username } });
     expect(stored.history!.slice(-2).map((h) => `${h.by}: ${h.what}`)).toEqual([`${USER.username}: untagged Booked`, `${USER.username}: value 80`]);
+    // The overview's value moves by the person's change: 120 of the first call, 80 of this one.
+    const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+    const overviewPath = `/domains/shop.test/reports/overview?from=${day(-1)}&to=${day(1)}`;
+    const overview = (await owner.get(overviewPath)).body;
+    expect(overview.values).toMatchObject({ total: 200, campaigns: [{ campaign: 'spring', value: 200 }] });
+    // A whole month's tables come from the month counters: the same sums (the domain's month of today).
+    const domain = (await s.t.c.domains.findOne({ name: 'shop.test' }))!;
+    const month = localTime(new Date(), domain.timeZone).day.slice(0, 7);
+    const monthEnd = new Date(Date.UTC(Number(month.slice(0, 4)), Number(month.slice(5)), 0)).toISOString().slice(0, 10);
+    const monthPath = `/domains/shop.test/reports/overview?from=${month}-01&to=${monthEnd}`;
+    expect((await owner.get(monthPath)).body.values.campaigns).toEqual([{ campaign: 'spring', value: 200 }]);
+    // A recount of the domain's calls (its time zone changed) finds the same sums.
+    await new CallSources(s.t.c).rebuild(domain._id, domain.timeZone);
+    expect((await owner.get(overviewPath)).body).toEqual(overview);
+    expect((await owner.get(monthPath)).body.values.campaigns).toEqual([{ campaign: 'spring', value: 200 }]);
     expect(await owner.call('PUT', `/domains/shop.test/calls/${callId}/tags`, { tags: ['Nope'] })).toMatchObject({ status: 400, body: { error: 'tags: the account has no tag Nope' } });
     expect(await owner.call('PUT', `/domains/shop.test/calls/${callId}/value`, { value: 'lots' })).toMatchObject({ status: 400, body: { error: 'value: must be a number, or null to clear it' } });
   });
@@ -182,6 +203,28 @@ describe('rules', () => {
     expect(await s.t.c.calls.findOne({ _id: hand._id })).toMatchObject({ tags: [], value: 80 });
     expect((await owner.call('POST', `${path}/runs/${run.id}/undo`)).body.error).toBe(`run ${run.id} is undone: only a finished run is undone`);
     expect((await owner.call('DELETE', path)).status).toBe(204);
+  });
+
+  it('tags and values a form sent, and the overview sums its value by campaign', async () => {
+    const created = await owner.call('POST', '/domains/shop.test/rules', { name: 'Quote', moment: 'form-sent', conditions: [{ field: 'formField', op: 'contains', name: 'message', value: 'QUOTE' }], actions: [{ type: 'tag', tag: 'Price shopper' }, { type: 'value', amount: 40.5 }] });
+    expect(created.status).toBe(201);
+    const post = (path: string, fields: Record<string, string | number>) => browserPost(s.collector.baseUrl, path, fields);
+    const visit = (await (await post('/t/view', { key: 'pk-test-key', visit_id: 0, url: 'https://shop.test/?utm_source=newsletter&utm_medium=email&utm_campaign=autumn', page_title: 'Home', referer_url: '', phones: '', unique_visitor_id: 'rules-form-visitor' })).json()).visitId;
+    const send = async (message: string) => (await (await post('/t/form', { key: 'pk-test-key', visit_id: visit, url: 'https://shop.test/contact', fields: JSON.stringify({ email: 'ada@example.com', message }), elapsed_ms: 8000 })).json()).formId as number;
+    const quote = await send('A quote for a boiler, please');
+    const other = await send('When are you open?');
+    // The counters are written after the form (its reactions): wait for the overview itself.
+    const today = new Date().toISOString().slice(0, 10);
+    const overview = async () => (await owner.get(`/domains/shop.test/reports/overview?from=${today}&to=${today}`)).body;
+    await until(async () => (await overview()).values.campaigns.some((r: { campaign: string; value: number }) => r.campaign === 'autumn' && r.value === 40.5), 'the value summed by campaign');
+    const { campaigns, values } = await overview();
+    expect(campaigns.find((r: { campaign: string }) => r.campaign === 'autumn')).toMatchObject({ calls: 0, formLeads: 2 });
+    // Each value is credited to one source class: they add up to the total.
+    expect(Object.values(values.sources as Record<string, number>).reduce((a, b) => a + b, 0)).toBeCloseTo(values.total, 6);
+    expect(values.campaigns).toContainEqual({ campaign: 'autumn', value: 40.5 });
+    expect(await s.t.c.forms.findOne({ _id: quote })).toMatchObject({ tags: ['Price shopper'], value: 40.5 });
+    expect((await s.t.c.forms.findOne({ _id: other }))?.tags ?? []).toEqual([]);
+    expect((await owner.call('DELETE', `/domains/shop.test/rules/${created.body.id}`)).status).toBe(204);
   });
 
   it('is switched off without being deleted, then deleted', async () => {

@@ -8,11 +8,11 @@ import type { CallZones } from '../data/call-days.ts';
 import { localTime } from '../domains/time-zone.ts';
 import { MONTH_CALL_FIELDS } from './dimension-months.ts';
 import { DAY_FIELD, DIMENSIONS, keyOf } from './dimensions.ts';
-import { addPlaces, monthPlaces, PlaceRecount } from './counted-places.ts';
+import { addShare, centsOf, PlaceRecount, sameShare, type Share } from './counted-places.ts';
 import { creditOf, modelPrefix, TOUCH_MODELS, type Credited, type TouchModel } from './touch-models.ts';
 import type { ReportCollections } from './documents.ts';
 
-type Counted = Pick<CallDoc, 'domainId' | 'startedAt' | 'status' | 'source' | 'keyword' | 'firstCall' | 'lead' | 'lastTouch' | 'firstTouch' | 'lastNonDirect' | 'verdict' | 'transcript' | 'tags'>;
+type Counted = Pick<CallDoc, 'domainId' | 'startedAt' | 'status' | 'source' | 'keyword' | 'firstCall' | 'lead' | 'lastTouch' | 'firstTouch' | 'lastNonDirect' | 'verdict' | 'transcript' | 'tags' | 'value'>;
 
 /** The one name of the source of a call no visit led to, in every report and in the CSV. */
 export const UNATTRIBUTED = 'unattributed';
@@ -22,15 +22,11 @@ export function sourceClassOf(source: string | null): string {
   return source ? source.split(':')[0]! : UNATTRIBUTED;
 }
 
-interface Share {
-  domainId: string;
-  day: string;
-  /** Counters of `calls` the call adds one to: `total`, `answered`, `src.paid`, `kw.<key>`, `cmp.<key>`,
-   * `lp.<key>`, those of the other touch models under their prefix (`firstTouch.src.paid`), all of
-   * them again under `new.` for a caller's first call and under `lead.` for a lead; or `blocked`,
-   * or `spam`. */
-  places: string[];
-}
+/** The counters of `calls` a call adds to (`places`): `total`, `answered`, `src.paid`, `kw.<key>`,
+ * `cmp.<key>`, `lp.<key>`, those of the other touch models under their prefix (`firstTouch.src.paid`),
+ * all of them again under `new.` for a caller's first call and under `lead.` for a lead; or `blocked`,
+ * or `spam`. Ours (rules/): a call with a value adds its cents to the same places under `value.`. */
+type CallShare = Share & { domainId: string };
 
 /** Why a call is counted apart, in no figure of calls, answered calls, new callers or leads but its
  * own: its caller is blocked, or a person marked it spam; null when it counts. */
@@ -39,13 +35,18 @@ export function countedApart(call: Pick<CallDoc, 'status' | 'verdict'>): 'blocke
   return call.verdict?.value === 'spam' ? 'spam' : null;
 }
 
-function shareOf(call: Counted | null, timeZone: string): Share | null {
+function shareOf(call: Counted | null, timeZone: string): CallShare | null {
   if (!call || call.status === null) return null;
   const apart = countedApart(call);
   if (apart) return { domainId: call.domainId, day: localTime(call.startedAt, timeZone).day, places: [apart] };
   const counted = ['total', ...TOUCH_MODELS.flatMap((model) => creditedPlaces(call, model))];
   const places = [...counted, ...(call.status === 'SUCCESS' ? ['answered'] : []), ...(call.firstCall ? counted.map((place) => `new.${place}`) : []), ...(call.lead ? counted.map((place) => `lead.${place}`) : []), ...labelPlaces(call)];
-  return { domainId: call.domainId, day: localTime(call.startedAt, timeZone).day, places };
+  return { domainId: call.domainId, day: localTime(call.startedAt, timeZone).day, places, ...valued(counted, call.value) };
+}
+
+/** A value's share (rules/): its cents at each of the places counted, under `value.`. */
+export function valued(counted: string[], value: number | null | undefined): Pick<Share, 'value'> {
+  return value ? { value: { places: counted.map((place) => `value.${place}`), cents: centsOf(value) } } : {};
 }
 
 /** Where a call is counted under each of its labels: the key phrases heard (transcripts/) and its tags (rules/). */
@@ -80,7 +81,7 @@ export function creditedPlaces(item: Credited, model: TouchModel): string[] {
   return [`${prefix}src.${sourceClassOf(source)}`, ...DIMENSIONS.flatMap((d) => (values[d] ? [`${prefix}${DAY_FIELD[d]}.${keyOf(values[d])}`] : []))];
 }
 
-const CALL_MONTH_COUNTS = { '': 'calls', 'new.': 'newCalls', 'lead.': 'leads' };
+const CALL_MONTH_COUNTS = { '': 'calls', 'new.': 'newCalls', 'lead.': 'leads', 'value.': 'callValueCents' };
 
 export class CallSources {
   constructor(private readonly c: ReportCollections & TelephonyCollections) {}
@@ -88,26 +89,26 @@ export class CallSources {
   async record(before: Counted | null, after: Counted, zones: CallZones): Promise<void> {
     const was = before && shareOf(before, zones.before);
     const now = shareOf(after, zones.after);
-    if (was && now && was.domainId === now.domainId && was.day === now.day && was.places.join() === now.places.join()) return;
+    if (was && now && sameShare(was, now)) return;
     await Promise.all([was && this.add(was, -1), now && this.add(now, 1)]);
   }
 
   /** Counts a domain's calls again into its traffic days, after a crash between a call write and its
    * count, or a change of the domain's time zone. */
   async rebuild(domainId: string, timeZone: string): Promise<number> {
-    const recount = new PlaceRecount();
+    const recount = new PlaceRecount(CALL_MONTH_COUNTS);
     const touchFields = ['source', 'keyword', 'campaign', 'landingUrl'];
-    const projection = { domainId: 1, startedAt: 1, status: 1, source: 1, keyword: 1, firstCall: 1, lead: 1, 'verdict.value': 1, 'transcript.status': 1, 'transcript.keyPhrases': 1, tags: 1, ...Object.fromEntries(['lastTouch', 'firstTouch', 'lastNonDirect'].flatMap((touch) => touchFields.map((f) => [`${touch}.${f}`, 1]))) };
+    const projection = { domainId: 1, startedAt: 1, status: 1, source: 1, keyword: 1, firstCall: 1, lead: 1, 'verdict.value': 1, 'transcript.status': 1, 'transcript.keyPhrases': 1, tags: 1, value: 1, ...Object.fromEntries(['lastTouch', 'firstTouch', 'lastNonDirect'].flatMap((touch) => touchFields.map((f) => [`${touch}.${f}`, 1]))) };
     for await (const call of this.c.calls.find({ domainId, status: { $ne: null } }, { projection, batchSize: 10_000 })) {
-      const share = shareOf(call, timeZone)!;
-      recount.add(share.day, share.places, monthPlaces(share.places, CALL_MONTH_COUNTS));
+      recount.add(shareOf(call, timeZone)!);
     }
     return recount.write(this.c, domainId, 'calls', MONTH_CALL_FIELDS);
   }
 
   /** The places of `calls`, and their months' counters: per table, `calls`, `newCalls` for a first
-   * call, `leads` for a lead, under the touch model's prefix (`cmp.firstTouch.calls.<key>`). */
-  private add(share: Share, n: number): Promise<void> {
-    return addPlaces(this.c, share.domainId, 'calls', share.day, share.places, monthPlaces(share.places, CALL_MONTH_COUNTS), n);
+   * call, `leads` for a lead, `callValueCents` for a value, under the touch model's prefix
+   * (`cmp.firstTouch.calls.<key>`). */
+  private add({ domainId, ...share }: CallShare, sign: 1 | -1): Promise<void> {
+    return addShare(this.c, domainId, 'calls', share, sign, CALL_MONTH_COUNTS);
   }
 }

@@ -12,14 +12,14 @@ import { DIMENSIONS, MONTH_BASE, type Dimension } from './dimensions.ts';
 export const monthKey = (domainId: string, month: string) => `${domainId}|${month}`;
 
 /** What a month counts per value of a table. */
-export const MONTH_COUNTS = ['visits', 'calls', 'newCalls', 'leads', 'formLeads', 'orders', 'revenueCents'] as const;
+export const MONTH_COUNTS = ['visits', 'calls', 'newCalls', 'leads', 'formLeads', 'orders', 'revenueCents', 'callValueCents', 'formValueCents'] as const;
 export type MonthCounts = Record<(typeof MONTH_COUNTS)[number], number>;
-const CALL_COUNTS = ['calls', 'newCalls', 'leads'] as const;
+const CALL_COUNTS = ['calls', 'newCalls', 'leads', 'callValueCents'] as const;
 
 /** Every field of a month's document holding calls, per table and touch model (`cmp.firstTouch.leads`). */
 export const MONTH_CALL_FIELDS = monthFields(CALL_COUNTS);
 /** The same of the form leads (form-sources.ts). */
-export const MONTH_FORM_FIELDS = monthFields(['formLeads']);
+export const MONTH_FORM_FIELDS = monthFields(['formLeads', 'formValueCents']);
 
 function monthFields(counts: readonly string[]): string[] {
   return DIMENSIONS.flatMap((dimension) => TOUCH_MODELS.flatMap((model) => counts.map((count) => `${MONTH_BASE[dimension]}${modelPrefix(model)}${count}`)));
@@ -82,7 +82,7 @@ export class DimensionMonths {
   }
 }
 
-const zeroMonth = (): MonthCounts => ({ visits: 0, calls: 0, newCalls: 0, leads: 0, formLeads: 0, orders: 0, revenueCents: 0 });
+const zeroMonth = (): MonthCounts => ({ visits: 0, calls: 0, newCalls: 0, leads: 0, formLeads: 0, orders: 0, revenueCents: 0, callValueCents: 0, formValueCents: 0 });
 
 /** The value at a dotted path of a document. */
 function at(doc: KeywordMonthDoc | null, path: string): unknown {

@@ -36,6 +36,8 @@ export interface CallSourceCounts {
   tg?: Record<string, number>;
   tgs?: Record<string, Record<string, number>>;
   tgc?: Record<string, Record<string, number>>;
+  /** Ours (rules/): the calls' values in cents, at the places they are counted in (`total`, `src`, `cmp`…). */
+  value?: { total?: number } & CreditedCounts & TouchCounts;
 }
 
 /** Form submissions of a day: all but spam (`total`), spam, and the leads among them as calls are counted. */
@@ -43,6 +45,8 @@ export interface FormSourceCounts {
   total?: number;
   spam?: number;
   lead?: { total?: number } & CreditedCounts & TouchCounts;
+  /** Ours (rules/): the submissions' values in cents, as calls' are. */
+  value?: { total?: number } & CreditedCounts & TouchCounts;
 }
 
 /** Calls by source class and by the key of each table (reports/dimensions.ts): keyword, campaign, landing page. */
@@ -131,6 +135,9 @@ export interface MonthCredited {
   formLeads?: Record<string, number>;
   orders?: Record<string, number>;
   revenueCents?: Record<string, number>;
+  /** Ours (rules/): the values of calls and of form submissions, in cents. */
+  callValueCents?: Record<string, number>;
+  formValueCents?: Record<string, number>;
 }
 
 /** The reports family's collections, as its services receive them. */

@@ -5,28 +5,25 @@
 // by exactly the change.
 import { localTime } from '../domains/time-zone.ts';
 import type { FormDoc, FormCollections } from '../forms/documents.ts';
-import { creditedPlaces } from './call-sources.ts';
-import { addPlaces, monthPlaces, PlaceRecount } from './counted-places.ts';
+import { creditedPlaces, valued } from './call-sources.ts';
+import { addShare, PlaceRecount, sameShare, type Share } from './counted-places.ts';
 import { MONTH_FORM_FIELDS } from './dimension-months.ts';
 import { TOUCH_MODELS } from './touch-models.ts';
 import type { ReportCollections } from './documents.ts';
 
-export type CountedForm = Pick<FormDoc, 'domainId' | 'submittedAt' | 'spam' | 'lead' | 'source' | 'keyword' | 'lastTouch' | 'firstTouch' | 'lastNonDirect'>;
+export type CountedForm = Pick<FormDoc, 'domainId' | 'submittedAt' | 'spam' | 'lead' | 'source' | 'keyword' | 'lastTouch' | 'firstTouch' | 'lastNonDirect' | 'value'>;
 
-interface Share {
-  day: string;
-  /** Counters of `forms` the submission adds one to: `spam`; or `total`, and for a lead `lead.total`
-   * and the places each model credits (`lead.src.paid`, `lead.firstTouch.cmp.<key>`). */
-  places: string[];
-}
+const FORM_MONTH_COUNTS = { 'lead.': 'formLeads', 'value.': 'formValueCents' };
 
-const LEAD_MONTH_COUNT = { 'lead.': 'formLeads' };
-
+/** The counters of `forms` the submission adds one to: `spam`; or `total`, and for a lead `lead.total`
+ * and the places each model credits (`lead.src.paid`, `lead.firstTouch.cmp.<key>`). Ours (rules/): a
+ * submission with a value adds its cents to `value.total` and the places credited under `value.`. */
 function shareOf(form: CountedForm, timeZone: string): Share {
   const day = localTime(form.submittedAt, timeZone).day;
   if (form.spam) return { day, places: ['spam'] };
-  const leads = form.lead ? ['total', ...TOUCH_MODELS.flatMap((model) => creditedPlaces(form, model))].map((place) => `lead.${place}`) : [];
-  return { day, places: ['total', ...leads] };
+  const credited = ['total', ...TOUCH_MODELS.flatMap((model) => creditedPlaces(form, model))];
+  const leads = form.lead ? credited.map((place) => `lead.${place}`) : [];
+  return { day, places: ['total', ...leads], ...valued(credited, form.value) };
 }
 
 export class FormSources {
@@ -35,21 +32,18 @@ export class FormSources {
   async record(before: CountedForm | null, after: CountedForm, timeZone: string): Promise<void> {
     const was = before && shareOf(before, timeZone);
     const now = shareOf(after, timeZone);
-    if (was && was.day === now.day && was.places.join() === now.places.join()) return;
+    if (was && sameShare(was, now)) return;
     await Promise.all([was && this.add(after.domainId, was, -1), this.add(after.domainId, now, 1)]);
   }
 
   /** Counts a domain's submissions again (after a change of its time zone). */
   async rebuild(domainId: string, timeZone: string): Promise<void> {
-    const recount = new PlaceRecount();
-    for await (const form of this.c.forms.find({ domainId }, { projection: { domainId: 1, submittedAt: 1, spam: 1, lead: 1, source: 1, keyword: 1, lastTouch: 1, firstTouch: 1, lastNonDirect: 1 }, batchSize: 5000 })) {
-      const share = shareOf(form, timeZone);
-      recount.add(share.day, share.places, monthPlaces(share.places, LEAD_MONTH_COUNT));
-    }
+    const recount = new PlaceRecount(FORM_MONTH_COUNTS);
+    for await (const form of this.c.forms.find({ domainId }, { projection: { domainId: 1, submittedAt: 1, spam: 1, lead: 1, source: 1, keyword: 1, lastTouch: 1, firstTouch: 1, lastNonDirect: 1, value: 1 }, batchSize: 5000 })) recount.add(shareOf(form, timeZone));
     await recount.write(this.c, domainId, 'forms', MONTH_FORM_FIELDS);
   }
 
-  private add(domainId: string, share: Share, n: number): Promise<void> {
-    return addPlaces(this.c, domainId, 'forms', share.day, share.places, monthPlaces(share.places, LEAD_MONTH_COUNT), n);
+  private add(domainId: string, share: Share, sign: 1 | -1): Promise<void> {
+    return addShare(this.c, domainId, 'forms', share, sign, FORM_MONTH_COUNTS);
   }
 }

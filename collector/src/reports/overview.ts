@@ -56,8 +56,22 @@ export interface Overview {
   keyPhrases: KeyPhraseRow[];
   /** Ours (rules/): calls by tag, by source class and campaign as the model credits them, the most first. */
   tags: KeyPhraseRow[];
+  /** Ours (rules/): the values set on calls and form submissions (by people and rules), in the domain's
+   * currency, summed as the counts are: in total, by source class, keyword, campaign and landing page as
+   * the model credits them. Apart from the rows, which keep their shape; a row without value is left out. */
+  values: Values;
   /** Ours: the period of the same length just before, to compare with: its totals and its days. */
   previous?: { from: string; to: string; totals: Overview['totals']; days: Overview['days'] };
+}
+
+export interface Values {
+  total: number;
+  /** The total of the period just before (beside `previous`). */
+  previousTotal?: number;
+  sources: Record<string, number>;
+  keywords: { keyword: string; value: number }[];
+  campaigns: { campaign: string; value: number }[];
+  landingPages: { path: string; value: number }[];
 }
 
 export interface KeyPhraseRow {
@@ -80,9 +94,11 @@ interface Counts {
   webCalls: number;
   orders: number;
   revenueCents: number;
+  valueCents: number;
 }
 
-const zero = (): Counts => ({ visits: 0, views: 0, calls: 0, newCallers: 0, leads: 0, formLeads: 0, leadPeople: 0, webCalls: 0, orders: 0, revenueCents: 0 });
+const zero = (): Counts => ({ visits: 0, views: 0, calls: 0, newCallers: 0, leads: 0, formLeads: 0, leadPeople: 0, webCalls: 0, orders: 0, revenueCents: 0, valueCents: 0 });
+const COUNTS = Object.keys(zero()) as (keyof Counts)[];
 
 export async function overview(c: ReportCollections, domain: { _id: string; currency: string }, from: string, to: string, model: TouchModel = 'last-touch', withTables = true): Promise<Overview> {
   const { months, edgeDays } = splitByMonth(from, to);
@@ -90,9 +106,9 @@ export async function overview(c: ReportCollections, domain: { _id: string; curr
   const p = modelPrefix(model);
   // The tables: whole months from their monthly counters, the days at the edges from theirs. The
   // totals' calls from a view are the last touch's `calls.src`, whatever the model.
-  const tableFields = DIMENSIONS.flatMap((d) => [DAY_FIELD[d], `calls.${p}${DAY_FIELD[d]}`, `calls.new.${p}${DAY_FIELD[d]}`, `calls.lead.${p}${DAY_FIELD[d]}`, `forms.lead.${p}${DAY_FIELD[d]}`]);
+  const tableFields = DIMENSIONS.flatMap((d) => [DAY_FIELD[d], `calls.${p}${DAY_FIELD[d]}`, `calls.new.${p}${DAY_FIELD[d]}`, `calls.lead.${p}${DAY_FIELD[d]}`, `forms.lead.${p}${DAY_FIELD[d]}`, `calls.value.${p}${DAY_FIELD[d]}`, `forms.value.${p}${DAY_FIELD[d]}`]);
   const [days, monthTables, edges] = await Promise.all([
-    traffic.read(domain._id, from, to, { visits: 1, views: 1, src: 1, sales: 1, 'calls.total': 1, 'calls.answered': 1, 'calls.blocked': 1, 'calls.spam': 1, 'calls.src': 1, [`calls.${p}src`]: 1, 'calls.new.total': 1, [`calls.new.${p}src`]: 1, 'calls.lead.total': 1, [`calls.lead.${p}src`]: 1, 'forms.total': 1, 'forms.spam': 1, 'forms.lead.total': 1, [`forms.lead.${p}src`]: 1, 'leadPeople.total': 1, [`leadPeople.${p}src`]: 1, 'calls.kp': 1, [`calls.${p}kps`]: 1, [`calls.${p}kpc`]: 1, 'calls.tg': 1, [`calls.${p}tgs`]: 1, [`calls.${p}tgc`]: 1 }),
+    traffic.read(domain._id, from, to, { visits: 1, views: 1, src: 1, sales: 1, 'calls.total': 1, 'calls.answered': 1, 'calls.blocked': 1, 'calls.spam': 1, 'calls.src': 1, [`calls.${p}src`]: 1, 'calls.new.total': 1, [`calls.new.${p}src`]: 1, 'calls.lead.total': 1, [`calls.lead.${p}src`]: 1, 'forms.total': 1, 'forms.spam': 1, 'forms.lead.total': 1, [`forms.lead.${p}src`]: 1, 'leadPeople.total': 1, [`leadPeople.${p}src`]: 1, 'calls.kp': 1, [`calls.${p}kps`]: 1, [`calls.${p}kpc`]: 1, 'calls.tg': 1, [`calls.${p}tgs`]: 1, [`calls.${p}tgc`]: 1, 'calls.value.total': 1, [`calls.value.${p}src`]: 1, 'forms.value.total': 1, [`forms.value.${p}src`]: 1 }),
     withTables ? new DimensionMonths(c).read(domain._id, months, model) : null,
     withTables ? traffic.readDays(domain._id, edgeDays, Object.fromEntries(tableFields.map((f) => [f, 1]))) : [],
   ]);
@@ -112,11 +128,12 @@ export async function overview(c: ReportCollections, domain: { _id: string; curr
     for (const [key, calls] of Object.entries(credited(day.calls?.lead)?.src ?? {})) entry(sources, key).leads += calls;
     for (const [key, forms] of Object.entries(credited(day.forms?.lead)?.src ?? {})) entry(sources, key).formLeads += forms;
     for (const [key, people] of Object.entries(credited(day.leadPeople)?.src ?? {})) entry(sources, key).leadPeople += people;
+    for (const values of [credited(day.calls?.value), credited(day.forms?.value)]) for (const [key, cents] of Object.entries(values?.src ?? {})) entry(sources, key).valueCents += cents;
   }
   /** A table's rows: its months' counters, then its edge days'. */
   const table = (d: Dimension) => {
     const rows = new Map<string, Counts>();
-    for (const [key, counts] of monthTables?.[d] ?? []) add(entry(rows, key), { ...counts, newCallers: counts.newCalls });
+    for (const [key, counts] of monthTables?.[d] ?? []) add(entry(rows, key), { ...counts, newCallers: counts.newCalls, valueCents: counts.callValueCents + counts.formValueCents });
     const f = DAY_FIELD[d];
     for (const day of edges) {
       for (const [key, counts] of Object.entries(day[f] ?? {})) add(entry(rows, key), { visits: counts.visits, ...((field ? counts[field] : counts) ?? {}) });
@@ -124,12 +141,17 @@ export async function overview(c: ReportCollections, domain: { _id: string; curr
       for (const [key, calls] of Object.entries(credited(day.calls?.new)?.[f] ?? {})) entry(rows, key).newCallers += calls;
       for (const [key, calls] of Object.entries(credited(day.calls?.lead)?.[f] ?? {})) entry(rows, key).leads += calls;
       for (const [key, forms] of Object.entries(credited(day.forms?.lead)?.[f] ?? {})) entry(rows, key).formLeads += forms;
+      for (const values of [credited(day.calls?.value), credited(day.forms?.value)]) for (const [key, cents] of Object.entries(values?.[f] ?? {})) entry(rows, key).valueCents += cents;
     }
     return [...rows.entries()]
-      .map(([key, counts]) => ({ name: valueOfKey(key), ...tableRow(counts) }))
+      .map(([key, counts]) => ({ name: valueOfKey(key), counts, ...tableRow(counts) }))
       .sort((a, b) => b.calls - a.calls || b.visits - a.visits || a.name.localeCompare(b.name))
       .slice(0, TABLE_ROWS);
   };
+  const [keywords, campaigns, landingPages] = DIMENSIONS.map(table) as [ReturnType<typeof table>, ReturnType<typeof table>, ReturnType<typeof table>];
+  /** The rows' values, those with one. */
+  const valuesOf = <K extends string>(rows: ReturnType<typeof table>, name: K) => rows.filter((r) => r.counts.valueCents).map((r) => ({ [name]: r.name, value: r.counts.valueCents / 100 }) as Record<K, string> & { value: number });
+  const rowsOf = <K extends string>(rows: ReturnType<typeof table>, name: K) => rows.map(({ name: n, counts: _, ...r }) => ({ [name]: n, ...r }) as Record<K, string> & Row);
   const classes = [...SOURCE_CLASSES, ...[...sources.keys()].filter((k) => !(SOURCE_CLASSES as readonly string[]).includes(k)).sort()];
   return {
     from,
@@ -146,11 +168,18 @@ export async function overview(c: ReportCollections, domain: { _id: string; curr
     },
     days: daysBetween(from, to).map((day) => ({ day, ...row(dayCounts(trafficOf.get(day)), 'views') })),
     sources: classes.map((source) => ({ source, ...row(sources.get(source) ?? zero(), 'visits') })),
-    keywords: table('keyword').map(({ name, ...r }) => ({ keyword: name, ...r })),
-    campaigns: table('campaign').map(({ name, ...r }) => ({ campaign: name, ...r })),
-    landingPages: table('landingPage').map(({ name, ...r }) => ({ path: name, ...r })),
+    keywords: rowsOf(keywords, 'keyword'),
+    campaigns: rowsOf(campaigns, 'campaign'),
+    landingPages: rowsOf(landingPages, 'path'),
     keyPhrases: labelRows(days.map((day) => ({ all: day.calls?.kp, bySource: credited(day.calls)?.kps, byCampaign: credited(day.calls)?.kpc }))),
     tags: labelRows(days.map((day) => ({ all: day.calls?.tg, bySource: credited(day.calls)?.tgs, byCampaign: credited(day.calls)?.tgc }))),
+    values: {
+      total: totals.valueCents / 100,
+      sources: Object.fromEntries(classes.flatMap((source) => (sources.get(source)?.valueCents ? [[source, sources.get(source)!.valueCents / 100]] : []))),
+      keywords: valuesOf(keywords, 'keyword'),
+      campaigns: valuesOf(campaigns, 'campaign'),
+      landingPages: valuesOf(landingPages, 'path'),
+    },
   };
 }
 
@@ -181,11 +210,11 @@ const entry = (table: Map<string, Counts>, key: string) => table.get(key) ?? tab
 
 function dayCounts(day: TrafficDayDoc | undefined): Partial<Counts> {
   const webCalls = SOURCE_CLASSES.reduce((n, source) => n + (day?.calls?.src?.[source] ?? 0), 0);
-  return { visits: day?.visits, views: day?.views, calls: day?.calls?.total, newCallers: day?.calls?.new?.total, leads: day?.calls?.lead?.total, formLeads: day?.forms?.lead?.total, leadPeople: day?.leadPeople?.total, webCalls, orders: day?.sales?.orders, revenueCents: day?.sales?.revenueCents };
+  return { visits: day?.visits, views: day?.views, calls: day?.calls?.total, newCallers: day?.calls?.new?.total, leads: day?.calls?.lead?.total, formLeads: day?.forms?.lead?.total, leadPeople: day?.leadPeople?.total, webCalls, orders: day?.sales?.orders, revenueCents: day?.sales?.revenueCents, valueCents: (day?.calls?.value?.total ?? 0) + (day?.forms?.value?.total ?? 0) };
 }
 
 function add(into: Counts, counts: Partial<Counts>): void {
-  for (const key of ['visits', 'views', 'calls', 'newCallers', 'leads', 'formLeads', 'leadPeople', 'webCalls', 'orders', 'revenueCents'] as const) into[key] += counts[key] ?? 0;
+  for (const key of COUNTS) into[key] += counts[key] ?? 0;
 }
 
 function row(counts: Partial<Counts>, per: 'visits' | 'views'): Row {
@@ -210,5 +239,5 @@ const rate = (part: number, whole: number) => (whole ? Math.round((part / whole)
 export async function overviewWithPrevious(c: ReportCollections, domain: { _id: string; currency: string }, range: DayRange, model: TouchModel = 'last-touch'): Promise<Overview> {
   const before = previousRange(range);
   const [current, previous] = await Promise.all([overview(c, domain, range.from, range.to, model), overview(c, domain, before.from, before.to, model, false)]);
-  return { ...current, previous: { ...before, totals: previous.totals, days: previous.days } };
+  return { ...current, values: { ...current.values, previousTotal: previous.values.total }, previous: { ...before, totals: previous.totals, days: previous.days } };
 }

@@ -29,12 +29,18 @@ export function OverviewScreen({ route }: { route: Route }) {
 
 /** The overview's figures: also the page of a shared link, which has no model switch and no link
  * into the calls log (`callsLog`). */
-export function OverviewBody({ data, route, clock, callsLog = false }: { data: Omit<Overview, 'model'> & { model?: Overview['model'] }; route: Route; clock: Clock; callsLog?: boolean }) {
+export function OverviewBody({ data, route, clock, callsLog = false }: { data: Omit<Overview, 'model' | 'values'> & { model?: Overview['model']; values?: Overview['values'] }; route: Route; clock: Clock; callsLog?: boolean }) {
   const sales = data.totals.orders > 0;
   const totalForms = (t: Overview['totals'] | undefined) => (t ? t.forms + t.formSpam : 0);
   const forms = totalForms(data.totals) + totalForms(data.previous?.totals) > 0;
   const [overlay, setOverlay] = useState(false);
   const before = data.previous?.totals;
+  // A column of value once a person or a rule set one (issue 55): the rows' values, by name.
+  const v = data.values;
+  const beforeValue = v?.previousTotal ?? 0;
+  const values = Boolean(v && v.total + beforeValue > 0);
+  /** A table row's value: the one of its name in the values' list (at most 50 rows each). */
+  const valueIn = <K extends string>(list: (Record<K, string> & { value: number })[] | undefined, field: K, name: string) => list?.find((x) => x[field] === name)?.value ?? 0;
   /** The same figure of the period before, and the change (a rate's in points). */
   const vs = (key: 'visits' | 'views' | 'calls' | 'newCallers' | 'leads' | 'formLeads' | 'leadPeople' | 'orders' | 'conversionRate') =>
     before && (key === 'conversionRate' ? `${percent(before[key])} before (${pointsChange(data.totals[key], before[key])})` : `${count(before[key] ?? 0)} before (${change(data.totals[key] ?? 0, before[key] ?? 0)})`);
@@ -62,6 +68,7 @@ export function OverviewBody({ data, route, clock, callsLog = false }: { data: O
         <Tile label="People who became leads" value={count(data.totals.leadPeople ?? 0)} compared={vs('leadPeople')} note="each once, however many calls and forms" />
         <Tile label="Views → calls" value={percent(data.totals.conversionRate)} compared={vs('conversionRate')} note="calls from a page view, per view" />
         {sales && <Tile label="Sales" value={count(data.totals.orders)} compared={vs('orders')} note={money(data.totals.revenue, data.currency)} />}
+        {values && v && <Tile label="Lead value" value={money(v.total, data.currency)} compared={data.previous && `${money(beforeValue, data.currency)} before (${change(v.total, beforeValue)})`} note="set on calls and forms by people and rules" />}
       </div>
       <div class="card">
         <div class="heading">
@@ -75,24 +82,24 @@ export function OverviewBody({ data, route, clock, callsLog = false }: { data: O
         <CallsChart days={data.days} previous={overlay ? data.previous?.days : undefined} clock={clock} />
       </div>
       {data.model && <ModelSwitch route={route} model={data.model} />}
-      <div class={sales || forms ? 'columns wide' : 'columns'}>
+      <div class={sales || forms || values ? 'columns wide' : 'columns'}>
         <div class="card">
           <h2>By source</h2>
-          <Table first="Source" rows={data.sources.filter((r) => r.visits || r.calls || r.formLeads || r.leadPeople || r.orders).map((r) => ({ ...r, name: SOURCE_NAMES[r.source] ?? r.source }))} sales={sales} forms={forms} people currency={data.currency} />
+          <Table first="Source" rows={data.sources.filter((r) => r.visits || r.calls || r.formLeads || r.leadPeople || r.orders || v?.sources[r.source]).map((r) => ({ ...r, name: SOURCE_NAMES[r.source] ?? r.source, value: v?.sources[r.source] ?? 0 }))} sales={sales} forms={forms} values={values} people currency={data.currency} />
         </div>
         <div class="card">
           <h2>By keyword</h2>
-          {data.keywords.length ? <Table first="Keyword" rows={data.keywords.map((r) => ({ ...r, name: r.keyword }))} sales={sales} forms={forms} currency={data.currency} /> : <p class="muted">No keyword yet: keywords come from search engines' referrers and paid campaigns' utm_term.</p>}
+          {data.keywords.length ? <Table first="Keyword" rows={data.keywords.map((r) => ({ ...r, name: r.keyword, value: valueIn(v?.keywords, 'keyword', r.keyword) }))} sales={sales} forms={forms} values={values} currency={data.currency} /> : <p class="muted">No keyword yet: keywords come from search engines' referrers and paid campaigns' utm_term.</p>}
         </div>
       </div>
-      <div class={sales || forms ? 'columns wide' : 'columns'}>
+      <div class={sales || forms || values ? 'columns wide' : 'columns'}>
         <div class="card" data-testid="campaigns">
           <h2>Campaigns</h2>
-          {data.campaigns.length ? <Table first="Campaign" rows={data.campaigns.map((r) => ({ ...r, name: r.campaign }))} sales={sales} forms={forms} currency={data.currency} /> : <p class="muted">No campaign yet: campaigns are the utm_campaign of the links that bring visitors.</p>}
+          {data.campaigns.length ? <Table first="Campaign" rows={data.campaigns.map((r) => ({ ...r, name: r.campaign, value: valueIn(v?.campaigns, 'campaign', r.campaign) }))} sales={sales} forms={forms} values={values} currency={data.currency} /> : <p class="muted">No campaign yet: campaigns are the utm_campaign of the links that bring visitors.</p>}
         </div>
         <div class="card" data-testid="landing-pages">
           <h2>Landing pages</h2>
-          {data.landingPages.length ? <Table first="Page" rows={data.landingPages.map((r) => ({ ...r, name: r.path }))} sales={sales} forms={forms} currency={data.currency} /> : <p class="muted">No visit yet: a landing page is the first page of a visit.</p>}
+          {data.landingPages.length ? <Table first="Page" rows={data.landingPages.map((r) => ({ ...r, name: r.path, value: valueIn(v?.landingPages, 'path', r.path) }))} sales={sales} forms={forms} values={values} currency={data.currency} /> : <p class="muted">No visit yet: a landing page is the first page of a visit.</p>}
         </div>
       </div>
       {(data.keyPhrases?.length ?? 0) > 0 && <LabelsTable rows={data.keyPhrases} title="Heard in calls" first="Key phrase" testId="key-phrases" />}
@@ -173,7 +180,7 @@ function Tile({ label, value, note, compared, children }: { label: string; value
 }
 
 /** `forms`: a column of form leads; `people`: one of the people who became leads (by source only). */
-function Table({ first, rows, sales, forms, people = false, currency }: { first: string; rows: (Row & { name: string })[]; sales: boolean; forms: boolean; people?: boolean; currency: string }) {
+function Table({ first, rows, sales, forms, values, people = false, currency }: { first: string; rows: (Row & { name: string; value: number })[]; sales: boolean; forms: boolean; values: boolean; people?: boolean; currency: string }) {
   if (!rows.length) return <p class="muted">Nothing in this range yet.</p>;
   return (
     <table>
@@ -189,6 +196,7 @@ function Table({ first, rows, sales, forms, people = false, currency }: { first:
           <th class="num">Calls per visit</th>
           {sales && <th class="num">Sales</th>}
           {sales && <th class="num">Revenue</th>}
+          {values && <th class="num" title="The values set on its calls and form submissions, by people and rules">Value</th>}
         </tr>
       </thead>
       <tbody>
@@ -204,6 +212,7 @@ function Table({ first, rows, sales, forms, people = false, currency }: { first:
             <td class="num">{r.visits ? ratio(r.conversionRate) : '–'}</td>
             {sales && <td class="num">{count(r.orders)}</td>}
             {sales && <td class="num">{money(r.revenue, currency)}</td>}
+            {values && <td class="num">{money(r.value, currency)}</td>}
           </tr>
         ))}
       </tbody>
