@@ -5,12 +5,15 @@
 // with their mail's id before the mail is queued (the outbox's id), so a process that dies in
 // between leaves them to be queued again under the same id, and the person gets it once. A person
 // removed from the account, or who no longer sees the domain or wants the alert, gets nothing.
+// A rule's mails (alert `rule`, rules/rule-mails.ts) are gathered the same way, per rule, and go
+// while the rule still mails their recipient.
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '../logger.ts';
 import { mailMessage } from '../mail/message.ts';
 import { maySee } from '../team/roles.ts';
 import { callAlertMail, MAIL_KIND_OF } from './call-alert-mail.ts';
-import type { PendingAlertDoc } from './documents.ts';
+import type { DomainDoc } from '../domains/documents.ts';
+import type { PendingAlertDoc, UnsubscribeTokenDoc } from './documents.ts';
 import type { Mailing } from './mailing.ts';
 import { Rounds } from '../rounds.ts';
 
@@ -25,6 +28,9 @@ export interface AlertMailerOptions {
 const BATCH = 1000;
 /** A mail taken this long ago and still not queued: its process died; queued again. */
 const STALE_MS = 60_000;
+
+/** What a mail is gathered and throttled by, beside its recipient and domain: the alert, or the rule. */
+const kindOf = (alert: PendingAlertDoc) => (alert.alert === 'rule' ? `rule:${alert.ruleId}` : alert.alert);
 
 export class AlertMailer {
   private readonly rounds: Rounds;
@@ -50,7 +56,7 @@ export class AlertMailer {
     const due = await this.m.c.pendingAlerts.find({ dueAt: { $lte: now }, batch: null }).sort({ dueAt: 1 }).limit(BATCH).toArray();
     const groups = new Map<string, PendingAlertDoc[]>();
     for (const alert of due) {
-      const key = `${alert.username}|${alert.domainId}|${alert.alert}|${alert.delivery}`;
+      const key = `${alert.username}|${alert.domainId}|${kindOf(alert)}|${alert.delivery}`;
       (groups.get(key) ?? groups.set(key, []).get(key)!).push(alert);
     }
     for (const alerts of groups.values()) await this.take(alerts, now);
@@ -59,10 +65,10 @@ export class AlertMailer {
   }
 
   private async take(alerts: PendingAlertDoc[], now: Date): Promise<void> {
-    const { username, domainId, alert, delivery } = alerts[0]!;
+    const { username, domainId, delivery } = alerts[0]!;
     const ids = alerts.map((a) => a._id);
     if (delivery === 'immediate') {
-      const last = await this.m.c.alertThrottle.findOne({ _id: `${username}|${domainId}|${alert}` });
+      const last = await this.m.c.alertThrottle.findOne({ _id: `${username}|${domainId}|${kindOf(alerts[0]!)}` });
       const next = last ? last.lastSentAt.getTime() + (this.o.gatherMs ?? 60_000) : 0;
       if (next > now.getTime()) {
         await this.m.c.pendingAlerts.updateMany({ _id: { $in: ids }, batch: null }, { $set: { dueAt: new Date(next) } });
@@ -79,18 +85,30 @@ export class AlertMailer {
     const alerts = await this.m.c.pendingAlerts.find({ batch }).toArray();
     if (!alerts.length) return;
     const { username, domainId, alert, delivery } = alerts[0]!;
-    const [user, domain] = await Promise.all([this.m.c.users.findOne({ _id: username }), this.m.c.domains.findOne({ _id: domainId })]);
-    const wanted = user && domain && user.accountId === domain.accountId && maySee(user, domain._id) && (await this.m.choices.of(user, domain._id))[alert] !== 'off';
-    if (wanted) {
+    const domain = await this.m.c.domains.findOne({ _id: domainId });
+    const wanted = domain && (await this.wanted(alerts[0]!, domain));
+    if (domain && wanted) {
       const callIds = alerts.flatMap((a) => (a.callId === undefined ? [] : [a.callId]));
       const formIds = alerts.flatMap((a) => (a.formId === undefined ? [] : [a.formId]));
       const [calls, forms] = await Promise.all([callIds.length ? this.m.c.calls.find({ _id: { $in: callIds } }).toArray() : [], formIds.length ? this.m.c.forms.find({ _id: { $in: formIds } }).toArray() : []]);
-      const unsubscribeUrl = await this.m.links.issue(user._id, domain._id, alert, now);
-      const body = callAlertMail({ alert, to: user._id, domain, calls, forms, publicUrl: this.m.publicUrl, unsubscribeUrl });
+      const unsubscribeUrl = await this.m.links.issue(username, domain._id, wanted.choice, now, wanted.label);
+      const body = callAlertMail({ alert, ruleName: wanted.ruleName, to: username, domain, calls, forms, publicUrl: this.m.publicUrl, unsubscribeUrl });
       const personIds = [...new Set([...calls, ...forms].flatMap((x) => (typeof x.personId === 'number' ? [x.personId] : [])))];
       await this.m.outbox.enqueue(mailMessage(domain.accountId, MAIL_KIND_OF[alert], body, batch, personIds));
-      if (delivery === 'immediate') await this.m.c.alertThrottle.updateOne({ _id: `${username}|${domainId}|${alert}` }, { $max: { lastSentAt: now } }, { upsert: true });
+      if (delivery === 'immediate') await this.m.c.alertThrottle.updateOne({ _id: `${username}|${domainId}|${kindOf(alerts[0]!)}` }, { $max: { lastSentAt: now } }, { upsert: true });
     }
     await this.m.c.pendingAlerts.deleteMany({ batch });
+  }
+
+  /** Whether the recipient is still to get this mail, and what its unsubscribe link turns off: a
+   * member who still sees the domain and wants the alert, or a recipient the rule still mails. */
+  private async wanted(alert: PendingAlertDoc, domain: DomainDoc): Promise<{ choice: UnsubscribeTokenDoc['choice']; label?: string; ruleName?: string } | null> {
+    if (alert.alert === 'rule') {
+      const rule = await this.m.ruleMails.mailing(alert.ruleId!, domain, alert.username);
+      return rule && { choice: `rule:${rule._id}`, label: `the mails of the rule ${rule.name}`, ruleName: rule.name };
+    }
+    const user = await this.m.c.users.findOne({ _id: alert.username });
+    const wants = user && user.accountId === domain.accountId && maySee(user, domain._id) && (await this.m.choices.of(user, domain._id))[alert.alert] !== 'off';
+    return wants ? { choice: alert.alert } : null;
   }
 }

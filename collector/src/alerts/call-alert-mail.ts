@@ -13,10 +13,10 @@ import { unsubscribeHeaders, type MailBody, type MailKind } from '../mail/messag
 import type { FormDoc } from '../forms/documents.ts';
 import type { CallDoc } from '../telephony/documents.ts';
 import { cameFrom } from '../telephony/whisper.ts';
-import type { CallAlert } from './documents.ts';
+import type { CallAlert, PendingAlert } from './documents.ts';
 import { CHOICE_NAMES } from './unsubscribe.ts';
 
-export const MAIL_KIND_OF: Record<CallAlert, MailKind> = { missedCall: 'missed-call', newLead: 'new-lead', firstCaller: 'first-caller', spamBlocked: 'spam-blocked' };
+export const MAIL_KIND_OF: Record<PendingAlert, MailKind> = { missedCall: 'missed-call', newLead: 'new-lead', firstCaller: 'first-caller', spamBlocked: 'spam-blocked', rule: 'rule' };
 
 /** The subject's words: one call, or several. */
 const SUBJECTS: Record<CallAlert, [string, string]> = {
@@ -36,7 +36,9 @@ const FIELD_CHARS = 300;
 
 
 export interface CallAlertMail {
-  alert: CallAlert;
+  alert: PendingAlert;
+  /** A rule's mail (alert `rule`): the rule's name. */
+  ruleName?: string;
   to: string;
   domain: Pick<DomainDoc, '_id' | 'timeZone' | 'country' | 'callerPrivacy'>;
   calls: CallDoc[];
@@ -55,7 +57,18 @@ interface Listed {
   kind: 'call' | 'form';
 }
 
-export function callAlertMail({ alert, to, domain, calls, forms = [], publicUrl, unsubscribeUrl }: CallAlertMail): MailBody {
+/** A mail's words: its subject's start for one item and for several, its heading, why it is sent. */
+function wordsOf(alert: PendingAlert, ruleName: string | undefined, domainId: string): { one: string; many: string; heading: string; noun?: string; footer: string } {
+  if (alert === 'rule') {
+    const name = ruleName ?? 'a rule';
+    return { one: `Rule ${name} matched:`, many: `Rule ${name} matched:`, heading: `Rule ${name} matched`, noun: 'matches', footer: `You receive this because the rule ${name} on ${domainId} mails you (its owners and admins choose whom, under Rules).` };
+  }
+  const [one, many] = SUBJECTS[alert];
+  return { one, many, heading: HEADINGS[alert], footer: `You receive this because ${CHOICE_NAMES[alert]} for ${domainId} are on for you in RingTrail (Profile).` };
+}
+
+export function callAlertMail({ alert, ruleName, to, domain, calls, forms = [], publicUrl, unsubscribeUrl }: CallAlertMail): MailBody {
+  const words = wordsOf(alert, ruleName, domain._id);
   const country = domain.country ?? 'FR';
   const clock: Clock = { timeZone: domain.timeZone, locale: localeOf(country) };
   const screen = (path: string) => `${publicUrl}/manage/#/${encodeURIComponent(domain._id)}/${path}`;
@@ -93,15 +106,14 @@ export function callAlertMail({ alert, to, domain, calls, forms = [], publicUrl,
     kind: 'form',
   });
   const items = [...calls.map(callItem), ...forms.map(formItem)].sort((a, b) => a.at.getTime() - b.at.getTime());
-  const noun = forms.length ? 'leads' : 'calls';
-  const [one, many] = SUBJECTS[alert];
-  const subject = items.length === 1 ? `${one} ${items[0]!.who} (${domain._id})` : `${many} ${items.length} (${domain._id})`;
+  const noun = words.noun ?? (forms.length ? 'leads' : 'calls');
+  const subject = items.length === 1 ? `${words.one} ${items[0]!.who} (${domain._id})` : `${words.many} ${items.length} (${domain._id})`;
   const listed = items.slice(0, LISTED);
   const more = items.length - listed.length;
   const callsLog = screen('calls');
-  const footer = `You receive this because ${CHOICE_NAMES[alert]} for ${domain._id} are on for you in RingTrail (Profile).`;
+  const footer = words.footer;
   const text = [
-    `${HEADINGS[alert]} on ${domain._id}${items.length > 1 ? `: ${items.length} ${noun}` : ''}.`,
+    `${words.heading} on ${domain._id}${items.length > 1 ? `: ${items.length} ${noun}` : ''}.`,
     '',
     ...listed.flatMap((item) => [...item.rows.map(([label, value]) => `${label}: ${value}`), `The ${item.kind}: ${item.url}`, '']),
     ...(more ? [`And ${more} more: ${callsLog}`, ''] : []),
@@ -116,7 +128,7 @@ export function callAlertMail({ alert, to, domain, calls, forms = [], publicUrl,
     subject,
     text,
     html: mailPage({
-      heading: `${HEADINGS[alert]}${single ? '' : `: ${items.length} ${noun}`}`,
+      heading: `${words.heading}${single ? '' : `: ${items.length} ${noun}`}`,
       body,
       link: single ? { url: items[0]!.url, label: `Open the ${items[0]!.kind}` } : { url: callsLog, label: 'Open the calls log' },
       footer,

@@ -67,11 +67,16 @@ export class CallAlerts {
         pending.push({ _id: `${key}|${alert}|${user._id}`, username: user._id, accountId: domain.accountId, domainId: domain._id, alert, ...about, at: now, delivery, dueAt: delivery === 'hourly' ? nextHour(now) : now, batch: null });
       }
     }
-    if (!pending.length) return;
-    try {
-      await this.c.pendingAlerts.insertMany(pending, { ordered: false });
-    } catch (err) {
-      if (!isDuplicateKey(err)) throw err; // raised twice by simultaneous reports: once is enough
-    }
+    await insertPending(this.c, pending);
+  }
+}
+
+/** Stores pending alerts; one stored already (raised twice by simultaneous reports) is kept once. */
+export async function insertPending(c: AlertCollections, pending: PendingAlertDoc[]): Promise<void> {
+  if (!pending.length) return;
+  try {
+    await c.pendingAlerts.insertMany(pending, { ordered: false });
+  } catch (err) {
+    if (!isDuplicateKey(err)) throw err;
   }
 }

@@ -8,6 +8,8 @@ import type { IndexPlan } from '../db/index-plan.ts';
 /** What happened to a call that a person may be told of. */
 export const CALL_ALERTS = ['missedCall', 'newLead', 'firstCaller', 'spamBlocked'] as const;
 export type CallAlert = (typeof CALL_ALERTS)[number];
+/** What a pending alert's mail is about: a call alert, or a rule's mail action. */
+export type PendingAlert = CallAlert | 'rule';
 
 /** How a call alert is sent: at once (a burst gathered into one mail a minute), in an hourly digest, or not. */
 export const DELIVERIES = ['immediate', 'hourly', 'off'] as const;
@@ -33,13 +35,17 @@ export interface AlertChoiceDoc extends Partial<AlertChoices> {
 }
 
 /** One call alert waiting for its mail: gathered with the person's others of the same kind and
- * domain. A form submission that is a lead raises `newLead` too (a lead is a lead, call or form). */
+ * domain. A form submission that is a lead raises `newLead` too (a lead is a lead, call or form).
+ * Ours (issue 55): `rule`, a rule's mail action (rules/rule-mails.ts), gathered per rule. */
 export interface PendingAlertDoc {
   _id: string; // `<callId>|<alert>|<username>`, or `form:<formId>|<alert>|<username>`: one per contact, alert and person
+  /** The member mailed; for a rule's mail, its address too (then no member of the account). */
   username: string;
   accountId: string;
   domainId: string;
-  alert: CallAlert;
+  alert: PendingAlert;
+  /** A rule's mail: the rule. */
+  ruleId?: string;
   /** The call it is about; absent for a form submission's. */
   callId?: number;
   /** Ours since form tracking: the form submission it is about. */
@@ -60,12 +66,15 @@ export interface AlertThrottleDoc {
   lastSentAt: Date;
 }
 
-/** An unsubscribe link's token, stored as its SHA-256: one choice of one person for one domain. */
+/** An unsubscribe link's token, stored as its SHA-256: one choice of one person for one domain, or
+ * (`rule:<ruleId>`) a rule's mails to a recipient. */
 export interface UnsubscribeTokenDoc {
   _id: string;
   username: string;
   domainId: string;
-  choice: AlertChoice;
+  choice: AlertChoice | `rule:${string}`;
+  /** What a rule's link stops, in words: `the mails of the rule Booked`. */
+  label?: string;
   createdAt: Date;
   usedAt: Date | null;
 }

@@ -1,6 +1,6 @@
 // What every sender of mails to a domain's people needs (alert-mailer.ts, summary-sender.ts,
 // warning-watch.ts): the database, the outbox the mails go through, each person's choices, the
-// unsubscribe links, and the back end's address for the mails' links.
+// unsubscribe links, the rules' mails, and the back end's address for the mails' links.
 import type { Outbox } from '../webhooks/outbox.ts';
 import { AlertChoicesStore } from './choices.ts';
 import { UnsubscribeLinks } from './unsubscribe.ts';
@@ -14,17 +14,21 @@ import type { AlertCollections } from './documents.ts';
 import type { TrackingCollections } from '../tracking/documents.ts';
 import type { OfflineCollections } from '../offline/documents.ts';
 import type { DataCollections } from '../data/documents.ts';
+import type { RuleCollections } from '../rules/documents.ts';
+import { RuleMails } from '../rules/rule-mails.ts';
 
 export class Mailing {
   readonly choices: AlertChoicesStore;
   readonly links: UnsubscribeLinks;
+  readonly ruleMails: RuleMails;
 
   constructor(
-    readonly c: AlertCollections & TeamCollections & DomainCollections & TrackingCollections & OfflineCollections & TelephonyCollections & DataCollections & ReportCollections & FormCollections & WebhookCollections,
+    readonly c: AlertCollections & TeamCollections & DomainCollections & TrackingCollections & OfflineCollections & TelephonyCollections & DataCollections & ReportCollections & FormCollections & WebhookCollections & RuleCollections,
     readonly outbox: Outbox,
     readonly publicUrl: string,
   ) {
     this.choices = new AlertChoicesStore(c);
     this.links = new UnsubscribeLinks(c, publicUrl);
+    this.ruleMails = new RuleMails(c);
   }
 }

@@ -5,18 +5,20 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import { escapeHtml } from '../mail/layout.ts';
-import { CHOICE_NAMES, UnsubscribeLinks, type Unsubscribed } from './unsubscribe.ts';
+import { choiceName, UnsubscribeLinks, type Unsubscribed } from './unsubscribe.ts';
 import { UNSUBSCRIBE_DAYS, type AlertCollections } from './documents.ts';
 import type { TeamCollections } from '../team/documents.ts';
+import type { RuleCollections } from '../rules/documents.ts';
+import type { DomainCollections } from '../domains/documents.ts';
 
-export function unsubscribeRoutes(c: AlertCollections & TeamCollections, publicUrl: string): Router {
+export function unsubscribeRoutes(c: AlertCollections & TeamCollections & RuleCollections & DomainCollections, publicUrl: string): Router {
   const links = new UnsubscribeLinks(c, publicUrl);
   const router = new Router({ prefix: '/mail/unsubscribe' });
 
   router.get('/:token', async (ctx) => {
     const token = await links.find(ctx.params.token!);
     if (!token) return page(ctx, 404, 'This link does not work', invalidText);
-    const what = `${CHOICE_NAMES[token.choice]} for ${token.domainId}`;
+    const what = `${choiceName(token)} for ${token.domainId}`;
     if (token.usedAt) return page(ctx, 200, 'Already unsubscribed', `This link has been used: ${escapeHtml(token.username)} no longer receives ${escapeHtml(what)}.`);
     page(ctx, 200, 'Unsubscribe', `Stop sending ${escapeHtml(what)} to ${escapeHtml(token.username)}? Nothing else changes.<form method="post"><button type="submit" style="margin-top:12px;padding:8px 14px">Unsubscribe</button></form>`);
   });
@@ -24,7 +26,7 @@ export function unsubscribeRoutes(c: AlertCollections & TeamCollections, publicU
   router.post('/:token', async (ctx) => {
     const result: Unsubscribed = await links.use(ctx.params.token!);
     if (result.state === 'invalid') return page(ctx, 404, 'This link does not work', invalidText);
-    const what = `${CHOICE_NAMES[result.token.choice]} for ${result.token.domainId}`;
+    const what = `${choiceName(result.token)} for ${result.token.domainId}`;
     if (result.state === 'used') return page(ctx, 200, 'Already unsubscribed', `This link has been used: ${escapeHtml(result.token.username)} no longer receives ${escapeHtml(what)}.`);
     page(ctx, 200, 'Unsubscribed', `${escapeHtml(result.token.username)} will no longer receive ${escapeHtml(what)}. Your other choices are in RingTrail, under Profile.`);
   });

@@ -3,8 +3,8 @@
 import { randomUUID } from 'node:crypto';
 import type { OutboxMessage } from '../webhooks/documents.ts';
 
-/** What a person receives: the test e-mail, an invitation or a password reset link, an alert about calls, a warning, a summary. */
-export const MAIL_KINDS = ['test', 'invitation', 'password-reset', 'missed-call', 'new-lead', 'first-caller', 'spam-blocked', 'warning', 'summary'] as const;
+/** What a person receives: the test e-mail, an invitation or a password reset link, an alert about calls, a warning, a summary, a rule's mail. */
+export const MAIL_KINDS = ['test', 'invitation', 'password-reset', 'missed-call', 'new-lead', 'first-caller', 'spam-blocked', 'warning', 'summary', 'rule'] as const;
 export type MailKind = (typeof MAIL_KINDS)[number];
 
 export interface MailBody {

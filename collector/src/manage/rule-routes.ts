@@ -26,6 +26,7 @@ import { tagBody, TagRefused, Tags, tagName } from '../rules/tags.ts';
 import { auditing, memberOf, type Can } from '../team/access.ts';
 import { RULES, type Rule } from '../team/roles.ts';
 import type { CallWrites } from '../telephony/call-writes.ts';
+import type { TeamCollections } from '../team/documents.ts';
 import type { CallDoc, TelephonyCollections } from '../telephony/documents.ts';
 import { domainOf } from './settings-routes.ts';
 
@@ -48,7 +49,7 @@ export const applyBody = z.object({ from: z.string().describe('The first day, YY
 
 const runView = ({ _id, domainId: _domain, ...run }: RuleRunDoc) => ({ id: _id, ...run });
 
-export function ruleRoutes(router: Router, c: RuleCollections & DomainCollections & TelephonyCollections & FormCollections & PeopleCollections & WebhookCollections, can: Can, calls: CallWrites, forms: FormWrites, { publicOnly, runs = new RuleRuns(c, calls, forms, new Outbox(c)) }: { publicOnly: boolean; runs?: RuleRuns }): void {
+export function ruleRoutes(router: Router, c: RuleCollections & DomainCollections & TelephonyCollections & FormCollections & PeopleCollections & WebhookCollections & TeamCollections, can: Can, calls: CallWrites, forms: FormWrites, { publicOnly, runs = new RuleRuns(c, calls, forms, new Outbox(c)) }: { publicOnly: boolean; runs?: RuleRuns }): void {
   const tags = new Tags(c);
   const rules = new RuleStore(c, publicOnly);
   const marks = new HandMarks(c, calls, forms);

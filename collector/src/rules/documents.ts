@@ -32,6 +32,8 @@ export interface RuleDoc {
   createdAt: Date;
   updatedAt: Date;
   updatedBy: string;
+  /** The recipients of its mails who left them by the mails' unsubscribe link: mailed no more by it. */
+  unsubscribed?: string[];
 }
 
 /** A rule applied to a period's past calls or forms by a person (rule-runs.ts), and its undo. */
@@ -61,8 +63,9 @@ export interface RuleRunDoc {
 }
 
 export const ruleIndexes: IndexPlan = {
-  // A domain's rules in order, at each moment of each call and form.
-  rules: [[{ domainId: 1, position: 1 }]],
+  // A domain's rules in order, at each moment of each call and form; the rules mailing an address
+  // (the outbox's check before a rule's mail goes out of the team).
+  rules: [[{ domainId: 1, position: 1 }], [{ 'actions.address': 1 }]],
   // A rule's runs, newest first.
   ruleRuns: [[{ domainId: 1, ruleId: 1, startedAt: -1 }]],
 };

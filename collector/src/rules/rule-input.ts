@@ -41,6 +41,10 @@ export const ruleCondition = z.discriminatedUnion(
 export type RuleCondition = z.infer<typeof ruleCondition>;
 export type ConditionField = RuleCondition['field'];
 
+/** A mail action's recipients at most: members and an address. */
+export const MAX_MAIL_MEMBERS = 20;
+const mailAddress = z.email({ error: 'must be an e-mail address' }).max(254, 'must be at most 254 characters').transform((a) => a.toLowerCase());
+
 const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http or https URL' }).max(2000, 'must be at most 2000 characters');
 
 export const ruleAction = z.discriminatedUnion(
@@ -51,8 +55,16 @@ export const ruleAction = z.discriminatedUnion(
     z.object({ type: z.literal('verdict').describe('Set the verdict'), verdict: z.enum(VERDICTS, { error: `must be one of ${VERDICTS.join(', ')}` }).describe('lead, not-lead or spam') }).strict(),
     z.object({ type: z.literal('chat').describe("Post to a chat channel's incoming webhook (Slack's format)"), url: httpUrl.describe('The incoming webhook URL') }).strict(),
     z.object({ type: z.literal('push').describe("Push the account's webhook event rule") }).strict(),
+    z
+      .object({
+        type: z.literal('mail').describe('Mail chosen members or an address, gathered like the alerts: a burst is one mail a minute to each'),
+        members: z.array(z.string().trim().toLowerCase().min(1, 'must not be empty').max(254)).max(MAX_MAIL_MEMBERS, `at most ${MAX_MAIL_MEMBERS} members`).default([]).describe("The account's members to mail (their usernames)"),
+        address: mailAddress.optional().describe('An address to mail, in the team or not'),
+      })
+      .strict()
+      .refine((a) => a.members.length > 0 || a.address !== undefined, { message: 'needs members or an address', path: ['members'] }),
   ],
-  { error: 'must be a known action: tag, value, verdict, chat or push' },
+  { error: 'must be a known action: tag, value, verdict, chat, push or mail' },
 );
 export type RuleAction = z.infer<typeof ruleAction>;
 

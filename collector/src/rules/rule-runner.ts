@@ -2,7 +2,8 @@
 // wires these as call and form reactions). The enabled rules of the moment are read once, in order;
 // each is tested on the subject (no query per condition); the marks of all that matched are written
 // in one compare-and-set of the call or form, each change in its history; then each matched rule's
-// chat message and `rule` push are queued in the outbox, with ids that make a second run send nothing.
+// chat message and `rule` push are queued in the outbox, and its mails as pending alerts, with ids
+// that make a second run send nothing.
 import type { DomainCollections, DomainDoc } from '../domains/documents.ts';
 import { DEFAULT_LEAD_RULE } from '../domains/lead-rule.ts';
 import type { FormCollections, FormDoc } from '../forms/documents.ts';
@@ -22,8 +23,10 @@ import { chatMessage, chatOutbox, rulePush, takenOf, type Matched } from './noti
 import type { RuleMoment } from './rule-input.ts';
 import { callSubject, formSubject } from './subject.ts';
 import { subjectContexts } from './subject-context.ts';
+import { RuleMails } from './rule-mails.ts';
+import type { AlertCollections } from '../alerts/documents.ts';
 
-type RunnerCollections = RuleCollections & DomainCollections & TelephonyCollections & FormCollections & PeopleCollections & TeamCollections & WebhookCollections;
+type RunnerCollections = RuleCollections & DomainCollections & TelephonyCollections & FormCollections & PeopleCollections & TeamCollections & WebhookCollections & AlertCollections;
 
 /** Each matched rule and what it changed. */
 export interface RuleOutcome {
@@ -49,6 +52,7 @@ export const formMarkState = (form: FormDoc) => ({ ...markState(form, form.verdi
 export class RuleRunner {
   private readonly outbox: Outbox;
   private readonly pushes: OptInPushes;
+  private readonly mails: RuleMails;
 
   constructor(
     private readonly c: RunnerCollections,
@@ -58,6 +62,7 @@ export class RuleRunner {
   ) {
     this.outbox = new Outbox(c);
     this.pushes = new OptInPushes(c);
+    this.mails = new RuleMails(c);
   }
 
   /** The call reaction: `call-ended` as its outcome becomes known, `transcript-ready` as its transcript is. */
@@ -111,7 +116,7 @@ export class RuleRunner {
     await this.notify(domain, { kind: 'form', id: form._id, phone: form.phone, source: form.source, duration: null }, `form-sent:form:${form._id}`, outcomes, now);
   }
 
-  /** Each matched rule's chat messages and `rule` push, once per rule and moment. */
+  /** Each matched rule's chat messages, `rule` push and mails, once per rule and moment. */
   private async notify(domain: DomainDoc, matched: Matched, key: string, outcomes: RuleOutcome[], now: Date): Promise<void> {
     const receiver = outcomes.some(({ rule }) => rule.actions.some((a) => a.type === 'push')) ? await this.pushes.receiverOf(domain.accountId, 'rule') : null;
     const link = `${this.publicUrl}/manage/#/${encodeURIComponent(domain.name)}/${matched.kind}?id=${matched.id}`;
@@ -121,6 +126,7 @@ export class RuleRunner {
         if (action.type === 'chat') await this.outbox.enqueue(chatOutbox(domain.accountId, `rule_${rule._id}_${key}_${i}`, action.url, chatMessage(rule, domain, matched, taken, link)), now);
         if (action.type === 'push' && receiver) await this.pushes.send(receiver, `${matched.kind}:${matched.id}`, rulePush(rule, matched, taken, now), now);
       }
+      if (rule.actions.some((a) => a.type === 'mail')) await this.mails.queue(domain, rule, matched.kind === 'call' ? { callId: matched.id } : { formId: matched.id }, key, now);
     }
   }
 }

@@ -1,12 +1,14 @@
 // A domain's rules, written by a person: checked beyond their shape (tags of the account, a chat
-// webhook at a public https address outside development, conditions that can match), at most
-// MAX_RULES a domain, kept in order.
+// webhook at a public https address outside development, members to mail who see the domain,
+// conditions that can match), at most MAX_RULES a domain, kept in order.
 import { randomUUID } from 'node:crypto';
 import { canonicalIn, DEFAULT_COUNTRY } from '../domains/phone-numbers.ts';
 import { privateAddressOf } from '../webhooks/public-address.ts';
 import type { RuleCollections, RuleDoc } from './documents.ts';
 import { MAX_RULES, neverMatches, type RuleBody } from './rule-input.ts';
 import { Tags } from './tags.ts';
+import type { TeamCollections } from '../team/documents.ts';
+import { maySee } from '../team/roles.ts';
 
 export class RuleRefused extends Error {}
 
@@ -17,7 +19,7 @@ export class RuleStore {
   private readonly tags: Tags;
 
   constructor(
-    private readonly c: RuleCollections,
+    private readonly c: RuleCollections & TeamCollections,
     /** Outside development and test: chat webhooks only at public https addresses (ALLOW_PRIVATE_WEBHOOKS). */
     private readonly publicOnly: boolean,
   ) {
@@ -51,7 +53,7 @@ export class RuleStore {
   }
 
   /** The rule as stored: its tags as the account writes them; refused with the field that is wrong. */
-  private async checked({ accountId, country }: RuleDomain, rule: RuleBody): Promise<RuleBody> {
+  private async checked({ _id: domainId, accountId, country }: RuleDomain, rule: RuleBody): Promise<RuleBody> {
     // A number called is kept as the domain's numbers are (canonicalIn), whatever form it was typed in.
     const conditions = rule.conditions.map((condition, i) => {
       if (condition.field !== 'trackingNumber') return condition;
@@ -76,8 +78,19 @@ export class RuleStore {
         const privateAddress = this.publicOnly ? await privateAddressOf(url.hostname) : null;
         if (privateAddress) throw new RuleRefused(`actions.${i}.url: ${url.hostname} is ${privateAddress}, a private address: chat webhooks go to public addresses only (ALLOW_PRIVATE_WEBHOOKS)`);
       }
+      if (action.type === 'mail') await this.checkMembers(accountId, domainId, action.members, `actions.${i}.members`);
       actions.push(action);
     }
     return { ...body, actions };
+  }
+
+  /** Members to mail: each of the account, and seeing the domain. */
+  private async checkMembers(accountId: string, domainId: string, members: string[], field: string): Promise<void> {
+    const users = new Map((await this.c.users.find({ _id: { $in: members }, accountId }).toArray()).map((u) => [u._id, u]));
+    for (const member of members) {
+      const user = users.get(member);
+      if (!user) throw new RuleRefused(`${field}: ${member} is not a member of the account`);
+      if (!maySee(user, domainId)) throw new RuleRefused(`${field}: ${member} does not see this domain`);
+    }
   }
 }

@@ -24,6 +24,10 @@ import type { Logger } from '../logger.ts';
 import type { Outbox } from './outbox.ts';
 import { send, type SendResult } from './send.ts';
 import type { TeamCollections } from '../team/documents.ts';
+import type { DomainCollections } from '../domains/documents.ts';
+import type { RuleCollections } from '../rules/documents.ts';
+import { RuleMails } from '../rules/rule-mails.ts';
+import type { AlertCollections } from '../alerts/documents.ts';
 
 export interface DeliveryOptions {
   /** Refuse webhook URLs on loopback and private networks (ALLOW_PRIVATE_WEBHOOKS=false). */
@@ -88,7 +92,7 @@ export class DeliveryWorker {
   private unsubscribe: (() => void) | null = null;
 
   constructor(
-    private readonly c: WebhookCollections & TeamCollections,
+    private readonly c: WebhookCollections & TeamCollections & RuleCollections & DomainCollections & AlertCollections,
     outbox: Outbox,
     private readonly log: Logger,
     private readonly o: DeliveryOptions,
@@ -246,11 +250,13 @@ export class DeliveryWorker {
   }
 
   /** A mail goes only to a member of the account still (one removed stops receiving at once), but
-   * an invitation, which goes to someone who is not one yet. */
+   * an invitation, which goes to someone who is not one yet, and a rule's mail to the address a rule
+   * of the account still names. */
   private async deliverMail(m: OutboxDoc): Promise<SendResult> {
     const mail = JSON.parse(m.body) as { to: string };
     if (!this.senders.mailer) return { delivered: false, httpStatus: null, error: 'mail is not configured: set SMTP_URL', permanent: true };
-    if (m.label !== 'invitation' && !(await this.c.users.findOne({ _id: mail.to, accountId: m.accountId }, { projection: { _id: 1 } }))) return { delivered: false, httpStatus: null, error: `${mail.to} is no longer a member of the account`, permanent: true };
+    const allowed = m.label === 'invitation' || (await this.c.users.findOne({ _id: mail.to, accountId: m.accountId }, { projection: { _id: 1 } })) || (m.label === 'rule' && (await new RuleMails(this.c).namesAddress(m.accountId, mail.to)));
+    if (!allowed) return { delivered: false, httpStatus: null, error: `${mail.to} is no longer a member of the account`, permanent: true };
     return this.senders.mailer.send(mail, m._id, this.stopping.signal);
   }
 

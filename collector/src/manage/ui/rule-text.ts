@@ -1,10 +1,11 @@
 // A rule's conditions and actions as the Rules card writes them, one a line, and read back:
 // `duration atLeast 60`, `campaign is spring`, `keyPhrase said booked caller`, `dayOfWeek in mon,tue`,
 // `timeOfDay between 18:00-08:00`, `formField contains message: new boiler`; `tag Booked`,
-// `value 120`, `verdict lead`, `chat https://hooks.slack.com/…`, `push`. The server checks what is read.
+// `value 120`, `verdict lead`, `chat https://hooks.slack.com/…`, `push`,
+// `mail members ada@acme.example, bob@acme.example address sales@partner.example`. The server checks what is read.
 
 export type Condition = { field: string; op: string; value: unknown; speaker?: string; name?: string };
-export type Action = { type: string; tag?: string; amount?: number; verdict?: string; url?: string };
+export type Action = { type: string; tag?: string; amount?: number; verdict?: string; url?: string; members?: string[]; address?: string };
 
 const NUMBERS = ['duration', 'pool'];
 const BOOLEANS = ['answered', 'firstCall', 'hadLead'];
@@ -22,6 +23,7 @@ export function actionText(a: Action): string {
   if (a.type === 'value') return `value ${a.amount}`;
   if (a.type === 'verdict') return `verdict ${a.verdict}`;
   if (a.type === 'chat') return `chat ${a.url}`;
+  if (a.type === 'mail') return `mail${a.members?.length ? ` members ${a.members.join(', ')}` : ''}${a.address ? ` address ${a.address}` : ''}`;
   return a.type;
 }
 
@@ -59,6 +61,11 @@ export function parseActions(text: string): Action[] {
     if (type === 'value') return { type, amount: Number(arg.replace(',', '.')) };
     if (type === 'verdict') return { type, verdict: arg };
     if (type === 'chat') return { type, url: arg };
+    if (type === 'mail') {
+      // `members a, b` and `address c`, either or both; bare addresses are members.
+      const [, members = '', address] = /^(?:members\s+)?(.*?)\s*(?:\baddress\s+(\S+))?$/.exec(arg) ?? [];
+      return { type, members: members.split(/[,\s]+/).filter(Boolean), ...(address ? { address } : {}) };
+    }
     return { type };
   });
 }

@@ -16,6 +16,8 @@ interface Rule {
   conditions: Condition[];
   actions: Action[];
   enabled: boolean;
+  /** Recipients of its mails who left them by the mail's link. */
+  unsubscribed?: string[];
 }
 
 interface Preview {
@@ -80,6 +82,7 @@ export function RulesCard({ path }: { path: string }) {
             <div>
               then {rule.actions.map(actionText).join(', ')}
             </div>
+            {(rule.unsubscribed?.length ?? 0) > 0 && <div class="muted small">Unsubscribed from its mails: {rule.unsubscribed!.join(', ')}</div>}
             <PastCalls path={`${path}/rules/${rule.id}`} act={act} />
           </li>
         ))}
@@ -125,7 +128,7 @@ export function RulesCard({ path }: { path: string }) {
         </label>
         <label>
           Actions, one a line
-          <textarea name="actions" rows={3} required placeholder={'tag Booked\nvalue 120\nverdict lead\nchat https://hooks.slack.com/services/…\npush'} defaultValue={(editing?.actions ?? []).map(actionText).join('\n')} />
+          <textarea name="actions" rows={3} required placeholder={'tag Booked\nvalue 120\nverdict lead\nchat https://hooks.slack.com/services/…\npush\nmail members ada@acme.example address sales@partner.example'} defaultValue={(editing?.actions ?? []).map(actionText).join('\n')} />
         </label>
         <p class="muted small">The fields and words: see docs/rules.md (sourceClass, source, medium, campaign, keyword, landingPage, trackingNumber, pool, duration, answered, firstCall, hadLead, callerCountry, callerArea, dayOfWeek, timeOfDay, keyPhrase, formField).</p>
         <button type="submit">{editing ? 'Save the rule' : 'Make the rule'}</button>
