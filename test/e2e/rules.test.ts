@@ -86,6 +86,12 @@ describe('rules in the back end', () => {
     expect(await byTag.textContent()).toContain('Booked');
     expect(await byTag.textContent()).toContain('spring (1)');
     await byTag.screenshot({ path: path.join(ARTIFACTS, 'rules-overview-tags.png') });
+    // Its campaigns table sums the value the rule set beside the counts.
+    const campaigns = page.getByTestId('campaigns');
+    const spring = campaigns.getByRole('row').filter({ hasText: 'spring' });
+    expect(await spring.textContent()).toContain('€120.00');
+    expect(await page.locator('.tiles').textContent()).toContain('Lead value€120.00');
+    await campaigns.screenshot({ path: path.join(ARTIFACTS, 'rules-overview-value.png') });
     await page.goto(`${s.collector.baseUrl}/manage/#/shop.test/call?id=${callId}`);
     await marks.getByTestId('tag').filter({ hasText: 'Booked' }).waitFor();
 
