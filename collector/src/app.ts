@@ -70,6 +70,7 @@ import { Mailing } from './alerts/mailing.ts';
 import { SummarySender } from './alerts/summary-sender.ts';
 import { WarningWatch } from './alerts/warning-watch.ts';
 import { unsubscribeRoutes } from './alerts/unsubscribe-routes.ts';
+import { ruleMailAddress } from './alerts/rule-mails.ts';
 
 export interface AppOptions {
   db: Db;
@@ -177,7 +178,7 @@ export function createApp(options: AppOptions): CollectorApp {
       if (message.kind === 'recording' && message.label !== CARRIER_DELETE && outcome === 'abandoned') void recordings.failed((JSON.parse(message.body) as RecordingJob).callId, error ?? 'given up').catch((err) => log.error({ err }, 'marking a recording as failed did not work'));
       if (message.kind === 'transcript' && message.label !== RESPOT_JOB && outcome === 'abandoned') void transcriber.failed((JSON.parse(message.body) as { callId: number }).callId, error ?? 'given up').catch((err) => log.error({ err }, 'marking a transcript as failed did not work'));
     },
-    { mailer, recordings, transcripts: transcriber, rules: ruleRuns },
+    { mailer, recordings, transcripts: transcriber, rules: ruleRuns, ruleAddress: ruleMailAddress(c) },
   );
   if (run) {
     worker.start();

@@ -15,7 +15,7 @@ import type { TrackingCollections } from '../tracking/documents.ts';
 import type { OfflineCollections } from '../offline/documents.ts';
 import type { DataCollections } from '../data/documents.ts';
 import type { RuleCollections } from '../rules/documents.ts';
-import { RuleMails } from '../rules/rule-mails.ts';
+import { RuleMails } from './rule-mails.ts';
 
 export class Mailing {
   readonly choices: AlertChoicesStore;

@@ -8,7 +8,7 @@ import { CALL_ALERTS, UNSUBSCRIBE_DAYS, type AlertChoice, type UnsubscribeTokenD
 import type { TeamCollections } from '../team/documents.ts';
 import type { RuleCollections } from '../rules/documents.ts';
 import type { DomainCollections } from '../domains/documents.ts';
-import { RuleMails } from '../rules/rule-mails.ts';
+import { RuleMails } from './rule-mails.ts';
 
 const digest = (token: string) => createHash('sha256').update(token).digest('hex');
 

@@ -14,6 +14,7 @@ import { PERIODS, type Period } from '../alerts/summaries.ts';
 import { DEFAULT_DELIVERY, DeliveryWorker } from '../webhooks/delivery-worker.ts';
 import { Outbox } from '../webhooks/outbox.ts';
 import { Mailing } from '../alerts/mailing.ts';
+import { ruleMailAddress } from '../alerts/rule-mails.ts';
 
 const USAGE = `Usage: npm run send-summaries -- --domain NAME --period ${PERIODS.join('|')}`;
 /** How long the command waits for its mails to leave before it says they are still queued. */
@@ -28,7 +29,7 @@ try {
   const c = allCollections(database.db);
   const outbox = new Outbox(c);
   const mailer = new Mailer(config.mail);
-  const worker = new DeliveryWorker(c, outbox, createLogger('warn'), { ...DEFAULT_DELIVERY, publicOnly: !config.allowPrivateWebhooks }, () => {}, { mailer });
+  const worker = new DeliveryWorker(c, outbox, createLogger('warn'), { ...DEFAULT_DELIVERY, publicOnly: !config.allowPrivateWebhooks }, () => {}, { mailer, ruleAddress: ruleMailAddress(c) });
   try {
     const domain = await c.domains.findOne({ _id: values.domain.toLowerCase() });
     if (!domain) throw new Error(`No domain ${values.domain}`);

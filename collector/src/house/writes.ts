@@ -14,6 +14,7 @@ import { CallPush } from '../data/call-push.ts';
 import { TranscriptQueue } from '../transcripts/transcript-queue.ts';
 import { TranscriptStore } from '../transcripts/transcript-store.ts';
 import { RuleRunner } from '../rules/rule-runner.ts';
+import { RuleMails } from '../alerts/rule-mails.ts';
 import type { AllCollections } from './all-collections.ts';
 
 export interface CallWriteOptions {
@@ -81,6 +82,7 @@ export function wireWrites(c: AllCollections, options: Omit<CallWriteOptions, 'r
   const holder: { runner?: RuleRunner } = {};
   const calls = wireCallWritesAndTranscripts(c, { ...options, rules: (before, after) => holder.runner!.callChanged(before, after) });
   const forms = wireFormWrites(c, { alerts: options.alerts ?? false, rules: (before, after) => holder.runner!.formChanged(before, after) });
-  holder.runner = new RuleRunner(c, calls.writes, forms, options.publicUrl);
+  const mails = new RuleMails(c);
+  holder.runner = new RuleRunner(c, calls.writes, forms, options.publicUrl, (domain, rule, about, key, now) => mails.queue(domain, rule, about, key, now));
   return { ...calls, forms, rules: holder.runner };
 }

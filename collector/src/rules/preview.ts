@@ -6,14 +6,13 @@ import { maskCaller } from '../domains/caller-privacy.ts';
 import type { DomainCollections, DomainDoc } from '../domains/documents.ts';
 import { countryOf, nationalOf } from '../domains/phone-numbers.ts';
 import type { FormCollections } from '../forms/documents.ts';
-import type { PeopleCollections } from '../people/documents.ts';
 import type { TelephonyCollections } from '../telephony/documents.ts';
 import { ruleMatches } from './conditions.ts';
 import type { RuleDoc } from './documents.ts';
 import { applyRule } from './marks.ts';
 import { callMarkState, formMarkState } from './rule-runner.ts';
 import { callSubject, formSubject } from './subject.ts';
-import { subjectContexts } from './subject-context.ts';
+import { subjectContexts, type ContextCollections } from './subject-context.ts';
 
 export const PREVIEW_DAYS = 30;
 const PREVIEW_SCAN = 5_000;
@@ -41,7 +40,7 @@ export interface Preview {
   matches: PreviewMatch[];
 }
 
-export async function previewRule(c: DomainCollections & TelephonyCollections & FormCollections & PeopleCollections, domain: DomainDoc, rule: RuleDoc, now = new Date()): Promise<Preview> {
+export async function previewRule(c: DomainCollections & TelephonyCollections & FormCollections & ContextCollections, domain: DomainDoc, rule: RuleDoc, now = new Date()): Promise<Preview> {
   const from = new Date(now.getTime() - PREVIEW_DAYS * 86_400_000);
   const shown = (phone: string | null) => (phone ? maskCaller(nationalOf(phone, countryOf(domain)), domain.callerPrivacy) : null);
   const matches: PreviewMatch[] = [];

@@ -8,7 +8,6 @@ import type { DomainCollections, DomainDoc } from '../domains/documents.ts';
 import { DEFAULT_LEAD_RULE } from '../domains/lead-rule.ts';
 import type { FormCollections, FormDoc } from '../forms/documents.ts';
 import type { FormWrites } from '../forms/form-writes.ts';
-import type { PeopleCollections } from '../people/documents.ts';
 import type { TeamCollections } from '../team/documents.ts';
 import type { CallWrites } from '../telephony/call-writes.ts';
 import type { CallDoc, TelephonyCollections } from '../telephony/documents.ts';
@@ -22,11 +21,11 @@ import { applyRule, markState, withEntries, type MarkChange, type MarkState } fr
 import { chatMessage, chatOutbox, rulePush, takenOf, type Matched } from './notices.ts';
 import type { RuleMoment } from './rule-input.ts';
 import { callSubject, formSubject } from './subject.ts';
-import { subjectContexts } from './subject-context.ts';
-import { RuleMails } from './rule-mails.ts';
-import type { AlertCollections } from '../alerts/documents.ts';
+import { subjectContexts, type ContextCollections } from './subject-context.ts';
 
-type RunnerCollections = RuleCollections & DomainCollections & TelephonyCollections & FormCollections & PeopleCollections & TeamCollections & WebhookCollections & AlertCollections;
+type RunnerCollections = RuleCollections & DomainCollections & TelephonyCollections & FormCollections & ContextCollections & TeamCollections & WebhookCollections;
+
+export type QueueRuleMails = (domain: DomainDoc, rule: RuleDoc, about: { callId: number } | { formId: number }, key: string, now: Date) => Promise<void>;
 
 /** Each matched rule and what it changed. */
 export interface RuleOutcome {
@@ -52,17 +51,17 @@ export const formMarkState = (form: FormDoc) => ({ ...markState(form, form.verdi
 export class RuleRunner {
   private readonly outbox: Outbox;
   private readonly pushes: OptInPushes;
-  private readonly mails: RuleMails;
 
   constructor(
     private readonly c: RunnerCollections,
     private readonly calls: CallWrites,
     private readonly forms: FormWrites,
     private readonly publicUrl: string,
+    /** Queues a matched rule's mails (alerts/rule-mails.ts, wired by the house): `key` names the moment. */
+    private readonly queueMails: QueueRuleMails = async () => {},
   ) {
     this.outbox = new Outbox(c);
     this.pushes = new OptInPushes(c);
-    this.mails = new RuleMails(c);
   }
 
   /** The call reaction: `call-ended` as its outcome becomes known, `transcript-ready` as its transcript is. */
@@ -126,7 +125,7 @@ export class RuleRunner {
         if (action.type === 'chat') await this.outbox.enqueue(chatOutbox(domain.accountId, `rule_${rule._id}_${key}_${i}`, action.url, chatMessage(rule, domain, matched, taken, link)), now);
         if (action.type === 'push' && receiver) await this.pushes.send(receiver, `${matched.kind}:${matched.id}`, rulePush(rule, matched, taken, now), now);
       }
-      if (rule.actions.some((a) => a.type === 'mail')) await this.mails.queue(domain, rule, matched.kind === 'call' ? { callId: matched.id } : { formId: matched.id }, key, now);
+      if (rule.actions.some((a) => a.type === 'mail')) await this.queueMails(domain, rule, matched.kind === 'call' ? { callId: matched.id } : { formId: matched.id }, key, now);
     }
   }
 }

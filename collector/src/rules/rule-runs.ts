@@ -8,7 +8,6 @@ import { randomUUID } from 'node:crypto';
 import type { DomainCollections, DomainDoc } from '../domains/documents.ts';
 import type { FormCollections, FormDoc } from '../forms/documents.ts';
 import type { FormWrites } from '../forms/form-writes.ts';
-import type { PeopleCollections } from '../people/documents.ts';
 import type { CallWrites } from '../telephony/call-writes.ts';
 import type { CallDoc, CallVerdict, MarkEntry, Marks, TelephonyCollections } from '../telephony/documents.ts';
 import { leadOf, leadRuleOf } from '../telephony/leads.ts';
@@ -20,14 +19,14 @@ import type { RuleCollections, RuleDoc, RuleRunDoc } from './documents.ts';
 import { withEntries } from './marks.ts';
 import { callMarkState, callMarksSet, formMarkState, formMarksSet, markAll } from './rule-runner.ts';
 import { callSubject, formSubject } from './subject.ts';
-import { subjectContexts } from './subject-context.ts';
+import { subjectContexts, type ContextCollections } from './subject-context.ts';
 
 export const MAX_PERIOD_DAYS = 366;
 /** Calls or forms a run tests at most; past it the run says it stopped (`capped`). */
 export const MAX_APPLIED = 20_000;
 const BATCH = 200;
 
-type RunCollections = RuleCollections & DomainCollections & TelephonyCollections & FormCollections & PeopleCollections;
+type RunCollections = RuleCollections & DomainCollections & TelephonyCollections & FormCollections & ContextCollections;
 type Job = { runId: string; action: 'apply' | 'undo'; after: number };
 
 const DONE: SendResult = { delivered: true, httpStatus: null, error: null, permanent: false };

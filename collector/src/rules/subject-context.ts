@@ -9,8 +9,11 @@ import type { SubjectContext } from './subject.ts';
 /** When a person's first lead began: its entry is `<person>|c|<start ms>|…` (people/person-contacts.ts). */
 const firstLeadStart = (person: Pick<PersonDoc, 'firstLead'>) => (person.firstLead ? Number(person.firstLead.entry.split('|')[2]) : null);
 
+/** What the context is read from: the domains' numbers and the people. */
+export type ContextCollections = DomainCollections & PeopleCollections;
+
 /** The context of each of `items` (a number called, a person), as a lookup. */
-export async function subjectContexts(c: DomainCollections & PeopleCollections, domain: DomainDoc, rules: Pick<RuleDoc, 'conditions'>[], items: { trackingNumber: string | null; personId?: number | null }[]): Promise<(trackingNumber: string | null, personId: number | null | undefined) => SubjectContext> {
+export async function subjectContexts(c: ContextCollections, domain: DomainDoc, rules: Pick<RuleDoc, 'conditions'>[], items: { trackingNumber: string | null; personId?: number | null }[]): Promise<(trackingNumber: string | null, personId: number | null | undefined) => SubjectContext> {
   const asks = (field: string) => rules.some((rule) => rule.conditions.some((condition) => condition.field === field));
   const distinct = <T>(values: (T | null | undefined)[]) => [...new Set(values.filter((v): v is T => v !== null && v !== undefined))];
   const numbers = asks('pool') ? distinct(items.map((i) => i.trackingNumber)) : [];

@@ -24,10 +24,6 @@ import type { Logger } from '../logger.ts';
 import type { Outbox } from './outbox.ts';
 import { send, type SendResult } from './send.ts';
 import type { TeamCollections } from '../team/documents.ts';
-import type { DomainCollections } from '../domains/documents.ts';
-import type { RuleCollections } from '../rules/documents.ts';
-import { RuleMails } from '../rules/rule-mails.ts';
-import type { AlertCollections } from '../alerts/documents.ts';
 
 export interface DeliveryOptions {
   /** Refuse webhook URLs on loopback and private networks (ALLOW_PRIVATE_WEBHOOKS=false). */
@@ -92,7 +88,7 @@ export class DeliveryWorker {
   private unsubscribe: (() => void) | null = null;
 
   constructor(
-    private readonly c: WebhookCollections & TeamCollections & RuleCollections & DomainCollections & AlertCollections,
+    private readonly c: WebhookCollections & TeamCollections,
     outbox: Outbox,
     private readonly log: Logger,
     private readonly o: DeliveryOptions,
@@ -100,7 +96,7 @@ export class DeliveryWorker {
     private readonly onAttempt: (message: OutboxDoc, outcome: DeliveryLogDoc['outcome'], error: string | null) => void = () => {},
     /** What sends the messages that are no HTTP POST: mails (SMTP_URL; absent, a mail is given up at
      * once: mail is not configured) and recordings to fetch. */
-    private readonly senders: { mailer?: MailSender; recordings?: RecordingSender; transcripts?: RecordingSender; rules?: RecordingSender } = {},
+    private readonly senders: { mailer?: MailSender; recordings?: RecordingSender; transcripts?: RecordingSender; rules?: RecordingSender; ruleAddress?: (accountId: string, address: string) => Promise<boolean> } = {},
   ) {
     this.unsubscribe = outbox.onEnqueue(() => this.wake());
   }
@@ -255,7 +251,7 @@ export class DeliveryWorker {
   private async deliverMail(m: OutboxDoc): Promise<SendResult> {
     const mail = JSON.parse(m.body) as { to: string };
     if (!this.senders.mailer) return { delivered: false, httpStatus: null, error: 'mail is not configured: set SMTP_URL', permanent: true };
-    const allowed = m.label === 'invitation' || (await this.c.users.findOne({ _id: mail.to, accountId: m.accountId }, { projection: { _id: 1 } })) || (m.label === 'rule' && (await new RuleMails(this.c).namesAddress(m.accountId, mail.to)));
+    const allowed = m.label === 'invitation' || (await this.c.users.findOne({ _id: mail.to, accountId: m.accountId }, { projection: { _id: 1 } })) || (m.label === 'rule' && (await this.senders.ruleAddress?.(m.accountId, mail.to)));
     if (!allowed) return { delivered: false, httpStatus: null, error: `${mail.to} is no longer a member of the account`, permanent: true };
     return this.senders.mailer.send(mail, m._id, this.stopping.signal);
   }

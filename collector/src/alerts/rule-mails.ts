@@ -1,14 +1,14 @@
-// A rule's mail action: each recipient (a member of the account who sees the domain, or an address)
+// A rule's mail action (rules/, issue 55): each recipient (a member of the account who sees the domain, or an address)
 // gets one pending alert per call or form the rule matched, which the alerts' mailer
-// (alerts/alert-mailer.ts) gathers like the call alerts: a burst is one mail a minute to each. As it
+// (alert-mailer.ts) gathers like the call alerts: a burst is one mail a minute to each. As it
 // mails, it asks here whether the rule still mails that recipient; one who used the mail's
 // unsubscribe link is mailed by that rule no more.
-import type { AlertCollections, PendingAlertDoc } from '../alerts/documents.ts';
-import { insertPending } from '../alerts/call-alerts.ts';
+import type { AlertCollections, PendingAlertDoc } from './documents.ts';
+import { insertPending } from './call-alerts.ts';
 import type { DomainCollections, DomainDoc } from '../domains/documents.ts';
 import type { TeamCollections } from '../team/documents.ts';
 import { maySee } from '../team/roles.ts';
-import type { RuleCollections, RuleDoc } from './documents.ts';
+import type { RuleCollections, RuleDoc } from '../rules/documents.ts';
 
 /** Whom a rule mails: its mail actions' members and addresses, each once, but those who left. */
 export function mailRecipients(rule: Pick<RuleDoc, 'actions' | 'unsubscribed'>): string[] {
@@ -17,6 +17,9 @@ export function mailRecipients(rule: Pick<RuleDoc, 'actions' | 'unsubscribed'>):
 }
 
 const isAddressOf = (rule: RuleDoc, recipient: string) => rule.actions.some((a) => a.type === 'mail' && a.address === recipient);
+
+/** The outbox's check that a rule of the account still mails an address outside the team. */
+export const ruleMailAddress = (c: ConstructorParameters<typeof RuleMails>[0]) => (accountId: string, address: string) => new RuleMails(c).namesAddress(accountId, address);
 
 export class RuleMails {
   constructor(private readonly c: RuleCollections & TeamCollections & AlertCollections & DomainCollections) {}
