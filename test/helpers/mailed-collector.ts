@@ -4,11 +4,24 @@ import { afterAll, beforeAll } from 'vitest';
 import type { AppOptions } from '../../collector/src/app.ts';
 import { seed, startCollector, testDatabase, type RunningCollector, type TestDatabase } from './collector.ts';
 import { startSmtp, type Inbox } from './smtp.ts';
+import { TELEPHONY_KEY } from './telephony.ts';
 
 export interface MailedCollector {
   t: TestDatabase;
   inbox: Inbox;
   collector: RunningCollector;
+}
+
+/** A collector's options for tests of alerts: signed carrier reports, quick retries, mail to the
+ * inbox, due alerts looked for every 50 ms and a burst gathered over 1.5 s (a minute in production). */
+export function alertingOptions(inbox: Pick<Inbox, 'url'>, publicUrl: string): Omit<AppOptions, 'db' | 'log'> {
+  return {
+    telephonyApiKey: TELEPHONY_KEY,
+    delivery: { pollMs: 50, firstRetryMs: 100, maxRetryMs: 400, publicOnly: false },
+    mail: { smtpUrl: inbox.url, from: 'RingTrail <calls@shop.test>', timeoutMs: 2000 },
+    publicUrl,
+    alertTimings: { everyMs: 50, gatherMs: 1500 },
+  };
 }
 
 /** `opts`: the collector's options but its mail, which goes to the inbox from `from`. */

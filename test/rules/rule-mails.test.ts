@@ -8,6 +8,7 @@ import { seed, startCollector, testDatabase, type RunningCollector, type TestDat
 import { trackingFixture, viewParams } from '../helpers/fixtures.ts';
 import { signedInClient, type ManageClient } from '../helpers/manage-client.ts';
 import { startSmtp, type Inbox } from '../helpers/smtp.ts';
+import { alertingOptions } from '../helpers/mailed-collector.ts';
 import { reportCall, TELEPHONY_KEY } from '../helpers/telephony.ts';
 import { until } from '../helpers/until.ts';
 
@@ -24,13 +25,7 @@ beforeAll(async () => {
   inbox = await startSmtp();
   t = await testDatabase('rule_mails');
   await seed(t.c, trackingFixture({ users: [OWNER, ANALYST], exclusive: ['0800000001', '0800000002', '0800000003', '0800000004', '0800000005', '0800000006'] }));
-  collector = await startCollector(t.db, {
-    telephonyApiKey: TELEPHONY_KEY,
-    delivery: { pollMs: 50, firstRetryMs: 100, maxRetryMs: 400, publicOnly: false },
-    mail: { smtpUrl: inbox.url, from: 'RingTrail <calls@shop.test>', timeoutMs: 2000 },
-    publicUrl: PUBLIC_URL,
-    alertTimings: { everyMs: 50, gatherMs: 1500 },
-  });
+  collector = await startCollector(t.db, alertingOptions(inbox, PUBLIC_URL));
   owner = await signedInClient(collector.baseUrl, OWNER.username, OWNER.password);
 });
 afterAll(async () => {
