@@ -17,17 +17,22 @@ export class Recordings {
     private readonly states: RecordingStates,
   ) {}
 
-  /** The carrier says the recording is at `job.url`: the fetch is queued first (its id is the
-   * recording's, so a second word of it queues nothing), then the call says it is being fetched.
-   * False when the call has a recording (or one on its way) already. */
+  /** The carrier says the recording is at `job.url`: the call says it is being fetched, then the
+   * fetch is queued (its id is the recording's, so a second word of it queues nothing while it
+   * waits). In that order: a fetch that fails at once (a private source) must find the call
+   * fetching, or the failure would be written over. A second word of a recording still `fetching`
+   * queues its fetch again, so a process that died between the two loses nothing. False when the
+   * call has a recording (or one on its way) already. */
   async ready(call: CallDoc, id: string, info: Omit<RecordingInfo, 'sid'>, job: Pick<RecordingJob, 'url' | 'twilioAccountSid'>): Promise<boolean> {
-    if (call.recording && call.recording.status !== 'failed') return false;
+    const recording = { sid: id.startsWith('call-') ? null : id, ...info };
+    const again = call.recording?.status === 'fetching' && call.recording.sid === recording.sid;
+    if (call.recording && call.recording.status !== 'failed' && !again) return false;
     const domain = await this.c.domains.findOne({ _id: call.domainId }, { projection: { accountId: 1, 'recording.deleteAtCarrier': 1 } });
     if (!domain) return false;
-    const recording = { sid: id.startsWith('call-') ? null : id, ...info };
     const deleteAtCarrier = domain.recording?.deleteAtCarrier === true;
+    const taken = await this.states.take(call._id, recording);
     await this.outbox.enqueue(recordingMessage(domain.accountId, id, { callId: call._id, ...job, ...recording, ...(deleteAtCarrier ? { deleteAtCarrier } : {}) }));
-    return (await this.states.take(call._id, recording)) !== null;
+    return taken !== null;
   }
 
   /** The audio itself, streamed in; null when the call has a recording already. */

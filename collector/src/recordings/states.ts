@@ -20,8 +20,8 @@ export class RecordingStates {
     return this.change(callId, (r) => (free(r) ? { status: 'fetching', ...info } : null));
   }
 
-  /** The audio is in the store. Also when the fetch ran before the call said it was coming (the
-   * fetch is queued first); null when the call has a stored or deleted one already. */
+  /** The audio is in the store. Also when the call never said it was coming (a process that died
+   * between the two, recordings.ts); null when the call has a stored or deleted one already. */
   stored(callId: number, file: StoredRecording, info: RecordingInfo | null, at = new Date()): Promise<CallDoc | null> {
     return this.change(callId, (r) =>
       free(r) || r?.status === 'fetching'
