@@ -71,6 +71,9 @@ import { SummarySender } from './alerts/summary-sender.ts';
 import { WarningWatch } from './alerts/warning-watch.ts';
 import { unsubscribeRoutes } from './alerts/unsubscribe-routes.ts';
 import { ruleMailAddress } from './alerts/rule-mails.ts';
+import { AdsConnections } from './ads/connections.ts';
+import { AdsSender } from './ads/ads-sender.ts';
+import { DEFAULT_ADS_ENDPOINTS, PlatformClients, type AdsEndpoints } from './ads/platform-clients.ts';
 
 export interface AppOptions {
   db: Db;
@@ -87,6 +90,8 @@ export interface AppOptions {
   twilio?: TwilioOptions;
   /** Where Twilio's REST API is reached (TWILIO_API_BASE); default Twilio's own host. */
   twilioApiBase?: string;
+  /** Where the ad platforms are reached (ads/platform-clients.ts); theirs by default. */
+  adsEndpoints?: AdsEndpoints;
   /** SECRETS_KEY: carrier credentials are stored, sealed, only with it. */
   secretsKey?: Buffer;
   /** Webhook and analytics delivery; `run: false` leaves the outbox to other processes. */
@@ -155,7 +160,10 @@ export function createApp(options: AppOptions): CollectorApp {
   const mailer = options.mail ? new Mailer(options.mail) : undefined;
   const recordingStore = new RecordingStore(db);
   const recordingStates = new RecordingStates(callWrites);
-  const carriers = new CarrierConnections(c, options.secretsKey ? new SecretBox(options.secretsKey) : null, options.twilioApiBase ?? DEFAULT_TWILIO_API_BASE);
+  const box = options.secretsKey ? new SecretBox(options.secretsKey) : null;
+  const carriers = new CarrierConnections(c, box, options.twilioApiBase ?? DEFAULT_TWILIO_API_BASE);
+  const adsClients = new PlatformClients(options.adsEndpoints ?? DEFAULT_ADS_ENDPOINTS);
+  const adsConnections = new AdsConnections(c, box, adsClients);
   const recordings = new RecordingFetcher(c, recordingStore, recordingStates, outbox, {
     publicOnly: deliveryOptions.publicOnly,
     twilioCredentialsFor: (accountSid) => carriers.basicAuthFor(accountSid),
@@ -167,6 +175,7 @@ export function createApp(options: AppOptions): CollectorApp {
     metrics.transcribedSeconds.inc(seconds);
   });
   const ruleRuns = new RuleRuns(c, callWrites, formWrites, outbox);
+  const adsSender = new AdsSender(c, adsConnections, adsClients, outbox, (platform, result) => metrics.adsConversions.inc({ platform, result }));
   const worker = new DeliveryWorker(
     c,
     outbox,
@@ -178,7 +187,7 @@ export function createApp(options: AppOptions): CollectorApp {
       if (message.kind === 'recording' && message.label !== CARRIER_DELETE && outcome === 'abandoned') void recordings.failed((JSON.parse(message.body) as RecordingJob).callId, error ?? 'given up').catch((err) => log.error({ err }, 'marking a recording as failed did not work'));
       if (message.kind === 'transcript' && message.label !== RESPOT_JOB && outcome === 'abandoned') void transcriber.failed((JSON.parse(message.body) as { callId: number }).callId, error ?? 'given up').catch((err) => log.error({ err }, 'marking a transcript as failed did not work'));
     },
-    { mailer, recordings, transcripts: transcriber, rules: ruleRuns, ruleAddress: ruleMailAddress(c) },
+    { mailer, recordings, transcripts: transcriber, rules: ruleRuns, ads: adsSender, ruleAddress: ruleMailAddress(c) },
   );
   if (run) {
     worker.start();
@@ -228,7 +237,7 @@ export function createApp(options: AppOptions): CollectorApp {
     twilioRoutes(telephony, recordingIntake, { ...options.twilio, signerFor: (accountSid, called) => carriers.signerFor(accountSid, called) }, log),
     commerceRoutes(domains, commerce, log),
     agentRoutes(c, agents, log),
-    manageRoutes(c, signInLimit, { outbox, agents, offline, callWrites, formWrites, domains, traffic, recordings: { store: recordingStore, states: recordingStates }, carriers, people, engine, ruleRuns }, { signUp: options.signUp ?? true, publicWebhooksOnly: deliveryOptions.publicOnly, mail: options.mail ? { from: options.mail.from } : {}, publicUrl }, log),
+    manageRoutes(c, signInLimit, { outbox, agents, offline, callWrites, formWrites, domains, traffic, recordings: { store: recordingStore, states: recordingStates }, carriers, people, engine, ruleRuns, ads: { connections: adsConnections, clients: adsClients } }, { signUp: options.signUp ?? true, publicWebhooksOnly: deliveryOptions.publicOnly, mail: options.mail ? { from: options.mail.from } : {}, publicUrl }, log),
     managePageRoutes(),
     sharedPageRoutes(c, signInLimit, log),
     unsubscribeRoutes(c, publicUrl),

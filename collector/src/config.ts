@@ -9,6 +9,7 @@ import { DEFAULT_CACHE_SIZE } from './db/embedded.ts';
 import { DEFAULT_PORT } from './http/collector-address.ts';
 import { secretsKeyOf } from './carriers/secrets.ts';
 import { DEFAULT_TWILIO_API_BASE } from './carriers/twilio-client.ts';
+import { DEFAULT_ADS_ENDPOINTS, type AdsEndpoints } from './ads/platform-clients.ts';
 
 const flag = z
   .enum(['true', 'false', '1', '0', 'on', 'off', 'yes', 'no'], { error: 'must be true or false' })
@@ -72,6 +73,9 @@ const configSchema = z.object({
   NODE_ENV: z.string().optional(),
   ALLOW_PRIVATE_WEBHOOKS: flag.optional(),
   GA4_ENDPOINT: z.url({ protocol: /^https?$/, error: 'must be an http or https URL' }).default(DEFAULT_GA4_ENDPOINT),
+  /** Where the ad platforms are reached (ads/): theirs, a proxy, a test's stand-in. */
+  GOOGLE_DATA_MANAGER_ENDPOINT: z.url({ protocol: /^https?$/, error: 'must be an http or https URL' }).default(DEFAULT_ADS_ENDPOINTS.googleDataManager),
+  GOOGLE_OAUTH_TOKEN_URL: z.url({ protocol: /^https?$/, error: 'must be an http or https URL' }).optional(),
   SIGN_UP: flag.optional(),
   DB_OPERATION_TIMEOUT_MS: z.coerce.number({ error: 'must be a number of milliseconds' }).int().min(100).max(600_000).default(3000),
   REQUEST_TIMEOUT_MS: z.coerce.number({ error: 'must be a number of milliseconds' }).int().min(1000).max(600_000).default(30_000),
@@ -121,6 +125,8 @@ export interface Config {
   /** Webhooks may target loopback and private addresses (on by default in development and test). */
   allowPrivateWebhooks: boolean;
   ga4Endpoint: string;
+  /** The ad platforms' addresses (GOOGLE_DATA_MANAGER_ENDPOINT, GOOGLE_OAUTH_TOKEN_URL). */
+  adsEndpoints: AdsEndpoints;
   /** The back end's sign-up page (SIGN_UP; on unless in production). */
   signUp: boolean;
   /** The bearer key of GET /metrics (METRICS_KEY); unset, metrics are off. */
@@ -183,6 +189,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ...(c.TELEPHONY_API_KEY ? { telephonyApiKey: c.TELEPHONY_API_KEY } : {}),
     ...(c.TWILIO_AUTH_TOKEN ? { twilioAuthToken: c.TWILIO_AUTH_TOKEN } : {}),
     twilioApiBase: c.TWILIO_API_BASE,
+    adsEndpoints: { googleDataManager: c.GOOGLE_DATA_MANAGER_ENDPOINT, ...(c.GOOGLE_OAUTH_TOKEN_URL ? { googleOAuthToken: c.GOOGLE_OAUTH_TOKEN_URL } : {}) },
     ...(c.SECRETS_KEY ? { secretsKey: secretsKeyOf(c.SECRETS_KEY)! } : {}),
     ...(c.PUBLIC_URL ? { publicUrl: c.PUBLIC_URL } : {}),
     // In development (`npm start`, NODE_ENV unset), as docs/configuration.md says: its demo and a

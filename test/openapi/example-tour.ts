@@ -42,7 +42,7 @@ const ORIGIN = 'http://shop.test';
 const CALLER = '+33611223344';
 
 /** `webhookUrl`: where the account's pushes go (a receiver the caller runs). */
-export async function exampleTour(baseUrl: string, webhookUrl: string): Promise<Tour> {
+export async function exampleTour(baseUrl: string, webhookUrl: string, googleKey: object): Promise<Tour> {
   const tour: Tour = {};
   const keep = async (key: string, res: Response): Promise<any> => {
     const text = await res.text();
@@ -172,6 +172,11 @@ export async function exampleTour(baseUrl: string, webhookUrl: string): Promise<
   await manage('delete /manage/api/domains/{domain}/people/{personId}', 'DELETE', `/domains/shop.test/people/${personId}`);
   await manage('put /manage/api/domains/{domain}/calls/{callId}/verdict', 'PUT', `/domains/shop.test/calls/${callId}/verdict`, { verdict: 'lead' });
   await manage('get /manage/api/domains/{domain}/blocked-callers', 'GET', '/domains/shop.test/blocked-callers');
+  // Google Ads through the Data Manager API (a stand-in here): connected, tested, shown, then removed.
+  await manage('put /manage/api/domains/{domain}/ads/{platform}', 'PUT', '/domains/shop.test/ads/google', { operatingAccountId: '123-456-7890', conversionActionId: '987654321', serviceAccountKey: JSON.stringify(googleKey) });
+  await manage('post /manage/api/domains/{domain}/ads/{platform}/test', 'POST', '/domains/shop.test/ads/google/test');
+  await manage('get /manage/api/domains/{domain}/ads/{platform}', 'GET', '/domains/shop.test/ads/google');
+  await manage('delete /manage/api/domains/{domain}/ads/{platform}', 'DELETE', '/domains/shop.test/ads/google');
   await manage('get /manage/api/account/carrier', 'GET', '/account/carrier');
   await manage('put /manage/api/account/carrier', 'PUT', '/account/carrier', { provider: 'twilio', ...TOUR_TWILIO });
   await manage('get /manage/api/account/carrier/numbers', 'GET', '/account/carrier/numbers');

@@ -12,6 +12,7 @@ import { startReceiver, type Receiver } from '../helpers/receiver.ts';
 import { TELEPHONY_KEY, TWILIO_TOKEN } from '../helpers/telephony.ts';
 import { exampleTour, tourFixture, tourTwilioApi, type Tour } from './example-tour.ts';
 import { startSttStandIn } from '../helpers/openai-stt.ts';
+import { startDataManager } from '../helpers/google-data-manager.ts';
 
 // Mail configured, so the mail routes answer their success; nothing listens on port 9 (discard),
 // so the test e-mail stays in the outbox, retried.
@@ -22,12 +23,15 @@ afterAll(() => twilioApi.close());
 const engine = await startSttStandIn();
 engine.fallback = () => ({ kind: 'words', words: ['Hello,', 'how', 'much', 'is', 'a', 'new', 'boiler?'] });
 afterAll(() => engine.close());
-const s = useSeededCollector('openapi_examples', tourFixture(), { telephonyApiKey: TELEPHONY_KEY, twilio: { authToken: TWILIO_TOKEN }, delivery: { publicOnly: false }, signUp: true, mail: { smtpUrl: 'smtp://127.0.0.1:9', from: 'RingTrail <calls@shop.test>' }, twilioApiBase: twilioApi.base, secretsKey: Buffer.alloc(32, 7), transcribe: { url: engine.url, model: 'whisper-1', name: 'transcribe.example', englishOnly: false } });
+// Google's Data Manager API is a loopback stand-in too (ads/).
+const google = await startDataManager();
+afterAll(() => google.close());
+const s = useSeededCollector('openapi_examples', tourFixture(), { adsEndpoints: { googleDataManager: google.base }, telephonyApiKey: TELEPHONY_KEY, twilio: { authToken: TWILIO_TOKEN }, delivery: { publicOnly: false }, signUp: true, mail: { smtpUrl: 'smtp://127.0.0.1:9', from: 'RingTrail <calls@shop.test>' }, twilioApiBase: twilioApi.base, secretsKey: Buffer.alloc(32, 7), transcribe: { url: engine.url, model: 'whisper-1', name: 'transcribe.example', englishOnly: false } });
 let tour: Tour;
 let receiver: Receiver;
 beforeAll(async () => {
   receiver = await startReceiver();
-  tour = await exampleTour(s.collector.baseUrl, receiver.url());
+  tour = await exampleTour(s.collector.baseUrl, receiver.url(), google.key);
   if (process.env.RECORD_EXAMPLES) writeFileSync(EXAMPLES_FILE, `${JSON.stringify(tour, null, 2)}\n`);
 }, 60_000);
 afterAll(() => receiver?.close());

@@ -4,6 +4,7 @@
 import type { Db } from 'mongodb';
 import { createIndexes } from '../db/collections.ts';
 import { idCollections, type IdCollections } from '../db/documents.ts';
+import { adsCollections, adsIndexes, type AdsCollections } from '../ads/documents.ts';
 import { agentCollections, agentIndexes, type AgentCollections } from '../agent/documents.ts';
 import { alertCollections, alertIndexes, type AlertCollections } from '../alerts/documents.ts';
 import { commerceCollections, commerceIndexes, type CommerceCollections } from '../commerce/documents.ts';
@@ -37,7 +38,8 @@ export type AllCollections = IdCollections &
   RateLimitCollections &
   AlertCollections &
   TranscriptCollections &
-  RuleCollections;
+  RuleCollections &
+  AdsCollections;
 
 export function allCollections(db: Db): AllCollections {
   return {
@@ -58,10 +60,11 @@ export function allCollections(db: Db): AllCollections {
     ...alertCollections(db),
     ...transcriptCollections(db),
     ...ruleCollections(db),
+    ...adsCollections(db),
   };
 }
 
-const INDEX_PLANS = [peopleIndexes, formIndexes, teamIndexes, domainIndexes, trackingIndexes, offlineIndexes, telephonyIndexes, commerceIndexes, agentIndexes, webhookIndexes, rateLimitIndexes, alertIndexes, transcriptIndexes, ruleIndexes];
+const INDEX_PLANS = [peopleIndexes, formIndexes, teamIndexes, domainIndexes, trackingIndexes, offlineIndexes, telephonyIndexes, commerceIndexes, agentIndexes, webhookIndexes, rateLimitIndexes, alertIndexes, transcriptIndexes, ruleIndexes, adsIndexes];
 
 /** Every family's indexes; idempotent, run at every start. Every query of a request's path goes through one of these. */
 export async function ensureIndexes(c: AllCollections): Promise<void> {

@@ -14,6 +14,8 @@ import { CallPush } from '../data/call-push.ts';
 import { TranscriptQueue } from '../transcripts/transcript-queue.ts';
 import { TranscriptStore } from '../transcripts/transcript-store.ts';
 import { RuleRunner } from '../rules/rule-runner.ts';
+import { AdsQueue } from '../ads/ads-queue.ts';
+import { Outbox } from '../webhooks/outbox.ts';
 import { RuleMails } from '../alerts/rule-mails.ts';
 import type { AllCollections } from './all-collections.ts';
 
@@ -47,6 +49,7 @@ export function wireCallWritesAndTranscripts(c: AllCollections, options: CallWri
   const pushes = new CallPush(c, publicUrl);
   const leadEvents = new LeadEvents(c, ga4Endpoint);
   const callAlerts = alerts ? new CallAlerts(c) : null;
+  const ads = new AdsQueue(c, new Outbox(c));
   // The store writes the call through these writes, which its queue's reaction is one of.
   const queue = new TranscriptQueue(c, transcribe, (): TranscriptStore => transcripts);
   const writes: CallWrites = new CallWrites(c, {
@@ -56,6 +59,7 @@ export function wireCallWritesAndTranscripts(c: AllCollections, options: CallWri
       (before, after) => leadEvents.changed(before, after),
       ...(callAlerts ? [(before: CallDoc | null, after: CallDoc) => callAlerts.changed(before, after)] : []),
       (before, after) => queue.changed(before, after),
+      (before, after) => ads.callChanged(before, after),
       ...(options.rules ? [options.rules] : []),
     ],
   });
@@ -68,10 +72,12 @@ export function wireFormWrites(c: AllCollections, { alerts = false, rules }: { a
   const sources = new FormSources(c);
   const people = new PersonContacts(c);
   const formAlerts = alerts ? new CallAlerts(c) : null;
+  const ads = new AdsQueue(c, new Outbox(c));
   return new FormWrites(c, [
     (before, after, timeZone) => sources.record(before, after, timeZone),
     (before, after) => people.record(before && formContact(before), formContact(after)),
     ...(formAlerts ? [(before: FormDoc | null, after: FormDoc) => formAlerts.formChanged(before, after)] : []),
+    (before, after) => ads.formChanged(before, after),
     ...(rules ? [rules] : []),
   ]);
 }

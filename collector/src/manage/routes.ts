@@ -31,7 +31,11 @@ import type { CallWrites } from '../telephony/call-writes.ts';
 import type { RecordingStates } from '../recordings/states.ts';
 import { CarrierConnections } from '../carriers/connections.ts';
 import { DEFAULT_TWILIO_API_BASE } from '../carriers/twilio-client.ts';
+import type { AdsCollections } from '../ads/documents.ts';
 import { carrierRoutes } from './carrier-routes.ts';
+import { adsRoutes } from './ads-routes.ts';
+import { AdsConnections } from '../ads/connections.ts';
+import { PlatformClients } from '../ads/platform-clients.ts';
 import { peopleRoutes } from './people-routes.ts';
 import type { FormWrites } from '../forms/form-writes.ts';
 import { formsRoutes } from './forms-routes.ts';
@@ -89,9 +93,11 @@ export interface ManageServices {
   engine?: EngineClient | null;
   /** Rules applied to past calls, and undone (rules/rule-runs.ts); absent: made here. */
   ruleRuns?: RuleRuns;
+  /** The ad platforms' connections and clients (ads/, issue 56). */
+  ads?: { connections: AdsConnections; clients: PlatformClients };
 }
 
-export function manageRoutes(c: TeamCollections & DomainCollections & TrackingCollections & OfflineCollections & TelephonyCollections & DataCollections & ReportCollections & FormCollections & PeopleCollections & IdCollections & CommerceCollections & WebhookCollections & RateLimitCollections & AlertCollections & TranscriptCollections & RuleCollections, limit: SignInLimit, services: ManageServices, options: ManageOptions, log: Logger): Router {
+export function manageRoutes(c: TeamCollections & DomainCollections & TrackingCollections & OfflineCollections & TelephonyCollections & DataCollections & ReportCollections & FormCollections & PeopleCollections & IdCollections & CommerceCollections & WebhookCollections & RateLimitCollections & AlertCollections & TranscriptCollections & RuleCollections & AdsCollections, limit: SignInLimit, services: ManageServices, options: ManageOptions, log: Logger): Router {
   const sessions = new Sessions(c);
   const can = guards(c, sessions, new AuditLog(c));
   const router = new Router({ prefix: '/manage/api' });
@@ -124,5 +130,7 @@ export function manageRoutes(c: TeamCollections & DomainCollections & TrackingCo
   const { callWrites } = services;
   peopleRoutes(router, c, can, services.people ?? new People(c, new IdAllocator(c.counters), callWrites), callWrites, services.recordings ?? null);
   carrierRoutes(router, c, can, services.carriers ?? new CarrierConnections(c, null, DEFAULT_TWILIO_API_BASE), options.publicUrl);
+  const clients = services.ads?.clients ?? new PlatformClients();
+  adsRoutes(router, c, can, services.ads?.connections ?? new AdsConnections(c, null, clients), clients);
   return router;
 }

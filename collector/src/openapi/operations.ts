@@ -30,6 +30,7 @@ import { blockedCallerBody } from '../manage/blocklist-routes.ts';
 import { verdictBody } from '../manage/verdict-routes.ts';
 import { applyBody, tagsBody, valueBody } from '../manage/rule-routes.ts';
 import { ruleBody } from '../rules/rule-input.ts';
+import { googleConnection, metaConnection, microsoftConnection } from '../ads/connection-input.ts';
 import { tagBody } from '../rules/tags.ts';
 import { TOUCH_MODELS } from '../reports/touch-models.ts';
 import { signUpBody } from '../team/sign-up.ts';
@@ -429,6 +430,10 @@ export const OPERATIONS: Operation[] = [
   manageOp('post', '/domains/:domain/shared-links', 'A read-only report link (overview, sources, keywords, campaigns, landing pages, calls per day), optionally with a password: answers its url once', object('The link: id, url'), { body: sharedLinkBody }, 201),
   manageOp('delete', '/domains/:domain/shared-links/:id', 'Revokes a shared link: its url answers 404', { description: 'Revoked' }, {}, 204),
   manageOp('get', '/account', 'The account: webhook URL, which secrets are set', object('The account')),
+  manageOp('get', '/domains/:domain/ads/:platform', "Ours: the domain's connection to an ad platform (google, microsoft, meta): its ids (settings), what the credentials are (never the secret), when and by whom it was connected, and whether the platform refused them at the last send (broken)", object('The connection')),
+  manageOp('put', '/domains/:domain/ads/:platform', "Ours: connects the domain to an ad platform: Google Ads (operatingAccountId, conversionActionId, a serviceAccountKey or oauth), Microsoft Advertising (customerId, accountId, conversionName, developerToken, oauth) or Meta (datasetId, accessToken). The credentials are checked with the platform at once and sealed (SECRETS_KEY); refused credentials keep nothing", object('The connection'), { body: z.union([googleConnection, microsoftConnection, metaConnection]).describe("The platform's ids and credentials") }),
+  manageOp('delete', '/domains/:domain/ads/:platform', "Ours: forgets the domain's connection to the platform (leads already sent stay sent)", { description: 'Removed' }, {}, 204),
+  manageOp('post', '/domains/:domain/ads/:platform/test', "Ours: sends the platform a made-up lead that it checks and keeps nothing of (Google's validateOnly): ok, and the platform's answer", object('{ok, platform, answer, requestId?, status?}')),
   manageOp('get', '/account/carrier', "Ours: the account's carrier account (provider, accountSid, apiKey, name, connectedAt; never the secret), and whether SECRETS_KEY is set", object('The connection')),
   carrierOp(manageOp('put', '/account/carrier', "Ours: connects a Twilio account by its auth token, or an API key and secret, checked against Twilio at once; the secret is sealed (SECRETS_KEY) and never shown again. 409 without SECRETS_KEY", object('The connection'), { body: carrierConnectBody })),
   carrierOp(manageOp('post', '/account/carrier/check', 'Ours: checks now that every number imported or bought through the carrier still sends its calls here (also done once a day): how many were checked, and those whose voice URL points elsewhere or that left the carrier account (voiceUrl null)', object('{checked, miswired: [{domain, number, voiceUrl}]}'))),

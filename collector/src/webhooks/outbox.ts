@@ -14,10 +14,11 @@ export class Outbox {
 
   constructor(private readonly c: WebhookCollections) {}
 
-  /** Stores the message; a fixed `id` still waiting makes a second enqueue a no-op. */
-  async enqueue(message: OutboxMessage, now = new Date()): Promise<string> {
+  /** Stores the message; a fixed `id` still waiting makes a second enqueue a no-op. `notBefore`:
+   * its first attempt waits until then (leads gathered into one request). */
+  async enqueue(message: OutboxMessage, now = new Date(), notBefore = now): Promise<string> {
     const { id = `msg_${randomUUID()}`, ...rest } = message;
-    const doc: OutboxDoc = { _id: id, ...rest, createdAt: now, enqueuedAt: enqueueClock(), attempts: 0, nextAttemptAt: now, claimedBy: null, claimedUntil: new Date(0) };
+    const doc: OutboxDoc = { _id: id, ...rest, createdAt: now, enqueuedAt: enqueueClock(), attempts: 0, nextAttemptAt: notBefore, claimedBy: null, claimedUntil: new Date(0) };
     try {
       await this.c.outbox.insertOne(doc);
     } catch (err) {

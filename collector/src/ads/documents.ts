@@ -1,0 +1,68 @@
+// Conversions sent to the ad platforms (ours, issue 56): a domain's connection to each platform (its
+// ids, its credentials sealed with SECRETS_KEY) and each lead's conversion per platform, from queued
+// to sent, rejected or not sent (and why): the shapes and indexes of their documents
+// (house/all-collections.ts gathers every family's).
+import type { Collection, Db } from 'mongodb';
+import { collectionsNamed } from '../db/collections.ts';
+import type { IndexPlan } from '../db/index-plan.ts';
+
+export const ADS_PLATFORMS = ['google', 'microsoft', 'meta'] as const;
+export type AdsPlatform = (typeof ADS_PLATFORMS)[number];
+
+/** A domain's connection to one platform. `_id` = `<domainId>|<platform>`. */
+export interface AdsConnectionDoc {
+  _id: string;
+  domainId: string;
+  accountId: string;
+  platform: AdsPlatform;
+  /** The platform's ids (accounts, conversion action or name, dataset): shown. */
+  settings: Record<string, string>;
+  /** The credentials, JSON sealed (carriers/secrets.ts): never shown again. */
+  secret: string;
+  /** What the credentials are, in words (`service account rt@….iam.gserviceaccount.com`). */
+  credentials: string;
+  connectedAt: Date;
+  by: string;
+  /** The platform refused the credentials at the last send (expired, revoked): leads wait meanwhile. */
+  broken?: { at: Date; error: string } | null;
+}
+
+/** Where a lead's conversion is with one platform. */
+export const CONVERSION_STATES = ['queued', 'sent', 'rejected', 'not-sent'] as const;
+export type ConversionState = (typeof CONVERSION_STATES)[number];
+
+/** One lead's conversion for one platform. `_id` = `<platform>|call:<id>` or `<platform>|form:<id>`:
+ * a lead is queued once per platform, however often it becomes one. */
+export interface AdsConversionDoc {
+  _id: string;
+  domainId: string;
+  accountId: string;
+  platform: AdsPlatform;
+  kind: 'call' | 'form';
+  itemId: number;
+  state: ConversionState;
+  /** Why it was rejected (the platform's words) or not sent (no click id, no consent, too old). */
+  reason?: string;
+  /** When it reached its state. */
+  at: Date;
+  queuedAt: Date;
+  /** The outbox message that carries it, once taken into a request: a retried message sends the same leads again (the platform's deduplication id keeps them once). */
+  batch: string | null;
+}
+
+export const adsIndexes: IndexPlan = {
+  // A domain's connections, read as each of its leads is made.
+  adsConnections: [[{ domainId: 1 }]],
+  // A domain's and platform's queued leads, oldest first, for the next request.
+  adsConversions: [[{ domainId: 1, platform: 1, state: 1, queuedAt: 1 }], [{ batch: 1 }], [{ domainId: 1, at: -1 }]],
+};
+
+/** The ads family's collections, as its services receive them. */
+export interface AdsCollections {
+  adsConnections: Collection<AdsConnectionDoc>;
+  adsConversions: Collection<AdsConversionDoc>;
+}
+
+export function adsCollections(db: Db): AdsCollections {
+  return collectionsNamed<AdsCollections>(db, { adsConnections: 'ads_connections', adsConversions: 'ads_conversions' });
+}

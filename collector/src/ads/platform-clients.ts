@@ -1,0 +1,55 @@
+// The ad platforms' clients behind one face: check a connection's credentials, and send a request of
+// leads (or a test that the platform keeps nothing of). Each platform's own client knows its request
+// and its errors (google-data-manager.ts); the addresses come from the configuration, so a proxy or
+// a test's stand-in takes the platform's place.
+import type { AdsPlatform } from './documents.ts';
+import { DEFAULT_GOOGLE_DATA_MANAGER_ENDPOINT, googleEvent, GoogleDataManager, type GoogleSecret, type GoogleSettings } from './google-data-manager.ts';
+import type { LeadEvent } from './lead-event.ts';
+import { failureOf, type SendOutcome } from './platform-client.ts';
+
+export interface AdsEndpoints {
+  /** GOOGLE_DATA_MANAGER_ENDPOINT. */
+  googleDataManager: string;
+  /** GOOGLE_OAUTH_TOKEN_URL (ours): Google's token endpoint, for OAuth refresh tokens. */
+  googleOAuthToken?: string;
+}
+
+export const DEFAULT_ADS_ENDPOINTS: AdsEndpoints = { googleDataManager: DEFAULT_GOOGLE_DATA_MANAGER_ENDPOINT };
+
+/** Leads one request of a platform carries at most. */
+export const BATCH_OF: Record<AdsPlatform, number> = { google: 2000, microsoft: 1000, meta: 1000 };
+
+/** Why a lead cannot be sent to a platform at all (nothing it matches by); null when it can. */
+export function unsendable(platform: AdsPlatform, lead: LeadEvent): string | null {
+  if (lead.adsDenied) return 'no consent: the visitor denied ad storage';
+  if (platform === 'google') return googleEvent(lead) ? null : 'no click id (gclid, gbraid, wbraid), phone or e-mail';
+  return `${platform} is not connected by this version`;
+}
+
+/** A lead Google, Microsoft or Meta may be tested with: a made-up click, kept by nobody. */
+export const TEST_LEAD = (currency: string, now: Date): LeadEvent => ({ kind: 'call', id: 0, at: now, value: 1, currency, gclid: 'ringtrail-test', gbraid: null, wbraid: null, msclkid: 'ringtrail-test', fbclid: 'ringtrail-test', phone: '0612345678', email: 'test@example.com', adsDenied: false, pageUrl: null });
+
+export class PlatformClients {
+  constructor(private readonly endpoints: AdsEndpoints = DEFAULT_ADS_ENDPOINTS) {}
+
+  /** A refusal of the credentials in words, or null when the platform takes them (its other
+   * objections, a made-up click's, are the test button's business). */
+  async check(platform: AdsPlatform, settings: Record<string, string>, secret: Record<string, unknown>): Promise<string | null> {
+    const answer = await this.send(platform, settings, secret, [TEST_LEAD('EUR', new Date())], true);
+    if (answer.ok || !answer.auth) return answer.ok || answer.status !== null ? null : `${platform} did not answer: ${answer.message}`;
+    return `${platform} refused the credentials (HTTP ${answer.status}): ${answer.message}; nothing was stored`;
+  }
+
+  /** One request of leads; `test`: the platform checks it and keeps nothing. */
+  async send(platform: AdsPlatform, settings: Record<string, string>, secret: Record<string, unknown>, leads: LeadEvent[], test = false): Promise<SendOutcome> {
+    if (platform === 'google') {
+      const client = new GoogleDataManager(settings as unknown as GoogleSettings, secret as unknown as GoogleSecret, { dataManager: this.endpoints.googleDataManager, ...(this.endpoints.googleOAuthToken ? { oauthToken: this.endpoints.googleOAuthToken } : {}) });
+      try {
+        return await client.ingest(leads.map((lead) => googleEvent(lead)!), test);
+      } finally {
+        await client.close();
+      }
+    }
+    return failureOf(400, `${platform} is not connected by this version`);
+  }
+}

@@ -1,0 +1,119 @@
+// Google Ads conversions through the Data Manager API (issue 56), with Google's own client against a
+// loopback stand-in that answers as the API's reference documents and checks the service account's
+// self-signed token: a connection checked and sealed (wrong input refused, naming the field; refused
+// credentials keep nothing), the test button (validateOnly), and leads sent once, in batches, with
+// their click id, value and hashed phone; a request refused whole split until the wrong lead stands
+// alone; a 429 retried.
+import { createHash, generateKeyPairSync, randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { useSeededCollector } from '../helpers/collector.ts';
+import { commerceFixture, viewParams } from '../helpers/fixtures.ts';
+import { signedInClient, type ManageClient } from '../helpers/manage-client.ts';
+import { startDataManager, type DataManagerStandIn } from '../helpers/google-data-manager.ts';
+import { reportCall, TELEPHONY_KEY } from '../helpers/telephony.ts';
+import { until } from '../helpers/until.ts';
+
+const OWNER = { username: 'owner@shop.test', password: 'ads owner password' };
+let google: DataManagerStandIn;
+beforeAll(async () => {
+  google = await startDataManager();
+});
+afterAll(() => google?.close());
+
+const s = useSeededCollector('ads_google', commerceFixture({ ga4: false, tracking: { users: [OWNER], exclusive: Array.from({ length: 12 }, (_, i) => `08000000${String(i + 10)}`) } }), {
+  telephonyApiKey: TELEPHONY_KEY,
+  secretsKey: randomBytes(32),
+  delivery: { pollMs: 50, firstRetryMs: 100, maxRetryMs: 400, publicOnly: false },
+  get adsEndpoints() {
+    return { googleDataManager: google.base };
+  },
+});
+
+let ip = 0;
+/** A visitor from a Google ad (its gclid kept) calls and talks two minutes: a lead. */
+async function adCall(gclid: string, caller = '0612121212'): Promise<number> {
+  const view = await s.collector.post('/ospView', viewParams({ url: `https://shop.test/?gclid=${gclid}`, ip: `198.51.100.${++ip}` }));
+  const number = view.body.surtaxPhones['0123456789'].surtaxPhoneNumber.replaceAll('.', '');
+  const { body } = await reportCall(s.collector.baseUrl, { callRef: `ads-${gclid}`, trackingNumber: number, startDate: new Date(), status: 'SUCCESS', duration: 120, callerPhone: caller });
+  return body.callId as number;
+}
+
+const sentEvents = () => google.requests.filter((r) => !r.body.validateOnly).flatMap((r) => r.body.events);
+const stateOf = async (callId: number) => (await s.t.c.adsConversions.findOne({ _id: `google|call:${callId}` }))?.state;
+
+describe('Google Ads through the Data Manager API', () => {
+  let owner: ManageClient;
+  const path = '/domains/shop.test/ads/google';
+  beforeAll(async () => {
+    owner = await signedInClient(s.collector.baseUrl, OWNER.username, OWNER.password);
+  });
+
+  it('refuses a connection that is wrong, naming the field, or that Google refuses; keeps nothing', async () => {
+    const base = { operatingAccountId: '123-456-7890', conversionActionId: '987654321', serviceAccountKey: JSON.stringify(google.key) };
+    expect(await owner.call('PUT', path, { ...base, conversionActionId: 'booked calls' })).toMatchObject({ status: 400, body: { error: 'conversionActionId: must be a number' } });
+    expect(await owner.call('PUT', path, { ...base, serviceAccountKey: '{"type": "authorized_user"}' })).toMatchObject({ status: 400, body: { error: 'serviceAccountKey: must be a service account key: the JSON file Google gives, with type service_account, client_email and private_key' } });
+    expect(await owner.call('PUT', path, { operatingAccountId: '1', conversionActionId: '2' })).toMatchObject({ status: 400, body: { error: 'serviceAccountKey: give serviceAccountKey or oauth' } });
+    // A key of the same account that Google does not know (revoked): its tokens are refused.
+    const revoked = { ...google.key, private_key: generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString() };
+    const refused = await owner.call('PUT', path, { ...base, serviceAccountKey: revoked });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toMatch(/^google refused the credentials \(HTTP 401\): Request had invalid authentication credentials\..*; nothing was stored$/);
+    expect((await owner.get(path)).body).toEqual({ platform: 'google', connected: false, secretsKeySet: true });
+    expect(await s.t.c.adsConnections.countDocuments()).toBe(0);
+  });
+
+  it('connects with a service account key, never shows it again, and sends a test Google keeps nothing of', async () => {
+    const connected = await owner.call('PUT', path, { operatingAccountId: '123-456-7890', conversionActionId: '987654321', serviceAccountKey: JSON.stringify(google.key) });
+    expect(connected).toMatchObject({ status: 200, body: { platform: 'google', connected: true, settings: { operatingAccountId: '1234567890', conversionActionId: '987654321' }, credentials: `service account ${google.key.client_email}`, broken: null } });
+    expect(JSON.stringify((await owner.get(path)).body)).not.toContain('PRIVATE KEY');
+    expect((await s.t.c.adsConnections.findOne({}))!.secret).not.toContain('PRIVATE KEY');
+    const test = await owner.call('POST', `${path}/test`);
+    expect(test.body).toMatchObject({ ok: true, platform: 'google' });
+    const last = google.requests.at(-1)!;
+    expect(last.body).toMatchObject({ validateOnly: true, destinations: [{ operatingAccount: { accountId: '1234567890' }, productDestinationId: '987654321' }] });
+    expect(last.issuer).toBe(google.key.client_email);
+  });
+
+  it('sends a lead once with its gclid, time, value and hashed phone, and keeps its state', async () => {
+    const before = sentEvents().length;
+    const callId = await adCall('GCLID-LEAD-1');
+    await until(async () => (await stateOf(callId)) === 'sent', 'the lead sent');
+    const events = sentEvents().slice(before);
+    expect(events).toHaveLength(1);
+    const call = (await s.t.c.calls.findOne({ _id: callId }))!;
+    expect(events[0]).toEqual({
+      transactionId: `ringtrail-call-${callId}`,
+      eventTimestamp: call.startedAt.toISOString(),
+      adIdentifiers: { gclid: 'GCLID-LEAD-1' },
+      userData: { userIdentifiers: [{ phoneNumber: createHash('sha256').update('+33612121212').digest('hex') }] },
+      conversionValue: call.revenue ?? 0,
+      currency: 'EUR',
+      eventSource: 4, // PHONE, as the client encodes enums (enum-encoding=int)
+    });
+  });
+
+  it('splits a request refused whole: the wrong lead is rejected with Google\'s words, the others sent', async () => {
+    google.badClicks.add('GCLID-BAD');
+    const [good, bad, other] = await Promise.all([adCall('GCLID-GOOD', '0611111111'), adCall('GCLID-BAD', '0622222222'), adCall('GCLID-OTHER', '0633333333')]);
+    await until(async () => (await Promise.all([good, bad, other].map(stateOf))).every((state) => state !== 'queued'), 'the three settled');
+    expect(await Promise.all([good, bad, other].map(stateOf))).toEqual(['sent', 'rejected', 'sent']);
+    // Google names the wrong event by its place in the request: the reason keeps its words.
+    expect((await s.t.c.adsConversions.findOne({ _id: `google|call:${bad}` }))!.reason).toMatch(/^events\[\d\]\.ad_identifiers\.gclid: The click identifier is not valid\.$/);
+  });
+
+  it('retries after a 429 and a 503, and sends the lead once', async () => {
+    google.answerNext({ status: 429, word: 'RESOURCE_EXHAUSTED', message: 'Quota exceeded.' }, { status: 503, word: 'UNAVAILABLE', message: 'The service is currently unavailable.' });
+    const callId = await adCall('GCLID-RETRY');
+    await until(async () => (await stateOf(callId)) === 'sent', 'the lead sent after the retries');
+    expect(sentEvents().filter((e) => (e.adIdentifiers as { gclid?: string } | undefined)?.gclid === 'GCLID-RETRY')).toHaveLength(1);
+  });
+
+  it('marks a lead without anything Google matches by (no click, an anonymous caller) as not sent, and why', async () => {
+    const view = await s.collector.post('/ospView', viewParams({ url: 'https://shop.test/', ip: '198.51.100.250' }));
+    const number = view.body.surtaxPhones['0123456789'].surtaxPhoneNumber.replaceAll('.', '');
+    const { body } = await reportCall(s.collector.baseUrl, { callRef: 'ads-anonymous', trackingNumber: number, startDate: new Date(), status: 'SUCCESS', duration: 120, callerPhone: 'anonymous' });
+    expect(body.callId, JSON.stringify(body)).toEqual(expect.any(Number));
+    await until(async () => (await stateOf(body.callId)) !== undefined, 'the lead marked');
+    expect(await s.t.c.adsConversions.findOne({ _id: `google|call:${body.callId}` })).toMatchObject({ state: 'not-sent', reason: 'no click id (gclid, gbraid, wbraid), phone or e-mail' });
+  });
+});
