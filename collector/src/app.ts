@@ -73,6 +73,7 @@ import { unsubscribeRoutes } from './alerts/unsubscribe-routes.ts';
 import { ruleMailAddress } from './alerts/rule-mails.ts';
 import { AdsConnections } from './ads/connections.ts';
 import { AdsSender } from './ads/ads-sender.ts';
+import { leadMarks } from './ads/lead-marks.ts';
 import { DEFAULT_ADS_ENDPOINTS, PlatformClients, type AdsEndpoints } from './ads/platform-clients.ts';
 
 export interface AppOptions {
@@ -175,7 +176,7 @@ export function createApp(options: AppOptions): CollectorApp {
     metrics.transcribedSeconds.inc(seconds);
   });
   const ruleRuns = new RuleRuns(c, callWrites, formWrites, outbox);
-  const adsSender = new AdsSender(c, adsConnections, adsClients, outbox, (platform, result) => metrics.adsConversions.inc({ platform, result }));
+  const adsSender = new AdsSender(c, adsConnections, adsClients, outbox, leadMarks({ calls: () => callWrites, forms: () => formWrites }), (platform, result) => metrics.adsConversions.inc({ platform, result }));
   const worker = new DeliveryWorker(
     c,
     outbox,

@@ -7,7 +7,7 @@
 import { createHash, generateKeyPairSync, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useSeededCollector } from '../helpers/collector.ts';
-import { commerceFixture, viewParams } from '../helpers/fixtures.ts';
+import { commerceFixture, DATA_KEY, viewParams } from '../helpers/fixtures.ts';
 import { signedInClient, type ManageClient } from '../helpers/manage-client.ts';
 import { startDataManager, type DataManagerStandIn } from '../helpers/google-data-manager.ts';
 import { reportCall, TELEPHONY_KEY } from '../helpers/telephony.ts';
@@ -90,6 +90,10 @@ describe('Google Ads through the Data Manager API', () => {
       currency: 'EUR',
       eventSource: 4, // PHONE, as the client encodes enums (enum-encoding=int)
     });
+    // The call says so too: its page, the data API's record and its pushes read `ads_conversions`.
+    const day = new Date().toISOString().slice(0, 10);
+    const record = async () => (await s.collector.get('/data-api', { api_key: DATA_KEY, type: 'calls', start_date: day, end_date: day, page: 1, limit: 50 })).body.results.find((r: { call_id: number }) => r.call_id === callId);
+    await expect.poll(async () => (await record()).ads_conversions).toEqual([{ platform: 'google', state: 'sent', at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/) }]);
   });
 
   it('splits a request refused whole: the wrong lead is rejected with Google\'s words, the others sent', async () => {

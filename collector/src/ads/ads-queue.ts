@@ -10,6 +10,7 @@ import type { Outbox } from '../webhooks/outbox.ts';
 import type { OutboxMessage } from '../webhooks/documents.ts';
 import type { AdsCollections, AdsConversionDoc, AdsPlatform } from './documents.ts';
 import { callLead, formLead, type LeadEvent } from './lead-event.ts';
+import type { MarkLeads } from './lead-marks.ts';
 import { unsendable } from './platform-clients.ts';
 
 /** How long leads gather before their request goes. */
@@ -28,6 +29,7 @@ export class AdsQueue {
   constructor(
     private readonly c: AdsCollections & DomainCollections,
     private readonly outbox: Outbox,
+    private readonly marks: MarkLeads,
   ) {}
 
   /** The call reaction: a call that becomes a lead. */
@@ -51,7 +53,7 @@ export class AdsQueue {
   }
 
   /** Queues the lead for each platform the domain is connected to; a lead queued before stays as it is. */
-  async queue(domain: Pick<DomainDoc, '_id' | 'accountId'>, lead: LeadEvent, now = new Date()): Promise<void> {
+  async queue(domain: Pick<DomainDoc, '_id' | 'accountId' | 'timeZone'>, lead: LeadEvent, now = new Date()): Promise<void> {
     const connections = await this.c.adsConnections.find({ domainId: domain._id }, { projection: { platform: 1 } }).toArray();
     for (const { platform } of connections) {
       const old = now.getTime() - lead.at.getTime() > MAX_AGE_DAYS * 86_400_000 ? `too old: more than ${MAX_AGE_DAYS} days` : null;
@@ -63,6 +65,7 @@ export class AdsQueue {
         if (isDuplicateKey(err)) continue;
         throw err;
       }
+      await this.marks(domain, [doc], doc.state, reason ?? undefined, now);
       if (!reason) {
         const window = Math.floor(now.getTime() / BATCH_WINDOW_MS);
         await this.outbox.enqueue(batchMessage(domain, platform, String(window)), now, new Date((window + 1) * BATCH_WINDOW_MS));

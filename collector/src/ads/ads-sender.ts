@@ -4,7 +4,7 @@
 // sent or rejected with the platform's words. A request refused whole (the Data Manager API fails
 // fast) is split and sent again until the wrong leads stand alone; 429, 5xx and no answer are left
 // to the outbox to retry; refused credentials mark the connection broken and wait.
-import type { DomainCollections } from '../domains/documents.ts';
+import type { DomainCollections, DomainDoc } from '../domains/documents.ts';
 import type { FormCollections } from '../forms/documents.ts';
 import type { TelephonyCollections } from '../telephony/documents.ts';
 import type { OutboxDoc } from '../webhooks/documents.ts';
@@ -16,6 +16,7 @@ import type { AdsCollections, AdsConversionDoc, AdsPlatform, ConversionState } f
 import { callLead, formLead, type LeadEvent } from './lead-event.ts';
 import type { SendOutcome } from './platform-client.ts';
 import { BATCH_OF, type PlatformClients } from './platform-clients.ts';
+import type { MarkLeads } from './lead-marks.ts';
 
 type SenderCollections = AdsCollections & DomainCollections & TelephonyCollections & FormCollections;
 type Taken = { doc: AdsConversionDoc; lead: LeadEvent };
@@ -26,6 +27,7 @@ export class AdsSender {
     private readonly connections: AdsConnections,
     private readonly clients: PlatformClients,
     private readonly outbox: Outbox,
+    private readonly marks: MarkLeads,
     /** Told of each lead's outcome (the metric ringtrail_ads_conversions_total). */
     private readonly counted: (platform: AdsPlatform, result: ConversionState) => void = () => {},
   ) {}
@@ -37,11 +39,11 @@ export class AdsSender {
     if (!domain || !taken.length) return { delivered: true, httpStatus: null, error: null, permanent: false };
     const connection = await this.connections.opened(domainId, platform);
     if (!connection) {
-      await this.mark(taken.map((t) => t.doc), 'not-sent', 'not connected');
+      await this.mark(domain, taken.map((t) => t.doc), 'not-sent', 'not connected');
       return { delivered: true, httpStatus: null, error: null, permanent: false };
     }
     const leads = await this.leadsOf(taken, domain.currency);
-    const failure = await this.deliver(platform, connection.doc.settings, connection.secret, leads);
+    const failure = await this.deliver(domain, platform, connection.doc.settings, connection.secret, leads);
     if (failure && !failure.ok) {
       if (failure.auth) await this.connections.markBroken(domainId, platform, `HTTP ${failure.status}: ${failure.message}`);
       return { delivered: false, httpStatus: failure.status, error: failure.message, permanent: false };
@@ -77,29 +79,31 @@ export class AdsSender {
 
   /** Sends the leads; a whole refusal is split until the wrong ones stand alone. Answers the failure
    * to retry later (429, 5xx, no answer, refused credentials), or null when every lead is settled. */
-  private async deliver(platform: AdsPlatform, settings: Record<string, string>, secret: Record<string, unknown>, leads: Taken[]): Promise<SendOutcome | null> {
+  private async deliver(domain: DomainDoc, platform: AdsPlatform, settings: Record<string, string>, secret: Record<string, unknown>, leads: Taken[]): Promise<SendOutcome | null> {
     if (!leads.length) return null;
     const answer = await this.clients.send(platform, settings, secret, leads.map((t) => t.lead));
     const rejected = answer.rejected ?? new Map<number, string>();
-    for (const [i, reason] of rejected) if (leads[i]) await this.mark([leads[i].doc], 'rejected', reason);
+    for (const [i, reason] of rejected) if (leads[i]) await this.mark(domain, [leads[i].doc], 'rejected', reason);
     const rest = leads.filter((_, i) => !rejected.has(i));
     if (answer.ok) {
-      await this.mark(rest.map((t) => t.doc), 'sent');
+      await this.mark(domain, rest.map((t) => t.doc), 'sent');
       return null;
     }
     if (answer.retry || answer.auth) return answer;
-    if (rejected.size) return this.deliver(platform, settings, secret, rest);
+    if (rejected.size) return this.deliver(domain, platform, settings, secret, rest);
     if (rest.length === 1) {
-      await this.mark([rest[0]!.doc], 'rejected', answer.message);
+      await this.mark(domain, [rest[0]!.doc], 'rejected', answer.message);
       return null;
     }
     const half = Math.ceil(rest.length / 2);
-    return (await this.deliver(platform, settings, secret, rest.slice(0, half))) ?? this.deliver(platform, settings, secret, rest.slice(half));
+    return (await this.deliver(domain, platform, settings, secret, rest.slice(0, half))) ?? this.deliver(domain, platform, settings, secret, rest.slice(half));
   }
 
-  private async mark(docs: AdsConversionDoc[], state: ConversionState, reason?: string, now = new Date()): Promise<void> {
+  private async mark(domain: DomainDoc, docs: AdsConversionDoc[], state: ConversionState, reason?: string, now = new Date()): Promise<void> {
     if (!docs.length) return;
-    await this.c.adsConversions.updateMany({ _id: { $in: docs.map((d) => d._id) }, state: 'queued' }, { $set: { state, at: now, ...(reason ? { reason: reason.slice(0, 500) } : {}) } });
+    const why = reason?.slice(0, 500);
+    await this.c.adsConversions.updateMany({ _id: { $in: docs.map((d) => d._id) }, state: 'queued' }, { $set: { state, at: now, ...(why ? { reason: why } : {}) } });
+    await this.marks(domain, docs, state, why, now);
     for (const doc of docs) this.counted(doc.platform, state);
   }
 }

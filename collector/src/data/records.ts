@@ -1,7 +1,7 @@
 // Stored calls and SMS as the data API shows them, each field in its own format.
 import type { CallRecord, FormRecord, SmsRecord, VerdictWord } from '@ringtrail/shared';
 import type { FormDoc } from '../forms/documents.ts';
-import type { CallDoc, CallVerdict, SmsDoc } from '../telephony/documents.ts';
+import type { CallDoc, CallVerdict, Marks, SmsDoc } from '../telephony/documents.ts';
 import type { DomainDoc } from '../domains/documents.ts';
 import { maskCaller } from '../domains/caller-privacy.ts';
 import { countryOf, nationalOf } from '../domains/phone-numbers.ts';
@@ -98,6 +98,8 @@ export function callRecordBody(call: CallDoc): Omit<CallRecord, 'start_date' | '
     // Ours (rules/): its tags and a lead's value, by a person or a rule.
     tags: call.tags ?? [],
     value: call.value ?? null,
+    // Ours (ads/): where its lead is with each ad platform, once it was queued for one.
+    ...adsConversionsOf(call),
   };
 }
 
@@ -105,6 +107,10 @@ export function callRecordBody(call: CallDoc): Omit<CallRecord, 'start_date' | '
 export function verdictWord(verdict: CallVerdict['value'] | null): VerdictWord | null {
   return verdict === null ? null : verdict === 'not-lead' ? 'not_lead' : verdict;
 }
+
+/** A lead's conversions as records show them, `ads_conversions: [{platform, state, at, reason?}]`;
+ * absent until the lead was queued for a platform (a domain connected to none keeps its records' shape). */
+const adsConversionsOf = (item: Marks) => (item.adsConversions?.length ? { ads_conversions: item.adsConversions.map(({ platform, state, at, reason }) => ({ platform, state, at: utcSeconds(at), ...(reason ? { reason } : {}) })) } : {});
 
 /** ISO 8601 in UTC, to the second. */
 const utcSeconds = (at: Date) => `${at.toISOString().slice(0, 19)}Z`;
@@ -126,6 +132,7 @@ export function formRecord(form: FormDoc, domain: DomainDoc): FormRecord {
     person_id: form.personId,
     tags: form.tags ?? [],
     value: form.value ?? null,
+    ...adsConversionsOf(form),
   };
 }
 

@@ -15,6 +15,7 @@ import { TranscriptQueue } from '../transcripts/transcript-queue.ts';
 import { TranscriptStore } from '../transcripts/transcript-store.ts';
 import { RuleRunner } from '../rules/rule-runner.ts';
 import { AdsQueue } from '../ads/ads-queue.ts';
+import { leadMarks } from '../ads/lead-marks.ts';
 import { Outbox } from '../webhooks/outbox.ts';
 import { RuleMails } from '../alerts/rule-mails.ts';
 import type { AllCollections } from './all-collections.ts';
@@ -49,7 +50,7 @@ export function wireCallWritesAndTranscripts(c: AllCollections, options: CallWri
   const pushes = new CallPush(c, publicUrl);
   const leadEvents = new LeadEvents(c, ga4Endpoint);
   const callAlerts = alerts ? new CallAlerts(c) : null;
-  const ads = new AdsQueue(c, new Outbox(c));
+  const ads = new AdsQueue(c, new Outbox(c), leadMarks({ calls: () => writes }));
   // The store writes the call through these writes, which its queue's reaction is one of.
   const queue = new TranscriptQueue(c, transcribe, (): TranscriptStore => transcripts);
   const writes: CallWrites = new CallWrites(c, {
@@ -72,14 +73,15 @@ export function wireFormWrites(c: AllCollections, { alerts = false, rules }: { a
   const sources = new FormSources(c);
   const people = new PersonContacts(c);
   const formAlerts = alerts ? new CallAlerts(c) : null;
-  const ads = new AdsQueue(c, new Outbox(c));
-  return new FormWrites(c, [
+  const ads = new AdsQueue(c, new Outbox(c), leadMarks({ forms: () => forms }));
+  const forms: FormWrites = new FormWrites(c, [
     (before, after, timeZone) => sources.record(before, after, timeZone),
     (before, after) => people.record(before && formContact(before), formContact(after)),
     ...(formAlerts ? [(before: FormDoc | null, after: FormDoc) => formAlerts.formChanged(before, after)] : []),
     (before, after) => ads.formChanged(before, after),
     ...(rules ? [rules] : []),
   ]);
+  return forms;
 }
 
 /** The app's writes: calls (with their transcripts) and forms, and the domains' rules at their

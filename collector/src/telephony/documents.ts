@@ -142,6 +142,16 @@ export interface Marks {
   byHand?: { verdict?: boolean; value?: boolean; untagged?: string[] };
   /** What people and rules did to it, oldest first (the last MAX_HISTORY). */
   history?: MarkEntry[];
+  /** Ours (ads/, issue 56): where its lead is with each ad platform, as the data API and pushes show it. */
+  adsConversions?: AdsConversionMark[];
+}
+
+/** A lead's conversion with one ad platform: queued, sent, rejected or not sent, and why. */
+export interface AdsConversionMark {
+  platform: string;
+  state: string;
+  at: Date;
+  reason?: string;
 }
 
 export interface MarkEntry {

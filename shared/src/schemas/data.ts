@@ -3,6 +3,16 @@
 import { z } from 'zod';
 
 /** A person's verdict on a call, as the data API, the call push and the calls CSV write it. */
+/** Ours (issue 56): a lead's conversion with each ad platform. */
+const adsConversions = z.array(
+  z.object({
+    platform: z.string().describe('google, microsoft or meta'),
+    state: z.string().describe('queued, sent, rejected or not-sent'),
+    at: z.string().describe('When it reached that state, ISO 8601 in UTC'),
+    reason: z.string().optional().describe("Why it was rejected (the platform's words) or not sent (no click id, no consent, too old, not connected)"),
+  }),
+);
+
 export const VERDICT_WORDS = ['lead', 'not_lead', 'spam'] as const;
 export type VerdictWord = (typeof VERDICT_WORDS)[number];
 
@@ -67,6 +77,7 @@ export const callRecord = z.object({
     .describe("Ours: the labels of the domain's key phrases heard in the transcript (e.g. booked, price), in the domain's order; null when the call has no transcript"),
   tags: z.array(z.string()).optional().describe("Ours: the account's tags on the call (their names), put by a person or a rule; absent from records rendered before tags were kept"),
   value: z.number().nullable().optional().describe("Ours: the lead's value in the domain's currency, set by a person or a rule; null when none; absent from records rendered before values were kept"),
+  ads_conversions: adsConversions.optional().describe('Ours: where the lead is with each ad platform the domain is connected to; absent until the lead was queued for one'),
 });
 export type CallRecord = z.infer<typeof callRecord>;
 
@@ -103,6 +114,7 @@ export const formRecord = z.object({
   person_id: z.number().int().nullable().describe("Ours: the person this contact is one of (those sharing a phone number, an e-mail address or a visitor id), shared with their calls; null for spam, or without any of them"),
   tags: z.array(z.string()).describe("Ours: the account's tags on the submission (their names), put by a person or a rule"),
   value: z.number().nullable().describe("Ours: the lead's value in the domain's currency, set by a rule; null when none"),
+  ads_conversions: adsConversions.optional().describe('Ours: where the lead is with each ad platform the domain is connected to; absent until the lead was queued for one'),
 });
 export type FormRecord = z.infer<typeof formRecord>;
 
