@@ -35,6 +35,7 @@ export class PlatformClients {
   /** A refusal of the credentials in words, or null when the platform takes them (its other
    * objections, a made-up click's, are the test button's business). */
   async check(platform: AdsPlatform, settings: Record<string, string>, secret: Record<string, unknown>): Promise<string | null> {
+    if (platform !== 'google') return `${platform} cannot be connected by this version yet (Google Ads can); nothing was stored`;
     const answer = await this.send(platform, settings, secret, [TEST_LEAD('EUR', new Date())], true);
     if (answer.ok || !answer.auth) return answer.ok || answer.status !== null ? null : `${platform} did not answer: ${answer.message}`;
     return `${platform} refused the credentials (HTTP ${answer.status}): ${answer.message}; nothing was stored`;
