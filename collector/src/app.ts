@@ -92,7 +92,7 @@ export interface AppOptions {
   /** Where Twilio's REST API is reached (TWILIO_API_BASE); default Twilio's own host. */
   twilioApiBase?: string;
   /** Where the ad platforms are reached (ads/platform-clients.ts); theirs by default. */
-  adsEndpoints?: AdsEndpoints;
+  adsEndpoints?: Partial<AdsEndpoints>;
   /** SECRETS_KEY: carrier credentials are stored, sealed, only with it. */
   secretsKey?: Buffer;
   /** Webhook and analytics delivery; `run: false` leaves the outbox to other processes. */
@@ -163,7 +163,7 @@ export function createApp(options: AppOptions): CollectorApp {
   const recordingStates = new RecordingStates(callWrites);
   const box = options.secretsKey ? new SecretBox(options.secretsKey) : null;
   const carriers = new CarrierConnections(c, box, options.twilioApiBase ?? DEFAULT_TWILIO_API_BASE);
-  const adsClients = new PlatformClients(options.adsEndpoints ?? DEFAULT_ADS_ENDPOINTS);
+  const adsClients = new PlatformClients({ ...DEFAULT_ADS_ENDPOINTS, ...options.adsEndpoints });
   const adsConnections = new AdsConnections(c, box, adsClients);
   const recordings = new RecordingFetcher(c, recordingStore, recordingStates, outbox, {
     publicOnly: deliveryOptions.publicOnly,

@@ -76,6 +76,7 @@ const configSchema = z.object({
   /** Where the ad platforms are reached (ads/): theirs, a proxy, a test's stand-in. */
   GOOGLE_DATA_MANAGER_ENDPOINT: z.url({ protocol: /^https?$/, error: 'must be an http or https URL' }).default(DEFAULT_ADS_ENDPOINTS.googleDataManager),
   GOOGLE_OAUTH_TOKEN_URL: z.url({ protocol: /^https?$/, error: 'must be an http or https URL' }).optional(),
+  META_GRAPH_API_BASE: z.url({ protocol: /^https?$/, error: 'must be an http or https URL' }).default(DEFAULT_ADS_ENDPOINTS.metaGraph),
   SIGN_UP: flag.optional(),
   DB_OPERATION_TIMEOUT_MS: z.coerce.number({ error: 'must be a number of milliseconds' }).int().min(100).max(600_000).default(3000),
   REQUEST_TIMEOUT_MS: z.coerce.number({ error: 'must be a number of milliseconds' }).int().min(1000).max(600_000).default(30_000),
@@ -189,7 +190,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ...(c.TELEPHONY_API_KEY ? { telephonyApiKey: c.TELEPHONY_API_KEY } : {}),
     ...(c.TWILIO_AUTH_TOKEN ? { twilioAuthToken: c.TWILIO_AUTH_TOKEN } : {}),
     twilioApiBase: c.TWILIO_API_BASE,
-    adsEndpoints: { googleDataManager: c.GOOGLE_DATA_MANAGER_ENDPOINT, ...(c.GOOGLE_OAUTH_TOKEN_URL ? { googleOAuthToken: c.GOOGLE_OAUTH_TOKEN_URL } : {}) },
+    adsEndpoints: { googleDataManager: c.GOOGLE_DATA_MANAGER_ENDPOINT, metaGraph: c.META_GRAPH_API_BASE, ...(c.GOOGLE_OAUTH_TOKEN_URL ? { googleOAuthToken: c.GOOGLE_OAUTH_TOKEN_URL } : {}) },
     ...(c.SECRETS_KEY ? { secretsKey: secretsKeyOf(c.SECRETS_KEY)! } : {}),
     ...(c.PUBLIC_URL ? { publicUrl: c.PUBLIC_URL } : {}),
     // In development (`npm start`, NODE_ENV unset), as docs/configuration.md says: its demo and a

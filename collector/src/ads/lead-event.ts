@@ -23,6 +23,8 @@ export interface LeadEvent {
   adsDenied: boolean;
   /** The page it came from, for Meta's event_source_url. */
   pageUrl: string | null;
+  /** When the visit that kept the click ids began (Meta's fbc carries it); null when unknown. */
+  clickAt: Date | null;
 }
 
 /** The transaction id a lead is sent under: the platforms keep one conversion per id. */
@@ -32,9 +34,9 @@ type Clicks = { gclid?: string | null; gbraid?: string | null; wbraid?: string |
 const clicksOf = (item: Clicks) => ({ gclid: item.gclid ?? null, gbraid: item.gbraid ?? null, wbraid: item.wbraid ?? null, msclkid: item.msclkid ?? null, fbclid: item.fbclid ?? null, adsDenied: item.adsDenied === true });
 
 export function callLead(call: CallDoc & Clicks, currency: string): LeadEvent {
-  return { kind: 'call', id: call._id, at: call.startedAt, value: call.value ?? call.revenue ?? 0, currency, ...clicksOf(call), phone: call.caller, email: null, pageUrl: call.url };
+  return { kind: 'call', id: call._id, at: call.startedAt, value: call.value ?? call.revenue ?? 0, currency, ...clicksOf(call), phone: call.caller, email: null, pageUrl: call.url, clickAt: call.lastTouch?.at ?? null };
 }
 
 export function formLead(form: FormDoc & Clicks, currency: string): LeadEvent {
-  return { kind: 'form', id: form._id, at: form.submittedAt, value: form.value ?? 0, currency, ...clicksOf(form), phone: form.phone, email: form.email, pageUrl: form.pageUrl };
+  return { kind: 'form', id: form._id, at: form.submittedAt, value: form.value ?? 0, currency, ...clicksOf(form), phone: form.phone, email: form.email, pageUrl: form.pageUrl, clickAt: form.lastTouch?.at ?? null };
 }

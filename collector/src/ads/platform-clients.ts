@@ -5,6 +5,7 @@
 import type { AdsPlatform } from './documents.ts';
 import { DEFAULT_GOOGLE_DATA_MANAGER_ENDPOINT, googleEvent, GoogleDataManager, type GoogleSecret, type GoogleSettings } from './google-data-manager.ts';
 import type { LeadEvent } from './lead-event.ts';
+import { DEFAULT_META_GRAPH_API_BASE, MetaConversions, metaEvent, type MetaSettings } from './meta-conversions.ts';
 import { failureOf, type SendOutcome } from './platform-client.ts';
 
 export interface AdsEndpoints {
@@ -12,9 +13,11 @@ export interface AdsEndpoints {
   googleDataManager: string;
   /** GOOGLE_OAUTH_TOKEN_URL (ours): Google's token endpoint, for OAuth refresh tokens. */
   googleOAuthToken?: string;
+  /** META_GRAPH_API_BASE. */
+  metaGraph: string;
 }
 
-export const DEFAULT_ADS_ENDPOINTS: AdsEndpoints = { googleDataManager: DEFAULT_GOOGLE_DATA_MANAGER_ENDPOINT };
+export const DEFAULT_ADS_ENDPOINTS: AdsEndpoints = { googleDataManager: DEFAULT_GOOGLE_DATA_MANAGER_ENDPOINT, metaGraph: DEFAULT_META_GRAPH_API_BASE };
 
 /** Leads one request of a platform carries at most. */
 export const BATCH_OF: Record<AdsPlatform, number> = { google: 2000, microsoft: 1000, meta: 1000 };
@@ -23,11 +26,12 @@ export const BATCH_OF: Record<AdsPlatform, number> = { google: 2000, microsoft: 
 export function unsendable(platform: AdsPlatform, lead: LeadEvent): string | null {
   if (lead.adsDenied) return 'no consent: the visitor denied ad storage';
   if (platform === 'google') return googleEvent(lead) ? null : 'no click id (gclid, gbraid, wbraid), phone or e-mail';
+  if (platform === 'meta') return metaEvent(lead) ? null : 'no fbclid, phone or e-mail';
   return `${platform} is not connected by this version`;
 }
 
 /** A lead Google, Microsoft or Meta may be tested with: a made-up click, kept by nobody. */
-export const TEST_LEAD = (currency: string, now: Date): LeadEvent => ({ kind: 'call', id: 0, at: now, value: 1, currency, gclid: 'ringtrail-test', gbraid: null, wbraid: null, msclkid: 'ringtrail-test', fbclid: 'ringtrail-test', phone: '0612345678', email: 'test@example.com', adsDenied: false, pageUrl: null });
+export const TEST_LEAD = (currency: string, now: Date): LeadEvent => ({ kind: 'call', id: 0, at: now, value: 1, currency, gclid: 'ringtrail-test', gbraid: null, wbraid: null, msclkid: 'ringtrail-test', fbclid: 'ringtrail-test', phone: '0612345678', email: 'test@example.com', adsDenied: false, pageUrl: null, clickAt: now });
 
 export class PlatformClients {
   constructor(private readonly endpoints: AdsEndpoints = DEFAULT_ADS_ENDPOINTS) {}
@@ -35,7 +39,7 @@ export class PlatformClients {
   /** A refusal of the credentials in words, or null when the platform takes them (its other
    * objections, a made-up click's, are the test button's business). */
   async check(platform: AdsPlatform, settings: Record<string, string>, secret: Record<string, unknown>): Promise<string | null> {
-    if (platform !== 'google') return `${platform} cannot be connected by this version yet (Google Ads can); nothing was stored`;
+    if (platform === 'microsoft') return `${platform} cannot be connected by this version yet (Google Ads and Meta can); nothing was stored`;
     const answer = await this.send(platform, settings, secret, [TEST_LEAD('EUR', new Date())], true);
     if (answer.ok || !answer.auth) return answer.ok || answer.status !== null ? null : `${platform} did not answer: ${answer.message}`;
     return `${platform} refused the credentials (HTTP ${answer.status}): ${answer.message}; nothing was stored`;
@@ -51,6 +55,7 @@ export class PlatformClients {
         await client.close();
       }
     }
+    if (platform === 'meta') return new MetaConversions(settings as unknown as MetaSettings, String(secret.accessToken), this.endpoints.metaGraph).send(leads.map((lead) => metaEvent(lead)!), test);
     return failureOf(400, `${platform} is not connected by this version`);
   }
 }
