@@ -77,6 +77,8 @@ const configSchema = z.object({
   GOOGLE_DATA_MANAGER_ENDPOINT: z.url({ protocol: /^https?$/, error: 'must be an http or https URL' }).default(DEFAULT_ADS_ENDPOINTS.googleDataManager),
   GOOGLE_OAUTH_TOKEN_URL: z.url({ protocol: /^https?$/, error: 'must be an http or https URL' }).optional(),
   META_GRAPH_API_BASE: z.url({ protocol: /^https?$/, error: 'must be an http or https URL' }).default(DEFAULT_ADS_ENDPOINTS.metaGraph),
+  MICROSOFT_ADS_API_BASE: z.url({ protocol: /^https?$/, error: 'must be an http or https URL' }).default(DEFAULT_ADS_ENDPOINTS.microsoftAds),
+  MICROSOFT_OAUTH_TOKEN_URL: z.url({ protocol: /^https?$/, error: 'must be an http or https URL' }).default(DEFAULT_ADS_ENDPOINTS.microsoftOAuthToken),
   SIGN_UP: flag.optional(),
   DB_OPERATION_TIMEOUT_MS: z.coerce.number({ error: 'must be a number of milliseconds' }).int().min(100).max(600_000).default(3000),
   REQUEST_TIMEOUT_MS: z.coerce.number({ error: 'must be a number of milliseconds' }).int().min(1000).max(600_000).default(30_000),
@@ -190,7 +192,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ...(c.TELEPHONY_API_KEY ? { telephonyApiKey: c.TELEPHONY_API_KEY } : {}),
     ...(c.TWILIO_AUTH_TOKEN ? { twilioAuthToken: c.TWILIO_AUTH_TOKEN } : {}),
     twilioApiBase: c.TWILIO_API_BASE,
-    adsEndpoints: { googleDataManager: c.GOOGLE_DATA_MANAGER_ENDPOINT, metaGraph: c.META_GRAPH_API_BASE, ...(c.GOOGLE_OAUTH_TOKEN_URL ? { googleOAuthToken: c.GOOGLE_OAUTH_TOKEN_URL } : {}) },
+    adsEndpoints: { googleDataManager: c.GOOGLE_DATA_MANAGER_ENDPOINT, metaGraph: c.META_GRAPH_API_BASE, microsoftAds: c.MICROSOFT_ADS_API_BASE, microsoftOAuthToken: c.MICROSOFT_OAUTH_TOKEN_URL, ...(c.GOOGLE_OAUTH_TOKEN_URL ? { googleOAuthToken: c.GOOGLE_OAUTH_TOKEN_URL } : {}) },
     ...(c.SECRETS_KEY ? { secretsKey: secretsKeyOf(c.SECRETS_KEY)! } : {}),
     ...(c.PUBLIC_URL ? { publicUrl: c.PUBLIC_URL } : {}),
     // In development (`npm start`, NODE_ENV unset), as docs/configuration.md says: its demo and a

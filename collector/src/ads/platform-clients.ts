@@ -5,8 +5,9 @@
 import type { AdsPlatform } from './documents.ts';
 import { DEFAULT_GOOGLE_DATA_MANAGER_ENDPOINT, googleEvent, GoogleDataManager, type GoogleSecret, type GoogleSettings } from './google-data-manager.ts';
 import type { LeadEvent } from './lead-event.ts';
+import { DEFAULT_MICROSOFT_ADS_API_BASE, DEFAULT_MICROSOFT_OAUTH_TOKEN_URL, MicrosoftConversions, microsoftConversion, type MicrosoftSecret, type MicrosoftSettings } from './microsoft-conversions.ts';
 import { DEFAULT_META_GRAPH_API_BASE, MetaConversions, metaEvent, type MetaSettings } from './meta-conversions.ts';
-import { failureOf, type SendOutcome } from './platform-client.ts';
+import type { SendOutcome } from './platform-client.ts';
 
 export interface AdsEndpoints {
   /** GOOGLE_DATA_MANAGER_ENDPOINT. */
@@ -15,9 +16,12 @@ export interface AdsEndpoints {
   googleOAuthToken?: string;
   /** META_GRAPH_API_BASE. */
   metaGraph: string;
+  /** MICROSOFT_ADS_API_BASE, and MICROSOFT_OAUTH_TOKEN_URL (ours): where the refresh token is exchanged. */
+  microsoftAds: string;
+  microsoftOAuthToken: string;
 }
 
-export const DEFAULT_ADS_ENDPOINTS: AdsEndpoints = { googleDataManager: DEFAULT_GOOGLE_DATA_MANAGER_ENDPOINT, metaGraph: DEFAULT_META_GRAPH_API_BASE };
+export const DEFAULT_ADS_ENDPOINTS: AdsEndpoints = { googleDataManager: DEFAULT_GOOGLE_DATA_MANAGER_ENDPOINT, metaGraph: DEFAULT_META_GRAPH_API_BASE, microsoftAds: DEFAULT_MICROSOFT_ADS_API_BASE, microsoftOAuthToken: DEFAULT_MICROSOFT_OAUTH_TOKEN_URL };
 
 /** Leads one request of a platform carries at most. */
 export const BATCH_OF: Record<AdsPlatform, number> = { google: 2000, microsoft: 1000, meta: 1000 };
@@ -27,7 +31,7 @@ export function unsendable(platform: AdsPlatform, lead: LeadEvent): string | nul
   if (lead.adsDenied) return 'no consent: the visitor denied ad storage';
   if (platform === 'google') return googleEvent(lead) ? null : 'no click id (gclid, gbraid, wbraid), phone or e-mail';
   if (platform === 'meta') return metaEvent(lead) ? null : 'no fbclid, phone or e-mail';
-  return `${platform} is not connected by this version`;
+  return microsoftConversion(lead, '') ? null : 'no click id (msclkid), phone or e-mail';
 }
 
 /** A lead Google, Microsoft or Meta may be tested with: a made-up click, kept by nobody. */
@@ -39,7 +43,6 @@ export class PlatformClients {
   /** A refusal of the credentials in words, or null when the platform takes them (its other
    * objections, a made-up click's, are the test button's business). */
   async check(platform: AdsPlatform, settings: Record<string, string>, secret: Record<string, unknown>): Promise<string | null> {
-    if (platform === 'microsoft') return `${platform} cannot be connected by this version yet (Google Ads and Meta can); nothing was stored`;
     const answer = await this.send(platform, settings, secret, [TEST_LEAD('EUR', new Date())], true);
     if (answer.ok || !answer.auth) return answer.ok || answer.status !== null ? null : `${platform} did not answer: ${answer.message}`;
     return `${platform} refused the credentials (HTTP ${answer.status}): ${answer.message}; nothing was stored`;
@@ -56,6 +59,8 @@ export class PlatformClients {
       }
     }
     if (platform === 'meta') return new MetaConversions(settings as unknown as MetaSettings, String(secret.accessToken), this.endpoints.metaGraph).send(leads.map((lead) => metaEvent(lead)!), test);
-    return failureOf(400, `${platform} is not connected by this version`);
+    // Microsoft has no test mode: the test checks the credentials (the token exchange) and sends nothing.
+    const microsoft = new MicrosoftConversions(settings as unknown as MicrosoftSettings, secret as unknown as MicrosoftSecret, { api: this.endpoints.microsoftAds, token: this.endpoints.microsoftOAuthToken });
+    return test ? microsoft.checkCredentials() : microsoft.send(leads);
   }
 }

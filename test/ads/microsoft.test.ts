@@ -1,0 +1,69 @@
+// Microsoft Advertising's offline conversions (issue 56), over fetch against a loopback stand-in of
+// its identity platform and Campaign Management REST API: an expired refresh token refused at
+// connection (nothing kept), and leads from visits with an msclkid applied once with their name,
+// time, value and hashed phone; a conversion refused as a partial error marked rejected, the
+// others sent; a 500 retried.
+import { createHash, randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { useSeededCollector } from '../helpers/collector.ts';
+import { commerceFixture, viewParams } from '../helpers/fixtures.ts';
+import { signedInClient, type ManageClient } from '../helpers/manage-client.ts';
+import { startMicrosoftAds, type MicrosoftStandIn } from '../helpers/microsoft-ads.ts';
+import { reportCall, TELEPHONY_KEY } from '../helpers/telephony.ts';
+import { until } from '../helpers/until.ts';
+
+const OWNER = { username: 'owner@shop.test', password: 'microsoft owner password' };
+let microsoft: MicrosoftStandIn;
+beforeAll(async () => {
+  microsoft = await startMicrosoftAds();
+});
+afterAll(() => microsoft?.close());
+
+const s = useSeededCollector('ads_microsoft', commerceFixture({ ga4: false, tracking: { users: [OWNER], exclusive: Array.from({ length: 8 }, (_, i) => `08000000${i + 30}`) } }), {
+  telephonyApiKey: TELEPHONY_KEY,
+  secretsKey: randomBytes(32),
+  delivery: { pollMs: 50, firstRetryMs: 100, maxRetryMs: 400, publicOnly: false },
+  get adsEndpoints() {
+    return { microsoftAds: microsoft.base, microsoftOAuthToken: microsoft.tokenUrl };
+  },
+});
+
+let ip = 0;
+async function adCall(msclkid: string, caller: string): Promise<number> {
+  const view = await s.collector.post('/ospView', viewParams({ url: `https://shop.test/?msclkid=${msclkid}`, ip: `198.51.100.${++ip}` }));
+  const number = view.body.surtaxPhones['0123456789'].surtaxPhoneNumber.replaceAll('.', '');
+  const { body } = await reportCall(s.collector.baseUrl, { callRef: `ms-${msclkid}`, trackingNumber: number, startDate: new Date(), status: 'SUCCESS', duration: 120, callerPhone: caller });
+  return body.callId as number;
+}
+const stateOf = async (callId: number) => (await s.t.c.adsConversions.findOne({ _id: `microsoft|call:${callId}` }))?.state;
+const applied = () => microsoft.requests.flatMap((r) => r.body.OfflineConversions);
+
+describe('Microsoft Advertising offline conversions', () => {
+  let owner: ManageClient;
+  const path = '/domains/shop.test/ads/microsoft';
+  const body = (refreshToken: string) => ({ customerId: '1111', accountId: '2222', conversionName: 'Phone leads', developerToken: 'dev-token', oauth: { clientId: 'client-1', refreshToken } });
+  beforeAll(async () => {
+    owner = await signedInClient(s.collector.baseUrl, OWNER.username, OWNER.password);
+  });
+
+  it('refuses an expired refresh token and keeps nothing; connects with a good one', async () => {
+    expect(await owner.call('PUT', path, body('M.expired'))).toMatchObject({ status: 400, body: { error: 'microsoft refused the credentials (HTTP 401): invalid_grant: AADSTS700082: The refresh token has expired due to inactivity.; nothing was stored' } });
+    expect((await owner.get(path)).body.connected).toBe(false);
+    expect(await owner.call('PUT', path, body(microsoft.refreshToken))).toMatchObject({ status: 200, body: { connected: true, settings: { customerId: '1111', accountId: '2222', conversionName: 'Phone leads' }, credentials: 'OAuth client client-1' } });
+    expect((await owner.call('POST', `${path}/test`)).body).toMatchObject({ ok: true, platform: 'microsoft' });
+    expect(microsoft.requests).toHaveLength(0); // the test exchanged the token and sent nothing
+  });
+
+  it('applies each lead once with its msclkid, name, time, value and hashed phone; a refused one is rejected, a 500 retried', async () => {
+    microsoft.answerNext({ status: 500 });
+    const [good, bad] = await Promise.all([adCall('MSCLKID-GOOD', '0612121212'), adCall('MSCLKID-BAD', '0622222222')]);
+    await until(async () => (await Promise.all([good, bad].map(stateOf))).every((state) => state !== 'queued'), 'both settled');
+    expect(await Promise.all([good, bad].map(stateOf))).toEqual(['sent', 'rejected']);
+    expect((await s.t.c.adsConversions.findOne({ _id: `microsoft|call:${bad}` }))!.reason).toBe('OfflineConversionMicrosoftClickIdInvalid: The Microsoft click ID is invalid.');
+    const call = (await s.t.c.calls.findOne({ _id: good }))!;
+    expect(applied().filter((c) => c.MicrosoftClickId === 'MSCLKID-GOOD')).toEqual([
+      { ConversionCurrencyCode: 'EUR', ConversionName: 'Phone leads', ConversionTime: `${call.startedAt.toISOString().slice(0, 19)}Z`, ConversionValue: call.revenue ?? 0, MicrosoftClickId: 'MSCLKID-GOOD', HashedPhoneNumber: createHash('sha256').update('+33612121212').digest('hex') },
+    ]);
+    expect(microsoft.requests.at(-1)!.headers).toMatchObject({ developertoken: 'dev-token', customerid: '1111', customeraccountid: '2222' });
+  });
+});
