@@ -4,39 +4,24 @@
 // credentials keep nothing), the test button (validateOnly), and leads sent once, in batches, with
 // their click id, value and hashed phone; a request refused whole split until the wrong lead stands
 // alone; a 429 retried.
-import { createHash, generateKeyPairSync, randomBytes } from 'node:crypto';
+import { createHash, generateKeyPairSync } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { useSeededCollector } from '../helpers/collector.ts';
-import { commerceFixture, DATA_KEY, viewParams } from '../helpers/fixtures.ts';
+import { adCalls, ADS_OWNER, useAdsCollector } from '../helpers/ads.ts';
+import { DATA_KEY } from '../helpers/fixtures.ts';
 import { signedInClient, type ManageClient } from '../helpers/manage-client.ts';
 import { startDataManager, type DataManagerStandIn } from '../helpers/google-data-manager.ts';
-import { reportCall, TELEPHONY_KEY } from '../helpers/telephony.ts';
 import { until } from '../helpers/until.ts';
 
-const OWNER = { username: 'owner@shop.test', password: 'ads owner password' };
 let google: DataManagerStandIn;
 beforeAll(async () => {
   google = await startDataManager();
 });
 afterAll(() => google?.close());
 
-const s = useSeededCollector('ads_google', commerceFixture({ ga4: false, tracking: { users: [OWNER], exclusive: Array.from({ length: 12 }, (_, i) => `08000000${String(i + 10)}`) } }), {
-  telephonyApiKey: TELEPHONY_KEY,
-  secretsKey: randomBytes(32),
-  delivery: { pollMs: 50, firstRetryMs: 100, maxRetryMs: 400, publicOnly: false },
-  get adsEndpoints() {
-    return { googleDataManager: google.base };
-  },
-});
-
-let ip = 0;
+const s = useAdsCollector('ads_google', () => ({ googleDataManager: google.base }));
+const call = adCalls(s);
 /** A visitor from a Google ad (its gclid kept) calls and talks two minutes: a lead. */
-async function adCall(gclid: string, caller = '0612121212'): Promise<number> {
-  const view = await s.collector.post('/ospView', viewParams({ url: `https://shop.test/?gclid=${gclid}`, ip: `198.51.100.${++ip}` }));
-  const number = view.body.surtaxPhones['0123456789'].surtaxPhoneNumber.replaceAll('.', '');
-  const { body } = await reportCall(s.collector.baseUrl, { callRef: `ads-${gclid}`, trackingNumber: number, startDate: new Date(), status: 'SUCCESS', duration: 120, callerPhone: caller });
-  return body.callId as number;
-}
+const adCall = (gclid: string, caller?: string) => call(`gclid=${gclid}`, caller);
 
 const sentEvents = () => google.requests.filter((r) => !r.body.validateOnly).flatMap((r) => r.body.events);
 const stateOf = async (callId: number) => (await s.t.c.adsConversions.findOne({ _id: `google|call:${callId}` }))?.state;
@@ -45,7 +30,7 @@ describe('Google Ads through the Data Manager API', () => {
   let owner: ManageClient;
   const path = '/domains/shop.test/ads/google';
   beforeAll(async () => {
-    owner = await signedInClient(s.collector.baseUrl, OWNER.username, OWNER.password);
+    owner = await signedInClient(s.collector.baseUrl, ADS_OWNER.username, ADS_OWNER.password);
   });
 
   it('refuses a connection that is wrong, naming the field, or that Google refuses; keeps nothing', async () => {
@@ -114,11 +99,8 @@ describe('Google Ads through the Data Manager API', () => {
   });
 
   it('marks a lead without anything Google matches by (no click, an anonymous caller) as not sent, and why', async () => {
-    const view = await s.collector.post('/ospView', viewParams({ url: 'https://shop.test/', ip: '198.51.100.250' }));
-    const number = view.body.surtaxPhones['0123456789'].surtaxPhoneNumber.replaceAll('.', '');
-    const { body } = await reportCall(s.collector.baseUrl, { callRef: 'ads-anonymous', trackingNumber: number, startDate: new Date(), status: 'SUCCESS', duration: 120, callerPhone: 'anonymous' });
-    expect(body.callId, JSON.stringify(body)).toEqual(expect.any(Number));
-    await until(async () => (await stateOf(body.callId)) !== undefined, 'the lead marked');
-    expect(await s.t.c.adsConversions.findOne({ _id: `google|call:${body.callId}` })).toMatchObject({ state: 'not-sent', reason: 'no click id (gclid, gbraid, wbraid), phone or e-mail' });
+    const callId = await call('utm_source=newsletter', 'anonymous');
+    await until(async () => (await stateOf(callId)) !== undefined, 'the lead marked');
+    expect(await s.t.c.adsConversions.findOne({ _id: `google|call:${callId}` })).toMatchObject({ state: 'not-sent', reason: 'no click id (gclid, gbraid, wbraid), phone or e-mail' });
   });
 });

@@ -3,38 +3,22 @@
 // kept), the test button (test_event_code), and a lead from a visit with an fbclid sent once as a
 // `Lead` event with its fbc, hashed phone, value and event_id; a request refused whole split until
 // the wrong lead stands alone.
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { useSeededCollector } from '../helpers/collector.ts';
-import { commerceFixture, viewParams } from '../helpers/fixtures.ts';
+import { adCalls, ADS_OWNER, useAdsCollector } from '../helpers/ads.ts';
 import { signedInClient, type ManageClient } from '../helpers/manage-client.ts';
 import { startMetaCapi, type MetaStandIn } from '../helpers/meta-capi.ts';
-import { reportCall, TELEPHONY_KEY } from '../helpers/telephony.ts';
 import { until } from '../helpers/until.ts';
 
-const OWNER = { username: 'owner@shop.test', password: 'meta owner password' };
 let meta: MetaStandIn;
 beforeAll(async () => {
   meta = await startMetaCapi();
 });
 afterAll(() => meta?.close());
 
-const s = useSeededCollector('ads_meta', commerceFixture({ ga4: false, tracking: { users: [OWNER], exclusive: Array.from({ length: 8 }, (_, i) => `08000000${i + 20}`) } }), {
-  telephonyApiKey: TELEPHONY_KEY,
-  secretsKey: randomBytes(32),
-  delivery: { pollMs: 50, firstRetryMs: 100, maxRetryMs: 400, publicOnly: false },
-  get adsEndpoints() {
-    return { metaGraph: meta.base };
-  },
-});
-
-let ip = 0;
-async function adCall(fbclid: string, caller: string): Promise<number> {
-  const view = await s.collector.post('/ospView', viewParams({ url: `https://shop.test/?fbclid=${fbclid}`, ip: `198.51.100.${++ip}` }));
-  const number = view.body.surtaxPhones['0123456789'].surtaxPhoneNumber.replaceAll('.', '');
-  const { body } = await reportCall(s.collector.baseUrl, { callRef: `meta-${fbclid}`, trackingNumber: number, startDate: new Date(), status: 'SUCCESS', duration: 120, callerPhone: caller });
-  return body.callId as number;
-}
+const s = useAdsCollector('ads_meta', () => ({ metaGraph: meta.base }), 8);
+const call = adCalls(s);
+const adCall = (fbclid: string, caller: string) => call(`fbclid=${fbclid}`, caller);
 const stateOf = async (callId: number) => (await s.t.c.adsConversions.findOne({ _id: `meta|call:${callId}` }))?.state;
 const sentEvents = () => meta.requests.filter((r) => !r.body.test_event_code).flatMap((r) => r.body.data);
 
@@ -42,7 +26,7 @@ describe('Meta through the Conversions API', () => {
   let owner: ManageClient;
   const path = '/domains/shop.test/ads/meta';
   beforeAll(async () => {
-    owner = await signedInClient(s.collector.baseUrl, OWNER.username, OWNER.password);
+    owner = await signedInClient(s.collector.baseUrl, ADS_OWNER.username, ADS_OWNER.password);
   });
 
   it('refuses an expired token and keeps nothing; connects with a good one; tests with a test event code', async () => {

@@ -3,38 +3,22 @@
 // connection (nothing kept), and leads from visits with an msclkid applied once with their name,
 // time, value and hashed phone; a conversion refused as a partial error marked rejected, the
 // others sent; a 500 retried.
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { useSeededCollector } from '../helpers/collector.ts';
-import { commerceFixture, viewParams } from '../helpers/fixtures.ts';
+import { adCalls, ADS_OWNER, useAdsCollector } from '../helpers/ads.ts';
 import { signedInClient, type ManageClient } from '../helpers/manage-client.ts';
 import { startMicrosoftAds, type MicrosoftStandIn } from '../helpers/microsoft-ads.ts';
-import { reportCall, TELEPHONY_KEY } from '../helpers/telephony.ts';
 import { until } from '../helpers/until.ts';
 
-const OWNER = { username: 'owner@shop.test', password: 'microsoft owner password' };
 let microsoft: MicrosoftStandIn;
 beforeAll(async () => {
   microsoft = await startMicrosoftAds();
 });
 afterAll(() => microsoft?.close());
 
-const s = useSeededCollector('ads_microsoft', commerceFixture({ ga4: false, tracking: { users: [OWNER], exclusive: Array.from({ length: 8 }, (_, i) => `08000000${i + 30}`) } }), {
-  telephonyApiKey: TELEPHONY_KEY,
-  secretsKey: randomBytes(32),
-  delivery: { pollMs: 50, firstRetryMs: 100, maxRetryMs: 400, publicOnly: false },
-  get adsEndpoints() {
-    return { microsoftAds: microsoft.base, microsoftOAuthToken: microsoft.tokenUrl };
-  },
-});
-
-let ip = 0;
-async function adCall(msclkid: string, caller: string): Promise<number> {
-  const view = await s.collector.post('/ospView', viewParams({ url: `https://shop.test/?msclkid=${msclkid}`, ip: `198.51.100.${++ip}` }));
-  const number = view.body.surtaxPhones['0123456789'].surtaxPhoneNumber.replaceAll('.', '');
-  const { body } = await reportCall(s.collector.baseUrl, { callRef: `ms-${msclkid}`, trackingNumber: number, startDate: new Date(), status: 'SUCCESS', duration: 120, callerPhone: caller });
-  return body.callId as number;
-}
+const s = useAdsCollector('ads_microsoft', () => ({ microsoftAds: microsoft.base, microsoftOAuthToken: microsoft.tokenUrl }), 8);
+const call = adCalls(s);
+const adCall = (msclkid: string, caller: string) => call(`msclkid=${msclkid}`, caller);
 const stateOf = async (callId: number) => (await s.t.c.adsConversions.findOne({ _id: `microsoft|call:${callId}` }))?.state;
 const applied = () => microsoft.requests.flatMap((r) => r.body.OfflineConversions);
 
@@ -43,7 +27,7 @@ describe('Microsoft Advertising offline conversions', () => {
   const path = '/domains/shop.test/ads/microsoft';
   const body = (refreshToken: string) => ({ customerId: '1111', accountId: '2222', conversionName: 'Phone leads', developerToken: 'dev-token', oauth: { clientId: 'client-1', refreshToken } });
   beforeAll(async () => {
-    owner = await signedInClient(s.collector.baseUrl, OWNER.username, OWNER.password);
+    owner = await signedInClient(s.collector.baseUrl, ADS_OWNER.username, ADS_OWNER.password);
   });
 
   it('refuses an expired refresh token and keeps nothing; connects with a good one', async () => {
