@@ -26,7 +26,7 @@ beforeAll(async () => {
   inbox = await startSmtp();
   t = await testDatabase('mail_alerts');
   await seed(t.c, trackingFixture({ users: [OWNER, ANALYST], exclusive: ['0800000001', '0800000002', '0800000003', '0800000004', '0800000005', '0800000006', '0800000007', '0800000008'] }));
-  collector = await startCollector(t.db, alertingOptions(inbox, PUBLIC_URL));
+  collector = await startCollector(t.db, { ...alertingOptions(PUBLIC_URL), mail: { smtpUrl: inbox.url, from: 'RingTrail <calls@shop.test>', timeoutMs: 2000 } });
   owner = await signedInClient(collector.baseUrl, OWNER.username, OWNER.password);
 });
 afterAll(async () => {

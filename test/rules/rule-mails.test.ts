@@ -2,13 +2,11 @@
 // address outside the team are mailed about each matching call, a burst gathered like the alerts; a
 // member or address that is wrong is refused naming the field; the mail's unsubscribe link stops
 // that rule's mails to that address and nothing else.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { ParsedMail } from 'mailparser';
-import { seed, startCollector, testDatabase, type RunningCollector, type TestDatabase } from '../helpers/collector.ts';
 import { trackingFixture, viewParams } from '../helpers/fixtures.ts';
 import { signedInClient, type ManageClient } from '../helpers/manage-client.ts';
-import { startSmtp, type Inbox } from '../helpers/smtp.ts';
-import { alertingOptions } from '../helpers/mailed-collector.ts';
+import { alertingOptions, useMailedCollector } from '../helpers/mailed-collector.ts';
 import { reportCall, TELEPHONY_KEY } from '../helpers/telephony.ts';
 import { until } from '../helpers/until.ts';
 
@@ -17,34 +15,23 @@ const ANALYST = { username: 'analyst@shop.test', password: 'rule mails analyst p
 const ADDRESS = 'sales@elsewhere.example';
 const PUBLIC_URL = 'https://calls.shop.test';
 
-let t: TestDatabase;
-let inbox: Inbox;
-let collector: RunningCollector;
+const m = useMailedCollector('rule_mails', trackingFixture({ users: [OWNER, ANALYST], exclusive: ['0800000001', '0800000002', '0800000003', '0800000004', '0800000005', '0800000006'] }), alertingOptions(PUBLIC_URL));
 let owner: ManageClient;
 beforeAll(async () => {
-  inbox = await startSmtp();
-  t = await testDatabase('rule_mails');
-  await seed(t.c, trackingFixture({ users: [OWNER, ANALYST], exclusive: ['0800000001', '0800000002', '0800000003', '0800000004', '0800000005', '0800000006'] }));
-  collector = await startCollector(t.db, alertingOptions(inbox, PUBLIC_URL));
-  owner = await signedInClient(collector.baseUrl, OWNER.username, OWNER.password);
-});
-afterAll(async () => {
-  await collector?.close();
-  await t?.close();
-  await inbox?.close();
+  owner = await signedInClient(m.collector.baseUrl, OWNER.username, OWNER.password);
 });
 
 let ref = 0;
 /** A visitor from a Google search calls the number they were shown, and talks two minutes. */
 async function longCall(caller = '0611223344'): Promise<number> {
   const n = ++ref;
-  const view = await collector.post('/ospView', viewParams({ url: 'https://shop.test/', referer_url: 'https://www.google.com/search?q=boiler+repair', ip: `198.51.100.${n}` }));
+  const view = await m.collector.post('/ospView', viewParams({ url: 'https://shop.test/', referer_url: 'https://www.google.com/search?q=boiler+repair', ip: `198.51.100.${n}` }));
   const number = view.body.surtaxPhones['0123456789'].surtaxPhoneNumber.replaceAll('.', '');
-  const { body } = await reportCall(collector.baseUrl, { callRef: `rule-mail-${n}`, trackingNumber: number, startDate: new Date(), status: 'SUCCESS', duration: 120, callerPhone: caller });
+  const { body } = await reportCall(m.collector.baseUrl, { callRef: `rule-mail-${n}`, trackingNumber: number, startDate: new Date(), status: 'SUCCESS', duration: 120, callerPhone: caller });
   return body.callId as number;
 }
 
-const to = (recipient: string) => inbox.messages.filter((m) => m.to && !Array.isArray(m.to) && m.to.text === recipient);
+const to = (recipient: string) => m.inbox.messages.filter((m) => m.to && !Array.isArray(m.to) && m.to.text === recipient);
 const callsIn = (mail: ParsedMail) => (mail.text ?? '').split('\n').filter((line) => line.startsWith('The call: ')).length;
 const listed = (recipient: string) => to(recipient).reduce((n, mail) => n + callsIn(mail), 0);
 const RULE = { name: 'Long calls', moment: 'call-ended', conditions: [{ field: 'duration', op: 'atLeast', value: 60 }] };
@@ -74,13 +61,13 @@ describe("a rule's mails", () => {
       for (const callId of callIds) expect(text).toContain(`The call: ${PUBLIC_URL}/manage/#/shop.test/call?id=${callId}`);
       expect(text).toContain('You receive this because the rule Long calls on shop.test mails you');
     }
-    expect(await t.c.pendingAlerts.countDocuments()).toBe(0);
+    expect(await m.t.c.pendingAlerts.countDocuments()).toBe(0);
   });
 
   it("stops the rule's mails to an address by the mail's one-click unsubscribe link, and nothing else", async () => {
     const [mail] = to(ADDRESS);
     const link = mail!.headerLines.find((h) => h.key === 'list-unsubscribe')!.line.match(/<([^>]+)>/)![1]!;
-    const local = link.replace(PUBLIC_URL, collector.baseUrl);
+    const local = link.replace(PUBLIC_URL, m.collector.baseUrl);
     expect((await fetch(local)).status).toBe(200); // a scanner's visit changes nothing
     expect((await owner.get('/domains/shop.test/rules')).body.rules[0].unsubscribed).toBeUndefined();
     const page = await fetch(local, { method: 'POST', body: 'List-Unsubscribe=One-Click', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
@@ -91,6 +78,6 @@ describe("a rule's mails", () => {
     await until(async () => listed(ANALYST.username) === before.analyst + 1, 'the member still mailed');
     expect(to(ANALYST.username).at(-1)!.text).toContain(`call?id=${callId}`);
     expect(to(ADDRESS).length).toBe(before.address);
-    expect(await t.c.pendingAlerts.countDocuments({ username: ADDRESS })).toBe(0);
+    expect(await m.t.c.pendingAlerts.countDocuments({ username: ADDRESS })).toBe(0);
   });
 });
