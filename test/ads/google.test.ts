@@ -98,6 +98,13 @@ describe('Google Ads through the Data Manager API', () => {
     expect(sentEvents().filter((e) => (e.adIdentifiers as { gclid?: string } | undefined)?.gclid === 'GCLID-RETRY')).toHaveLength(1);
   });
 
+  it('sends the gbraid of an iOS visit when there is no gclid', async () => {
+    const callId = await call('gbraid=GBRAID-IOS-1&utm_source=google', '0644444444');
+    await until(async () => (await stateOf(callId)) === 'sent', 'the lead sent');
+    expect(sentEvents().find((e) => e.transactionId === `ringtrail-call-${callId}`)!.adIdentifiers).toEqual({ gbraid: 'GBRAID-IOS-1' });
+    expect(await s.t.c.calls.findOne({ _id: callId })).toMatchObject({ gbraid: 'GBRAID-IOS-1', source: 'paid:google' });
+  });
+
   it('marks a lead without anything Google matches by (no click, an anonymous caller) as not sent, and why', async () => {
     const callId = await call('utm_source=newsletter', 'anonymous');
     await until(async () => (await stateOf(callId)) !== undefined, 'the lead marked');

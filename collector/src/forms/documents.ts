@@ -33,6 +33,9 @@ export interface FormDoc extends Marks {
   gclid: string | null;
   msclkid: string | null;
   fbclid: string | null;
+  /** Ours (issue 56): present only when the visit had them. */
+  gbraid?: string;
+  wbraid?: string;
   lastTouch: Touch | null;
   firstTouch: Touch | null;
   lastNonDirect: Touch | null;

@@ -62,6 +62,8 @@ export class FormSubmissions {
       gclid: visit?.attribution.gclid ?? null,
       msclkid: visit?.attribution.msclkid ?? null,
       fbclid: visit?.attribution.fbclid ?? null,
+      ...(visit?.attribution.gbraid ? { gbraid: visit.attribution.gbraid } : {}),
+      ...(visit?.attribution.wbraid ? { wbraid: visit.attribution.wbraid } : {}),
       lastTouch: touches?.lastTouch ?? null,
       firstTouch: touches?.firstTouch ?? null,
       lastNonDirect: touches?.lastNonDirect ?? null,

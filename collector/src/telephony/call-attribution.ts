@@ -47,6 +47,8 @@ export async function attributeCall(c: TrackingCollections, route: Route, at: Da
     gclid: attribution?.gclid ?? null,
     msclkid: attribution?.msclkid ?? null,
     fbclid: attribution?.fbclid ?? null,
+    ...(attribution?.gbraid ? { gbraid: attribution.gbraid } : {}),
+    ...(attribution?.wbraid ? { wbraid: attribution.wbraid } : {}),
     clientData: lease.clientData ?? null,
     callPath: path.length > 0 ? path.map((p) => p.url).join('\n') : null,
     ...touches,

@@ -18,6 +18,9 @@ export interface CallAttribution {
   /** Ours, like gclid: Microsoft Advertising's and Meta's click ids; absent on calls stored before them. */
   msclkid?: string | null;
   fbclid?: string | null;
+  /** Ours (issue 56): Google's click ids of app and iOS web traffic, present only when the visit had them. */
+  gbraid?: string;
+  wbraid?: string;
   clientData: unknown;
   /** The visit's page URLs before the call, one per line. */
   callPath: string | null;

@@ -11,8 +11,17 @@ export interface Attribution {
   /** Ours: Microsoft Advertising's and Meta's click ids, like Google's; absent on visits stored before them. */
   msclkid?: string | null;
   fbclid?: string | null;
+  /** Ours (issue 56): Google's click ids of app and iOS web traffic, kept only when the URL has them. */
+  gbraid?: string;
+  wbraid?: string;
   utm: Partial<Record<UtmField, string>>;
 }
+
+/** A Google click id of app or iOS traffic (gbraid, wbraid) of the page's URL, as a field to keep. */
+const braid = (params: URLSearchParams | undefined, name: 'gbraid' | 'wbraid') => {
+  const value = params?.get(name)?.slice(0, 200);
+  return value ? { [name]: value } : {};
+};
 
 const UTM_FIELDS = ['utm_source', 'utm_medium', 'utm_campaign', 'utm_term', 'utm_content'] as const;
 type UtmField = (typeof UTM_FIELDS)[number];
@@ -54,14 +63,15 @@ export function attribute(pageUrl: string, referrerUrl: string): Attribution {
 
   let source: SourceClass;
   // An ad click id says paid; Meta's fbclid marks any link shared on its apps: social unless a paid medium says otherwise.
-  if (gclid || msclkid || PAID_MEDIUMS.test(medium)) source = 'paid';
+  const braids = { ...braid(params, 'gbraid'), ...braid(params, 'wbraid') };
+  if (gclid || msclkid || Object.keys(braids).length || PAID_MEDIUMS.test(medium)) source = 'paid';
   else if (fbclid || SOCIAL_MEDIUMS.test(medium) || (refHost && SOCIAL_HOSTS.test(refHost))) source = 'social';
   else if (engine) source = 'organic';
   else if (refHost || utm.utm_source) source = 'referral';
   else source = 'direct';
 
   const keyword = source === 'paid' ? (utm.utm_term ?? searchTerm) : source === 'organic' ? searchTerm : null;
-  return { source, sourceName: utm.utm_source ?? refHost, keyword: keyword ?? null, gclid, msclkid, fbclid, utm };
+  return { source, sourceName: utm.utm_source ?? refHost, keyword: keyword ?? null, gclid, msclkid, fbclid, ...braids, utm };
 }
 
 /** `organic:google.com`, `direct`...: a call's and an order's source. */
