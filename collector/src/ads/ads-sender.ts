@@ -14,7 +14,7 @@ import { batchMessage } from './ads-queue.ts';
 import type { AdsConnections } from './connections.ts';
 import type { AdsCollections, AdsConversionDoc, AdsPlatform, ConversionState } from './documents.ts';
 import { callLead, formLead, type LeadEvent } from './lead-event.ts';
-import type { SendOutcome } from './platform-client.ts';
+import type { SendOutcome } from './send-outcome.ts';
 import { BATCH_OF, type PlatformClients } from './platform-clients.ts';
 import type { MarkLeads } from './lead-marks.ts';
 
@@ -39,10 +39,10 @@ export class AdsSender {
     if (!domain || !taken.length) return { delivered: true, httpStatus: null, error: null, permanent: false };
     const connection = await this.connections.opened(domainId, platform);
     if (!connection) {
-      await this.mark(domain, taken.map((t) => t.doc), 'not-sent', 'not connected');
+      await this.mark(domain, taken, 'not-sent', 'not connected');
       return { delivered: true, httpStatus: null, error: null, permanent: false };
     }
-    const leads = await this.leadsOf(taken, domain.currency);
+    const leads = await this.leadsOf(domain, taken);
     const failure = await this.deliver(domain, platform, connection.doc.settings, connection.secret, leads);
     if (failure && !failure.ok) {
       if (failure.auth) await this.connections.markBroken(domainId, platform, `HTTP ${failure.status}: ${failure.message}`);
@@ -55,7 +55,7 @@ export class AdsSender {
   }
 
   /** The leads this message carries: those it took before (a retry), else the oldest queued. */
-  private async take(messageId: string, domainId: string, platform: AdsPlatform): Promise<{ doc: AdsConversionDoc }[]> {
+  private async take(messageId: string, domainId: string, platform: AdsPlatform): Promise<AdsConversionDoc[]> {
     let docs = await this.c.adsConversions.find({ batch: messageId, state: 'queued' }).toArray();
     if (!docs.length) {
       const oldest = await this.c.adsConversions.find({ domainId, platform, state: 'queued', batch: null }, { projection: { _id: 1 }, sort: { queuedAt: 1 }, limit: BATCH_OF[platform] }).toArray();
@@ -63,18 +63,21 @@ export class AdsSender {
       await this.c.adsConversions.updateMany({ _id: { $in: oldest.map((d) => d._id) }, batch: null }, { $set: { batch: messageId } });
       docs = await this.c.adsConversions.find({ batch: messageId, state: 'queued' }).toArray();
     }
-    return docs.map((doc) => ({ doc }));
+    return docs;
   }
 
-  /** Each taken lead as the platforms are told of it, read from its call or form now (its value then). */
-  private async leadsOf(taken: { doc: AdsConversionDoc }[], currency: string): Promise<Taken[]> {
-    const ids = (kind: 'call' | 'form') => taken.filter((t) => t.doc.kind === kind).map((t) => t.doc.itemId);
+  /** Each taken lead as the platforms are told of it, read from its call or form now (its value
+   * then); one whose call or form is gone (erased) is marked not sent rather than left queued. */
+  private async leadsOf(domain: DomainDoc, taken: AdsConversionDoc[]): Promise<Taken[]> {
+    const ids = (kind: 'call' | 'form') => taken.filter((doc) => doc.kind === kind).map((doc) => doc.itemId);
     const [calls, forms] = await Promise.all([this.c.calls.find({ _id: { $in: ids('call') } }).toArray(), this.c.forms.find({ _id: { $in: ids('form') } }).toArray()]);
-    const byId = new Map<string, LeadEvent>([...calls.map((call) => [`call:${call._id}`, callLead(call, currency)] as const), ...forms.map((form) => [`form:${form._id}`, formLead(form, currency)] as const)]);
-    return taken.flatMap(({ doc }) => {
+    const byId = new Map<string, LeadEvent>([...calls.map((call) => [`call:${call._id}`, callLead(call, domain.currency)] as const), ...forms.map((form) => [`form:${form._id}`, formLead(form, domain.currency)] as const)]);
+    const found = taken.flatMap((doc) => {
       const lead = byId.get(`${doc.kind}:${doc.itemId}`);
       return lead ? [{ doc, lead }] : [];
     });
+    await this.mark(domain, taken.filter((doc) => !byId.has(`${doc.kind}:${doc.itemId}`)), 'not-sent', 'its call or form is gone');
+    return found;
   }
 
   /** Sends the leads; a whole refusal is split until the wrong ones stand alone. Answers the failure

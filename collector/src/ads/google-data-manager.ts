@@ -8,8 +8,8 @@ import { IngestionServiceClient, protos } from '@google-ads/datamanager';
 import { GoogleAuth, OAuth2Client } from 'google-auth-library';
 import { hashedFor } from './hashing.ts';
 import { transactionIdOf, type LeadEvent } from './lead-event.ts';
-import type { SendOutcome } from './platform-client.ts';
-import { failureOf } from './platform-client.ts';
+import type { SendOutcome } from './send-outcome.ts';
+import { failureOf } from './send-outcome.ts';
 
 export const DEFAULT_GOOGLE_DATA_MANAGER_ENDPOINT = 'https://datamanager.googleapis.com';
 const SCOPE = 'https://www.googleapis.com/auth/datamanager';

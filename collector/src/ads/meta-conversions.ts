@@ -6,7 +6,7 @@
 // Events Manager's Test events and counts nowhere.
 import { hashedFor } from './hashing.ts';
 import { transactionIdOf, type LeadEvent } from './lead-event.ts';
-import { failureOf, type SendOutcome } from './platform-client.ts';
+import { failureOf, type SendOutcome } from './send-outcome.ts';
 
 export const DEFAULT_META_GRAPH_API_BASE = 'https://graph.facebook.com';
 /** The Graph API version the requests name. */

@@ -8,7 +8,7 @@
 // their place in the request.
 import { hashedFor } from './hashing.ts';
 import type { LeadEvent } from './lead-event.ts';
-import { failureOf, type SendOutcome } from './platform-client.ts';
+import { failureOf, type SendOutcome } from './send-outcome.ts';
 
 export const DEFAULT_MICROSOFT_ADS_API_BASE = 'https://campaign.api.bingads.microsoft.com';
 export const DEFAULT_MICROSOFT_OAUTH_TOKEN_URL = 'https://login.microsoftonline.com/common/oauth2/v2.0/token';

@@ -7,7 +7,7 @@ import { DEFAULT_GOOGLE_DATA_MANAGER_ENDPOINT, googleEvent, GoogleDataManager, t
 import type { LeadEvent } from './lead-event.ts';
 import { DEFAULT_MICROSOFT_ADS_API_BASE, DEFAULT_MICROSOFT_OAUTH_TOKEN_URL, MicrosoftConversions, microsoftConversion, type MicrosoftSecret, type MicrosoftSettings } from './microsoft-conversions.ts';
 import { DEFAULT_META_GRAPH_API_BASE, MetaConversions, metaEvent, type MetaSettings } from './meta-conversions.ts';
-import type { SendOutcome } from './platform-client.ts';
+import type { SendOutcome } from './send-outcome.ts';
 
 export interface AdsEndpoints {
   /** GOOGLE_DATA_MANAGER_ENDPOINT. */
@@ -44,8 +44,9 @@ export class PlatformClients {
    * objections, a made-up click's, are the test button's business). */
   async check(platform: AdsPlatform, settings: Record<string, string>, secret: Record<string, unknown>): Promise<string | null> {
     const answer = await this.send(platform, settings, secret, [TEST_LEAD('EUR', new Date())], true);
-    if (answer.ok || !answer.auth) return answer.ok || answer.status !== null ? null : `${platform} did not answer: ${answer.message}`;
-    return `${platform} refused the credentials (HTTP ${answer.status}): ${answer.message}; nothing was stored`;
+    if (answer.ok) return null;
+    if (answer.auth) return `${platform} refused the credentials (HTTP ${answer.status}): ${answer.message}; nothing was stored`;
+    return answer.status === null ? `${platform} did not answer: ${answer.message}` : null;
   }
 
   /** One request of leads; `test`: the platform checks it and keeps nothing. */

@@ -148,7 +148,7 @@ export async function overview(c: ReportCollections, domain: { _id: string; curr
       .sort((a, b) => b.calls - a.calls || b.visits - a.visits || a.name.localeCompare(b.name))
       .slice(0, TABLE_ROWS);
   };
-  const [keywords, campaigns, landingPages] = DIMENSIONS.map(table) as [ReturnType<typeof table>, ReturnType<typeof table>, ReturnType<typeof table>];
+  const [keywords, campaigns, landingPages] = [table('keyword'), table('campaign'), table('landingPage')];
   /** The rows' values, those with one. */
   const valuesOf = <K extends string>(rows: ReturnType<typeof table>, name: K) => rows.filter((r) => r.counts.valueCents).map((r) => ({ [name]: r.name, value: r.counts.valueCents / 100 }) as Record<K, string> & { value: number });
   const rowsOf = <K extends string>(rows: ReturnType<typeof table>, name: K) => rows.map(({ name: n, counts: _, ...r }) => ({ [name]: n, ...r }) as Record<K, string> & Row);
