@@ -11,6 +11,7 @@ import { DATA_KEY } from '../helpers/fixtures.ts';
 import { signedInClient, type ManageClient } from '../helpers/manage-client.ts';
 import { startDataManager, type DataManagerStandIn } from '../helpers/google-data-manager.ts';
 import { until } from '../helpers/until.ts';
+import { BATCH_WINDOW_MS } from '../../collector/src/ads/ads-queue.ts';
 
 let google: DataManagerStandIn;
 beforeAll(async () => {
@@ -110,4 +111,37 @@ describe('Google Ads through the Data Manager API', () => {
     await until(async () => (await stateOf(callId)) !== undefined, 'the lead marked');
     expect(await s.t.c.adsConversions.findOne({ _id: `google|call:${callId}` })).toMatchObject({ state: 'not-sent', reason: 'no click id (gclid, gbraid, wbraid), phone or e-mail' });
   });
+
+  it('restates a sent lead that stops being one to a value of 0 (the same transaction id); one still waiting is not sent', async () => {
+    const callId = await adCall('GCLID-UNLEAD');
+    await until(async () => (await stateOf(callId)) === 'sent', 'the lead sent');
+    await s.t.c.calls.updateOne({ _id: callId }, { $set: { value: 250 } });
+    expect((await owner.call('PUT', `/domains/shop.test/calls/${callId}/verdict`, { verdict: 'not-lead' })).status).toBe(200);
+    await until(async () => (await stateOf(callId)) === 'retracted', 'the lead retracted');
+    const events = sentEvents().filter((e) => e.transactionId === `ringtrail-call-${callId}`);
+    expect(events).toHaveLength(2);
+    expect(events[1]).toMatchObject({ transactionId: `ringtrail-call-${callId}`, adIdentifiers: { gclid: 'GCLID-UNLEAD' }, conversionValue: 0 });
+
+    // Not a lead before its request went (early in the 5 s window that gathers leads): never sent;
+    // a lead again: sent then.
+    await until(async () => Date.now() % BATCH_WINDOW_MS < 1000, 'the start of a window');
+    const waiting = await adCall('GCLID-WAITING');
+    expect((await owner.call('PUT', `/domains/shop.test/calls/${waiting}/verdict`, { verdict: 'not-lead' })).status).toBe(200);
+    expect(await s.t.c.adsConversions.findOne({ _id: `google|call:${waiting}` })).toMatchObject({ state: 'not-sent', reason: 'no longer a lead' });
+    expect((await owner.call('PUT', `/domains/shop.test/calls/${waiting}/verdict`, { verdict: 'lead' })).status).toBe(200);
+    await until(async () => (await stateOf(waiting)) === 'sent', 'the lead again sent');
+    expect(sentEvents().filter((e) => e.transactionId === `ringtrail-call-${waiting}`)).toHaveLength(1);
+  });
+
+  it('marks the connection broken when Google refuses the credentials at a send; the lead waits and goes once they work again', async () => {
+    google.revoked = true;
+    const callId = await adCall('GCLID-REVOKED');
+    await until(async () => Boolean((await owner.get(path)).body.broken), 'the connection marked broken');
+    expect((await owner.get(path)).body.broken).toEqual({ at: expect.any(String), error: expect.stringMatching(/^HTTP 401: .*invalid authentication credentials/) });
+    expect(await stateOf(callId)).toBe('queued');
+    google.revoked = false;
+    await until(async () => (await stateOf(callId)) === 'sent', 'the lead sent once the key works again');
+    expect((await owner.get(path)).body.broken).toBeNull();
+  });
 });
+

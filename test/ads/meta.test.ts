@@ -62,4 +62,15 @@ describe('Meta through the Conversions API', () => {
     expect(await Promise.all([good, bad].map(stateOf))).toEqual(['sent', 'rejected']);
     expect((await s.t.c.adsConversions.findOne({ _id: `meta|call:${bad}` }))!.reason).toMatch(/^Invalid parameter: data\[\d\]\.user_data\.fbc \(code 100\)$/);
   });
+
+  it('cannot take a sent lead back: it stays sent and says why', async () => {
+    const callId = await adCall('FBCLID-NOT-A-LEAD', '0655555555');
+    await until(async () => (await stateOf(callId)) === 'sent', 'the lead sent');
+    const sent = sentEvents().length;
+    expect((await owner.call('PUT', `/domains/shop.test/calls/${callId}/verdict`, { verdict: 'not-lead' })).status).toBe(200);
+    await until(async () => (await s.t.c.adsConversions.findOne({ _id: `meta|call:${callId}` }))?.reason !== undefined, 'the reason said');
+    expect(await s.t.c.adsConversions.findOne({ _id: `meta|call:${callId}` })).toMatchObject({ state: 'sent', reason: "no longer a lead: Meta's Conversions API cannot take a sent event back" });
+    expect(sentEvents()).toHaveLength(sent);
+  });
 });
+

@@ -50,4 +50,17 @@ describe('Microsoft Advertising offline conversions', () => {
     ]);
     expect(microsoft.requests.at(-1)!.headers).toMatchObject({ developertoken: 'dev-token', customerid: '1111', customeraccountid: '2222' });
   });
+
+  it('retracts a sent lead that a person says is not a lead, naming its click, name and time', async () => {
+    const callId = await adCall('MSCLKID-RETRACT', '0633333333');
+    await until(async () => (await stateOf(callId)) === 'sent', 'the lead sent');
+    expect((await owner.call('PUT', `/domains/shop.test/calls/${callId}/verdict`, { verdict: 'not-lead' })).status).toBe(200);
+    await until(async () => (await stateOf(callId)) === 'retracted', 'the lead retracted');
+    const call = (await s.t.c.calls.findOne({ _id: callId }))!;
+    const adjustments = microsoft.adjustments.flatMap((r) => r.body.OfflineConversionAdjustments);
+    expect(adjustments).toEqual([
+      { ConversionName: 'Phone leads', ConversionTime: `${call.startedAt.toISOString().slice(0, 19)}Z`, MicrosoftClickId: 'MSCLKID-RETRACT', HashedPhoneNumber: createHash('sha256').update('+33633333333').digest('hex'), AdjustmentType: 'Retract', AdjustmentTime: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/) },
+    ]);
+    expect(call.adsConversions).toEqual([{ platform: 'microsoft', state: 'retracted', at: expect.any(Date) }]);
+  });
 });

@@ -141,6 +141,25 @@ describe('warnings', () => {
     expect(inbox.messages.length).toBe(before + 2);
   });
 
+  it('says once that an ad platform refuses the domain\'s credentials, and that it takes them again', async () => {
+    const before = inbox.messages.length;
+    const brokenAt = new Date(Date.now() - 5 * 60_000);
+    // What the ads sender writes when Google answers 401 at a send (ads/ads-sender.ts, tested in test/ads/google.test.ts).
+    await t.c.adsConnections.insertOne({ _id: 'shop.test|google', domainId: 'shop.test', accountId: 'Test account', platform: 'google', settings: { operatingAccountId: '1234567890', conversionActionId: '987654321' }, secret: 'sealed', credentials: 'service account x@y.iam.gserviceaccount.com', connectedAt: brokenAt, by: OWNER.username, broken: { at: brokenAt, error: 'HTTP 401: Request had invalid authentication credentials.' } });
+    await watch.tick(new Date());
+    await watch.tick(new Date(Date.now() + 60_000)); // going on: not said again
+    const [started] = await next(before, 1);
+    expect(started!.subject).toBe("RingTrail: an ad platform refuses shop.test's conversions");
+    expect(started!.text).toContain('Google Ads: refuses the credentials since');
+    expect(started!.text).toContain('HTTP 401: Request had invalid authentication credentials.');
+    expect(started!.text).toContain('https://calls.shop.test/manage/#/shop.test/conversions');
+    await t.c.adsConnections.updateOne({ _id: 'shop.test|google' }, { $set: { broken: null } });
+    await watch.tick(new Date());
+    const [ended] = await next(before + 1, 1);
+    expect(ended!.subject).toBe("RingTrail: shop.test's ad platforms take its conversions again");
+    expect(inbox.messages.length).toBe(before + 2);
+  });
+
   // Last: it ends three hours later, a time the others would not be asked at.
   it('says the pool ran out, with its numbers and the size recommended, and that it ended', async () => {
     const before = inbox.messages.length;

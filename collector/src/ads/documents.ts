@@ -27,8 +27,9 @@ export interface AdsConnectionDoc {
   broken?: { at: Date; error: string } | null;
 }
 
-/** Where a lead's conversion is with one platform. */
-export const CONVERSION_STATES = ['queued', 'sent', 'rejected', 'not-sent'] as const;
+/** Where a lead's conversion is with one platform: `retracting` and `retracted` once a sent lead
+ * became "not a lead" (where the platform can take it back). */
+export const CONVERSION_STATES = ['queued', 'sent', 'rejected', 'not-sent', 'retracting', 'retracted'] as const;
 export type ConversionState = (typeof CONVERSION_STATES)[number];
 
 /** One lead's conversion for one platform. `_id` = `<platform>|call:<id>` or `<platform>|form:<id>`:
@@ -41,13 +42,16 @@ export interface AdsConversionDoc {
   kind: 'call' | 'form';
   itemId: number;
   state: ConversionState;
-  /** Why it was rejected (the platform's words) or not sent (no click id, no consent, too old). */
+  /** Why it was rejected (the platform's words), not sent (no click id, no consent, too old), or not
+   * retracted (Meta cannot; the platform refused). */
   reason?: string;
   /** When it reached its state. */
   at: Date;
   queuedAt: Date;
   /** The outbox message that carries it, once taken into a request: a retried message sends the same leads again (the platform's deduplication id keeps them once). */
   batch: string | null;
+  /** It stopped being a lead while its request was on its way: retracted once sent. */
+  unlead?: true;
 }
 
 export const adsIndexes: IndexPlan = {

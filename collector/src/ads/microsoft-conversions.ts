@@ -5,7 +5,8 @@
 // offline conversion: its msclkid, the conversion goal's name, its time (UTC), value and currency,
 // and its hashed e-mail and phone. Microsoft ignores a second conversion of the same click, name and
 // time, so a retried request counts once; it answers the leads it refuses as partial errors, by
-// their place in the request.
+// their place in the request. A lead that stops being one is retracted the same way
+// (`OfflineConversionAdjustments/Apply`, AdjustmentType Retract, naming the original click, name and time).
 import { hashedFor } from './hashing.ts';
 import type { LeadEvent } from './lead-event.ts';
 import { failureOf, type SendOutcome } from './send-outcome.ts';
@@ -29,6 +30,9 @@ export interface MicrosoftSecret {
 /** Microsoft's error codes that mean the credentials (invalid, not authorized, expired token). */
 const AUTH_CODES = new Set([105, 106, 109]);
 
+/** A time as Microsoft takes it: UTC, to the second. */
+const utcTime = (at: Date) => `${at.toISOString().slice(0, 19)}Z`;
+
 /** The offline conversion of a lead; null when Microsoft has nothing to match it by. */
 export function microsoftConversion(lead: LeadEvent, conversionName: string): Record<string, unknown> | null {
   const hashed = hashedFor('microsoft', lead.phone, lead.email);
@@ -36,7 +40,7 @@ export function microsoftConversion(lead: LeadEvent, conversionName: string): Re
   return {
     ConversionCurrencyCode: lead.currency,
     ConversionName: conversionName,
-    ConversionTime: `${lead.at.toISOString().slice(0, 19)}Z`,
+    ConversionTime: utcTime(lead.at),
     ConversionValue: lead.value,
     ...(lead.msclkid ? { MicrosoftClickId: lead.msclkid } : {}),
     ...(hashed.email ? { HashedEmailAddress: hashed.email } : {}),
@@ -52,11 +56,25 @@ export class MicrosoftConversions {
   ) {}
 
   async send(leads: LeadEvent[]): Promise<SendOutcome> {
+    return this.apply('OfflineConversions', { OfflineConversions: leads.map((lead) => microsoftConversion(lead, this.settings.conversionName)) });
+  }
+
+  /** Takes sent conversions back: each names the original click, conversion name and time. */
+  async retract(leads: LeadEvent[], now: Date): Promise<SendOutcome> {
+    const adjustments = leads.map((lead) => {
+      const { ConversionValue: _value, ConversionCurrencyCode: _currency, ...original } = microsoftConversion(lead, this.settings.conversionName)!;
+      return { ...original, AdjustmentType: 'Retract', AdjustmentTime: utcTime(now) };
+    });
+    return this.apply('OfflineConversionAdjustments', { OfflineConversionAdjustments: adjustments });
+  }
+
+  /** `POST …/{operation}/Apply`: partial errors name the refused by their index. */
+  private async apply(operation: 'OfflineConversions' | 'OfflineConversionAdjustments', payload: Record<string, unknown>): Promise<SendOutcome> {
     const token = await this.accessToken();
     if (typeof token !== 'string') return token;
-    const url = `${this.endpoints.api.replace(/\/$/, '')}/CampaignManagement/v13/OfflineConversions/Apply`;
+    const url = `${this.endpoints.api.replace(/\/$/, '')}/CampaignManagement/v13/${operation}/Apply`;
     const headers = { 'content-type': 'application/json', authorization: `Bearer ${token}`, DeveloperToken: this.secret.developerToken, CustomerId: this.settings.customerId, CustomerAccountId: this.settings.accountId };
-    const answer = await this.post(url, headers, JSON.stringify({ OfflineConversions: leads.map((lead) => microsoftConversion(lead, this.settings.conversionName)) }));
+    const answer = await this.post(url, headers, JSON.stringify(payload));
     if ('failure' in answer) return answer.failure;
     const body = answer.body as { PartialErrors?: { Index?: number; ErrorCode?: string; Message?: string }[] | null; Errors?: { Code?: number; ErrorCode?: string; Message?: string }[] };
     if (answer.status === 200) {

@@ -7,7 +7,7 @@ import { DEFAULT_GOOGLE_DATA_MANAGER_ENDPOINT, googleEvent, GoogleDataManager, t
 import type { LeadEvent } from './lead-event.ts';
 import { DEFAULT_MICROSOFT_ADS_API_BASE, DEFAULT_MICROSOFT_OAUTH_TOKEN_URL, MicrosoftConversions, microsoftConversion, type MicrosoftSecret, type MicrosoftSettings } from './microsoft-conversions.ts';
 import { DEFAULT_META_GRAPH_API_BASE, MetaConversions, metaEvent, type MetaSettings } from './meta-conversions.ts';
-import type { SendOutcome } from './send-outcome.ts';
+import { failureOf, type SendOutcome } from './send-outcome.ts';
 
 export interface AdsEndpoints {
   /** GOOGLE_DATA_MANAGER_ENDPOINT. */
@@ -49,6 +49,14 @@ export class PlatformClients {
     return answer.status === null ? `${platform} did not answer: ${answer.message}` : null;
   }
 
+  /** Takes sent leads back: Google restates their value to 0 (the Data Manager API's adjustment:
+   * the same transaction id, a new value; it has no retraction), Microsoft retracts them. */
+  async retract(platform: AdsPlatform, settings: Record<string, string>, secret: Record<string, unknown>, leads: LeadEvent[]): Promise<SendOutcome> {
+    if (platform === 'google') return this.send(platform, settings, secret, leads.map((lead) => ({ ...lead, value: 0 })));
+    if (platform === 'microsoft') return this.microsoft(settings, secret).retract(leads, new Date());
+    return failureOf(400, "Meta's Conversions API cannot take a sent event back");
+  }
+
   /** One request of leads; `test`: the platform checks it and keeps nothing. */
   async send(platform: AdsPlatform, settings: Record<string, string>, secret: Record<string, unknown>, leads: LeadEvent[], test = false): Promise<SendOutcome> {
     if (platform === 'google') {
@@ -61,7 +69,11 @@ export class PlatformClients {
     }
     if (platform === 'meta') return new MetaConversions(settings as unknown as MetaSettings, String(secret.accessToken), this.endpoints.metaGraph).send(leads.map((lead) => metaEvent(lead)!), test);
     // Microsoft has no test mode: the test checks the credentials (the token exchange) and sends nothing.
-    const microsoft = new MicrosoftConversions(settings as unknown as MicrosoftSettings, secret as unknown as MicrosoftSecret, { api: this.endpoints.microsoftAds, token: this.endpoints.microsoftOAuthToken });
+    const microsoft = this.microsoft(settings, secret);
     return test ? microsoft.checkCredentials() : microsoft.send(leads);
+  }
+
+  private microsoft(settings: Record<string, string>, secret: Record<string, unknown>): MicrosoftConversions {
+    return new MicrosoftConversions(settings as unknown as MicrosoftSettings, secret as unknown as MicrosoftSecret, { api: this.endpoints.microsoftAds, token: this.endpoints.microsoftOAuthToken });
   }
 }

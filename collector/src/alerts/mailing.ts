@@ -15,6 +15,7 @@ import type { TrackingCollections } from '../tracking/documents.ts';
 import type { OfflineCollections } from '../offline/documents.ts';
 import type { DataCollections } from '../data/documents.ts';
 import type { RuleCollections } from '../rules/documents.ts';
+import type { AdsCollections } from '../ads/documents.ts';
 import { RuleMails } from './rule-mails.ts';
 
 export class Mailing {
@@ -23,7 +24,7 @@ export class Mailing {
   readonly ruleMails: RuleMails;
 
   constructor(
-    readonly c: AlertCollections & TeamCollections & DomainCollections & TrackingCollections & OfflineCollections & TelephonyCollections & DataCollections & ReportCollections & FormCollections & WebhookCollections & RuleCollections,
+    readonly c: AlertCollections & TeamCollections & DomainCollections & TrackingCollections & OfflineCollections & TelephonyCollections & DataCollections & ReportCollections & FormCollections & WebhookCollections & RuleCollections & AdsCollections,
     readonly outbox: Outbox,
     readonly publicUrl: string,
   ) {

@@ -8,6 +8,7 @@
 //   numbers-miswired a number wired through the carrier no longer sends its calls here (the daily check)
 //   carrier-broken   the account's carrier account refuses its credentials, or is suspended
 //   transcription-failing a call's transcript of the account has been failing for more than an hour
+//   ads-broken       an ad platform refused a domain's credentials at a send (expired, revoked)
 import { dayKey } from '../data/call-days.ts';
 import type { DomainDoc, DomainCollections } from '../domains/documents.ts';
 import { addDays, localTime } from '../domains/time-zone.ts';
@@ -20,11 +21,12 @@ import type { WebhookCollections } from '../webhooks/documents.ts';
 import type { TrackingCollections } from '../tracking/documents.ts';
 import type { OfflineCollections } from '../offline/documents.ts';
 import type { DataCollections } from '../data/documents.ts';
+import type { AdsCollections } from '../ads/documents.ts';
 
 /** A moment as the domain's people write it. */
 const at = (date: Date, domain: DomainDoc) => when(date.toISOString(), { timeZone: domain.timeZone, locale: localeOf(domain.country ?? 'FR') });
 
-export const WARNINGS = ['tag-stopped', 'pool-exhausted', 'refused-origins', 'webhook-failing', 'carrier-silent', 'numbers-miswired', 'carrier-broken', 'transcription-failing'] as const;
+export const WARNINGS = ['tag-stopped', 'pool-exhausted', 'refused-origins', 'webhook-failing', 'carrier-silent', 'numbers-miswired', 'carrier-broken', 'transcription-failing', 'ads-broken'] as const;
 export type Warning = (typeof WARNINGS)[number];
 
 /** What a warning holding now says, in facts. */
@@ -109,6 +111,15 @@ export async function carrierBroken(c: TeamCollections, accountId: string): Prom
   const broken = (await c.accounts.findOne({ _id: accountId }, { projection: { 'carrier.broken': 1 } }))?.carrier?.broken;
   return broken ? [['Since', `${broken.at.toISOString().replace('T', ' ').slice(0, 16)} UTC`], ['The carrier says', broken.error]] : null;
 }
+
+/** The domain's ad platforms that refused its credentials at a send: leads wait meanwhile. */
+export async function adsBroken(c: AdsCollections, domain: DomainDoc): Promise<Facts | null> {
+  const broken = await c.adsConnections.find({ domainId: domain._id, broken: { $ne: null } }, { projection: { platform: 1, broken: 1 } }).toArray();
+  const facts = broken.flatMap((b): Facts => (b.broken ? [[PLATFORM_NAMES[b.platform], `refuses the credentials since ${at(b.broken.at, domain)}: ${b.broken.error}`]] : []));
+  return facts.length ? facts : null;
+}
+
+const PLATFORM_NAMES = { google: 'Google Ads', microsoft: 'Microsoft Advertising', meta: 'Meta' } as const;
 
 /** Calls routed over an hour ago (and within a day) whose outcome never came, per domain: one query for all. */
 export async function callsWithoutOutcome(c: TelephonyCollections, now: Date): Promise<Map<string, number>> {
