@@ -113,6 +113,7 @@ const TABLE: Record<string, { may: Who[] | 'anyone'; call: [string, unknown?] }>
   'GET /manage/api/domains/:domain/reports/pools': { may: READERS, call: ['/domains/a.test/reports/pools'] },
   'GET /manage/api/reports/agents': { may: READERS, call: ['/reports/agents'] },
   'GET /manage/api/account': { may: OWNER, call: ['/account'] },
+  'GET /manage/api/domains/:domain/ads': { may: ALL, call: ['/domains/a.test/ads'] },
   'GET /manage/api/domains/:domain/ads/:platform': { may: DOMAIN_ADMINS, call: ['/domains/a.test/ads/google'] },
   'PUT /manage/api/domains/:domain/ads/:platform': { may: DOMAIN_ADMINS, call: ['/domains/a.test/ads/google', {}] },
   'DELETE /manage/api/domains/:domain/ads/:platform': { may: DOMAIN_ADMINS, call: ['/domains/a.test/ads/nowhere'] },

@@ -99,6 +99,7 @@ describe('back end settings', () => {
     ['POST', '/domains/shop.test/shared-links', { label: 'Rival' }],
     ['DELETE', '/domains/shop.test/shared-links/abc'],
     ['PUT', '/domains/shop.test/alerts', { weekly: true }],
+    ['GET', '/domains/shop.test/ads'],
     ['GET', '/domains/shop.test/ads/google'],
     ['PUT', '/domains/shop.test/ads/google', { operatingAccountId: '1', conversionActionId: '2', serviceAccountKey: '{}' }],
     ['DELETE', '/domains/shop.test/ads/google'],

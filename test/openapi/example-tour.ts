@@ -176,6 +176,7 @@ export async function exampleTour(baseUrl: string, webhookUrl: string, googleKey
   await manage('put /manage/api/domains/{domain}/ads/{platform}', 'PUT', '/domains/shop.test/ads/google', { operatingAccountId: '123-456-7890', conversionActionId: '987654321', serviceAccountKey: JSON.stringify(googleKey) });
   await manage('post /manage/api/domains/{domain}/ads/{platform}/test', 'POST', '/domains/shop.test/ads/google/test');
   await manage('get /manage/api/domains/{domain}/ads/{platform}', 'GET', '/domains/shop.test/ads/google');
+  await manage('get /manage/api/domains/{domain}/ads', 'GET', '/domains/shop.test/ads?platform=google');
   await manage('delete /manage/api/domains/{domain}/ads/{platform}', 'DELETE', '/domains/shop.test/ads/google');
   await manage('get /manage/api/account/carrier', 'GET', '/account/carrier');
   await manage('put /manage/api/account/carrier', 'PUT', '/account/carrier', { provider: 'twilio', ...TOUR_TWILIO });

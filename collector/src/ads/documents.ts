@@ -58,7 +58,8 @@ export const adsIndexes: IndexPlan = {
   // A domain's connections, read as each of its leads is made.
   adsConnections: [[{ domainId: 1 }]],
   // A domain's and platform's queued leads, oldest first, for the next request.
-  adsConversions: [[{ domainId: 1, platform: 1, state: 1, queuedAt: 1 }], [{ batch: 1 }], [{ domainId: 1, at: -1 }]],
+  // The Conversions screen: newest first, by platform or state.
+  adsConversions: [[{ domainId: 1, platform: 1, state: 1, queuedAt: 1 }], [{ batch: 1 }], [{ domainId: 1, at: -1 }], [{ domainId: 1, platform: 1, at: -1 }], [{ domainId: 1, state: 1, at: -1 }]],
 };
 
 /** The ads family's collections, as its services receive them. */

@@ -1,12 +1,13 @@
 // HTTP in for the ad platforms (ads/, issue 56): a domain's connection to Google Ads, Microsoft
 // Advertising or Meta (its ids shown, its credentials sealed and never shown), its removal, and the
-// test button (the platform checks a made-up lead and keeps nothing). Owners and admins connect;
-// everyone who may see a call sees its conversions' states (calls and the data API).
+// test button (the platform checks a made-up lead and keeps nothing); the Conversions screen's list.
+// Owners and admins connect; everyone who may see a call sees its conversions' states.
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { AdsRefused, type AdsConnections } from '../ads/connections.ts';
 import { CONNECTION_BODIES } from '../ads/connection-input.ts';
-import { ADS_PLATFORMS, type AdsPlatform } from '../ads/documents.ts';
+import { ADS_PLATFORMS, type AdsCollections, type AdsPlatform } from '../ads/documents.ts';
+import { conversionsList, conversionsQuery } from '../ads/conversions-list.ts';
 import { TEST_LEAD, type PlatformClients } from '../ads/platform-clients.ts';
 import type { DomainCollections } from '../domains/documents.ts';
 import { bodyOf, parseBody } from '../http/body.ts';
@@ -32,8 +33,14 @@ async function refusing<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-export function adsRoutes(router: Router, c: DomainCollections, can: Can, connections: AdsConnections, clients: PlatformClients): void {
+export function adsRoutes(router: Router, c: DomainCollections & AdsCollections, can: Can, connections: AdsConnections, clients: PlatformClients): void {
   const path = '/domains/:domain/ads/:platform';
+
+  /** The Conversions screen: each platform in a word with its counts, and the leads' states (whoever sees calls sees them). */
+  router.get('/domains/:domain/ads', can(RULES.readCalls), async (ctx) => {
+    const domain = await domainOf(c, ctx);
+    ctx.body = await conversionsList(c, domain, valid(conversionsQuery, ctx.query));
+  });
 
   router.get(path, can(RULES.manageDomain), async (ctx) => {
     const domain = await domainOf(c, ctx);

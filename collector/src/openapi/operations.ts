@@ -31,6 +31,7 @@ import { verdictBody } from '../manage/verdict-routes.ts';
 import { applyBody, tagsBody, valueBody } from '../manage/rule-routes.ts';
 import { ruleBody } from '../rules/rule-input.ts';
 import { googleConnection, metaConnection, microsoftConnection } from '../ads/connection-input.ts';
+import { conversionsQuery } from '../ads/conversions-list.ts';
 import { tagBody } from '../rules/tags.ts';
 import { TOUCH_MODELS } from '../reports/touch-models.ts';
 import { signUpBody } from '../team/sign-up.ts';
@@ -430,6 +431,7 @@ export const OPERATIONS: Operation[] = [
   manageOp('post', '/domains/:domain/shared-links', 'A read-only report link (overview, sources, keywords, campaigns, landing pages, calls per day), optionally with a password: answers its url once', object('The link: id, url'), { body: sharedLinkBody }, 201),
   manageOp('delete', '/domains/:domain/shared-links/:id', 'Revokes a shared link: its url answers 404', { description: 'Revoked' }, {}, 204),
   manageOp('get', '/account', 'The account: webhook URL, which secrets are set', object('The account')),
+  manageOp('get', '/domains/:domain/ads', "Ours: the Conversions screen: each ad platform (connected, broken and why) with how many of the domain's leads are in each state (counted up to 10,000), and the leads' conversions newest first, 50 a page, by platform and state (whoever sees calls)", object('{platforms: [{platform, connected, broken, counts}], conversions: [{platform, kind, id, state, at, queuedAt, reason?}], page, more}'), { query: conversionsQuery }),
   manageOp('get', '/domains/:domain/ads/:platform', "Ours: the domain's connection to an ad platform (google, microsoft, meta): its ids (settings), what the credentials are (never the secret), when and by whom it was connected, and whether the platform refused them at the last send (broken)", object('The connection')),
   manageOp('put', '/domains/:domain/ads/:platform', "Ours: connects the domain to an ad platform: Google Ads (operatingAccountId, conversionActionId, a serviceAccountKey or oauth), Microsoft Advertising (customerId, accountId, conversionName, developerToken, oauth) or Meta (datasetId, accessToken). The credentials are checked with the platform at once and sealed (SECRETS_KEY); refused credentials keep nothing", object('The connection'), { body: z.union([googleConnection, microsoftConnection, metaConnection]).describe("The platform's ids and credentials") }),
   manageOp('delete', '/domains/:domain/ads/:platform', "Ours: forgets the domain's connection to the platform (leads already sent stay sent)", { description: 'Removed' }, {}, 204),

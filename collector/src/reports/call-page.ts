@@ -36,6 +36,8 @@ export async function callPage(c: TelephonyCollections, agents: AgentService, do
     call: { ...rowOf(call, domain), verdictBy: call.verdict?.by ?? null, verdictAt: call.verdict ? wallClock(call.verdict.at, domain.timeZone) : null, matchInWords: matchInWords(call) },
     // Ours (rules/): what people and rules marked on it, oldest first, at the domain's clock.
     history: (call.history ?? []).map((h) => ({ at: wallClock(h.at, domain.timeZone), by: h.by, what: h.what })),
+    // Ours (ads/): where its lead is with each ad platform, once queued for one.
+    ...(call.adsConversions?.length ? { adsConversions: call.adsConversions.map(({ platform, state, at, reason }) => ({ platform, state, at: wallClock(at, domain.timeZone), ...(reason ? { reason } : {}) })) } : {}),
     currency: domain.currency,
     pages: views,
     currentCart,

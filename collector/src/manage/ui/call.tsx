@@ -81,6 +81,7 @@ export function CallScreen({ route }: { route: Route }) {
             </dl>
           </div>
           <CallMarksCard path={`/domains/${encodeURIComponent(domain)}/calls/${call.callId}`} tags={call.tags} value={call.value} currency={data.currency} history={data.history} changed={reload} />
+          {data.adsConversions && <AdsCard domain={domain} marks={data.adsConversions} />}
           {call.recording && <RecordingCard domain={domain} callId={call.callId} recording={call.recording} transcribed={call.transcript?.status === 'ready'} deleted={reload} />}
           {call.transcript && <TranscriptCard domain={domain} callId={call.callId} transcript={call.transcript} />}
           <div class="card">
@@ -117,6 +118,30 @@ export function CallScreen({ route }: { route: Route }) {
     </section>
   );
 }
+
+/** Where the call's lead is with each ad platform (the Conversions screen lists them all). */
+function AdsCard({ domain, marks }: { domain: string; marks: NonNullable<CallPage['adsConversions']> }) {
+  const who = useWho();
+  return (
+    <div class="card" data-testid="ads-conversions">
+      <h2>Ad platforms</h2>
+      <dl class="facts">
+        {marks.map((m) => (
+          <>
+            <dt>{PLATFORM_NAMES[m.platform] ?? m.platform}</dt>
+            <dd>
+              <span class={`status state-${m.state}`}>{m.state}</span> <span class="muted">{m.at}</span>
+              {m.reason && <div class="muted">{m.reason}</div>}
+            </dd>
+          </>
+        ))}
+      </dl>
+      {may.manageDomain(who) && <a href={routeHash({ domain, screen: 'conversions', query: {} })}>All conversions</a>}
+    </div>
+  );
+}
+
+const PLATFORM_NAMES: Record<string, string> = { google: 'Google Ads', microsoft: 'Microsoft Advertising', meta: 'Meta' };
 
 /** The call's recording: a player that seeks by byte ranges, its length, a download; or why there is none. */
 function RecordingCard({ domain, callId, recording, transcribed, deleted }: { domain: string; callId: number; recording: NonNullable<CallRow['recording']>; transcribed: boolean; deleted: () => void }) {

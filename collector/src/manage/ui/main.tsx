@@ -11,6 +11,7 @@ import { AgentsScreen } from './agents.tsx';
 import { api, get, setCsrfToken } from './api.ts';
 import { CallsScreen } from './calls.tsx';
 import { CallScreen } from './call.tsx';
+import { ConversionsScreen } from './conversions.tsx';
 import { useLoad } from './hooks.ts';
 import { clocksOf, ClocksContext } from './clock.ts';
 import { Layout, screensOf } from './layout.tsx';
@@ -86,6 +87,7 @@ function SignedIn({ who, onSignOut }: { who: Who; onSignOut: () => void }) {
         {route.domain && route.screen === 'call' && <CallScreen route={route} />}
         {route.domain && route.screen === 'forms' && <FormsScreen route={route} />}
         {route.domain && route.screen === 'person' && <PersonScreen route={route} />}
+        {route.domain && route.screen === 'conversions' && <ConversionsScreen route={route} />}
         {route.domain && route.screen === 'pools' && <PoolsScreen route={route} />}
         {route.domain && route.screen === 'agents' && <AgentsScreen route={route} />}
         {route.domain && route.screen === 'settings' && <SettingsScreen route={route} />}
