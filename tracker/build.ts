@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
 import { minify } from 'terser';
-import { formsBundlePath, trackerBundlePath } from './bundle-path.ts';
+import { adsBundlePath, formsBundlePath, trackerBundlePath } from './bundle-path.ts';
 
 /** Correct numbers outside France matter more to a visitor than 200 bytes, which arrive in the same
  * round trip (issue 39): 2,800, from 2,600. */
@@ -57,10 +57,15 @@ export async function buildTracker(): Promise<BundleSize> {
 /** The form capture, loaded only where form tracking is on. */
 export const buildForms = () => bundle('forms.ts', formsBundlePath);
 
+/** The ads consent, loaded only where an ad platform is connected. */
+export const buildAdsConsent = () => bundle('ads-consent.ts', adsBundlePath);
+
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const size = await buildTracker();
   const over = size.gzipBytes > BUDGET_GZIP_BYTES ? ` (over the ${BUDGET_GZIP_BYTES} byte budget)` : '';
   console.log(`tracker/dist/tracker.js: ${size.bytes} bytes, ${size.gzipBytes} bytes gzipped${over}`);
   const forms = await buildForms();
   console.log(`tracker/dist/tracker-forms.js: ${forms.bytes} bytes, ${forms.gzipBytes} bytes gzipped (loaded only where form tracking is on)`);
+  const ads = await buildAdsConsent();
+  console.log(`tracker/dist/tracker-ads.js: ${ads.bytes} bytes, ${ads.gzipBytes} bytes gzipped (loaded only where an ad platform is connected)`);
 }

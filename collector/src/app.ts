@@ -1,7 +1,7 @@
 // Builds the Koa app from a database handle. No listen: main.ts and the tests do that.
 import Koa from 'koa';
 import type { Db } from 'mongodb';
-import { formsBundlePath, trackerBundlePath } from '../../tracker/bundle-path.ts';
+import { adsBundlePath, formsBundlePath, trackerBundlePath } from '../../tracker/bundle-path.ts';
 import { demoRoutes } from './browser/demo.ts';
 import { BrowserRateLimit, DEFAULT_BROWSER_LIMITS, type BrowserLimits } from './browser/rate-limit.ts';
 import { browserRoutes } from './browser/routes.ts';
@@ -72,6 +72,7 @@ import { WarningWatch } from './alerts/warning-watch.ts';
 import { unsubscribeRoutes } from './alerts/unsubscribe-routes.ts';
 import { ruleMailAddress } from './alerts/rule-mails.ts';
 import { AdsConnections } from './ads/connections.ts';
+import { ConnectedDomains } from './ads/connected-domains.ts';
 import { AdsSender } from './ads/ads-sender.ts';
 import { leadMarks } from './ads/lead-marks.ts';
 import { DEFAULT_ADS_ENDPOINTS, PlatformClients, type AdsEndpoints } from './ads/platform-clients.ts';
@@ -164,7 +165,8 @@ export function createApp(options: AppOptions): CollectorApp {
   const box = options.secretsKey ? new SecretBox(options.secretsKey) : null;
   const carriers = new CarrierConnections(c, box, options.twilioApiBase ?? DEFAULT_TWILIO_API_BASE);
   const adsClients = new PlatformClients({ ...DEFAULT_ADS_ENDPOINTS, ...options.adsEndpoints });
-  const adsConnections = new AdsConnections(c, box, adsClients);
+  const connectedDomains = new ConnectedDomains(c);
+  const adsConnections = new AdsConnections(c, box, adsClients, () => connectedDomains.changed());
   const recordings = new RecordingFetcher(c, recordingStore, recordingStates, outbox, {
     publicOnly: deliveryOptions.publicOnly,
     twilioCredentialsFor: (accountSid) => carriers.basicAuthFor(accountSid),
@@ -229,9 +231,9 @@ export function createApp(options: AppOptions): CollectorApp {
     healthRoutes(db),
     homeRoutes({ demoPages }),
     trackingRoutes(domains, tracking, log),
-    browserRoutes(c, domains, tracking, browserLimit, log),
+    browserRoutes(c, domains, tracking, browserLimit, log, (domainId) => connectedDomains.has(domainId)),
     formRoutes(c, domains, new FormSubmissions(c, ids, people, ga4Endpoint, formWrites), browserLimit, log),
-    trackerScriptRoutes(trackerBundlePath, formsBundlePath),
+    trackerScriptRoutes(trackerBundlePath, formsBundlePath, adsBundlePath),
     offlineRoutes(c, domains, offline, log),
     telephonyRoutes(telephony, new DialledNumbers(c), options.telephonyApiKey, recordingIntake, log),
     dataRoutes(domains, new DataService(c), log, { ...(options.dataPagesAtOnce ? { pagesAtOnce: options.dataPagesAtOnce } : {}), publicUrl, recordings: recordingStore }),

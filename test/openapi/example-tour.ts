@@ -71,6 +71,7 @@ export async function exampleTour(baseUrl: string, webhookUrl: string, googleKey
   const page = await keep('post /t/view', await browser('/t/view', { visit_id: 0, url: `${ORIGIN}/`, page_title: 'Home', referer_url: 'https://www.bing.com/', phones: '01 23 45 67 89' }));
   await keep('post /t/click', await browser('/t/click', { visit_id: page.visitId, view_id: page.viewId, phone: '0987654321' }));
   await keep('post /t/form', await browser('/t/form', { visit_id: page.visitId, url: `${ORIGIN}/contact`, form_name: 'contact', fields: JSON.stringify({ name: 'Ada Lovelace', email: 'ada@example.com', phone: '06 12 34 56 78', message: 'A boiler to repair' }), honeypot: '', elapsed_ms: 14_000 }));
+  await keep('post /t/consent', await browser('/t/consent', { visit_id: page.visitId, ads_consent: 'granted' }));
   await keep('post /t/expiration', await browser('/t/expiration', { visit_id: page.visitId, view_id: page.viewId, surtax_phone: page.surtaxPhones['01 23 45 67 89'].surtaxPhoneNumber }));
 
   // Offline numbers: a leaflet campaign.

@@ -32,7 +32,7 @@ interface Shown extends Occurrence {
 /** Starts tracking the page; resolves once the first view's numbers are in place (or failed to come). */
 export function startTracker(o: TrackerOptions, base: string): Promise<void> {
   let view: BrowserViewAnswer;
-  let formsLoaded: number | undefined;
+  let extrasLoaded: number | undefined;
   let numbers: Record<string, BrowserSurtaxPhone> = {};
   /** Phones already asked for: once per page load, never again (no retry storm). */
   const asked: Record<string, 1> = {};
@@ -140,11 +140,11 @@ export function startTracker(o: TrackerOptions, base: string): Promise<void> {
       ...visitorFields(),
     });
     if (answer?.visitId) keepVisit(answer.visitId);
-    // The domain's form tracking is on: its capture is a script of its own (forms.ts), loaded once,
-    // the key and the extra field names in its address; whatever the numbers' answer (a pool run out too).
-    if (answer?.forms && !formsLoaded) {
-      formsLoaded = 1;
-      document.head.append(Object.assign(document.createElement('script'), { src: `${base}/tracker-forms.js?${new URLSearchParams({ key: o.key, fields: `${answer.forms}` })}` }));
+    // The domain's extra scripts, loaded once: its form capture (forms.ts) where form tracking is on,
+    // its ads consent (ads-consent.ts) where an ad platform is connected. The collector names them.
+    if (answer?.scripts && !extrasLoaded) {
+      extrasLoaded = 1;
+      for (const src of answer.scripts) document.head.append(Object.assign(document.createElement('script'), { src: base + src }));
     }
     if (answer?.status == 'OK') {
       try {

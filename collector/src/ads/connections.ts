@@ -28,6 +28,8 @@ export class AdsConnections {
     private readonly c: AdsCollections,
     private readonly box: SecretBox | null,
     private readonly clients: PlatformClients,
+    /** Told when a connection is made or removed (the browser door's ConnectedDomains). */
+    private readonly changed: () => void = () => {},
   ) {}
 
   async view(domainId: string, platform: AdsPlatform): Promise<AdsConnectionView> {
@@ -42,11 +44,14 @@ export class AdsConnections {
     if (refusal) throw new AdsRefused(refusal);
     const doc: AdsConnectionDoc = { _id: `${domain._id}|${platform}`, domainId: domain._id, accountId: domain.accountId, platform, settings, secret: this.box.seal(JSON.stringify(secret)), credentials, connectedAt: now, by, broken: null };
     await this.c.adsConnections.replaceOne({ _id: doc._id }, doc, { upsert: true });
+    this.changed();
     return this.viewOf(platform, doc);
   }
 
   async disconnect(domainId: string, platform: AdsPlatform): Promise<boolean> {
-    return (await this.c.adsConnections.deleteOne({ _id: `${domainId}|${platform}` })).deletedCount === 1;
+    const removed = (await this.c.adsConnections.deleteOne({ _id: `${domainId}|${platform}` })).deletedCount === 1;
+    this.changed();
+    return removed;
   }
 
   /** The connection and its secret opened; null when none, or SECRETS_KEY no longer opens it. */

@@ -5,7 +5,7 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import type { ZodType } from 'zod';
-import { browserClickRequest, browserExpirationRequest, browserViewRequest, type BrowserSurtaxPhone, type RequestedPhone, type SurtaxPhone } from '@ringtrail/shared';
+import { browserClickRequest, browserConsentRequest, browserExpirationRequest, browserViewRequest, type BrowserSurtaxPhone, type RequestedPhone, type SurtaxPhone } from '@ringtrail/shared';
 import type { DomainDoc, DomainCollections } from '../domains/documents.ts';
 import { isExhausted, showOverflow } from './overflow.ts';
 import type { DomainCache } from '../domains/domain-cache.ts';
@@ -21,10 +21,12 @@ import { dottedInFormOf, trackerForms, writtenWhenGroupsDiffer } from './phone-f
 import { canonicalIn, countryOf, DEFAULT_COUNTRY } from '../domains/phone-numbers.ts';
 import type { BrowserRateLimit } from './rate-limit.ts';
 import type { TrackingCollections } from '../tracking/documents.ts';
+import { extraScripts } from './extra-scripts.ts';
 
 const MOBILE_AGENT = /Mobi|Android/i;
 
-export function browserRoutes(c: DomainCollections & TrackingCollections, domains: DomainCache, service: TrackingService, limit: BrowserRateLimit, log: Logger): Router {
+/** `adsConnected`: whether a domain is connected to an ad platform (its pages then load tracker-ads.js). */
+export function browserRoutes(c: DomainCollections & TrackingCollections, domains: DomainCache, service: TrackingService, limit: BrowserRateLimit, log: Logger, adsConnected: (domainId: string) => Promise<boolean> = async () => false): Router {
   const router = new Router();
   const envelope = trackingEnvelope(log);
 
@@ -38,6 +40,7 @@ export function browserRoutes(c: DomainCollections & TrackingCollections, domain
       const phones = sitePhonesAmong(domain, req.phones ?? []);
       const display = req.display || domain.displayMode;
       const now = new Date();
+      const scripts = extraScripts(domain, req.key, await adsConnected(domain._id));
       const answer = await service.view(domain, {
         api_key: '',
         visit_id: req.visit_id,
@@ -58,7 +61,7 @@ export function browserRoutes(c: DomainCollections & TrackingCollections, domain
         // The pool ran out: its overflow number, where it has one, instead of the site's own.
         const shown = isExhausted(err) && (await showOverflow(c, domain, phones, req.type, { visitId: err.ids.visitId ?? 0, viewId: err.ids.viewId ?? 0 }, now));
         // None: the site's own numbers stay, and its forms are captured all the same.
-        if (!shown && isExhausted(err) && domain.formTracking?.enabled) throw new TrackingFailure(err.status, err.message, err.ids, err.http, { forms: domain.formTracking.fields });
+        if (!shown && isExhausted(err) && scripts.length) throw new TrackingFailure(err.status, err.message, err.ids, err.http, { ...(domain.formTracking?.enabled ? { forms: domain.formTracking.fields } : {}), scripts });
         if (!shown) throw err;
         return { status: 'OK' as const, visitId: err.ids.visitId!, viewId: err.ids.viewId!, surtaxPhones: shown, clientData: null };
       });
@@ -72,6 +75,7 @@ export function browserRoutes(c: DomainCollections & TrackingCollections, domain
         antiFlicker: domain.antiFlickerMs,
         // Ours: the tag loads its form capture, with the extra field names the owner listed.
         ...(domain.formTracking?.enabled ? { forms: domain.formTracking.fields } : {}),
+        ...(scripts.length ? { scripts } : {}),
       };
     }, gaIdsFromCookies),
   );
@@ -94,6 +98,14 @@ export function browserRoutes(c: DomainCollections & TrackingCollections, domain
         return { status: 'OK' as const, visitId: view.visitId, viewId: view._id, surtaxPhone: shown[req.phone.original]!, clientData: null };
       }).then((answer) => ({ ...answer, surtaxPhone: inSentForms(domain, [sent.phone], { [sent.phone.original]: answer.surtaxPhone })[sent.phone.original]! }));
     }),
+  );
+
+  // Ours (issue 56): tracker-ads.js's word of the visitor's consent for ads, kept on the visit.
+  router.post(
+    '/t/consent',
+    envelope,
+    parseBrowserBody,
+    handle(browserConsentRequest, (domain, req) => service.adsConsent(domain, req.visit_id, req.ads_consent)),
   );
 
   router.post(

@@ -1,5 +1,6 @@
 // GET /tracker.js: the built tracker, gzipped when the browser takes it, revalidated by ETag; and
-// GET /tracker-forms.js, the form capture it loads where a domain's form tracking is on.
+// GET /tracker-forms.js, the form capture it loads where a domain's form tracking is on; and
+// GET /tracker-ads.js, the ads consent it loads where an ad platform is connected.
 // A short max-age because the URL carries no version: a new build reaches sites within minutes,
 // and in between a revalidation costs a 304.
 import { createHash } from 'node:crypto';
@@ -16,10 +17,11 @@ interface Bundle {
   etag: string;
 }
 
-export function trackerScriptRoutes(bundlePath: string, formsPath: string): Router {
+export function trackerScriptRoutes(bundlePath: string, formsPath: string, adsPath: string): Router {
   const router = new Router();
   serveScript(router, '/tracker.js', bundlePath);
   serveScript(router, '/tracker-forms.js', formsPath);
+  serveScript(router, '/tracker-ads.js', adsPath);
   return router;
 }
 

@@ -36,6 +36,8 @@ export interface FormDoc extends Marks {
   /** Ours (issue 56): present only when the visit had them. */
   gbraid?: string;
   wbraid?: string;
+  /** Ours (issue 56): the visit's pages denied ad storage (Google's consent mode): no identifier is sent to the ad platforms. Only when true. */
+  adsDenied?: true;
   lastTouch: Touch | null;
   firstTouch: Touch | null;
   lastNonDirect: Touch | null;

@@ -64,6 +64,7 @@ export class FormSubmissions {
       fbclid: visit?.attribution.fbclid ?? null,
       ...(visit?.attribution.gbraid ? { gbraid: visit.attribution.gbraid } : {}),
       ...(visit?.attribution.wbraid ? { wbraid: visit.attribution.wbraid } : {}),
+      ...(visit?.adsDenied ? { adsDenied: true as const } : {}),
       lastTouch: touches?.lastTouch ?? null,
       firstTouch: touches?.firstTouch ?? null,
       lastNonDirect: touches?.lastNonDirect ?? null,

@@ -10,6 +10,8 @@ export const tracking = {
   browserView: z.union([browserViewAnswer, trackingProblem]),
   /** Ours: a form submission stored. */
   form: z.union([z.object({ status: z.literal('OK'), formId: z.number().int().describe('The submission\'s id'), lead: z.boolean().describe('A lead: not spam') }), trackingProblem]),
+  /** Ours: the visitor's consent for ads kept. */
+  consent: z.union([z.object({ status: z.literal('OK') }), trackingProblem]),
   problem: trackingProblem,
 };
 

@@ -143,6 +143,7 @@ const FIELDS: Record<string, string> = {
   recordingRetentionDays: 'Days a recording is kept, then deleted (the call stays); 0: kept until deleted',
   ga_client_id: "Ours: GA4's client id of the visitor, from its `_ga` cookie (`1234567890.1712345678`): the sale's GA4 event joins the visitor's GA4 session",
   ga_session_id: "Ours: GA4's session id of the visitor, from its `_ga_<stream>` cookie",
+  ads_consent: "Ours: the visitor's answer to Google's consent mode for ads (`ad_storage`, `ad_user_data`), as tracker-ads.js reads it from the page's dataLayer: `denied` (either denied) sends no identifier of the visitor to the ad platforms, so its leads are not sent; `granted`",
   // Callers
   firstCall: "Ours: the caller's first call to the domain; null for an anonymous caller. As a filter: true, first calls only; false, repeat calls only",
   first_call: "Ours: the caller's first call to the domain; null for an anonymous caller",

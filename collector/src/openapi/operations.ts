@@ -5,6 +5,7 @@ import {
   agentStatsRequest,
   browserClickRequest,
   browserExpirationRequest,
+  browserConsentRequest,
   browserFormRequest,
   browserViewRequest,
   callReport,
@@ -241,6 +242,7 @@ export const OPERATIONS: Operation[] = [
   browserOp('/t/view', "tracker.js: a page view, with the public key; CORS for the domain's origins", browserViewRequest, answer.tracking.browserView),
   browserOp('/t/click', 'tracker.js: a click on a number, or a number shown after the view', browserClickRequest, answer.tracking.click),
   browserOp('/t/expiration', "tracker.js: keeps the page's number while it is open", browserExpirationRequest, answer.tracking.expiration),
+  browserOp('/t/consent', "Ours: tracker-ads.js: the visitor's answer to Google's consent mode for ads (ad_storage, ad_user_data), kept on the visit: denied, its calls and forms send no identifier of the visitor to the ad platforms", browserConsentRequest, answer.tracking.consent),
   (() => {
     const op = browserOp('/t/form', "Ours: tracker-forms.js: a form's submission (its contact fields as one JSON text), attributed to the visit; a lead unless spam (the hidden field filled, or sent within 2 s of the page opening)", browserFormRequest, answer.tracking.form);
     return {
@@ -489,6 +491,7 @@ export const OPERATIONS: Operation[] = [
   { method: 'get', path: '/healthz', tag: TAGS.service, summary: 'Liveness', responses: { 200: json('ok', answer.health) } },
   { method: 'get', path: '/readyz', tag: TAGS.service, summary: 'Readiness: the database answers', responses: { 200: json('ready', answer.health), 503: json('database unreachable', answer.health) } },
   { method: 'get', path: '/tracker.js', tag: TAGS.service, summary: 'The tracker sites load', responses: { 200: { description: 'The script', type: 'application/javascript' }, 304: { description: 'Not modified (ETag)' }, 503: { description: 'Not built', type: 'text/plain' } } },
+  { method: 'get', path: '/tracker-ads.js', tag: TAGS.service, summary: "Ours: the ads consent tracker.js loads where a domain is connected to an ad platform (its key in the query): it reads Google's consent mode from the page's dataLayer and sends it to /t/consent", responses: { 200: { description: 'The script', type: 'application/javascript' }, 304: { description: 'Not modified (ETag)' }, 503: { description: 'Not built', type: 'text/plain' } } },
   { method: 'get', path: '/tracker-forms.js', tag: TAGS.service, summary: "Ours: the form capture tracker.js loads where a domain's form tracking is on (its key and extra field names in the query, read by the script itself)", responses: { 200: { description: 'The script', type: 'application/javascript' }, 304: { description: 'Not modified (ETag)' }, 503: { description: 'Not built', type: 'text/plain' } } },
   {
     method: 'get',

@@ -49,6 +49,7 @@ export async function attributeCall(c: TrackingCollections, route: Route, at: Da
     fbclid: attribution?.fbclid ?? null,
     ...(attribution?.gbraid ? { gbraid: attribution.gbraid } : {}),
     ...(attribution?.wbraid ? { wbraid: attribution.wbraid } : {}),
+    ...(visit?.adsDenied ? { adsDenied: true } : {}),
     clientData: lease.clientData ?? null,
     callPath: path.length > 0 ? path.map((p) => p.url).join('\n') : null,
     ...touches,

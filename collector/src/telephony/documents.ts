@@ -21,6 +21,8 @@ export interface CallAttribution {
   /** Ours (issue 56): Google's click ids of app and iOS web traffic, present only when the visit had them. */
   gbraid?: string;
   wbraid?: string;
+  /** Ours (issue 56): the visit's pages denied ad storage (Google's consent mode): no identifier is sent to the ad platforms. Only when true. */
+  adsDenied?: true;
   clientData: unknown;
   /** The visit's page URLs before the call, one per line. */
   callPath: string | null;

@@ -62,6 +62,10 @@ export interface VisitDoc {
   uniqueVisitorId: string | null;
   /** Ours: GA4's client and session ids of the visitor, the latest a view sent (tracking/visits.ts). */
   ga?: { clientId: string; sessionId: string | null };
+  /** Ours (issue 56): the visitor's latest answer to Google's consent mode for ads (/t/consent, sent
+   * by tracker-ads.js): true, denied (no identifier of theirs is sent to the ad platforms); absent,
+   * never said. */
+  adsDenied?: boolean;
   landingUrl: string;
   referrer: string;
   attribution: Attribution;

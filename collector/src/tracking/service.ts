@@ -203,6 +203,14 @@ export class TrackingService {
     return { status: 'OK', surtaxPhone: req.surtax_phone, expiresAt: formatUtcDateTime(expiresAt) };
   }
 
+  /** Ours (issue 56, /t/consent): the visitor's answer to Google's consent mode for ads, kept on the
+   * visit, the latest standing: its calls and forms send no identifier to the ad platforms when denied. */
+  async adsConsent(domain: DomainDoc, visitId: number, consent: 'granted' | 'denied'): Promise<{ status: 'OK' }> {
+    const { matchedCount } = await this.c.visits.updateOne({ _id: visitId, domainId: domain._id }, { $set: { adsDenied: consent === 'denied' } });
+    if (!matchedCount) throw new TrackingFailure('INVALID_PARAMETER', `Invalid parameter visit_id: no visit ${visitId} on this domain`);
+    return { status: 'OK' };
+  }
+
   private async viewOf(domain: DomainDoc, viewId: number): Promise<ViewDoc> {
     const view = await this.c.views.findOne({ _id: viewId });
     if (view?.domainId !== domain._id) throw new TrackingFailure('INVALID_PARAMETER', `Invalid parameter view_id: no view ${viewId} on this domain`);

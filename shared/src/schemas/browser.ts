@@ -37,6 +37,13 @@ export const browserClickRequest = z.object({
   display: displayMode.optional(),
 });
 
+/** Ours (issue 56, tracker-ads.js): the visitor's answer to Google's consent mode for ads, as the
+ * page's dataLayer says it (ad_storage, ad_user_data), at the view and at each change. */
+export const browserConsentRequest = z.object({
+  ...browserIds,
+  ads_consent: z.enum(['granted', 'denied'], { error: 'must be granted or denied' }),
+});
+
 export const browserExpirationRequest = z.object({
   ...browserIds,
   /** The view of the page that shows the number: only the visit holding it may extend it. */
@@ -64,5 +71,8 @@ export const browserViewAnswer = ospViewResponse.extend({
   /** Ours: present when the domain's form tracking is on: the tag loads its form capture, which also
    * captures the fields of these names. */
   forms: z.array(z.string()).optional(),
+  /** Ours: the scripts the tag loads besides itself, once, at the collector's address: the form
+   * capture where form tracking is on, the ads consent where an ad platform is connected. Absent: none. */
+  scripts: z.array(z.string()).optional(),
 });
 export type BrowserViewAnswer = z.infer<typeof browserViewAnswer>;
