@@ -24,6 +24,8 @@ export interface DataManagerStandIn {
   badClicks: Set<string>;
   /** The key was revoked in Google Cloud: its tokens are refused (401) until this is false again. */
   revoked: boolean;
+  /** Google is down: 503 UNAVAILABLE until this is false again. */
+  down: boolean;
   close(): Promise<void>;
 }
 
@@ -33,7 +35,7 @@ export async function startDataManager(): Promise<DataManagerStandIn> {
   const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
   const key = { type: 'service_account' as const, project_id: 'ringtrail-test', private_key_id: 'key-1', private_key: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(), client_email: 'conversions@ringtrail-test.iam.gserviceaccount.com' };
   const queued: { status: number; word: string; message: string }[] = [];
-  const stand: DataManagerStandIn = { base: '', key, requests: [], answerNext: (...a) => queued.push(...a), badClicks: new Set(), revoked: false, close: () => new Promise((r) => server.close(() => r())) };
+  const stand: DataManagerStandIn = { base: '', key, requests: [], answerNext: (...a) => queued.push(...a), badClicks: new Set(), revoked: false, down: false, close: () => new Promise((r) => server.close(() => r())) };
   const server = http.createServer((req, res) => {
     let raw = '';
     req.on('data', (chunk) => (raw += chunk));
@@ -45,6 +47,7 @@ export async function startDataManager(): Promise<DataManagerStandIn> {
       if (req.method !== 'POST' || !req.url?.startsWith('/v1/events:ingest')) return fail(404, 'NOT_FOUND', `${req.method} ${req.url} is not a method of this API`);
       const issuer = verifiedIssuer(req.headers.authorization, publicKey, key.client_email);
       if (!issuer || stand.revoked) return fail(401, 'UNAUTHENTICATED', 'Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential.');
+      if (stand.down) return fail(503, 'UNAVAILABLE', 'The service is currently unavailable.');
       const next = queued.shift();
       if (next) return fail(next.status, next.word, next.message);
       const body = JSON.parse(raw) as IngestRequest['body'];

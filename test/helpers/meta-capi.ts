@@ -16,12 +16,14 @@ export interface MetaStandIn {
   token: string;
   requests: MetaRequest[];
   answerNext(...errors: { code: number; message: string }[]): void;
+  /** Meta is down: HTTP 503, a transient error (code 2), until this is false again. */
+  down: boolean;
   close(): Promise<void>;
 }
 
 export async function startMetaCapi(token = 'EAAB-ringtrail-system-user-token'): Promise<MetaStandIn> {
   const queued: { code: number; message: string }[] = [];
-  const stand: MetaStandIn = { base: '', token, requests: [], answerNext: (...e) => queued.push(...e), close: () => new Promise((r) => server.close(() => r())) };
+  const stand: MetaStandIn = { base: '', token, requests: [], answerNext: (...e) => queued.push(...e), down: false, close: () => new Promise((r) => server.close(() => r())) };
   const server = http.createServer((req, res) => {
     let raw = '';
     req.on('data', (chunk) => (raw += chunk));
@@ -33,6 +35,10 @@ export async function startMetaCapi(token = 'EAAB-ringtrail-system-user-token'):
       if (req.method !== 'POST' || !/^\/v\d+\.\d+\/\d+\/events$/.test(req.url ?? '')) return fail(100, `Unsupported request: ${req.method} ${req.url}`, 'GraphMethodException');
       const body = JSON.parse(raw) as MetaRequest['body'];
       if (body.access_token !== stand.token) return fail(190, 'Error validating access token: Session has expired.');
+      if (stand.down) {
+        res.writeHead(503, { 'content-type': 'application/json' });
+        return res.end(JSON.stringify({ error: { message: 'Service temporarily unavailable', type: 'OAuthException', is_transient: true, code: 2, fbtrace_id: 'AbCdEf' } }));
+      }
       const next = queued.shift();
       if (next) return fail(next.code, next.message);
       stand.requests.push({ path: req.url!, body });

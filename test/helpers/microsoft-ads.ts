@@ -24,13 +24,15 @@ export interface MicrosoftStandIn {
   requests: ApplyRequest[];
   adjustments: AdjustmentRequest[];
   answerNext(...answers: { status: number }[]): void;
+  /** Microsoft is down: HTTP 503 until this is false again. */
+  down: boolean;
   close(): Promise<void>;
 }
 
 export async function startMicrosoftAds(refreshToken = 'M.C123-refresh'): Promise<MicrosoftStandIn> {
   const issued = new Set<string>();
   const queued: { status: number }[] = [];
-  const stand: MicrosoftStandIn = { base: '', tokenUrl: '', refreshToken, requests: [], adjustments: [], answerNext: (...a) => queued.push(...a), close: () => new Promise((r) => server.close(() => r())) };
+  const stand: MicrosoftStandIn = { base: '', tokenUrl: '', refreshToken, requests: [], adjustments: [], answerNext: (...a) => queued.push(...a), down: false, close: () => new Promise((r) => server.close(() => r())) };
   const server = http.createServer((req, res) => {
     let raw = '';
     req.on('data', (chunk) => (raw += chunk));
@@ -50,7 +52,7 @@ export async function startMicrosoftAds(refreshToken = 'M.C123-refresh'): Promis
       if (!operation || req.method !== 'POST') return json(404, { Errors: [{ Code: 0, ErrorCode: 'NotFound', Message: `${req.method} ${req.url}` }] });
       const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
       if (!bearer || !issued.has(bearer) || !req.headers.developertoken) return json(401, { Errors: [{ Code: 109, ErrorCode: 'AuthenticationTokenExpired', Message: 'The OAuth access token has expired.' }] });
-      const next = queued.shift();
+      const next = stand.down ? { status: 503 } : queued.shift();
       if (next) return json(next.status, { Errors: [{ Code: 0, ErrorCode: 'InternalError', Message: 'An internal error has occurred.' }] });
       if (operation === 'OfflineConversionAdjustments') {
         const body = JSON.parse(raw) as AdjustmentRequest['body'];

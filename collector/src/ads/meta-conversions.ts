@@ -22,9 +22,11 @@ export interface MetaSettings {
 }
 
 /** Graph API error codes that mean the credentials (190: an expired or revoked token; 10 and 200:
- * no permission) and those that mean "too many calls, later" (4, 17, 32, 613, 80004). */
+ * no permission), "too many calls, later" (4, 17, 32, 613, 80004), and "try again" (1: unknown, 2:
+ * service temporarily unavailable; Meta also marks them `is_transient`). */
 const AUTH_CODES = new Set([190, 10, 200]);
 const THROTTLE_CODES = new Set([4, 17, 32, 613, 80004]);
+const TRANSIENT_CODES = new Set([1, 2]);
 
 /** The event of a lead; null when Meta has nothing to match it by. */
 export function metaEvent(lead: LeadEvent): Record<string, unknown> | null {
@@ -57,12 +59,13 @@ export class MetaConversions {
     } catch (err) {
       return failureOf(null, (err as Error).message);
     }
-    const body = (await res.json().catch(() => null)) as { events_received?: number; fbtrace_id?: string; error?: { message?: string; code?: number; error_subcode?: number } } | null;
+    const body = (await res.json().catch(() => null)) as { events_received?: number; fbtrace_id?: string; error?: { message?: string; code?: number; error_subcode?: number; is_transient?: boolean } } | null;
     if (res.ok && body && !body.error) return { ok: true, id: body.fbtrace_id ?? null };
     const error = body?.error;
     const code = error?.code;
     // Meta answers most errors with a 400: its code says which kind.
-    const status = code !== undefined && AUTH_CODES.has(code) ? 401 : code !== undefined && THROTTLE_CODES.has(code) ? 429 : res.status;
+    const transient = error?.is_transient === true || (code !== undefined && TRANSIENT_CODES.has(code));
+    const status = code !== undefined && AUTH_CODES.has(code) ? 401 : code !== undefined && THROTTLE_CODES.has(code) ? 429 : transient && res.status < 500 ? 503 : res.status;
     return failureOf(status, `${error?.message ?? `HTTP ${res.status}`}${code !== undefined ? ` (code ${code}${error?.error_subcode ? `, subcode ${error.error_subcode}` : ''})` : ''}`);
   }
 }

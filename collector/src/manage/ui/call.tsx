@@ -122,21 +122,23 @@ export function CallScreen({ route }: { route: Route }) {
 /** Where the call's lead is with each ad platform (the Conversions screen lists them all). */
 function AdsCard({ domain, marks }: { domain: string; marks: NonNullable<CallPage['adsConversions']> }) {
   const who = useWho();
+  const clock = useClock(domain);
+  const order = Object.keys(PLATFORM_NAMES);
   return (
     <div class="card" data-testid="ads-conversions">
       <h2>Ad platforms</h2>
       <dl class="facts">
-        {marks.map((m) => (
+        {[...marks].sort((a, b) => order.indexOf(a.platform) - order.indexOf(b.platform)).map((m) => (
           <>
             <dt>{PLATFORM_NAMES[m.platform] ?? m.platform}</dt>
             <dd>
-              <span class={`status state-${m.state}`}>{m.state}</span> <span class="muted">{m.at}</span>
+              <span class={`status state-${m.state}`}>{m.state}</span> <span class="muted">{when(m.at, clock)}</span>
               {m.reason && <div class="muted">{m.reason}</div>}
             </dd>
           </>
         ))}
       </dl>
-      {may.manageDomain(who) && <a href={routeHash({ domain, screen: 'conversions', query: {} })}>All conversions</a>}
+      {may.manageDomain(who) && <p><a href={routeHash({ domain, screen: 'conversions', query: {} })}>All conversions</a></p>}
     </div>
   );
 }

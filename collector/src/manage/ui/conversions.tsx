@@ -5,6 +5,8 @@
 import { useState } from 'preact/hooks';
 import { api, get, withQuery } from './api.ts';
 import { useAction, useLoad } from './hooks.ts';
+import { useClock } from './clock.ts';
+import { when } from './format.ts';
 import { Failure } from './layout.tsx';
 import { Pager } from './pager.tsx';
 import { navigate, routeHash, type Route } from './route.ts';
@@ -69,13 +71,14 @@ function PlatformCard({ domain, line, reload }: { domain: string; line: Platform
     setOpen(false);
     reload();
   });
+  const clock = useClock(domain);
   const path = `/domains/${encodeURIComponent(domain)}/ads/${line.platform}`;
   const counted = STATES.filter((state) => line.counts[state]);
   return (
     <div class="card" data-testid={`ads-${line.platform}`}>
       <h2>{NAMES[line.platform]}</h2>
       <p class={line.broken ? 'warn-text' : line.connected ? 'ok-text' : 'muted'}>
-        {line.broken ? `Refuses the credentials since ${line.broken.at}: ${line.broken.error}. Leads wait until it is connected again.` : line.connected ? 'Connected: each lead is sent a few seconds after it becomes one.' : 'Not connected.'}
+        {line.broken ? `Refuses the credentials since ${when(line.broken.at, clock)}: ${line.broken.error}. Leads wait until it is connected again.` : line.connected ? 'Connected: each lead is sent a few seconds after it becomes one.' : 'Not connected.'}
       </p>
       {counted.length > 0 && (
         <p class="counts">
@@ -89,7 +92,7 @@ function PlatformCard({ domain, line, reload }: { domain: string; line: Platform
       {action.error && <Failure message={action.error} />}
       {answer && <p class={answer.ok ? 'ok-text' : 'error'} role="status">{answer.answer}</p>}
       {may.manageDomain(who) && (
-        <div class="row">
+        <div class="actions">
           {line.connected && (
             <button type="button" onClick={() => void action.run(async () => setAnswer(await api('POST', `${path}/test`)))}>
               Send a test
@@ -133,6 +136,7 @@ export function ConversionsScreen({ route }: { route: Route }) {
     [domain, route.query.platform, route.query.state, page],
   );
   const set = (query: Record<string, string>) => navigate({ ...route, query: { ...route.query, page: '', ...query } });
+  const clock = useClock(domain);
   return (
     <section>
       <div class="heading">
@@ -163,7 +167,7 @@ export function ConversionsScreen({ route }: { route: Route }) {
             <tbody>
               {data.conversions.map((row) => (
                 <tr>
-                  <td class="nowrap">{row.at}</td>
+                  <td class="nowrap">{when(row.at, clock)}</td>
                   <td>{row.kind === 'call' ? <a href={routeHash({ domain, screen: 'call', query: { id: String(row.id) } })}>Call {row.id}</a> : <a href={routeHash({ domain, screen: 'forms', query: {} })}>Form {row.id}</a>}</td>
                   <td>{NAMES[row.platform]}</td>
                   <td><span class={`status state-${row.state}`}>{row.state}</span></td>
