@@ -11,7 +11,9 @@ import { DATA_KEY } from '../helpers/fixtures.ts';
 import { signedInClient, type ManageClient } from '../helpers/manage-client.ts';
 import { startDataManager, type DataManagerStandIn } from '../helpers/google-data-manager.ts';
 import { until } from '../helpers/until.ts';
-import { BATCH_WINDOW_MS } from '../../collector/src/ads/ads-queue.ts';
+import { BATCH_WINDOW_MS, batchMessage } from '../../collector/src/ads/ads-queue.ts';
+import { Outbox } from '../../collector/src/webhooks/outbox.ts';
+import { reportCall } from '../helpers/telephony.ts';
 
 let google: DataManagerStandIn;
 beforeAll(async () => {
@@ -142,6 +144,21 @@ describe('Google Ads through the Data Manager API', () => {
     google.revoked = false;
     await until(async () => (await stateOf(callId)) === 'sent', 'the lead sent once the key works again');
     expect((await owner.get(path)).body.broken).toBeNull();
+  });
+
+  it('marks a lead older than 90 days too old, whether it is so when it becomes a lead or after waiting for a platform that was down', async () => {
+    const old = new Date(Date.now() - 95 * 86_400_000);
+    const { body } = await reportCall(s.collector.baseUrl, { callRef: 'ads-too-old', trackingNumber: '0800000111', startDate: old, status: 'SUCCESS', duration: 120, callerPhone: '0677777777' });
+    const callId = body.callId as number;
+    await until(async () => (await stateOf(callId)) !== undefined, 'the lead marked');
+    expect(await s.t.c.adsConversions.findOne({ _id: `google|call:${callId}` })).toMatchObject({ state: 'not-sent', reason: 'too old: more than 90 days' });
+    // The same lead as if it had been queued when young, and had waited since: the sender does not send it either.
+    await s.t.c.adsConversions.updateOne({ _id: `google|call:${callId}` }, { $set: { state: 'queued', batch: null }, $unset: { reason: '' } });
+    const domain = (await s.t.c.domains.findOne({ name: 'shop.test' }))!;
+    await new Outbox(s.t.c).enqueue(batchMessage(domain, 'google', 'waited'));
+    await until(async () => (await stateOf(callId)) !== 'queued', 'the waiting lead settled');
+    expect(await s.t.c.adsConversions.findOne({ _id: `google|call:${callId}` })).toMatchObject({ state: 'not-sent', reason: 'too old: more than 90 days' });
+    expect(sentEvents().filter((e) => e.transactionId === `ringtrail-call-${callId}`)).toEqual([]);
   });
 });
 

@@ -20,6 +20,10 @@ export const BATCH_WINDOW_MS = 5000;
 /** A conversion older than this is not taken (Google's limit: 90 days after the click). */
 export const MAX_AGE_DAYS = 90;
 
+export const TOO_OLD = `too old: more than ${MAX_AGE_DAYS} days`;
+/** Whether a lead of `at` is too old for the platforms `now`. */
+export const isTooOld = (at: Date, now = new Date()) => now.getTime() - at.getTime() > MAX_AGE_DAYS * 86_400_000;
+
 /** Why a lead that waits is not sent after all. */
 export const NO_LONGER_A_LEAD = 'no longer a lead';
 /** Platforms that take a sent lead back: Google restates its value to 0 (the Data Manager API's
@@ -71,8 +75,7 @@ export class AdsQueue {
   async queue(domain: Pick<DomainDoc, '_id' | 'accountId' | 'timeZone'>, lead: LeadEvent, now = new Date()): Promise<void> {
     const connections = await this.c.adsConnections.find({ domainId: domain._id }, { projection: { platform: 1 } }).toArray();
     for (const { platform } of connections) {
-      const old = now.getTime() - lead.at.getTime() > MAX_AGE_DAYS * 86_400_000 ? `too old: more than ${MAX_AGE_DAYS} days` : null;
-      const reason = old ?? unsendable(platform, lead);
+      const reason = isTooOld(lead.at, now) ? TOO_OLD : unsendable(platform, lead);
       const doc: AdsConversionDoc = { _id: `${platform}|${lead.kind}:${lead.id}`, domainId: domain._id, accountId: domain.accountId, platform, kind: lead.kind, itemId: lead.id, state: reason ? 'not-sent' : 'queued', ...(reason ? { reason } : {}), at: now, queuedAt: now, batch: null };
       try {
         await this.c.adsConversions.insertOne(doc);

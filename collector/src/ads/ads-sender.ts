@@ -11,7 +11,7 @@ import type { TelephonyCollections } from '../telephony/documents.ts';
 import type { OutboxDoc } from '../webhooks/documents.ts';
 import type { Outbox } from '../webhooks/outbox.ts';
 import type { SendResult } from '../webhooks/send.ts';
-import { AdsQueue, batchMessage, type BatchAction } from './ads-queue.ts';
+import { AdsQueue, batchMessage, isTooOld, TOO_OLD, type BatchAction } from './ads-queue.ts';
 import type { AdsConnections } from './connections.ts';
 import type { AdsCollections, AdsConversionDoc, AdsPlatform, ConversionState } from './documents.ts';
 import { callLead, formLead, type LeadEvent } from './lead-event.ts';
@@ -86,7 +86,8 @@ export class AdsSender {
   }
 
   /** Each taken lead as the platforms are told of it, read from its call or form now (its value
-   * then); one whose call or form is gone (erased) is marked not sent rather than left queued. */
+   * then); one whose call or form is gone (erased) is marked not sent rather than left queued, and
+   * so is one that waited past the platform's accepted age (the platform down for days). */
   private async leadsOf(domain: DomainDoc, taken: AdsConversionDoc[], action: BatchAction): Promise<Taken[]> {
     const ids = (kind: 'call' | 'form') => taken.filter((doc) => doc.kind === kind).map((doc) => doc.itemId);
     const [calls, forms] = await Promise.all([this.c.calls.find({ _id: { $in: ids('call') } }).toArray(), this.c.forms.find({ _id: { $in: ids('form') } }).toArray()]);
@@ -96,7 +97,10 @@ export class AdsSender {
       return lead ? [{ doc, lead }] : [];
     });
     await this.settle(domain, taken.filter((doc) => !byId.has(`${doc.kind}:${doc.itemId}`)), action, { skipped: 'its call or form is gone' });
-    return found;
+    if (action === 'retract') return found;
+    const old = found.filter((t) => isTooOld(t.lead.at));
+    await this.settle(domain, old.map((t) => t.doc), action, { skipped: TOO_OLD });
+    return found.filter((t) => !old.includes(t));
   }
 
   /** Sends the leads; a whole refusal is split until the wrong ones stand alone. Answers the failure
