@@ -46,7 +46,7 @@ export class PlatformClients {
     const answer = await this.send(platform, settings, secret, [TEST_LEAD('EUR', new Date())], true);
     if (answer.ok) return null;
     if (answer.auth) return `${platform} refused the credentials (HTTP ${answer.status}): ${answer.message}; nothing was stored`;
-    return answer.status === null ? `${platform} did not answer: ${answer.message}` : null;
+    return answer.status === null ? `${platform} did not answer: ${answer.message}; nothing was stored` : null;
   }
 
   /** Takes sent leads back: Google restates their value to 0 (the Data Manager API's adjustment:

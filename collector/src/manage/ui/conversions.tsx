@@ -98,7 +98,7 @@ function PlatformCard({ domain, line, reload }: { domain: string; line: Platform
               Send a test
             </button>
           )}
-          <button type="button" onClick={() => setOpen(!open)}>{line.connected ? 'Connect again' : 'Connect'}</button>
+          <button type="button" onClick={() => setOpen(!open)}>{open ? 'Cancel' : line.connected ? 'Connect again' : 'Connect'}</button>
           {line.connected && (
             <button type="button" class="danger" onClick={() => confirm(`Disconnect ${NAMES[line.platform]}? Leads are no longer sent to it.`) && void action.run(() => api('DELETE', path))}>
               Disconnect
