@@ -176,5 +176,13 @@ describe('a lead sent to Google, Microsoft and Meta', () => {
     expect(await card.innerText()).toMatch(/Microsoft Advertising\s+sent/);
     expect(await card.innerText()).toMatch(/Meta\s+sent/);
     await page.screenshot({ path: path.join(ARTIFACTS, 'ads-call-page.png'), fullPage: true });
+
+    // The settings screen has the same cards: a test sent from there, Meta's answer shown.
+    await page.getByRole('link', { name: 'Settings' }).click();
+    const settings = page.locator('#ad-platforms');
+    await settings.getByTestId('ads-meta').getByRole('button', { name: 'Send a test' }).click();
+    await settings.getByTestId('ads-meta').getByText('meta took the test event').waitFor();
+    expect(meta.requests.at(-1)!.body.test_event_code).toBe('RINGTRAIL_TEST');
+    await settings.screenshot({ path: path.join(ARTIFACTS, 'ads-settings.png') });
   });
 });

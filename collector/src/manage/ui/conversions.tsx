@@ -128,6 +128,21 @@ function PlatformCard({ domain, line, reload }: { domain: string; line: Platform
   );
 }
 
+/** The platforms' cards alone, for the Settings screen: connect, send a test, disconnect there too. */
+export function AdPlatformsCard({ domain }: { domain: string }) {
+  const { data, error, reload } = useLoad(() => get<{ platforms: PlatformLine[] }>(`/domains/${encodeURIComponent(domain)}/ads`), [domain]);
+  return (
+    <div class="card" id="ad-platforms">
+      <h2>Ad platforms</h2>
+      <p class="muted">
+        Each lead is sent to the platforms connected here, with its value. Every lead's state: <a href={routeHash({ domain, screen: 'conversions', query: {} })}>Conversions</a>.
+      </p>
+      {error && <Failure message={error} />}
+      <div class="platforms">{data?.platforms.map((line) => <PlatformCard domain={domain} line={line} reload={reload} />)}</div>
+    </div>
+  );
+}
+
 export function ConversionsScreen({ route }: { route: Route }) {
   const domain = route.domain!;
   const page = Number(route.query.page) || 1;

@@ -15,6 +15,7 @@ import { RulesCard } from './rules-settings.tsx';
 import type { DomainView } from './domain-view.ts';
 import { StoredFields } from './stored-fields.tsx';
 import { SharedLinksCard } from './shared-links.tsx';
+import { AdPlatformsCard } from './conversions.tsx';
 
 interface Install {
   scriptTag: string | null;
@@ -53,6 +54,7 @@ export function SettingsScreen({ route }: { route: Route }) {
       <TranscriptsCard path={path} domain={domain.data} saved={domain.reload} />
       <RulesCard path={path} />
       <FormTrackingCard path={path} domain={domain.data} saved={domain.reload} />
+      <AdPlatformsCard domain={route.domain!} />
       <BlockedCallersCard path={path} clock={clock} />
       <NumbersCard path={path} domain={domain.data} changed={domain.reload} />
       <SharedLinksCard path={path} clock={clock} />
