@@ -94,6 +94,8 @@ export interface AppOptions {
   twilioApiBase?: string;
   /** Where the ad platforms are reached (ads/platform-clients.ts); theirs by default. */
   adsEndpoints?: Partial<AdsEndpoints>;
+  /** How long after a request Google is first asked what it made of it (ads/google-request-status.ts); a minute by default. */
+  adsStatusAfterMs?: number;
   /** SECRETS_KEY: carrier credentials are stored, sealed, only with it. */
   secretsKey?: Buffer;
   /** Webhook and analytics delivery; `run: false` leaves the outbox to other processes. */
@@ -178,7 +180,7 @@ export function createApp(options: AppOptions): CollectorApp {
     metrics.transcribedSeconds.inc(seconds);
   });
   const ruleRuns = new RuleRuns(c, callWrites, formWrites, outbox);
-  const adsSender = new AdsSender(c, adsConnections, adsClients, outbox, leadMarks({ calls: () => callWrites, forms: () => formWrites }), (platform, result) => metrics.adsConversions.inc({ platform, result }));
+  const adsSender = new AdsSender(c, adsConnections, adsClients, outbox, leadMarks({ calls: () => callWrites, forms: () => formWrites }), (platform, result) => metrics.adsConversions.inc({ platform, result }), options.adsStatusAfterMs);
   const worker = new DeliveryWorker(
     c,
     outbox,

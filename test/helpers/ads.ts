@@ -9,8 +9,9 @@ import { reportCall, TELEPHONY_KEY } from './telephony.ts';
 
 export const ADS_OWNER = { username: 'owner@shop.test', password: 'ads owner password' };
 
-/** `numbers`: the pool's size (each call's visitor holds one). */
-export function useAdsCollector(label: string, endpoints: () => Partial<AdsEndpoints>, numbers = 12): SeededCollector {
+/** `numbers`: the pool's size (each call's visitor holds one); `statusAfterMs`: when Google is asked
+ * what it made of a request (a minute by default, so that the other tests see leads `sent`). */
+export function useAdsCollector(label: string, endpoints: () => Partial<AdsEndpoints>, numbers = 12, statusAfterMs?: number): SeededCollector {
   const exclusive = Array.from({ length: numbers }, (_, i) => `08000001${String(i).padStart(2, '0')}`);
   return useSeededCollector(label, commerceFixture({ ga4: false, tracking: { users: [ADS_OWNER], exclusive } }), {
     telephonyApiKey: TELEPHONY_KEY,
@@ -19,6 +20,7 @@ export function useAdsCollector(label: string, endpoints: () => Partial<AdsEndpo
     get adsEndpoints() {
       return endpoints();
     },
+    ...(statusAfterMs ? { adsStatusAfterMs: statusAfterMs } : {}),
   });
 }
 

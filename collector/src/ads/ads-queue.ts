@@ -30,14 +30,17 @@ export const NO_LONGER_A_LEAD = 'no longer a lead';
  * adjustment), Microsoft retracts it; Meta's Conversions API has no way to. */
 export const RETRACTABLE: ReadonlySet<AdsPlatform> = new Set(['google', 'microsoft']);
 
-/** What a request does with its leads: sends the queued, or takes back the retracting. */
-export type BatchAction = 'send' | 'retract';
+/** What a message does: sends the queued leads, takes back the retracting, or asks Google what it
+ * made of a request it took (`status`, with its `requestId`). */
+export type BatchAction = 'send' | 'retract' | 'status';
 
 /** The outbox message that sends (or retracts) a domain's and platform's leads, one per window: a
- * second enqueue of the same window is a no-op. */
-export function batchMessage(domain: Pick<DomainDoc, '_id' | 'accountId'>, platform: AdsPlatform, name: string, action: BatchAction = 'send'): OutboxMessage & { id: string } {
-  const id = `ads_${action === 'send' ? '' : 'retract_'}${platform}_${domain._id}_${name}`;
-  return { id, accountId: domain.accountId, stream: `ads:${domain._id}:${platform}`, kind: 'ads', label: platform, url: `ads:${platform}`, contentType: 'application/json', body: JSON.stringify({ domainId: domain._id, platform, ...(action === 'send' ? {} : { action }) }), signed: false };
+ * second enqueue of the same window is a no-op. A `status` message waits a minute or more: it goes
+ * on a stream of its own, so that the leads after it do not wait behind it. */
+export function batchMessage(domain: Pick<DomainDoc, '_id' | 'accountId'>, platform: AdsPlatform, name: string, action: BatchAction = 'send', extra: Record<string, unknown> = {}): OutboxMessage & { id: string } {
+  const id = `ads_${action === 'send' ? '' : `${action}_`}${platform}_${domain._id}_${name}`;
+  const stream = action === 'status' ? `ads-status:${domain._id}:${String(extra.requestId)}` : `ads:${domain._id}:${platform}`;
+  return { id, accountId: domain.accountId, stream, kind: 'ads', label: platform, url: `ads:${platform}`, contentType: 'application/json', body: JSON.stringify({ domainId: domain._id, platform, ...(action === 'send' ? {} : { action }), ...extra }), signed: false };
 }
 
 export class AdsQueue {
@@ -95,14 +98,14 @@ export class AdsQueue {
 
   /** A lead no more: waiting, it is not sent; sent, it is retracted where the platform can. */
   async takeBack(domain: Pick<DomainDoc, '_id' | 'accountId' | 'timeZone'>, kind: 'call' | 'form', itemId: number, now = new Date()): Promise<void> {
-    const docs = await this.c.adsConversions.find({ _id: { $in: ADS_PLATFORMS.map((platform) => `${platform}|${kind}:${itemId}`) }, state: { $in: ['queued', 'sent'] } }).toArray();
+    const docs = await this.c.adsConversions.find({ _id: { $in: ADS_PLATFORMS.map((platform) => `${platform}|${kind}:${itemId}`) }, state: { $in: ['queued', 'sent', 'accepted'] } }).toArray();
     for (const doc of docs) {
       // On its way: it is retracted once its request is answered (ads-sender.ts).
       if (doc.state === 'queued' && doc.batch !== null) {
         await this.c.adsConversions.updateOne({ _id: doc._id, state: 'queued' }, { $set: { unlead: true } });
         continue;
       }
-      const retract = doc.state === 'sent' && RETRACTABLE.has(doc.platform);
+      const retract = doc.state !== 'queued' && RETRACTABLE.has(doc.platform);
       const [state, reason] = doc.state === 'queued' ? (['not-sent', NO_LONGER_A_LEAD] as const) : retract ? (['retracting', undefined] as const) : (['sent', `${NO_LONGER_A_LEAD}: Meta's Conversions API cannot take a sent event back`] as const);
       const changed = await this.c.adsConversions.updateOne({ _id: doc._id, state: doc.state, batch: doc.batch }, { $set: { state, at: now, batch: null, ...(reason ? { reason } : {}) } });
       if (!changed.modifiedCount) continue;
@@ -112,7 +115,7 @@ export class AdsQueue {
   }
 
   /** The window's message: the leads of the next few seconds go with it. */
-  private async enqueueWindow(domain: Pick<DomainDoc, '_id' | 'accountId'>, platform: AdsPlatform, action: BatchAction, now: Date): Promise<void> {
+  private async enqueueWindow(domain: Pick<DomainDoc, '_id' | 'accountId'>, platform: AdsPlatform, action: Exclude<BatchAction, 'status'>, now: Date): Promise<void> {
     const window = Math.floor(now.getTime() / BATCH_WINDOW_MS);
     await this.outbox.enqueue(batchMessage(domain, platform, String(window), action), now, new Date((window + 1) * BATCH_WINDOW_MS));
   }

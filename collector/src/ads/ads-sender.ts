@@ -4,7 +4,8 @@
 // sent or rejected with the platform's words. A request refused whole (the Data Manager API fails
 // fast) is split and sent again until the wrong leads stand alone; 429, 5xx and no answer are left
 // to the outbox to retry; refused credentials mark the connection broken and wait. A retraction's
-// message (action `retract`) takes the retracting leads the same way.
+// message (action `retract`) takes the retracting leads the same way; a `status` message asks
+// Google what it made of a request it took (google-request-status.ts).
 import type { DomainCollections, DomainDoc } from '../domains/documents.ts';
 import type { FormCollections } from '../forms/documents.ts';
 import type { TelephonyCollections } from '../telephony/documents.ts';
@@ -12,6 +13,8 @@ import type { OutboxDoc } from '../webhooks/documents.ts';
 import type { Outbox } from '../webhooks/outbox.ts';
 import type { SendResult } from '../webhooks/send.ts';
 import { AdsQueue, batchMessage, isTooOld, TOO_OLD, type BatchAction } from './ads-queue.ts';
+import { ConversionMoves, type Counted } from './conversion-moves.ts';
+import { GoogleRequestStatus, STATUS_AFTER_MS } from './google-request-status.ts';
 import type { AdsConnections } from './connections.ts';
 import type { AdsCollections, AdsConversionDoc, AdsPlatform, ConversionState } from './documents.ts';
 import { callLead, formLead, type LeadEvent } from './lead-event.ts';
@@ -25,9 +28,11 @@ type Taken = { doc: AdsConversionDoc; lead: LeadEvent };
 /** A lead's outcome: done, refused by the platform (its words), or skipped (not connected, gone). */
 type Outcome = { done: true } | { refused: string } | { skipped: string };
 
+type LeadAction = Exclude<BatchAction, 'status'>;
+
 /** What a request does with its leads: the state it takes them from, and what each outcome makes
  * them. A retraction that fails leaves the lead sent, saying why. */
-const ACTIONS: Record<BatchAction, { from: ConversionState; after: (o: Outcome) => [ConversionState, string?] }> = {
+const ACTIONS: Record<LeadAction, { from: ConversionState; after: (o: Outcome) => [ConversionState, string?] }> = {
   send: { from: 'queued', after: (o) => ('done' in o ? ['sent'] : 'refused' in o ? ['rejected', o.refused] : ['not-sent', o.skipped]) },
   retract: { from: 'retracting', after: (o) => ('done' in o ? ['retracted'] : ['sent', `not retracted: ${'refused' in o ? o.refused : o.skipped}`]) },
 };
@@ -39,18 +44,26 @@ export class AdsSender {
     private readonly connections: AdsConnections,
     private readonly clients: PlatformClients,
     private readonly outbox: Outbox,
-    private readonly marks: MarkLeads,
+    marks: MarkLeads,
     /** Told of each lead's outcome (the metric ringtrail_ads_conversions_total). */
-    private readonly counted: (platform: AdsPlatform, result: ConversionState) => void = () => {},
+    counted: Counted = () => {},
+    /** How long after a request Google is first asked what it made of it. */
+    statusAfterMs = STATUS_AFTER_MS,
   ) {
     this.queue = new AdsQueue(c, outbox, marks);
+    this.moves = new ConversionMoves(c, marks, counted);
+    this.googleStatus = new GoogleRequestStatus(c, connections, clients, outbox, this.moves, statusAfterMs);
   }
 
   /** Takes back the leads that stopped being leads while their request was on its way. */
   private readonly queue: AdsQueue;
+  private readonly moves: ConversionMoves;
+  private readonly googleStatus: GoogleRequestStatus;
 
   async fetch(m: OutboxDoc): Promise<SendResult> {
-    const { domainId, platform, action = 'send' } = JSON.parse(m.body) as { domainId: string; platform: AdsPlatform; action?: BatchAction };
+    const body = JSON.parse(m.body) as { domainId: string; platform: AdsPlatform; action?: BatchAction; requestId?: string; attempt?: number };
+    if (body.action === 'status') return this.googleStatus.check({ domainId: body.domainId, requestId: String(body.requestId), ...(body.attempt ? { attempt: body.attempt } : {}) });
+    const { domainId, platform, action = 'send' } = body as { domainId: string; platform: AdsPlatform; action?: LeadAction };
     const how = ACTIONS[action];
     const domain = await this.c.domains.findOne({ _id: domainId });
     const taken = domain ? await this.take(m._id, domainId, platform, how.from) : [];
@@ -88,7 +101,7 @@ export class AdsSender {
   /** Each taken lead as the platforms are told of it, read from its call or form now (its value
    * then); one whose call or form is gone (erased) is marked not sent rather than left queued, and
    * so is one that waited past the platform's accepted age (the platform down for days). */
-  private async leadsOf(domain: DomainDoc, taken: AdsConversionDoc[], action: BatchAction): Promise<Taken[]> {
+  private async leadsOf(domain: DomainDoc, taken: AdsConversionDoc[], action: LeadAction): Promise<Taken[]> {
     const ids = (kind: 'call' | 'form') => taken.filter((doc) => doc.kind === kind).map((doc) => doc.itemId);
     const [calls, forms] = await Promise.all([this.c.calls.find({ _id: { $in: ids('call') } }).toArray(), this.c.forms.find({ _id: { $in: ids('form') } }).toArray()]);
     const byId = new Map<string, LeadEvent>([...calls.map((call) => [`call:${call._id}`, callLead(call, domain.currency)] as const), ...forms.map((form) => [`form:${form._id}`, formLead(form, domain.currency)] as const)]);
@@ -113,6 +126,8 @@ export class AdsSender {
     const rest = leads.filter((_, i) => !rejected.has(i));
     if (answer.ok) {
       await this.settle(r.domain, rest.map((t) => t.doc), r.action, DONE);
+      // Google processes what it took after answering: asked later what it made of it.
+      if (r.platform === 'google' && r.action === 'send' && answer.id) await this.googleStatus.watch(r.domain, answer.id, rest.map((t) => t.doc));
       return null;
     }
     if (answer.retry || answer.auth) return answer;
@@ -125,15 +140,11 @@ export class AdsSender {
     return (await this.deliver(r, rest.slice(0, half))) ?? this.deliver(r, rest.slice(half));
   }
 
-  private async settle(domain: DomainDoc, docs: AdsConversionDoc[], action: BatchAction, outcome: Outcome, now = new Date()): Promise<void> {
+  private async settle(domain: DomainDoc, docs: AdsConversionDoc[], action: LeadAction, outcome: Outcome, now = new Date()): Promise<void> {
     if (!docs.length) return;
     const { from, after } = ACTIONS[action];
     const [state, reason] = after(outcome);
-    const why = reason?.slice(0, 500);
-    const update = why ? { $set: { state, at: now, reason: why } } : { $set: { state, at: now }, $unset: { reason: '' as const } };
-    await this.c.adsConversions.updateMany({ _id: { $in: docs.map((d) => d._id) }, state: from }, update);
-    await this.marks(domain, docs, state, why, now);
-    for (const doc of docs) this.counted(doc.platform, state);
+    await this.moves.move(domain, docs, from, state, reason, now);
     // Those that stopped being leads while on their way are taken back now.
     if (state !== 'sent') return;
     const late = await this.c.adsConversions.find({ _id: { $in: docs.map((d) => d._id) }, unlead: true }).toArray();
@@ -148,7 +159,7 @@ export class AdsSender {
 interface Request {
   domain: DomainDoc;
   platform: AdsPlatform;
-  action: BatchAction;
+  action: LeadAction;
   settings: Record<string, string>;
   secret: Record<string, unknown>;
 }

@@ -27,9 +27,10 @@ export interface AdsConnectionDoc {
   broken?: { at: Date; error: string } | null;
 }
 
-/** Where a lead's conversion is with one platform: `retracting` and `retracted` once a sent lead
- * became "not a lead" (where the platform can take it back). */
-export const CONVERSION_STATES = ['queued', 'sent', 'rejected', 'not-sent', 'retracting', 'retracted'] as const;
+/** Where a lead's conversion is with one platform: `accepted` once Google processed the request it
+ * took (`sent`); `retracting` and `retracted` once a sent lead became "not a lead" (where the
+ * platform can take it back). */
+export const CONVERSION_STATES = ['queued', 'sent', 'accepted', 'rejected', 'not-sent', 'retracting', 'retracted'] as const;
 export type ConversionState = (typeof CONVERSION_STATES)[number];
 
 /** One lead's conversion for one platform. `_id` = `<platform>|call:<id>` or `<platform>|form:<id>`:
@@ -52,6 +53,8 @@ export interface AdsConversionDoc {
   batch: string | null;
   /** It stopped being a lead while its request was on its way: retracted once sent. */
   unlead?: true;
+  /** Google's id of the request that took it, until Google says what it made of it (`accepted`). */
+  requestId?: string;
 }
 
 export const adsIndexes: IndexPlan = {
@@ -59,7 +62,7 @@ export const adsIndexes: IndexPlan = {
   adsConnections: [[{ domainId: 1 }]],
   // A domain's and platform's queued leads, oldest first, for the next request.
   // The Conversions screen: newest first, by platform or state.
-  adsConversions: [[{ domainId: 1, platform: 1, state: 1, queuedAt: 1 }], [{ batch: 1 }], [{ domainId: 1, at: -1 }], [{ domainId: 1, platform: 1, at: -1 }], [{ domainId: 1, state: 1, at: -1 }]],
+  adsConversions: [[{ domainId: 1, platform: 1, state: 1, queuedAt: 1 }], [{ batch: 1 }], [{ requestId: 1 }, { sparse: true }], [{ domainId: 1, at: -1 }], [{ domainId: 1, platform: 1, at: -1 }], [{ domainId: 1, state: 1, at: -1 }]],
 };
 
 /** The ads family's collections, as its services receive them. */

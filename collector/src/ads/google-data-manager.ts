@@ -3,7 +3,9 @@
 // service account's key signs its own short-lived token (no token endpoint is called), an OAuth
 // refresh token is exchanged at Google's token endpoint. Each lead is one event: its click id (gclid,
 // gbraid or wbraid), its time, value and currency, and the hashed phone and e-mail of enhanced
-// conversions for leads; its transaction id makes a second sending of it count once.
+// conversions for leads; its transaction id makes a second sending of it count once. Google answers
+// a request once it has checked it, and processes its events after: the request's status says later
+// whether they were taken (requestStatus:retrieve).
 import { IngestionServiceClient, protos } from '@google-ads/datamanager';
 import { GoogleAuth, OAuth2Client } from 'google-auth-library';
 import { hashedFor } from './hashing.ts';
@@ -93,9 +95,36 @@ export class GoogleDataManager {
     }
   }
 
+  /** What Google made of a request it took: processing still, done, failed or done in part, and the
+   * reasons of the events it could not take (with how many). */
+  async requestStatus(requestId: string): Promise<GoogleRequestStatus | SendOutcome> {
+    try {
+      const [answer] = await this.client.retrieveRequestStatus({ requestId }, { timeout: TIMEOUT_MS });
+      const destination = answer.requestStatusPerDestination?.[0];
+      const errors = (destination?.errorInfo?.errorCounts ?? []).map((e) => `${nameOf(protos.google.ads.datamanager.v1.ProcessingErrorReason, e.reason, 'UNSPECIFIED').replace(/^PROCESSING_ERROR_REASON_/, '')} (${e.recordCount ?? 0})`);
+      return { status: nameOf(RequestStatus, destination?.requestStatus, 'REQUEST_STATUS_UNKNOWN') as GoogleRequestStatus['status'], errors };
+    } catch (err) {
+      return googleFailure(err);
+    }
+  }
+
   close(): Promise<void> {
     return this.client.close();
   }
+}
+
+const RequestStatus = protos.google.ads.datamanager.v1.RequestStatusPerDestination.RequestStatus;
+
+/** A request's status as Google says it, and the reasons of the events it could not take. */
+export interface GoogleRequestStatus {
+  status: 'SUCCESS' | 'PROCESSING' | 'FAILED' | 'PARTIAL_SUCCESS' | 'REQUEST_STATUS_UNKNOWN';
+  errors: string[];
+}
+
+/** An enum's name, whether the client gave its name or its number (the transport's encoding). */
+function nameOf(values: Record<string | number, string | number>, value: unknown, unknown: string): string {
+  if (typeof value === 'string') return value;
+  return typeof value === 'number' ? String(values[value] ?? unknown) : unknown;
 }
 
 function oauthClient(oauth: { clientId: string; clientSecret?: string; refreshToken: string }, tokenUrl?: string): OAuth2Client {

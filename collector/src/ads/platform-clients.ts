@@ -3,7 +3,7 @@
 // and its errors (google-data-manager.ts); the addresses come from the configuration, so a proxy or
 // a test's stand-in takes the platform's place.
 import type { AdsPlatform } from './documents.ts';
-import { DEFAULT_GOOGLE_DATA_MANAGER_ENDPOINT, googleEvent, GoogleDataManager, type GoogleSecret, type GoogleSettings } from './google-data-manager.ts';
+import { DEFAULT_GOOGLE_DATA_MANAGER_ENDPOINT, googleEvent, GoogleDataManager, type GoogleRequestStatus, type GoogleSecret, type GoogleSettings } from './google-data-manager.ts';
 import type { LeadEvent } from './lead-event.ts';
 import { DEFAULT_MICROSOFT_ADS_API_BASE, DEFAULT_MICROSOFT_OAUTH_TOKEN_URL, MicrosoftConversions, microsoftConversion, type MicrosoftSecret, type MicrosoftSettings } from './microsoft-conversions.ts';
 import { DEFAULT_META_GRAPH_API_BASE, MetaConversions, metaEvent, type MetaSettings } from './meta-conversions.ts';
@@ -57,10 +57,20 @@ export class PlatformClients {
     return failureOf(400, "Meta's Conversions API cannot take a sent event back");
   }
 
+  /** What Google made of a request it took (the others answer for each lead at once). */
+  async googleRequestStatus(settings: Record<string, string>, secret: Record<string, unknown>, requestId: string): Promise<GoogleRequestStatus | SendOutcome> {
+    const client = this.google(settings, secret);
+    try {
+      return await client.requestStatus(requestId);
+    } finally {
+      await client.close();
+    }
+  }
+
   /** One request of leads; `test`: the platform checks it and keeps nothing. */
   async send(platform: AdsPlatform, settings: Record<string, string>, secret: Record<string, unknown>, leads: LeadEvent[], test = false): Promise<SendOutcome> {
     if (platform === 'google') {
-      const client = new GoogleDataManager(settings as unknown as GoogleSettings, secret as unknown as GoogleSecret, { dataManager: this.endpoints.googleDataManager, ...(this.endpoints.googleOAuthToken ? { oauthToken: this.endpoints.googleOAuthToken } : {}) });
+      const client = this.google(settings, secret);
       try {
         return await client.ingest(leads.map((lead) => googleEvent(lead)!), test);
       } finally {
@@ -71,6 +81,10 @@ export class PlatformClients {
     // Microsoft has no test mode: the test checks the credentials (the token exchange) and sends nothing.
     const microsoft = this.microsoft(settings, secret);
     return test ? microsoft.checkCredentials() : microsoft.send(leads);
+  }
+
+  private google(settings: Record<string, string>, secret: Record<string, unknown>): GoogleDataManager {
+    return new GoogleDataManager(settings as unknown as GoogleSettings, secret as unknown as GoogleSecret, { dataManager: this.endpoints.googleDataManager, ...(this.endpoints.googleOAuthToken ? { oauthToken: this.endpoints.googleOAuthToken } : {}) });
   }
 
   private microsoft(settings: Record<string, string>, secret: Record<string, unknown>): MicrosoftConversions {

@@ -7,7 +7,7 @@ import { z } from 'zod';
 const adsConversions = z.array(
   z.object({
     platform: z.string().describe('google, microsoft or meta'),
-    state: z.string().describe('queued, sent, rejected, not-sent; retracting or retracted once a sent lead became not a lead'),
+    state: z.string().describe('queued, sent, accepted (Google processed it), rejected, not-sent; retracting or retracted once a sent lead became not a lead'),
     at: z.string().describe('When it reached that state, ISO 8601 in UTC'),
     reason: z.string().optional().describe("Why it was rejected (the platform's words), not sent (no click id, no consent, too old, not connected, no longer a lead) or not retracted"),
   }),

@@ -15,7 +15,7 @@ import { may, useWho } from './who.ts';
 type Platform = 'google' | 'microsoft' | 'meta';
 const PLATFORMS: Platform[] = ['google', 'microsoft', 'meta'];
 const NAMES: Record<Platform, string> = { google: 'Google Ads', microsoft: 'Microsoft Advertising', meta: 'Meta' };
-const STATES = ['queued', 'sent', 'rejected', 'not-sent', 'retracting', 'retracted'] as const;
+const STATES = ['queued', 'sent', 'accepted', 'rejected', 'not-sent', 'retracting', 'retracted'] as const;
 
 interface PlatformLine {
   platform: Platform;
