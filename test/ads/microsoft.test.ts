@@ -55,7 +55,9 @@ describe('Microsoft Advertising offline conversions', () => {
     const callId = await adCall('MSCLKID-RETRACT', '0633333333');
     await until(async () => (await stateOf(callId)) === 'sent', 'the lead sent');
     expect((await owner.call('PUT', `/domains/shop.test/calls/${callId}/verdict`, { verdict: 'not-lead' })).status).toBe(200);
-    await until(async () => (await stateOf(callId)) === 'retracted', 'the lead retracted');
+    // The call's mark is written after the conversion's state: waited for in its turn.
+    await until(async () => (await s.t.c.calls.findOne({ _id: callId }))?.adsConversions?.[0]?.state === 'retracted', 'the lead retracted');
+    expect(await stateOf(callId)).toBe('retracted');
     const call = (await s.t.c.calls.findOne({ _id: callId }))!;
     const adjustments = microsoft.adjustments.flatMap((r) => r.body.OfflineConversionAdjustments);
     expect(adjustments).toEqual([
