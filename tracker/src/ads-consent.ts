@@ -4,6 +4,8 @@
 // `ad_storage` and `ad_user_data` stands; either denied is `denied`. Sent to /t/consent once known
 // and again whenever it changes (the visitor answers the banner), never when the page says nothing:
 // the collector then sends no identifier of a visitor who denied it to the ad platforms.
+import { beacon, own } from './extra-script.ts';
+
 interface Core {
   visitId(): number;
 }
@@ -11,9 +13,6 @@ interface Core {
 type Entry = ArrayLike<unknown> | null | undefined;
 type Said = { ad_storage?: unknown; ad_user_data?: unknown };
 
-const script = document.currentScript as HTMLScriptElement;
-const key = new URL(script.src).searchParams.get('key') || '';
-const base = new URL(script.src).origin;
 /** How long the page is watched for a late answer besides the dataLayer's pushes. */
 const WATCH_MS = 120_000;
 const EVERY_MS = 2000;
@@ -36,8 +35,7 @@ function start(core: Core): void {
     const visitId = core.visitId();
     if (!consent || consent == sent || !visitId) return;
     sent = consent;
-    const body = new URLSearchParams({ key, visit_id: `${visitId}`, ads_consent: consent });
-    navigator.sendBeacon(`${base}/t/consent`, new Blob([`${body}`], { type: 'text/plain;charset=UTF-8' }));
+    beacon('/t/consent', { key: own.searchParams.get('key') || '', visit_id: `${visitId}`, ads_consent: consent });
   };
   check();
   // A later answer is a push onto the dataLayer (gtag's, or the consent banner's own).

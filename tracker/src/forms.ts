@@ -11,6 +11,7 @@
 // consent (`RingTrail.consented()`). A hidden field the tag adds to each form, which people never
 // fill, tells robots apart.
 import { SECRET_FIELD_NAME } from '../../shared/src/secret-fields.ts';
+import { beacon, own } from './extra-script.ts';
 
 interface Core {
   visitId(): number;
@@ -24,10 +25,7 @@ const SKIPPED_TYPES = /^(password|hidden|file|submit|button|reset|image|checkbox
 const CONTACT_AUTOCOMPLETE = /^(name|given-name|additional-name|family-name|nickname|email|tel|tel-national|organization)$/;
 const CONTACT_NAME = /name|nom|e-?mail|courriel|phone|tel|mobile|company|soci[eé]t[eé]|organi[sz]ation|subject|sujet|message|comment/i;
 
-const script = document.currentScript as HTMLScriptElement;
-const query = new URL(script.src).searchParams;
-const base = new URL(script.src).origin;
-const listed = (query.get('fields') || '').split(',').filter(Boolean);
+const listed = (own.searchParams.get('fields') || '').split(',').filter(Boolean);
 
 type Field = HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement;
 
@@ -74,8 +72,8 @@ function start(core: Core): void {
       const form = event.target as HTMLFormElement;
       if (!core.consented() || form.closest('[data-ringtrail-ignore]')) return;
       const fields = fieldsOf(form, listed);
-      const body = new URLSearchParams({
-        key: query.get('key') || '',
+      beacon('/t/form', {
+        key: own.searchParams.get('key') || '',
         visit_id: `${core.visitId()}`,
         url: location.href,
         form_name: form.getAttribute('name') || form.id || '',
@@ -83,8 +81,6 @@ function start(core: Core): void {
         honeypot: (form.querySelector(`[name=${HONEYPOT}]`) as HTMLInputElement | null)?.value || '',
         elapsed_ms: `${Math.round(performance.now())}`,
       });
-      // A beacon outlives the page the form leaves; text/plain, as the other doors take it.
-      navigator.sendBeacon(`${base}/t/form`, new Blob([`${body}`], { type: 'text/plain;charset=UTF-8' }));
     },
     true,
   );

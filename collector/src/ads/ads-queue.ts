@@ -13,7 +13,7 @@ import type { OutboxMessage } from '../webhooks/documents.ts';
 import { ADS_PLATFORMS, type AdsCollections, type AdsConversionDoc, type AdsPlatform } from './documents.ts';
 import { callLead, formLead, type LeadEvent } from './lead-event.ts';
 import type { MarkLeads } from './lead-marks.ts';
-import { unsendable } from './platform-clients.ts';
+import { META_CANNOT_RETRACT, unsendable } from './platform-clients.ts';
 
 /** How long leads gather before their request goes. */
 export const BATCH_WINDOW_MS = 5000;
@@ -106,7 +106,7 @@ export class AdsQueue {
         continue;
       }
       const retract = doc.state !== 'queued' && RETRACTABLE.has(doc.platform);
-      const [state, reason] = doc.state === 'queued' ? (['not-sent', NO_LONGER_A_LEAD] as const) : retract ? (['retracting', undefined] as const) : (['sent', `${NO_LONGER_A_LEAD}: Meta's Conversions API cannot take a sent event back`] as const);
+      const [state, reason] = doc.state === 'queued' ? (['not-sent', NO_LONGER_A_LEAD] as const) : retract ? (['retracting', undefined] as const) : (['sent', `${NO_LONGER_A_LEAD}: ${META_CANNOT_RETRACT}`] as const);
       const changed = await this.c.adsConversions.updateOne({ _id: doc._id, state: doc.state, batch: doc.batch }, { $set: { state, at: now, batch: null, ...(reason ? { reason } : {}) } });
       if (!changed.modifiedCount) continue;
       await this.marks(domain, [doc], state, reason, now);

@@ -61,8 +61,8 @@ export class AdsSender {
   private readonly googleStatus: GoogleRequestStatus;
 
   async fetch(m: OutboxDoc): Promise<SendResult> {
-    const body = JSON.parse(m.body) as { domainId: string; platform: AdsPlatform; action?: BatchAction; requestId?: string; attempt?: number };
-    if (body.action === 'status') return this.googleStatus.check({ domainId: body.domainId, requestId: String(body.requestId), ...(body.attempt ? { attempt: body.attempt } : {}) });
+    const body = JSON.parse(m.body) as { domainId: string; platform: AdsPlatform; action?: BatchAction; requestId: string; attempt?: number };
+    if (body.action === 'status') return this.googleStatus.check(body);
     const { domainId, platform, action = 'send' } = body as { domainId: string; platform: AdsPlatform; action?: LeadAction };
     const how = ACTIONS[action];
     const domain = await this.c.domains.findOne({ _id: domainId });

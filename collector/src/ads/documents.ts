@@ -5,9 +5,9 @@
 import type { Collection, Db } from 'mongodb';
 import { collectionsNamed } from '../db/collections.ts';
 import type { IndexPlan } from '../db/index-plan.ts';
+import type { AdsPlatform, ConversionState } from './names.ts';
 
-export const ADS_PLATFORMS = ['google', 'microsoft', 'meta'] as const;
-export type AdsPlatform = (typeof ADS_PLATFORMS)[number];
+export { ADS_PLATFORMS, CONVERSION_STATES, type AdsPlatform, type ConversionState } from './names.ts';
 
 /** A domain's connection to one platform. `_id` = `<domainId>|<platform>`. */
 export interface AdsConnectionDoc {
@@ -26,12 +26,6 @@ export interface AdsConnectionDoc {
   /** The platform refused the credentials at the last send (expired, revoked): leads wait meanwhile. */
   broken?: { at: Date; error: string } | null;
 }
-
-/** Where a lead's conversion is with one platform: `accepted` once Google processed the request it
- * took (`sent`); `retracting` and `retracted` once a sent lead became "not a lead" (where the
- * platform can take it back). */
-export const CONVERSION_STATES = ['queued', 'sent', 'accepted', 'rejected', 'not-sent', 'retracting', 'retracted'] as const;
-export type ConversionState = (typeof CONVERSION_STATES)[number];
 
 /** One lead's conversion for one platform. `_id` = `<platform>|call:<id>` or `<platform>|form:<id>`:
  * a lead is queued once per platform, however often it becomes one. */

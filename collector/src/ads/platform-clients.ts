@@ -23,6 +23,9 @@ export interface AdsEndpoints {
 
 export const DEFAULT_ADS_ENDPOINTS: AdsEndpoints = { googleDataManager: DEFAULT_GOOGLE_DATA_MANAGER_ENDPOINT, metaGraph: DEFAULT_META_GRAPH_API_BASE, microsoftAds: DEFAULT_MICROSOFT_ADS_API_BASE, microsoftOAuthToken: DEFAULT_MICROSOFT_OAUTH_TOKEN_URL };
 
+/** Why a lead sent to Meta stays sent when it stops being one. */
+export const META_CANNOT_RETRACT = "Meta's Conversions API cannot take a sent event back";
+
 /** Leads one request of a platform carries at most. */
 export const BATCH_OF: Record<AdsPlatform, number> = { google: 2000, microsoft: 1000, meta: 1000 };
 
@@ -54,7 +57,7 @@ export class PlatformClients {
   async retract(platform: AdsPlatform, settings: Record<string, string>, secret: Record<string, unknown>, leads: LeadEvent[]): Promise<SendOutcome> {
     if (platform === 'google') return this.send(platform, settings, secret, leads.map((lead) => ({ ...lead, value: 0 })));
     if (platform === 'microsoft') return this.microsoft(settings, secret).retract(leads, new Date());
-    return failureOf(400, "Meta's Conversions API cannot take a sent event back");
+    return failureOf(400, META_CANNOT_RETRACT);
   }
 
   /** What Google made of a request it took (the others answer for each lead at once). */

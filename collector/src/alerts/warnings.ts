@@ -22,6 +22,7 @@ import type { TrackingCollections } from '../tracking/documents.ts';
 import type { OfflineCollections } from '../offline/documents.ts';
 import type { DataCollections } from '../data/documents.ts';
 import type { AdsCollections } from '../ads/documents.ts';
+import { PLATFORM_NAMES } from '../ads/names.ts';
 
 /** A moment as the domain's people write it. */
 const at = (date: Date, domain: DomainDoc) => when(date.toISOString(), { timeZone: domain.timeZone, locale: localeOf(domain.country ?? 'FR') });
@@ -118,8 +119,6 @@ export async function adsBroken(c: AdsCollections, domain: DomainDoc): Promise<F
   const facts = broken.flatMap((b): Facts => (b.broken ? [[PLATFORM_NAMES[b.platform], `refuses the credentials since ${at(b.broken.at, domain)}: ${b.broken.error}`]] : []));
   return facts.length ? facts : null;
 }
-
-const PLATFORM_NAMES = { google: 'Google Ads', microsoft: 'Microsoft Advertising', meta: 'Meta' } as const;
 
 /** Calls routed over an hour ago (and within a day) whose outcome never came, per domain: one query for all. */
 export async function callsWithoutOutcome(c: TelephonyCollections, now: Date): Promise<Map<string, number>> {

@@ -40,7 +40,9 @@ export function browserRoutes(c: DomainCollections & TrackingCollections, domain
       const phones = sitePhonesAmong(domain, req.phones ?? []);
       const display = req.display || domain.displayMode;
       const now = new Date();
+      // Ours: the tag loads its form capture (with the extra field names the owner listed) and its ads consent.
       const scripts = extraScripts(domain, req.key, await adsConnected(domain._id));
+      const extras = { ...(domain.formTracking?.enabled ? { forms: domain.formTracking.fields } : {}), ...(scripts.length ? { scripts } : {}) };
       const answer = await service.view(domain, {
         api_key: '',
         visit_id: req.visit_id,
@@ -61,7 +63,7 @@ export function browserRoutes(c: DomainCollections & TrackingCollections, domain
         // The pool ran out: its overflow number, where it has one, instead of the site's own.
         const shown = isExhausted(err) && (await showOverflow(c, domain, phones, req.type, { visitId: err.ids.visitId ?? 0, viewId: err.ids.viewId ?? 0 }, now));
         // None: the site's own numbers stay, and its forms are captured all the same.
-        if (!shown && isExhausted(err) && scripts.length) throw new TrackingFailure(err.status, err.message, err.ids, err.http, { ...(domain.formTracking?.enabled ? { forms: domain.formTracking.fields } : {}), scripts });
+        if (!shown && isExhausted(err) && scripts.length) throw new TrackingFailure(err.status, err.message, err.ids, err.http, extras);
         if (!shown) throw err;
         return { status: 'OK' as const, visitId: err.ids.visitId!, viewId: err.ids.viewId!, surtaxPhones: shown, clientData: null };
       });
@@ -73,9 +75,7 @@ export function browserRoutes(c: DomainCollections & TrackingCollections, domain
         sitePhones: domain.sitePhones.flatMap((phone) => trackerForms(phone, country)),
         expiration: domain.defaultExpiration,
         antiFlicker: domain.antiFlickerMs,
-        // Ours: the tag loads its form capture, with the extra field names the owner listed.
-        ...(domain.formTracking?.enabled ? { forms: domain.formTracking.fields } : {}),
-        ...(scripts.length ? { scripts } : {}),
+        ...extras,
       };
     }, gaIdsFromCookies),
   );

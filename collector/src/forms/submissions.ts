@@ -6,7 +6,7 @@ import { FORM_TOO_FAST_MS, type BrowserFormRequest } from '@ringtrail/shared';
 import type { IdAllocator } from '../db/ids.ts';
 import type { DomainDoc } from '../domains/documents.ts';
 import { countryOf } from '../domains/phone-numbers.ts';
-import { sourceLabel } from '../tracking/attribution.ts';
+import { braidsOf, sourceLabel } from '../tracking/attribution.ts';
 import { touchesOf } from '../tracking/touches.ts';
 import { contactOf } from './contact.ts';
 import type { People } from '../people/people.ts';
@@ -62,8 +62,7 @@ export class FormSubmissions {
       gclid: visit?.attribution.gclid ?? null,
       msclkid: visit?.attribution.msclkid ?? null,
       fbclid: visit?.attribution.fbclid ?? null,
-      ...(visit?.attribution.gbraid ? { gbraid: visit.attribution.gbraid } : {}),
-      ...(visit?.attribution.wbraid ? { wbraid: visit.attribution.wbraid } : {}),
+      ...braidsOf(visit?.attribution),
       ...(visit?.adsDenied ? { adsDenied: true as const } : {}),
       lastTouch: touches?.lastTouch ?? null,
       firstTouch: touches?.firstTouch ?? null,

@@ -1,6 +1,6 @@
 // Who led to a call, from the route it took: the visit holding the number, or the offline campaign.
 import type { CallAttribution } from './documents.ts';
-import { sourceLabel } from '../tracking/attribution.ts';
+import { braidsOf, sourceLabel } from '../tracking/attribution.ts';
 import { touchesOf } from '../tracking/touches.ts';
 import { endOfSecond, type Route } from './routing.ts';
 import type { TrackingCollections } from '../tracking/documents.ts';
@@ -47,8 +47,7 @@ export async function attributeCall(c: TrackingCollections, route: Route, at: Da
     gclid: attribution?.gclid ?? null,
     msclkid: attribution?.msclkid ?? null,
     fbclid: attribution?.fbclid ?? null,
-    ...(attribution?.gbraid ? { gbraid: attribution.gbraid } : {}),
-    ...(attribution?.wbraid ? { wbraid: attribution.wbraid } : {}),
+    ...braidsOf(attribution),
     ...(visit?.adsDenied ? { adsDenied: true } : {}),
     clientData: lease.clientData ?? null,
     callPath: path.length > 0 ? path.map((p) => p.url).join('\n') : null,

@@ -74,6 +74,11 @@ export function attribute(pageUrl: string, referrerUrl: string): Attribution {
   return { source, sourceName: utm.utm_source ?? refHost, keyword: keyword ?? null, gclid, msclkid, fbclid, ...braids, utm };
 }
 
+/** An attribution's gbraid and wbraid as a call or a form keeps them: only those it has. */
+export function braidsOf(a: Pick<Attribution, 'gbraid' | 'wbraid'> | null | undefined): Pick<Attribution, 'gbraid' | 'wbraid'> {
+  return { ...(a?.gbraid ? { gbraid: a.gbraid } : {}), ...(a?.wbraid ? { wbraid: a.wbraid } : {}) };
+}
+
 /** `organic:google.com`, `direct`...: a call's and an order's source. */
 export function sourceLabel(a: Attribution): string {
   return a.sourceName ? `${a.source}:${a.sourceName}` : a.source;

@@ -13,6 +13,7 @@ import { Failure } from './layout.tsx';
 import { routeHash, type Route } from './route.ts';
 import { VerdictSelect } from './verdict.tsx';
 import { TranscriptCard } from './transcript.tsx';
+import { ADS_PLATFORMS, PLATFORM_NAMES, type AdsPlatform } from '../../ads/names.ts';
 
 type CallPage = NonNullable<Awaited<ReturnType<typeof callPage>>>;
 
@@ -123,14 +124,14 @@ export function CallScreen({ route }: { route: Route }) {
 function AdsCard({ domain, marks }: { domain: string; marks: NonNullable<CallPage['adsConversions']> }) {
   const who = useWho();
   const clock = useClock(domain);
-  const order = Object.keys(PLATFORM_NAMES);
+  const order: readonly string[] = ADS_PLATFORMS;
   return (
     <div class="card" data-testid="ads-conversions">
       <h2>Ad platforms</h2>
       <dl class="facts">
         {[...marks].sort((a, b) => order.indexOf(a.platform) - order.indexOf(b.platform)).map((m) => (
           <>
-            <dt>{PLATFORM_NAMES[m.platform] ?? m.platform}</dt>
+            <dt>{PLATFORM_NAMES[m.platform as AdsPlatform] ?? m.platform}</dt>
             <dd>
               <span class={`status state-${m.state}`}>{m.state}</span> <span class="muted">{when(m.at, clock)}</span>
               {m.reason && <div class="muted">{m.reason}</div>}
@@ -142,8 +143,6 @@ function AdsCard({ domain, marks }: { domain: string; marks: NonNullable<CallPag
     </div>
   );
 }
-
-const PLATFORM_NAMES: Record<string, string> = { google: 'Google Ads', microsoft: 'Microsoft Advertising', meta: 'Meta' };
 
 /** The call's recording: a player that seeks by byte ranges, its length, a download; or why there is none. */
 function RecordingCard({ domain, callId, recording, transcribed, deleted }: { domain: string; callId: number; recording: NonNullable<CallRow['recording']>; transcribed: boolean; deleted: () => void }) {

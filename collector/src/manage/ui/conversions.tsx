@@ -11,11 +11,9 @@ import { Failure } from './layout.tsx';
 import { Pager } from './pager.tsx';
 import { navigate, routeHash, type Route } from './route.ts';
 import { may, useWho } from './who.ts';
+import { ADS_PLATFORMS as PLATFORMS, CONVERSION_STATES as STATES, PLATFORM_NAMES as NAMES, type AdsPlatform } from '../../ads/names.ts';
 
-type Platform = 'google' | 'microsoft' | 'meta';
-const PLATFORMS: Platform[] = ['google', 'microsoft', 'meta'];
-const NAMES: Record<Platform, string> = { google: 'Google Ads', microsoft: 'Microsoft Advertising', meta: 'Meta' };
-const STATES = ['queued', 'sent', 'accepted', 'rejected', 'not-sent', 'retracting', 'retracted'] as const;
+type Platform = AdsPlatform;
 
 interface PlatformLine {
   platform: Platform;
