@@ -36,11 +36,18 @@ export class EngineFailure extends Error {
 const SECONDS_PER_AUDIO_SECOND = 2;
 const MIN_TIMEOUT_MS = 60_000;
 
+/** The deadline of one file of `audioSeconds`, in whole milliseconds: the `openai` library refuses a
+ * timeout that is not an integer (44.426625 s of audio would give 88,853.25 ms). */
+export function transcribeDeadlineMs(audioSeconds: number, minTimeoutMs = MIN_TIMEOUT_MS): number {
+  const proportional = Number.isFinite(audioSeconds) && audioSeconds > 0 ? audioSeconds * 1000 * SECONDS_PER_AUDIO_SECOND : 0;
+  return Math.ceil(Math.max(minTimeoutMs, proportional));
+}
+
 export class EngineClient {
   private readonly client: OpenAI;
 
   constructor(readonly settings: EngineSettings) {
-    this.client = new OpenAI({ baseURL: `${settings.url.replace(/\/$/, '')}/v1`, apiKey: settings.apiKey || 'none', maxRetries: 0, timeout: settings.minTimeoutMs ?? MIN_TIMEOUT_MS });
+    this.client = new OpenAI({ baseURL: `${settings.url.replace(/\/$/, '')}/v1`, apiKey: settings.apiKey || 'none', maxRetries: 0, timeout: transcribeDeadlineMs(0, settings.minTimeoutMs) });
   }
 
   /** One file (a WAV or MP3 part under 25 MB) of `audioSeconds`, in `language` (ISO 639-1). */
@@ -55,7 +62,7 @@ export class EngineClient {
           response_format: 'verbose_json',
           timestamp_granularities: ['word', 'segment'],
         },
-        { timeout: Math.max(this.settings.minTimeoutMs ?? MIN_TIMEOUT_MS, audioSeconds * 1000 * SECONDS_PER_AUDIO_SECOND), ...(signal ? { signal } : {}) },
+        { timeout: transcribeDeadlineMs(audioSeconds, this.settings.minTimeoutMs), ...(signal ? { signal } : {}) },
       );
     } catch (err) {
       throw failureOf(err);

@@ -73,7 +73,7 @@ export class Transcriber {
     const started = Date.now();
     try {
       const heard = await hearRecording(this.recordings, { fileId: recording.fileId, size: recording.size ?? 0, contentType: recording.contentType ?? 'audio/wav' }, (file, name, seconds) => engine.transcribe(file, name, language, seconds, signal));
-      const turns = turnsOf(heard.streams);
+      const turns = turnsOf(heard.streams, language);
       const spotted = spotPhrases(turns, domain.keyPhrases ?? []);
       const transcript: TranscriptDoc = {
         _id: callId,

@@ -32,9 +32,9 @@ export function wordsOfAnswer(answer: EngineAnswer, offset: number): TimedWord[]
  * starts on one side of it in both parts, so it is kept once. */
 export const keptBetween = (words: TimedWord[], from: number, to: number) => words.filter((w) => w.start >= from && w.start < to);
 
-/** Each speaker's words (in time order, card numbers redacted), merged into turns. */
-export function turnsOf(streams: { speaker: Speaker; words: TimedWord[] }[]): Turn[] {
-  const all = streams.flatMap(({ speaker, words }) => redactCards(words).map((w) => ({ ...w, speaker })));
+/** Each speaker's words (in time order, card numbers redacted as `language` says them), merged into turns. */
+export function turnsOf(streams: { speaker: Speaker; words: TimedWord[] }[], language = 'en'): Turn[] {
+  const all = streams.flatMap(({ speaker, words }) => redactCards(words, language).map((w) => ({ ...w, speaker })));
   all.sort((a, b) => a.start - b.start || a.end - b.end);
   const turns: Turn[] = [];
   for (const w of all) {
