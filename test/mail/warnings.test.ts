@@ -122,7 +122,7 @@ describe('warnings', () => {
     expect(ended!.subject).toBe('RingTrail: the webhook of Test account works again');
   });
 
-  it('says once that transcription has been failing for over an hour, with what the engine said, and that it works again', async () => {
+  it('says once that transcription is failing after a few attempts in a row, with what the engine said, and that it works again', async () => {
     const before = inbox.messages.length;
     const longAgo = new Date(Date.now() - 2 * HOUR);
     // A call's transcript the engine has refused since two hours ago, retried later.
@@ -139,6 +139,23 @@ describe('warnings', () => {
     const [ended] = await next(before + 1, 1);
     expect(ended!.subject).toBe('RingTrail: transcription works again for Test account');
     expect(inbox.messages.length).toBe(before + 2);
+  });
+
+  it('says transcription is failing a minute after it starts, at the third failed attempt in a row, not an hour or a day later', async () => {
+    const before = inbox.messages.length;
+    const aMinuteAgo = new Date(Date.now() - 60_000);
+    await t.c.outbox.insertOne({ ...failingSince(aMinuteAgo, { _id: 'transcript_78', stream: 'transcript:78', kind: 'transcript', label: 'transcript', url: 'transcribe:engine', body: '{"callId":78}', attempts: 2 }), lastError: 'the engine answered 500: boom' });
+    await watch.tick(new Date());
+    expect(await t.c.warningStates.countDocuments({ warning: 'transcription-failing', endedAt: null })).toBe(0);
+    await t.c.outbox.updateOne({ _id: 'transcript_78' }, { $set: { attempts: 3, lastError: 'the engine answered 500: still broken' } });
+    await watch.tick(new Date());
+    const [started] = await next(before, 1);
+    expect(started!.subject).toBe('RingTrail: transcription failing for Test account');
+    expect(started!.text).toContain('Attempts failed in a row: 3');
+    expect(started!.text).toContain('The engine last said: the engine answered 500: still broken');
+    await t.c.outbox.deleteOne({ _id: 'transcript_78' });
+    await watch.tick(new Date());
+    expect((await next(before + 1, 1))[0]!.subject).toBe('RingTrail: transcription works again for Test account');
   });
 
   it('says once that an ad platform refuses the domain\'s credentials, and that it takes them again', async () => {

@@ -94,7 +94,7 @@ export class AlertMailer {
       const unsubscribeUrl = await this.m.links.issue(username, domain._id, wanted.choice, now, wanted.label);
       const body = callAlertMail({ alert, ruleName: wanted.ruleName, to: username, domain, calls, forms, publicUrl: this.m.publicUrl, unsubscribeUrl });
       const personIds = [...new Set([...calls, ...forms].flatMap((x) => (typeof x.personId === 'number' ? [x.personId] : [])))];
-      await this.m.outbox.enqueue(mailMessage(domain.accountId, MAIL_KIND_OF[alert], body, batch, personIds));
+      await this.m.outbox.enqueue(mailMessage(domain.accountId, MAIL_KIND_OF[alert], body, batch, personIds, { ...(callIds.length ? { callIds } : {}), ...(formIds.length ? { formIds } : {}) }));
       if (delivery === 'immediate') await this.m.c.alertThrottle.updateOne({ _id: `${username}|${domainId}|${kindOf(alerts[0]!)}` }, { $max: { lastSentAt: now } }, { upsert: true });
     }
     await this.m.c.pendingAlerts.deleteMany({ batch });

@@ -88,16 +88,21 @@ export async function webhookFailing(c: WebhookCollections, accountId: string, n
   ];
 }
 
-/** A transcript of the account still retried an hour after its first attempt (the engine down,
- * refusing, or too slow): how long, how many calls wait, and what the engine last said. */
+/** Failed attempts in a row of one transcript that say transcription is failing: said while it is
+ * retried (a minute or so at the outbox's back-off), not a day later when the outbox gives up. */
+export const FAILED_IN_A_ROW = 3;
+
+/** A transcript of the account that failed FAILED_IN_A_ROW attempts in a row and is retried (the
+ * engine down, refusing, or too slow): since when, how many calls wait, what the engine last said. */
 export async function transcriptionFailing(c: WebhookCollections, accountId: string, now: Date): Promise<Facts | null> {
-  const stuck = await c.outbox.findOne({ accountId, kind: 'transcript', label: 'transcript', firstAttemptAt: { $lt: new Date(now.getTime() - HOUR) } }, { sort: { firstAttemptAt: 1 }, projection: { firstAttemptAt: 1, attempts: 1 } });
+  const stuck = await c.outbox.findOne({ accountId, kind: 'transcript', label: 'transcript', attempts: { $gte: FAILED_IN_A_ROW } }, { sort: { firstAttemptAt: 1 }, projection: { firstAttemptAt: 1, attempts: 1, lastError: 1 } });
   if (!stuck) return null;
-  const [waiting, last] = await Promise.all([c.outbox.countDocuments({ accountId, kind: 'transcript', label: 'transcript' }, { limit: 10_000 }), c.deliveryLog.findOne({ messageId: stuck._id }, { sort: { attempt: -1 }, projection: { error: 1 } })]);
+  const [waiting, last] = await Promise.all([c.outbox.countDocuments({ accountId, kind: 'transcript', label: 'transcript' }, { limit: 10_000 }), stuck.lastError ? null : c.deliveryLog.findOne({ messageId: stuck._id }, { sort: { attempt: -1 }, projection: { error: 1 } })]);
   return [
-    ['Failing since', `${stuck.firstAttemptAt!.toISOString().replace('T', ' ').slice(0, 16)} UTC`],
+    ['Failing since', `${(stuck.firstAttemptAt ?? now).toISOString().replace('T', ' ').slice(0, 16)} UTC`],
+    ['Attempts failed in a row', String(stuck.attempts)],
     ['Calls waiting for a transcript', String(waiting)],
-    ['The engine last said', last?.error ?? 'nothing'],
+    ['The engine last said', stuck.lastError ?? last?.error ?? 'nothing'],
   ];
 }
 

@@ -16,8 +16,10 @@ import { verdictBody } from './verdict-routes.ts';
 import type { TrackingCollections } from '../tracking/documents.ts';
 import type { FormCollections } from '../forms/documents.ts';
 import type { DomainCollections } from '../domains/documents.ts';
+import type { WebhookCollections } from '../webhooks/documents.ts';
+import type { AdsCollections } from '../ads/documents.ts';
 
-export function formsRoutes(router: Router, c: DomainCollections & TrackingCollections & FormCollections, can: Can, writes: FormWrites): void {
+export function formsRoutes(router: Router, c: DomainCollections & TrackingCollections & FormCollections & WebhookCollections & AdsCollections, can: Can, writes: FormWrites): void {
   router.get('/domains/:domain/reports/forms', can(RULES.readCalls), async (ctx) => {
     const domain = await domainOf(c, ctx);
     const page = Number(ctx.query.page ?? 1);

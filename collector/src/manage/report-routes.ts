@@ -1,5 +1,7 @@
 // HTTP in for the back end's reports: overview, calls log (and its CSVs), number pools, agents.
 // Dates are local days of the domain (`from`, `to`, YYYY-MM-DD); the last 30 days by default.
+import type { WebhookCollections } from '../webhooks/documents.ts';
+import type { AdsCollections } from '../ads/documents.ts';
 import { Readable } from 'node:stream';
 import type Router from '@koa/router';
 import type { Context } from 'koa';
@@ -42,7 +44,7 @@ function touchModelOf(value: unknown): TouchModel {
   return value as TouchModel;
 }
 
-export function reportRoutes(router: Router, c: TeamCollections & DomainCollections & TrackingCollections & OfflineCollections & TelephonyCollections & DataCollections & ReportCollections & FormCollections & CommerceCollections & TranscriptCollections, agents: AgentService, can: Can, recordings?: { store: RecordingStore; states: RecordingStates }): void {
+export function reportRoutes(router: Router, c: TeamCollections & DomainCollections & TrackingCollections & OfflineCollections & TelephonyCollections & DataCollections & ReportCollections & FormCollections & CommerceCollections & TranscriptCollections & WebhookCollections & AdsCollections, agents: AgentService, can: Can, recordings?: { store: RecordingStore; states: RecordingStates }): void {
   /** The calls log's filters, narrowed to the calls a search by words (`q`) found, and that search. */
   const searchedFilters = async (ctx: Context, domain: DomainDoc, range: DayRange) => {
     const filters = callFilters(ctx.query, countryOf(domain));

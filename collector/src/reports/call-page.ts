@@ -1,6 +1,9 @@
 // One call as its page in the back end shows it: the calls log's row, who gave its verdict and
 // when, the match confidence in words, and what is known of the caller's visit (its pages up to the
 // call, the cart and the orders tied to it, as callStart shows them to an agent).
+import type { WebhookCollections } from '../webhooks/documents.ts';
+import type { AdsCollections } from '../ads/documents.ts';
+import { retryingJobs } from './retrying-jobs.ts';
 import type { AgentService } from '../agent/service.ts';
 import { wallClock } from '../agent/shapes.ts';
 import type { DomainDoc } from '../domains/documents.ts';
@@ -27,17 +30,19 @@ export function matchInWords(call: Pick<CallDoc, 'matchConfidence' | 'matchCandi
   }
 }
 
-export async function callPage(c: TelephonyCollections, agents: AgentService, domain: DomainDoc, callId: number) {
+export async function callPage(c: TelephonyCollections & WebhookCollections & AdsCollections, agents: AgentService, domain: DomainDoc, callId: number) {
   const call = await c.calls.findOne({ _id: callId, domainId: domain._id });
   if (!call) return null;
   // A call's start is whole seconds: a page viewed during its first second came before it.
-  const { views, currentCart, orders } = await agents.contextOf(domain, call, { until: endOfSecond(call.startedAt) });
+  const [{ views, currentCart, orders }, retrying] = await Promise.all([agents.contextOf(domain, call, { until: endOfSecond(call.startedAt) }), retryingJobs(c, 'call', [call._id], domain.timeZone)]);
   return {
     call: { ...rowOf(call, domain), verdictBy: call.verdict?.by ?? null, verdictAt: call.verdict ? wallClock(call.verdict.at, domain.timeZone) : null, matchInWords: matchInWords(call) },
     // Ours (rules/): what people and rules marked on it, oldest first, at the domain's clock.
     history: (call.history ?? []).map((h) => ({ at: wallClock(h.at, domain.timeZone), by: h.by, what: h.what })),
     // Ours (ads/): where its lead is with each ad platform, once queued for one.
     ...(call.adsConversions?.length ? { adsConversions: call.adsConversions.map(({ platform, state, at, reason }) => ({ platform, state, at: wallClock(at, domain.timeZone), ...(reason ? { reason } : {}) })) } : {}),
+    // Ours: what is being retried for it, with its last error (a transcript, a push, a mail…).
+    retrying: retrying.get(call._id) ?? [],
     currency: domain.currency,
     pages: views,
     currentCart,

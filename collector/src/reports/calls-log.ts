@@ -1,5 +1,8 @@
 // The calls log: a domain's calls of a range of local days, newest first, each with what led to it;
 // the same as CSV (the ad platforms' conversion files are conversion-files.ts).
+import type { WebhookCollections } from '../webhooks/documents.ts';
+import type { AdsCollections } from '../ads/documents.ts';
+import { retryingJobs, type RetryingJob } from './retrying-jobs.ts';
 import type { CallStatus } from '@ringtrail/shared';
 import type { CallDoc, TelephonyCollections } from '../telephony/documents.ts';
 import { verdictWord } from '../data/records.ts';
@@ -152,10 +155,10 @@ export const numbersOfCall = (domain: DomainDoc) => (call: CallDoc) => [call.tra
 /** The log counts its calls up to this many (a count reads each one): beyond, "100,000 or more". */
 export const LOG_COUNT_LIMIT = 100_000;
 
-/** One page of the log, newest first, whether there is a next one, and how many calls the filters
+/** One page of the log, newest first, each call with the jobs being retried for it (retrying-jobs.ts), whether there is a next one, and how many calls the filters
  * give in all (`total`, at most LOG_COUNT_LIMIT: `totalCapped` then). `callerBlocked`: the caller is
  * on the blocklist now (the log's block and unblock action). */
-export async function callsPage(c: TelephonyCollections, domain: DomainDoc, range: DayRange, filters: CallFilters, page: number): Promise<{ calls: (CallRow & { callerBlocked: boolean })[]; page: number; pageSize: number; hasMore: boolean; total: number; totalCapped: boolean }> {
+export async function callsPage(c: TelephonyCollections & WebhookCollections & AdsCollections, domain: DomainDoc, range: DayRange, filters: CallFilters, page: number): Promise<{ calls: (CallRow & { callerBlocked: boolean; retrying: RetryingJob[] })[]; page: number; pageSize: number; hasMore: boolean; total: number; totalCapped: boolean }> {
   const filter = filterOf(domain, range, filters);
   const [calls, total] = await Promise.all([
     c.calls.find(filter, { sort: { startedAt: -1, _id: -1 }, skip: (page - 1) * LOG_PAGE_SIZE, limit: LOG_PAGE_SIZE + 1 }).toArray(),
@@ -163,9 +166,9 @@ export async function callsPage(c: TelephonyCollections, domain: DomainDoc, rang
   ]);
   const shown = calls.slice(0, LOG_PAGE_SIZE);
   const callers = [...new Set(shown.flatMap((call) => (call.caller ? [call.caller] : [])))];
-  const blocked = await new BlockedCallers(c).blockedAmong(domain._id, callers);
+  const [blocked, retrying] = await Promise.all([new BlockedCallers(c).blockedAmong(domain._id, callers), retryingJobs(c, 'call', shown.map((call) => call._id), domain.timeZone)]);
   return {
-    calls: shown.map((call) => ({ ...rowOf(call, domain), callerBlocked: call.caller !== null && blocked.has(call.caller) })),
+    calls: shown.map((call) => ({ ...rowOf(call, domain), callerBlocked: call.caller !== null && blocked.has(call.caller), retrying: retrying.get(call._id) ?? [] })),
     page,
     pageSize: LOG_PAGE_SIZE,
     hasMore: calls.length > LOG_PAGE_SIZE,

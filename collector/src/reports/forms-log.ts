@@ -1,6 +1,9 @@
 // The back end's forms log (ours): a domain's submissions of a range, newest first, a page at a time,
 // with the count, filtered by source class, lead and spam; the same as CSV; one submission with the
 // visitor's pages; how a person's verdict on one wins over the spam signals. Knows nothing of HTTP.
+import type { WebhookCollections } from '../webhooks/documents.ts';
+import type { AdsCollections } from '../ads/documents.ts';
+import { retryingJobs, type RetryingJob } from './retrying-jobs.ts';
 import type { DomainDoc } from '../domains/documents.ts';
 import { localDaysBetween, localTime } from '../domains/time-zone.ts';
 import type { DayRange } from './day-range.ts';
@@ -66,13 +69,15 @@ function filterOf(domain: DomainDoc, range: DayRange, filters: FormFilters): Fil
   };
 }
 
-export async function formsPage(c: FormCollections, domain: DomainDoc, range: DayRange, filters: FormFilters, page: number): Promise<{ forms: FormRow[]; page: number; pageSize: number; hasMore: boolean; total: number; totalCapped: boolean }> {
+export async function formsPage(c: FormCollections & WebhookCollections & AdsCollections, domain: DomainDoc, range: DayRange, filters: FormFilters, page: number): Promise<{ forms: (FormRow & { retrying: RetryingJob[] })[]; page: number; pageSize: number; hasMore: boolean; total: number; totalCapped: boolean }> {
   const filter = filterOf(domain, range, filters);
   const [forms, total] = await Promise.all([
     c.forms.find(filter, { sort: { submittedAt: -1, _id: -1 }, skip: (page - 1) * LOG_PAGE_SIZE, limit: LOG_PAGE_SIZE + 1 }).toArray(),
     c.forms.countDocuments(filter, { limit: LOG_COUNT_LIMIT }),
   ]);
-  return { forms: forms.slice(0, LOG_PAGE_SIZE).map(rowOf), page, pageSize: LOG_PAGE_SIZE, hasMore: forms.length > LOG_PAGE_SIZE, total, totalCapped: total >= LOG_COUNT_LIMIT };
+  const shown = forms.slice(0, LOG_PAGE_SIZE);
+  const retrying = await retryingJobs(c, 'form', shown.map((f) => f._id), domain.timeZone);
+  return { forms: shown.map((f) => ({ ...rowOf(f), retrying: retrying.get(f._id) ?? [] })), page, pageSize: LOG_PAGE_SIZE, hasMore: forms.length > LOG_PAGE_SIZE, total, totalCapped: total >= LOG_COUNT_LIMIT };
 }
 
 const CSV_COLUMNS = ['Form id', 'Submitted', 'Page', 'Form', 'Source', 'Keyword', 'Campaign', 'Phone', 'E-mail', 'Fields', 'Lead', 'Spam', 'Verdict', 'gclid', 'msclkid', 'Person'];
@@ -90,9 +95,10 @@ export async function* formsCsv(c: FormCollections, domain: DomainDoc, range: Da
 }
 
 /** One submission, and the visitor's pages of its visit up to it. */
-export async function formPage(c: TrackingCollections & FormCollections, domain: DomainDoc, formId: number): Promise<(FormRow & { pages: { url: string; title: string; at: Date }[] }) | null> {
+export async function formPage(c: TrackingCollections & FormCollections & WebhookCollections & AdsCollections, domain: DomainDoc, formId: number): Promise<(FormRow & { pages: { url: string; title: string; at: Date }[]; retrying: RetryingJob[] }) | null> {
   const form = await c.forms.findOne({ _id: formId, domainId: domain._id });
   if (!form) return null;
   const views = form.visitId === null ? [] : await c.views.find({ visitId: form.visitId, createdAt: { $lte: form.submittedAt } }, { projection: { url: 1, pageTitle: 1, createdAt: 1 }, sort: { createdAt: 1 }, limit: 200 }).toArray();
-  return { ...rowOf(form), pages: views.map((v) => ({ url: v.url, title: v.pageTitle, at: v.createdAt })) };
+  const retrying = await retryingJobs(c, 'form', [form._id], domain.timeZone);
+  return { ...rowOf(form), pages: views.map((v) => ({ url: v.url, title: v.pageTitle, at: v.createdAt })), retrying: retrying.get(form._id) ?? [] };
 }

@@ -268,7 +268,7 @@ export class DeliveryWorker {
     await this.recordAttempt(m, attempt, now, result, error, outcome);
     this.onAttempt(m, outcome, error);
     if (outcome === 'retrying') {
-      await this.c.outbox.updateOne({ _id: m._id }, { $set: { attempts: attempt, firstAttemptAt, nextAttemptAt: new Date(now.getTime() + retryDelay(attempt, this.o)), ...UNCLAIMED } });
+      await this.c.outbox.updateOne({ _id: m._id }, { $set: { attempts: attempt, firstAttemptAt, lastError: error!, nextAttemptAt: new Date(now.getTime() + retryDelay(attempt, this.o)), ...UNCLAIMED } });
     } else {
       await this.c.outbox.deleteOne({ _id: m._id });
       if (abandoned) this.log.warn({ messageId: m._id, kind: m.kind, error, ...(m.kind === 'mail' ? {} : { url: m.url }) }, 'outbox message abandoned');

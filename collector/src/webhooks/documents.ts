@@ -7,7 +7,14 @@ import type { IndexPlan } from '../db/index-plan.ts';
 export const WEBHOOK_CONTENT_TYPE = 'application/x-www-form-urlencoded';
 
 /** A message as handed to the outbox (webhooks/outbox.ts); a fixed `id` makes its enqueue idempotent. */
-export type OutboxMessage = Pick<OutboxDoc, 'accountId' | 'stream' | 'kind' | 'label' | 'url' | 'contentType' | 'body' | 'signed' | 'personIds'> & { id?: string };
+export type OutboxMessage = Pick<OutboxDoc, 'accountId' | 'stream' | 'kind' | 'label' | 'url' | 'contentType' | 'body' | 'signed' | 'personIds' | 'about'> & { id?: string };
+
+/** Ours: the calls and forms a message is for (a mail of alerts is for several), so that a message
+ * being retried is shown, with its last error, where each of them is shown (webhooks/retrying.ts). */
+export interface OutboxAbout {
+  callIds?: number[];
+  formIds?: number[];
+}
 
 /** One message waiting to go out: a webhook push, an analytics event, a mail (mail/message.ts), or a
  * recording to fetch from the carrier (recordings/fetcher.ts). Deleted once delivered or given up. */
@@ -25,11 +32,14 @@ export interface OutboxDoc {
   signed: boolean;
   /** Ours: the people (people/) a mail speaks of, whose erase erases it, here and in the log. */
   personIds?: number[];
+  about?: OutboxAbout;
   createdAt: Date;
   /** Sub-millisecond enqueue time: the order of a stream's messages. */
   enqueuedAt: number;
   attempts: number;
   firstAttemptAt?: Date;
+  /** The error of its last attempt, while it is retried: said where its call or form is shown. */
+  lastError?: string;
   nextAttemptAt: Date;
   /** The worker attempting it now, until `claimedUntil` (a worker that dies loses its claim then). */
   claimedBy: string | null;
@@ -62,7 +72,8 @@ export interface DeliveryLogDoc {
 
 /** The indexes of these collections: every query of a request's path goes through one. */
 export const webhookIndexes: IndexPlan = {
-  outbox: [[{ enqueuedAt: 1 }]],
+  // The messages retried for a page of calls or forms (webhooks/retrying.ts).
+  outbox: [[{ enqueuedAt: 1 }], [{ 'about.callIds': 1 }, { sparse: true }], [{ 'about.formIds': 1 }, { sparse: true }]],
   deliveryLog: [[{ accountId: 1, at: -1 }], [{ personIds: 1 }, { sparse: true }]],
 };
 

@@ -13,6 +13,7 @@ import { Failure } from './layout.tsx';
 import { routeHash, type Route } from './route.ts';
 import { VerdictSelect } from './verdict.tsx';
 import { TranscriptCard } from './transcript.tsx';
+import { RetryingLines } from './retrying.tsx';
 import { ADS_PLATFORMS, PLATFORM_NAMES, type AdsPlatform } from '../../ads/names.ts';
 
 type CallPage = NonNullable<Awaited<ReturnType<typeof callPage>>>;
@@ -34,6 +35,12 @@ export function CallScreen({ route }: { route: Route }) {
             Call from {call.caller === 'anonymous' || call.caller === 'hidden' ? `an ${call.caller === 'hidden' ? 'undisclosed' : 'anonymous'} caller` : phone(call.caller)}
             {call.firstCall && <span class="status new-caller">new caller</span>}
           </h1>
+          {data.retrying.some((job) => job.kind !== 'transcript') && (
+            <div class="card" data-testid="retrying-jobs">
+              <h2>Being retried</h2>
+              <RetryingLines jobs={data.retrying.filter((job) => job.kind !== 'transcript')} clock={clock} />
+            </div>
+          )}
           <div class="card">
             <dl class="facts">
               <dt>When</dt>
@@ -84,7 +91,7 @@ export function CallScreen({ route }: { route: Route }) {
           <CallMarksCard path={`/domains/${encodeURIComponent(domain)}/calls/${call.callId}`} tags={call.tags} value={call.value} currency={data.currency} history={data.history} changed={reload} />
           {data.adsConversions && <AdsCard domain={domain} marks={data.adsConversions} />}
           {call.recording && <RecordingCard domain={domain} callId={call.callId} recording={call.recording} transcribed={call.transcript?.status === 'ready'} deleted={reload} />}
-          {call.transcript && <TranscriptCard domain={domain} callId={call.callId} transcript={call.transcript} />}
+          {(call.transcript || data.retrying.some((job) => job.kind === 'transcript')) && <TranscriptCard domain={domain} callId={call.callId} transcript={call.transcript} retrying={data.retrying.find((job) => job.kind === 'transcript') ?? null} clock={clock} />}
           <div class="card">
             <h2>Pages the caller saw before calling</h2>
             {data.pages.length ? (

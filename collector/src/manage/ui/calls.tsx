@@ -2,6 +2,7 @@
 import { TagChips, useAccountTags } from './call-marks.tsx';
 import { Outcome } from './outcome.tsx';
 import type { CallRow } from '../../reports/calls-log.ts';
+import type { RetryingJob } from '../../reports/retrying-jobs.ts';
 import { LEAD_CHOICES, QuerySelect, sourceChoices, SOURCES } from './query-select.tsx';
 import { api, get, withQuery } from './api.ts';
 import { count, duration, phone, STATUS_LABELS, UNATTRIBUTED, when } from './format.ts';
@@ -13,10 +14,11 @@ import { VerdictSelect } from './verdict.tsx';
 import { Pager } from './pager.tsx';
 import { may, useWho } from './who.ts';
 import { useClock } from './clock.ts';
+import { RetryingLines } from './retrying.tsx';
 
 /** The log's answer; with a search (`q`), each call's line that said it. */
 interface CallsAnswer {
-  calls: (CallRow & { callerBlocked: boolean; transcriptMatch?: { speaker: string | null; start: number; text: string } | null })[];
+  calls: (CallRow & { callerBlocked: boolean; retrying: RetryingJob[]; transcriptMatch?: { speaker: string | null; start: number; text: string } | null })[];
   hasMore: boolean;
   total: number;
   totalCapped: boolean;
@@ -131,6 +133,7 @@ export function CallsScreen({ route }: { route: Route }) {
                       </span>
                     )}
                     <div>{call.matchConfidence ? <span class={`status match-${call.matchConfidence}`} title={`How sure the visit match is: ${call.matchCandidates} visit(s) held the number before the call`}>{call.matchConfidence}</span> : <span class="muted">{call.source === 'offline' ? 'offline' : '—'}</span>}</div>
+                    <RetryingLines jobs={call.retrying} clock={clock} />
                   </td>
                   <td data-label="Duration" class="num nowrap">{duration(call.duration)}</td>
                   <td data-label="Lead">

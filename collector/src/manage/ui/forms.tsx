@@ -2,6 +2,8 @@
 // a person's verdict, pages with a count, and a link to the person's timeline.
 import { TagChips, useAccountTags } from './call-marks.tsx';
 import type { FormRow } from '../../reports/forms-log.ts';
+import type { RetryingJob } from '../../reports/retrying-jobs.ts';
+import { RetryingLines } from './retrying.tsx';
 import { get, withQuery } from './api.ts';
 import { count, UNATTRIBUTED, when } from './format.ts';
 import { useLoad } from './hooks.ts';
@@ -21,7 +23,7 @@ export function FormsScreen({ route }: { route: Route }) {
   const domain = encodeURIComponent(route.domain!);
   const page = Number(route.query.page || 1);
   const filters = { ...rangeQuery(route), source: route.query.source, lead: route.query.lead, spam: route.query.spam, tag: route.query.tag };
-  const { data, error, reload } = useLoad(() => get<{ forms: FormRow[]; hasMore: boolean; total: number; totalCapped: boolean; pageSize: number }>(withQuery(`/domains/${domain}/reports/forms`, { ...filters, page })), [route.domain, JSON.stringify(filters), page]);
+  const { data, error, reload } = useLoad(() => get<{ forms: (FormRow & { retrying: RetryingJob[] })[]; hasMore: boolean; total: number; totalCapped: boolean; pageSize: number }>(withQuery(`/domains/${domain}/reports/forms`, { ...filters, page })), [route.domain, JSON.stringify(filters), page]);
   const set = (query: Record<string, string>) => navigate({ ...route, query: { ...route.query, page: '', ...query } });
   const who = useWho();
   const tags = useAccountTags();
@@ -50,7 +52,10 @@ export function FormsScreen({ route }: { route: Route }) {
             <tbody>
               {data.forms.map((f) => (
                 <tr data-form={f.formId}>
-                  <td class="nowrap">{when(f.submittedAt as unknown as string, clock)}</td>
+                  <td class="nowrap">
+                    {when(f.submittedAt as unknown as string, clock)}
+                    <RetryingLines jobs={f.retrying} clock={clock} />
+                  </td>
                   <td>
                     {f.source ?? UNATTRIBUTED}
                     {f.tags.length > 0 && (

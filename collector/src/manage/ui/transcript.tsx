@@ -1,6 +1,9 @@
 // A call's transcript under its recording: each turn with its speaker and time, a click plays the
 // recording from there, the turns where a key phrase was heard marked with its label, the turn being
 // played shown as a caption under the player; downloads as text or WebVTT (the player's captions track).
+import type { RetryingJob } from '../../reports/retrying-jobs.ts';
+import { RetryingLine } from './retrying.tsx';
+import type { Clock } from './format.ts';
 import { useEffect, useState } from 'preact/hooks';
 import type { CallRow } from '../../reports/calls-log.ts';
 import type { SpottedPhrase, Turn } from '../../transcripts/documents.ts';
@@ -22,9 +25,10 @@ const at = (seconds: number) => `${Math.floor(seconds / 60)}:${String(Math.floor
 /** The recording's player on the page (RecordingCard). */
 const player = () => document.querySelector<HTMLAudioElement>('[data-testid="recording"] audio');
 
-export function TranscriptCard({ domain, callId, transcript }: { domain: string; callId: number; transcript: NonNullable<CallRow['transcript']> }) {
+/** `transcript`: what the call says of it (null: none yet); `retrying`: its making, failing and retried. */
+export function TranscriptCard({ domain, callId, transcript, retrying, clock }: { domain: string; callId: number; transcript: CallRow['transcript']; retrying: RetryingJob | null; clock: Clock }) {
   const path = `/domains/${encodeURIComponent(domain)}/calls/${callId}/transcript`;
-  const { data, error } = useLoad(() => (transcript.status === 'ready' ? get<TranscriptAnswer>(path) : Promise.resolve(null)), [path, transcript.status]);
+  const { data, error } = useLoad(() => (transcript?.status === 'ready' ? get<TranscriptAnswer>(path) : Promise.resolve(null)), [path, transcript?.status]);
   const [playing, setPlaying] = useState<number | null>(null);
   useEffect(() => {
     const audio = player();
@@ -42,8 +46,9 @@ export function TranscriptCard({ domain, callId, transcript }: { domain: string;
   return (
     <div class="card" data-testid="transcript">
       <h2>Transcript</h2>
-      {transcript.status === 'failed' && <p class="warn-text">{transcript.error ?? 'The transcript could not be made.'}</p>}
-      {transcript.status === 'deleted' && <p class="muted">Deleted with the recording.</p>}
+      {retrying && <RetryingLine job={retrying} clock={clock} />}
+      {transcript?.status === 'failed' && <p class="warn-text">{transcript.error ?? 'The transcript could not be made.'}</p>}
+      {transcript?.status === 'deleted' && <p class="muted">Deleted with the recording.</p>}
       {error && <p class="warn-text">{error}</p>}
       {data && (
         <>
@@ -53,10 +58,10 @@ export function TranscriptCard({ domain, callId, transcript }: { domain: string;
               {data.turns[playing]!.text}
             </p>
           )}
-          {transcript.keyPhrases.length > 0 && (
+          {transcript!.keyPhrases.length > 0 && (
             <p>
               Heard:{' '}
-              {transcript.keyPhrases.map((label) => (
+              {transcript!.keyPhrases.map((label) => (
                 <span class="status key-phrase">{label}</span>
               ))}
             </p>
