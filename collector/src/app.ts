@@ -123,7 +123,7 @@ export interface AppOptions {
   /** Where this process listens (`http://HOST:PORT`): the links' base without PUBLIC_URL (development). */
   listenUrl?: string;
   /** How often alerts are looked for, and how long a person's immediate ones gather (tests shorten them). */
-  alertTimings?: { everyMs?: number; gatherMs?: number };
+  alertTimings?: { everyMs?: number; gatherMs?: number; /** How often warnings are looked for (a minute). */ warningsEveryMs?: number };
   /** The speech-to-text engine (TRANSCRIBE_URL, or the bundled one main.ts started); absent: no transcripts. */
   transcribe?: EngineSettings;
 }
@@ -209,7 +209,7 @@ export function createApp(options: AppOptions): CollectorApp {
   if (run) {
     alertMailer?.start();
     summaries?.start();
-    warnings?.start();
+    warnings?.start(options.alertTimings?.warningsEveryMs);
   }
   const sampler = new PoolSampler(c, log);
   if (run) sampler.start(options.poolSampleMs);
