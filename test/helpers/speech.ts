@@ -48,3 +48,23 @@ export function conversationWav(lines: SpokenLine[], { channels = 2, pauseSecond
   }
   return Buffer.concat([wavHeader(data.length, channels, rate), data]);
 }
+
+/** A line said at `at` seconds into a recording. */
+export interface TimedLine extends SpokenLine {
+  at: number;
+}
+
+/** A recording exactly `seconds` long (to the frame), each line said from its time on and silence
+ * between: real call lengths (44.43 s, 5 min 3.3 s) with speech at their start, end and seams. */
+export function recordingOfLength(seconds: number, lines: TimedLine[], { channels = 2, rate = RATE }: { channels?: 1 | 2; rate?: number } = {}): Buffer {
+  const frames = Math.round(seconds * rate);
+  const data = Buffer.alloc(frames * channels * 2);
+  for (const line of lines) {
+    const samples = spoken(line.text, line.speaker === 'caller' ? 'en-us+m1' : 'en-us', rate);
+    const channel = channels === 2 && line.speaker === 'agent' ? 1 : 0;
+    const from = Math.round(line.at * rate);
+    if (from + samples.length > frames) throw new Error(`"${line.text}" at ${line.at} s does not fit in ${seconds} s`);
+    for (let i = 0; i < samples.length; i++) data.writeInt16LE(samples[i]!, ((from + i) * channels + channel) * 2);
+  }
+  return Buffer.concat([wavHeader(data.length, channels, rate), data]);
+}
