@@ -4,7 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import { passesLuhn } from '@ringtrail/shared';
 import { REDACTED, redactCards, type TimedWord } from '../../collector/src/transcripts/redact.ts';
-import { keptBetween, transcriptText, transcriptVtt, turnsOf, wordsOfAnswer } from '../../collector/src/transcripts/turns.ts';
+import { keptBetween, transcriptText, turnsOf, turnsWithTimes, wordsOfAnswer } from '../../collector/src/transcripts/turns.ts';
+import { CUE_LINES, CUE_SECONDS, LINE_CHARACTERS, transcriptVtt } from '../../collector/src/transcripts/captions.ts';
 import { labelsOf, spotPhrases } from '../../collector/src/transcripts/spotting.ts';
 import { sameWord, wordsOf } from '../../collector/src/transcripts/words.ts';
 import { keyPhrasesIn } from '../../collector/src/domains/transcription-settings.ts';
@@ -94,6 +95,47 @@ describe('turns', () => {
       { speaker: 'agent', start: 3661, end: 3662.5, text: 'eighty --> dollars' },
     ];
     expect(transcriptVtt(turns)).toBe('WEBVTT\n\n1\n00:00:00.500 --> 00:00:02.250\n<v caller>how much is it &lt;really>\n\n2\n01:01:01.000 --> 01:01:02.500\n<v agent>eighty -> dollars\n');
+  });
+});
+
+describe('captions', () => {
+  /** The cues of a WebVTT file: their times and lines. */
+  const cuesOf = (vtt: string) =>
+    vtt
+      .split('\n\n')
+      .slice(1)
+      .map((block) => {
+        const [, times, ...lines] = block.trim().split('\n');
+        const [start, end] = times!.split(' --> ').map((t) => t.split(':').reduce((s, x) => s * 60 + Number(x), 0));
+        return { start: start!, end: end!, lines: lines.map((l) => l.replace(/^<v \w+>/, '')) };
+      });
+
+  it('cut a long turn into cues of at most 7 seconds and two short lines, at its words\' times', () => {
+    // Thirty seconds of one speaker without a pause: one turn, said at an uneven pace.
+    const words = Array.from({ length: 90 }, (_, i) => ({ word: ['I', 'would', 'like', 'to', 'know', 'whether', 'the', 'appointment', 'on', 'Tuesday'][i % 10]!, start: i * 0.31 + (i % 7) * 0.01, end: i * 0.31 + 0.25 + (i % 7) * 0.01 }));
+    const { turns, wordTimes } = turnsWithTimes([{ speaker: 'caller', words }]);
+    expect(turns).toHaveLength(1);
+    const cues = cuesOf(transcriptVtt(turns, wordTimes));
+    expect(cues.length).toBeGreaterThanOrEqual(5);
+    for (const cue of cues) {
+      expect(cue.end - cue.start).toBeLessThanOrEqual(CUE_SECONDS + 0.001);
+      expect(cue.lines.length).toBeLessThanOrEqual(CUE_LINES);
+      for (const line of cue.lines) expect(line.length).toBeLessThanOrEqual(LINE_CHARACTERS);
+      // Each cue starts at a word's start and ends at a word's end.
+      expect(words.some((w) => Math.abs(w.start - cue.start) < 0.0005)).toBe(true);
+      expect(words.some((w) => Math.abs(w.end - cue.end) < 0.0005)).toBe(true);
+    }
+    // Every word once, in order; the JSON and text keep the turn whole.
+    expect(cues.flatMap((c) => c.lines.join(' ').split(' '))).toEqual(words.map((w) => w.word));
+    expect(transcriptText(turns).split('\n')).toHaveLength(1);
+  });
+
+  it('spread the words of a turn kept without their times evenly over it', () => {
+    const turn: Turn = { speaker: 'agent', start: 10, end: 30, text: Array.from({ length: 60 }, (_, i) => `word${i}`).join(' ') };
+    const cues = cuesOf(transcriptVtt([turn]));
+    expect(cues[0]!.start).toBe(10);
+    expect(cues.at(-1)!.end).toBe(30);
+    for (const cue of cues) expect(cue.end - cue.start).toBeLessThanOrEqual(CUE_SECONDS + 0.001);
   });
 });
 

@@ -35,6 +35,9 @@ export interface TranscriptDoc {
   /** The call's start: the search looks within the period shown. */
   startedAt: Date;
   turns: Turn[];
+  /** Ours: each turn's words' times, `[start, end, start, end, …]`, to cut its captions at words
+   * (captions.ts); absent on transcripts made before they were kept. */
+  wordTimes?: number[][];
   spotted: SpottedPhrase[];
   /** The turns as the data API shows them, one a line: `caller: …`, `agent: …` (mono: the words alone). */
   text: string;

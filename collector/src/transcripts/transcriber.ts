@@ -15,7 +15,7 @@ import { EngineFailure, type EngineClient } from './engine-client.ts';
 import { hearRecording, type RecordingReader } from './recording-parts.ts';
 import { labelsOf, spotPhrases } from './spotting.ts';
 import type { TranscriptStore } from './transcript-store.ts';
-import { transcriptText, turnsOf } from './turns.ts';
+import { transcriptText, turnsWithTimes } from './turns.ts';
 import { UnreadableAudio } from './wav.ts';
 
 export const TRANSCRIPT_JOB = 'transcript';
@@ -73,13 +73,14 @@ export class Transcriber {
     const started = Date.now();
     try {
       const heard = await hearRecording(this.recordings, { fileId: recording.fileId, size: recording.size ?? 0, contentType: recording.contentType ?? 'audio/wav' }, (file, name, seconds) => engine.transcribe(file, name, language, seconds, signal));
-      const turns = turnsOf(heard.streams, language);
+      const { turns, wordTimes } = turnsWithTimes(heard.streams, language);
       const spotted = spotPhrases(turns, domain.keyPhrases ?? []);
       const transcript: TranscriptDoc = {
         _id: callId,
         domainId: call.domainId,
         startedAt: call.startedAt,
         turns,
+        wordTimes,
         spotted,
         text: transcriptText(turns),
         language,

@@ -32,33 +32,30 @@ export function wordsOfAnswer(answer: EngineAnswer, offset: number): TimedWord[]
  * starts on one side of it in both parts, so it is kept once. */
 export const keptBetween = (words: TimedWord[], from: number, to: number) => words.filter((w) => w.start >= from && w.start < to);
 
-/** Each speaker's words (in time order, card numbers redacted as `language` says them), merged into turns. */
-export function turnsOf(streams: { speaker: Speaker; words: TimedWord[] }[], language = 'en'): Turn[] {
+/** Each speaker's words (in time order, card numbers redacted as `language` says them), merged into
+ * turns; `wordTimes[i]` holds turn i's words' times, `[start, end, start, end, …]`, for its captions. */
+export function turnsWithTimes(streams: { speaker: Speaker; words: TimedWord[] }[], language = 'en'): { turns: Turn[]; wordTimes: number[][] } {
   const all = streams.flatMap(({ speaker, words }) => redactCards(words, language).map((w) => ({ ...w, speaker })));
   all.sort((a, b) => a.start - b.start || a.end - b.end);
   const turns: Turn[] = [];
+  const wordTimes: number[][] = [];
   for (const w of all) {
     const last = turns.at(-1);
     if (last && last.speaker === w.speaker && w.start - last.end <= TURN_PAUSE_SECONDS && w.end - last.start <= TURN_MAX_SECONDS) {
       last.text += ` ${w.word}`;
       last.end = Math.max(last.end, w.end);
-    } else turns.push({ speaker: w.speaker, start: w.start, end: w.end, text: w.word });
+      wordTimes.at(-1)!.push(w.start, w.end);
+    } else {
+      turns.push({ speaker: w.speaker, start: w.start, end: w.end, text: w.word });
+      wordTimes.push([w.start, w.end]);
+    }
   }
-  return turns;
+  return { turns, wordTimes };
 }
+
+/** The turns alone (turnsWithTimes). */
+export const turnsOf = (streams: { speaker: Speaker; words: TimedWord[] }[], language = 'en'): Turn[] => turnsWithTimes(streams, language).turns;
 
 /** The turns as text, one a line: `caller: …`, `agent: …`, or the words alone when no speaker is known. */
 export const transcriptText = (turns: Turn[]) => turns.map((t) => (t.speaker ? `${t.speaker}: ${t.text}` : t.text)).join('\n');
 
-/** `HH:MM:SS.mmm`, as WebVTT writes times. */
-function vttTime(seconds: number): string {
-  const ms = Math.round(seconds * 1000);
-  const pad = (n: number, w = 2) => String(n).padStart(w, '0');
-  return `${pad(Math.floor(ms / 3_600_000))}:${pad(Math.floor(ms / 60_000) % 60)}:${pad(Math.floor(ms / 1000) % 60)}.${pad(ms % 1000, 3)}`;
-}
-
-/** The turns as WebVTT captions, each cue voiced by its speaker (`<v caller>`). */
-export function transcriptVtt(turns: Turn[]): string {
-  const cues = turns.map((t, i) => `${i + 1}\n${vttTime(t.start)} --> ${vttTime(Math.max(t.end, t.start + 0.001))}\n${t.speaker ? `<v ${t.speaker}>` : ''}${t.text.replace(/-->/g, '->').replace(/[<&]/g, (c) => (c === '<' ? '&lt;' : '&amp;'))}`);
-  return `WEBVTT\n\n${cues.join('\n\n')}\n`;
-}
