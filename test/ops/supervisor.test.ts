@@ -79,7 +79,8 @@ describe('npm start: the supervisor', () => {
     started.child.kill('SIGTERM');
     expect(await exitOf(started.child)).toBe(0);
     await until(() => !alive(second), 'the collector to stop');
-    expect(await answers(publishedDatabase(dataDir)?.uri ?? 'mongodb://127.0.0.1:1/')).toBe(false);
+    // Its database stops with it: waited for, as it may still be closing its files when the supervisor exits.
+    await until(async () => !(await answers(publishedDatabase(dataDir)?.uri ?? 'mongodb://127.0.0.1:1/')), 'the embedded database to stop');
   }, 180_000);
 
   it('exits 1 after 5 crashes within 5 minutes, so that a restart policy takes over', async () => {
