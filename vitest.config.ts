@@ -8,6 +8,10 @@ export default defineConfig({
     hookTimeout: 60_000,
     // Two cores: two workers keep the shared database busy without starving it.
     maxWorkers: 2,
+    // Each worker keeps the modules it imported between files: every file imported the whole collector
+    // anew (271 s of imports in a run); without isolation, 804 tests in 393 s instead of 599 s, all green.
+    // Every file makes its own database and collector, so no state is shared through a module.
+    isolate: false,
     // expect.poll waits for a condition: its deadline is only there to fail a test that never gets
     // there, so it is generous (vitest's own 1 s is shorter than a busy machine's pauses).
     expect: { poll: { timeout: 15_000 } },
