@@ -33,7 +33,7 @@ export function jobName(m: Pick<OutboxDoc, 'kind' | 'label'>): string {
   return m.label;
 }
 
-const PROJECTION = { kind: 1, label: 1, about: 1, attempts: 1, firstAttemptAt: 1, lastError: 1 } as const;
+const PROJECTION = { kind: 1, label: 1, about: 1, attempts: 1, firstAttemptAt: 1, createdAt: 1, lastError: 1 } as const;
 
 /** The jobs being retried for each of `ids` (calls or forms of a domain in `timeZone`), oldest failure first. */
 export async function retryingJobs(c: WebhookCollections & AdsCollections, kind: 'call' | 'form', ids: number[], timeZone: string): Promise<Map<number, RetryingJob[]>> {

@@ -23,6 +23,9 @@ export function CallScreen({ route }: { route: Route }) {
   const { data, error, reload } = useLoad(() => get<CallPage>(`/domains/${encodeURIComponent(domain)}/calls/${encodeURIComponent(route.query.id ?? '')}`), [domain, route.query.id]);
   const call = data?.call;
   const clock = useClock(domain);
+  // A transcript being retried is said in its own card; the other jobs in one of theirs.
+  const transcriptJob = data?.retrying.find((job) => job.kind === 'transcript') ?? null;
+  const otherJobs = data?.retrying.filter((job) => job.kind !== 'transcript') ?? [];
   return (
     <section class="call-page">
       <p>
@@ -35,10 +38,10 @@ export function CallScreen({ route }: { route: Route }) {
             Call from {call.caller === 'anonymous' || call.caller === 'hidden' ? `an ${call.caller === 'hidden' ? 'undisclosed' : 'anonymous'} caller` : phone(call.caller)}
             {call.firstCall && <span class="status new-caller">new caller</span>}
           </h1>
-          {data.retrying.some((job) => job.kind !== 'transcript') && (
+          {otherJobs.length > 0 && (
             <div class="card" data-testid="retrying-jobs">
               <h2>Being retried</h2>
-              <RetryingLines jobs={data.retrying.filter((job) => job.kind !== 'transcript')} clock={clock} />
+              <RetryingLines jobs={otherJobs} clock={clock} />
             </div>
           )}
           <div class="card">
@@ -91,7 +94,7 @@ export function CallScreen({ route }: { route: Route }) {
           <CallMarksCard path={`/domains/${encodeURIComponent(domain)}/calls/${call.callId}`} tags={call.tags} value={call.value} currency={data.currency} history={data.history} changed={reload} />
           {data.adsConversions && <AdsCard domain={domain} marks={data.adsConversions} />}
           {call.recording && <RecordingCard domain={domain} callId={call.callId} recording={call.recording} transcribed={call.transcript?.status === 'ready'} deleted={reload} />}
-          {(call.transcript || data.retrying.some((job) => job.kind === 'transcript')) && <TranscriptCard domain={domain} callId={call.callId} transcript={call.transcript} retrying={data.retrying.find((job) => job.kind === 'transcript') ?? null} clock={clock} />}
+          {(call.transcript || transcriptJob) && <TranscriptCard domain={domain} callId={call.callId} transcript={call.transcript} retrying={transcriptJob} clock={clock} />}
           <div class="card">
             <h2>Pages the caller saw before calling</h2>
             {data.pages.length ? (
