@@ -1,4 +1,5 @@
-// `npm test`: every step in turn, each with its own output, then one closing line that adds them up,
+// `npm test`: every step, each with its own output (the typecheck and the lint run beside the
+// time-boxed fuzzing, their output printed after it), then one closing line that adds them up,
 // `N passed, M failed` (`, K skipped` when any was), alone and last. What counts as one:
 // - typecheck: 1 check (tsc over the whole tree);
 // - vitest: each test;
@@ -42,27 +43,48 @@ const STEPS: Step[] = [
   { name: 'fuzzing', command: [bin('tsx'), 'test/fuzz/schemathesis.ts'], counts: () => readStepResult('fuzzing') },
 ];
 
-function run(command: string[]): Promise<number> {
+/** Runs a step's command; `quiet` keeps its output to print later (a step run beside another). */
+function run(command: string[], quiet = false): Promise<{ exit: number; output: string }> {
   return new Promise((resolve) => {
-    const child = spawn(command[0]!, command.slice(1), { stdio: 'inherit' });
-    child.on('error', () => resolve(127));
-    child.on('exit', (code, signal) => resolve(code ?? (signal ? 128 : 1)));
+    let output = '';
+    const child = spawn(command[0]!, command.slice(1), { stdio: quiet ? ['ignore', 'pipe', 'pipe'] : 'inherit' });
+    child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.on('error', () => resolve({ exit: 127, output }));
+    child.on('exit', (code, signal) => resolve({ exit: code ?? (signal ? 128 : 1), output }));
   });
+}
+
+/** The steps, each with its exit and output (null: printed as it ran) and seconds. */
+async function runStep(step: Step, quiet = false): Promise<{ step: Step; exit: number; output: string | null; seconds: number }> {
+  clearStepResult(step.name);
+  if (step.name === 'vitest') rmSync(VITEST_JSON, { force: true });
+  const started = performance.now();
+  if (!quiet) console.log(`\n=== ${step.name} ===`);
+  const { exit, output } = await run(step.command, quiet);
+  return { step, exit, output: quiet ? output : null, seconds: (performance.now() - started) / 1000 };
+}
+
+const byName = (name: string) => STEPS.find((s) => s.name === name)!;
+// The fuzzing step runs for a fixed time (FUZZ_SECONDS), whatever else the machine does: the
+// typecheck and the lint run beside it instead of before the tests, taking none of the suite's time.
+const vitest = await runStep(byName('vitest'));
+const beside = Promise.all([runStep(byName('typecheck'), true), runStep(byName('container-lint'), true)]);
+const results = [vitest, await runStep(byName('fuzzing')), ...(await beside)];
+for (const { step, output } of results) {
+  if (output !== null) console.log(`\n=== ${step.name} (run beside the fuzzing) ===\n${output.trimEnd()}`);
 }
 
 const total: Counts = { passed: 0, failed: 0, skipped: 0 };
 const lines: string[] = [];
-for (const step of STEPS) {
-  clearStepResult(step.name);
-  rmSync(VITEST_JSON, { force: true });
-  console.log(`\n=== ${step.name} ===`);
-  const exit = await run(step.command);
+for (const { step, exit, seconds } of STEPS.map((s) => results.find((r) => r.step === s)!)) {
   const counts = step.counts(exit) ?? { passed: 0, failed: 0, skipped: 0 };
   // Exited non-zero, yet counted no failure: something failed outside the counted tests (a crash, a setup error).
   if (exit !== 0 && counts.failed === 0) counts.failed = 1;
   total.passed += counts.passed;
   total.failed += counts.failed;
   total.skipped += counts.skipped;
+  console.log(`${step.name} took ${Math.round(seconds)} s`);
   lines.push(`${step.name}: ${counts.passed} passed, ${counts.failed} failed${counts.skipped ? `, ${counts.skipped} skipped` : ''}${exit !== 0 ? ` (exit ${exit})` : ''}`);
 }
 
