@@ -1,0 +1,135 @@
+// A call flow as a person writes it (`POST/PUT …/flows`, the fixture's `callFlows`): named steps,
+// each of one kind, pointing at the next steps by their names; `start` is the first. Checked field
+// by field here (zod), then as a whole in flow-checks.ts (every step named exists and is reached,
+// no loop, at most MAX_DEPTH steps on any way through). Numbers are read in the domain's country.
+import { HH_MM, WEEK_DAYS } from '@ringtrail/shared';
+import { z } from 'zod';
+import { phoneIn } from '../domains/settings.ts';
+
+export const MAX_STEPS = 50;
+export const MAX_DEPTH = 10;
+export const MAX_TARGETS = 20;
+export const RING_SECONDS = { min: 5, max: 120, default: 20 } as const;
+export const MENU_KEYS = ['0', '1', '2', '3', '4', '5', '6', '7', '8', '9', '*', '#'] as const;
+export const RING_STRATEGIES = ['simultaneous', 'sequential', 'round-robin'] as const;
+export const STEP_KINDS = ['schedule', 'menu', 'ring', 'route', 'voicemail', 'forward', 'say', 'hangup'] as const;
+
+export const stepName = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,39}$/, 'must be 1 to 40 letters, digits, dashes or underscores, starting with a letter or digit');
+const label = z.string().trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters');
+const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a day, YYYY-MM-DD');
+
+/** What a caller hears: a text read in the domain's language, or an uploaded audio file (GridFS). */
+export const prompt = z
+  .object({
+    text: z.string().trim().min(1, 'must not be empty').max(1000, 'must be at most 1000 characters').optional(),
+    audio: z.string().regex(/^[a-f0-9]{24}$/, 'must be the id of an uploaded audio file').optional(),
+  })
+  .strict()
+  .refine((p) => (p.text === undefined) !== (p.audio === undefined), 'needs a text or an audio file (one of them)');
+
+const range = z
+  .object({ from: z.string().regex(HH_MM, 'must be HH:MM'), to: z.string().regex(HH_MM, 'must be HH:MM') })
+  .strict()
+  .refine((r) => r.from < r.to, { message: 'must end after it starts', path: ['to'] });
+
+const week = z.object(Object.fromEntries(WEEK_DAYS.map((d) => [d, z.array(range).max(4, 'at most 4 ranges a day').default([])])) as Record<(typeof WEEK_DAYS)[number], z.ZodDefault<z.ZodArray<typeof range>>>).strict();
+
+const schedule = z
+  .object({
+    kind: z.literal('schedule'),
+    /** Opening hours per weekday, in the domain's time zone; a day without ranges is closed. */
+    week,
+    /** Days closed whatever the week says: single dates, and named closures over several days. */
+    holidays: z.array(z.object({ from: day, to: day.optional(), name: label.optional() }).strict().refine((h) => !h.to || h.from <= h.to, { message: 'must not end before it starts', path: ['to'] })).max(100, 'at most 100 holidays').default([]),
+    open: stepName,
+    closed: stepName,
+  })
+  .strict();
+
+const menu = z
+  .object({
+    kind: z.literal('menu'),
+    prompt,
+    options: z
+      .array(z.object({ key: z.enum(MENU_KEYS, { error: 'must be a key of the keypad: 0 to 9, * or #' }), label, word: z.string().trim().min(1).max(40, 'must be at most 40 characters').optional(), next: stepName }).strict())
+      .min(1, 'needs an option')
+      .max(12, 'at most 12 options'),
+    /** Seconds the caller has to press a key. */
+    timeoutSeconds: z.number().int('must be whole seconds').min(1, 'must be 1 to 30 seconds').max(30, 'must be 1 to 30 seconds').default(5),
+    /** How many times the prompt is played again after no key or a key of no option, before `default`. */
+    repeats: z.number().int().min(0, 'must be 0 to 5').max(5, 'must be 0 to 5').default(2),
+    /** Said before the prompt is played again after a key of no option. */
+    invalidText: z.string().trim().min(1).max(300, 'must be at most 300 characters').optional(),
+    default: stepName,
+  })
+  .strict();
+
+const ringTargetIn = (country: string) =>
+  z.union([
+    z.object({ member: z.string().trim().toLowerCase().min(1, 'must name a member').max(254), weight: z.number().int().min(1, 'must be 1 to 100').max(100, 'must be 1 to 100').default(1) }).strict(),
+    z.object({ number: phoneIn(country), name: label.optional(), weight: z.number().int().min(1, 'must be 1 to 100').max(100, 'must be 1 to 100').default(1) }).strict(),
+  ], { error: 'must be {member} (a member of the account) or {number}' });
+
+const ringIn = (country: string) =>
+  z
+    .object({
+      kind: z.literal('ring'),
+      targets: z.array(ringTargetIn(country)).min(1, 'needs a target').max(MAX_TARGETS, `at most ${MAX_TARGETS} targets`),
+      strategy: z.enum(RING_STRATEGIES, { error: `must be one of ${RING_STRATEGIES.join(', ')}` }),
+      /** Seconds each target rings (all of them at once with `simultaneous`). */
+      ringSeconds: z.number().int('must be whole seconds').min(RING_SECONDS.min, `must be ${RING_SECONDS.min} to ${RING_SECONDS.max} seconds`).max(RING_SECONDS.max, `must be ${RING_SECONDS.min} to ${RING_SECONDS.max} seconds`).default(RING_SECONDS.default),
+      /** A caller who called before rings first whoever last answered them, within these days. */
+      stickyDays: z.number().int().min(1, 'must be 1 to 365 days').max(365, 'must be 1 to 365 days').optional(),
+      noAnswer: stepName,
+    })
+    .strict();
+
+const routeWhen = z
+  .object({
+    callerCountry: z.string().regex(/^[A-Za-z]{2}$/, 'must be a two-letter country code').transform((v) => v.toUpperCase()).optional(),
+    callerArea: z.string().regex(/^\d{1,8}$/, 'must be 1 to 8 digits of the national number').optional(),
+    caller: z.enum(['first-time', 'returning'], { error: 'must be first-time or returning' }).optional(),
+    blocked: z.boolean({ error: 'must be true or false' }).optional(),
+    sourceClass: z.string().trim().toLowerCase().min(1).max(40).optional(),
+    campaign: z.string().trim().toLowerCase().min(1).max(200).optional(),
+  })
+  .strict()
+  .refine((w) => Object.keys(w).length > 0, 'needs a condition');
+
+const route = z
+  .object({
+    kind: z.literal('route'),
+    branches: z.array(z.object({ when: routeWhen, next: stepName }).strict()).min(1, 'needs a branch').max(20, 'at most 20 branches'),
+    default: stepName,
+  })
+  .strict();
+
+const voicemail = z
+  .object({
+    kind: z.literal('voicemail'),
+    /** Absent: a greeting in the domain's language. */
+    greeting: prompt.optional(),
+    maxSeconds: z.number().int().min(5, 'must be 5 to 300 seconds').max(300, 'must be 5 to 300 seconds').default(120),
+  })
+  .strict();
+
+/** Today's behaviour: the number's destination (or `number`), the domain's no-answer redirect, whisper and recording. */
+const forwardIn = (country: string) => z.object({ kind: z.literal('forward'), number: phoneIn(country).optional() }).strict();
+const say = z.object({ kind: z.literal('say'), prompt, next: stepName.optional() }).strict();
+const hangup = z.object({ kind: z.literal('hangup') }).strict();
+
+export const stepIn = (country: string) =>
+  z.discriminatedUnion('kind', [schedule, menu, ringIn(country), route, voicemail, forwardIn(country), say, hangup], { error: `must be a step of a known kind: ${STEP_KINDS.join(', ')}` });
+
+export const flowBodyIn = (country: string) =>
+  z
+    .object({
+      name: label,
+      start: stepName,
+      steps: z.record(stepName, stepIn(country)).refine((steps) => Object.keys(steps).length <= MAX_STEPS, `at most ${MAX_STEPS} steps`),
+    })
+    .strict();
+
+export type FlowBody = z.infer<ReturnType<typeof flowBodyIn>>;
+export type FlowStep = FlowBody['steps'][string];
+export type StepKind = FlowStep['kind'];
