@@ -10,6 +10,7 @@ import { alertCollections, alertIndexes, type AlertCollections } from '../alerts
 import { commerceCollections, commerceIndexes, type CommerceCollections } from '../commerce/documents.ts';
 import { dataCollections, type DataCollections } from '../data/documents.ts';
 import { domainCollections, domainIndexes, type DomainCollections } from '../domains/documents.ts';
+import { flowCollections, flowIndexes, type FlowCollections } from '../flows/documents.ts';
 import { formCollections, formIndexes, type FormCollections } from '../forms/documents.ts';
 import { rateLimitCollections, rateLimitIndexes, type RateLimitCollections } from '../http/documents.ts';
 import { offlineCollections, offlineIndexes, type OfflineCollections } from '../offline/documents.ts';
@@ -39,7 +40,8 @@ export type AllCollections = IdCollections &
   AlertCollections &
   TranscriptCollections &
   RuleCollections &
-  AdsCollections;
+  AdsCollections &
+  FlowCollections;
 
 export function allCollections(db: Db): AllCollections {
   return {
@@ -61,10 +63,11 @@ export function allCollections(db: Db): AllCollections {
     ...transcriptCollections(db),
     ...ruleCollections(db),
     ...adsCollections(db),
+    ...flowCollections(db),
   };
 }
 
-const INDEX_PLANS = [peopleIndexes, formIndexes, teamIndexes, domainIndexes, trackingIndexes, offlineIndexes, telephonyIndexes, commerceIndexes, agentIndexes, webhookIndexes, rateLimitIndexes, alertIndexes, transcriptIndexes, ruleIndexes, adsIndexes];
+const INDEX_PLANS = [peopleIndexes, formIndexes, teamIndexes, domainIndexes, trackingIndexes, offlineIndexes, telephonyIndexes, commerceIndexes, agentIndexes, webhookIndexes, rateLimitIndexes, alertIndexes, transcriptIndexes, ruleIndexes, adsIndexes, flowIndexes];
 
 /** Every family's indexes; idempotent, run at every start. Every query of a request's path goes through one of these. */
 export async function ensureIndexes(c: AllCollections): Promise<void> {
