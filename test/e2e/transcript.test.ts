@@ -134,9 +134,12 @@ describe('a recorded call, transcribed by the bundled engine', () => {
     await third.getByRole('button', { name: /^\d+:\d\d$/ }).click();
     const audio = page.getByTestId('recording').locator('audio');
     await expect.poll(() => audio.evaluate((a: HTMLAudioElement) => a.currentTime), { timeout: 10_000 }).toBeGreaterThanOrEqual(start - 0.01);
-    // The player has the captions track, and the turn playing is shown as a caption.
+    // The player has the captions track, and the cue playing is shown as a caption: at most two lines
+    // of 42 characters, not the whole turn (this one is 65 characters long).
     expect(await audio.locator('track[kind="captions"]').count()).toBe(1);
-    await page.getByTestId('caption').waitFor();
+    const captionLines = () => page.getByTestId('caption').evaluate((el) => el.innerHTML.replace(/<strong>.*?<\/strong>/, '').split('<br>').map((line) => line.trim()));
+    await expect.poll(async () => (await captionLines()).every((line) => line.length > 0 && line.length <= 42)).toBe(true);
+    expect((await captionLines()).length).toBeLessThanOrEqual(2);
     await audio.evaluate((a: HTMLAudioElement) => a.pause());
     await page.screenshot({ path: path.join(ARTIFACTS, 'transcript-call-page.png'), fullPage: true });
 

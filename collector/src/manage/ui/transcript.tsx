@@ -1,6 +1,7 @@
 // A call's transcript under its recording: each turn with its speaker and time, a click plays the
 // recording from there, the turns where a key phrase was heard marked with its label, the turn being
-// played shown as a caption under the player; downloads as text or WebVTT (the player's captions track).
+// played shown as a caption under the player (the captions track's cue playing, caption-sized, else
+// the turn); downloads as text or WebVTT (the player's captions track).
 import type { RetryingJob } from '../../reports/retrying-jobs.ts';
 import { RetryingLine } from './retrying.tsx';
 import type { Clock } from './format.ts';
@@ -19,6 +20,18 @@ interface TranscriptAnswer {
   demo?: true;
 }
 
+interface Caption {
+  speaker: string | null;
+  lines: string[];
+}
+
+/** A WebVTT cue's text as captions.ts writes it: `<v caller>` then its lines, `<` and `&` escaped. */
+function captionOf(text: string): Caption {
+  const voice = /^<v ([^>]+)>/.exec(text);
+  const body = voice ? text.slice(voice[0].length) : text;
+  return { speaker: voice?.[1] ?? null, lines: body.split('\n').map((line) => line.replace(/&lt;/g, '<').replace(/&amp;/g, '&')) };
+}
+
 /** `12:05`: a turn's time from the recording's start. */
 const at = (seconds: number) => `${Math.floor(seconds / 60)}:${String(Math.floor(seconds % 60)).padStart(2, '0')}`;
 
@@ -30,12 +43,19 @@ export function TranscriptCard({ domain, callId, transcript, retrying, clock }: 
   const path = `/domains/${encodeURIComponent(domain)}/calls/${callId}/transcript`;
   const { data, error } = useLoad(() => (transcript?.status === 'ready' ? get<TranscriptAnswer>(path) : Promise.resolve(null)), [path, transcript?.status]);
   const [playing, setPlaying] = useState<number | null>(null);
+  const [cue, setCue] = useState<Caption | null>(null);
   useEffect(() => {
     const audio = player();
     if (!audio || !data) return;
     const follow = () => setPlaying(data.turns.findIndex((t) => audio.currentTime >= t.start && audio.currentTime <= t.end + 0.3));
     audio.addEventListener('timeupdate', follow);
-    return () => audio.removeEventListener('timeupdate', follow);
+    const track = audio.textTracks[0];
+    const onCue = () => setCue(track?.activeCues?.length ? captionOf((track.activeCues[0] as VTTCue).text) : null);
+    track?.addEventListener('cuechange', onCue);
+    return () => {
+      audio.removeEventListener('timeupdate', follow);
+      track?.removeEventListener('cuechange', onCue);
+    };
   }, [data]);
   const playFrom = (turn: Turn) => {
     const audio = player();
@@ -52,12 +72,22 @@ export function TranscriptCard({ domain, callId, transcript, retrying, clock }: 
       {error && <p class="warn-text">{error}</p>}
       {data && (
         <>
-          {playing !== null && playing >= 0 && data.turns[playing] && (
-            <p class="caption" data-testid="caption">
-              {data.turns[playing]!.speaker && <strong>{data.turns[playing]!.speaker}: </strong>}
-              {data.turns[playing]!.text}
-            </p>
-          )}
+          {(() => {
+            const shown = cue ?? (playing !== null && playing >= 0 && data.turns[playing] ? { speaker: data.turns[playing]!.speaker, lines: [data.turns[playing]!.text] } : null);
+            return (
+              shown && (
+                <p class="caption" data-testid="caption">
+                  {shown.speaker && <strong>{shown.speaker}: </strong>}
+                  {shown.lines.map((line, i) => (
+                    <>
+                      {i > 0 && <br />}
+                      {line}
+                    </>
+                  ))}
+                </p>
+              )
+            );
+          })()}
           {transcript!.keyPhrases.length > 0 && (
             <p>
               Heard:{' '}
