@@ -1,5 +1,6 @@
 // A collector for the benchmarks: the embedded SecantusDB (or MONGODB_URI), a fresh database seeded
 // with `fixture`, the app on a free loopback port.
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -69,4 +70,31 @@ export async function startBenchCollector(fixture: unknown, label: string, appOp
     },
   };
   return bench;
+}
+
+/** `npm start`'s collector in a process of its own on the bench's database (MONGODB_URI), as a user
+ * runs it: the requests timed from this process do not share its event loop. */
+export function startCollectorProcess(bench: BenchCollector): Promise<{ base: string; stop(): Promise<void> }> {
+  const env = { ...process.env, MONGODB_URI: bench.uri, MONGODB_DB: bench.db.databaseName, PORT: '0', LOG_LEVEL: 'warn', DEMO: 'false', DEMO_HISTORY_DAYS: '0' };
+  const child = spawn(process.execPath, ['--import', 'tsx', 'collector/src/main.ts'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  return new Promise((resolve, reject) => {
+    const onData = (chunk: Buffer) => {
+      out += chunk.toString();
+      const base = /collector on (http:\/\/\S+)/.exec(out)?.[1];
+      if (base && out.includes('Back end:')) {
+        resolve({
+          base,
+          stop: () =>
+            new Promise((done) => {
+              child.once('exit', () => done());
+              child.kill('SIGTERM');
+            }),
+        });
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`the collector exited with ${code}:\n${out}`)));
+  });
 }

@@ -8,16 +8,18 @@
 import http from 'node:http';
 import { CallSummaries } from '../../collector/src/house/call-summaries.ts';
 import { ensureIndexes } from '../../collector/src/house/all-collections.ts';
+import { UP_TO_DATE } from '../../collector/src/house/migrations.ts';
 import type { CallDoc } from '../../collector/src/telephony/documents.ts';
 import type { Touch } from '../../collector/src/tracking/touches.ts';
 import { startOfLocalDay } from '../../collector/src/domains/time-zone.ts';
-import { databaseLabel, startBenchCollector } from './bench-collector.ts';
+import { databaseLabel, startBenchCollector, startCollectorProcess } from './bench-collector.ts';
 import { BENCH_PEOPLE, benchCallerOf, benchPersonOf, seedPeople, timeCallerLookups } from './callers.ts';
+import { transcribeCalls } from './transcribed-page.ts';
 import { benchCampaign, benchKeyword, benchLandingUrl, BENCH_SOURCES, seedTrafficCounters, timeOverview } from './overview.ts';
 
 const CALLS = Number(process.env.BENCH_CALLS ?? 1_000_000);
 const BATCH = 5000;
-/** Each request is timed this many times over HTTP; the median is printed, and the first (cold) one. */
+/** The overview and the caller lookups are timed this many times over HTTP: the median is printed, and the first (cold) one. */
 const RUNS = 5;
 const YEAR_START = Date.UTC(2025, 0, 1);
 const YEAR_MS = 365 * 86_400_000;
@@ -73,6 +75,22 @@ function call(i: number): CallDoc {
     lastTouch: source ? benchTouch(i, source, keyword, benchCampaign(i), startedAt) : null,
     firstTouch: source && i % 3 === 0 ? benchTouch(i, 'paid:google', `keyword ${i % 300}`, `campaign ${i % 40}`, startedAt) : source ? benchTouch(i, source, keyword, benchCampaign(i), startedAt) : null,
     lastNonDirect: source ? benchTouch(i, source, keyword, benchCampaign(i), startedAt) : null,
+    // What the domain's rules and people mark (rules/, ads/): the lead rule's answered 30 s, a tag on
+    // a quarter of the calls, a value on a tenth of the leads, and paid leads sent to Google Ads.
+    ...benchMarks(i, source, startedAt),
+  };
+}
+
+function benchMarks(i: number, source: string | null, at: Date): Partial<CallDoc> {
+  const lead = STATUSES[i % STATUSES.length] === 'SUCCESS' && i % 600 >= 30;
+  return {
+    firstCall: i % 3 === 0,
+    matchConfidence: source ? 'certain' : 'none',
+    matchCandidates: source ? 1 : 0,
+    lead,
+    tags: i % 12 === 0 ? ['Booked', 'Quote'] : i % 4 === 0 ? ['Booked'] : [],
+    value: lead && i % 10 === 0 ? 120 : null,
+    ...(lead && source === 'paid:google' ? { gclid: `Cj0KCQ-bench-${i}`, adsConversions: [{ platform: 'google', state: 'sent', at }] } : {}),
   };
 }
 
@@ -81,12 +99,12 @@ function benchTouch(i: number, source: string, keyword: string | null, campaign:
 }
 
 /** GET without a client-side time limit (fetch gives up after 300 s without headers). */
-function getJson(url: string): Promise<unknown> {
+function getText(url: string): Promise<string> {
   return new Promise((resolve, reject) => {
     http
       .get(url, (res) => {
         let text = '';
-        res.setEncoding('utf8').on('data', (chunk) => (text += chunk)).on('end', () => resolve(JSON.parse(text)));
+        res.setEncoding('utf8').on('data', (chunk) => (text += chunk)).on('end', () => resolve(text));
       })
       .on('error', reject);
   });
@@ -107,28 +125,30 @@ try {
   await ensureIndexes(bench.c);
   console.log(`index {domainId, destination, startedAt, _id} built on ${CALLS.toLocaleString('en')} calls in ${((performance.now() - t) / 1000).toFixed(1)} s`);
   const base = await bench.listen();
+  // Timed on a database at rest, as a user's is: the bulk load's last writes are checkpointed first
+  // (fsync), and from a collector in a process of its own (a client does not share its event loop).
+  await bench.c.domains.updateOne({ _id: 'data.test' }, { $set: UP_TO_DATE });
+  await bench.client.db('admin').command({ fsync: 1 });
+  const collector = await startCollectorProcess(bench);
 
   const total = CALLS;
   const deepPage = Math.max(1, Math.floor(total / 5000 / 2));
-  const cases = [
+  const cases: { label: string; query: Record<string, string | number> }[] = [
     { label: 'first page (limit=5000)', query: { page: 1 } },
     { label: `deep page ${deepPage} (limit=5000)`, query: { page: deepPage } },
     { label: 'group_by_day, 365 days', query: { page: 1, group_by_day: 'true' } },
     { label: 'tracking_phone filter, first page (limit=5000)', query: { page: 1, tracking_phone: '0800000001' } },
     { label: 'status filter, deep page (limit=5000)', query: { page: Math.max(1, Math.floor(deepPage / 5)), status: 'BUSY' } },
   ];
-  for (const { label, query } of cases) {
-    const params = new URLSearchParams({ api_key: 'bench-data-key', type: 'calls', start_date: '2025-01-01', end_date: '2025-12-31', limit: '5000', ...Object.fromEntries(Object.entries(query).map(([k, v]) => [k, String(v)])) });
-    const times: number[] = [];
-    let body: { status: string; total_results?: number; results: unknown[] } | undefined;
-    for (let run = 0; run < RUNS; run++) {
-      t = performance.now();
-      body = (await getJson(`${base}/data-api?${params}`)) as typeof body;
-      times.push(performance.now() - t);
-    }
-    const median = [...times].sort((a, b) => a - b)[Math.floor(RUNS / 2)]!;
-    console.log(`${label}: ${median.toFixed(0)} ms (median of ${RUNS}, first ${times[0]!.toFixed(0)} ms), ${body!.status}, ${body!.results.length} rows${body!.total_results === undefined ? '' : ` of ${body!.total_results}`}`);
-  }
+  await timePages(collector.base, cases);
+
+  // A labelled comparison: the first page again, once its answered calls have transcripts.
+  t = performance.now();
+  const transcribed = await transcribeCalls(bench, 'data.test', 1, 2 * 5000);
+  console.log(`transcripts of the first pages' answered calls: ${transcribed.toLocaleString('en')} written in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+  await bench.client.db('admin').command({ fsync: 1 });
+  await timePages(collector.base, [{ label: 'first page, answered calls transcribed (comparison, limit=5000)', query: { page: 1 } }]);
+  await collector.stop();
 
   // The plans the database chose for what a deep page sends: the rollups of the range, then the
   // page buckets of the days the page spans.
@@ -148,6 +168,30 @@ try {
   await timeCallerLookups(bench, 'data.test', 'bench-data-key', cookie, RUNS);
 } finally {
   await bench.close();
+}
+
+/** Rounds of the data API cases: each round sends each case once, in turn, so that every case meets
+ * the collector and the database as warm as the others (the first round is the cold one). */
+const PAGE_ROUNDS = 9;
+
+/** Times each case over HTTP in PAGE_ROUNDS rounds: its median, its first (cold) time, and what it answered. */
+async function timePages(base: string, cases: { label: string; query: Record<string, string | number> }[]): Promise<void> {
+  const times = cases.map(() => [] as number[]);
+  const answers: { status: string; total_results?: number; results: unknown[]; bytes: number }[] = [];
+  for (let round = 0; round < PAGE_ROUNDS; round++) {
+    for (const [i, { query }] of cases.entries()) {
+      const params = new URLSearchParams({ api_key: 'bench-data-key', type: 'calls', start_date: '2025-01-01', end_date: '2025-12-31', limit: '5000', ...Object.fromEntries(Object.entries(query).map(([k, v]) => [k, String(v)])) });
+      const t = performance.now();
+      const text = await getText(`${base}/data-api?${params}`);
+      times[i]!.push(performance.now() - t);
+      answers[i] = { ...(JSON.parse(text) as { status: string; results: unknown[] }), bytes: Buffer.byteLength(text) };
+    }
+  }
+  for (const [i, { label }] of cases.entries()) {
+    const median = [...times[i]!].sort((a, b) => a - b)[Math.floor(PAGE_ROUNDS / 2)]!;
+    const body = answers[i]!;
+    console.log(`${label}: ${median.toFixed(0)} ms (median of ${PAGE_ROUNDS} rounds, first ${times[i]![0]!.toFixed(0)} ms), ${body.status}, ${body.results.length} rows${body.total_results === undefined ? '' : ` of ${body.total_results}`}, ${(body.bytes / 1e6).toFixed(1)} MB`);
+  }
 }
 
 /** The winning plan's stages and index, one line. */

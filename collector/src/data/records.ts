@@ -39,8 +39,7 @@ export function recordingLink(callId: number, stored: boolean, linkBase: string)
  * privacy lets, in its country's national form. */
 export function callRecordHead(startedAt: Date, caller: string | null, domain: DomainDoc): Pick<CallRecord, 'start_date' | 'caller'> {
   const { day, time } = localTime(startedAt, domain.timeZone);
-  const [y, m, d] = day.split('-');
-  return { start_date: `${d}/${m}/${y} ${time}`, caller: maskCaller(shownIn(caller, domain), domain.callerPrivacy) };
+  return { start_date: `${day.slice(8, 10)}/${day.slice(5, 7)}/${day.slice(0, 4)} ${time}`, caller: maskCaller(shownIn(caller, domain), domain.callerPrivacy) };
 }
 
 /** The call's tracking number and destination in the national form of the domain's country: a French

@@ -31,7 +31,7 @@ export function dataRoutes(domains: DomainCache, service: DataService, log: Logg
     const request = parseDataRequest(raw, countryOf(domain));
     const answer = await gate.run(domain._id, () => service.query(domain, request, publicUrl.replace(/\/$/, '')));
     if (answer instanceof RenderedPage) ctx.type = 'application/json';
-    ctx.body = answer instanceof RenderedPage ? answer.json : answer;
+    ctx.body = answer instanceof RenderedPage ? answer.body : answer;
   });
 
   // Ours: a record's `recording`, the call's audio to the same api_key, by byte ranges (a player

@@ -14,7 +14,7 @@ import type { CallDoc, SmsDoc, TelephonyCollections } from '../telephony/documen
 import type { DomainDoc } from '../domains/documents.ts';
 import { localDaysBetween, localTime, nextDay, startOfLocalDay } from '../domains/time-zone.ts';
 import { CallDays } from './call-days.ts';
-import { CallPages, type DimensionFilter } from './call-pages.ts';
+import { CallPages, type DimensionFilter, type RecordParts } from './call-pages.ts';
 import { CallerCalls } from './caller-calls.ts';
 import { callRecord, formRecord, smsRecord } from './records.ts';
 import { transcriptTexts } from './transcript-texts.ts';
@@ -210,15 +210,23 @@ function roundedRow(row: DailyRow): DailyRow {
   return { ...row, revenue: Math.round(row.revenue * 100) / 100 };
 }
 
-/** A page whose records are JSON already (from the page buckets): the route sends it as it is. */
+/** A page whose records are JSON already (from the page buckets): the route sends its bytes as they are. */
 export class RenderedPage {
-  constructor(readonly json: string) {}
+  constructor(readonly body: Buffer) {}
 }
 
+const COMMA = Buffer.from(',');
+
 /** The page's answer as JSON: the same envelope as answerPage's, the rendered records put in. */
-function renderedPage(req: DataRequest, total: number, records: string[]): RenderedPage {
+function renderedPage(req: DataRequest, total: number, records: RecordParts[]): RenderedPage {
   const envelope = JSON.stringify(answerPage(req, total, [])); // ends with `"results":[]}`
-  return new RenderedPage(`${envelope.slice(0, -2)}${records.join(',')}]}`);
+  const parts: Buffer[] = [Buffer.from(envelope.slice(0, -2))];
+  records.forEach((record, i) => {
+    if (i > 0) parts.push(COMMA);
+    for (const part of record) parts.push(typeof part === 'string' ? Buffer.from(part) : part);
+  });
+  parts.push(Buffer.from(']}'));
+  return new RenderedPage(Buffer.concat(parts));
 }
 
 function answerPage(req: DataRequest, total: number, results: (CallRecord | SmsRecord | FormRecord)[]): DataAnswer {

@@ -16,26 +16,49 @@ export interface LocalTime {
   time: string; // HH:MM:SS
 }
 
+/** `00` to `59`, for the clock's fields. */
+const TWO_DIGITS = Array.from({ length: 60 }, (_, n) => String(n).padStart(2, '0'));
+const DAY_MS = 86_400_000;
+/** Each day's `YYYY-MM-DD` by its number since 1970 (a page of 5,000 records spans a few days:
+ * formatting each record's date anew was a third of a data API page's rendering). */
+const dayNames = new Map<number, string>();
+
 export function localTime(date: Date, timeZone: string): LocalTime {
-  const wall = new Date(date.getTime() + offsetAt(date.getTime(), timeZone)).toISOString();
-  return { day: wall.slice(0, 10), time: wall.slice(11, 19) };
+  const wall = date.getTime() + offsetAt(date.getTime(), timeZone);
+  const dayNumber = Math.floor(wall / DAY_MS);
+  let day = dayNames.get(dayNumber);
+  if (day === undefined) {
+    day = new Date(dayNumber * DAY_MS).toISOString().slice(0, -14);
+    if (dayNames.size >= 100_000) dayNames.clear();
+    dayNames.set(dayNumber, day);
+  }
+  const seconds = Math.floor((wall - dayNumber * DAY_MS) / 1000);
+  return { day, time: `${TWO_DIGITS[Math.floor(seconds / 3600)]}:${TWO_DIGITS[Math.floor(seconds / 60) % 60]}:${TWO_DIGITS[seconds % 60]}` };
 }
 
 const HOUR_MS = 3_600_000;
-/** A zone's offset through each UTC hour, or null when it changes within that hour. */
-const hourOffsets = new Map<string, number | null>();
+/** Each zone's offset through each UTC hour, or null when it changes within that hour. */
+const hourOffsets = new Map<string, Map<number, number | null>>();
+let cachedHours = 0;
 
 /** The zone's offset from UTC at `t` (ms). Intl is slow, so it is asked once per zone and UTC hour
- * (at both ends of the hour: an offset change inside the hour falls back to asking for `t` itself). */
+ * (at both ends of the hour: an offset change inside the hour falls back to asking for `t` itself).
+ * Keyed by the hour's number, no string: a page of 5,000 records asks 5,000 times. */
 function offsetAt(t: number, timeZone: string): number {
   const hour = Math.floor(t / HOUR_MS) * HOUR_MS;
-  const key = `${timeZone}|${hour}`;
-  let offset = hourOffsets.get(key);
+  let zone = hourOffsets.get(timeZone);
+  if (!zone) hourOffsets.set(timeZone, (zone = new Map()));
+  let offset = zone.get(hour);
   if (offset === undefined) {
     const start = intlOffset(hour, timeZone);
     offset = start === intlOffset(hour + HOUR_MS - 1, timeZone) ? start : null;
-    if (hourOffsets.size >= 100_000) hourOffsets.clear();
-    hourOffsets.set(key, offset);
+    if (cachedHours >= 100_000) {
+      hourOffsets.clear();
+      cachedHours = 0;
+      hourOffsets.set(timeZone, (zone = new Map()));
+    }
+    cachedHours++;
+    zone.set(hour, offset);
   }
   return offset ?? intlOffset(t, timeZone);
 }
