@@ -21,6 +21,9 @@ const CALLS = Number(process.env.BENCH_CALLS ?? 1_000_000);
 const BATCH = 5000;
 /** The overview and the caller lookups are timed this many times over HTTP: the median is printed, and the first (cold) one. */
 const RUNS = 5;
+/** Rounds of the data API cases: each round sends each case once, in turn, so that every case meets
+ * the collector and the database as warm as the others (the first round is the cold one). */
+const PAGE_ROUNDS = 9;
 const YEAR_START = Date.UTC(2025, 0, 1);
 const YEAR_MS = 365 * 86_400_000;
 const STATUSES = ['SUCCESS', 'SUCCESS', 'SUCCESS', 'BUSY', 'NORESPONSE'] as const;
@@ -169,10 +172,6 @@ try {
 } finally {
   await bench.close();
 }
-
-/** Rounds of the data API cases: each round sends each case once, in turn, so that every case meets
- * the collector and the database as warm as the others (the first round is the cold one). */
-const PAGE_ROUNDS = 9;
 
 /** Times each case over HTTP in PAGE_ROUNDS rounds: its median, its first (cold) time, and what it answered. */
 async function timePages(base: string, cases: { label: string; query: Record<string, string | number> }[]): Promise<void> {
