@@ -24,7 +24,7 @@ describe('a ring group order', () => {
     const team = [member('ada'), member('ben', 1, false), member('cy')];
     expect(names(ringOrder('sequential', team, 0, null))).toEqual(['ada', 'cy']);
     expect(names(ringOrder('simultaneous', team, 5, null))).toEqual(['ada', 'cy']);
-    expect(names(ringOrder('round-robin', team, 1, null))).toEqual(['cy', 'ada']); // ben's turn: the next in the rotation
+    expect(names(ringOrder('round-robin', team, 1, null))).toEqual(['cy', 'ada']); // turn 1 of the two who can be rung
     expect(names(ringOrder('round-robin', team, 0, 'cy@acme.example'))).toEqual(['cy', 'ada']);
     // A sticky member who cannot be rung now is not waited for.
     expect(names(ringOrder('round-robin', team, 0, 'ben@acme.example'))).toEqual(['ada', 'cy']);

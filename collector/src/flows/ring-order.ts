@@ -50,8 +50,10 @@ export function roundRobinOrder<T extends RingCandidate>(targets: T[], turn: num
 
 /** The targets to ring, in order: `sticky` (the member who last answered this caller) first when reachable. */
 export function ringOrder<T extends RingCandidate>(strategy: 'simultaneous' | 'sequential' | 'round-robin', targets: T[], turn: number, sticky: string | null): T[] {
-  const ordered = strategy === 'round-robin' ? roundRobinOrder(targets, turn) : targets;
-  const reachable = ordered.filter((t) => t.reachable);
-  const first = sticky ? reachable.find((t) => t.member === sticky) : undefined;
-  return first ? [first, ...reachable.filter((t) => t !== first)] : reachable;
+  // The turns go round those who can be rung: an unavailable member's calls are shared out, not all
+  // given to whoever follows them.
+  const reachable = targets.filter((t) => t.reachable);
+  const ordered = strategy === 'round-robin' ? roundRobinOrder(reachable, turn) : reachable;
+  const first = sticky ? ordered.find((t) => t.member === sticky) : undefined;
+  return first ? [first, ...ordered.filter((t) => t !== first)] : ordered;
 }

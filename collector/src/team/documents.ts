@@ -32,6 +32,11 @@ export interface UserDoc {
   domains?: string[];
   createdAt: Date;
   lastSignInAt?: Date;
+  /** Ours (flows/, issue 65): the number a ring group rings for this member (canonical), set by
+   * themselves; absent: none, and their ring groups skip them. */
+  phone?: string;
+  /** Ours (flows/): false while the member has switched themselves off; absent: available. */
+  available?: boolean;
 }
 
 /** A signed-in session (manage/sessions.ts); `_id` = SHA-256 of the cookie's token. */
