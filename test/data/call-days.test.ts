@@ -4,7 +4,7 @@
 // reads each call once whatever the filter.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { unpackEntry } from '../../collector/src/data/call-pages.ts';
+import { splitEntry } from '../../collector/src/data/raw-entries.ts';
 import { CallSummaries } from '../../collector/src/house/call-summaries.ts';
 import { localTime } from '../../collector/src/domains/time-zone.ts';
 import { seed, useSeededCollector } from '../helpers/collector.ts';
@@ -128,7 +128,7 @@ describe('daily call rollups', () => {
       const buckets = await s.t.c.callPages.find({ [`calls.999001`]: { $exists: true } }).toArray();
       return buckets.flatMap((b) => {
         const entry = b.calls['999001'];
-        return entry ? [`${b.hour.getUTCHours()}h v${b.revs['999001']} ${unpackEntry(entry).head[1]}`] : [];
+        return entry ? [`${b.hour.getUTCHours()}h v${b.revs['999001']} ${JSON.parse(splitEntry(Buffer.from(entry)).head)[1]}`] : [];
       });
     };
     await pages.record(null, at(0, 9, 'SUCCESS'));

@@ -5,8 +5,9 @@
 // calls, the latter takes about a second.
 //
 // A call's entry is one string, `[start, status, caller, number, destination, description,
-// recorded]` as JSON, a newline, then its rendered record: a page decodes one string per call, not a
-// document. The recording's link is made at the page, from where the collector is reached.
+// recorded]` as JSON, a newline, then its rendered record: a page parses one short head per call, and
+// copies the record's bytes as they are (raw-entries.ts). The recording's link is made at the page,
+// from where the collector is reached.
 // Every call write puts the call's entry in its hour's bucket at the call's revision (`revs`); an
 // entry of an older revision, arriving late, is refused by a version guard. A call moved to another
 // hour leaves a tombstone (null) in its old bucket, so that a late write of its old revision cannot
@@ -38,11 +39,6 @@ type EntryHead = [start: number, status: CallStatus | null, caller: string | nul
 export function packEntry(call: CallDoc): string {
   const head: EntryHead = [call.startedAt.getTime(), call.status, call.caller, call.trackingNumber, call.destination, call.offlineDescription, hasStoredRecording(call), transcribedLabels(call)];
   return `${JSON.stringify(head)}\n${JSON.stringify(callRecordBody(call))}`;
-}
-
-export function unpackEntry(packed: string): { head: EntryHead; record: string } {
-  const newline = packed.indexOf('\n');
-  return { head: JSON.parse(packed.slice(0, newline)) as EntryHead, record: packed.slice(newline + 1) };
 }
 
 /** Where each rollup dimension's value is in an entry's head. */
