@@ -61,7 +61,8 @@ const keys = (d: Country) => ({ api: `${d.domain}-api`, data: `${d.domain}-data`
 /** Our types outside France; the spec's in France, whose prefixes they keep. */
 const onlineType = (d: Country) => (d.country === 'FR' ? 1 : 100);
 const offlineType = (d: Country) => (d.country === 'FR' ? 6 : d.country === 'US' ? 101 : 100);
-const digits = (dotted: string) => dotted.replaceAll('.', '');
+/** The digits of a number as answered: dotted for France, written as its country writes it elsewhere. */
+const digits = (answered: string) => answered.replace(/\D/g, '');
 
 const s = useBrowserSite(
   'three_countries',
@@ -91,12 +92,14 @@ const e164 = (d: Country, national: string) => (d.country === 'FR' ? `+33${natio
 
 describe('a French, a US and a UK domain side by side', () => {
   const shownNumber: Record<string, string> = {};
+  const answered: Record<string, string> = {};
 
   it("answers each domain's views and clicks with a number of its own pool, in its national form", async () => {
     for (const d of COUNTRIES) {
       const shown = await view(d);
       expect(shown.body.status).toBe('OK');
-      const number = digits(shown.body.surtaxPhones[d.sitePhone].surtaxPhoneNumber);
+      answered[d.domain] = shown.body.surtaxPhones[d.sitePhone].surtaxPhoneNumber;
+      const number = digits(answered[d.domain]!);
       expect(d.online.map((n) => n.replace(/\D/g, '').replace(/^1(?=\d{10}$)/, ''))).toContain(number);
       shownNumber[d.domain] = number;
       // Click display: the number shown on click, the same form.
@@ -106,6 +109,8 @@ describe('a French, a US and a UK domain side by side', () => {
       expect(digits(clicked.body.surtaxPhone.surtaxPhoneNumber)).not.toBe(number);
     }
     expect(shownNumber).toEqual({ 'paris.test': '0800000101', 'chicago.test': '3125550140', 'london.test': '02079460010' });
+    // The spec's dots are French: the others answer as their people write their numbers.
+    expect(answered).toEqual({ 'paris.test': '08.00.00.01.01', 'chicago.test': '(312) 555-0140', 'london.test': '020 7946 0010' });
   });
 
   it('forwards a call through signed Twilio requests to the site phone in E.164, and credits the visit', async () => {

@@ -15,11 +15,11 @@ const s = useSeededCollector('manage_country', {
 });
 
 describe("a domain's country", () => {
-  it("reads /ospView's, /ospClick's and /ospExpiration's numbers in the domain's country and answers its national form", async () => {
+  it("reads /ospView's, /ospClick's and /ospExpiration's numbers in the domain's country and answers in its own national format (not the spec's French dots)", async () => {
     const call = (path: string, fields: Record<string, string | number>) =>
       s.collector.post(path, { api_key: 'boston-api-key', visit_id: 0, ip: '203.0.113.9', url: 'https://boston.test/', page_title: 'Home', is_mobile: false, referer_url: '', nr_phones: 1, direct_display: true, ...fields });
     const view = await call('/ospView', { phones: '(617) 555-0199:100' });
-    expect(view.body.surtaxPhones).toEqual({ '(617) 555-0199': { surtaxPhoneNumber: '61.75.55.01.00', surtaxPhoneCode: null } });
+    expect(view.body.surtaxPhones).toEqual({ '(617) 555-0199': { surtaxPhoneNumber: '(617) 555-0100', surtaxPhoneCode: null } });
     // Stored in the one canonical form: the number as dialled from France (E.164 one to one).
     expect(await s.t.c.leases.findOne({ visitId: view.body.visitId })).toMatchObject({ number: '0016175550100', phone: '0016175550199' });
     expect(await s.t.c.views.findOne({ _id: view.body.viewId })).toMatchObject({ phones: ['0016175550199'] });
@@ -27,7 +27,7 @@ describe("a domain's country", () => {
     // The same phone written the other ways: another visitor finds the one number held; the visit
     // holding it gets it again.
     expect((await call('/ospView', { phones: '+1 617-555-0199', type: '100' })).body).toMatchObject({ status: 'WARNING' });
-    expect((await call('/ospClick', { phone: '1-617-555-0199', type: '100', view_id: view.body.viewId })).body).toMatchObject({ status: 'OK', surtaxPhone: { surtaxPhoneNumber: '61.75.55.01.00' } });
+    expect((await call('/ospClick', { phone: '1-617-555-0199', type: '100', view_id: view.body.viewId })).body).toMatchObject({ status: 'OK', surtaxPhone: { surtaxPhoneNumber: '(617) 555-0100' } });
   });
 
   let owner: ManageClient;

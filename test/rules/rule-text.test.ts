@@ -15,7 +15,7 @@ describe("the rules card's actions as lines", () => {
       { type: 'mail', members: ['ada@acme.example'] },
       { type: 'mail', members: [], address: 'sales@partner.example' },
     ];
-    const text = actions.map(actionText).join('\n');
+    const text = actions.map((a) => actionText(a, true)).join('\n');
     expect(text).toContain('mail members ada@acme.example, bob@acme.example address sales@partner.example');
     expect(parseActions(text)).toEqual(actions);
   });

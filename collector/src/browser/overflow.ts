@@ -3,8 +3,9 @@
 // page. Each page it was shown on is kept (overflow_shows): a call to it is attributed when one
 // visit was shown it in the minutes before (telephony/routing.ts). The /osp* endpoints keep the
 // spec's WARNING.
-import { formatDotted, type RequestedPhone, type SurtaxPhone } from '@ringtrail/shared';
-import { countryOf, nationalOf } from '../domains/phone-numbers.ts';
+import type { RequestedPhone, SurtaxPhone } from '@ringtrail/shared';
+import { answeredNumber } from '../domains/phone-display.ts';
+import { countryOf } from '../domains/phone-numbers.ts';
 import type { DomainDoc } from '../domains/documents.ts';
 import { poolFor } from '../tracking/assignment.ts';
 import { ADDRESS_HOLDS_ITS_LIMIT, NO_NUMBER_AVAILABLE, TrackingFailure } from '../http/tracking-failure.ts';
@@ -22,7 +23,7 @@ export async function showOverflow(c: TrackingCollections, domain: DomainDoc, ph
   for (const phone of phones) {
     const overflow = poolFor(domain, phone.type ?? type).overflowNumber;
     if (!overflow) return null;
-    shown[phone.original] = { surtaxPhoneNumber: formatDotted(nationalOf(overflow, countryOf(domain))), surtaxPhoneCode: null };
+    shown[phone.original] = { surtaxPhoneNumber: answeredNumber(overflow, countryOf(domain)), surtaxPhoneCode: null };
     first ??= { number: overflow, phone: phone.digits };
   }
   if (!first || view.viewId <= 0) return null;

@@ -6,6 +6,7 @@
 // form, as before.
 import { getCountryCallingCode, parsePhoneNumberWithError, type PhoneNumber } from 'libphonenumber-js/max';
 import { formatDotted } from '@ringtrail/shared';
+import { answeredNumber } from '../domains/phone-display.ts';
 import { DEFAULT_COUNTRY, e164Of, isCountry, nationalOf } from '../domains/phone-numbers.ts';
 
 /** The digit strings tracker.js makes of a (canonical) number written the ways its country writes it. */
@@ -16,11 +17,18 @@ export function trackerForms(canonical: string, country: string): string[] {
   return [...new Set([canonical, national, ...withOne])];
 }
 
-/** The tracking number, dotted, in the form the tracker sent the site phone in (`sent`, one of the
- * site phone's forms); in the domain's national form when the two have no form in common. */
-export function dottedInFormOf(sent: string, sitePhone: string, tracking: string, country: string): string {
-  const index = trackerForms(sitePhone, country).indexOf(sent);
-  return formatDotted(trackerForms(tracking, country)[index] ?? nationalOf(tracking, country));
+/** The tracking number in the form the tracker sent the site phone in (`sent`, one of the site
+ * phone's forms), so that the tracker puts its digits in the page's layout: a French domain's dotted,
+ * as the spec answers; another country's as its people write that form (`+1 415-555-0105`,
+ * `(415) 555-0105`, `1-415-555-0105`); the domain's national form when the two have no form in common. */
+export function answeredInFormOf(sent: string, sitePhone: string, tracking: string, country: string): string {
+  const form = trackerForms(sitePhone, country).indexOf(sent);
+  if (country === DEFAULT_COUNTRY || !isCountry(country)) return formatDotted(trackerForms(tracking, country)[form] ?? nationalOf(tracking, country));
+  const number = parsed(tracking);
+  if (number && form === 0) return number.formatInternational();
+  // The form with the trunk 1 of the countries of +1.
+  if (number && form === 2) return `1-${groupsWritten(number).join('-')}`;
+  return answeredNumber(tracking, country);
 }
 
 /** A canonical number as libphonenumber reads it; null when it does not know it. */
@@ -33,7 +41,8 @@ function parsed(canonical: string): PhoneNumber | null {
 }
 
 /** The groups of digits a number is written in at home (`020 7946 0000`: 3, 4, 4). */
-const groupsOf = (number: PhoneNumber) => number.formatNational().split(/\D+/).filter(Boolean).map((g) => g.length).join();
+const groupsWritten = (number: PhoneNumber) => number.formatNational().split(/\D+/).filter(Boolean);
+const groupsOf = (number: PhoneNumber) => groupsWritten(number).map((g) => g.length).join();
 
 /**
  * The tracking number written whole, as its own country writes it, when its groups of digits are not

@@ -17,7 +17,7 @@ import { TrackingFailure } from '../http/tracking-failure.ts';
 import { inCountry } from '../tracking/assignment.ts';
 import type { TrackingService } from '../tracking/service.ts';
 import { gaIdsFromCookies } from './ga-cookies.ts';
-import { dottedInFormOf, trackerForms, writtenWhenGroupsDiffer } from './phone-forms.ts';
+import { answeredInFormOf, trackerForms, writtenWhenGroupsDiffer } from './phone-forms.ts';
 import { canonicalIn, countryOf, DEFAULT_COUNTRY } from '../domains/phone-numbers.ts';
 import type { BrowserRateLimit } from './rate-limit.ts';
 import type { TrackingCollections } from '../tracking/documents.ts';
@@ -138,7 +138,7 @@ function inSentForms(domain: DomainDoc, sent: RequestedPhone[], answered: Record
     // A French domain's answers stay the spec's; another's carry the number written whole where the
     // site phone's layout does not fit it.
     const text = country === DEFAULT_COUNTRY ? null : writtenWhenGroupsDiffer(phone.original, phone.digits, tracking);
-    inForms[phone.original] = { ...number, surtaxPhoneNumber: dottedInFormOf(phone.original, phone.digits, tracking, country), ...(text ? { surtaxPhoneText: text } : {}) };
+    inForms[phone.original] = { ...number, surtaxPhoneNumber: answeredInFormOf(phone.original, phone.digits, tracking, country), ...(text ? { surtaxPhoneText: text } : {}) };
   }
   return inForms;
 }

@@ -1,13 +1,19 @@
-// How the back end writes a domain's numbers: `(312) 555-0140` in the US, `020 7946 0010` in the UK,
-// `01 23 45 67 89` in France, another country's number internationally (`+44 20 7946 0010`).
-// libphonenumber stays on the server, so an answer carries, beside its numbers (in the national
-// digits of the domain's country), how to write the ones that the back end's plain grouping in pairs
-// would write wrong: a French domain's own numbers need nothing, and its answers are unchanged.
+// How RingTrail writes a domain's numbers, everywhere (screens, mails, chat messages, answers):
+// `(312) 555-0140` in the US, `020 7946 0010` in the UK, `01 23 45 67 89` in France, another
+// country's number internationally (`+44 20 7946 0010`). libphonenumber stays on the server, so a
+// back-end answer carries, beside its numbers, how to write the ones that the back end's plain
+// grouping in pairs would write wrong (`phoneDisplay`): a French domain's own numbers need nothing,
+// and its answers are unchanged.
+import { formatDotted } from '@ringtrail/shared';
 import { getCountryCallingCode, parsePhoneNumberFromString } from 'libphonenumber-js/max';
-import { DEFAULT_COUNTRY, e164Of, isCountry, nationalOf } from './phone-numbers.ts';
+import { maskCaller } from './caller-privacy.ts';
+import { DEFAULT_COUNTRY, countryOf, e164Of, isCountry, nationalOf } from './phone-numbers.ts';
 
 /** The back end's fallback (ui/format.ts): `0123456789` -> `01 23 45 67 89`. */
 const inPairs = (digits: string) => digits.replace(/(\d\d)(?=\d)/g, '$1 ');
+
+/** Whether a domain of `country` writes its numbers as the spec does (France, or a country unknown). */
+const writesAsSpec = (country: string) => country === DEFAULT_COUNTRY || !isCountry(country);
 
 /** A canonical number as a person of `country` writes it. */
 export function displayOf(canonical: string, country: string): string {
@@ -17,13 +23,31 @@ export function displayOf(canonical: string, country: string): string {
   return parsed.countryCallingCode === getCountryCallingCode(country) ? parsed.formatNational() : parsed.formatInternational();
 }
 
-/** `{phoneDisplay: {national digits: written}}` for the numbers that need it, or nothing. Callers are
- * passed only when the domain shows them whole. */
-export function withPhoneDisplay(canonicals: Iterable<string | null | undefined>, country: string): { phoneDisplay?: Record<string, string> } {
+/** A tracking number as /ospView, /ospClick and the browser doors answer it: the spec's dotted pairs
+ * for a French domain (`01.23.45.67.89`), the domain's own national format for another country's
+ * (`(415) 555-0105`); both read back by /ospExpiration. */
+export function answeredNumber(canonical: string, country: string): string {
+  return writesAsSpec(country) ? formatDotted(nationalOf(canonical, country)) : displayOf(canonical, country);
+}
+
+/** A caller (canonical, or null when anonymous) as the domain shows callers: written whole, without
+ * its last four digits (`(707) 555-XXXX`), `hidden`, or `anonymous`. */
+export function callerWritten(caller: string | null, domain: { callerPrivacy: string; country?: string }): string {
+  if (caller === null || domain.callerPrivacy === 'full') return maskCaller(caller, domain.callerPrivacy);
+  const written = displayOf(caller, countryOf(domain));
+  if (domain.callerPrivacy !== 'partial') return written;
+  let hidden = 4;
+  return [...written].reverse().map((ch) => (/\d/.test(ch) && hidden-- > 0 ? 'X' : ch)).reverse().join('');
+}
+
+/** `{phoneDisplay: {digits: written}}` for the numbers that need it, or nothing. Each is keyed by its
+ * national digits, what the screens' answers carry; `byCanonical`: by its canonical form, what the
+ * activity log's details carry. Callers are passed only when the domain shows them whole. */
+export function withPhoneDisplay(canonicals: Iterable<string | null | undefined>, country: string, { byCanonical = false } = {}): { phoneDisplay?: Record<string, string> } {
   const shown: Record<string, string> = {};
   for (const canonical of canonicals) {
     if (!canonical) continue;
-    const digits = nationalOf(canonical, country);
+    const digits = byCanonical ? canonical : nationalOf(canonical, country);
     const written = displayOf(canonical, country);
     if (written !== inPairs(digits)) shown[digits] = written;
   }

@@ -92,17 +92,18 @@ export function memberRoutes(router: Router, c: TeamCollections & DomainCollecti
 }
 
 /** The entries' phone numbers as their domain's country writes them (`phoneDisplay`, as every answer
- * with numbers has it): `number`, `numbers` and `destination` of their details. */
+ * with numbers has it): `number`, `numbers`, `bought` and `destination` of their details,
+ * keyed by the canonical form they are recorded in. */
 async function numbersWritten(c: DomainCollections, entries: AuditDoc[]): Promise<{ phoneDisplay?: Record<string, string> }> {
   const byDomain = new Map<string, string[]>();
   for (const entry of entries) {
     const details = entry.details ?? {};
-    const numbers = [details.number, details.destination, ...(Array.isArray(details.numbers) ? details.numbers : [])].filter((n): n is string => typeof n === 'string' && /^\d{4,15}$/.test(n));
+    const numbers = [details.number, details.destination, ...(Array.isArray(details.numbers) ? details.numbers : []), ...(Array.isArray(details.bought) ? details.bought : [])].filter((n): n is string => typeof n === 'string' && /^\d{4,15}$/.test(n));
     if (entry.domain && numbers.length) byDomain.set(entry.domain, [...(byDomain.get(entry.domain) ?? []), ...numbers]);
   }
   if (byDomain.size === 0) return {};
   const countries = new Map((await c.domains.find({ _id: { $in: [...byDomain.keys()] } }, { projection: { country: 1 } }).toArray()).map((d) => [d._id, countryOf(d)]));
-  const shown = Object.assign({}, ...[...byDomain].map(([domain, numbers]) => withPhoneDisplay(numbers, countries.get(domain) ?? DEFAULT_COUNTRY).phoneDisplay));
+  const shown = Object.assign({}, ...[...byDomain].map(([domain, numbers]) => withPhoneDisplay(numbers, countries.get(domain) ?? DEFAULT_COUNTRY, { byCanonical: true }).phoneDisplay));
   return Object.keys(shown).length ? { phoneDisplay: shown } : {};
 }
 

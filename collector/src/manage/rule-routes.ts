@@ -2,6 +2,7 @@
 // last 30 days), and what a person marks on a call or a form (tags, a call's value). Owners and
 // admins write rules and tags; analysts read rules and tag; agents tag and value the calls they see.
 import type Router from '@koa/router';
+import type { Context } from 'koa';
 import { z } from 'zod';
 import type { DomainCollections, DomainDoc } from '../domains/documents.ts';
 import type { FormCollections } from '../forms/documents.ts';
@@ -25,6 +26,7 @@ import { RuleRefused, RuleStore } from '../rules/rule-store.ts';
 import { tagBody, TagRefused, Tags, tagName } from '../rules/tags.ts';
 import { auditing, memberOf, type Can } from '../team/access.ts';
 import { RULES, type Rule } from '../team/roles.ts';
+import { webhookShown } from '../rules/webhook-shown.ts';
 import type { CallWrites } from '../telephony/call-writes.ts';
 import type { TeamCollections } from '../team/documents.ts';
 import type { CallDoc, TelephonyCollections } from '../telephony/documents.ts';
@@ -43,7 +45,16 @@ async function refusing<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-const ruleView = ({ _id, domainId: _domain, ...rule }: RuleDoc) => ({ id: _id, ...rule });
+/** A rule as its readers see it: a chat action's webhook whole (`whole`: the member may edit rules)
+ * or as its host and last four characters (rules/webhook-shown.ts). */
+const ruleView = ({ _id, domainId: _domain, ...rule }: RuleDoc, whole: boolean) => ({
+  id: _id,
+  ...rule,
+  actions: rule.actions.map((action) => (action.type === 'chat' && !whole ? { ...action, url: webhookShown(action.url) } : action)),
+});
+
+/** Whether the member signed in may edit rules, and so read their webhooks whole. */
+const editsRules = (ctx: Context) => (RULES.writeRules.roles as readonly string[] | undefined)?.includes(memberOf(ctx).role) ?? false;
 
 export const applyBody = z.object({ from: z.string().describe('The first day, YYYY-MM-DD in the domain time zone'), to: z.string().describe('The last day, YYYY-MM-DD (at most 366 days in all)') }).strict();
 
@@ -68,7 +79,7 @@ export function ruleRoutes(router: Router, c: RuleCollections & DomainCollection
 
   router.get('/domains/:domain/rules', can(RULES.readRules), async (ctx) => {
     const domain = await domainOf(c, ctx);
-    ctx.body = { rules: (await rules.list(domain._id)).map(ruleView) };
+    ctx.body = { rules: (await rules.list(domain._id)).map((rule) => ruleView(rule, editsRules(ctx))) };
   });
 
   router.post('/domains/:domain/rules', can(RULES.writeRules, 'rule.create'), parseBody, async (ctx) => {
@@ -77,7 +88,7 @@ export function ruleRoutes(router: Router, c: RuleCollections & DomainCollection
     const rule = await refusing(() => rules.create(domain, body, memberOf(ctx)._id));
     auditing(ctx, { rule: rule.name, ruleId: rule._id });
     ctx.status = 201;
-    ctx.body = ruleView(rule);
+    ctx.body = ruleView(rule, true);
   });
 
   router.put('/domains/:domain/rules/:ruleId', can(RULES.writeRules, 'rule.update'), parseBody, async (ctx) => {
@@ -86,7 +97,7 @@ export function ruleRoutes(router: Router, c: RuleCollections & DomainCollection
     const rule = await refusing(() => rules.update(domain, ctx.params.ruleId!, body, memberOf(ctx)._id));
     if (!rule) throw new ManageFailure(404, `No rule ${ctx.params.ruleId} in this domain`);
     auditing(ctx, { rule: rule.name, ruleId: rule._id, enabled: rule.enabled });
-    ctx.body = ruleView(rule);
+    ctx.body = ruleView(rule, true);
   });
 
   router.delete('/domains/:domain/rules/:ruleId', can(RULES.writeRules, 'rule.delete'), async (ctx) => {

@@ -18,12 +18,15 @@ export interface PersonDoc {
   /** Contacts that named this person and others at once (a form whose e-mail is one person's and
    * phone another's), kept apart: for a person to merge by hand if they are one (people.ts). */
   possibleMatches?: PossibleMatch[];
+  /** Ours: the one caller number this person took from a call on its visit that it had not given
+   * itself (people.ts): a second different caller on its visits is a person of their own. */
+  callerTaken?: string;
 }
 
 export interface PossibleMatch {
   at: Date;
-  /** The contact that named them: `form` and its id. */
-  contact: { kind: 'form'; id: number } | { kind: 'unknown' };
+  /** The contact that named them: `form` or `call`, and its id. */
+  contact: { kind: 'form' | 'call'; id: number } | { kind: 'unknown' };
   /** The other people it named, and the person it was kept as. */
   people: number[];
 }

@@ -9,7 +9,10 @@
 // address and phone number, links to a person by its keys but never joins two: when they name
 // several people, it is kept as a person of its own, noted on each of theirs (possibleMatches), for
 // a person to merge by hand. A call joins its number and its visitor only when the visit is certain
-// (telephony/service.ts): a number shared between visitors proves nothing.
+// (telephony/service.ts): a number shared between visitors proves nothing. Even then a visit's
+// person takes at most one caller number it did not give itself (`callerTaken`): strangers ringing
+// a number the visitor held (a page headed with several numbers, a burst of calls) are each a
+// person of their own, noted as a possible match, as such forms are.
 import type { IdAllocator } from '../db/ids.ts';
 import { isDuplicateKey } from '../db/writes.ts';
 import type { CallWrites } from '../telephony/call-writes.ts';
@@ -31,6 +34,8 @@ export interface JoinOptions {
   mayJoinPeople?: boolean;
   /** The contact, for that note. */
   contact?: PossibleMatch['contact'];
+  /** A call's: its visitor's person takes at most one caller number it did not give itself. */
+  oneCallerPerVisitor?: boolean;
 }
 
 const keyId = (domainId: string, kind: string, value: string) => `${domainId}|${kind}:${value}`;
@@ -89,15 +94,20 @@ export class People {
   }
 
   /** The person of a contact with these keys (made, or joined); null for a contact without any. */
-  async join(domainId: string, keys: ContactKeys, now = new Date(), { mayJoinPeople = true, contact = { kind: 'unknown' } }: JoinOptions = {}): Promise<number | null> {
+  async join(domainId: string, keys: ContactKeys, now = new Date(), { mayJoinPeople = true, contact = { kind: 'unknown' }, oneCallerPerVisitor = false }: JoinOptions = {}): Promise<number | null> {
     const ids = personKeys(domainId, keys);
     if (ids.length === 0) return null;
     let retried = false;
     for (;;) {
       const known = await this.c.personKeys.find({ _id: { $in: ids } }).toArray();
+      if (oneCallerPerVisitor && keys.phone && keys.visitor) {
+        const stranger = await this.strangerOnVisit(domainId, keys.phone, known);
+        if (stranger !== null) return this.keptApartFrom(domainId, keys.phone, stranger, contact, now);
+      }
       const people = [...new Set(await Promise.all(known.map((k) => this.current(k.personId))))].sort((a, b) => a - b);
       if (people.length > 1 && !mayJoinPeople) return this.keptApart(domainId, people, contact, now);
-      const personId = people[0] ?? (await this.make(domainId, now));
+      // A person a call makes from a new visitor has taken its caller's number already.
+      const personId = people[0] ?? (await this.make(domainId, now, oneCallerPerVisitor && keys.phone && keys.visitor ? { callerTaken: keys.phone } : {}));
       if (people.length > 1) await this.merge(personId, people.slice(1));
       const missing = ids.filter((id) => !known.some((k) => k._id === id));
       try {
@@ -139,6 +149,27 @@ export class People {
     return into;
   }
 
+  /** The visitor's person, when the caller is a second number it did not give itself (it took one
+   * already: an atomic claim, so that callers ringing at once cannot both be the one); else null. */
+  private async strangerOnVisit(domainId: string, phone: string, known: { _id: string; personId: number }[]): Promise<number | null> {
+    const visitorKey = known.find((k) => KEY.exec(k._id)?.[1] === 'visitor');
+    if (!visitorKey) return null;
+    const person = await this.current(visitorKey.personId);
+    const phoneKey = known.find((k) => k._id === keyId(domainId, 'phone', phone));
+    if (phoneKey && (await this.current(phoneKey.personId)) === person) return null;
+    const claim = await this.c.people.updateOne({ _id: person, $or: [{ callerTaken: { $exists: false } }, { callerTaken: phone }] }, { $set: { callerTaken: phone } });
+    return claim.matchedCount ? null : person;
+  }
+
+  /** A caller kept apart from the visitor's person: the person of their number alone, each noted as
+   * a possible match of the other. */
+  private async keptApartFrom(domainId: string, phone: string, visitorsPerson: number, contact: PossibleMatch['contact'], now: Date): Promise<number> {
+    const own = (await this.join(domainId, { phone }, now))!;
+    await this.c.people.updateOne({ _id: own }, { $push: { possibleMatches: { $each: [{ at: now, contact, people: [visitorsPerson] }], $slice: -50 } } });
+    await this.c.people.updateOne({ _id: visitorsPerson }, { $push: { possibleMatches: { $each: [{ at: now, contact, people: [own] }], $slice: -50 } } });
+    return own;
+  }
+
   /** A contact naming several people, kept as a person of its own (without their keys), noted on
    * each of them and on itself. */
   private async keptApart(domainId: string, people: number[], contact: PossibleMatch['contact'], now: Date): Promise<number> {
@@ -150,9 +181,9 @@ export class People {
     return own;
   }
 
-  private async make(domainId: string, now: Date): Promise<number> {
+  private async make(domainId: string, now: Date, extra: { callerTaken?: string } = {}): Promise<number> {
     const _id = await this.ids.next('person');
-    await this.c.people.insertOne({ _id, domainId, createdAt: now });
+    await this.c.people.insertOne({ _id, domainId, createdAt: now, ...extra });
     return _id;
   }
 

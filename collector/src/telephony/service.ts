@@ -178,7 +178,8 @@ export class TelephonyService {
       ...attribution,
       // The caller's person: their number, and the visitor of the visit that led to the call unless
       // the match is below certain (a pool number shared or passed between visitors proves nothing).
-      personId: this.people ? await this.people.join(route.domain._id, { phone: report.callerPhone, visitor: match.matchConfidence === null || match.matchConfidence === 'certain' ? visitor : null }, report.startDate) : null,
+      // Its visitor's person takes at most one caller number it did not give itself (people.ts).
+      personId: this.people ? await this.people.join(route.domain._id, { phone: report.callerPhone, visitor: match.matchConfidence === null || match.matchConfidence === 'certain' ? visitor : null }, report.startDate, { oneCallerPerVisitor: true, contact: { kind: 'call', id: callId } }) : null,
       ...match,
       domainId: route.domain._id,
       trackingNumber: report.trackingNumber,

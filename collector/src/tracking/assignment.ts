@@ -1,5 +1,6 @@
 // Small rules shared by /ospView, /ospClick and /ospExpiration.
-import { formatDotted, type SurtaxPhone } from '@ringtrail/shared';
+import type { SurtaxPhone } from '@ringtrail/shared';
+import { answeredNumber } from '../domains/phone-display.ts';
 import type { DomainDoc, PoolConfig } from '../domains/documents.ts';
 import type { LeaseDoc } from './documents.ts';
 import { TrackingFailure } from '../http/tracking-failure.ts';
@@ -21,9 +22,10 @@ export function poolFor(domain: DomainDoc, type: number | undefined): PoolConfig
   throw new TrackingFailure('INVALID_PARAMETER', `Invalid parameter type: ${type} is not active for this domain (active: ${active})`);
 }
 
-/** The number as the spec answers it: dotted, in the domain's national form (domains/phone-numbers.ts). */
+/** The number as the spec answers it: dotted for a French domain, in its own national format for
+ * another country's (domains/phone-display.ts). */
 export function surtaxPhoneOf(lease: Pick<LeaseDoc, 'number' | 'code'>, domain: DomainDoc): SurtaxPhone {
-  return { surtaxPhoneNumber: formatDotted(nationalOf(lease.number, countryOf(domain))), surtaxPhoneCode: lease.code };
+  return { surtaxPhoneNumber: answeredNumber(lease.number, countryOf(domain)), surtaxPhoneCode: lease.code };
 }
 
 /** A phone a request names, read in the domain's country (a French domain's as the schema read it). */

@@ -1,6 +1,7 @@
 // The audit trail (owners and admins): who changed what, when and from where, newest first; this
 // domain's, or the whole account's (an admin: the domains they are given); by person and by kind.
 import { get, withQuery } from './api.ts';
+import { actionWords, fieldWords, valueWords } from './activity-words.ts';
 import { phone, when } from './format.ts';
 import { useClock } from './clock.ts';
 import { useLoad } from './hooks.ts';
@@ -19,19 +20,19 @@ interface Entry {
 
 const KINDS = ['domain', 'key', 'pool', 'numbers', 'offline-number', 'caller', 'call', 'recording', 'shared-link', 'webhook', 'carrier', 'form', 'person', 'member', 'password', 'session', 'account'];
 
-const PHONE_FIELDS = new Set(['number', 'numbers', 'destination']);
+const PHONE_FIELDS = new Set(['number', 'numbers', 'bought', 'destination']);
 type Change = { field: string; from: unknown; to: unknown } | { field: string; changed: true };
 
-/** An entry's details in a line: `kind: api`, `numbers: 0800…, 0800…`. */
+/** An entry's details in a line, in words: `numbers: (415) 555-0141, (415) 555-0142`,
+ * `recording: (enabled off, consent notice on) → (enabled on, consent notice on)`. */
 function detailsOf(details: Record<string, unknown> | undefined): string {
   if (!details) return '';
   // Phone numbers as the domain's country writes them (the answer's phoneDisplay).
-  const shown = (k: string, v: unknown) => (PHONE_FIELDS.has(k) && typeof v === 'string' && /^\d+$/.test(v) ? phone(v) : v);
+  const shown = (k: string, v: unknown): unknown => (Array.isArray(v) ? v.map((x) => shown(k, x)) : PHONE_FIELDS.has(k) && typeof v === 'string' && /^\d+$/.test(v) ? phone(v) : v);
   // A settings change: what changed, from what to what (a secret only as changed).
-  const text = (v: unknown) => (v === null || v === undefined || v === '' ? 'none' : typeof v === 'object' ? JSON.stringify(v) : String(v));
-  if (Array.isArray(details.changes)) return (details.changes as Change[]).map((c) => ('changed' in c ? `${c.field} changed` : `${c.field}: ${text(c.from)} → ${text(c.to)}`)).join('; ');
+  if (Array.isArray(details.changes)) return (details.changes as Change[]).map((c) => ('changed' in c ? `${fieldWords(c.field)} changed` : `${fieldWords(c.field)}: ${valueWords(c.from)} → ${valueWords(c.to)}`)).join('; ');
   return Object.entries(details)
-    .map(([k, v]) => `${k}: ${Array.isArray(v) ? v.map((x) => shown(k, x)).join(', ') : typeof v === 'object' && v !== null ? JSON.stringify(v) : String(shown(k, v))}`)
+    .map(([k, v]) => `${fieldWords(k)}: ${valueWords(shown(k, v))}`)
     .join('; ');
 }
 
@@ -67,17 +68,17 @@ export function ActivityScreen({ route }: { route: Route }) {
       <div class="card flush" data-testid="activity">
         {data && !data.entries.length && <p class="muted">No change recorded here yet.</p>}
         {data && data.entries.length > 0 && (
-          <table>
+          <table class="stacked">
             <thead><tr><th>When</th><th>Who</th><th>What</th><th>Domain</th><th>Details</th><th>From</th></tr></thead>
             <tbody>
               {data.entries.map((e) => (
                 <tr>
-                  <td class="nowrap">{when(e.at, clock)}</td>
-                  <td>{e.username}</td>
-                  <td class="mono">{e.action}</td>
-                  <td>{e.domain ?? <span class="muted">account</span>}</td>
-                  <td>{detailsOf(e.details)}</td>
-                  <td class="mono">{e.ip}</td>
+                  <td class="nowrap" data-label="When">{when(e.at, clock)}</td>
+                  <td data-label="Who">{e.username}</td>
+                  <td data-label="What" title={e.action}>{actionWords(e.action)}</td>
+                  <td data-label="Domain">{e.domain ?? <span class="muted">account</span>}</td>
+                  <td data-label="Details">{detailsOf(e.details)}</td>
+                  <td class="mono" data-label="From">{e.ip}</td>
                 </tr>
               ))}
             </tbody>

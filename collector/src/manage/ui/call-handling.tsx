@@ -83,6 +83,8 @@ export function CallHandlingForm({ path, domain, saved }: { path: string; domain
 interface BlockedCaller {
   id: string;
   number: string;
+  /** As the domain's country writes it. */
+  written: string;
   addedAt: string;
   addedBy: string;
 }
@@ -108,7 +110,7 @@ export function BlockedCallersCard({ path, clock }: { path: string; clock: Clock
           <tbody>
             {list.data.map((entry) => (
               <tr>
-                <td class="nowrap" data-label="Caller">{/^\d+$/.test(entry.number) ? phone(entry.number) : entry.number}</td>
+                <td class="nowrap" data-label="Caller">{entry.written}</td>
                 <td class="nowrap" data-label="Blocked">{when(entry.addedAt, clock)}</td>
                 <td class="name" data-label="By">{entry.addedBy}</td>
                 <td class="num" data-label="">

@@ -115,7 +115,7 @@ function LabelsTable({ rows, title, first, testId }: { rows: Overview['keyPhrase
   return (
     <div class="card flush" data-testid={testId}>
       <h2>{title}</h2>
-      <table>
+      <table class="stacked">
         <thead>
           <tr>
             <th>{first}</th>
@@ -129,14 +129,14 @@ function LabelsTable({ rows, title, first, testId }: { rows: Overview['keyPhrase
         <tbody>
           {rows.map((r) => (
             <tr>
-              <td>
+              <td data-label={first}>
                 <span class="status key-phrase">{r.label}</span>
               </td>
-              <td class="num">{count(r.calls)}</td>
+              <td class="num" data-label="Calls">{count(r.calls)}</td>
               {classes.map((c) => (
-                <td class="num">{count(r.sources[c] ?? 0)}</td>
+                <td class="num" data-label={SOURCE_NAMES[c] ?? c}>{count(r.sources[c] ?? 0)}</td>
               ))}
-              <td>{r.campaigns.slice(0, 3).map((x) => `${x.campaign} (${count(x.calls)})`).join(', ') || <span class="muted">none</span>}</td>
+              <td data-label="Campaigns">{r.campaigns.slice(0, 3).map((x) => `${x.campaign} (${count(x.calls)})`).join(', ') || <span class="muted">none</span>}</td>
             </tr>
           ))}
         </tbody>
@@ -182,8 +182,9 @@ function Tile({ label, value, note, compared, children }: { label: string; value
 /** `forms`: a column of form leads; `people`: one of the people who became leads (by source only). */
 function Table({ first, rows, sales, forms, values, people = false, currency }: { first: string; rows: (Row & { name: string; value: number })[]; sales: boolean; forms: boolean; values: boolean; people?: boolean; currency: string }) {
   if (!rows.length) return <p class="muted">Nothing in this range yet.</p>;
+  // On a phone each row is a small card, every column named: none is hidden off screen.
   return (
-    <table>
+    <table class="stacked">
       <thead>
         <tr>
           <th>{first}</th>
@@ -202,17 +203,17 @@ function Table({ first, rows, sales, forms, values, people = false, currency }: 
       <tbody>
         {rows.map((r) => (
           <tr>
-            <td class="name">{r.name}</td>
-            <td class="num">{count(r.visits)}</td>
-            <td class="num">{count(r.calls)}</td>
-            <td class="num">{count(r.newCallers)}</td>
-            <td class="num">{count(r.leads)}</td>
-            {forms && <td class="num">{count(r.formLeads)}</td>}
-            {people && <td class="num">{count(r.leadPeople ?? 0)}</td>}
-            <td class="num">{r.visits ? ratio(r.conversionRate) : '–'}</td>
-            {sales && <td class="num">{count(r.orders)}</td>}
-            {sales && <td class="num">{money(r.revenue, currency)}</td>}
-            {values && <td class="num">{money(r.value, currency)}</td>}
+            <td class="name" data-label={first}>{r.name}</td>
+            <td class="num" data-label="Visits">{count(r.visits)}</td>
+            <td class="num" data-label="Calls">{count(r.calls)}</td>
+            <td class="num" data-label="New callers">{count(r.newCallers)}</td>
+            <td class="num" data-label={forms ? 'Call leads' : 'Leads'}>{count(r.leads)}</td>
+            {forms && <td class="num" data-label="Form leads">{count(r.formLeads)}</td>}
+            {people && <td class="num" data-label="People">{count(r.leadPeople ?? 0)}</td>}
+            <td class="num" data-label="Calls per visit">{r.visits ? ratio(r.conversionRate) : '–'}</td>
+            {sales && <td class="num" data-label="Sales">{count(r.orders)}</td>}
+            {sales && <td class="num" data-label="Revenue">{money(r.revenue, currency)}</td>}
+            {values && <td class="num" data-label="Value">{money(r.value, currency)}</td>}
           </tr>
         ))}
       </tbody>

@@ -71,7 +71,7 @@ export function PersonScreen({ route }: { route: Route }) {
           <ul>
             {data.possibleMatches.map((m) => (
               <li>
-                <span class="muted">{at(m.at)}</span> {m.contact.kind === 'form' ? 'a form' : 'a contact'} also named{' '}
+                <span class="muted">{at(m.at)}</span> {m.contact.kind === 'form' ? 'a form' : m.contact.kind === 'call' ? 'a call' : 'a contact'} also named{' '}
                 {m.people.map((other) => (
                   <>
                     <a href={`#/${domain}/person?id=${other}`}>person #{other}</a>{' '}

@@ -4,7 +4,10 @@
 // `value 120`, `verdict lead`, `chat https://hooks.slack.com/…`, `push`,
 // `mail members ada@acme.example, bob@acme.example address sales@partner.example`. The server checks what is read.
 
+import { webhookShown } from '../../rules/webhook-shown.ts';
+
 export type Condition = { field: string; op: string; value: unknown; speaker?: string; name?: string };
+/** `url`: a chat webhook, whole only for who may edit the rule (else its host and last four characters). */
 export type Action = { type: string; tag?: string; amount?: number; verdict?: string; url?: string; members?: string[]; address?: string };
 
 const NUMBERS = ['duration', 'pool'];
@@ -18,11 +21,13 @@ export function conditionText(c: Condition): string {
   return `${c.field} ${c.op} ${String(c.value)}`;
 }
 
-export function actionText(a: Action): string {
+/** `whole`: the chat webhook's whole URL, for the form that edits the rule; else its host and last
+ * four characters, as the list shows it to everyone. */
+export function actionText(a: Action, whole = false): string {
   if (a.type === 'tag') return `tag ${a.tag}`;
   if (a.type === 'value') return `value ${a.amount}`;
   if (a.type === 'verdict') return `verdict ${a.verdict}`;
-  if (a.type === 'chat') return `chat ${a.url}`;
+  if (a.type === 'chat') return `chat ${whole ? a.url : webhookShown(a.url ?? '')}`;
   if (a.type === 'mail') return `mail${a.members?.length ? ` members ${a.members.join(', ')}` : ''}${a.address ? ` address ${a.address}` : ''}`;
   return a.type;
 }

@@ -4,7 +4,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, get } from './api.ts';
 import { TagChips, useAccountTags } from './call-marks.tsx';
-import { phone } from './format.ts';
+import { when, type Clock } from './format.ts';
 import { useLoad } from './hooks.ts';
 import { actionText, conditionText, parseActions, parseConditions, type Action, type Condition } from './rule-text.ts';
 
@@ -29,7 +29,7 @@ interface Preview {
 const MOMENTS: Record<Rule['moment'], string> = { 'call-ended': 'a call ended', 'transcript-ready': "a call's transcript is ready", 'form-sent': 'a form was sent' };
 const bodyOf = ({ name, moment, match, conditions, actions, enabled }: Rule) => ({ name, moment, match, conditions, actions, enabled });
 
-export function RulesCard({ path }: { path: string }) {
+export function RulesCard({ path, clock }: { path: string; clock: Clock }) {
   const rules = useLoad(() => get<{ rules: Rule[] }>(`${path}/rules`), [path]);
   const tags = useAccountTags();
   const [editing, setEditing] = useState<Rule | null>(null);
@@ -80,7 +80,7 @@ export function RulesCard({ path }: { path: string }) {
             </div>
             <div class="mono small">{rule.conditions.map(conditionText).join('; ')}</div>
             <div>
-              then {rule.actions.map(actionText).join(', ')}
+              then {rule.actions.map((a) => actionText(a)).join(', ')}
             </div>
             {(rule.unsubscribed?.length ?? 0) > 0 && <div class="muted small">Unsubscribed from its mails: {rule.unsubscribed!.join(', ')}</div>}
             <PastCalls path={`${path}/rules/${rule.id}`} act={act} />
@@ -96,7 +96,7 @@ export function RulesCard({ path }: { path: string }) {
           <ul>
             {preview.answer.matches.slice(0, 20).map((m) => (
               <li>
-                {m.kind} {m.id}, {m.at}, {m.phone ? phone(m.phone) : 'no number'}, {m.source ?? 'unattributed'}: {m.actions.length ? m.actions.join(', ') : <span class="muted">nothing to change</span>}
+                {m.kind} {m.id}, {when(m.at, clock)}, {m.phone ?? 'no number'}, {m.source ?? 'unattributed'}: {m.actions.length ? m.actions.join(', ') : <span class="muted">nothing to change</span>}
               </li>
             ))}
           </ul>
@@ -128,7 +128,7 @@ export function RulesCard({ path }: { path: string }) {
         </label>
         <label>
           Actions, one a line
-          <textarea name="actions" rows={3} required placeholder={'tag Booked\nvalue 120\nverdict lead\nchat https://hooks.slack.com/services/…\npush\nmail members ada@acme.example address sales@partner.example'} defaultValue={(editing?.actions ?? []).map(actionText).join('\n')} />
+          <textarea name="actions" rows={3} required placeholder={'tag Booked\nvalue 120\nverdict lead\nchat https://hooks.slack.com/services/…\npush\nmail members ada@acme.example address sales@partner.example'} defaultValue={(editing?.actions ?? []).map((a) => actionText(a, true)).join('\n')} />
         </label>
         <p class="muted small">The fields and words: see docs/rules.md (sourceClass, source, medium, campaign, keyword, landingPage, trackingNumber, pool, duration, answered, firstCall, hadLead, callerCountry, callerArea, dayOfWeek, timeOfDay, keyPhrase, formField).</p>
         <button type="submit">{editing ? 'Save the rule' : 'Make the rule'}</button>

@@ -52,7 +52,7 @@ export function SettingsScreen({ route }: { route: Route }) {
       <SettingsForm path={path} domain={domain.data} saved={domain.reload} />
       <CallHandlingForm path={path} domain={domain.data} saved={domain.reload} />
       <TranscriptsCard path={path} domain={domain.data} saved={domain.reload} />
-      <RulesCard path={path} />
+      <RulesCard path={path} clock={clock} />
       <FormTrackingCard path={path} domain={domain.data} saved={domain.reload} />
       <AdPlatformsCard domain={route.domain!} />
       <BlockedCallersCard path={path} clock={clock} />
