@@ -83,6 +83,39 @@ describe('people', () => {
     expect(new Set(await Promise.all(ids.map(personOfForm))).size).toBe(1);
   });
 
+  it('makes three strangers ringing the number a visitor held, at once and soon after its form, people of their own (issue 69)', async () => {
+    const seen = await (await post('/t/view', { key: 'pk-test-key', visit_id: 0, url: `${ORIGIN}/`, page_title: 'Home', referer_url: '', phones: '0123456789', unique_visitor_id: 'visitor-burst' })).json();
+    const held = seen.surtaxPhones['0123456789'].surtaxPhoneNumber.replace(/\D/g, '');
+    const formId = await form(seen.visitId, { name: 'Eve', phone: '06 44 44 44 44' });
+    const visitors = await personOfForm(formId);
+    // Three different callers within three seconds, all matched to the visit that held the number.
+    const callers = ['0655555551', '0655555552', '0655555553'];
+    const calls = await Promise.all(callers.map((callerPhone, i) => reportCall(s.collector.baseUrl, { callRef: `burst-${i}`, trackingNumber: held, startDate: new Date(Date.now() + i * 1000), callerPhone, duration: 40 })));
+    const people = await Promise.all(calls.map((c) => personOfCall(c.body.callId)));
+    // The visit's person takes one caller number it did not give itself; the other two are their own.
+    expect(people.filter((p) => p === visitors)).toHaveLength(1);
+    const strangers = people.filter((p) => p !== visitors);
+    expect(new Set(strangers).size).toBe(2);
+    const owner = await signedInClient(s.collector.baseUrl, OWNER.username, OWNER.password);
+    const timeline = async (id: number) => (await owner.get(`/domains/shop.test/people/${id}`)).body;
+    // Each stranger noted as a possible match of the visitor's person, and the other way round.
+    for (const stranger of strangers) {
+      const callId = calls[people.indexOf(stranger)]!.body.callId;
+      expect((await timeline(stranger!)).possibleMatches).toEqual([{ at: expect.any(String), contact: { kind: 'call', id: callId }, people: [visitors] }]);
+    }
+    expect((await timeline(visitors!)).possibleMatches.map((m: { people: number[] }) => m.people[0]).sort()).toEqual([...strangers].sort());
+    // Export covers the visitor and their one caller only; the strangers' numbers are not theirs.
+    const file = (await owner.get(`/domains/shop.test/people/${visitors}/export`)).body;
+    expect(file.phones).toHaveLength(2);
+    expect(file.phones).toContain('0644444444');
+    expect(file.calls).toHaveLength(1);
+    // A second call from the caller it took joins it again; one from the form's own number too.
+    const taken = callers[people.indexOf(visitors)]!;
+    const again = await reportCall(s.collector.baseUrl, { callRef: 'burst-again', trackingNumber: held, startDate: new Date(Date.now() + 5000), callerPhone: taken, duration: 20 });
+    const own = await reportCall(s.collector.baseUrl, { callRef: 'burst-own', trackingNumber: held, startDate: new Date(Date.now() + 6000), callerPhone: '0644444444', duration: 20 });
+    expect([await personOfCall(again.body.callId), await personOfCall(own.body.callId)]).toEqual([visitors, visitors]);
+  });
+
   it("exports everything stored of a person on request, as one JSON file, in the activity log", async () => {
     const owner = await signedInClient(s.collector.baseUrl, OWNER.username, OWNER.password);
     const { personId } = (await owner.get('/domains/shop.test/people?phone=0612345678')).body;
