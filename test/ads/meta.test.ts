@@ -72,5 +72,15 @@ describe('Meta through the Conversions API', () => {
     expect(await s.t.c.adsConversions.findOne({ _id: `meta|call:${callId}` })).toMatchObject({ state: 'sent', reason: "no longer a lead: Meta's Conversions API cannot take a sent event back" });
     expect(sentEvents()).toHaveLength(sent);
   });
+
+  it("cannot restate a sent lead's value: it stays sent and says why (issue 69)", async () => {
+    const callId = await adCall('FBCLID-REVALUED', '0656565656');
+    await until(async () => (await stateOf(callId)) === 'sent', 'the lead sent');
+    const sent = sentEvents().length;
+    expect((await owner.call('PUT', `/domains/shop.test/calls/${callId}/value`, { value: 250 })).status).toBe(200);
+    await until(async () => (await s.t.c.adsConversions.findOne({ _id: `meta|call:${callId}` }))?.reason !== undefined, 'the reason said');
+    expect(await s.t.c.adsConversions.findOne({ _id: `meta|call:${callId}` })).toMatchObject({ state: 'sent', reason: "value changed after it was sent: Meta's Conversions API cannot change a sent event's value" });
+    expect(sentEvents()).toHaveLength(sent);
+  });
 });
 

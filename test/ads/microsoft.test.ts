@@ -65,4 +65,17 @@ describe('Microsoft Advertising offline conversions', () => {
     ]);
     expect(call.adsConversions).toEqual([{ platform: 'microsoft', state: 'retracted', at: expect.any(Date) }]);
   });
+
+  it('restates a sent lead whose value a person changes, naming its click, name and time (issue 69)', async () => {
+    const callId = await adCall('MSCLKID-RESTATE', '0644444444');
+    await until(async () => (await stateOf(callId)) === 'sent', 'the lead sent');
+    const before = microsoft.adjustments.length;
+    expect((await owner.call('PUT', `/domains/shop.test/calls/${callId}/value`, { value: 250 })).status).toBe(200);
+    await until(async () => microsoft.adjustments.length > before, 'the restatement applied');
+    await until(async () => (await stateOf(callId)) === 'sent', 'the lead sent again');
+    const call = (await s.t.c.calls.findOne({ _id: callId }))!;
+    expect(microsoft.adjustments.slice(before).flatMap((r) => r.body.OfflineConversionAdjustments)).toEqual([
+      { ConversionName: 'Phone leads', ConversionTime: `${call.startedAt.toISOString().slice(0, 19)}Z`, MicrosoftClickId: 'MSCLKID-RESTATE', HashedPhoneNumber: createHash('sha256').update('+33644444444').digest('hex'), AdjustmentType: 'Restate', AdjustmentValue: 250, AdjustmentCurrencyCode: 'EUR', AdjustmentTime: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/) },
+    ]);
+  });
 });

@@ -18,7 +18,7 @@ describe('a platform that does not answer at connection', () => {
   it('is named with its silence, which refuses the connection', async () => {
     const nowhere = `http://127.0.0.1:${await closedPort()}`;
     const clients = new PlatformClients({ ...DEFAULT_ADS_ENDPOINTS, metaGraph: nowhere, microsoftAds: nowhere, microsoftOAuthToken: `${nowhere}/token` });
-    expect(await clients.check('meta', { datasetId: '1234567890' }, { accessToken: 'EAAB-token' })).toMatch(/^meta did not answer: .+; nothing was stored$/);
-    expect(await clients.check('microsoft', { customerId: '1', accountId: '2', conversionName: 'Leads' }, { developerToken: 'd', oauth: { clientId: 'c', refreshToken: 'r' } })).toMatch(/^microsoft did not answer: .+; nothing was stored$/);
+    expect(await clients.check('meta', { datasetId: '1234567890' }, { accessToken: 'EAAB-token' }, 'USD')).toMatch(/^meta did not answer: .+; nothing was stored$/);
+    expect(await clients.check('microsoft', { customerId: '1', accountId: '2', conversionName: 'Leads' }, { developerToken: 'd', oauth: { clientId: 'c', refreshToken: 'r' } }, 'USD')).toMatch(/^microsoft did not answer: .+; nothing was stored$/);
   });
 });

@@ -12,7 +12,7 @@ import type { TelephonyCollections } from '../telephony/documents.ts';
 import type { OutboxDoc } from '../webhooks/documents.ts';
 import type { Outbox } from '../webhooks/outbox.ts';
 import type { SendResult } from '../webhooks/send.ts';
-import { AdsQueue, batchMessage, isTooOld, TOO_OLD, type BatchAction } from './ads-queue.ts';
+import { AdsQueue, batchMessage, isTooOld, sendableNow, TOO_OLD, type BatchAction } from './ads-queue.ts';
 import { ConversionMoves, type Counted } from './conversion-moves.ts';
 import { GoogleRequestStatus, STATUS_AFTER_MS } from './google-request-status.ts';
 import type { AdsConnections } from './connections.ts';
@@ -21,8 +21,9 @@ import { callLead, formLead, type LeadEvent } from './lead-event.ts';
 import type { SendOutcome } from './send-outcome.ts';
 import { BATCH_OF, type PlatformClients } from './platform-clients.ts';
 import type { MarkLeads } from './lead-marks.ts';
+import type { RuleCollections } from '../rules/documents.ts';
 
-type SenderCollections = AdsCollections & DomainCollections & TelephonyCollections & FormCollections;
+type SenderCollections = AdsCollections & DomainCollections & TelephonyCollections & FormCollections & RuleCollections;
 type Taken = { doc: AdsConversionDoc; lead: LeadEvent };
 
 /** A lead's outcome: done, refused by the platform (its words), or skipped (not connected, gone). */
@@ -35,6 +36,7 @@ type LeadAction = Exclude<BatchAction, 'status'>;
 const ACTIONS: Record<LeadAction, { from: ConversionState; after: (o: Outcome) => [ConversionState, string?] }> = {
   send: { from: 'queued', after: (o) => ('done' in o ? ['sent'] : 'refused' in o ? ['rejected', o.refused] : ['not-sent', o.skipped]) },
   retract: { from: 'retracting', after: (o) => ('done' in o ? ['retracted'] : ['sent', `not retracted: ${'refused' in o ? o.refused : o.skipped}`]) },
+  restate: { from: 'restating', after: (o) => ('done' in o ? ['sent'] : ['sent', `not restated: ${'refused' in o ? o.refused : o.skipped}`]) },
 };
 const DONE: Outcome = { done: true };
 
@@ -82,7 +84,7 @@ export class AdsSender {
     }
     if (connection.doc.broken) await this.connections.markBroken(domainId, platform, null);
     // More waiting than one request carries: the next request goes at once.
-    if (await this.c.adsConversions.countDocuments({ domainId, platform, state: how.from, batch: null }, { limit: 1 })) await this.outbox.enqueue(batchMessage(domain, platform, `after_${m._id}`, action));
+    if (await this.c.adsConversions.countDocuments({ domainId, platform, state: how.from, batch: null, ...sendableNow(new Date()) }, { limit: 1 })) await this.outbox.enqueue(batchMessage(domain, platform, `after_${m._id}`, action));
     return { delivered: true, httpStatus: 200, error: null, permanent: false };
   }
 
@@ -90,7 +92,8 @@ export class AdsSender {
   private async take(messageId: string, domainId: string, platform: AdsPlatform, state: ConversionState): Promise<AdsConversionDoc[]> {
     let docs = await this.c.adsConversions.find({ batch: messageId, state }).toArray();
     if (!docs.length) {
-      const oldest = await this.c.adsConversions.find({ domainId, platform, state, batch: null }, { projection: { _id: 1 }, sort: { queuedAt: 1 }, limit: BATCH_OF[platform] }).toArray();
+      // Held leads wait for their value (ads-queue.ts).
+      const oldest = await this.c.adsConversions.find({ domainId, platform, state, batch: null, ...sendableNow(new Date()) }, { projection: { _id: 1 }, sort: { queuedAt: 1 }, limit: BATCH_OF[platform] }).toArray();
       if (!oldest.length) return [];
       await this.c.adsConversions.updateMany({ _id: { $in: oldest.map((d) => d._id) }, state, batch: null }, { $set: { batch: messageId } });
       docs = await this.c.adsConversions.find({ batch: messageId, state }).toArray();
@@ -110,7 +113,7 @@ export class AdsSender {
       return lead ? [{ doc, lead }] : [];
     });
     await this.settle(domain, taken.filter((doc) => !byId.has(`${doc.kind}:${doc.itemId}`)), action, { skipped: 'its call or form is gone' });
-    if (action === 'retract') return found;
+    if (action !== 'send') return found;
     const old = found.filter((t) => isTooOld(t.lead.at));
     await this.settle(domain, old.map((t) => t.doc), action, { skipped: TOO_OLD });
     return found.filter((t) => !old.includes(t));
@@ -127,7 +130,7 @@ export class AdsSender {
     if (answer.ok) {
       await this.settle(r.domain, rest.map((t) => t.doc), r.action, DONE);
       // Google processes what it took after answering: asked later what it made of it.
-      if (r.platform === 'google' && r.action === 'send' && answer.id) await this.googleStatus.watch(r.domain, answer.id, rest.map((t) => t.doc));
+      if (r.platform === 'google' && r.action !== 'retract' && answer.id) await this.googleStatus.watch(r.domain, answer.id, rest.map((t) => t.doc));
       return null;
     }
     if (answer.retry || answer.auth) return answer;
@@ -145,12 +148,14 @@ export class AdsSender {
     const { from, after } = ACTIONS[action];
     const [state, reason] = after(outcome);
     await this.moves.move(domain, docs, from, state, reason, now);
-    // Those that stopped being leads while on their way are taken back now.
+    // Those that stopped being leads while on their way are taken back now; those whose value
+    // changed meanwhile are restated.
     if (state !== 'sent') return;
-    const late = await this.c.adsConversions.find({ _id: { $in: docs.map((d) => d._id) }, unlead: true }).toArray();
+    const late = await this.c.adsConversions.find({ _id: { $in: docs.map((d) => d._id) }, $or: [{ unlead: true }, { restate: true }] }).toArray();
     for (const doc of late) {
-      await this.c.adsConversions.updateOne({ _id: doc._id }, { $unset: { unlead: '' } });
-      await this.queue.takeBack(domain, doc.kind, doc.itemId, now);
+      await this.c.adsConversions.updateOne({ _id: doc._id }, { $unset: { unlead: '', restate: '' } });
+      if (doc.unlead) await this.queue.takeBack(domain, doc.kind, doc.itemId, now);
+      else await this.queue.restate(domain, doc.kind, doc.itemId, now);
     }
   }
 }

@@ -37,10 +37,10 @@ export class AdsConnections {
   }
 
   /** Checks the credentials with the platform, then keeps them sealed; a refusal keeps nothing. */
-  async connect<P extends AdsPlatform>(domain: Pick<DomainDoc, '_id' | 'accountId'>, platform: P, body: ConnectionBody<P>, by: string, now = new Date()): Promise<AdsConnectionView> {
+  async connect<P extends AdsPlatform>(domain: Pick<DomainDoc, '_id' | 'accountId' | 'currency'>, platform: P, body: ConnectionBody<P>, by: string, now = new Date()): Promise<AdsConnectionView> {
     if (!this.box) throw new AdsRefused('Set SECRETS_KEY (32 random bytes, base64: openssl rand -base64 32) to store the credentials of an ad platform; nothing was stored');
     const { settings, secret, credentials } = splitBody(platform, body);
-    const refusal = await this.clients.check(platform, settings, secret);
+    const refusal = await this.clients.check(platform, settings, secret, domain.currency);
     if (refusal) throw new AdsRefused(refusal);
     const doc: AdsConnectionDoc = { _id: `${domain._id}|${platform}`, domainId: domain._id, accountId: domain.accountId, platform, settings, secret: this.box.seal(JSON.stringify(secret)), credentials, connectedAt: now, by, broken: null };
     await this.c.adsConnections.replaceOne({ _id: doc._id }, doc, { upsert: true });

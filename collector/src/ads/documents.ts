@@ -47,6 +47,11 @@ export interface AdsConversionDoc {
   batch: string | null;
   /** It stopped being a lead while its request was on its way: retracted once sent. */
   unlead?: true;
+  /** Its value changed while its request was on its way: restated once sent. */
+  restate?: true;
+  /** It waits for a moment that can still value it (its transcript, which rules at
+   * `transcript-ready` value), until then at most (ads-queue.ts). */
+  holdUntil?: Date;
   /** Google's id of the request that took it, until Google says what it made of it (`accepted`). */
   requestId?: string;
 }

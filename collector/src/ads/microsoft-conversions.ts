@@ -68,6 +68,16 @@ export class MicrosoftConversions {
     return this.apply('OfflineConversionAdjustments', { OfflineConversionAdjustments: adjustments });
   }
 
+  /** Restates sent conversions' values (`AdjustmentType: Restate`): the original click, name and
+   * time, with the new value and its currency. */
+  async restate(leads: LeadEvent[], now: Date): Promise<SendOutcome> {
+    const adjustments = leads.map((lead) => {
+      const { ConversionValue: value, ConversionCurrencyCode: currency, ...original } = microsoftConversion(lead, this.settings.conversionName)!;
+      return { ...original, AdjustmentType: 'Restate', AdjustmentValue: value, AdjustmentCurrencyCode: currency, AdjustmentTime: utcTime(now) };
+    });
+    return this.apply('OfflineConversionAdjustments', { OfflineConversionAdjustments: adjustments });
+  }
+
   /** `POST …/{operation}/Apply`: partial errors name the refused by their index. */
   private async apply(operation: 'OfflineConversions' | 'OfflineConversionAdjustments', payload: Record<string, unknown>): Promise<SendOutcome> {
     const token = await this.accessToken();

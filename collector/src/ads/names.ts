@@ -8,6 +8,7 @@ export const PLATFORM_NAMES: Record<AdsPlatform, string> = { google: 'Google Ads
 
 /** Where a lead's conversion is with one platform: `accepted` once Google processed the request it
  * took (`sent`); `retracting` and `retracted` once a sent lead became "not a lead" (where the
- * platform can take it back). */
-export const CONVERSION_STATES = ['queued', 'sent', 'accepted', 'rejected', 'not-sent', 'retracting', 'retracted'] as const;
+ * platform can take it back); `restating` while a sent lead's changed value is told again (then
+ * `sent`). */
+export const CONVERSION_STATES = ['queued', 'sent', 'accepted', 'rejected', 'not-sent', 'retracting', 'retracted', 'restating'] as const;
 export type ConversionState = (typeof CONVERSION_STATES)[number];

@@ -25,6 +25,8 @@ export const DEFAULT_ADS_ENDPOINTS: AdsEndpoints = { googleDataManager: DEFAULT_
 
 /** Why a lead sent to Meta stays sent when it stops being one. */
 export const META_CANNOT_RETRACT = "Meta's Conversions API cannot take a sent event back";
+/** Why a lead sent to Meta keeps the value it was sent with. */
+export const META_CANNOT_RESTATE = "Meta's Conversions API cannot change a sent event's value";
 
 /** Leads one request of a platform carries at most. */
 export const BATCH_OF: Record<AdsPlatform, number> = { google: 2000, microsoft: 1000, meta: 1000 };
@@ -44,9 +46,10 @@ export class PlatformClients {
   constructor(private readonly endpoints: AdsEndpoints = DEFAULT_ADS_ENDPOINTS) {}
 
   /** A refusal of the credentials in words, or null when the platform takes them (its other
-   * objections, a made-up click's, are the test button's business). */
-  async check(platform: AdsPlatform, settings: Record<string, string>, secret: Record<string, unknown>): Promise<string | null> {
-    const answer = await this.send(platform, settings, secret, [TEST_LEAD('EUR', new Date())], true);
+   * objections, a made-up click's, are the test button's business). The test lead is in the
+   * domain's currency. */
+  async check(platform: AdsPlatform, settings: Record<string, string>, secret: Record<string, unknown>, currency: string): Promise<string | null> {
+    const answer = await this.send(platform, settings, secret, [TEST_LEAD(currency, new Date())], true);
     if (answer.ok) return null;
     if (answer.auth) return `${platform} refused the credentials (HTTP ${answer.status}): ${answer.message}; nothing was stored`;
     return answer.status === null ? `${platform} did not answer: ${answer.message}; nothing was stored` : null;
@@ -58,6 +61,15 @@ export class PlatformClients {
     if (platform === 'google') return this.send(platform, settings, secret, leads.map((lead) => ({ ...lead, value: 0 })));
     if (platform === 'microsoft') return this.microsoft(settings, secret).retract(leads, new Date());
     return failureOf(400, META_CANNOT_RETRACT);
+  }
+
+  /** Restates sent leads' values (each lead carries its new one): Google by the same transaction id
+   * with the new value (the Data Manager API's adjustment), Microsoft by its `Restate` adjustment;
+   * Meta cannot. */
+  async restate(platform: AdsPlatform, settings: Record<string, string>, secret: Record<string, unknown>, leads: LeadEvent[]): Promise<SendOutcome> {
+    if (platform === 'google') return this.send(platform, settings, secret, leads);
+    if (platform === 'microsoft') return this.microsoft(settings, secret).restate(leads, new Date());
+    return failureOf(400, META_CANNOT_RESTATE);
   }
 
   /** What Google made of a request it took (the others answer for each lead at once). */

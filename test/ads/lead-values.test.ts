@@ -1,0 +1,73 @@
+// A lead reaches Google with its value (issue 69), tried as a US agency did: a USD domain whose
+// transcripts are valued by a rule at `transcript-ready` (120) and whose people set a value later
+// (250). The lead waits for its transcript, goes with 120, and is restated to 250 under the same
+// transaction id; the connection's test event is in the domain's currency. Google's own client
+// against the Data Manager stand-in (helpers/google-data-manager.ts).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { adCalls, ADS_OWNER, useAdsCollector } from '../helpers/ads.ts';
+import { signedInClient, type ManageClient } from '../helpers/manage-client.ts';
+import { startDataManager, type DataManagerStandIn } from '../helpers/google-data-manager.ts';
+import { until } from '../helpers/until.ts';
+import { VALUE_WAIT_MS } from '../../collector/src/ads/ads-queue.ts';
+import { wireWrites } from '../../collector/src/house/writes.ts';
+
+let google: DataManagerStandIn;
+beforeAll(async () => {
+  google = await startDataManager();
+});
+afterAll(() => google?.close());
+
+const s = useAdsCollector('ads_lead_values', () => ({ googleDataManager: google.base }));
+const adCall = adCalls(s);
+
+const eventsOf = (callId: number) => google.requests.filter((r) => !r.body.validateOnly).flatMap((r) => r.body.events as { transactionId: string; conversionValue: number; currency: string }[]).filter((e) => e.transactionId === `ringtrail-call-${callId}`);
+const conversion = (callId: number) => s.t.c.adsConversions.findOne({ _id: `google|call:${callId}` });
+
+describe('a lead with its value', () => {
+  let owner: ManageClient;
+  beforeAll(async () => {
+    owner = await signedInClient(s.collector.baseUrl, ADS_OWNER.username, ADS_OWNER.password);
+    expect((await owner.call('PATCH', '/domains/shop.test', { currency: 'USD', transcription: { enabled: true } })).status).toBe(200);
+  });
+
+  it("checks the connection with a test event in the domain's currency", async () => {
+    const connected = await owner.call('PUT', '/domains/shop.test/ads/google', { operatingAccountId: '123-456-7890', conversionActionId: '987654321', serviceAccountKey: JSON.stringify(google.key) });
+    expect(connected.status).toBe(200);
+    const check = google.requests.find((r) => r.body.validateOnly)!;
+    expect(check.body.events[0]).toMatchObject({ currency: 'USD' });
+  });
+
+  it('waits for the transcript a rule values, sends the lead at 120, then restates it to 250 when a person values it', async () => {
+    const rule = await owner.call('POST', '/domains/shop.test/rules', { name: 'Booked on the phone', moment: 'transcript-ready', match: 'all', conditions: [], actions: [{ type: 'value', amount: 120 }] });
+    expect(rule.status).toBe(201);
+    const callId = await adCall('gclid=GCLID-VALUED');
+    // A lead at once (the lead rule), held for its transcript: its message is due when the wait ends.
+    await until(async () => (await conversion(callId))?.state === 'queued', 'the lead queued');
+    expect((await conversion(callId))!.holdUntil!.getTime()).toBeGreaterThan(Date.now() + VALUE_WAIT_MS - 60_000);
+    const held = await s.t.c.outbox.findOne({ _id: { $regex: /^ads_google_shop\.test_held_/ } });
+    expect(held).toMatchObject({ stream: 'ads-held:shop.test:google', nextAttemptAt: expect.any(Date) });
+    expect(held!.nextAttemptAt.getTime()).toBeGreaterThan(Date.now() + VALUE_WAIT_MS - 60_000);
+    expect(eventsOf(callId)).toEqual([]);
+
+    // The transcript is made: the rule values the call at 120, and the lead goes with it.
+    const { writes } = wireWrites(s.t.c, { publicUrl: s.collector.baseUrl });
+    await writes.change(callId, () => ({ transcript: { status: 'ready', keyPhrases: [], at: new Date() } }));
+    await until(async () => (await conversion(callId))?.state === 'sent', 'the lead sent once its transcript came');
+    expect((await s.t.c.calls.findOne({ _id: callId }))!.value).toBe(120);
+    expect(eventsOf(callId)).toEqual([expect.objectContaining({ conversionValue: 120, currency: 'USD' })]);
+
+    // A person values it at 250 after it was sent: restated under the same transaction id.
+    expect((await owner.call('PUT', `/domains/shop.test/calls/${callId}/value`, { value: 250 })).status).toBe(200);
+    await until(async () => eventsOf(callId).length === 2, 'the restatement sent');
+    expect(eventsOf(callId)[1]).toMatchObject({ conversionValue: 250, currency: 'USD' });
+    await until(async () => (await conversion(callId))?.state === 'sent', 'the lead sent again');
+    expect((await conversion(callId))!.reason).toBeUndefined();
+  });
+
+  it('sends a lead at once where no rule can value it later', async () => {
+    await s.t.c.rules.updateMany({}, { $set: { enabled: false } });
+    const callId = await adCall('gclid=GCLID-AT-ONCE');
+    await until(async () => (await conversion(callId))?.state === 'sent', 'the lead sent');
+    expect((await conversion(callId))!.holdUntil).toBeUndefined();
+  });
+});
