@@ -70,6 +70,13 @@ describe('call handling in the back end', () => {
     // The spam caller, blocked from the calls log.
     await page.getByRole('link', { name: 'Calls', exact: true }).click();
     const row = page.locator(`tr[data-call="${spam.body.callId}"]`);
+    // Asked first (issue 69): dismissed, nothing is blocked; accepted, the caller is.
+    const asked: string[] = [];
+    page.once('dialog', (dialog) => (asked.push(dialog.message()), dialog.dismiss()));
+    await row.getByRole('button', { name: 'block' }).click();
+    await expect.poll(() => asked).toEqual(['Block 06 99 88 77 66? Their next calls are refused and logged as blocked.']);
+    expect((await routeCall(b.collector.baseUrl, { tracking_number: number, caller_phone: '0699887766' })).body.reason).not.toBe('blocked');
+    page.once('dialog', (dialog) => dialog.accept());
     await row.getByRole('button', { name: 'block' }).click();
     await row.getByRole('button', { name: 'unblock' }).waitFor();
     expect((await routeCall(b.collector.baseUrl, { tracking_number: number, caller_phone: '0699887766' })).body).toMatchObject({ reason: 'blocked', destination: null });

@@ -141,6 +141,15 @@ describe('a recorded call, transcribed by the bundled engine', () => {
     await expect.poll(async () => (await captionLines()).every((line) => line.length > 0 && line.length <= 42)).toBe(true);
     expect((await captionLines()).length).toBeLessThanOrEqual(2);
     await audio.evaluate((a: HTMLAudioElement) => a.pause());
+    // A click on a turn's words plays from that turn too (issue 69), not only its time.
+    const second = card.locator('li.turn').nth(1);
+    const secondStart = (await owner.get(`/domains/shop.test/calls/${callId}/transcript`)).body.turns[1].start;
+    expect(secondStart).toBeGreaterThan(0.5);
+    // From the start, paused: only the click can bring it to the second turn.
+    await audio.evaluate((a: HTMLAudioElement) => (a.currentTime = 0));
+    await second.locator('.turn-text').click();
+    await expect.poll(() => audio.evaluate((a: HTMLAudioElement) => a.currentTime), { timeout: 10_000 }).toBeGreaterThanOrEqual(secondStart - 0.01);
+    await audio.evaluate((a: HTMLAudioElement) => a.pause());
     await page.screenshot({ path: path.join(ARTIFACTS, 'transcript-call-page.png'), fullPage: true });
 
     await page.goto(`${s.collector.baseUrl}/manage/#/shop.test/calls`);

@@ -1,6 +1,7 @@
 // "Try before it runs": a rule over the domain's last 30 days of calls (or forms), listing what it
 // would have matched and done, changing nothing. Bounded: the newest PREVIEW_SCAN calls or forms are
 // tested, the pools and people they need read once for all, at most PREVIEW_LIST listed.
+import { wallClock } from '../agent/shapes.ts';
 import type { DomainCollections, DomainDoc } from '../domains/documents.ts';
 import { callerWritten } from '../domains/phone-display.ts';
 import type { FormCollections } from '../forms/documents.ts';
@@ -19,8 +20,8 @@ const PREVIEW_LIST = 100;
 export interface PreviewMatch {
   kind: 'call' | 'form';
   id: number;
-  /** When (the screen writes it in the domain's time zone and locale). */
-  at: Date;
+  /** When, at the domain's clock (YYYY-MM-DD HH:MM:SS; the screen writes it in the domain's locale). */
+  at: string;
   /** The caller or the form's phone, as the domain's privacy shows it and its country writes it. */
   phone: string | null;
   source: string | null;
@@ -49,7 +50,7 @@ export async function previewRule(c: DomainCollections & TelephonyCollections & 
     checked = forms.length;
     for (const form of forms) {
       if (!ruleMatches(rule, formSubject(form, contextOf(null, form.personId)))) continue;
-      matches.push({ kind: 'form', id: form._id, at: form.submittedAt, phone: shown(form.phone), source: form.source, actions: applyRule(formMarkState(form), rule, now).entries.map((e) => e.what) });
+      matches.push({ kind: 'form', id: form._id, at: wallClock(form.submittedAt, domain.timeZone), phone: shown(form.phone), source: form.source, actions: applyRule(formMarkState(form), rule, now).entries.map((e) => e.what) });
     }
   } else {
     const filter = rule.moment === 'transcript-ready' ? { 'transcript.status': 'ready' as const } : { status: { $ne: null } };
@@ -58,7 +59,7 @@ export async function previewRule(c: DomainCollections & TelephonyCollections & 
     checked = calls.length;
     for (const call of calls) {
       if (!ruleMatches(rule, callSubject(call, contextOf(call.trackingNumber, call.personId)))) continue;
-      matches.push({ kind: 'call', id: call._id, at: call.startedAt, phone: shown(call.caller), source: call.source, actions: applyRule(callMarkState(call), rule, now).entries.map((e) => e.what) });
+      matches.push({ kind: 'call', id: call._id, at: wallClock(call.startedAt, domain.timeZone), phone: shown(call.caller), source: call.source, actions: applyRule(callMarkState(call), rule, now).entries.map((e) => e.what) });
     }
   }
   return { from, to: now, checked, matched: matches.length, matches: matches.slice(0, PREVIEW_LIST) };

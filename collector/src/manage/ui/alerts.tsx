@@ -88,7 +88,7 @@ export function MailCard({ clock = BROWSER_CLOCK }: { clock?: Clock }) {
       {action.error && <Failure message={action.error} />}
       {mail.data.retrying && (
         <p class="warn-text" role="status" data-testid="mail-retrying">
-          The mail server is not taking mail: retrying since {when(mail.data.retrying.since, clock)}, {mail.data.retrying.waiting} mail(s) waiting.
+          The mail server is not taking mail: retrying since {when(mail.data.retrying.since, clock)}, {mail.data.retrying.waiting} {mail.data.retrying.waiting === 1 ? 'mail' : 'mails'} waiting.
           {mail.data.retrying.lastError && <> Last error: {mail.data.retrying.lastError}</>}
         </p>
       )}

@@ -3,6 +3,7 @@
 // never put back by a rule; a value set here is never changed by one.
 import { useState } from 'preact/hooks';
 import { api, get } from './api.ts';
+import { when, type Clock } from './format.ts';
 import { useLoad } from './hooks.ts';
 
 export interface Tag {
@@ -30,7 +31,7 @@ export function TagChips({ names, tags, remove }: { names: string[]; tags: Tag[]
   );
 }
 
-export function CallMarksCard({ path, tags, value, currency, history, changed }: { path: string; tags: string[]; value: number | null; currency: string; history: { at: string; by: string; what: string }[]; changed: () => void }) {
+export function CallMarksCard({ path, tags, value, currency, history, clock, changed }: { path: string; tags: string[]; value: number | null; currency: string; history: { at: string; by: string; what: string }[]; clock: Clock; changed: () => void }) {
   const account = useAccountTags();
   const [error, setError] = useState<string | null>(null);
   const act = async (work: () => Promise<unknown>) => {
@@ -75,7 +76,7 @@ export function CallMarksCard({ path, tags, value, currency, history, changed }:
         <ul class="history" data-testid="call-history">
           {history.map((h) => (
             <li>
-              <span class="muted nowrap">{h.at}</span> {h.what} <span class="muted">by {h.by}</span>
+              <span class="muted nowrap">{when(h.at, clock)}</span> {h.what} <span class="muted">by {h.by}</span>
             </li>
           ))}
         </ul>

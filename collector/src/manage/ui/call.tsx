@@ -91,7 +91,7 @@ export function CallScreen({ route }: { route: Route }) {
               </dd>
             </dl>
           </div>
-          <CallMarksCard path={`/domains/${encodeURIComponent(domain)}/calls/${call.callId}`} tags={call.tags} value={call.value} currency={data.currency} history={data.history} changed={reload} />
+          <CallMarksCard path={`/domains/${encodeURIComponent(domain)}/calls/${call.callId}`} tags={call.tags} value={call.value} currency={data.currency} history={data.history} clock={clock} changed={reload} />
           {data.adsConversions && <AdsCard domain={domain} marks={data.adsConversions} />}
           {call.recording && <RecordingCard domain={domain} callId={call.callId} recording={call.recording} transcribed={call.transcript?.status === 'ready'} deleted={reload} />}
           {(call.transcript || transcriptJob) && <TranscriptCard domain={domain} callId={call.callId} transcript={call.transcript} retrying={transcriptJob} clock={clock} />}
@@ -101,7 +101,7 @@ export function CallScreen({ route }: { route: Route }) {
               <ol class="pages-seen">
                 {data.pages.map((p) => (
                   <li>
-                    <span class="muted nowrap">{p.createdAt.slice(11)}</span> <strong>{p.pageTitle || p.url}</strong>
+                    <span class="muted nowrap">{when(p.createdAt, clock)}</span> <strong>{p.pageTitle || p.url}</strong>
                     <div class="muted" title={p.url}>{p.url}</div>
                   </li>
                 ))}

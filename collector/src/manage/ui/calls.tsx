@@ -118,7 +118,11 @@ export function CallsScreen({ route }: { route: Route }) {
                         type="button"
                         class="link block"
                         title={call.callerBlocked ? 'Let this caller through again' : 'Refuse this caller’s next calls'}
-                        onClick={() => api(call.callerBlocked ? 'DELETE' : 'POST', `/domains/${encodeURIComponent(route.domain!)}/calls/${call.callId}/block-caller`).then(reload, (err: Error) => alert(err.message))}
+                        onClick={() => {
+                          // Blocking refuses the caller's next calls: asked first; unblocking is not.
+                          if (!call.callerBlocked && !confirm(`Block ${call.caller === 'hidden' ? 'this caller' : phone(call.caller)}? Their next calls are refused and logged as blocked.`)) return;
+                          void api(call.callerBlocked ? 'DELETE' : 'POST', `/domains/${encodeURIComponent(route.domain!)}/calls/${call.callId}/block-caller`).then(reload, (err: Error) => alert(err.message));
+                        }}
                       >
                         {call.callerBlocked ? 'unblock' : 'block'}
                       </button>

@@ -3,6 +3,7 @@
 // fix one whose calls no longer come here.
 import { useState } from 'preact/hooks';
 import { api, get, withQuery } from './api.ts';
+import { sentence } from './format.ts';
 import { useAction, useLoad } from './hooks.ts';
 import { Failure } from './layout.tsx';
 
@@ -97,7 +98,7 @@ export function CarrierCard() {
               Remove
             </button>
           </p>
-          {v.broken && <p class="error">The connection broke: {v.broken.error}. Remove it and connect again with new credentials.</p>}
+          {v.broken && <p class="error">The connection broke: {sentence(v.broken.error)} It mends by itself when the carrier takes the credentials again (checked daily and at each use); if they were changed or revoked, remove it and connect again with new ones.</p>}
           {checked && <p role="status">{checked}</p>}
           <CarrierNumbers />
         </>

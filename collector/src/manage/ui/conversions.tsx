@@ -6,7 +6,7 @@ import { useState } from 'preact/hooks';
 import { api, get, withQuery } from './api.ts';
 import { useAction, useLoad } from './hooks.ts';
 import { useClock } from './clock.ts';
-import { when } from './format.ts';
+import { sentence, when } from './format.ts';
 import { Failure } from './layout.tsx';
 import { Pager } from './pager.tsx';
 import { navigate, routeHash, type Route } from './route.ts';
@@ -76,7 +76,7 @@ function PlatformCard({ domain, line, reload }: { domain: string; line: Platform
     <div class="card" data-testid={`ads-${line.platform}`}>
       <h2>{NAMES[line.platform]}</h2>
       <p class={line.broken ? 'warn-text' : line.connected ? 'ok-text' : 'muted'}>
-        {line.broken ? `Refuses the credentials since ${when(line.broken.at, clock)}: ${line.broken.error}. Leads wait until it is connected again.` : line.connected ? 'Connected: each lead is sent a few seconds after it becomes one.' : 'Not connected.'}
+        {line.broken ? `Refuses the credentials since ${when(line.broken.at, clock)}: ${sentence(line.broken.error)} Leads wait: they go by themselves once the platform takes the credentials again (each send tries), or once it is connected with new ones.` : line.connected ? 'Connected: each lead is sent a few seconds after it becomes one.' : 'Not connected.'}
       </p>
       {counted.length > 0 && (
         <p class="counts">

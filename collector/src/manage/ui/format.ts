@@ -21,6 +21,9 @@ export const phoneAsWritten = (digits: string) => written.get(digits) ?? digits;
 /** As the server said to write it, else in pairs: `0123456789` -> `01 23 45 67 89`. */
 export const phone = (digits: string | null) => (digits ? (written.get(digits) ?? digits.replace(/(\d\d)(?=\d)/g, '$1 ')) : '');
 
+/** A text ending as a sentence, once: another's words (a platform's error) may end with a period already. */
+export const sentence = (text: string) => (/[.!?]$/.test(text.trim()) ? text.trim() : `${text.trim()}.`);
+
 /** Appendix A's statuses as the back end shows them; the code itself is the title and the CSV's. */
 export { OUTCOME_WORDS as STATUS_LABELS } from '../../telephony/outcome.ts';
 

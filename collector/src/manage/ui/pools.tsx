@@ -2,7 +2,9 @@
 // should have; offline numbers and their calls.
 import type { OfflineNumberReport, OnlinePoolReport } from '../../reports/pools.ts';
 import { get, withQuery } from './api.ts';
-import { count, phone } from './format.ts';
+import { count, phone, when } from './format.ts';
+import { useClock } from './clock.ts';
+import { typeName } from './number-types.ts';
 import { useLoad } from './hooks.ts';
 import { Failure } from './layout.tsx';
 import { rangeQuery, ReportHeading } from './range.tsx';
@@ -13,6 +15,7 @@ import { BuyForm } from './carrier.tsx';
 export function PoolsScreen({ route }: { route: Route }) {
   const path = `/domains/${encodeURIComponent(route.domain!)}`;
   const domain = useLoad(() => get<DomainView>(path), [route.domain]);
+  const clock = useClock(route.domain);
   const { data, error, reload } = useLoad(() => get<{ online: OnlinePoolReport[]; offline: OfflineNumberReport[] }>(withQuery(`/domains/${encodeURIComponent(route.domain!)}/reports/pools`, rangeQuery(route))), [route.domain, route.query.from, route.query.to]);
   return (
     <section>
@@ -24,7 +27,7 @@ export function PoolsScreen({ route }: { route: Route }) {
         return (
           <div class="card">
             <h2>
-              Pool of type {pool.type} {pool.shared && <span class="muted">(shared: {count(pool.capacity)} visitors at once)</span>}
+              {typeName(pool.type)} {pool.shared && <span class="muted">(shared: {count(pool.capacity)} visitors at once)</span>}
             </h2>
             <div class="tiles">
               <div class="tile"><span class="label">Numbers</span><strong>{count(pool.numbers)}</strong></div>
@@ -33,7 +36,7 @@ export function PoolsScreen({ route }: { route: Route }) {
               <div class={`tile ${short ? 'warn' : ''}`}>
                 <span class="label">Recommended size</span>
                 <strong>{count(pool.recommendedSize)}</strong>
-                <span class="note">{short ? `${pool.recommendedSize - pool.numbers} more numbers needed` : 'the pool is large enough'}</span>
+                <span class="note">{short ? `${count(pool.recommendedSize - pool.numbers)} more ${pool.recommendedSize - pool.numbers === 1 ? 'number' : 'numbers'} needed` : 'the pool is large enough'}</span>
               </div>
             </div>
             {short && domain.data?.carrierConnected && <BuyForm path={path} type={pool.type} count={pool.recommendedSize - pool.numbers} label="Buy the missing numbers" bought={reload} />}
@@ -42,7 +45,7 @@ export function PoolsScreen({ route }: { route: Route }) {
                 <thead><tr><th>Hour the pool ran out</th><th class="num">Visitors refused a number</th></tr></thead>
                 <tbody>
                   {pool.exhaustedHours.map((h) => (
-                    <tr><td>{h.day} {h.hour}:00</td><td class="num">{count(h.refused)}</td></tr>
+                    <tr><td>{when(`${h.day} ${String(h.hour).padStart(2, '0')}:00`, clock)}</td><td class="num">{count(h.refused)}</td></tr>
                   ))}
                 </tbody>
               </table>

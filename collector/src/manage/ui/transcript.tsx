@@ -108,7 +108,10 @@ export function TranscriptCard({ domain, callId, transcript, retrying, clock }: 
                       {at(turn.start)}
                     </button>
                     {turn.speaker && <span class="speaker">{turn.speaker}</span>}
-                    <span class="turn-text">{turn.text}</span>
+                    {/* A click on the words plays from there too; selecting them to copy does not. */}
+                    <span class="turn-text" title="Play from here" onClick={() => !window.getSelection()?.toString() && playFrom(turn)}>
+                      {turn.text}
+                    </span>
                     {heard.map((s) => (
                       <span class="status key-phrase" title={`“${s.phrase}”`}>
                         {s.label}
