@@ -139,5 +139,34 @@ describe('a US agency', () => {
     expect(log).toContain('blocked a caller');
     expect(log).not.toMatch(/00 14 15|domain\.settings|numbers\.add|\{"/);
     await shot(page, 'activity');
+
+    // A person values the call: its history is dated as Americans write dates; the overview's
+    // tables show every column (Leads, People, Value) within the phone's width.
+    await page.goto(`${s.collector.baseUrl}/manage/#/${DOMAIN}/call?id=${callId}`);
+    await page.getByTestId('call-marks').getByLabel(/^Value/).fill('250');
+    await page.getByTestId('call-marks').getByRole('button', { name: 'Set the value' }).click();
+    const history = page.getByTestId('call-history');
+    await history.waitFor();
+    expect(await history.textContent()).toMatch(/^\d{1,2}\/\d{1,2}\/\d{4}, \d{1,2}:\d\d [AP]M/);
+    expect(await page.locator('ol.pages-seen').textContent()).toMatch(/\d{1,2}\/\d{1,2}\/\d{4}, \d{1,2}:\d\d [AP]M/);
+    await shot(page, 'call');
+
+    await page.goto(`${s.collector.baseUrl}/manage/#/${DOMAIN}/overview?from=${from}&to=${to}`);
+    const bySource = page.locator('.card', { has: page.getByRole('heading', { name: 'By source' }) });
+    await bySource.locator('td[data-label="Value"]').first().waitFor();
+    for (const column of ['Leads', 'People', 'Value']) {
+      const box = (await bySource.locator(`td[data-label="${column}"]`).first().boundingBox())!;
+      expect(box.x + box.width, column).toBeLessThanOrEqual(390);
+      expect(await bySource.locator(`td[data-label="${column}"]`).first().isVisible()).toBe(true);
+    }
+    expect(await bySource.locator('td[data-label="Value"]').first().textContent()).toBe('$250.00');
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await shot(page, 'overview');
+
+    // The pools report names the pool as Settings does, and its dates and plurals as people write them.
+    await page.goto(`${s.collector.baseUrl}/manage/#/${DOMAIN}/pools?from=${from}&to=${to}`);
+    await page.getByRole('heading', { name: /^Local numbers/ }).waitFor();
+    expect(await page.locator('section').textContent()).not.toMatch(/Pool of type|1 more numbers/);
+    await shot(page, 'pools');
   });
 });

@@ -24,4 +24,10 @@ describe('a call alert mail', () => {
     expect(mail.html).toContain('keyword &#60;script&#62;alert(1)&#60;/script&#62;');
     expect(mail.text).toContain('Outcome: Answered, 95 s');
   });
+
+  it('says an unattributed call came from nobody knows where, not from the website (issue 69)', () => {
+    const mail = callAlertMail({ alert: 'missedCall', to: 'owner@shop.test', domain, calls: [call(1, { source: null, keyword: null })], publicUrl: 'https://calls.shop.test', unsubscribeUrl: 'https://calls.shop.test/mail/unsubscribe/x' });
+    expect(mail.text).toContain('Came from: unknown: no visit led to this call');
+    expect(mail.text).not.toContain('the website');
+  });
 });

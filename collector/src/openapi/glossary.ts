@@ -41,7 +41,7 @@ const FIELDS: Record<string, string> = {
   // Tracking numbers
   surtaxPhones: 'The tracking number shown for each phone asked for',
   surtaxPhone: 'The tracking number to show',
-  surtaxPhoneNumber: 'The tracking number, dotted in groups of two digits',
+  surtaxPhoneNumber: "The tracking number: dotted in groups of two digits for a French domain (the spec's form); as the domain's country writes its numbers for another (`(415) 555-0105`)",
   surtaxPhoneCode: 'The code to key in after dialling a shared number; null for a number of its own',
   surtax_phone: 'The tracking number',
   surtax_phone_code: 'The code of a shared number, if any',
