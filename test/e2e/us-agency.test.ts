@@ -169,4 +169,15 @@ describe('a US agency', () => {
     expect(await page.locator('section').textContent()).not.toMatch(/Pool of type|1 more numbers/);
     await shot(page, 'pools');
   });
+
+  it('writes a caller hidden in part as (408) 555-XXXX in the calls log, the preview and the blocked callers', async () => {
+    expect((await owner.call('PATCH', `/domains/${DOMAIN}`, { callerPrivacy: 'partial' })).status).toBe(200);
+    const { from, to } = daysAroundNow();
+    const log = (await owner.get(`/domains/${DOMAIN}/reports/calls?from=${from}&to=${to}`)).body;
+    expect(log.calls[0].caller).toBe('408555XXXX');
+    expect(log.phoneDisplay['408555XXXX']).toBe('(408) 555-XXXX');
+    const rule = (await owner.get(`/domains/${DOMAIN}/rules`)).body.rules[0];
+    expect((await owner.call('POST', `/domains/${DOMAIN}/rules/${rule.id}/preview`)).body.matches[0].phone).toBe('(408) 555-XXXX');
+    expect((await owner.get(`/domains/${DOMAIN}/blocked-callers`)).body.map((e: { written: string }) => e.written).sort()).toEqual(['(408) 555-XXXX', '(707) 555-XXXX']);
+  });
 });

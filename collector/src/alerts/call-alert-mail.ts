@@ -5,9 +5,8 @@
 // submission that is a lead with its page, source and fields; a plain-text part says the same.
 import { OUTCOME_WORDS, outcomeShown } from '../telephony/outcome.ts';
 import { when, localeOf, type Clock } from '../domains/dates.ts';
-import { maskCaller } from '../domains/caller-privacy.ts';
 import type { DomainDoc } from '../domains/documents.ts';
-import { displayOf } from '../domains/phone-display.ts';
+import { callerWritten, displayOf } from '../domains/phone-display.ts';
 import { facts, html, mailPage } from '../mail/layout.ts';
 import { unsubscribeHeaders, type MailBody, type MailKind } from '../mail/message.ts';
 import type { FormDoc } from '../forms/documents.ts';
@@ -72,7 +71,7 @@ export function callAlertMail({ alert, ruleName, to, domain, calls, forms = [], 
   const country = domain.country ?? 'FR';
   const clock: Clock = { timeZone: domain.timeZone, locale: localeOf(country) };
   const screen = (path: string) => `${publicUrl}/manage/#/${encodeURIComponent(domain._id)}/${path}`;
-  const callerOf = (call: CallDoc) => (call.caller && domain.callerPrivacy === 'none' ? displayOf(call.caller, country) : maskCaller(call.caller, domain.callerPrivacy));
+  const callerOf = (call: CallDoc) => callerWritten(call.caller, domain);
   // What happened, in words; a number nobody held said as such, beside it.
   const outcomeWords = (call: CallDoc) => {
     const { outcome, unattributed } = outcomeShown(call);

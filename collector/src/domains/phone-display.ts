@@ -31,13 +31,31 @@ export function answeredNumber(canonical: string, country: string): string {
 }
 
 /** A caller (canonical, or null when anonymous) as the domain shows callers: written whole, without
- * its last four digits (`(707) 555-XXXX`), `hidden`, or `anonymous`. */
+ * its last four digits (`(707) 555-XXXX`; a French domain's in digits, `061234XXXX`, as always),
+ * `hidden`, or `anonymous`. */
 export function callerWritten(caller: string | null, domain: { callerPrivacy: string; country?: string }): string {
-  if (caller === null || domain.callerPrivacy === 'full') return maskCaller(caller, domain.callerPrivacy);
-  const written = displayOf(caller, countryOf(domain));
+  const country = countryOf(domain);
+  if (caller === null || domain.callerPrivacy === 'full' || (domain.callerPrivacy === 'partial' && writesAsSpec(country))) return maskCaller(caller, domain.callerPrivacy);
+  const written = displayOf(caller, country);
   if (domain.callerPrivacy !== 'partial') return written;
   let hidden = 4;
   return [...written].reverse().map((ch) => (/\d/.test(ch) && hidden-- > 0 ? 'X' : ch)).reverse().join('');
+}
+
+/** The `phoneDisplay` of calls' rows (the calls log, a call's page): their tracking numbers and
+ * destinations, and their callers as the domain shows them, whole or, hidden in part, keyed by the
+ * masked digits the rows carry (`415555XXXX`: `(415) 555-XXXX`). */
+export function callsPhoneDisplay(calls: { trackingNumber: string; destination: string | null; caller: string | null }[], domain: { callerPrivacy: string; country?: string }): { phoneDisplay?: Record<string, string> } {
+  const country = countryOf(domain);
+  const shown = withPhoneDisplay(calls.flatMap((call) => [call.trackingNumber, call.destination, domain.callerPrivacy === 'none' ? call.caller : null]), country).phoneDisplay ?? {};
+  if (domain.callerPrivacy === 'partial') {
+    for (const { caller } of calls) {
+      const written = caller && callerWritten(caller, domain);
+      const digits = caller && maskCaller(nationalOf(caller, country), 'partial');
+      if (written && digits && written !== inPairs(digits)) shown[digits] = written;
+    }
+  }
+  return Object.keys(shown).length > 0 ? { phoneDisplay: shown } : {};
 }
 
 /** `{phoneDisplay: {digits: written}}` for the numbers that need it, or nothing. Each is keyed by its

@@ -9,9 +9,8 @@ import { wallClock } from '../agent/shapes.ts';
 import type { DomainDoc } from '../domains/documents.ts';
 import type { CallDoc, TelephonyCollections } from '../telephony/documents.ts';
 import { endOfSecond } from '../telephony/routing.ts';
-import { numbersOfCall, rowOf } from './calls-log.ts';
-import { withPhoneDisplay } from '../domains/phone-display.ts';
-import { countryOf } from '../domains/phone-numbers.ts';
+import { rowOf } from './calls-log.ts';
+import { callsPhoneDisplay } from '../domains/phone-display.ts';
 
 /** The match confidence (telephony/call-match.ts) as a person reads it. */
 export function matchInWords(call: Pick<CallDoc, 'matchConfidence' | 'matchCandidates' | 'source'>): string {
@@ -47,6 +46,6 @@ export async function callPage(c: TelephonyCollections & WebhookCollections & Ad
     pages: views,
     currentCart,
     orders,
-    ...withPhoneDisplay(numbersOfCall(domain)(call), countryOf(domain)),
+    ...callsPhoneDisplay([call], domain),
   };
 }

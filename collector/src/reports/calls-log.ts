@@ -9,7 +9,7 @@ import { verdictWord } from '../data/records.ts';
 import type { DomainDoc } from '../domains/documents.ts';
 import { maskCaller } from '../domains/caller-privacy.ts';
 import { countryOf, nationalOf } from '../domains/phone-numbers.ts';
-import { withPhoneDisplay } from '../domains/phone-display.ts';
+import { callsPhoneDisplay } from '../domains/phone-display.ts';
 import { localDaysBetween, localTime } from '../domains/time-zone.ts';
 import { BlockedCallers } from '../telephony/blocked-callers.ts';
 import { outcomeApart } from '../telephony/outcome.ts';
@@ -149,9 +149,6 @@ export function rowOf(call: CallDoc, domain: DomainDoc): CallRow {
   };
 }
 
-/** A call's numbers the back end writes out: the caller only when the domain shows callers whole. */
-export const numbersOfCall = (domain: DomainDoc) => (call: CallDoc) => [call.trackingNumber, call.destination, domain.callerPrivacy === 'none' ? call.caller : null];
-
 /** The log counts its calls up to this many (a count reads each one): beyond, "100,000 or more". */
 export const LOG_COUNT_LIMIT = 100_000;
 
@@ -174,7 +171,7 @@ export async function callsPage(c: TelephonyCollections & WebhookCollections & A
     hasMore: calls.length > LOG_PAGE_SIZE,
     total,
     totalCapped: total >= LOG_COUNT_LIMIT,
-    ...withPhoneDisplay(shown.flatMap(numbersOfCall(domain)), countryOf(domain)),
+    ...callsPhoneDisplay(shown, domain),
   };
 }
 
