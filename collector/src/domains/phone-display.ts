@@ -47,13 +47,20 @@ export function callerWritten(caller: string | null, domain: { callerPrivacy: st
  * masked digits the rows carry (`415555XXXX`: `(415) 555-XXXX`). */
 export function callsPhoneDisplay(calls: { trackingNumber: string; destination: string | null; caller: string | null }[], domain: { callerPrivacy: string; country?: string }): { phoneDisplay?: Record<string, string> } {
   const country = countryOf(domain);
-  const shown = withPhoneDisplay(calls.flatMap((call) => [call.trackingNumber, call.destination, domain.callerPrivacy === 'none' ? call.caller : null]), country).phoneDisplay ?? {};
-  if (domain.callerPrivacy === 'partial') {
-    for (const { caller } of calls) {
-      const written = caller && callerWritten(caller, domain);
-      const digits = caller && maskCaller(nationalOf(caller, country), 'partial');
-      if (written && digits && written !== inPairs(digits)) shown[digits] = written;
-    }
+  const numbers = withPhoneDisplay(calls.flatMap((call) => [call.trackingNumber, call.destination]), country).phoneDisplay;
+  const callers = callersDisplay(calls.map((call) => call.caller), domain, (caller) => nationalOf(caller, country)).phoneDisplay;
+  return numbers || callers ? { phoneDisplay: { ...numbers, ...callers } } : {};
+}
+
+/** The `phoneDisplay` of callers (canonical) as the domain shows them, whole or hidden in part,
+ * keyed by `carried` masked as the answer carries it (a national form, or the canonical one). */
+export function callersDisplay(callers: (string | null)[], domain: { callerPrivacy: string; country?: string }, carried: (caller: string) => string): { phoneDisplay?: Record<string, string> } {
+  const shown: Record<string, string> = {};
+  if (domain.callerPrivacy === 'full') return {};
+  for (const caller of callers) {
+    if (!caller) continue;
+    const [digits, written] = [maskCaller(carried(caller), domain.callerPrivacy), callerWritten(caller, domain)];
+    if (written !== inPairs(digits)) shown[digits] = written;
   }
   return Object.keys(shown).length > 0 ? { phoneDisplay: shown } : {};
 }

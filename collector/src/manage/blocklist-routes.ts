@@ -8,7 +8,6 @@ import { z } from 'zod';
 import type { BlockedCallerDoc, TelephonyCollections } from '../telephony/documents.ts';
 import type { DomainDoc, DomainCollections } from '../domains/documents.ts';
 import { maskCaller } from '../domains/caller-privacy.ts';
-import { callerWritten } from '../domains/phone-display.ts';
 import { phoneIn } from '../domains/settings.ts';
 import { canonicalIn, countryOf, DEFAULT_COUNTRY } from '../domains/phone-numbers.ts';
 import { bodyOf, parseBody } from '../http/body.ts';
@@ -25,10 +24,10 @@ export const blockedCallerBody = blockedCallerBodyIn(DEFAULT_COUNTRY);
 /** An entry's handle that does not show its number. */
 const idOf = (number: string) => createHash('sha256').update(number).digest('hex').slice(0, 16);
 
-/** An entry as the list shows it: `number` as the caller privacy shows callers, and `written` (ours)
- * as the domain's country writes it (`(707) 555-0144`). */
+/** An entry as the list shows it: its number as the caller privacy shows callers (the domain's view
+ * says how its country writes them: settings-routes.ts). */
 function entryView(entry: BlockedCallerDoc, domain: DomainDoc) {
-  return { id: idOf(entry.number), number: maskCaller(entry.number, domain.callerPrivacy), written: callerWritten(entry.number, domain), addedAt: entry.addedAt.toISOString(), addedBy: entry.addedBy };
+  return { id: idOf(entry.number), number: maskCaller(entry.number, domain.callerPrivacy), addedAt: entry.addedAt.toISOString(), addedBy: entry.addedBy };
 }
 
 export function blocklistRoutes(router: Router, c: DomainCollections & TelephonyCollections, can: Can): void {

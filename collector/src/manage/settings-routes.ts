@@ -12,7 +12,7 @@ import { recordingSettingsIn } from '../domains/recording-settings.ts';
 import { respotMessage } from '../transcripts/transcriber.ts';
 import { countryOf, nationalOf } from '../domains/phone-numbers.ts';
 import { domainNumberNamed } from '../domains/pool-numbers.ts';
-import { withPhoneDisplay } from '../domains/phone-display.ts';
+import { callersDisplay, withPhoneDisplay } from '../domains/phone-display.ts';
 import { bodyOf, parseBody } from '../http/body.ts';
 import { ManageFailure } from '../http/manage-envelope.ts';
 import type { Outbox } from '../webhooks/outbox.ts';
@@ -121,8 +121,10 @@ export function settingsRoutes(router: Router, c: TeamCollections & DomainCollec
     // Every number the settings screen shows as the domain's country writes it: its own, its
     // tracking numbers, and its blocked callers when it shows callers whole.
     const [view, shown] = [domainView(domain), await numbersShown(c, domain)];
-    const blocked = domain.callerPrivacy === 'none' ? (await new BlockedCallers(c).list(domain._id)).map((e) => e.number) : [];
-    const phoneDisplay = { ...view.phoneDisplay, ...shown.phoneDisplay, ...withPhoneDisplay(blocked, countryOf(domain)).phoneDisplay };
+    // The blocked callers keyed as their list carries them: canonical, masked as the privacy says.
+    const blocked = (await new BlockedCallers(c).list(domain._id)).map((e) => e.number);
+    const whole = domain.callerPrivacy === 'none' ? withPhoneDisplay(blocked, countryOf(domain)).phoneDisplay : {};
+    const phoneDisplay = { ...view.phoneDisplay, ...shown.phoneDisplay, ...whole, ...callersDisplay(blocked, domain, (caller) => caller).phoneDisplay };
     ctx.body = { ...view, ...shown, carrierConnected, ...(Object.keys(phoneDisplay).length ? { phoneDisplay } : {}) };
   });
 

@@ -1,6 +1,6 @@
 // The activity log in words a person reads: each recorded action (`domain.settings`) as what was
-// done ("changed the settings"), and a change's values without JSON (`recording: on, consent notice:
-// off`). The code stays the row's title, and the filters' and the API's.
+// done ("changed the settings", its code beside it, small, as the filters and the API name it), and
+// a change's values without JSON (`recording: (enabled off, consent notice on)`).
 
 const ACTIONS: Record<string, string> = {
   'account.create': 'signed up the account',

@@ -75,7 +75,9 @@ export function ActivityScreen({ route }: { route: Route }) {
                 <tr>
                   <td class="nowrap" data-label="When">{when(e.at, clock)}</td>
                   <td data-label="Who">{e.username}</td>
-                  <td data-label="What" title={e.action}>{actionWords(e.action)}</td>
+                  <td data-label="What">
+                    {actionWords(e.action)} <span class="muted mono small">{e.action}</span>
+                  </td>
                   <td data-label="Domain">{e.domain ?? <span class="muted">account</span>}</td>
                   <td data-label="Details">{detailsOf(e.details)}</td>
                   <td class="mono" data-label="From">{e.ip}</td>

@@ -83,14 +83,13 @@ export function CallHandlingForm({ path, domain, saved }: { path: string; domain
 interface BlockedCaller {
   id: string;
   number: string;
-  /** As the domain's country writes it. */
-  written: string;
   addedAt: string;
   addedBy: string;
 }
 
 export function BlockedCallersCard({ path, clock }: { path: string; clock: Clock }) {
-  const list = useLoad(() => get<BlockedCaller[]>(`${path}/blocked-callers`), [path]);
+  // With the domain's view, which says how its country writes them (phoneDisplay), a number just blocked too.
+  const list = useLoad(() => Promise.all([get<BlockedCaller[]>(`${path}/blocked-callers`), get(path)]).then(([entries]) => entries), [path]);
   const { error, run } = useAction(list.reload);
   return (
     <div class="card" data-testid="blocked-callers">
@@ -110,7 +109,7 @@ export function BlockedCallersCard({ path, clock }: { path: string; clock: Clock
           <tbody>
             {list.data.map((entry) => (
               <tr>
-                <td class="nowrap" data-label="Caller">{entry.written}</td>
+                <td class="nowrap" data-label="Caller">{/^[\dX]+$/.test(entry.number) ? phone(entry.number) : entry.number}</td>
                 <td class="nowrap" data-label="Blocked">{when(entry.addedAt, clock)}</td>
                 <td class="name" data-label="By">{entry.addedBy}</td>
                 <td class="num" data-label="">
