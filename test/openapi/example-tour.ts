@@ -71,7 +71,6 @@ export async function exampleTour(baseUrl: string, webhookUrl: string, googleKey
   const page = await keep('post /t/view', await browser('/t/view', { visit_id: 0, url: `${ORIGIN}/`, page_title: 'Home', referer_url: 'https://www.bing.com/', phones: '01 23 45 67 89' }));
   await keep('post /t/click', await browser('/t/click', { visit_id: page.visitId, view_id: page.viewId, phone: '0987654321' }));
   await keep('post /t/form', await browser('/t/form', { visit_id: page.visitId, url: `${ORIGIN}/contact`, form_name: 'contact', fields: JSON.stringify({ name: 'Ada Lovelace', email: 'ada@example.com', phone: '06 12 34 56 78', message: 'A boiler to repair' }), honeypot: '', elapsed_ms: 14_000 }));
-  await keep('post /t/consent', await browser('/t/consent', { visit_id: page.visitId, ads_consent: 'granted' }));
   await keep('post /t/expiration', await browser('/t/expiration', { visit_id: page.visitId, view_id: page.viewId, surtax_phone: page.surtaxPhones['01 23 45 67 89'].surtaxPhoneNumber }));
 
   // Offline numbers: a leaflet campaign.
@@ -175,6 +174,10 @@ export async function exampleTour(baseUrl: string, webhookUrl: string, googleKey
   await manage('get /manage/api/domains/{domain}/blocked-callers', 'GET', '/domains/shop.test/blocked-callers');
   // Google Ads through the Data Manager API (a stand-in here): connected, tested, shown, then removed.
   await manage('put /manage/api/domains/{domain}/ads/{platform}', 'PUT', '/domains/shop.test/ads/google', { operatingAccountId: '123-456-7890', conversionActionId: '987654321', serviceAccountKey: JSON.stringify(googleKey) });
+  // A page of the visit now loads tracker-ads.js, whose address carries the visit's consent key.
+  const adsPage = await (await browser('/t/view', { visit_id: page.visitId, url: `${ORIGIN}/`, page_title: 'Home', referer_url: '', phones: '' })).json();
+  const adsScript = new URL(adsPage.scripts.find((src: string) => src.startsWith('/tracker-ads.js')), ORIGIN);
+  await keep('post /t/consent', await browser('/t/consent', { visit_id: page.visitId, ads_consent: 'granted', consent_key: adsScript.searchParams.get('consent') }));
   await manage('post /manage/api/domains/{domain}/ads/{platform}/test', 'POST', '/domains/shop.test/ads/google/test');
   await manage('get /manage/api/domains/{domain}/ads/{platform}', 'GET', '/domains/shop.test/ads/google');
   await manage('get /manage/api/domains/{domain}/ads', 'GET', '/domains/shop.test/ads?platform=google');

@@ -3,7 +3,9 @@
 // | 'update', {...})` pushes its arguments onto the page's dataLayer, where the latest word for
 // `ad_storage` and `ad_user_data` stands; either denied is `denied`. Sent to /t/consent once known
 // and again whenever it changes (the visitor answers the banner), never when the page says nothing:
-// the collector then sends no identifier of a visitor who denied it to the ad platforms.
+// the collector then sends no identifier of a visitor who denied it to the ad platforms. Each change
+// carries the visit's consent key, which the collector put in this script's address (issue 70): a
+// stranger who knows only a visit id cannot change its consent.
 import { beacon, own } from './extra-script.ts';
 
 interface Core {
@@ -35,7 +37,7 @@ function start(core: Core): void {
     const visitId = core.visitId();
     if (!consent || consent == sent || !visitId) return;
     sent = consent;
-    beacon('/t/consent', { key: own.searchParams.get('key') || '', visit_id: `${visitId}`, ads_consent: consent });
+    beacon('/t/consent', { key: own.searchParams.get('key') || '', visit_id: `${visitId}`, ads_consent: consent, consent_key: own.searchParams.get('consent') || '' });
   };
   check();
   // A later answer is a push onto the dataLayer (gtag's, or the consent banner's own).

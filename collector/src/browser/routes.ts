@@ -21,6 +21,7 @@ import { answeredInFormOf, trackerForms, writtenWhenGroupsDiffer } from './phone
 import { canonicalIn, countryOf, DEFAULT_COUNTRY } from '../domains/phone-numbers.ts';
 import type { BrowserRateLimit } from './rate-limit.ts';
 import type { TrackingCollections } from '../tracking/documents.ts';
+import { ConsentKeys } from './consent-keys.ts';
 import { extraScripts } from './extra-scripts.ts';
 
 const MOBILE_AGENT = /Mobi|Android/i;
@@ -31,6 +32,7 @@ export function browserRoutes(c: DomainCollections & TrackingCollections, domain
   const envelope = trackingEnvelope(log);
 
   const handle = browserDoor(c, domains, limit, log);
+  const consentKeys = new ConsentKeys(c);
 
   router.post(
     '/t/view',
@@ -40,9 +42,13 @@ export function browserRoutes(c: DomainCollections & TrackingCollections, domain
       const phones = sitePhonesAmong(domain, req.phones ?? []);
       const display = req.display || domain.displayMode;
       const now = new Date();
-      // Ours: the tag loads its form capture (with the extra field names the owner listed) and its ads consent.
-      const scripts = extraScripts(domain, req.key, await adsConnected(domain._id));
-      const extras = { ...(domain.formTracking?.enabled ? { forms: domain.formTracking.fields } : {}), ...(scripts.length ? { scripts } : {}) };
+      // Ours: the tag loads its form capture (with the extra field names the owner listed) and its ads
+      // consent, which carries the visit's consent key (consent-keys.ts).
+      const ads = await adsConnected(domain._id);
+      const extrasOf = async (visitId: number | undefined) => {
+        const scripts = extraScripts(domain, req.key, ads && visitId ? { visitId, consentKey: await consentKeys.keyOf(domain._id, visitId) } : null);
+        return { ...(domain.formTracking?.enabled ? { forms: domain.formTracking.fields } : {}), ...(scripts.length ? { scripts } : {}) };
+      };
       const answer = await service.view(domain, {
         api_key: '',
         visit_id: req.visit_id,
@@ -63,7 +69,10 @@ export function browserRoutes(c: DomainCollections & TrackingCollections, domain
         // The pool ran out: its overflow number, where it has one, instead of the site's own.
         const shown = isExhausted(err) && (await showOverflow(c, domain, phones, req.type, { visitId: err.ids.visitId ?? 0, viewId: err.ids.viewId ?? 0 }, now));
         // None: the site's own numbers stay, and its forms are captured all the same.
-        if (!shown && isExhausted(err) && scripts.length) throw new TrackingFailure(err.status, err.message, err.ids, err.http, extras);
+        if (!shown && isExhausted(err)) {
+          const extras = await extrasOf(err.ids.visitId);
+          if ('scripts' in extras) throw new TrackingFailure(err.status, err.message, err.ids, err.http, extras);
+        }
         if (!shown) throw err;
         return { status: 'OK' as const, visitId: err.ids.visitId!, viewId: err.ids.viewId!, surtaxPhones: shown, clientData: null };
       });
@@ -75,7 +84,7 @@ export function browserRoutes(c: DomainCollections & TrackingCollections, domain
         sitePhones: domain.sitePhones.flatMap((phone) => trackerForms(phone, country)),
         expiration: domain.defaultExpiration,
         antiFlicker: domain.antiFlickerMs,
-        ...extras,
+        ...(await extrasOf(answer.visitId)),
       };
     }, gaIdsFromCookies),
   );
@@ -105,7 +114,11 @@ export function browserRoutes(c: DomainCollections & TrackingCollections, domain
     '/t/consent',
     envelope,
     parseBrowserBody,
-    handle(browserConsentRequest, (domain, req) => service.adsConsent(domain, req.visit_id, req.ads_consent)),
+    handle(browserConsentRequest, async (domain, req) => {
+      // Only from the visitor who holds the visit: its key, which its pages were given (issue 70).
+      if (!(await consentKeys.holds(domain._id, req.visit_id, req.consent_key))) throw new TrackingFailure('INVALID_PARAMETER', 'Invalid parameter consent_key: not the key of this visit');
+      return service.adsConsent(domain, req.visit_id, req.ads_consent);
+    }),
   );
 
   router.post(

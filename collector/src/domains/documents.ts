@@ -35,6 +35,9 @@ export interface DomainDoc {
   /** The public key in clear as well: it is published in every page of the site, and the back end
    * shows the script tag that carries it. */
   publicKey?: string;
+  /** Ours (browser/consent-keys.ts): the secret of the per-visit keys that a consent change needs;
+   * made at its first use, never shown. */
+  consentSecret?: string;
   /** Origins (scheme, host, port) whose pages may call the browser doors with the public key. */
   allowedOrigins: string[];
   /** The site's real numbers, normalized digits: the only ones the browser doors map. */

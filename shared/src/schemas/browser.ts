@@ -42,6 +42,8 @@ export const browserClickRequest = z.object({
 export const browserConsentRequest = z.object({
   ...browserIds,
   ads_consent: z.enum(['granted', 'denied'], { error: 'must be granted or denied' }),
+  /** The visit's consent key (ours, issue 70): the ads consent script's address carries it. */
+  consent_key: wireText,
 });
 
 export const browserExpirationRequest = z.object({
