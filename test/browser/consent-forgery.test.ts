@@ -53,7 +53,7 @@ describe('ads consent', () => {
     await consent({ visit_id: visitor.visitId, ads_consent: 'denied', consent_key: visitor.consentKey }, '198.51.100.20');
     const stranger = await visitorPage('203.0.113.66');
     // From another address, no cookie: the id alone, a made-up key, the stranger's own visit's key.
-    const attempts = [
+    const attempts: Record<string, string | number>[] = [
       { visit_id: visitor.visitId, ads_consent: 'granted' },
       { visit_id: visitor.visitId, ads_consent: 'granted', consent_key: 'A'.repeat(22) },
       { visit_id: visitor.visitId, ads_consent: 'granted', consent_key: stranger.consentKey },

@@ -156,13 +156,13 @@ describe('key phrases', () => {
     expect(sameWord('25', '26')).toBe(false);
   });
 
-  it("are spotted in a transcript with an engine's errors, by the speaker they ask for", () => {
+  it("are spotted in a transcript with an engine's errors, by the speaker they ask for", async () => {
     const turns: Turn[] = [
       { speaker: 'agent', start: 0, end: 2, text: 'Thank you for caling, how can I help?' },
       { speaker: 'caller', start: 2, end: 5, text: "I'd like to bok an apointment. How much is it?" },
       { speaker: 'agent', start: 5, end: 8, text: "It's 25 dollars. Shall I book an appointment?" },
     ];
-    const spotted = spotPhrases(turns, phrases);
+    const spotted = await spotPhrases(turns, phrases);
     expect(spotted.map((s) => [s.label, s.turn, s.speaker, s.phrase])).toEqual([
       ['greeting', 0, 'agent', 'thank you for calling'],
       ['booked', 1, 'caller', 'book an appointment'],
@@ -174,8 +174,8 @@ describe('key phrases', () => {
     expect(labelsOf(spotted, phrases)).toEqual(['booked', 'price', 'greeting']);
   });
 
-  it('are heard in a mono recording whoever must say them (its speakers are not known)', () => {
-    const spotted = spotPhrases([{ speaker: null, start: 0, end: 2, text: 'I want to schedule a visit' }], phrases);
+  it('are heard in a mono recording whoever must say them (its speakers are not known)', async () => {
+    const spotted = await spotPhrases([{ speaker: null, start: 0, end: 2, text: 'I want to schedule a visit' }], phrases);
     expect(spotted.map((s) => s.label)).toEqual(['booked']);
   });
 

@@ -52,7 +52,7 @@ export async function demoTranscript(store: TranscriptStore, domain: DomainDoc, 
     at += seconds + 0.8;
     return turn;
   });
-  const spotted = spotPhrases(turns, domain.keyPhrases ?? []);
+  const spotted = await spotPhrases(turns, domain.keyPhrases ?? []);
   const transcript: TranscriptDoc = { _id: call._id, domainId: domain._id, startedAt: call.startedAt, turns, spotted, text: transcriptText(turns), language: 'en', engine: 'demo', model: 'scripted', audioSeconds: Math.round(at), tookMs: 0, madeAt: call.startedAt, demo: true };
   await store.save(transcript, labelsOf(spotted, domain.keyPhrases ?? []));
 }

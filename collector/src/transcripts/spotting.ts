@@ -2,29 +2,122 @@
 // speaker it asks for, tolerant of what engines get wrong (case, punctuation, numbers in words or
 // digits, a letter or two astray in a longer word: words.ts). Bounded by the settings' limits
 // (domains/transcription-settings.ts): at most 50 labels of 20 phrases of 8 words.
+//
+// Linear in the transcript's words (issue 70): the phrases are indexed once by their first word
+// and, for the words a letter or two may miss, by that word with one or two letters deleted (the
+// "deletion neighbourhood" of SymSpell: two words within that many edits, transpositions included,
+// share a string of it). A transcript's word looks up only the phrases that may start with it, and
+// each pair of words is compared once (sameWord, remembered). Before, every phrase was tried at every
+// word: a 3,000-word call with the most phrases held the event loop a second.
+import { setImmediate } from 'node:timers/promises';
 import type { KeyPhrase } from '../domains/transcription-settings.ts';
 import type { SpottedPhrase, Turn } from './documents.ts';
 import { sameWord, wordsOf } from './words.ts';
 
-/** Where `phrase` is in `words`, or -1. */
-function indexOfPhrase(words: string[], phrase: string[]): number {
-  for (let i = 0; i + phrase.length <= words.length; i++) if (phrase.every((p, j) => sameWord(words[i + j]!, p))) return i;
-  return -1;
+/** How many letters a word of a phrase may miss: what sameWord tolerates (none for short words and numbers). */
+const editsFor = (word: string) => (word.length < 4 || /\d/.test(word) ? 0 : word.length >= 8 ? 2 : 1);
+
+/** The word with up to `edits` letters deleted, itself included. */
+function deletions(word: string, edits: number): Set<string> {
+  const out = new Set([word]);
+  let layer = [word];
+  for (let round = 0; round < edits; round++) {
+    const next: string[] = [];
+    for (const w of layer) {
+      for (let i = 0; i < w.length; i++) {
+        const shorter = w.slice(0, i) + w.slice(i + 1);
+        if (!out.has(shorter)) (out.add(shorter), next.push(shorter));
+      }
+    }
+    layer = next;
+  }
+  return out;
 }
 
-/** Each label heard, once a turn, with the phrase that was heard. */
-export function spotPhrases(turns: Turn[], keyPhrases: readonly KeyPhrase[]): SpottedPhrase[] {
-  const wanted = keyPhrases.map((k) => ({ ...k, words: k.phrases.map((p) => ({ phrase: p, words: wordsOf(p) })) }));
-  const spotted: SpottedPhrase[] = [];
-  turns.forEach((turn, index) => {
-    const words = wordsOf(turn.text);
-    for (const k of wanted) {
-      // A mono recording knows no speaker: its turns are heard for every label.
-      if (k.speaker !== 'any' && turn.speaker !== null && turn.speaker !== k.speaker) continue;
-      const heard = k.words.find((p) => indexOfPhrase(words, p.words) >= 0);
-      if (heard) spotted.push({ label: k.label, phrase: heard.phrase, turn: index, speaker: turn.speaker, at: turn.start });
+interface Phrase {
+  label: number;
+  /** Its place in its label's list: the first heard is the one named. */
+  order: number;
+  text: string;
+  words: string[];
+}
+
+/** The domain's phrases, indexed once for all its transcripts (a re-spot runs hundreds). */
+export class PhraseIndex {
+  /** By how many letters their first word may miss (0, 1, 2): keys of that many deletions. */
+  private readonly byEdits = [new Map<string, Phrase[]>(), new Map<string, Phrase[]>(), new Map<string, Phrase[]>()];
+  private readonly same = new Map<string, boolean>();
+
+  constructor(readonly keyPhrases: readonly KeyPhrase[]) {
+    keyPhrases.forEach((k, label) =>
+      k.phrases.forEach((text, order) => {
+        const words = wordsOf(text);
+        if (!words.length) return;
+        const [phrase, edits] = [{ label, order, text, words }, editsFor(words[0]!)];
+        const index = this.byEdits[edits]!;
+        for (const key of deletions(words[0]!, edits)) index.set(key, [...(index.get(key) ?? []), phrase]);
+      }),
+    );
+  }
+
+  /** The phrases that may start at a transcript's word: those whose first word is within its
+   * tolerance of it (each checked after). */
+  startingAt(word: string): Phrase[] {
+    const found = new Set<Phrase>();
+    this.byEdits.forEach((index, edits) => {
+      if (!index.size) return;
+      for (const key of deletions(word, edits)) for (const phrase of index.get(key) ?? []) if (Math.abs(phrase.words[0]!.length - word.length) <= edits) found.add(phrase);
+    });
+    return [...found];
+  }
+
+  /** sameWord, each pair of words once. */
+  sameWord(heard: string, wanted: string): boolean {
+    const key = `${heard}\u0000${wanted}`;
+    let same = this.same.get(key);
+    if (same === undefined) {
+      same = sameWord(heard, wanted);
+      // Bounded: a domain's index lives for one transcript or one re-spot.
+      if (this.same.size < 200_000) this.same.set(key, same);
     }
-  });
+    return same;
+  }
+}
+
+/** Longest the event loop is held while spotting: then it lets other work through (a worst case of
+ * phrases sharing their first words still costs time, never a stall). */
+export const SPOT_SLICE_MS = 10;
+
+/** Each label heard, once a turn, with the phrase that was heard (the first of its list heard there). */
+export async function spotPhrases(turns: Turn[], keyPhrases: readonly KeyPhrase[] | PhraseIndex): Promise<SpottedPhrase[]> {
+  const index = keyPhrases instanceof PhraseIndex ? keyPhrases : new PhraseIndex(keyPhrases);
+  const labels = index.keyPhrases;
+  const starts = new Map<string, Phrase[]>();
+  const spotted: SpottedPhrase[] = [];
+  let slice = performance.now();
+  for (const [at, turn] of turns.entries()) {
+    if (performance.now() - slice > SPOT_SLICE_MS) {
+      await setImmediate();
+      slice = performance.now();
+    }
+    const words = wordsOf(turn.text);
+    // Per label, the phrase heard first in its list order.
+    const heard = new Map<number, Phrase>();
+    words.forEach((word, i) => {
+      let candidates = starts.get(word);
+      if (!candidates) starts.set(word, (candidates = index.startingAt(word)));
+      for (const phrase of candidates) {
+        const k = labels[phrase.label]!;
+        // A mono recording knows no speaker: its turns are heard for every label.
+        if (k.speaker !== 'any' && turn.speaker !== null && turn.speaker !== k.speaker) continue;
+        const best = heard.get(phrase.label);
+        if (best && best.order <= phrase.order) continue;
+        if (i + phrase.words.length > words.length) continue;
+        if (phrase.words.every((w, j) => index.sameWord(words[i + j]!, w))) heard.set(phrase.label, phrase);
+      }
+    });
+    for (const [label, phrase] of [...heard].sort(([a], [b]) => a - b)) spotted.push({ label: labels[label]!.label, phrase: phrase.text, turn: at, speaker: turn.speaker, at: turn.start });
+  }
   return spotted;
 }
 

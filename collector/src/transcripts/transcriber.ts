@@ -4,6 +4,7 @@
 // A transcript is made once: a call that has one, or no stored recording any more, is done.
 // Failing for good (audio the engine cannot read, a language the model does not speak), or still
 // failing when the outbox gives up, the call says why.
+import { setImmediate } from 'node:timers/promises';
 import type { OutboxDoc, OutboxMessage } from '../webhooks/documents.ts';
 import type { SendResult } from '../webhooks/send.ts';
 import type { Outbox } from '../webhooks/outbox.ts';
@@ -13,7 +14,7 @@ import type { TelephonyCollections } from '../telephony/documents.ts';
 import type { TranscriptDoc } from './documents.ts';
 import { EngineFailure, type EngineClient } from './engine-client.ts';
 import { hearRecording, type RecordingReader } from './recording-parts.ts';
-import { labelsOf, spotPhrases } from './spotting.ts';
+import { labelsOf, PhraseIndex, spotPhrases } from './spotting.ts';
 import type { TranscriptStore } from './transcript-store.ts';
 import { transcriptText, turnsWithTimes } from './turns.ts';
 import { UnreadableAudio } from './wav.ts';
@@ -74,7 +75,7 @@ export class Transcriber {
     try {
       const heard = await hearRecording(this.recordings, { fileId: recording.fileId, size: recording.size ?? 0, contentType: recording.contentType ?? 'audio/wav' }, (file, name, seconds) => engine.transcribe(file, name, language, seconds, signal));
       const { turns, wordTimes } = turnsWithTimes(heard.streams, language);
-      const spotted = spotPhrases(turns, domain.keyPhrases ?? []);
+      const spotted = await spotPhrases(turns, domain.keyPhrases ?? []);
       const transcript: TranscriptDoc = {
         _id: callId,
         domainId: call.domainId,
@@ -107,9 +108,12 @@ export class Transcriber {
     const domain = await this.c.domains.findOne({ _id: domainId }, { projection: { keyPhrases: 1, accountId: 1 } });
     if (!domain) return DONE;
     const keyPhrases = domain.keyPhrases ?? [];
+    // The phrases indexed once for the batch; the event loop let through between transcripts.
+    const index = new PhraseIndex(keyPhrases);
     const batch = await this.store.batchAfter(domainId, after, RESPOT_BATCH);
     for (const t of batch) {
-      const spotted = spotPhrases(t.turns, keyPhrases);
+      await setImmediate();
+      const spotted = await spotPhrases(t.turns, index);
       await this.store.respotted(t._id, spotted, labelsOf(spotted, keyPhrases));
     }
     if (batch.length === RESPOT_BATCH) await this.outbox.enqueue(respotMessage(domain.accountId, domainId, batch.at(-1)!._id));
