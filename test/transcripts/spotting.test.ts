@@ -27,8 +27,14 @@ function everyPhraseEverywhere(turns: Turn[], keyPhrases: readonly KeyPhrase[]):
 
 /** A seeded generator, so a failure says its seed. */
 function random(seed: number) {
-  let s = seed;
-  return () => ((s = (s * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+  // mulberry32: 32-bit integer steps, exact in JavaScript's numbers.
+  let s = seed >>> 0;
+  return () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(s ^ (s >>> 15), 1 | s);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
+  };
 }
 
 const VOCABULARY = ['appointment', 'booked', 'price', 'quote', 'the', 'a', 'boiler', 'repair', 'emergency', 'tomorrow', 'twenty', 'five', '25', 'cancel', 'schedule', 'visit', 'plumber', 'leak', 'water', 'heater', 'okay', 'yes', 'no', 'thanks'];

@@ -106,7 +106,10 @@ export function callAlertMail({ alert, ruleName, to, domain, calls, forms = [], 
   });
   const items = [...calls.map(callItem), ...forms.map(formItem)].sort((a, b) => a.at.getTime() - b.at.getTime());
   const noun = words.noun ?? (forms.length ? 'leads' : 'calls');
-  const subject = items.length === 1 ? `${words.one} ${items[0]!.who} (${domain._id})` : `${words.many} ${items.length} (${domain._id})`;
+  // A rule may mail outside the team: its subject carries none of a visitor's words (a form's e-mail
+  // or phone as typed), only that it was a form (issue 70).
+  const whoInSubject = (item: Listed) => (alert === 'rule' && item.kind === 'form' ? 'a form' : item.who);
+  const subject = items.length === 1 ? `${words.one} ${whoInSubject(items[0]!)} (${domain._id})` : `${words.many} ${items.length} (${domain._id})`;
   const listed = items.slice(0, LISTED);
   const more = items.length - listed.length;
   const callsLog = screen('calls');

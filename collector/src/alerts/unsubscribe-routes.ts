@@ -10,8 +10,9 @@ import { UNSUBSCRIBE_DAYS, type AlertCollections } from './documents.ts';
 import type { TeamCollections } from '../team/documents.ts';
 import type { RuleCollections } from '../rules/documents.ts';
 import type { DomainCollections } from '../domains/documents.ts';
+import type { RateLimitCollections } from '../http/documents.ts';
 
-export function unsubscribeRoutes(c: AlertCollections & TeamCollections & RuleCollections & DomainCollections, publicUrl: string): Router {
+export function unsubscribeRoutes(c: AlertCollections & TeamCollections & RuleCollections & DomainCollections & RateLimitCollections, publicUrl: string): Router {
   const links = new UnsubscribeLinks(c, publicUrl);
   const router = new Router({ prefix: '/mail/unsubscribe' });
 
@@ -28,7 +29,9 @@ export function unsubscribeRoutes(c: AlertCollections & TeamCollections & RuleCo
     if (result.state === 'invalid') return page(ctx, 404, 'This link does not work', invalidText);
     const what = `${choiceName(result.token)} for ${result.token.domainId}`;
     if (result.state === 'used') return page(ctx, 200, 'Already unsubscribed', `This link has been used: ${escapeHtml(result.token.username)} no longer receives ${escapeHtml(what)}.`);
-    page(ctx, 200, 'Unsubscribed', `${escapeHtml(result.token.username)} will no longer receive ${escapeHtml(what)}. Your other choices are in RingTrail, under Profile.`);
+    // A rule's link stops every rule of the account (rule-mails.ts), one made later included.
+    const rules = result.token.choice.startsWith('rule:') ? ', nor any other rule mail of this account' : '';
+    page(ctx, 200, 'Unsubscribed', `${escapeHtml(result.token.username)} will no longer receive ${escapeHtml(what)}${rules}. Your other choices are in RingTrail, under Profile.`);
   });
   return router;
 }

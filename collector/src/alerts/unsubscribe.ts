@@ -5,6 +5,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { AlertChoicesStore } from './choices.ts';
 import { CALL_ALERTS, UNSUBSCRIBE_DAYS, type AlertChoice, type UnsubscribeTokenDoc, type AlertCollections } from './documents.ts';
+import type { RateLimitCollections } from '../http/documents.ts';
 import type { TeamCollections } from '../team/documents.ts';
 import type { RuleCollections } from '../rules/documents.ts';
 import type { DomainCollections } from '../domains/documents.ts';
@@ -31,7 +32,7 @@ export type Unsubscribed = { state: 'done' | 'used'; token: UnsubscribeTokenDoc 
 
 export class UnsubscribeLinks {
   constructor(
-    private readonly c: AlertCollections & TeamCollections & RuleCollections & DomainCollections,
+    private readonly c: AlertCollections & TeamCollections & RuleCollections & DomainCollections & RateLimitCollections,
     /** The collector's public address: the links' base. */
     private readonly publicUrl: string,
   ) {}

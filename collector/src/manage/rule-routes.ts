@@ -47,11 +47,17 @@ async function refusing<T>(work: () => Promise<T>): Promise<T> {
 
 /** A rule as its readers see it: a chat action's webhook whole (`whole`: the member may edit rules)
  * or as its host and last four characters (rules/webhook-shown.ts). */
-const ruleView = ({ _id, domainId: _domain, ...rule }: RuleDoc, whole: boolean) => ({
-  id: _id,
-  ...rule,
-  actions: rule.actions.map((action) => (action.type === 'chat' && !whole ? { ...action, url: webhookShown(action.url) } : action)),
-});
+const ruleView = ({ _id, domainId: _domain, ...rule }: RuleDoc, whole: boolean, stopped: readonly string[] = []) => {
+  // Who left by any rule's link of the account is mailed by this one no more either (rule-mails.ts).
+  const named = rule.actions.flatMap((a) => (a.type === 'mail' ? [...a.members, ...(a.address ? [a.address] : [])] : []));
+  const unsubscribed = [...new Set([...(rule.unsubscribed ?? []), ...named.filter((recipient) => stopped.includes(recipient))])];
+  return {
+    id: _id,
+    ...rule,
+    ...(unsubscribed.length ? { unsubscribed } : {}),
+    actions: rule.actions.map((action) => (action.type === 'chat' && !whole ? { ...action, url: webhookShown(action.url) } : action)),
+  };
+};
 
 /** Whether the member signed in may edit rules, and so read their webhooks whole. */
 const editsRules = (ctx: Context) => (RULES.writeRules.roles as readonly string[] | undefined)?.includes(memberOf(ctx).role) ?? false;
@@ -79,7 +85,8 @@ export function ruleRoutes(router: Router, c: RuleCollections & DomainCollection
 
   router.get('/domains/:domain/rules', can(RULES.readRules), async (ctx) => {
     const domain = await domainOf(c, ctx);
-    ctx.body = { rules: (await rules.list(domain._id)).map((rule) => ruleView(rule, editsRules(ctx))) };
+    const stopped = (await c.accounts.findOne({ _id: domain.accountId }, { projection: { ruleMailsStopped: 1 } }))?.ruleMailsStopped ?? [];
+    ctx.body = { rules: (await rules.list(domain._id)).map((rule) => ruleView(rule, editsRules(ctx), stopped)) };
   });
 
   router.post('/domains/:domain/rules', can(RULES.writeRules, 'rule.create'), parseBody, async (ctx) => {

@@ -15,6 +15,9 @@ export class RuleRefused extends Error {}
 /** What a rule is checked against: its account's tags, its country's numbers. */
 type RuleDomain = { _id: string; accountId: string; country?: string };
 
+/** Addresses outside the team one rule may mail (its members are not counted). */
+export const MAX_OUTSIDE_ADDRESSES = 3;
+
 export class RuleStore {
   private readonly tags: Tags;
 
@@ -81,7 +84,18 @@ export class RuleStore {
       if (action.type === 'mail') await this.checkMembers(accountId, domainId, action.members, `actions.${i}.members`);
       actions.push(action);
     }
+    await this.checkOutsideAddresses(accountId, actions);
     return { ...body, actions };
+  }
+
+  /** A rule mails at most MAX_OUTSIDE_ADDRESSES addresses outside the team (issue 70): an anonymous
+   * form must not make the collector a relay to a list of strangers. */
+  private async checkOutsideAddresses(accountId: string, actions: RuleBody['actions']): Promise<void> {
+    const addresses = [...new Set(actions.flatMap((a) => (a.type === 'mail' && a.address ? [a.address] : [])))];
+    if (addresses.length <= MAX_OUTSIDE_ADDRESSES) return;
+    const members = new Set((await this.c.users.find({ _id: { $in: addresses }, accountId }, { projection: { _id: 1 } }).toArray()).map((u) => u._id));
+    const outside = addresses.filter((a) => !members.has(a));
+    if (outside.length > MAX_OUTSIDE_ADDRESSES) throw new RuleRefused(`actions: a rule mails at most ${MAX_OUTSIDE_ADDRESSES} addresses outside the team (this one ${outside.length}); mail members instead, or a team address that forwards`);
   }
 
   /** Members to mail: each of the account, and seeing the domain. */

@@ -17,6 +17,9 @@ export interface AccountDoc {
   webhookEvents?: WebhookEvent[];
   /** Ours (carriers/connections.ts): the account's carrier account, its secret sealed. */
   carrier?: CarrierConnectionDoc;
+  /** Ours (alerts/rule-mails.ts): who used a rule mail's unsubscribe link: no rule of the account
+   * mails them again, a rule deleted and made again included (the last 1,000). */
+  ruleMailsStopped?: string[];
 }
 
 /** A user of the back end (manage/users.ts); `_id` = the e-mail, lower case. */
