@@ -222,6 +222,8 @@ export function createApp(options: AppOptions): CollectorApp {
   app.use(requestLog(log));
   app.use(async (ctx, next) => {
     ctx.state.stallWatch = stallWatch;
+    // Every answer is what its Content-Type says: no browser sniffs a JSON or text answer into a page (issue 70).
+    ctx.set('X-Content-Type-Options', 'nosniff');
     await next();
   });
   app.use(measureRequests(metrics));

@@ -70,7 +70,7 @@ describe('spotting through the index of first words', () => {
   });
 
   it("hears a phrase whose first word an engine got two letters wrong, and one index serves many transcripts", async () => {
-    const index = new PhraseIndex([{ label: 'emergency', speaker: 'any', phrases: ['emergency plumber', 'burst pipe'] }]);
+    const index = await PhraseIndex.of([{ label: 'emergency', speaker: 'any', phrases: ['emergency plumber', 'burst pipe'] }]);
     expect(await spotPhrases([{ speaker: 'caller', start: 0, end: 3, text: 'I need an emergncy plumbr now' }], index)).toEqual([{ label: 'emergency', phrase: 'emergency plumber', turn: 0, speaker: 'caller', at: 0 }]);
     expect(await spotPhrases([{ speaker: 'caller', start: 1, end: 3, text: 'a brust pipe in the kitchen' }], index)).toEqual([{ label: 'emergency', phrase: 'burst pipe', turn: 0, speaker: 'caller', at: 1 }]);
     expect(await spotPhrases([{ speaker: 'caller', start: 1, end: 3, text: 'no burst here, pipes fine' }], index)).toEqual([]);

@@ -11,6 +11,7 @@ import type { TelephonyCollections } from '../telephony/documents.ts';
 import type { TranscriptCollections } from '../transcripts/documents.ts';
 import type { EngineClient } from '../transcripts/engine-client.ts';
 import { languageRefusal } from '../transcripts/transcriber.ts';
+import { transcriptText } from '../transcripts/turns.ts';
 import { transcriptVtt } from '../transcripts/captions.ts';
 import { domainOf } from './settings-routes.ts';
 
@@ -31,7 +32,7 @@ export function transcriptRoutes(router: Router, c: DomainCollections & Telephon
     }
     ctx.type = format === 'vtt' ? 'text/vtt; charset=utf-8' : 'text/plain; charset=utf-8';
     if (ctx.query.download === '1') ctx.set('Content-Disposition', `attachment; filename="call-${callId}-transcript.${format}"`);
-    ctx.body = format === 'vtt' ? transcriptVtt(transcript.turns, transcript.wordTimes) : `${transcript.text}\n`;
+    ctx.body = format === 'vtt' ? transcriptVtt(transcript.turns, transcript.wordTimes) : `${transcriptText(transcript.turns)}\n`;
   });
 
   /** The engine the collector uses and whether it answers now; whether it speaks the domain's language. */

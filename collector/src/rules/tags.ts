@@ -10,7 +10,18 @@ export const MAX_TAGS = 200;
 /** The colours a tag is given when none is asked for, in turn. */
 const PALETTE = ['#2563eb', '#16a34a', '#dc2626', '#d97706', '#7c3aed', '#0891b2', '#db2777', '#4b5563'];
 
-export const tagName = z.string().trim().min(1, 'is required').max(40, 'must be at most 40 characters').refine((name) => !/[|,;]/.test(name), 'must not hold | , or ;').describe("A tag's name");
+/** Characters no tag name may hold: controls, format characters (zero-width spaces, direction
+ * marks), line separators and the blank fillers that look like nothing (issue 70). */
+const INVISIBLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\u115F\u1160\u3164\uFFA0\u2800]/u;
+
+/** A tag's name, NFKC-normalised so that a look-alike (`Ｂｏｏｋｅｄ`, `ﬁxed`) is the name it looks like,
+ * and so the same tag as it (names are one an account, whatever their case). */
+export const tagName = z
+  .string()
+  .refine((name) => !INVISIBLE.test(name), 'must not hold control or invisible characters')
+  .transform((name) => name.normalize('NFKC').trim())
+  .pipe(z.string().min(1, 'is required').max(40, 'must be at most 40 characters').refine((name) => !/[|,;]/.test(name), 'must not hold | , or ;'))
+  .describe("A tag's name");
 export const tagBody = z.object({ name: tagName, colour: z.string().regex(/^#[0-9a-fA-F]{6}$/, 'must be a colour, #rrggbb').transform((c) => c.toLowerCase()).optional().describe('#rrggbb; one is given when absent') }).strict();
 
 export class TagRefused extends Error {}

@@ -42,22 +42,47 @@ interface Phrase {
   words: string[];
 }
 
+/** Indexes kept, by their phrases: the domains transcribed lately. */
+const MADE_KEPT = 20;
+const MADE = new Map<string, PhraseIndex>();
+
 /** The domain's phrases, indexed once for all its transcripts (a re-spot runs hundreds). */
 export class PhraseIndex {
   /** By how many letters their first word may miss (0, 1, 2): keys of that many deletions. */
   private readonly byEdits = [new Map<string, Phrase[]>(), new Map<string, Phrase[]>(), new Map<string, Phrase[]>()];
-  private readonly same = new Map<string, boolean>();
 
-  constructor(readonly keyPhrases: readonly KeyPhrase[]) {
-    keyPhrases.forEach((k, label) =>
-      k.phrases.forEach((text, order) => {
-        const words = wordsOf(text);
-        if (!words.length) return;
-        const [phrase, edits] = [{ label, order, text, words }, editsFor(words[0]!)];
-        const index = this.byEdits[edits]!;
-        for (const key of deletions(words[0]!, edits)) index.set(key, [...(index.get(key) ?? []), phrase]);
-      }),
-    );
+  private constructor(readonly keyPhrases: readonly KeyPhrase[]) {}
+
+  /** The index of a domain's phrases: made once for the same phrases (the latest few domains'),
+   * a label at a time, letting the event loop through (at the limits it takes tens of ms). */
+  static async of(keyPhrases: readonly KeyPhrase[]): Promise<PhraseIndex> {
+    const id = JSON.stringify(keyPhrases);
+    const known = MADE.get(id);
+    if (known) return known;
+    const index = new PhraseIndex(keyPhrases);
+    let slice = performance.now();
+    for (const [label, k] of keyPhrases.entries()) {
+      if (performance.now() - slice > SPOT_SLICE_MS) {
+        await setImmediate();
+        slice = performance.now();
+      }
+      k.phrases.forEach((text, order) => index.add({ label, order, text, words: wordsOf(text) }));
+    }
+    MADE.set(id, index);
+    if (MADE.size > MADE_KEPT) MADE.delete(MADE.keys().next().value!);
+    return index;
+  }
+
+  private add(phrase: Phrase): void {
+    const first = phrase.words[0];
+    if (first === undefined) return;
+    const edits = editsFor(first);
+    const index = this.byEdits[edits]!;
+    for (const key of deletions(first, edits)) {
+      const list = index.get(key);
+      if (list) list.push(phrase);
+      else index.set(key, [phrase]);
+    }
   }
 
   /** The phrases that may start at a transcript's word: those whose first word is within its
@@ -71,28 +96,30 @@ export class PhraseIndex {
     return [...found];
   }
 
-  /** sameWord, each pair of words once. */
-  sameWord(heard: string, wanted: string): boolean {
-    const key = `${heard}\u0000${wanted}`;
-    let same = this.same.get(key);
-    if (same === undefined) {
-      same = sameWord(heard, wanted);
-      // Bounded: a domain's index lives for one transcript or one re-spot.
-      if (this.same.size < 200_000) this.same.set(key, same);
-    }
-    return same;
-  }
 }
 
 /** Longest the event loop is held while spotting: then it lets other work through (a worst case of
  * phrases sharing their first words still costs time, never a stall). */
 export const SPOT_SLICE_MS = 10;
+/** Pairs of words one transcript's spotting remembers at most. */
+const MEMO_PAIRS = 200_000;
 
 /** Each label heard, once a turn, with the phrase that was heard (the first of its list heard there). */
 export async function spotPhrases(turns: Turn[], keyPhrases: readonly KeyPhrase[] | PhraseIndex): Promise<SpottedPhrase[]> {
-  const index = keyPhrases instanceof PhraseIndex ? keyPhrases : new PhraseIndex(keyPhrases);
+  const index = keyPhrases instanceof PhraseIndex ? keyPhrases : await PhraseIndex.of(keyPhrases);
   const labels = index.keyPhrases;
   const starts = new Map<string, Phrase[]>();
+  // sameWord, each pair of words of this transcript once (at most as many pairs as MEMO_PAIRS).
+  const memo = new Map<string, boolean>();
+  const same = (heard: string, wanted: string) => {
+    const key = `${heard}\u0000${wanted}`;
+    let answer = memo.get(key);
+    if (answer === undefined) {
+      answer = sameWord(heard, wanted);
+      if (memo.size < MEMO_PAIRS) memo.set(key, answer);
+    }
+    return answer;
+  };
   const spotted: SpottedPhrase[] = [];
   let slice = performance.now();
   for (const [at, turn] of turns.entries()) {
@@ -113,7 +140,7 @@ export async function spotPhrases(turns: Turn[], keyPhrases: readonly KeyPhrase[
         const best = heard.get(phrase.label);
         if (best && best.order <= phrase.order) continue;
         if (i + phrase.words.length > words.length) continue;
-        if (phrase.words.every((w, j) => index.sameWord(words[i + j]!, w))) heard.set(phrase.label, phrase);
+        if (phrase.words.every((w, j) => same(words[i + j]!, w))) heard.set(phrase.label, phrase);
       }
     });
     for (const [label, phrase] of [...heard].sort(([a], [b]) => a - b)) spotted.push({ label: labels[label]!.label, phrase: phrase.text, turn: at, speaker: turn.speaker, at: turn.start });

@@ -109,7 +109,7 @@ export class Transcriber {
     if (!domain) return DONE;
     const keyPhrases = domain.keyPhrases ?? [];
     // The phrases indexed once for the batch; the event loop let through between transcripts.
-    const index = new PhraseIndex(keyPhrases);
+    const index = await PhraseIndex.of(keyPhrases);
     const batch = await this.store.batchAfter(domainId, after, RESPOT_BATCH);
     for (const t of batch) {
       await setImmediate();

@@ -56,6 +56,15 @@ export function turnsWithTimes(streams: { speaker: Speaker; words: TimedWord[] }
 /** The turns alone (turnsWithTimes). */
 export const turnsOf = (streams: { speaker: Speaker; words: TimedWord[] }[], language = 'en'): Turn[] => turnsWithTimes(streams, language).turns;
 
-/** The turns as text, one a line: `caller: …`, `agent: …`, or the words alone when no speaker is known. */
-export const transcriptText = (turns: Turn[]) => turns.map((t) => (t.speaker ? `${t.speaker}: ${t.text}` : t.text)).join('\n');
+/** The turns as text, one a line: `caller: …`, `agent: …`, or the words alone when no speaker is
+ * known. A turn is one line whatever its words (an engine's line breaks are spaces), and a speaker's
+ * name at the start of a mono turn's words is set off (`- agent: …`): no turn forges another's line
+ * (issue 70). */
+export const transcriptText = (turns: Turn[]) =>
+  turns
+    .map((t) => {
+      const words = t.text.replace(/\s+/g, ' ').trim();
+      return t.speaker ? `${t.speaker}: ${words}` : /^(caller|agent)\s*:/i.test(words) ? `- ${words}` : words;
+    })
+    .join('\n');
 
