@@ -197,6 +197,8 @@ export function createApp(options: AppOptions): CollectorApp {
   if (run) {
     worker.start();
     void commerce.requeueLostEvents().catch((err) => log.error({ err }, 'requeueing lost analytics events failed'));
+    // A SECRETS_KEY changed since the ad platforms' credentials were sealed: their cards say broken now.
+    void adsConnections.markUnreadable().catch((err) => log.error({ err }, 'checking the ad platforms\' credentials failed'));
   }
   // Call alerts are mailed only where mail is configured (call-writes.ts raises them only then).
   const recordingIntake = new Recordings(c, outbox, recordingStore, recordingStates);

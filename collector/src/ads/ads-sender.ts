@@ -15,7 +15,7 @@ import type { SendResult } from '../webhooks/send.ts';
 import { AdsQueue, batchMessage, isTooOld, sendableNow, TOO_OLD, type BatchAction } from './ads-queue.ts';
 import { ConversionMoves, type Counted } from './conversion-moves.ts';
 import { GoogleRequestStatus, STATUS_AFTER_MS } from './google-request-status.ts';
-import type { AdsConnections } from './connections.ts';
+import { UNREADABLE, type AdsConnections } from './connections.ts';
 import type { AdsCollections, AdsConversionDoc, AdsPlatform, ConversionState } from './documents.ts';
 import { callLead, formLead, type LeadEvent } from './lead-event.ts';
 import type { SendOutcome } from './send-outcome.ts';
@@ -71,6 +71,10 @@ export class AdsSender {
     const taken = domain ? await this.take(m._id, domainId, platform, how.from) : [];
     if (!domain || !taken.length) return { delivered: true, httpStatus: null, error: null, permanent: false };
     const connection = await this.connections.opened(domainId, platform);
+    if (!connection && (await this.connections.exists(domainId, platform))) {
+      // Connected, its credentials unreadable (SECRETS_KEY changed): marked broken, the leads wait.
+      return { delivered: false, httpStatus: null, error: UNREADABLE, permanent: false };
+    }
     if (!connection) {
       await this.settle(domain, taken, action, { skipped: 'not connected' });
       return { delivered: true, httpStatus: null, error: null, permanent: false };

@@ -23,6 +23,9 @@ export interface AdsConnectionView {
   broken?: { at: Date; error: string } | null;
 }
 
+/** Why a connection's credentials cannot be used: the key they were sealed with is not SECRETS_KEY now. */
+export const UNREADABLE = 'the stored credentials cannot be opened: SECRETS_KEY is not the key they were sealed with (changed or unset since); connect it again, or set the former key back';
+
 export class AdsConnections {
   constructor(
     private readonly c: AdsCollections,
@@ -54,12 +57,34 @@ export class AdsConnections {
     return removed;
   }
 
-  /** The connection and its secret opened; null when none, or SECRETS_KEY no longer opens it. */
+  /** The connection and its secret opened; null when none, or SECRETS_KEY no longer opens it (then
+   * the connection is marked broken, once: its leads wait, they are not lost as "not connected"). */
   async opened(domainId: string, platform: AdsPlatform): Promise<{ doc: AdsConnectionDoc; secret: Record<string, unknown> } | null> {
     const doc = await this.c.adsConnections.findOne({ _id: `${domainId}|${platform}` });
-    if (!doc || !this.box) return null;
+    if (!doc) return null;
+    const secret = this.secretOf(doc);
+    if (!secret && doc.broken?.error !== UNREADABLE) await this.markBroken(domainId, platform, UNREADABLE);
+    return secret ? { doc, secret } : null;
+  }
+
+  /** Marks broken every connection SECRETS_KEY does not open (run at start: a key changed means a
+   * restart), so that the Conversions card and the warnings say so before any lead tries them. */
+  async markUnreadable(): Promise<void> {
+    for await (const doc of this.c.adsConnections.find({ 'broken.error': { $ne: UNREADABLE } })) {
+      if (!this.secretOf(doc)) await this.markBroken(doc.domainId, doc.platform, UNREADABLE);
+    }
+  }
+
+  /** Whether the domain has a connection to the platform, readable or not. */
+  async exists(domainId: string, platform: AdsPlatform): Promise<boolean> {
+    return (await this.c.adsConnections.countDocuments({ _id: `${domainId}|${platform}` }, { limit: 1 })) > 0;
+  }
+
+  /** The secret, or null when SECRETS_KEY (unset, or changed since) does not open it. */
+  private secretOf(doc: AdsConnectionDoc): Record<string, unknown> | null {
+    if (!this.box) return null;
     try {
-      return { doc, secret: JSON.parse(this.box.open(doc.secret)) as Record<string, unknown> };
+      return JSON.parse(this.box.open(doc.secret)) as Record<string, unknown>;
     } catch {
       return null;
     }
@@ -73,7 +98,9 @@ export class AdsConnections {
   private viewOf(platform: AdsPlatform, doc: AdsConnectionDoc | null): AdsConnectionView {
     const base = { platform, secretsKeySet: this.box !== null };
     if (!doc) return { ...base, connected: false };
-    return { ...base, connected: true, settings: doc.settings, credentials: doc.credentials, connectedAt: doc.connectedAt, by: doc.by, broken: doc.broken ?? null };
+    // Credentials SECRETS_KEY no longer opens are broken, said at once, before any send tries them.
+    const broken = doc.broken ?? (this.secretOf(doc) ? null : { at: doc.connectedAt, error: UNREADABLE });
+    return { ...base, connected: true, settings: doc.settings, credentials: doc.credentials, connectedAt: doc.connectedAt, by: doc.by, broken };
   }
 }
 

@@ -61,17 +61,17 @@ export function twilioRoutes(service: TelephonyService, recordings: Recordings, 
   const ofCall = async (p: Params, ctx: Context) => (await byRef(ctx, p.CallSid ?? ''))?.trackingNumber ?? called(p);
   const ofWhisper = async (_: Params, ctx: Context) => (await byId(ctx))?.trackingNumber ?? null;
   const guard = (numberOf: NumberOf, untracked: Untracked = nothingWritten) => [telephonyEnvelope(log), parseBody, twilioSignature(options, numberOf, untracked, log)];
-  // The account's token cannot be read (SECRETS_KEY changed): its caller still reaches the number's
-  // destination, untracked; nothing is written, since nothing could be checked.
-  const forwardUntracked: Untracked = async (ctx, p) => {
-    const route = await service.routeOf(normalizePhone(p.To ?? '') ?? '', null, new Date(), normalizePhone(p.From ?? ''));
+  // The account's token cannot be read (SECRETS_KEY changed): the request's signature cannot be
+  // checked, so it is never answered with a Dial (issue 70: anyone could have sent it). The caller
+  // hears the number is not in service; the carrier card and the warning mail say why, and the
+  // calls go through again once the former key is back or the account is connected again.
+  const cannotCheck: Untracked = async (ctx) => {
     const twiml = new twilio.twiml.VoiceResponse();
-    if (route.destination) twiml.dial({ callerId: p.From || undefined }).number(toE164(route.destination));
-    else twiml.say('This number is not in service.');
+    twiml.say('This number is not in service.');
     xml(ctx, twiml);
   };
 
-  router.post('/voice', ...guard(called, forwardUntracked), async (ctx) => {
+  router.post('/voice', ...guard(called, cannotCheck), async (ctx) => {
     const p = params(ctx);
     const trackingNumber = normalizePhone(p.To ?? '') ?? '';
     const code = p.Digits || null;
