@@ -110,13 +110,14 @@ export class Transcriber {
     const keyPhrases = domain.keyPhrases ?? [];
     // The phrases indexed once for the batch; the event loop let through between transcripts.
     const index = await PhraseIndex.of(keyPhrases);
-    const batch = await this.store.batchAfter(domainId, after, RESPOT_BATCH);
-    for (const t of batch) {
+    let [count, last] = [0, after];
+    for await (const t of this.store.batchAfter(domainId, after, RESPOT_BATCH)) {
       await setImmediate();
       const spotted = await spotPhrases(t.turns, index);
       await this.store.respotted(t._id, spotted, labelsOf(spotted, keyPhrases));
+      [count, last] = [count + 1, t._id];
     }
-    if (batch.length === RESPOT_BATCH) await this.outbox.enqueue(respotMessage(domain.accountId, domainId, batch.at(-1)!._id));
+    if (count === RESPOT_BATCH) await this.outbox.enqueue(respotMessage(domain.accountId, domainId, last));
     return DONE;
   }
 

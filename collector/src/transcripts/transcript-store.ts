@@ -61,9 +61,11 @@ export class TranscriptStore {
     await this.setState(callId, (current) => (current && current.status !== 'deleted' ? { status: 'deleted', keyPhrases: [], at } : null));
   }
 
-  /** A domain's transcripts after call `after`, in call order (the re-spotting's batches). */
-  batchAfter(domainId: string, after: number, limit: number): Promise<Pick<TranscriptDoc, '_id' | 'turns'>[]> {
-    return this.c.transcripts.find({ domainId, _id: { $gt: after } }, { sort: { _id: 1 }, limit, projection: { turns: 1 } }).toArray();
+  /** A domain's transcripts after call `after`, in call order (the re-spotting's batches), read a
+   * few at a time: an hour-long call's turns are a large document, and reading hundreds at once
+   * would hold the event loop while they are decoded. */
+  batchAfter(domainId: string, after: number, limit: number): AsyncIterable<Pick<TranscriptDoc, '_id' | 'turns'>> {
+    return this.c.transcripts.find({ domainId, _id: { $gt: after } }, { sort: { _id: 1 }, limit, projection: { turns: 1 }, batchSize: 4 });
   }
 
   /** New labels heard, after the domain's key phrases changed (transcriber.ts, `respot`). */
