@@ -13,64 +13,34 @@
 import http from 'node:http';
 import { performance } from 'node:perf_hooks';
 import type { KeyPhrase } from '../../collector/src/domains/transcription-settings.ts';
-import type { SpottedPhrase, Turn } from '../../collector/src/transcripts/documents.ts';
+import type { Turn } from '../../collector/src/transcripts/documents.ts';
 import { respotMessage } from '../../collector/src/transcripts/transcriber.ts';
 import { spotPhrases } from '../../collector/src/transcripts/spotting.ts';
-import { sameWord, wordsOf } from '../../collector/src/transcripts/words.ts';
 import { Outbox } from '../../collector/src/webhooks/outbox.ts';
 import { databaseLabel, startBenchCollector, startCollectorProcess } from './bench-collector.ts';
+import { everyPhraseEverywhere, seededRandom } from '../helpers/spotting-reference.ts';
 
 const TRANSCRIPTS = Number(process.env.BENCH_SPOT_TRANSCRIPTS ?? 20);
 const RATE = 100;
 
-/** A seeded generator: the same transcripts each run. */
-function random(seed: number) {
-  // mulberry32: 32-bit integer steps, exact in JavaScript's numbers.
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(s ^ (s >>> 15), 1 | s);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
-}
-
 const SYLLABLES = ['ka', 'lo', 'mi', 'ter', 'pan', 'dor', 'vel', 'sun', 'ri', 'ba', 'cho', 'nel', 'gra', 'tis', 'mon', 'ple'];
 function vocabulary(size: number): string[] {
-  const next = random(7);
+  const next = seededRandom(7);
   const words = new Set<string>();
   while (words.size < size) words.add(Array.from({ length: 1 + Math.floor(next() * 3) }, () => SYLLABLES[Math.floor(next() * SYLLABLES.length)]).join(''));
   return [...words];
 }
 
 function limits(words: string[]): KeyPhrase[] {
-  const next = random(11);
+  const next = seededRandom(11);
   const pick = () => words[Math.floor(next() * words.length)]!;
   return Array.from({ length: 50 }, (_, l) => ({ label: `label ${l}`, speaker: 'any' as const, phrases: Array.from({ length: 20 }, () => Array.from({ length: 8 }, pick).join(' ')) }));
 }
 
 /** An hour-long call: 600 turns of 15 words, two speakers. */
 function hourLong(words: string[], seed: number): Turn[] {
-  const next = random(seed);
+  const next = seededRandom(seed);
   return Array.from({ length: 600 }, (_, t) => ({ speaker: t % 2 ? 'caller' : 'agent', start: t * 6, end: t * 6 + 5, text: Array.from({ length: 15 }, () => words[Math.floor(next() * words.length)]).join(' ') }));
-}
-
-/** Spotting before issue 70: every phrase of every label at every word of every turn. */
-function everyPhraseEverywhere(turns: Turn[], keyPhrases: readonly KeyPhrase[]): SpottedPhrase[] {
-  const wanted = keyPhrases.map((k) => ({ ...k, words: k.phrases.map((p) => ({ phrase: p, words: wordsOf(p) })) }));
-  const at = (words: string[], phrase: string[]) => {
-    for (let i = 0; i + phrase.length <= words.length; i++) if (phrase.every((p, j) => sameWord(words[i + j]!, p))) return i;
-    return -1;
-  };
-  const spotted: SpottedPhrase[] = [];
-  turns.forEach((turn, index) => {
-    const words = wordsOf(turn.text);
-    for (const k of wanted) {
-      const heard = k.words.find((p) => at(words, p.words) >= 0);
-      if (heard) spotted.push({ label: k.label, phrase: heard.phrase, turn: index, speaker: turn.speaker, at: turn.start });
-    }
-  });
-  return spotted;
 }
 
 /** How long `work` takes, and the event loop's longest hold meanwhile (ms): the longest gap

@@ -3,39 +3,9 @@
 // with misspelt words, numbers, speakers and phrases sharing their first words.
 import { describe, expect, it } from 'vitest';
 import type { KeyPhrase } from '../../collector/src/domains/transcription-settings.ts';
-import type { SpottedPhrase, Turn } from '../../collector/src/transcripts/documents.ts';
+import type { Turn } from '../../collector/src/transcripts/documents.ts';
 import { PhraseIndex, spotPhrases } from '../../collector/src/transcripts/spotting.ts';
-import { sameWord, wordsOf } from '../../collector/src/transcripts/words.ts';
-
-/** What spotting was before: every phrase of every label at every word of every turn. */
-function everyPhraseEverywhere(turns: Turn[], keyPhrases: readonly KeyPhrase[]): SpottedPhrase[] {
-  const at = (words: string[], phrase: string[]) => {
-    for (let i = 0; i + phrase.length <= words.length; i++) if (phrase.every((p, j) => sameWord(words[i + j]!, p))) return i;
-    return -1;
-  };
-  const spotted: SpottedPhrase[] = [];
-  turns.forEach((turn, index) => {
-    const words = wordsOf(turn.text);
-    for (const k of keyPhrases) {
-      if (k.speaker !== 'any' && turn.speaker !== null && turn.speaker !== k.speaker) continue;
-      const heard = k.phrases.find((p) => at(words, wordsOf(p)) >= 0);
-      if (heard) spotted.push({ label: k.label, phrase: heard, turn: index, speaker: turn.speaker, at: turn.start });
-    }
-  });
-  return spotted;
-}
-
-/** A seeded generator, so a failure says its seed. */
-function random(seed: number) {
-  // mulberry32: 32-bit integer steps, exact in JavaScript's numbers.
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(s ^ (s >>> 15), 1 | s);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
-}
+import { everyPhraseEverywhere, seededRandom } from '../helpers/spotting-reference.ts';
 
 const VOCABULARY = ['appointment', 'booked', 'price', 'quote', 'the', 'a', 'boiler', 'repair', 'emergency', 'tomorrow', 'twenty', 'five', '25', 'cancel', 'schedule', 'visit', 'plumber', 'leak', 'water', 'heater', 'okay', 'yes', 'no', 'thanks'];
 
@@ -52,7 +22,7 @@ function misspelt(word: string, next: () => number): string {
 describe('spotting through the index of first words', () => {
   it("hears what trying every phrase at every word heard, on 300 random transcripts", async () => {
     for (let seed = 1; seed <= 300; seed++) {
-      const next = random(seed);
+      const next = seededRandom(seed);
       const pick = () => VOCABULARY[Math.floor(next() * VOCABULARY.length)]!;
       const keyPhrases: KeyPhrase[] = Array.from({ length: 1 + Math.floor(next() * 6) }, (_, l) => ({
         label: `label ${l}`,
