@@ -16,7 +16,7 @@ import type { CallDoc } from '../telephony/documents.ts';
 import type { Outbox } from '../webhooks/outbox.ts';
 import type { OutboxMessage } from '../webhooks/documents.ts';
 import { ADS_PLATFORMS, type AdsCollections, type AdsConversionDoc, type AdsPlatform } from './documents.ts';
-import { callLead, formLead, type LeadEvent } from './lead-event.ts';
+import { callLead, callValue, formLead, type LeadEvent } from './lead-event.ts';
 import type { MarkLeads } from './lead-marks.ts';
 import { META_CANNOT_RESTATE, META_CANNOT_RETRACT, unsendable } from './platform-clients.ts';
 import type { RuleCollections } from '../rules/documents.ts';
@@ -33,8 +33,8 @@ export const isTooOld = (at: Date, now = new Date()) => now.getTime() - at.getTi
 /** How long a lead waits at most for the moments that can still value it (its transcript). */
 export const VALUE_WAIT_MS = 15 * 60_000;
 
-/** A lead's value as it is sent (lead-event.ts). */
-const valueOf = (call: CallDoc | null) => (call ? (call.value ?? call.revenue ?? 0) : 0);
+/** A call's value as its lead is sent; none before the call was. */
+const valueOf = (call: CallDoc | null) => (call ? callValue(call) : 0);
 
 /** The queued leads a request may take now: not held, or held past their time. */
 export const sendableNow = (now: Date) => ({ $or: [{ holdUntil: { $exists: false } }, { holdUntil: { $lte: now } }] });

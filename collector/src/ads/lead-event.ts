@@ -33,8 +33,11 @@ export const transactionIdOf = (lead: Pick<LeadEvent, 'kind' | 'id'>) => `ringtr
 type Clicks = { gclid?: string | null; gbraid?: string | null; wbraid?: string | null; msclkid?: string | null; fbclid?: string | null; adsDenied?: boolean | null };
 const clicksOf = (item: Clicks) => ({ gclid: item.gclid ?? null, gbraid: item.gbraid ?? null, wbraid: item.wbraid ?? null, msclkid: item.msclkid ?? null, fbclid: item.fbclid ?? null, adsDenied: item.adsDenied === true });
 
+/** A call's value as its lead is sent: a person's or a rule's, else the carrier's revenue, else 0. */
+export const callValue = (call: Pick<CallDoc, 'value' | 'revenue'>) => call.value ?? call.revenue ?? 0;
+
 export function callLead(call: CallDoc & Clicks, currency: string): LeadEvent {
-  return { kind: 'call', id: call._id, at: call.startedAt, value: call.value ?? call.revenue ?? 0, currency, ...clicksOf(call), phone: call.caller, email: null, pageUrl: call.url, clickAt: call.lastTouch?.at ?? null };
+  return { kind: 'call', id: call._id, at: call.startedAt, value: callValue(call), currency, ...clicksOf(call), phone: call.caller, email: null, pageUrl: call.url, clickAt: call.lastTouch?.at ?? null };
 }
 
 export function formLead(form: FormDoc & Clicks, currency: string): LeadEvent {

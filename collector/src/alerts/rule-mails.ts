@@ -28,8 +28,15 @@ const STOPPED_KEPT = 1000;
 /** Whom a rule mails: its mail actions' members and addresses, each once, but those who left (by
  * this rule's link, or by any rule's of the account: `stopped`). */
 export function mailRecipients(rule: Pick<RuleDoc, 'actions' | 'unsubscribed'>, stopped: readonly string[] = []): string[] {
-  const named = rule.actions.flatMap((a) => (a.type === 'mail' ? [...a.members, ...(a.address ? [a.address] : [])] : []));
-  return [...new Set(named)].filter((recipient) => !rule.unsubscribed?.includes(recipient) && !stopped.includes(recipient));
+  return mailNamed(rule).filter((recipient) => !rule.unsubscribed?.includes(recipient) && !stopped.includes(recipient));
+}
+
+/** Everyone a rule's mail actions name, each once. */
+export const mailNamed = (rule: Pick<RuleDoc, 'actions'>) => [...new Set(rule.actions.flatMap((a) => (a.type === 'mail' ? [...a.members, ...(a.address ? [a.address] : [])] : [])))];
+
+/** Who left the account's rule mails by a link (any rule's). */
+export async function stoppedOf(c: TeamCollections, accountId: string): Promise<string[]> {
+  return (await c.accounts.findOne({ _id: accountId }, { projection: { ruleMailsStopped: 1 } }))?.ruleMailsStopped ?? [];
 }
 
 const isAddressOf = (rule: RuleDoc, recipient: string) => rule.actions.some((a) => a.type === 'mail' && a.address === recipient);
@@ -46,16 +53,11 @@ export class RuleMails {
     this.perAccount = new WindowLimiter(c.rateLimits, 'rule-mail-outside', OUTSIDE_PER_ACCOUNT, 3600);
   }
 
-  /** Who left the account's rule mails by a link. */
-  async stopped(accountId: string): Promise<string[]> {
-    return (await this.c.accounts.findOne({ _id: accountId }, { projection: { ruleMailsStopped: 1 } }))?.ruleMailsStopped ?? [];
-  }
-
   /** The rule's mails about a call or form it matched, one pending alert a recipient; `key` names
    * the moment, so that a second run of it queues nothing more. Addresses outside the team within
    * the hour's limits only. */
   async queue(domain: Pick<DomainDoc, '_id' | 'accountId'>, rule: RuleDoc, about: Pick<PendingAlertDoc, 'callId' | 'formId'>, key: string, now: Date): Promise<void> {
-    const recipients = mailRecipients(rule, await this.stopped(domain.accountId));
+    const recipients = mailRecipients(rule, await stoppedOf(this.c, domain.accountId));
     const outside = await this.outsideOf(domain.accountId, recipients.filter((to) => isAddressOf(rule, to)));
     const allowed: string[] = [];
     for (const to of recipients) if (!outside.has(to) || (await this.withinLimits(domain.accountId, to, now))) allowed.push(to);
@@ -80,7 +82,7 @@ export class RuleMails {
    * the account who sees the domain; null otherwise (deleted, changed, unsubscribed). */
   async mailing(ruleId: string, domain: Pick<DomainDoc, '_id' | 'accountId'>, recipient: string): Promise<RuleDoc | null> {
     const rule = await this.c.rules.findOne({ _id: ruleId, domainId: domain._id });
-    if (!rule || !mailRecipients(rule, await this.stopped(domain.accountId)).includes(recipient)) return null;
+    if (!rule || !mailRecipients(rule, await stoppedOf(this.c, domain.accountId)).includes(recipient)) return null;
     if (isAddressOf(rule, recipient)) return rule;
     const user = await this.c.users.findOne({ _id: recipient });
     return user && user.accountId === domain.accountId && maySee(user, domain._id) ? rule : null;
@@ -88,7 +90,7 @@ export class RuleMails {
 
   /** Whether a rule of the account still mails this address (the outbox's last check before sending). */
   async namesAddress(accountId: string, address: string): Promise<boolean> {
-    if ((await this.stopped(accountId)).includes(address)) return false;
+    if ((await stoppedOf(this.c, accountId)).includes(address)) return false;
     const rules = await this.c.rules.find({ 'actions.address': address }, { projection: { domainId: 1, unsubscribed: 1 }, limit: 1000 }).toArray();
     const domainIds = rules.filter((rule) => !rule.unsubscribed?.includes(address)).map((rule) => rule.domainId);
     return domainIds.length > 0 && (await this.c.domains.countDocuments({ _id: { $in: domainIds }, accountId }, { limit: 1 })) > 0;

@@ -6,7 +6,7 @@
 // form, as before.
 import { getCountryCallingCode, parsePhoneNumberWithError, type PhoneNumber } from 'libphonenumber-js/max';
 import { formatDotted } from '@ringtrail/shared';
-import { answeredNumber } from '../domains/phone-display.ts';
+import { answeredNumber, writesAsSpec } from '../domains/phone-display.ts';
 import { DEFAULT_COUNTRY, e164Of, isCountry, nationalOf } from '../domains/phone-numbers.ts';
 
 /** The digit strings tracker.js makes of a (canonical) number written the ways its country writes it. */
@@ -23,7 +23,7 @@ export function trackerForms(canonical: string, country: string): string[] {
  * `(415) 555-0105`, `1-415-555-0105`); the domain's national form when the two have no form in common. */
 export function answeredInFormOf(sent: string, sitePhone: string, tracking: string, country: string): string {
   const form = trackerForms(sitePhone, country).indexOf(sent);
-  if (country === DEFAULT_COUNTRY || !isCountry(country)) return formatDotted(trackerForms(tracking, country)[form] ?? nationalOf(tracking, country));
+  if (writesAsSpec(country)) return formatDotted(trackerForms(tracking, country)[form] ?? nationalOf(tracking, country));
   const number = parsed(tracking);
   if (number && form === 0) return number.formatInternational();
   // The form with the trunk 1 of the countries of +1.

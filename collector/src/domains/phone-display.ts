@@ -13,7 +13,7 @@ import { DEFAULT_COUNTRY, countryOf, e164Of, isCountry, nationalOf } from './pho
 const inPairs = (digits: string) => digits.replace(/(\d\d)(?=\d)/g, '$1 ');
 
 /** Whether a domain of `country` writes its numbers as the spec does (France, or a country unknown). */
-const writesAsSpec = (country: string) => country === DEFAULT_COUNTRY || !isCountry(country);
+export const writesAsSpec = (country: string) => country === DEFAULT_COUNTRY || !isCountry(country);
 
 /** A canonical number as a person of `country` writes it. */
 export function displayOf(canonical: string, country: string): string {

@@ -27,6 +27,7 @@ import { tagBody, TagRefused, Tags, tagName } from '../rules/tags.ts';
 import { auditing, memberOf, type Can } from '../team/access.ts';
 import { RULES, type Rule } from '../team/roles.ts';
 import { webhookShown } from '../rules/webhook-shown.ts';
+import { mailNamed, stoppedOf } from '../alerts/rule-mails.ts';
 import type { CallWrites } from '../telephony/call-writes.ts';
 import type { TeamCollections } from '../team/documents.ts';
 import type { CallDoc, TelephonyCollections } from '../telephony/documents.ts';
@@ -49,8 +50,7 @@ async function refusing<T>(work: () => Promise<T>): Promise<T> {
  * or as its host and last four characters (rules/webhook-shown.ts). */
 const ruleView = ({ _id, domainId: _domain, ...rule }: RuleDoc, whole: boolean, stopped: readonly string[] = []) => {
   // Who left by any rule's link of the account is mailed by this one no more either (rule-mails.ts).
-  const named = rule.actions.flatMap((a) => (a.type === 'mail' ? [...a.members, ...(a.address ? [a.address] : [])] : []));
-  const unsubscribed = [...new Set([...(rule.unsubscribed ?? []), ...named.filter((recipient) => stopped.includes(recipient))])];
+  const unsubscribed = [...new Set([...(rule.unsubscribed ?? []), ...mailNamed(rule).filter((recipient) => stopped.includes(recipient))])];
   return {
     id: _id,
     ...rule,
@@ -85,7 +85,7 @@ export function ruleRoutes(router: Router, c: RuleCollections & DomainCollection
 
   router.get('/domains/:domain/rules', can(RULES.readRules), async (ctx) => {
     const domain = await domainOf(c, ctx);
-    const stopped = (await c.accounts.findOne({ _id: domain.accountId }, { projection: { ruleMailsStopped: 1 } }))?.ruleMailsStopped ?? [];
+    const stopped = await stoppedOf(c, domain.accountId);
     ctx.body = { rules: (await rules.list(domain._id)).map((rule) => ruleView(rule, editsRules(ctx), stopped)) };
   });
 

@@ -2,8 +2,8 @@
 // Slack's documented format (`{"text": …}`, which Mattermost, Rocket.Chat and Discord's /slack route
 // take too), and the account's `rule` push. Both go through the outbox: retried, never blocking.
 import { maskCaller } from '../domains/caller-privacy.ts';
-import { callerWritten } from '../domains/phone-display.ts';
-import { countryOf, DEFAULT_COUNTRY } from '../domains/phone-numbers.ts';
+import { callerWritten, writesAsSpec } from '../domains/phone-display.ts';
+import { countryOf } from '../domains/phone-numbers.ts';
 import type { DomainDoc } from '../domains/documents.ts';
 import type { MarkEntry } from '../telephony/documents.ts';
 import type { OutboxMessage } from '../webhooks/documents.ts';
@@ -25,7 +25,7 @@ const slackText = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').
 
 export function chatMessage(rule: Pick<RuleDoc, 'name'>, domain: DomainDoc, matched: Matched, taken: string[], link: string): { text: string } {
   // Written as the domain's country writes callers; a French domain's as it always was, in digits.
-  const who = matched.phone ? (countryOf(domain) === DEFAULT_COUNTRY ? maskCaller(matched.phone, domain.callerPrivacy) : callerWritten(matched.phone, domain)) : null;
+  const who = matched.phone ? (writesAsSpec(countryOf(domain)) ? maskCaller(matched.phone, domain.callerPrivacy) : callerWritten(matched.phone, domain)) : null;
   const what = matched.kind === 'call' ? `a call${who ? ` from ${who}` : ''}${matched.duration !== null ? ` (${matched.duration} s)` : ''}` : `a form${who ? ` from ${who}` : ''}`;
   const done = taken.length ? `: ${taken.join(', ')}` : '';
   return { text: `RingTrail ${slackText(domain.name)}: rule *${slackText(rule.name)}* matched ${slackText(what)}, source ${slackText(matched.source ?? 'unattributed')}${slackText(done)}. <${link}|Open it>` };
