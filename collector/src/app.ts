@@ -1,4 +1,5 @@
 // Builds the Koa app from a database handle. No listen: main.ts and the tests do that.
+import { FlowRunner } from './flows/flow-runner.ts';
 import Koa from 'koa';
 import type { Db } from 'mongodb';
 import { adsBundlePath, formsBundlePath, trackerBundlePath } from '../../tracker/bundle-path.ts';
@@ -156,6 +157,7 @@ export function createApp(options: AppOptions): CollectorApp {
   const { writes: callWrites, transcripts, forms: formWrites } = wireWrites(c, { ga4Endpoint, alerts: Boolean(options.mail), publicUrl, transcribe: Boolean(options.transcribe) });
   const people = new People(c, ids, callWrites);
   const telephony = new TelephonyService(c, ids, new CallRouter(c, new NumberPool(c)), (callId) => liveCalls.end(callId), callWrites, people);
+  const flowRunner = new FlowRunner(c, callWrites, log);
   const agents = new AgentService(c, liveCalls);
   const commerce = new CommerceService(c, ids, push, outbox, ga4Endpoint);
   const { run = true, ...delivery } = options.delivery ?? {};
@@ -243,7 +245,7 @@ export function createApp(options: AppOptions): CollectorApp {
     offlineRoutes(c, domains, offline, log),
     telephonyRoutes(telephony, new DialledNumbers(c), options.telephonyApiKey, recordingIntake, log),
     dataRoutes(domains, new DataService(c), log, { ...(options.dataPagesAtOnce ? { pagesAtOnce: options.dataPagesAtOnce } : {}), publicUrl, recordings: recordingStore }),
-    twilioRoutes(telephony, recordingIntake, { ...options.twilio, signerFor: (accountSid, called) => carriers.signerFor(accountSid, called) }, log),
+    twilioRoutes(telephony, recordingIntake, { ...options.twilio, signerFor: (accountSid, called) => carriers.signerFor(accountSid, called) }, log, flowRunner),
     commerceRoutes(domains, commerce, log),
     agentRoutes(c, agents, log),
     manageRoutes(c, signInLimit, { outbox, agents, offline, callWrites, formWrites, domains, traffic, recordings: { store: recordingStore, states: recordingStates }, carriers, people, engine, ruleRuns, ads: { connections: adsConnections, clients: adsClients } }, { signUp: options.signUp ?? true, publicWebhooksOnly: deliveryOptions.publicOnly, mail: options.mail ? { from: options.mail.from } : {}, publicUrl }, log),

@@ -7,7 +7,7 @@ import { testDatabase, type TestDatabase } from '../helpers/collector.ts';
 
 const body = (targets: unknown[], name = 'Sales') =>
   flowBodyIn('FR').parse({ name, start: 'ring', steps: { ring: { kind: 'ring', strategy: 'round-robin', targets, noAnswer: 'voicemail' }, voicemail: { kind: 'voicemail' } } });
-const acme = { _id: 'acme.example', accountId: 'acme' };
+const acme = { _id: 'acme.example', accountId: 'acme', pools: [] };
 
 describe('call flows stored', () => {
   let t: TestDatabase;
@@ -33,7 +33,7 @@ describe('call flows stored', () => {
     expect(await store.list('acme.example')).toHaveLength(1);
     // Its own name is no clash when it is changed; another domain's flows are not its.
     expect(await store.update(acme, flow._id, body([{ number: '0699999999' }]), 'owner@acme.example')).toMatchObject({ steps: { ring: { targets: [{ number: '0699999999' }] } } });
-    expect(await store.update({ _id: 'other.example', accountId: 'acme' }, flow._id, body([{ number: '0611223344' }]), 'x')).toBeNull();
+    expect(await store.update({ _id: 'other.example', accountId: 'acme', pools: [] }, flow._id, body([{ number: '0611223344' }]), 'x')).toBeNull();
     expect(await store.delete('other.example', flow._id)).toBe(false);
     expect(await store.delete('acme.example', flow._id)).toBe(true);
   });

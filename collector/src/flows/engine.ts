@@ -4,6 +4,7 @@
 // the caller or the phones: a menu (gather), a ring group (ring), a voicemail (record), a forward
 // or a hang-up. The adapters (Twilio's TwiML, the PBX API) turn the actions into their own words,
 // and come back with the step and its input.
+import type { CallFlowStep } from '../telephony/documents.ts';
 import { scheduleAt } from './schedule.ts';
 import { MAX_DEPTH, type FlowBody, type FlowStep } from './steps.ts';
 
@@ -45,13 +46,7 @@ export type FlowAction =
   | { kind: 'hangup' };
 
 /** One step of the call's path, as the call page and the data API's `flow_path` show it. */
-export interface FlowPathEntry {
-  step: string;
-  kind: FlowStep['kind'];
-  input?: string;
-  outcome: string;
-  at: Date;
-}
+export type FlowPathEntry = CallFlowStep;
 
 export interface FlowTurn {
   actions: FlowAction[];

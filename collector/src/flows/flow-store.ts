@@ -2,6 +2,7 @@
 // whole (flow-checks.ts), each ring group's members of the account and seeing the domain; at most
 // MAX_FLOWS a domain, names once a domain.
 import { randomUUID } from 'node:crypto';
+import type { DomainCollections, DomainDoc } from '../domains/documents.ts';
 import type { TeamCollections } from '../team/documents.ts';
 import { maySee } from '../team/roles.ts';
 import type { CallFlowDoc, FlowCollections } from './documents.ts';
@@ -12,11 +13,11 @@ export const MAX_FLOWS = 50;
 
 export class FlowRefused extends Error {}
 
-/** What a flow is checked against: its domain and account. */
-type FlowDomain = { _id: string; accountId: string };
+/** What a flow is checked against: its domain, account and pools. */
+type FlowDomain = Pick<DomainDoc, '_id' | 'accountId' | 'pools'>;
 
 export class FlowStore {
-  constructor(private readonly c: FlowCollections & TeamCollections) {}
+  constructor(private readonly c: FlowCollections & TeamCollections & DomainCollections) {}
 
   list(domainId: string): Promise<CallFlowDoc[]> {
     return this.c.callFlows.find({ domainId }, { sort: { name: 1 }, limit: MAX_FLOWS }).toArray();
@@ -48,8 +49,33 @@ export class FlowStore {
     const problems = flowProblems(body);
     const same = await this.c.callFlows.findOne({ domainId: domain._id, name: body.name }, { projection: { _id: 1 } });
     if (same && same._id !== flowId) problems.push(`name: the domain has a flow named ${body.name} already`);
-    problems.push(...(await this.memberProblems(domain, body)));
+    problems.push(...(await this.memberProblems(domain, body)), ...(await this.assignmentProblems(domain, body, flowId)));
     if (problems.length > 0) throw new FlowRefused(problems.join('; '));
+  }
+
+  /** The pools and numbers a flow is given: the domain's, and given to no other of its flows. */
+  private async assignmentProblems(domain: FlowDomain, { assignedTo }: FlowBody, flowId: string | null): Promise<string[]> {
+    const problems: string[] = [];
+    assignedTo.pools.forEach((type, i) => {
+      if (!domain.pools.some((p) => p.type === type)) problems.push(`assignedTo.pools.${i}: the domain has no pool of type ${type}`);
+    });
+    const own = new Set((await this.c.trackingNumbers.find({ _id: { $in: assignedTo.numbers }, domainId: domain._id }, { projection: { _id: 1 } }).toArray()).map((n) => n._id));
+    assignedTo.numbers.forEach((n, i) => {
+      if (!own.has(n)) problems.push(`assignedTo.numbers.${i}: ${n} is not a tracking number of the domain`);
+    });
+    const others = (await this.list(domain._id)).filter((f) => f._id !== flowId);
+    const takenBy = (has: (f: CallFlowDoc) => boolean) => others.find(has)?.name;
+    const whole = assignedTo.domain && takenBy((f) => f.assignedTo?.domain === true);
+    if (whole) problems.push(`assignedTo.domain: the flow ${whole} is the domain's already`);
+    assignedTo.pools.forEach((type, i) => {
+      const by = takenBy((f) => f.assignedTo?.pools.includes(type) ?? false);
+      if (by) problems.push(`assignedTo.pools.${i}: pool ${type} uses the flow ${by} already`);
+    });
+    assignedTo.numbers.forEach((n, i) => {
+      const by = takenBy((f) => f.assignedTo?.numbers.includes(n) ?? false);
+      if (by) problems.push(`assignedTo.numbers.${i}: ${n} uses the flow ${by} already`);
+    });
+    return problems;
   }
 
   /** Each ring group's members: of the account, and seeing the domain. */

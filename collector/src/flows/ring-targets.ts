@@ -1,7 +1,8 @@
 // A ring group's targets made phones to ring for one call: members become their own numbers (skipped
 // while they are unavailable, have no phone, or no longer belong to the account or see the domain),
 // plain numbers stay; then the order of ring-order.ts, a round-robin group's turn claimed atomically
-// and a sticky caller's last answerer first.
+// and a sticky caller's last answerer first. A call rung in turn comes back for its next leg with
+// the order it was given (the targets' indexes), resolved again by `legsInOrder` without a new turn.
 import type { TeamCollections } from '../team/documents.ts';
 import { maySee } from '../team/roles.ts';
 import type { FlowCollections } from './documents.ts';
@@ -10,9 +11,12 @@ import { ringOrder, type RingCandidate } from './ring-order.ts';
 import { RingTurns } from './ring-turns.ts';
 
 type RingAction = Extract<FlowAction, { kind: 'ring' }>;
+type Targets = RingAction['targets'];
 
 export interface RingLeg extends RingCandidate {
   number: string;
+  /** The target's place in the ring group's `targets`. */
+  index: number;
 }
 
 export interface RingPlan {
@@ -23,19 +27,44 @@ export interface RingPlan {
   skipped: string[];
 }
 
-export async function planRing(c: FlowCollections & TeamCollections, ring: RingAction, call: { domainId: string; accountId: string; flowId: string; caller: string | null; at: Date }): Promise<RingPlan> {
-  const usernames = ring.targets.flatMap((t) => ('member' in t ? [t.member] : []));
+export interface RingCall {
+  domainId: string;
+  accountId: string;
+  flowId: string;
+  caller: string | null;
+  at: Date;
+}
+
+type Candidate = RingCandidate & { index: number };
+
+/** Each target as a phone to ring, or why it cannot be rung. */
+async function candidatesOf(c: TeamCollections, targets: Targets, call: Pick<RingCall, 'domainId' | 'accountId'>): Promise<{ candidates: Candidate[]; skipped: string[] }> {
+  const usernames = targets.flatMap((t) => ('member' in t ? [t.member] : []));
   const users = new Map((usernames.length ? await c.users.find({ _id: { $in: usernames }, accountId: call.accountId }).toArray() : []).map((u) => [u._id, u]));
   const skipped: string[] = [];
-  const candidates: RingCandidate[] = ring.targets.map((target) => {
-    if ('number' in target) return { member: null, number: target.number, name: target.name ?? target.number, weight: target.weight, reachable: true };
+  const candidates = targets.map((target, index): Candidate => {
+    if ('number' in target) return { index, member: null, number: target.number, name: target.name ?? target.number, weight: target.weight, reachable: true };
     const user = users.get(target.member);
     const why = !user || !maySee(user, call.domainId) ? 'no longer a member who sees this domain' : user.available === false ? 'unavailable' : !user.phone ? 'no phone set' : null;
     if (why) skipped.push(`${target.member}: ${why}`);
-    return { member: target.member, number: user?.phone ?? null, name: target.member, weight: target.weight, reachable: why === null };
+    return { index, member: target.member, number: user?.phone ?? null, name: target.member, weight: target.weight, reachable: why === null };
   });
+  return { candidates, skipped };
+}
+
+export async function planRing(c: FlowCollections & TeamCollections, ring: RingAction, call: RingCall): Promise<RingPlan> {
+  const { candidates, skipped } = await candidatesOf(c, ring.targets, call);
   const turns = new RingTurns(c);
-  const turn = ring.strategy === 'round-robin' ? await turns.claim(call.domainId, call.flowId, ring.at.step) : 0;
+  const turn = ring.strategy === 'round-robin' && candidates.some((t) => t.reachable) ? await turns.claim(call.domainId, call.flowId, ring.at.step) : 0;
   const sticky = ring.stickyDays ? await turns.stickyMember(call.domainId, call.caller, ring.stickyDays, call.at) : null;
   return { legs: ringOrder(ring.strategy, candidates, turn, sticky) as RingLeg[], simultaneous: ring.strategy === 'simultaneous', skipped };
+}
+
+/** The legs of an order given before (target indexes), those still reachable. */
+export async function legsInOrder(c: TeamCollections, targets: Targets, order: number[], call: Pick<RingCall, 'domainId' | 'accountId'>): Promise<RingLeg[]> {
+  const { candidates } = await candidatesOf(c, targets, call);
+  return order.flatMap((i) => {
+    const leg = candidates[i];
+    return leg?.reachable ? [leg as RingLeg] : [];
+  });
 }

@@ -121,12 +121,26 @@ const hangup = z.object({ kind: z.literal('hangup') }).strict();
 export const stepIn = (country: string) =>
   z.discriminatedUnion('kind', [schedule, menu, ringIn(country), route, voicemail, forwardIn(country), say, hangup], { error: `must be a step of a known kind: ${STEP_KINDS.join(', ')}` });
 
+/** The numbers that use the flow: the domain as a whole (every number no other flow names), whole
+ * pools (by type), single numbers (online or offline); the most precise wins. */
+const assignedToIn = (country: string) =>
+  z
+    .object({
+      domain: z.boolean({ error: 'must be true or false' }).default(false),
+      pools: z.array(z.number({ error: 'must be a pool type' }).int('must be a pool type')).max(50, 'at most 50 pools').default([]),
+      numbers: z.array(phoneIn(country)).max(500, 'at most 500 numbers').default([]),
+    })
+    .strict();
+
+export const NOT_ASSIGNED = { domain: false, pools: [], numbers: [] };
+
 export const flowBodyIn = (country: string) =>
   z
     .object({
       name: label,
       start: stepName,
       steps: z.record(stepName, stepIn(country)).refine((steps) => Object.keys(steps).length <= MAX_STEPS, `at most ${MAX_STEPS} steps`),
+      assignedTo: assignedToIn(country).default(NOT_ASSIGNED),
     })
     .strict();
 

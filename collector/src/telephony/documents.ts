@@ -124,6 +124,33 @@ export interface CallDoc extends CallAttribution, Marks {
   verdict?: CallVerdict | null;
   /** Ours: when its GA4 `generate_lead` was claimed (telephony/lead-events.ts), once per call. */
   leadEventAt?: Date;
+  /** Ours (flows/, issue 65): the call flow the call went through, absent: the domain's default
+   * (forwarded to its destination); the steps it took, who answered, whether a voicemail was left,
+   * and why the flow failed when it did (the call then went to the destination). */
+  flowId?: string;
+  flowPath?: CallFlowStep[];
+  answeredBy?: CallAnswerer | null;
+  voicemail?: boolean;
+  flowFailure?: { at: Date; error: string };
+}
+
+/** One step of a call's way through its flow: "pressed 2 (Support)", "Ada did not answer (20 s)". */
+export interface CallFlowStep {
+  step: string;
+  kind: string;
+  /** The key pressed or word said. */
+  input?: string;
+  /** The member's name or the number rung. */
+  target?: string;
+  outcome: string;
+  at: Date;
+}
+
+/** Who answered a call rung through a ring group: a member (their username) or a plain number. */
+export interface CallAnswerer {
+  member: string | null;
+  number: string;
+  name: string;
 }
 
 /** A person's word on a call: a lead, not a lead, or spam (which blocks its caller too); or a rule's

@@ -17,6 +17,8 @@ import { bodyOf, parseBody } from '../http/body.ts';
 import { TelephonyFailure, telephonyEnvelope } from '../http/telephony-envelope.ts';
 import type { Logger } from '../logger.ts';
 import type { CallInput, TelephonyService } from './service.ts';
+import { decidesBlocked, type FlowRunner } from '../flows/flow-runner.ts';
+import { twilioFlowRoutes } from './twilio-flow.ts';
 
 export interface TwilioOptions {
   /** TWILIO_AUTH_TOKEN: the single-tenant shortcut; every request must carry a valid X-Twilio-Signature. */
@@ -42,11 +44,11 @@ const OUTCOMES: Record<string, CallStatus> = {
 const DIAL_OUTCOMES: Record<string, CallStatus> = { ...OUTCOMES, answered: 'SUCCESS' };
 
 /** Ring time of a leg without a redirect after it: Twilio's own default. */
-const RING_SECONDS = 30;
+export const RING_SECONDS = 30;
 
 const GSM_BASIC = /^[\n\r\x20-\x7E£¥èéùìòÇØøÅåΔ_ΦΓΛΩΠΨΣΘΞÆæßÉÄÖÑÜ§¿äöñüà€]*$/;
 
-export function twilioRoutes(service: TelephonyService, recordings: Recordings, options: TwilioOptions, log: Logger): Router {
+export function twilioRoutes(service: TelephonyService, recordings: Recordings, options: TwilioOptions, log: Logger, flows: FlowRunner | null = null): Router {
   const router = new Router({ prefix: '/telephony/twilio' });
   // The number a request is about, whose account alone may sign it: the number called (`To`) of a new
   // call or text; a call's own number for the callbacks of a call known here (its `To` could name any).
@@ -70,6 +72,7 @@ export function twilioRoutes(service: TelephonyService, recordings: Recordings, 
     twiml.say('This number is not in service.');
     xml(ctx, twiml);
   };
+  const flowKit = twilioFlowRoutes(router, service, flows, { guard, ofCall, ofWhisper, byRef, byId }, log);
 
   router.post('/voice', ...guard(called, cannotCheck), async (ctx) => {
     const p = params(ctx);
@@ -79,22 +82,27 @@ export function twilioRoutes(service: TelephonyService, recordings: Recordings, 
     const route = await service.routeOf(trackingNumber, code, now, normalizePhone(p.From ?? ''));
     const twiml = new twilio.twiml.VoiceResponse();
     const report = () => ({ ...reportOf(p, trackingNumber, now), code: code ?? undefined });
+    // The number's call flow (flows/, issue 65); none: today's forward.
+    const flow = route.number && route.reason !== 'code-required' ? await flows?.flowOf(route.number) : null;
     if (route.reason === 'code-required') {
       const gather = twiml.gather({ numDigits: route.number!.codeDigits, action: ctx.path, method: 'POST', timeout: 8 });
       gather.say('Please enter the code shown next to the number.');
       twiml.say('No code was entered. Goodbye.');
     } else if (route.reason === 'unknown-number') {
       twiml.say('This number is not in service.');
-    } else if (route.reason === 'blocked') {
+    } else if (route.reason === 'blocked' && !(flow && decidesBlocked(flow))) {
       await service.recordCall({ ...report(), status: 'CALLER_PHONE_BLACKLISTED' }, new Date(), route);
       twiml.reject();
+    } else if (flow && flows) {
+      const callId = await service.recordCall({ ...report(), status: null }, new Date(), route);
+      xml(ctx, await flowKit.started(callId, route, flow, p.From || null));
+      return;
     } else {
       const callId = await service.recordCall({ ...report(), status: null }, new Date(), route);
       if (route.destination) {
         const plan = recordingPlan(route.domain, true, route.offline);
         if (plan?.announcement) twiml.say({ language: plan.language }, plan.announcement);
-        const leg = twiml.dial({ callerId: p.From || undefined, action: 'dial', method: 'POST', timeout: route.redirect?.afterSeconds ?? RING_SECONDS, ...recordedDial(plan) });
-        leg.number(route.domain?.whisper ? { url: `whisper?call=${callId}`, method: 'POST' } : {}, toE164(route.destination));
+        forward(twiml, { callId, destination: route.destination, callerId: p.From || null, seconds: route.redirect?.afterSeconds ?? RING_SECONDS, plan, whisper: Boolean(route.domain?.whisper) });
       } else {
         twiml.say('This number is not in service.');
       }
@@ -113,21 +121,9 @@ export function twilioRoutes(service: TelephonyService, recordings: Recordings, 
       await service.recordCall({ ...storedReport(known), isRedirect: true });
       // The leg that answers is the one recorded: the redirect's, when the first did not answer.
       const plan = await service.recordingPlanFor(known);
-      const leg = twiml.dial({ callerId: p.From || undefined, action: 'dial?leg=redirect', method: 'POST', timeout: RING_SECONDS, ...recordedDial(plan) });
-      leg.number((await service.whispers(known.domainId)) ? { url: `whisper?call=${known._id}`, method: 'POST' } : {}, toE164(known.redirect.destination));
+      forward(twiml, { callId: known._id, destination: known.redirect.destination, callerId: p.From || null, seconds: RING_SECONDS, plan, whisper: await service.whispers(known.domainId), action: 'dial?leg=redirect' });
     } else if (known) {
-      const now = Date.now();
-      const status = DIAL_OUTCOMES[dialStatus] ?? 'ANOMALY';
-      const talked = status === 'SUCCESS' ? Number(p.DialCallDuration ?? 0) || 0 : 0;
-      await service.recordCall({
-        ...storedReport(known),
-        status,
-        duration: talked,
-        // Answered this long after the call came in: what rang before, the first leg's ring included.
-        answerTime: status === 'SUCCESS' ? Math.max(0, Math.round((now - talked * 1000 - known.startedAt.getTime()) / 1000)) : 0,
-        billingDuration: minutesOf(Math.round((now - known.startedAt.getTime()) / 1000)),
-        isRedirect: redirectLeg,
-      });
+      await service.recordCall(dialOutcome(known, p, redirectLeg));
     }
     xml(ctx, twiml);
   });
@@ -187,7 +183,30 @@ export function twilioRoutes(service: TelephonyService, recordings: Recordings, 
   return router;
 }
 
-type Params = Record<string, string | undefined>;
+/** The forwarded leg's outcome, as the <Dial action> request brings it: its Appendix A status, the
+ * conversation as the duration, answered this long after the call came in (what rang before
+ * included), billed for the whole call so far. */
+export function dialOutcome(known: CallDoc, p: Params, isRedirect: boolean, now = Date.now()): CallInput {
+  const status = DIAL_OUTCOMES[p.DialCallStatus ?? ''] ?? 'ANOMALY';
+  const talked = status === 'SUCCESS' ? Number(p.DialCallDuration ?? 0) || 0 : 0;
+  return {
+    ...storedReport(known),
+    status,
+    duration: talked,
+    answerTime: status === 'SUCCESS' ? Math.max(0, Math.round((now - talked * 1000 - known.startedAt.getTime()) / 1000)) : 0,
+    billingDuration: minutesOf(Math.round((now - known.startedAt.getTime()) / 1000)),
+    isRedirect,
+  };
+}
+
+/** Today's forward: one <Dial> to the destination, its outcome to /dial (which dials the no-answer
+ * redirect), recorded from the answer as the plan says, whispered to whoever answers. */
+export function forward(twiml: InstanceType<typeof twilio.twiml.VoiceResponse>, o: { callId: number; destination: string; callerId: string | null; seconds: number; plan: RecordingPlan | null; whisper: boolean; action?: string }): void {
+  const leg = twiml.dial({ ...(o.callerId ? { callerId: o.callerId } : {}), action: o.action ?? 'dial', method: 'POST', timeout: o.seconds, ...recordedDial(o.plan) });
+  leg.number(o.whisper ? { url: `whisper?call=${o.callId}`, method: 'POST' } : {}, toE164(o.destination));
+}
+
+export type Params = Record<string, string | undefined>;
 type NumberOf = (p: Params, ctx: Context) => string | null | Promise<string | null>;
 /** The answer to a request whose signer's token cannot be read. */
 type Untracked = (ctx: Context, p: Params) => Promise<void>;
@@ -220,11 +239,11 @@ function twilioSignature({ authToken: shortcut, signerFor, publicUrl }: TwilioOp
   };
 }
 
-function params(ctx: Context): Params {
+export function params(ctx: Context): Params {
   return bodyOf(ctx.request) as Params;
 }
 
-function required(p: Record<string, string | undefined>, name: string): string {
+export function required(p: Record<string, string | undefined>, name: string): string {
   const value = p[name];
   if (!value) throw new TelephonyFailure(400, `Missing parameter ${name}`);
   return value;
@@ -245,7 +264,7 @@ function reportOf(p: Record<string, string | undefined>, trackingNumber: string,
 }
 
 /** A stored call as a report of itself: a later report that changes only what it names. */
-function storedReport(call: CallDoc): CallInput {
+export function storedReport(call: CallDoc): CallInput {
   return {
     callRef: call.callRef,
     trackingNumber: call.trackingNumber,
@@ -271,12 +290,12 @@ function minutesOf(seconds: number): number {
 
 /** <Dial>'s recording attributes: from the answer, both parties apart (dual) or mixed; Twilio calls
  * `recordingStatusCallback` (relative: /telephony/twilio/recording) when the audio is ready. */
-function recordedDial(plan: RecordingPlan | null): Partial<{ record: 'record-from-answer-dual' | 'record-from-answer'; recordingStatusCallback: string; recordingStatusCallbackMethod: 'POST' }> {
+export function recordedDial(plan: RecordingPlan | null): Partial<{ record: 'record-from-answer-dual' | 'record-from-answer'; recordingStatusCallback: string; recordingStatusCallbackMethod: 'POST' }> {
   if (!plan) return {};
   return { record: plan.channels === 'dual' ? 'record-from-answer-dual' : 'record-from-answer', recordingStatusCallback: 'recording', recordingStatusCallbackMethod: 'POST' };
 }
 
-function xml(ctx: Context, twiml: { toString(): string }): void {
+export function xml(ctx: Context, twiml: { toString(): string }): void {
   ctx.type = 'text/xml';
   ctx.body = twiml.toString();
 }
