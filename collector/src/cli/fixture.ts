@@ -3,6 +3,8 @@ import { z } from 'zod';
 import { alertChoicesBody } from '../alerts/choices.ts';
 import { countryOfBody, domainName, domainSettingsIn, phoneIn, poolNumbersCountry, poolSettingsIn, shapedByInput } from '../domains/settings.ts';
 import { webhookEvents } from '../webhooks/events.ts';
+import { flowBodyIn } from '../flows/steps.ts';
+import { DEFAULT_COUNTRY } from '../domains/phone-numbers.ts';
 import { signUpBody } from '../team/sign-up.ts';
 import { ROLES } from '../team/roles.ts';
 
@@ -23,6 +25,8 @@ const domain = shapedByInput((raw) => {
     pools: z.array(shapedByInput((pool) => poolIn(poolNumbersCountry(pool.type, country)))).default([]),
     /** Callers refused (ours): added to the domain's blocklist, never removed from it by a seed. */
     blockedCallers: z.array(phoneIn(country)).default([]),
+    /** Call flows (ours, flows/): stored by name, a flow of the same name replaced. */
+    callFlows: z.array(flowBodyIn(country)).default([]),
   });
 });
 
@@ -46,6 +50,9 @@ export const fixtureSchema = z.object({
             domains: z.array(domainName).optional(),
             /** Ours: their alert choices per domain (alerts/choices.ts); the rest their role's defaults. */
             alerts: z.record(domainName, alertChoicesBody).optional(),
+            /** Ours (flows/): the phone their ring groups ring (with its country code, or French), and whether they take calls. */
+            phone: phoneIn(DEFAULT_COUNTRY).optional(),
+            available: z.boolean().optional(),
           }),
         )
         .default([]),

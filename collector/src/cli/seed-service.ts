@@ -9,6 +9,8 @@ import { saveUser, usernameKey, UserError } from '../team/users.ts';
 import { AlertChoicesStore } from '../alerts/choices.ts';
 import { BlockedCallers } from '../telephony/blocked-callers.ts';
 import type { Fixture } from './fixture.ts';
+import { FlowRefused, FlowStore } from '../flows/flow-store.ts';
+import type { FlowCollections } from '../flows/documents.ts';
 import type { TeamCollections } from '../team/documents.ts';
 import type { TrackingCollections } from '../tracking/documents.ts';
 import type { TelephonyCollections } from '../telephony/documents.ts';
@@ -28,7 +30,7 @@ export interface SeedSummary {
 
 const DOMAIN_KEYS = ['apiKey', 'dataApiKey', 'offlineApiKey', 'customerKey', 'publicKey'] as const;
 
-export async function seedFixture(c: TeamCollections & DomainCollections & TrackingCollections & TelephonyCollections & DataCollections & ReportCollections & FormCollections & PeopleCollections & AlertCollections, fixture: Fixture): Promise<SeedSummary> {
+export async function seedFixture(c: FlowCollections & TeamCollections & DomainCollections & TrackingCollections & TelephonyCollections & DataCollections & ReportCollections & FormCollections & PeopleCollections & AlertCollections, fixture: Fixture): Promise<SeedSummary> {
   await checkConsistency(c, fixture);
   const summary: SeedSummary = { accounts: 0, domains: 0, numbers: 0 };
   const blocklist = new BlockedCallers(c);
@@ -39,12 +41,13 @@ export async function seedFixture(c: TeamCollections & DomainCollections & Track
       { upsert: true },
     );
     summary.accounts++;
-    for (const { alerts, ...user } of account.users) {
+    for (const { alerts, phone, available, ...user } of account.users) {
       await saveUser(c, account.name, user).catch(asSeedError);
+      if (phone !== undefined || available !== undefined) await c.users.updateOne({ _id: usernameKey(user.username) }, { $set: { ...(phone !== undefined ? { phone } : {}), ...(available !== undefined ? { available } : {}) } });
       for (const [domain, choices] of Object.entries(alerts ?? {})) await new AlertChoicesStore(c).set({ _id: usernameKey(user.username), role: user.role }, domain, choices);
     }
     for (const d of account.domains) {
-      const { pools, name, apiKey, dataApiKey, offlineApiKey, customerKey, publicKey, blockedCallers, ...settings } = d;
+      const { pools, name, apiKey, dataApiKey, offlineApiKey, customerKey, publicKey, blockedCallers, callFlows, ...settings } = d;
       const doc: Omit<DomainDoc, '_id'> = {
         name,
         accountId: account.name,
@@ -66,6 +69,12 @@ export async function seedFixture(c: TeamCollections & DomainCollections & Track
         if (pool.overflowNumber) await addOverflowNumber(c, name, pool, pool.overflowNumber);
       }
       for (const caller of blockedCallers) await blocklist.add(name, caller, 'fixture');
+      const flows = new FlowStore(c);
+      for (const flow of callFlows) {
+        const same = (await flows.list(name)).find((f) => f.name === flow.name);
+        const domain = { _id: name, accountId: account.name, pools: doc.pools };
+        await (same ? flows.update(domain, same._id, flow, 'fixture') : flows.create(domain, flow, 'fixture')).catch((err) => asSeedError(err instanceof FlowRefused ? new UserError(`${name}: call flow ${flow.name}: ${err.message}`) : err));
+      }
     }
   }
   return summary;

@@ -99,6 +99,18 @@ export function callRecordBody(call: CallDoc): Omit<CallRecord, 'start_date' | '
     value: call.value ?? null,
     // Ours (ads/): where its lead is with each ad platform, once it was queued for one.
     ...adsConversionsOf(call),
+    // Ours (flows/): its way through its call flow, only for a call that went through one.
+    ...flowFields(call),
+  };
+}
+
+/** `flow_path`, `answered_by` and a voicemail's `outcome`, only for a call that went through a flow. */
+export function flowFields(call: Pick<CallDoc, 'flowId' | 'flowPath' | 'answeredBy' | 'voicemail'>): Pick<CallRecord, 'flow_path' | 'answered_by' | 'outcome'> {
+  if (!call.flowId) return {};
+  return {
+    flow_path: (call.flowPath ?? []).map(({ at, ...entry }) => ({ ...entry, at: utcSeconds(at) })),
+    answered_by: call.answeredBy?.name ?? null,
+    ...(call.voicemail ? { outcome: 'voicemail' as const } : {}),
   };
 }
 

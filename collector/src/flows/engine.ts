@@ -88,12 +88,11 @@ export function continueFlow(flow: FlowBody, at: FlowPosition, input: FlowInput,
       return walk(flow, step.default, call, turn);
     }
     case 'ring':
+      // Who answered, or who did not and for how long, the adapter knows and notes (flow-runner.ts).
       if (input.kind === 'ring' && input.answered) {
-        note('answered');
         turn.actions.push({ kind: 'hangup' });
         return turn;
       }
-      note('no answer');
       return walk(flow, step.noAnswer, call, turn);
     default:
       // A voicemail recorded, a forward or a hang-up: the call is over.

@@ -52,10 +52,12 @@ async function candidatesOf(c: TeamCollections, targets: Targets, call: Pick<Rin
   return { candidates, skipped };
 }
 
-export async function planRing(c: FlowCollections & TeamCollections, ring: RingAction, call: RingCall): Promise<RingPlan> {
+/** `peek`: the turn the next call would take, not taken (the simulator, /telephony/route's answer). */
+export async function planRing(c: FlowCollections & TeamCollections, ring: RingAction, call: RingCall, { peek = false } = {}): Promise<RingPlan> {
   const { candidates, skipped } = await candidatesOf(c, ring.targets, call);
   const turns = new RingTurns(c);
-  const turn = ring.strategy === 'round-robin' && candidates.some((t) => t.reachable) ? await turns.claim(call.domainId, call.flowId, ring.at.step) : 0;
+  const turning = ring.strategy === 'round-robin' && candidates.some((t) => t.reachable);
+  const turn = !turning ? 0 : peek ? await turns.next(call.domainId, call.flowId, ring.at.step) : await turns.claim(call.domainId, call.flowId, ring.at.step);
   const sticky = ring.stickyDays ? await turns.stickyMember(call.domainId, call.caller, ring.stickyDays, call.at) : null;
   return { legs: ringOrder(ring.strategy, candidates, turn, sticky) as RingLeg[], simultaneous: ring.strategy === 'simultaneous', skipped };
 }

@@ -25,6 +25,11 @@ export class RingTurns {
     return after.turns - 1;
   }
 
+  /** The turn the group's next call would take, not taken. */
+  async next(domainId: string, flowId: string, step: string): Promise<number> {
+    return (await this.c.ringTurns.findOne({ _id: `${domainId}|${flowId}|${step}` }))?.turns ?? 0;
+  }
+
   /** The member who last answered `caller` within `days`, or null. */
   async stickyMember(domainId: string, caller: string | null, days: number, now: Date): Promise<string | null> {
     if (!caller) return null;

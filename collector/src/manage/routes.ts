@@ -3,6 +3,8 @@
 // every state-changing request of a session carries its CSRF token in `X-CSRF-Token`; the cookie
 // is HttpOnly, SameSite=Lax.
 import { ruleRoutes } from './rule-routes.ts';
+import { flowRoutes } from './flow-routes.ts';
+import type { FlowCollections } from '../flows/documents.ts';
 import type { RuleCollections } from '../rules/documents.ts';
 import type { RuleRuns } from '../rules/rule-runs.ts';
 import Router from '@koa/router';
@@ -97,7 +99,7 @@ export interface ManageServices {
   ads?: { connections: AdsConnections; clients: PlatformClients };
 }
 
-export function manageRoutes(c: TeamCollections & DomainCollections & TrackingCollections & OfflineCollections & TelephonyCollections & DataCollections & ReportCollections & FormCollections & PeopleCollections & IdCollections & CommerceCollections & WebhookCollections & RateLimitCollections & AlertCollections & TranscriptCollections & RuleCollections & AdsCollections, limit: SignInLimit, services: ManageServices, options: ManageOptions, log: Logger): Router {
+export function manageRoutes(c: TeamCollections & DomainCollections & TrackingCollections & OfflineCollections & TelephonyCollections & DataCollections & ReportCollections & FormCollections & PeopleCollections & IdCollections & CommerceCollections & WebhookCollections & RateLimitCollections & AlertCollections & TranscriptCollections & RuleCollections & AdsCollections & FlowCollections, limit: SignInLimit, services: ManageServices, options: ManageOptions, log: Logger): Router {
   const sessions = new Sessions(c);
   const can = guards(c, sessions, new AuditLog(c));
   const router = new Router({ prefix: '/manage/api' });
@@ -132,5 +134,6 @@ export function manageRoutes(c: TeamCollections & DomainCollections & TrackingCo
   carrierRoutes(router, c, can, services.carriers ?? new CarrierConnections(c, null, DEFAULT_TWILIO_API_BASE), options.publicUrl);
   const clients = services.ads?.clients ?? new PlatformClients();
   adsRoutes(router, c, can, services.ads?.connections ?? new AdsConnections(c, null, clients), clients);
+  flowRoutes(router, c, can);
   return router;
 }

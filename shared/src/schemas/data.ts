@@ -78,6 +78,12 @@ export const callRecord = z.object({
   tags: z.array(z.string()).optional().describe("Ours: the account's tags on the call (their names), put by a person or a rule; absent from records rendered before tags were kept"),
   value: z.number().nullable().optional().describe("Ours: the lead's value in the domain's currency, set by a person or a rule; null when none; absent from records rendered before values were kept"),
   ads_conversions: adsConversions.optional().describe('Ours: where the lead is with each ad platform the domain is connected to; absent until the lead was queued for one'),
+  flow_path: z
+    .array(z.object({ step: z.string(), kind: z.string(), input: z.string().optional(), target: z.string().optional(), outcome: z.string(), at: z.string() }))
+    .optional()
+    .describe('Ours: the steps the call took through its call flow, in order (`{step, kind, input?, target?, outcome, at}`: "pressed 2 (Support)", "Ada did not answer (20 s)"); absent for a call that went through no flow (the domain\'s default forward)'),
+  answered_by: z.string().nullable().optional().describe("Ours: who answered the call rung through a flow's ring group: the member's name or the number; null when nobody did; absent for a call that went through no flow"),
+  outcome: z.literal('voicemail').optional().describe('Ours: `voicemail` when nobody answered and the caller left a voicemail (its audio is the `recording`); absent otherwise'),
 });
 export type CallRecord = z.infer<typeof callRecord>;
 

@@ -1,0 +1,112 @@
+// "Test this flow": a call walked through a flow at a chosen time, from a chosen caller, pressing
+// the keys given, with the engine the calls use; nobody is dialled and nothing is stored (a
+// round-robin group's turn is read, not taken). It answers the path, what the caller hears, each
+// ring group's legs with what whoever answers would hear (the whisper), and how the call ends.
+import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
+import { z } from 'zod';
+import type { DomainDoc } from '../domains/documents.ts';
+import { canonicalIn, countryOf, e164Of, nationalOf } from '../domains/phone-numbers.ts';
+import type { TeamCollections } from '../team/documents.ts';
+import { whisperOf } from '../telephony/whisper.ts';
+import type { CallFlowDoc, FlowCollections } from './documents.ts';
+import { continueFlow, startFlow, type FlowAction, type FlowCall, type FlowPathEntry, type FlowTurn } from './engine.ts';
+import { planRing } from './ring-targets.ts';
+import { MENU_KEYS } from './steps.ts';
+
+export const simulateBody = z
+  .object({
+    at: z.iso.datetime({ offset: true, error: 'must be a date and time, ISO 8601 (2026-12-24T18:30:00+01:00)' }).optional().describe('When the call comes in; absent: now'),
+    caller: z.string().max(40).nullable().optional().describe("The caller's number, as a person writes it; absent or null: anonymous"),
+    keys: z.array(z.enum(MENU_KEYS, { error: 'must be a key of the keypad: 0 to 9, * or #' })).max(20, 'at most 20 keys').default([]).describe('The keys pressed at each menu, in order; past them, nothing is pressed'),
+    answeredBy: z.string().max(254).nullable().optional().describe('The member (username) or number who picks up when their group rings; absent: nobody answers'),
+    firstTime: z.boolean().optional().describe('The caller never called before; absent: first-time when a caller is given'),
+    source: z.string().max(200).optional().describe('The visit that led to the call: a source as the calls log writes it (paid:google, organic:bing.com)'),
+    keyword: z.string().max(200).optional(),
+    campaign: z.string().max(200).optional(),
+  })
+  .strict();
+export type SimulateBody = z.infer<typeof simulateBody>;
+
+export interface Simulation {
+  path: (Omit<FlowPathEntry, 'at'> & { at: string })[];
+  /** What the caller hears, in order: a text said, or an audio file played. */
+  heard: { step: string | null; say?: string; play?: string }[];
+  rings: { step: string; strategy: string; ringSeconds: number; legs: { name: string; number: string; hears: string | null }[]; skipped: string[] }[];
+  /** How the call ends: answered, voicemail, forwarded, hung up, or still waiting at a menu. */
+  ends: string;
+}
+
+/** Turns of one simulated call at most: 20 keys and a ring group each, with room. */
+const MAX_TURNS = 60;
+
+export async function simulateFlow(c: FlowCollections & TeamCollections, flow: CallFlowDoc, domain: DomainDoc, body: SimulateBody): Promise<Simulation> {
+  const at = body.at ? new Date(body.at) : new Date();
+  const country = countryOf(domain);
+  const caller = body.caller ? canonicalIn(body.caller, country) : null;
+  if (body.caller && !caller) throw new SimulationRefused(`caller: "${body.caller}" is not a phone number`);
+  const parsed = caller ? parsePhoneNumberFromString(e164Of(caller)) : undefined;
+  const call: FlowCall = {
+    at,
+    timeZone: domain.timeZone,
+    country,
+    callerCountry: parsed?.country ?? null,
+    callerNational: parsed ? String(parsed.nationalNumber) : null,
+    firstTime: caller ? (body.firstTime ?? true) : null,
+    blocked: false,
+    sourceClass: body.source?.split(':')[0] ?? null,
+    campaign: body.campaign ?? null,
+  };
+  const answerer = body.answeredBy ? (canonicalIn(body.answeredBy, country) ?? body.answeredBy.trim().toLowerCase()) : null;
+  const hears = domain.whisper ? whisperOf({ source: body.source ?? null, keyword: body.keyword ?? null, offlineDescription: null }) : null;
+  const out: Simulation = { path: [], heard: [], rings: [], ends: 'hung up' };
+  const keys = [...body.keys];
+  let turn: FlowTurn = startFlow(flow, call);
+  for (let n = 0; n < MAX_TURNS; n++) {
+    out.path.push(...turn.path.map(({ at: when, ...entry }) => ({ ...entry, at: when.toISOString() })));
+    const step = turn.path.at(-1)?.step ?? null;
+    const waits = turn.actions.find((a) => a.kind === 'gather' || a.kind === 'ring' || a.kind === 'record' || a.kind === 'forward' || a.kind === 'hangup');
+    for (const a of turn.actions) {
+      if (a.kind === 'say') out.heard.push({ step, say: a.text });
+      if (a.kind === 'play') out.heard.push({ step, play: a.audio });
+    }
+    if (!waits) return out;
+    const next = await answerTo(waits);
+    if (!next) return out;
+    turn = next;
+  }
+  return out;
+
+  async function answerTo(a: FlowAction): Promise<FlowTurn | null> {
+    switch (a.kind) {
+      case 'gather': {
+        const key = keys.shift();
+        return continueFlow(flow, a.at, key ? { kind: 'key', key } : { kind: 'none' }, call);
+      }
+      case 'ring': {
+        const plan = await planRing(c, a, { domainId: domain._id, accountId: domain.accountId, flowId: flow._id, caller, at }, { peek: true });
+        out.rings.push({ step: a.at.step, strategy: a.strategy, ringSeconds: a.ringSeconds, legs: plan.legs.map((l) => ({ name: l.name, number: nationalOf(l.number, country), hears })), skipped: plan.skipped });
+        const picked = plan.legs.find((l) => l.member === answerer || l.number === answerer);
+        if (picked) {
+          out.path.push({ step: a.at.step, kind: 'ring', target: picked.name, outcome: `${picked.name} answered`, at: at.toISOString() });
+          out.ends = `answered by ${picked.name}`;
+          return null;
+        }
+        out.path.push({ step: a.at.step, kind: 'ring', outcome: plan.legs.length ? `${plan.legs.map((l) => l.name).join(', ')} did not answer` : 'nobody to ring', at: at.toISOString() });
+        return continueFlow(flow, a.at, { kind: 'ring', answered: false }, call);
+      }
+      case 'record':
+        out.ends = `voicemail (at most ${a.maxSeconds} s)`;
+        return null;
+      case 'forward': {
+        const to = a.number ?? domain.sitePhones[0] ?? null;
+        out.ends = to ? `forwarded to ${nationalOf(to, country)}` : 'forwarded to the destination';
+        return null;
+      }
+      default:
+        out.ends = 'hung up';
+        return null;
+    }
+  }
+}
+
+export class SimulationRefused extends Error {}
