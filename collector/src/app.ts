@@ -243,7 +243,7 @@ export function createApp(options: AppOptions): CollectorApp {
     formRoutes(c, domains, new FormSubmissions(c, ids, people, ga4Endpoint, formWrites), browserLimit, log),
     trackerScriptRoutes(trackerBundlePath, formsBundlePath, adsBundlePath),
     offlineRoutes(c, domains, offline, log),
-    telephonyRoutes(telephony, new DialledNumbers(c), options.telephonyApiKey, recordingIntake, log),
+    telephonyRoutes(telephony, new DialledNumbers(c), options.telephonyApiKey, recordingIntake, log, flowRunner),
     dataRoutes(domains, new DataService(c), log, { ...(options.dataPagesAtOnce ? { pagesAtOnce: options.dataPagesAtOnce } : {}), publicUrl, recordings: recordingStore }),
     twilioRoutes(telephony, recordingIntake, { ...options.twilio, signerFor: (accountSid, called) => carriers.signerFor(accountSid, called) }, log, flowRunner),
     commerceRoutes(domains, commerce, log),

@@ -14,6 +14,7 @@ import type { CallFlowDoc, FlowCollections } from './documents.ts';
 import { continueFlow, startFlow, type FlowAction, type FlowCall, type FlowInput, type FlowPosition, type FlowTurn } from './engine.ts';
 import { legsInOrder, planRing, type RingLeg } from './ring-targets.ts';
 import { RingTurns } from './ring-turns.ts';
+import { firstReached } from './simulate.ts';
 import { MAX_DEPTH, type FlowBody } from './steps.ts';
 
 /** What the carrier is asked to do, the ring groups made legs. */
@@ -78,6 +79,14 @@ export class FlowRunner {
 
   flowOf(number: Pick<TrackingNumberDoc, '_id' | 'domainId' | 'type'>): Promise<CallFlowDoc | null> {
     return flowOfNumber(this.c, number);
+  }
+
+  /** For /telephony/route: whether the number has a flow beyond a forward, and the first phone a
+   * caller who presses nothing reaches now (null: none, a voicemail or a hang-up). */
+  async reachedFirst(number: Pick<TrackingNumberDoc, '_id' | 'domainId' | 'type'>, domain: DomainDoc, caller: string | null, destination: string | null): Promise<{ destination: string | null } | null> {
+    const flow = await this.flowOf(number);
+    if (!flow || flow.steps[flow.start]?.kind === 'forward') return null;
+    return { destination: await firstReached(this.c, flow, domain, caller, destination) };
   }
 
   /** The stored call's flow and domain; null when the call went through no flow, or it is gone. */

@@ -40,10 +40,24 @@ export interface Simulation {
 const MAX_TURNS = 60;
 
 export async function simulateFlow(c: FlowCollections & TeamCollections, flow: CallFlowDoc, domain: DomainDoc, body: SimulateBody): Promise<Simulation> {
+  const caller = body.caller ? canonicalIn(body.caller, countryOf(domain)) : null;
+  if (body.caller && !caller) throw new SimulationRefused(`caller: "${body.caller}" is not a phone number`);
+  return (await simulateCall(c, flow, domain, { ...body, caller })).simulation;
+}
+
+/** The first phone a caller who presses nothing reaches now (canonical), or null (a voicemail, a
+ * hang-up): what /telephony/route answers as the destination of a number with a flow. */
+export async function firstReached(c: FlowCollections & TeamCollections, flow: CallFlowDoc, domain: DomainDoc, caller: string | null, fallback: string | null): Promise<string | null> {
+  const { reached } = await simulateCall(c, flow, domain, { keys: [], caller });
+  return reached === undefined ? null : (reached ?? fallback);
+}
+
+/** `caller` canonical. `reached`: the first leg rung or the number forwarded to (null: the destination), undefined: none. */
+async function simulateCall(c: FlowCollections & TeamCollections, flow: CallFlowDoc, domain: DomainDoc, body: Omit<SimulateBody, 'caller'> & { caller: string | null }): Promise<{ simulation: Simulation; reached: string | null | undefined }> {
   const at = body.at ? new Date(body.at) : new Date();
   const country = countryOf(domain);
-  const caller = body.caller ? canonicalIn(body.caller, country) : null;
-  if (body.caller && !caller) throw new SimulationRefused(`caller: "${body.caller}" is not a phone number`);
+  const caller = body.caller;
+  let reached: string | null | undefined;
   const parsed = caller ? parsePhoneNumberFromString(e164Of(caller)) : undefined;
   const call: FlowCall = {
     at,
@@ -69,12 +83,12 @@ export async function simulateFlow(c: FlowCollections & TeamCollections, flow: C
       if (a.kind === 'say') out.heard.push({ step, say: a.text });
       if (a.kind === 'play') out.heard.push({ step, play: a.audio });
     }
-    if (!waits) return out;
+    if (!waits) break;
     const next = await answerTo(waits);
-    if (!next) return out;
+    if (!next) break;
     turn = next;
   }
-  return out;
+  return { simulation: out, reached };
 
   async function answerTo(a: FlowAction): Promise<FlowTurn | null> {
     switch (a.kind) {
@@ -84,6 +98,7 @@ export async function simulateFlow(c: FlowCollections & TeamCollections, flow: C
       }
       case 'ring': {
         const plan = await planRing(c, a, { domainId: domain._id, accountId: domain.accountId, flowId: flow._id, caller, at }, { peek: true });
+        if (reached === undefined && plan.legs[0]) reached = plan.legs[0].number;
         out.rings.push({ step: a.at.step, strategy: a.strategy, ringSeconds: a.ringSeconds, legs: plan.legs.map((l) => ({ name: l.name, number: nationalOf(l.number, country), hears })), skipped: plan.skipped });
         const picked = plan.legs.find((l) => l.member === answerer || l.number === answerer);
         if (picked) {
@@ -98,6 +113,7 @@ export async function simulateFlow(c: FlowCollections & TeamCollections, flow: C
         out.ends = `voicemail (at most ${a.maxSeconds} s)`;
         return null;
       case 'forward': {
+        if (reached === undefined) reached = a.number;
         const to = a.number ?? domain.sitePhones[0] ?? null;
         out.ends = to ? `forwarded to ${nationalOf(to, country)}` : 'forwarded to the destination';
         return null;

@@ -10,8 +10,11 @@ import type { Recordings } from '../recordings/recordings.ts';
 import type { Logger } from '../logger.ts';
 import type { DialledNumbers, SentNumbers } from '../domains/dialled-numbers.ts';
 import type { TelephonyService } from './service.ts';
+import type { FlowRunner } from '../flows/flow-runner.ts';
+import { pbxFlowRoutes } from './pbx-flow.ts';
+import { countryOf, nationalOf } from '../domains/phone-numbers.ts';
 
-export function telephonyRoutes(service: TelephonyService, numbers: DialledNumbers, apiKey: string | undefined, recordings: Recordings, log: Logger): Router {
+export function telephonyRoutes(service: TelephonyService, numbers: DialledNumbers, apiKey: string | undefined, recordings: Recordings, log: Logger, flows: FlowRunner | null = null): Router {
   const router = new Router({ prefix: '/telephony' });
   const guard = [telephonyEnvelope(log), bearerAuth(apiKey)];
 
@@ -20,8 +23,14 @@ export function telephonyRoutes(service: TelephonyService, numbers: DialledNumbe
     const parsed = parseTelephonyParams(routeQuery, query);
     const q = await numbers.read({ trackingNumber: parsed.tracking_number, callerPhone: parsed.caller_phone ?? null }, { trackingNumber: query.tracking_number, callerPhone: query.caller_phone });
     const now = new Date();
-    ctx.body = await service.answerOf(q.trackingNumber, await service.routeOf(q.trackingNumber, parsed.code ?? null, now, q.callerPhone), now);
+    const route = await service.routeOf(q.trackingNumber, parsed.code ?? null, now, q.callerPhone);
+    const answer = await service.answerOf(q.trackingNumber, route, now);
+    // A number with a call flow (issue 65): where a caller who presses nothing goes now; the PBX
+    // walks the rest with POST /telephony/flow.
+    const flowing = route.number && route.domain && route.destination ? await flows?.reachedFirst(route.number, route.domain, q.callerPhone, route.destination) : null;
+    ctx.body = flowing ? { ...answer, destination: flowing.destination && nationalOf(flowing.destination, countryOf(route.domain!)), flow: true } : answer;
   });
+  if (flows) pbxFlowRoutes(router, guard, service, numbers, flows);
   router.post('/calls', ...guard, parseBody, async (ctx) => {
     const body = bodyOf(ctx.request);
     const { recordingUrl, ...report } = parseTelephonyParams(callReport, body);

@@ -90,6 +90,12 @@ export class TelephonyService {
     };
   }
 
+  /** The country a domain writes its numbers in. */
+  async countryOfDomain(domainId: string): Promise<string> {
+    const domain = await this.c.domains.findOne({ _id: domainId }, { projection: { country: 1 } });
+    return domain ? countryOf(domain) : DEFAULT_COUNTRY;
+  }
+
   /** A stored call's recording plan (for its redirect leg): its domain's, unless its offline number records nothing. */
   async recordingPlanFor(call: Pick<CallDoc, 'domainId' | 'trackingNumber'>): Promise<RecordingPlan | null> {
     const [domain, offline] = await Promise.all([this.c.domains.findOne({ _id: call.domainId }), this.c.offlineAssignments.findOne({ _id: call.trackingNumber }, { projection: { recording: 1 } })]);

@@ -84,6 +84,19 @@ export const routeQuery = z.object({
   caller_phone: callerPhone.optional(),
 });
 
+/** Ours (issue 65): `POST /telephony/flow`, a PBX walking a call through its number's call flow.
+ * The first request names the call; each next one gives back the `step` the last answer named, with
+ * what happened there (`input`). */
+export const flowRequest = z.object({
+  callRef: wireText.min(1, 'must not be empty').max(128, 'must be at most 128 characters'),
+  trackingNumber: phoneDigits,
+  callerPhone: callerPhone.optional(),
+  step: wireText.regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,39}:\d{1,2}$/, 'must be the step the last answer named').optional().describe('The step the last answer named; absent on the first request of a call'),
+  input: wireText.max(100, 'must be at most 100 characters').optional().describe('At a gather: the key pressed (or a word said), empty for none; at a dial: answered, or no-answer (busy, failed); at a record: recorded'),
+  answeredBy: wireText.max(40).optional().describe('At a dial answered: the number that picked up'),
+  seconds: seconds.optional().describe('At a dial: how long it rang; at a record: how long the message is'),
+});
+
 export type RouteReason = 'online' | 'expired' | 'overflow' | 'offline' | 'not-assigned' | 'code-required' | 'unknown-number' | 'blocked';
 
 /** Where a call goes when the destination does not answer within `afterSeconds` (or is busy). */
@@ -109,4 +122,7 @@ export interface RouteAnswer {
   whisper: string | null;
   /** Ours: record the forwarded leg from its answer, after saying the announcement to the caller; null: do not record. */
   recording: { announcement: string | null; language: string; channels: 'dual' | 'mono' } | null;
+  /** Ours (issue 65): the number has a call flow beyond a forward: `destination` is the first phone a
+   * caller who presses nothing reaches, and POST /telephony/flow walks the call through it. */
+  flow?: true;
 }
