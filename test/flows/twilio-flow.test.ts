@@ -72,6 +72,7 @@ describe('a call flow run by Twilio', () => {
   const fixture = trackingFixture({ timeZone: 'Europe/Paris', users: [OWNER, ADA, BEN, CY, DEE] as never, settings: { transcription: { enabled: true }, callFlows: [MAIN_FLOW] } });
   const m = useMailedCollector('twilio_flow', fixture, {
     ...alertingOptions(PUBLIC_URL),
+    alertTimings: { everyMs: 50, gatherMs: 1500, warningsEveryMs: 200 },
     twilio: { authToken: TWILIO_TOKEN },
     get transcribe() {
       return { url: engine.url, apiKey: 'sk-test-key', model: 'whisper-1', name: 'stand-in', englishOnly: false, minTimeoutMs: 1000 };
@@ -209,6 +210,10 @@ describe('a call flow run by Twilio', () => {
     expect(dial.getAttribute('action')).toBe('dial');
     expect(dial.querySelector('Number')!.textContent).toBe('+33123456789'); // the flyer's destination
     expect((await stored(c.sid)).flowFailure).toMatchObject({ error: expect.stringContaining('is gone') });
+    // The owner is told once, by the warning mail.
+    const warned = async () => m.inbox.messages.filter((mail) => mail.subject === 'RingTrail: call flow failing for shop.test');
+    await expect.poll(async () => (await warned()).length, { timeout: 20_000 }).toBe(1);
+    expect((await warned())[0]!.text).toContain('is gone');
     // A number without a flow answers as it always did.
     const today = await call('+33622000006').voice();
     expect(today.querySelector('Response')!.innerHTML).toBe('<Dial callerId="+33622000006" action="dial" method="POST" timeout="30"><Number>+33123456789</Number></Dial>');

@@ -9,6 +9,7 @@
 //   carrier-broken   the account's carrier account refuses its credentials, or is suspended
 //   transcription-failing a call's transcript of the account has been failing for more than an hour
 //   ads-broken       an ad platform refused a domain's credentials at a send (expired, revoked)
+//   flow-failing     a call's flow failed within the last 24 hours, the call forwarded to the destination
 import { dayKey } from '../data/call-days.ts';
 import type { DomainDoc, DomainCollections } from '../domains/documents.ts';
 import { addDays, localTime } from '../domains/time-zone.ts';
@@ -27,7 +28,7 @@ import { PLATFORM_NAMES } from '../ads/names.ts';
 /** A moment as the domain's people write it. */
 const at = (date: Date, domain: DomainDoc) => when(date.toISOString(), { timeZone: domain.timeZone, locale: localeOf(domain.country ?? 'FR') });
 
-export const WARNINGS = ['tag-stopped', 'pool-exhausted', 'refused-origins', 'webhook-failing', 'carrier-silent', 'numbers-miswired', 'carrier-broken', 'transcription-failing', 'ads-broken'] as const;
+export const WARNINGS = ['tag-stopped', 'pool-exhausted', 'refused-origins', 'webhook-failing', 'carrier-silent', 'numbers-miswired', 'carrier-broken', 'transcription-failing', 'ads-broken', 'flow-failing'] as const;
 export type Warning = (typeof WARNINGS)[number];
 
 /** What a warning holding now says, in facts. */
@@ -123,6 +124,17 @@ export async function adsBroken(c: AdsCollections, domain: DomainDoc): Promise<F
   const broken = await c.adsConnections.find({ domainId: domain._id, broken: { $ne: null } }, { projection: { platform: 1, broken: 1 } }).toArray();
   const facts = broken.flatMap((b): Facts => (b.broken ? [[PLATFORM_NAMES[b.platform], `refuses the credentials since ${at(b.broken.at, domain)}: ${b.broken.error}`]] : []));
   return facts.length ? facts : null;
+}
+
+/** The domain's calls of the last 24 hours whose flow failed (flows/flow-runner.ts): the latest, and why. */
+export async function flowFailing(c: TelephonyCollections, domain: DomainDoc, now: Date): Promise<Facts | null> {
+  const failed = await c.calls.find({ domainId: domain._id, startedAt: { $gte: new Date(now.getTime() - 24 * HOUR) }, 'flowFailure.at': { $exists: true } }, { projection: { flowFailure: 1, startedAt: 1 }, sort: { startedAt: -1 }, limit: 20 }).toArray();
+  if (!failed.length) return null;
+  const last = failed[0]!;
+  return [
+    ['Calls forwarded to the destination instead', `${failed.length}${failed.length === 20 ? ' or more' : ''} in the last 24 hours`],
+    ['The last', `${at(last.startedAt, domain)}: ${last.flowFailure!.error}`],
+  ];
 }
 
 /** Calls routed over an hour ago (and within a day) whose outcome never came, per domain: one query for all. */
