@@ -182,6 +182,25 @@ describe('a call flow run by Twilio', () => {
     expect(r).not.toHaveProperty('outcome');
   });
 
+  it('reports the calls by menu choice, ring group and answerer; filters the log by who answered; shows the path on the call page', async () => {
+    const owner = await signedInClient(m.collector.baseUrl, OWNER.username, OWNER.password);
+    const report = (await owner.get('/domains/shop.test/reports/flows')).body;
+    expect(report).toMatchObject({ calls: 2, cut: false, voicemails: 1 });
+    expect(report.menuChoices).toEqual(expect.arrayContaining([{ flow: 'Main line', step: 'menu', key: '2', label: 'Support', calls: 1 }, { flow: 'Main line', step: 'menu', key: '1', label: 'Sales', calls: 1 }]));
+    expect(report.ringGroups).toEqual(expect.arrayContaining([
+      { flow: 'Main line', step: 'support', strategy: 'sequential', calls: 1, answered: 0, missed: 1, answerRate: 0, averageAnswerSeconds: null },
+      { flow: 'Main line', step: 'sales', strategy: 'simultaneous', calls: 1, answered: 1, missed: 0, answerRate: 100, averageAnswerSeconds: expect.any(Number) },
+    ]));
+    expect(report.answeredBy).toEqual([{ name: BEN.username, member: true, calls: 1, averageAnswerSeconds: expect.any(Number) }]);
+    const bens = (await owner.get(`/domains/shop.test/reports/calls?answeredBy=${encodeURIComponent(BEN.username)}`)).body.calls;
+    expect(bens.map((r: any) => [r.caller, r.answeredBy])).toEqual([['0622000002', BEN.username]]);
+    const nobody = (await owner.get('/domains/shop.test/reports/calls?answeredBy=nobody')).body.calls;
+    expect(nobody.map((r: any) => [r.caller, r.outcome])).toEqual([['0622000001', 'voicemail']]);
+    const page = (await owner.get(`/domains/shop.test/calls/${nobody[0].callId}`)).body;
+    expect(page.flow).toMatchObject({ answeredBy: null, voicemail: true, failure: null });
+    expect(page.flow.path.at(-1)).toMatchObject({ step: 'voicemail', outcome: 'voicemail left (4 s)' });
+  });
+
   it('closes on a holiday of the domain time zone, and skips a member removed since', async () => {
     const owner = await signedInClient(m.collector.baseUrl, OWNER.username, OWNER.password);
     const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Paris' }).format(new Date());

@@ -105,6 +105,7 @@ const TABLE: Record<string, { may: Who[] | 'anyone'; call: [string, unknown?] }>
   'PUT /manage/api/domains/:domain/calls/:callId/value': { may: ['owner', 'admin', 'agent'], call: ['/domains/a.test/calls/999/value', { value: 10 }] },
   'PUT /manage/api/domains/:domain/forms/:formId/tags': { may: ALL, call: ['/domains/a.test/forms/1/tags', { tags: [] }] },
   'GET /manage/api/domains/:domain/reports/overview': { may: READERS, call: ['/domains/a.test/reports/overview'] },
+  'GET /manage/api/domains/:domain/reports/flows': { may: READERS, call: ['/domains/a.test/reports/flows'] },
   'GET /manage/api/domains/:domain/reports/calls': { may: ALL, call: ['/domains/a.test/reports/calls'] },
   'GET /manage/api/domains/:domain/reports/calls.csv': { may: READERS, call: ['/domains/a.test/reports/calls.csv'] },
   'GET /manage/api/domains/:domain/reports/forms.csv': { may: READERS, call: ['/domains/a.test/reports/forms.csv'] },

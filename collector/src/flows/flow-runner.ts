@@ -116,7 +116,7 @@ export class FlowRunner {
 
   /** A leg of a ring group answered `afterSeconds` after it started ringing: who answered, kept for a sticky group. */
   async answered(run: FlowRun, step: string, leg: Pick<RingLeg, 'member' | 'number' | 'name'>, afterSeconds: number | null, now = new Date()): Promise<void> {
-    const answeredBy: CallAnswerer = { member: leg.member, number: leg.number, name: leg.name };
+    const answeredBy: CallAnswerer = { member: leg.member, number: leg.number, name: leg.name, afterSeconds };
     const after = afterSeconds === null ? '' : ` after ${afterSeconds} s`;
     await this.note(run.call._id, [{ step, kind: 'ring', target: leg.name, outcome: `${leg.name} answered${after}`, at: now }], { answeredBy });
     if (leg.member) await this.turns.answered(run.domain._id, run.call.caller, leg.member, now);

@@ -10,7 +10,7 @@ import { canonicalIn, countryOf } from '../domains/phone-numbers.ts';
 import type { DomainDoc, DomainCollections } from '../domains/documents.ts';
 import type { AgentService } from '../agent/service.ts';
 import { ManageFailure } from '../http/manage-envelope.ts';
-import { callsCsv, callsPage, type CallFilters } from '../reports/calls-log.ts';
+import { callsCsv, callsPage, NOBODY, type CallFilters } from '../reports/calls-log.ts';
 import { googleAdsCsv, microsoftAdsCsv } from '../reports/conversion-files.ts';
 import { reportRange, type DayRange } from '../reports/day-range.ts';
 import { overviewWithPrevious } from '../reports/overview.ts';
@@ -36,6 +36,8 @@ import type { FormCollections } from '../forms/documents.ts';
 import type { CommerceCollections } from '../commerce/documents.ts';
 import type { DataCollections } from '../data/documents.ts';
 import type { TranscriptCollections } from '../transcripts/documents.ts';
+import type { FlowCollections } from '../flows/documents.ts';
+import { flowReport } from '../reports/flow-report.ts';
 
 /** The overview's `model`: how its tables credit calls and sales; last touch when not given. */
 function touchModelOf(value: unknown): TouchModel {
@@ -44,7 +46,7 @@ function touchModelOf(value: unknown): TouchModel {
   return value as TouchModel;
 }
 
-export function reportRoutes(router: Router, c: TeamCollections & DomainCollections & TrackingCollections & OfflineCollections & TelephonyCollections & DataCollections & ReportCollections & FormCollections & CommerceCollections & TranscriptCollections & WebhookCollections & AdsCollections, agents: AgentService, can: Can, recordings?: { store: RecordingStore; states: RecordingStates }): void {
+export function reportRoutes(router: Router, c: TeamCollections & DomainCollections & TrackingCollections & OfflineCollections & TelephonyCollections & DataCollections & ReportCollections & FormCollections & CommerceCollections & TranscriptCollections & WebhookCollections & AdsCollections & FlowCollections, agents: AgentService, can: Can, recordings?: { store: RecordingStore; states: RecordingStates }): void {
   /** The calls log's filters, narrowed to the calls a search by words (`q`) found, and that search. */
   const searchedFilters = async (ctx: Context, domain: DomainDoc, range: DayRange) => {
     const filters = callFilters(ctx.query, countryOf(domain));
@@ -53,6 +55,11 @@ export function reportRoutes(router: Router, c: TeamCollections & DomainCollecti
   };
   const report = (path: string, answer: (ctx: Context, domain: DomainDoc) => Promise<void>, rule: Rule = RULES.readReports) =>
     router.get(`/domains/:domain/reports/${path}`, can(rule), async (ctx) => answer(ctx, await domainOf(c, ctx)));
+
+  // Ours (flows/): calls by menu choice, ring group and who answered.
+  report('flows', async (ctx, domain) => {
+    ctx.body = await flowReport(c, domain, reportRange(ctx.query, domain.timeZone));
+  });
 
   report('overview', async (ctx, domain) => {
     ctx.body = await overviewWithPrevious(c, domain, reportRange(ctx.query, domain.timeZone), touchModelOf(ctx.query.model));
@@ -161,6 +168,10 @@ function callFilters(query: Context['query'], country: string): CallFilters {
   filters.lead = yesNo(lead, 'lead must be true (leads only) or false (calls that are not)');
   filters.spam = yesNo(spam, 'spam must be true (calls marked spam only) or false (the calls the overview counts: no spam, no blocked caller)');
   filters.tag = tagFilter(query.tag);
+  if (query.answeredBy !== undefined && query.answeredBy !== '') {
+    if (typeof query.answeredBy !== 'string' || query.answeredBy.length > 254) throw new ManageFailure(400, 'answeredBy must be a member, a number, or nobody, given once');
+    filters.answeredBy = query.answeredBy.trim().toLowerCase() === NOBODY ? NOBODY : query.answeredBy.trim();
+  }
   return filters;
 }
 

@@ -37,7 +37,12 @@ export interface CallFilters {
   callIds?: number[];
   /** Only the calls with this tag (rules/). */
   tag?: string;
+  /** Only the calls a flow's ring group rang that this member or number answered (its name), or that nobody answered (`nobody`). */
+  answeredBy?: string;
 }
+
+/** The calls log's filter of calls rung through a flow that nobody answered. */
+export const NOBODY = 'nobody';
 
 export interface CallRow {
   callId: number;
@@ -48,7 +53,9 @@ export interface CallRow {
   status: CallStatus | 'ONGOING';
   /** Ours: what happened to the call (telephony/outcome.ts), where `status` hides it (a number nobody
    * held); absent where it is the status. */
-  outcome?: CallStatus | 'ONGOING';
+  outcome?: CallStatus | 'ONGOING' | 'voicemail';
+  /** Ours (flows/): who answered a call rung through a flow's ring group (a member's name or the number), null: nobody; absent for a call that went through no flow. */
+  answeredBy?: string | null;
   duration: number;
   source: string | null;
   keyword: string | null;
@@ -95,6 +102,7 @@ export function filterOf(domain: DomainDoc, range: DayRange, filters: CallFilter
     ...(filters.trackingNumber ? { trackingNumber: filters.trackingNumber } : {}),
     ...(filters.callIds ? { _id: { $in: filters.callIds } } : {}),
     ...(filters.tag ? { tags: filters.tag } : {}),
+    ...(filters.answeredBy === NOBODY ? { flowId: { $exists: true }, answeredBy: null } : filters.answeredBy ? { 'answeredBy.name': filters.answeredBy } : {}),
     ...(filters.firstCall !== undefined ? { firstCall: filters.firstCall } : {}),
     ...(filters.lead !== undefined ? { lead: filters.lead } : {}),
     ...(filters.spam === true ? { 'verdict.value': 'spam' } : filters.spam === false ? { $nor: [{ 'verdict.value': 'spam' }, { status: 'CALLER_PHONE_BLACKLISTED' }] } : {}),
@@ -120,7 +128,8 @@ export function rowOf(call: CallDoc, domain: DomainDoc): CallRow {
     caller: maskCaller(call.caller && nationalOf(call.caller, countryOf(domain)), domain.callerPrivacy),
     destination: call.destination && nationalOf(call.destination, countryOf(domain)),
     status: call.status ?? 'ONGOING',
-    ...outcomeApart(call),
+    ...(call.voicemail ? { outcome: 'voicemail' as const } : outcomeApart(call)),
+    ...(call.flowId ? { answeredBy: call.answeredBy?.name ?? null } : {}),
     duration: call.duration,
     source: call.source,
     keyword: call.keyword,

@@ -151,6 +151,8 @@ export interface CallAnswerer {
   member: string | null;
   number: string;
   name: string;
+  /** Seconds the answering leg rang before it was picked up, when the carrier said. */
+  afterSeconds?: number | null;
 }
 
 /** A person's word on a call: a lead, not a lead, or spam (which blocks its caller too); or a rule's
