@@ -159,6 +159,37 @@ export async function exampleTour(baseUrl: string, webhookUrl: string, googleKey
   await manage('post /manage/api/domains/{domain}/rules/{ruleId}/runs/{runId}/undo', 'POST', `/domains/shop.test/rules/${ruleId}/runs/${runId}/undo`);
   await until(async () => (await owner.get(`/domains/shop.test/rules/${ruleId}/runs`)).body.runs[0].state === 'undone', 'the run undone');
   await manage('delete /manage/api/domains/{domain}/rules/{ruleId}', 'DELETE', `/domains/shop.test/rules/${ruleId}`);
+  // Call flows: the owner's own phone, a flow on one number tested in the simulator, then walked by
+  // a PBX and by Twilio; the report of its calls.
+  await manage('put /manage/api/profile/availability', 'PUT', '/profile/availability', { phone: '06 11 22 00 01', available: true });
+  await manage('get /manage/api/profile/availability', 'GET', '/profile/availability');
+  const week = Object.fromEntries(['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'].map((d) => [d, [{ from: '00:00', to: '24:00' }]]));
+  const flowBody = {
+    name: 'Press 1 for sales, 2 for support',
+    start: 'hours',
+    assignedTo: { numbers: ['0800000006'] },
+    steps: {
+      hours: { kind: 'schedule', week, holidays: [{ from: '2026-12-25', name: 'Christmas' }], open: 'menu', closed: 'voicemail' },
+      menu: { kind: 'menu', prompt: { text: 'Press 1 for sales, 2 for support.' }, options: [{ key: '1', label: 'Sales', next: 'sales' }, { key: '2', label: 'Support', next: 'voicemail' }], default: 'voicemail' },
+      sales: { kind: 'ring', strategy: 'round-robin', targets: [{ member: TOUR_USER.username }, { number: '01 55 55 44 44', name: 'Front desk' }], ringSeconds: 20, noAnswer: 'voicemail' },
+      voicemail: { kind: 'voicemail', maxSeconds: 120 },
+    },
+  };
+  const { id: flowId } = await manage('post /manage/api/domains/{domain}/flows', 'POST', '/domains/shop.test/flows', flowBody);
+  await manage('put /manage/api/domains/{domain}/flows/{flowId}', 'PUT', `/domains/shop.test/flows/${flowId}`, { ...flowBody, steps: { ...flowBody.steps, sales: { ...flowBody.steps.sales, stickyDays: 30 } } });
+  await manage('get /manage/api/domains/{domain}/flows', 'GET', '/domains/shop.test/flows');
+  await manage('post /manage/api/domains/{domain}/flows/{flowId}/simulate', 'POST', `/domains/shop.test/flows/${flowId}/simulate`, { at: '2026-12-01T10:00:00+01:00', caller: '06 55 50 00 11', keys: ['1'], answeredBy: TOUR_USER.username, source: 'paid:google', keyword: 'emergency plumber' });
+  const pbxFlow = (fields: Record<string, unknown>) => fetch(`${baseUrl}/telephony/flow`, { method: 'POST', headers: { ...bearer, 'content-type': 'application/json' }, body: JSON.stringify({ callRef: 'pbx-flow-0003', trackingNumber: '0800000006', callerPhone: '0655500011', ...fields }) });
+  const { step } = await keep('post /telephony/flow', await pbxFlow({}));
+  await pbxFlow({ step, input: '2' });
+  const flowCall = { AccountSid: twilioCall.AccountSid, CallSid: 'CA0003', From: '+33655500012', To: '+33800000006', Direction: 'inbound', ApiVersion: '2010-04-01' };
+  const { text: menu } = await twilioPost(baseUrl, '/voice', { ...flowCall, CallStatus: 'ringing' });
+  const attribute = (xml: string, pattern: RegExp) => pattern.exec(xml)![1]!.replaceAll('&amp;', '&');
+  const ring = await twilio('post /telephony/twilio/flow', `/${attribute(menu, /<Gather[^>]* action="([^"]+)"/)}`, { ...flowCall, CallStatus: 'in-progress', Digits: '1' });
+  await twilio('post /telephony/twilio/flow-answer', `/${attribute(ring, /<Number url="([^"]+)"/)}`, { ...flowCall, CallSid: 'CA0003-leg', ParentCallSid: 'CA0003', Direction: 'outbound-dial', CallStatus: 'in-progress' });
+  await twilioPost(baseUrl, `/${attribute(ring, /<Dial[^>]* action="([^"]+)"/)}`, { ...flowCall, CallStatus: 'in-progress', DialCallSid: 'CA0003-leg', DialCallStatus: 'completed', DialCallDuration: '64' });
+  await manage('get /manage/api/domains/{domain}/reports/flows', 'GET', '/domains/shop.test/reports/flows');
+  await manage('delete /manage/api/domains/{domain}/flows/{flowId}', 'DELETE', `/domains/shop.test/flows/${flowId}`);
   await manage('put /manage/api/domains/{domain}/calls/{callId}/tags', 'PUT', `/domains/shop.test/calls/${callId}/tags`, { tags: ['Booked'] });
   await manage('put /manage/api/domains/{domain}/calls/{callId}/value', 'PUT', `/domains/shop.test/calls/${callId}/value`, { value: 90 });
   await manage('put /manage/api/domains/{domain}/forms/{formId}/tags', 'PUT', `/domains/shop.test/forms/${forms[0].formId}/tags`, { tags: ['Booked'] });

@@ -21,8 +21,8 @@ export const simulateBody = z
     answeredBy: z.string().max(254).nullable().optional().describe('The member (username) or number who picks up when their group rings; absent: nobody answers'),
     firstTime: z.boolean().optional().describe('The caller never called before; absent: first-time when a caller is given'),
     source: z.string().max(200).optional().describe('The visit that led to the call: a source as the calls log writes it (paid:google, organic:bing.com)'),
-    keyword: z.string().max(200).optional(),
-    campaign: z.string().max(200).optional(),
+    keyword: z.string().max(200).optional().describe("That visit's keyword"),
+    campaign: z.string().max(200).optional().describe("That visit's utm_campaign"),
   })
   .strict();
 export type SimulateBody = z.infer<typeof simulateBody>;

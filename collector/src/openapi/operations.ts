@@ -21,6 +21,7 @@ import {
   routeQuery,
   setAgentRequest,
   smsReport,
+  flowRequest,
 } from '@ringtrail/shared';
 import { z, type ZodType } from 'zod';
 import { domainName, domainSettings, poolSettings } from '../domains/settings.ts';
@@ -34,6 +35,9 @@ import { ruleBody } from '../rules/rule-input.ts';
 import { googleConnection, metaConnection, microsoftConnection } from '../ads/connection-input.ts';
 import { conversionsQuery } from '../ads/conversions-list.ts';
 import { tagBody } from '../rules/tags.ts';
+import { flowBodyIn } from '../flows/steps.ts';
+import { simulateBody } from '../flows/simulate.ts';
+import { availabilityBody } from '../manage/flow-routes.ts';
 import { TOUCH_MODELS } from '../reports/touch-models.ts';
 import { signUpBody } from '../team/sign-up.ts';
 import { invitationAccept, invitationCheck, passwordChange, passwordResetRequest } from '../manage/session-routes.ts';
@@ -206,7 +210,7 @@ const manageOp = (method: Method, path: string, summary: string, ok: Response, r
 
 const range = z.object({ from: z.string().optional().describe('YYYY-MM-DD, domain time zone'), to: z.string().optional().describe('YYYY-MM-DD') });
 const formFilters = range.extend({ source: z.string().optional().describe('A source class: paid, organic, social, referral, direct or unattributed'), lead: z.enum(['true', 'false']).optional().describe('Only leads (true), or only submissions that are not (false)'), spam: z.enum(['true', 'false']).optional().describe('Only spam (true), or none (false)'), tag: z.string().optional().describe("Ours: only the submissions with this tag (its name)") });
-const callFilters = range.extend({ status: z.string().optional(), source: z.string().optional(), number: z.string().optional(), q: z.string().optional().describe('Ours: only the calls whose transcripts say these words: a word, a "phrase in quotes", several (all said), optionally `caller:` or `agent:` first; at most 200 characters'), firstCall: z.enum(['true', 'false']).optional().describe("Ours: only callers' first calls (true), or only repeat calls (false)"), lead: z.enum(['true', 'false']).optional().describe('Ours: only leads (true), or only calls that are not (false)'), spam: z.enum(['true', 'false']).optional().describe('Ours: only calls marked spam (true), or only the calls the overview counts: no spam, no blocked caller (false)'), tag: z.string().optional().describe('Ours: only the calls with this tag (its name)') });
+const callFilters = range.extend({ status: z.string().optional(), source: z.string().optional(), number: z.string().optional(), q: z.string().optional().describe('Ours: only the calls whose transcripts say these words: a word, a "phrase in quotes", several (all said), optionally `caller:` or `agent:` first; at most 200 characters'), firstCall: z.enum(['true', 'false']).optional().describe("Ours: only callers' first calls (true), or only repeat calls (false)"), lead: z.enum(['true', 'false']).optional().describe('Ours: only leads (true), or only calls that are not (false)'), spam: z.enum(['true', 'false']).optional().describe('Ours: only calls marked spam (true), or only the calls the overview counts: no spam, no blocked caller (false)'), tag: z.string().optional().describe('Ours: only the calls with this tag (its name)'), answeredBy: z.string().optional().describe("Ours: only the calls a call flow's ring group rang that this member or number answered (its name), or `nobody`") });
 const csv = (description: string): Response => ({ description, type: 'text/csv' });
 const object = (description: string) => json(description, answer.manage.object);
 /** An operation whose attempts count against the sign-in limits. */
@@ -312,12 +316,18 @@ export const OPERATIONS: Operation[] = [
     return { ...op, binaryBody: ['audio/wav', 'audio/mpeg'], responses: { ...op.responses, 404: json('No such call', answer.telephony.error) } };
   })(),
   telephonyOp('post', '/telephony/sms', 'An SMS to a tracking number', { body: smsReport }),
+  (() => {
+    const op = telephonyOp('post', '/telephony/flow', "Ours: a PBX walks a call through its number's call flow. The first request (callRef, trackingNumber, callerPhone) routes and records the call and answers its first actions; each next one gives back the `step` the answer named with what happened there (`input`: the key pressed, empty for none; `answered` or `no-answer` after a dial, with `answeredBy` and `seconds`; `recorded` after a record). Answers {status, callId, step, actions: [{action: say|play|gather|dial|record|hangup, …}]}; a number without a flow answers one dial to its destination", { body: flowRequest });
+    return { ...op, responses: { ...op.responses, 404: json('An unknown tracking number, or a step of a call never started', answer.telephony.error) } };
+  })(),
   twilioOp('/telephony/twilio/voice', "Twilio's voice webhook: forwards the call", 'text/xml'),
   twilioOp('/telephony/twilio/dial', "Twilio's <Dial action>: the forwarded leg's outcome (DialCallStatus, DialCallDuration), or the no-answer redirect's <Dial>", 'text/xml', z.object({ leg: z.enum(['redirect']).optional().describe('The redirect leg ended') })),
   twilioOp('/telephony/twilio/recording', "Twilio's <Dial recordingStatusCallback> (AccountSid, CallSid, RecordingSid, RecordingUrl, RecordingStatus, RecordingDuration, RecordingChannels): the answered leg's recording is fetched into the database, once", 'text/xml'),
   twilioOp('/telephony/twilio/whisper', "Twilio's <Number url>: the whisper said to whoever answers", 'text/xml', z.object({ call: z.string().describe('The call id') })),
   twilioOp('/telephony/twilio/status', "Twilio's status callback: the outcome of a call that reached no <Dial>, and its billed length", 'text/xml'),
   twilioOp('/telephony/twilio/sms', "Twilio's messaging webhook", 'text/xml'),
+  twilioOp('/telephony/twilio/flow', "Ours: a call flow's callbacks: the <Gather action> (Digits or SpeechResult) at a menu, a ring group's <Dial action> (DialCallStatus: answered, the next leg rung in turn, or the group's noAnswer step), the <Record action> of a voicemail; answers the flow's next TwiML", 'text/xml', z.object({ call: z.string().describe('The call id'), on: z.enum(['gather', 'ring', 'record']).describe('What ended'), step: z.string().describe("The flow's step"), tries: z.string().optional().describe("A menu's replays so far"), order: z.string().optional().describe("A ring group's legs, in the order they ring"), leg: z.string().optional().describe('The leg that rang'), since: z.string().optional().describe('When it started ringing, ms') })),
+  twilioOp('/telephony/twilio/flow-answer', "Ours: a ring group leg's <Number url>: who answered, after how long; says the whisper when it is on", 'text/xml', z.object({ call: z.string().describe('The call id'), step: z.string(), target: z.string().describe("The target's place in the group"), since: z.string().optional() })),
 
   {
     method: 'post',
@@ -457,6 +467,14 @@ export const OPERATIONS: Operation[] = [
   manageOp('get', '/domains/:domain/reports/overview', 'Visits, views, calls, form leads, sales: in total, per day, per source class, per keyword, campaign and landing page (calls, form leads and sales credited by a touch model), and the people who became leads', object('The overview'), {
     query: range.extend({ model: z.enum(TOUCH_MODELS).optional().describe("How the source and keyword tables credit calls and sales: the calling visit (last-touch, the default), the visitor's latest visit that was not direct (last-non-direct), or their first visit of the 90 days before (first-touch)") }),
   }),
+  manageOp('get', '/domains/:domain/reports/flows', 'Ours: the calls that went through a call flow: by menu choice, by ring group (answered, missed, answer rate, average seconds to answer) and by who answered; at most the newest 20,000 calls of the range (`cut` says so)', object('{from, to, calls, cut, voicemails, menuChoices, ringGroups, answeredBy}'), { query: range }),
+  manageOp('get', '/domains/:domain/flows', "Ours: the domain's call flows (name, start, steps, assignedTo) and the members a ring group may ring (hasPhone, available)", object('{flows, members}')),
+  manageOp('post', '/domains/:domain/flows', 'Ours: a new call flow (at most 50 a domain; 50 steps, 10 deep, 20 targets a ring group, no loops); refused whole with every problem naming its field (a key used twice, a step no way reaches, a member not of the account or not seeing the domain, ring seconds out of 5 to 120, a pool or number given to another flow)', object('The flow'), { body: flowBodyIn('FR') }, 201),
+  manageOp('put', '/domains/:domain/flows/:flowId', 'Ours: a call flow changed (its numbers and pools with it)', object('The flow'), { body: flowBodyIn('FR') }),
+  manageOp('delete', '/domains/:domain/flows/:flowId', 'Ours: a call flow deleted: its numbers go back to the domain default (or the domain-wide flow)', { description: 'Deleted' }, {}, 204),
+  manageOp('post', '/domains/:domain/flows/:flowId/simulate', 'Ours: "Test this flow": a call at a chosen time, from a chosen caller, pressing the keys given; the path, what the caller hears, each ring group\'s legs and what whoever answers hears, how it ends. Nothing is dialled or stored', object('{path, heard, rings, ends}'), { body: simulateBody }),
+  manageOp('get', '/profile/availability', 'Ours: your own phone (rung by ring groups) and whether you take calls', object('{phone, available}')),
+  manageOp('put', '/profile/availability', 'Ours: sets your own phone (null clears it) and availability; every role, each their own', object('{phone, available}'), { body: availabilityBody }),
   manageOp('get', '/domains/:domain/reports/calls', 'The calls log, a page of 50, newest first', object('A page of calls'), { query: callFilters.extend({ page: z.string().optional() }) }),
   manageOp('get', '/domains/:domain/reports/calls.csv', 'The calls log as CSV', csv('CSV, one call per line'), { query: callFilters }),
   manageOp('get', '/domains/:domain/reports/google-ads.csv', "Google Ads' offline conversion import file: leads and sales with a gclid", csv('The import file'), { query: range }),

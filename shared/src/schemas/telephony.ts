@@ -88,9 +88,9 @@ export const routeQuery = z.object({
  * The first request names the call; each next one gives back the `step` the last answer named, with
  * what happened there (`input`). */
 export const flowRequest = z.object({
-  callRef: wireText.min(1, 'must not be empty').max(128, 'must be at most 128 characters'),
-  trackingNumber: phoneDigits,
-  callerPhone: callerPhone.optional(),
+  callRef: wireText.min(1, 'must not be empty').max(128, 'must be at most 128 characters').describe("The carrier's reference of the call, as /telephony/calls reports it"),
+  trackingNumber: phoneDigits.describe('The tracking number called'),
+  callerPhone: callerPhone.optional().describe('The caller, or anonymous'),
   step: wireText.regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,39}:\d{1,2}$/, 'must be the step the last answer named').optional().describe('The step the last answer named; absent on the first request of a call'),
   input: wireText.max(100, 'must be at most 100 characters').optional().describe('At a gather: the key pressed (or a word said), empty for none; at a dial: answered, or no-answer (busy, failed); at a record: recorded'),
   answeredBy: wireText.max(40).optional().describe('At a dial answered: the number that picked up'),
