@@ -93,6 +93,7 @@ export function CallScreen({ route }: { route: Route }) {
           </div>
           <CallMarksCard path={`/domains/${encodeURIComponent(domain)}/calls/${call.callId}`} tags={call.tags} value={call.value} currency={data.currency} history={data.history} clock={clock} changed={reload} />
           {data.adsConversions && <AdsCard domain={domain} marks={data.adsConversions} />}
+          {data.flow && <FlowPathCard flow={data.flow} />}
           {call.recording && <RecordingCard domain={domain} callId={call.callId} recording={call.recording} transcribed={call.transcript?.status === 'ready'} deleted={reload} />}
           {(call.transcript || transcriptJob) && <TranscriptCard domain={domain} callId={call.callId} transcript={call.transcript} retrying={transcriptJob} clock={clock} />}
           <div class="card">
@@ -131,6 +132,23 @@ export function CallScreen({ route }: { route: Route }) {
 }
 
 /** Where the call's lead is with each ad platform (the Conversions screen lists them all). */
+/** The call's way through its call flow: "Menu: pressed 2 (Support) → Ring support → Ben answered after 8 s". */
+function FlowPathCard({ flow }: { flow: NonNullable<CallPage['flow']> }) {
+  return (
+    <div class="card" data-testid="flow-path">
+      <h2>{flow.voicemail ? 'Call flow: a voicemail was left' : flow.answeredBy ? `Call flow: answered by ${flow.answeredBy.name}` : 'Call flow'}</h2>
+      {flow.failure && <p class="error" role="alert">The flow failed ({flow.failure.error}): the call was forwarded to the destination. The caller heard no error.</p>}
+      <ol class="flow-path">
+        {flow.path.map((p) => (
+          <li>
+            <span class="muted">{p.at.slice(11, 19)}</span> <strong>{p.step}</strong> {p.outcome}
+          </li>
+        ))}
+      </ol>
+    </div>
+  );
+}
+
 function AdsCard({ domain, marks }: { domain: string; marks: NonNullable<CallPage['adsConversions']> }) {
   const who = useWho();
   const clock = useClock(domain);

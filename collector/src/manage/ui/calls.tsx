@@ -32,7 +32,7 @@ export function CallsScreen({ route }: { route: Route }) {
   const who = useWho();
   const clock = useClock(route.domain);
   const base = `/domains/${encodeURIComponent(route.domain!)}/reports`;
-  const filters = { ...rangeQuery(route), status: route.query.status, source: route.query.source, firstCall: route.query.firstCall, lead: route.query.lead, spam: route.query.spam, q: route.query.q, tag: route.query.tag };
+  const filters = { ...rangeQuery(route), status: route.query.status, source: route.query.source, firstCall: route.query.firstCall, lead: route.query.lead, spam: route.query.spam, q: route.query.q, tag: route.query.tag, answeredBy: route.query.answeredBy };
   const page = Number(route.query.page || 1);
   const { data, error, reload } = useLoad(() => get<CallsAnswer>(withQuery(`${base}/calls`, { ...filters, page })), [route.domain, JSON.stringify(filters), page]);
   const set = (query: Record<string, string>) => navigate({ ...route, query: { ...route.query, page: '', ...query } });
@@ -56,6 +56,7 @@ export function CallsScreen({ route }: { route: Route }) {
         </select>
         <QuerySelect label="Leads" name="lead" route={route} set={set} choices={LEAD_CHOICES} />
         <QuerySelect label="Spam" name="spam" route={route} set={set} choices={[['', 'Spam or not'], ['false', 'Counted calls', 'No spam, no blocked caller: the calls the overview counts'], ['true', 'Spam only']]} />
+ <input aria-label="Answered by" class="answered-by" placeholder="Answered by (or nobody)" value={route.query.answeredBy ?? ''} onChange={(e) => set({ answeredBy: (e.target as HTMLInputElement).value.trim() })} />
         {(tags.data?.tags.length ?? 0) > 0 && <QuerySelect label="Tag" name="tag" route={route} set={set} choices={[['', 'Any tag'], ...tags.data!.tags.map((t): [string, string] => [t.name, t.name])]} />}
         <span class="spacer" />
         {may.readReports(who) && (
@@ -131,6 +132,7 @@ export function CallsScreen({ route }: { route: Route }) {
                   <td data-label="New">{call.firstCall === null ? <span class="muted">—</span> : call.firstCall ? <span class="status new-caller">new</span> : <span class="muted">repeat</span>}</td>
                   <td data-label="Status, match">
                     <Outcome call={call} />
+                    {call.answeredBy && <div class="muted">answered by {call.answeredBy}</div>}
                     {call.recording?.status === 'stored' && (
                       <span class="status recorded" title="This call has a recording: open the call to play it">
                         rec

@@ -22,6 +22,7 @@ import { PoolsScreen } from './pools.tsx';
 import { ProfileScreen } from './profile.tsx';
 import { ACCOUNT_SCREENS, navigate, useRoute } from './route.ts';
 import { FormsScreen } from './forms.tsx';
+import { FlowsScreen } from './flows.tsx';
 import { PersonScreen } from './person.tsx';
 import { SettingsScreen } from './settings.tsx';
 import { SharedReport } from './shared-report.tsx';
@@ -90,6 +91,7 @@ function SignedIn({ who, onSignOut }: { who: Who; onSignOut: () => void }) {
         {route.domain && route.screen === 'conversions' && <ConversionsScreen route={route} />}
         {route.domain && route.screen === 'pools' && <PoolsScreen route={route} />}
         {route.domain && route.screen === 'agents' && <AgentsScreen route={route} />}
+        {route.domain && route.screen === 'flows' && <FlowsScreen route={route} />}
         {route.domain && route.screen === 'settings' && <SettingsScreen route={route} />}
         {route.domain && route.screen === 'activity' && <ActivityScreen route={route} />}
       </Layout>

@@ -5,7 +5,14 @@ import { outcomeShown } from '../../telephony/outcome.ts';
 import { STATUS_LABELS } from './format.ts';
 
 export function Outcome({ call }: { call: Pick<CallRow, 'status' | 'outcome'> }) {
-  const { outcome, unattributed } = outcomeShown(call);
+  // A caller nobody answered who left a message (call flows): said as such, the status in its title.
+  if (call.outcome === 'voicemail')
+    return (
+      <span class="status voicemail" title={`${call.status}: nobody answered, the caller left a voicemail`}>
+        Voicemail
+      </span>
+    );
+  const { outcome, unattributed } = outcomeShown(call as Pick<CallRow, 'status'> & { outcome?: Exclude<CallRow['outcome'], 'voicemail'> });
   return (
     <>
       <span class={`status ${outcome!.toLowerCase()}`} title={call.status}>

@@ -13,6 +13,7 @@ import { SOURCE_NAMES } from '../../reports/figures.ts';
 import { rangeQuery, ReportHeading } from './range.tsx';
 import type { ComponentChildren } from 'preact';
 import { navigate, routeHash, type Route } from './route.ts';
+import { FlowReportCard } from './flow-report.tsx';
 
 
 export function OverviewScreen({ route }: { route: Route }) {
@@ -23,6 +24,7 @@ export function OverviewScreen({ route }: { route: Route }) {
       <ReportHeading title="Overview" route={route} />
       {error && <Failure message={error} />}
       {data && <OverviewBody data={data} route={route} clock={clock} callsLog />}
+      {data && <FlowReportCard route={route} />}
     </section>
   );
 }

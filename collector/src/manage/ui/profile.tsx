@@ -1,5 +1,5 @@
-// One's own login: the password (the current one required), one's e-mail alerts, and the signed-in
-// sessions, each of which can be ended.
+// One's own login: the password (the current one required), one's phone for call flows and whether
+// one takes calls, one's e-mail alerts, and the signed-in sessions, each of which can be ended.
 import { useState } from 'preact/hooks';
 import { api, get } from './api.ts';
 import { BROWSER_CLOCK, when } from './format.ts';
@@ -7,6 +7,7 @@ import { useAction, useLoad } from './hooks.ts';
 import { Failure } from './layout.tsx';
 import { ROLE_NOTES, useWho } from './who.ts';
 import { AlertsCard } from './alerts.tsx';
+import { AvailabilityCard } from './availability.tsx';
 
 interface Session {
   id: string;
@@ -71,6 +72,7 @@ export function ProfileScreen({ noDomains }: { noDomains: boolean }) {
         <button type="submit">Change the password</button>
         {done && <p class="ok-text" role="status">{done}</p>}
       </form>
+      <AvailabilityCard />
       <AlertsCard />
       <div class="card flush" data-testid="sessions">
         <h2>Signed-in sessions</h2>
