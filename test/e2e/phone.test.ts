@@ -43,13 +43,13 @@ describe('the back end on a phone', () => {
     await page.getByRole('heading', { name: 'Overview' }).waitFor();
     const links = page.locator('.top nav a, .top .who a');
     const names = await links.allInnerTexts();
-    expect(names).toEqual(expect.arrayContaining(['Overview', 'Calls', 'Number pools', 'Agents', 'Settings', 'Activity', 'Members', 'Account']));
+    expect(names).toEqual(expect.arrayContaining(['Overview', 'Calls', 'Number pools', 'Agents', 'Call flows', 'Settings', 'Activity', 'Members', 'Account']));
     // Each link whole on the screen: nothing cut off at its edge.
     for (const box of await links.evaluateAll((all) => all.map((a) => a.getBoundingClientRect().toJSON() as DOMRect))) {
       expect(box.left).toBeGreaterThanOrEqual(0);
       expect(box.right).toBeLessThanOrEqual(390);
     }
-    for (const [name, heading] of [['Overview', 'Overview'], ['Calls', 'Calls'], ['Number pools', 'Number pools'], ['Settings', 'Settings of shop.test'], ['Activity', 'Activity'], ['Members', 'Members of Test account'], ['Account', 'Account Test account']] as const) {
+    for (const [name, heading] of [['Overview', 'Overview'], ['Calls', 'Calls'], ['Number pools', 'Number pools'], ['Call flows', 'Call flows'], ['Settings', 'Settings of shop.test'], ['Activity', 'Activity'], ['Members', 'Members of Test account'], ['Account', 'Account Test account']] as const) {
       await page.locator('.top').getByRole('link', { name, exact: true }).click();
       await page.getByRole('heading', { name: heading, exact: true }).first().waitFor();
       expect([name, await sticksOut(page)]).toEqual([name, []]);

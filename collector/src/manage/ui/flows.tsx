@@ -100,6 +100,7 @@ export function FlowsScreen({ route }: { route: Route }) {
       )}
       {editing && (
         <FlowEditor
+          key={editing.id ?? 'new'}
           flow={editing}
           members={members}
           pools={pools}
@@ -139,10 +140,10 @@ function FlowEditor({ flow: initial, members, pools, path, close, save }: { flow
           </label>
         </div>
         <h2>Answers calls to</h2>
+        <label class="check">
+          <input type="checkbox" checked={flow.assignedTo.domain} onChange={(e) => setFlow({ ...flow, assignedTo: { ...flow.assignedTo, domain: (e.target as HTMLInputElement).checked } })} /> every number of the domain no other flow names
+        </label>
         <div class="row">
-          <label class="check">
-            <input type="checkbox" checked={flow.assignedTo.domain} onChange={(e) => setFlow({ ...flow, assignedTo: { ...flow.assignedTo, domain: (e.target as HTMLInputElement).checked } })} /> every number of the domain no other flow names
-          </label>
           {pools.map((type) => (
             <label class="check">
               <input
