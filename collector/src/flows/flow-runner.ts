@@ -8,7 +8,6 @@ import type { DomainCollections, DomainDoc, TrackingNumberDoc } from '../domains
 import { countryOf, e164Of } from '../domains/phone-numbers.ts';
 import type { Logger } from '../logger.ts';
 import type { TeamCollections } from '../team/documents.ts';
-import type { CallWrites } from '../telephony/call-writes.ts';
 import type { CallAnswerer, CallDoc, CallFlowStep, TelephonyCollections } from '../telephony/documents.ts';
 import type { CallFlowDoc, FlowCollections } from './documents.ts';
 import { continueFlow, startFlow, type FlowAction, type FlowCall, type FlowInput, type FlowPosition, type FlowTurn } from './engine.ts';
@@ -71,7 +70,6 @@ export class FlowRunner {
 
   constructor(
     private readonly c: Collections,
-    private readonly writes: CallWrites,
     private readonly log: Logger,
   ) {
     this.turns = new RingTurns(c);
@@ -167,9 +165,12 @@ export class FlowRunner {
     throw new Error(`the flow rings more than ${MAX_DEPTH} groups in one turn`);
   }
 
-  /** Adds to the call's path (and sets `set`), through the call writes. */
+  /** Adds to the call's path (and sets `set`). One update, not a revision through the call writes:
+   * the call goes on (its outcome not known yet), and the write of its outcome, which follows every
+   * note, renders its summaries and pushes with the path as it then is. A report racing it sets
+   * fields of its own and leaves the path alone. */
   private async note(callId: number, entries: CallFlowStep[], set: Partial<CallDoc> = {}): Promise<void> {
     if (!entries.length && !Object.keys(set).length) return;
-    await this.writes.change(callId, (call) => ({ ...set, flowPath: [...(call.flowPath ?? []), ...entries].slice(-MAX_PATH) }));
+    await this.c.calls.updateOne({ _id: callId }, { $push: { flowPath: { $each: entries, $slice: -MAX_PATH } }, ...(Object.keys(set).length ? { $set: set } : {}) });
   }
 }

@@ -37,7 +37,8 @@ export function twilioFlowRoutes(router: Router, service: TelephonyService, flow
   /** The flow's actions in TwiML, each callback naming the call and the step it waits on. */
   const twimlOf = async (run: Pick<FlowRun, 'call' | 'domain'>, actions: CallAction[], callerId: string | null, now = Date.now()): Promise<string> => {
     const callId = run.call._id;
-    const plan = await service.recordingPlanFor(run.call);
+    // Read only for a turn that dials: the recording applies to the leg that answers.
+    const plan = actions.some((a) => a.kind === 'dial' || a.kind === 'forward') ? await service.recordingPlanFor(run.call) : null;
     const steps = actions.map((a): TwilioStep => {
       switch (a.kind) {
         case 'say':
