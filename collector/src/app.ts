@@ -1,5 +1,7 @@
 // Builds the Koa app from a database handle. No listen: main.ts and the tests do that.
 import { FlowRunner } from './flows/flow-runner.ts';
+import { pbxFlows } from './flows/pbx-flow.ts';
+import { twilioFlows } from './flows/twilio-flow.ts';
 import Koa from 'koa';
 import type { Db } from 'mongodb';
 import { adsBundlePath, formsBundlePath, trackerBundlePath } from '../../tracker/bundle-path.ts';
@@ -243,9 +245,9 @@ export function createApp(options: AppOptions): CollectorApp {
     formRoutes(c, domains, new FormSubmissions(c, ids, people, ga4Endpoint, formWrites), browserLimit, log),
     trackerScriptRoutes(trackerBundlePath, formsBundlePath, adsBundlePath),
     offlineRoutes(c, domains, offline, log),
-    telephonyRoutes(telephony, new DialledNumbers(c), options.telephonyApiKey, recordingIntake, log, flowRunner),
+    telephonyRoutes(telephony, new DialledNumbers(c), options.telephonyApiKey, recordingIntake, log, pbxFlows(telephony, new DialledNumbers(c), flowRunner)),
     dataRoutes(domains, new DataService(c), log, { ...(options.dataPagesAtOnce ? { pagesAtOnce: options.dataPagesAtOnce } : {}), publicUrl, recordings: recordingStore }),
-    twilioRoutes(telephony, recordingIntake, { ...options.twilio, signerFor: (accountSid, called) => carriers.signerFor(accountSid, called) }, log, flowRunner),
+    twilioRoutes(telephony, recordingIntake, { ...options.twilio, signerFor: (accountSid, called) => carriers.signerFor(accountSid, called) }, log, twilioFlows(telephony, flowRunner, log)),
     commerceRoutes(domains, commerce, log),
     agentRoutes(c, agents, log),
     manageRoutes(c, signInLimit, { outbox, agents, offline, callWrites, formWrites, domains, traffic, recordings: { store: recordingStore, states: recordingStates }, carriers, people, engine, ruleRuns, ads: { connections: adsConnections, clients: adsClients } }, { signUp: options.signUp ?? true, publicWebhooksOnly: deliveryOptions.publicOnly, mail: options.mail ? { from: options.mail.from } : {}, publicUrl }, log),

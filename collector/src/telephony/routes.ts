@@ -10,11 +10,19 @@ import type { Recordings } from '../recordings/recordings.ts';
 import type { Logger } from '../logger.ts';
 import type { DialledNumbers, SentNumbers } from '../domains/dialled-numbers.ts';
 import type { TelephonyService } from './service.ts';
-import type { FlowRunner } from '../flows/flow-runner.ts';
-import { pbxFlowRoutes } from './pbx-flow.ts';
+import type { Middleware } from 'koa';
+import type { Route } from './routing.ts';
 import { countryOf, nationalOf } from '../domains/phone-numbers.ts';
 
-export function telephonyRoutes(service: TelephonyService, numbers: DialledNumbers, apiKey: string | undefined, recordings: Recordings, log: Logger, flows: FlowRunner | null = null): Router {
+/** Call flows as a PBX meets them (flows/pbx-flow.ts makes them): `POST /telephony/flow`, and what
+ * /telephony/route says of a number with a flow. */
+export interface PbxFlows {
+  /** The first phone a caller who presses nothing reaches now, for a number with a flow beyond a forward; null: no such flow. */
+  reachedFirst(route: Route, caller: string | null): Promise<{ destination: string | null } | null>;
+  routes(router: Router, guard: Middleware[]): void;
+}
+
+export function telephonyRoutes(service: TelephonyService, numbers: DialledNumbers, apiKey: string | undefined, recordings: Recordings, log: Logger, flows: PbxFlows | null = null): Router {
   const router = new Router({ prefix: '/telephony' });
   const guard = [telephonyEnvelope(log), bearerAuth(apiKey)];
 
@@ -27,10 +35,10 @@ export function telephonyRoutes(service: TelephonyService, numbers: DialledNumbe
     const answer = await service.answerOf(q.trackingNumber, route, now);
     // A number with a call flow (issue 65): where a caller who presses nothing goes now; the PBX
     // walks the rest with POST /telephony/flow.
-    const flowing = route.number && route.domain && route.destination ? await flows?.reachedFirst(route.number, route.domain, q.callerPhone, route.destination) : null;
+    const flowing = await flows?.reachedFirst(route, q.callerPhone);
     ctx.body = flowing ? { ...answer, destination: flowing.destination && nationalOf(flowing.destination, countryOf(route.domain!)), flow: true } : answer;
   });
-  if (flows) pbxFlowRoutes(router, guard, service, numbers, flows);
+  flows?.routes(router, guard);
   router.post('/calls', ...guard, parseBody, async (ctx) => {
     const body = bodyOf(ctx.request);
     const { recordingUrl, ...report } = parseTelephonyParams(callReport, body);

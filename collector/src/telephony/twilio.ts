@@ -3,22 +3,23 @@
 // /telephony/twilio/status and its messaging URL at /telephony/twilio/sms. The voice answer's
 // <Dial action> brings the forwarded leg's true outcome to /dial (and dials the no-answer redirect);
 // its <Number url> asks /whisper what to say to whoever answers. Relative URLs: Twilio resolves them
-// against the voice URL, so they hold behind a proxy's path prefix too.
+// against the voice URL, so they hold behind a proxy's path prefix too. A number with a call flow is
+// answered by its flow (flows/twilio-flow.ts), whose callbacks this router serves behind the same guards.
 import Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import twilio from 'twilio';
-import { recordingPlan, type RecordingPlan } from '../domains/recording-settings.ts';
+import { recordingPlan } from '../domains/recording-settings.ts';
 import type { Recordings } from '../recordings/recordings.ts';
-import { normalizePhone, toE164, type CallStatus } from '@ringtrail/shared';
+import { normalizePhone } from '@ringtrail/shared';
 import type { CallDoc } from './documents.ts';
 import { SecretUnreadable, type Signer } from '../carriers/connections.ts';
 import { collectorAddress } from '../http/collector-address.ts';
-import { bodyOf, parseBody } from '../http/body.ts';
+import { parseBody } from '../http/body.ts';
 import { TelephonyFailure, telephonyEnvelope } from '../http/telephony-envelope.ts';
 import type { Logger } from '../logger.ts';
-import type { CallInput, TelephonyService } from './service.ts';
-import { decidesBlocked, type FlowRunner } from '../flows/flow-runner.ts';
-import { twilioFlowRoutes } from './twilio-flow.ts';
+import type { TelephonyService } from './service.ts';
+import { dialOutcome, forward, OUTCOMES, params, RING_SECONDS, required, storedReport, minutesOf, xml, type Params } from './twilio-words.ts';
+import type { Route } from './routing.ts';
 
 export interface TwilioOptions {
   /** TWILIO_AUTH_TOKEN: the single-tenant shortcut; every request must carry a valid X-Twilio-Signature. */
@@ -30,25 +31,28 @@ export interface TwilioOptions {
   publicUrl?: string;
 }
 
-/** Twilio's final call statuses onto Appendix A; the others (queued, ringing, in-progress) are not an outcome yet. */
-const OUTCOMES: Record<string, CallStatus> = {
-  completed: 'SUCCESS',
-  busy: 'BUSY',
-  'no-answer': 'NORESPONSE',
-  failed: 'ANOMALY',
-  canceled: 'INTERRUPTED',
-};
-
-/** `DialCallStatus` of the <Dial action> request: the forwarded leg's outcome. `answered` is what a
- * dial to a conference reports for `completed`. */
-const DIAL_OUTCOMES: Record<string, CallStatus> = { ...OUTCOMES, answered: 'SUCCESS' };
-
-/** Ring time of a leg without a redirect after it: Twilio's own default. */
-export const RING_SECONDS = 30;
-
 const GSM_BASIC = /^[\n\r\x20-\x7E£¥èéùìòÇØøÅåΔ_ΦΓΛΩΠΨΣΘΞÆæßÉÄÖÑÜ§¿äöñüà€]*$/;
 
-export function twilioRoutes(service: TelephonyService, recordings: Recordings, options: TwilioOptions, log: Logger, flows: FlowRunner | null = null): Router {
+/** The guards of the adapter's routes, for the call flows' callbacks (flows/twilio-flow.ts). */
+export interface TwilioGuards {
+  guard: (numberOf: NumberOf) => Middleware[];
+  /** The number of the call a callback's CallSid names (the signer's), or of `To`. */
+  ofCall: NumberOf;
+  /** The number of the call `?call=` names. */
+  ofWhisper: NumberOf;
+  byRef: (ctx: Context, callSid: string) => Promise<CallDoc | null>;
+  byId: (ctx: Context) => Promise<CallDoc | null>;
+}
+
+/** Call flows as the voice webhook meets them (flows/twilio-flow.ts makes them): a number's flow, and
+ * the flows' own callbacks. */
+export interface TwilioFlows {
+  /** The flow of the route's number, or null: today's forward. */
+  flowOf(route: Route): Promise<{ decidesBlocked: boolean; started(callId: number, callerId: string | null): Promise<string> } | null>;
+  routes(router: Router, guards: TwilioGuards): void;
+}
+
+export function twilioRoutes(service: TelephonyService, recordings: Recordings, options: TwilioOptions, log: Logger, flows: TwilioFlows | null = null): Router {
   const router = new Router({ prefix: '/telephony/twilio' });
   // The number a request is about, whose account alone may sign it: the number called (`To`) of a new
   // call or text; a call's own number for the callbacks of a call known here (its `To` could name any).
@@ -72,7 +76,7 @@ export function twilioRoutes(service: TelephonyService, recordings: Recordings, 
     twiml.say('This number is not in service.');
     xml(ctx, twiml);
   };
-  const flowKit = twilioFlowRoutes(router, service, flows, { guard, ofCall, ofWhisper, byRef, byId }, log);
+  flows?.routes(router, { guard: (numberOf) => guard(numberOf), ofCall, ofWhisper, byRef, byId });
 
   router.post('/voice', ...guard(called, cannotCheck), async (ctx) => {
     const p = params(ctx);
@@ -83,19 +87,19 @@ export function twilioRoutes(service: TelephonyService, recordings: Recordings, 
     const twiml = new twilio.twiml.VoiceResponse();
     const report = () => ({ ...reportOf(p, trackingNumber, now), code: code ?? undefined });
     // The number's call flow (flows/, issue 65); none: today's forward.
-    const flow = route.number && route.reason !== 'code-required' ? await flows?.flowOf(route.number) : null;
+    const flow = route.number && route.reason !== 'code-required' ? await flows?.flowOf(route) : null;
     if (route.reason === 'code-required') {
       const gather = twiml.gather({ numDigits: route.number!.codeDigits, action: ctx.path, method: 'POST', timeout: 8 });
       gather.say('Please enter the code shown next to the number.');
       twiml.say('No code was entered. Goodbye.');
     } else if (route.reason === 'unknown-number') {
       twiml.say('This number is not in service.');
-    } else if (route.reason === 'blocked' && !(flow && decidesBlocked(flow))) {
+    } else if (route.reason === 'blocked' && !flow?.decidesBlocked) {
       await service.recordCall({ ...report(), status: 'CALLER_PHONE_BLACKLISTED' }, new Date(), route);
       twiml.reject();
-    } else if (flow && flows) {
+    } else if (flow) {
       const callId = await service.recordCall({ ...report(), status: null }, new Date(), route);
-      xml(ctx, await flowKit.started(callId, route, flow, p.From || null));
+      xml(ctx, await flow.started(callId, p.From || null));
       return;
     } else {
       const callId = await service.recordCall({ ...report(), status: null }, new Date(), route);
@@ -183,30 +187,6 @@ export function twilioRoutes(service: TelephonyService, recordings: Recordings, 
   return router;
 }
 
-/** The forwarded leg's outcome, as the <Dial action> request brings it: its Appendix A status, the
- * conversation as the duration, answered this long after the call came in (what rang before
- * included), billed for the whole call so far. */
-export function dialOutcome(known: CallDoc, p: Params, isRedirect: boolean, now = Date.now()): CallInput {
-  const status = DIAL_OUTCOMES[p.DialCallStatus ?? ''] ?? 'ANOMALY';
-  const talked = status === 'SUCCESS' ? Number(p.DialCallDuration ?? 0) || 0 : 0;
-  return {
-    ...storedReport(known),
-    status,
-    duration: talked,
-    answerTime: status === 'SUCCESS' ? Math.max(0, Math.round((now - talked * 1000 - known.startedAt.getTime()) / 1000)) : 0,
-    billingDuration: minutesOf(Math.round((now - known.startedAt.getTime()) / 1000)),
-    isRedirect,
-  };
-}
-
-/** Today's forward: one <Dial> to the destination, its outcome to /dial (which dials the no-answer
- * redirect), recorded from the answer as the plan says, whispered to whoever answers. */
-export function forward(twiml: InstanceType<typeof twilio.twiml.VoiceResponse>, o: { callId: number; destination: string; callerId: string | null; seconds: number; plan: RecordingPlan | null; whisper: boolean; action?: string }): void {
-  const leg = twiml.dial({ ...(o.callerId ? { callerId: o.callerId } : {}), action: o.action ?? 'dial', method: 'POST', timeout: o.seconds, ...recordedDial(o.plan) });
-  leg.number(o.whisper ? { url: `whisper?call=${o.callId}`, method: 'POST' } : {}, toE164(o.destination));
-}
-
-export type Params = Record<string, string | undefined>;
 type NumberOf = (p: Params, ctx: Context) => string | null | Promise<string | null>;
 /** The answer to a request whose signer's token cannot be read. */
 type Untracked = (ctx: Context, p: Params) => Promise<void>;
@@ -239,16 +219,6 @@ function twilioSignature({ authToken: shortcut, signerFor, publicUrl }: TwilioOp
   };
 }
 
-export function params(ctx: Context): Params {
-  return bodyOf(ctx.request) as Params;
-}
-
-export function required(p: Record<string, string | undefined>, name: string): string {
-  const value = p[name];
-  if (!value) throw new TelephonyFailure(400, `Missing parameter ${name}`);
-  return value;
-}
-
 function reportOf(p: Record<string, string | undefined>, trackingNumber: string, startDate: Date) {
   return {
     callRef: required(p, 'CallSid'),
@@ -261,43 +231,6 @@ function reportOf(p: Record<string, string | undefined>, trackingNumber: string,
     isRedirect: false,
     revenue: 0,
   };
-}
-
-/** A stored call as a report of itself: a later report that changes only what it names. */
-export function storedReport(call: CallDoc): CallInput {
-  return {
-    callRef: call.callRef,
-    trackingNumber: call.trackingNumber,
-    callerPhone: call.caller,
-    startDate: call.startedAt,
-    status: call.status,
-    duration: call.duration,
-    billingDuration: call.billingDuration,
-    answerTime: call.answerTime,
-    triggerType: call.triggerType,
-    code: call.code ?? undefined,
-    keypad: call.keypad ?? undefined,
-    postcode: call.postcode ?? undefined,
-    isRedirect: call.isRedirect,
-    revenue: call.revenue,
-  };
-}
-
-/** Twilio bills voice by the started minute. */
-function minutesOf(seconds: number): number {
-  return Math.ceil(seconds / 60) * 60;
-}
-
-/** <Dial>'s recording attributes: from the answer, both parties apart (dual) or mixed; Twilio calls
- * `recordingStatusCallback` (relative: /telephony/twilio/recording) when the audio is ready. */
-export function recordedDial(plan: RecordingPlan | null): Partial<{ record: 'record-from-answer-dual' | 'record-from-answer'; recordingStatusCallback: string; recordingStatusCallbackMethod: 'POST' }> {
-  if (!plan) return {};
-  return { record: plan.channels === 'dual' ? 'record-from-answer-dual' : 'record-from-answer', recordingStatusCallback: 'recording', recordingStatusCallbackMethod: 'POST' };
-}
-
-export function xml(ctx: Context, twiml: { toString(): string }): void {
-  ctx.type = 'text/xml';
-  ctx.body = twiml.toString();
 }
 
 function wholeSecond(date: Date): Date {

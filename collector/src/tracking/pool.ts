@@ -89,6 +89,8 @@ export class NumberPool {
   /** Per pool (`domain|type`), its free exclusive slots oldest first, as last read (claimExclusive). */
   private readonly candidates = new Map<string, Candidates>();
   private readonly reading = new Map<string, Promise<Candidates>>();
+  /** Numbers released here per pool, so far: a read begun before the last one is not kept. */
+  private readonly releases = new Map<string, number>();
   /** The slots this process's claims are on their way for. */
   private readonly claiming = new Set<string>();
   /** Group commit of the claims of exclusive slots and of known slots' renewals (slot-claims.ts). */
@@ -129,6 +131,10 @@ export class NumberPool {
     const _id = slotKey(number, numberDoc.codeDigits > 0 ? code : null);
     const holder = holderVisitId === undefined ? {} : { visitId: holderVisitId };
     const lease = await this.renew({ _id, freeAt: { $gt: now }, ...holder }, expiresAt);
+    // A number released now is the pool's newest free one: the free slots this process read before
+    // (a read made while it was held may list others after it, or a number freed later before it)
+    // are read again, so the next visitor gets the one released longest ago, not the read's order.
+    if (lease && expiresAt <= now) this.forgetCandidates(`${domainId}|${numberDoc.type}`);
     if (lease) return { lease };
     const heldByAnother = holderVisitId !== undefined && (await this.c.slots.findOne({ _id, freeAt: { $gt: now } }, { projection: { _id: 1 } })) !== null;
     return { problem: heldByAnother ? 'not-held' : 'already-expired' };
@@ -289,8 +295,8 @@ export class NumberPool {
   private readOnce(pool: string, req: AssignRequest): Promise<Candidates> {
     let reading = this.reading.get(pool);
     if (!reading) {
-      reading = this.readCandidates(pool, req).finally(() => this.reading.delete(pool));
-      this.reading.set(pool, reading);
+      const read: Promise<Candidates> = this.readCandidates(pool, req).finally(() => this.reading.get(pool) === read && this.reading.delete(pool));
+      this.reading.set(pool, (reading = read));
     }
     return reading;
   }
@@ -298,14 +304,23 @@ export class NumberPool {
   /** The pool's oldest free slots but the ones this process is claiming (a read may come back before
    * their claims are made): as many more are read as it is claiming, so that those never fill the read. */
   private async readCandidates(pool: string, req: AssignRequest): Promise<Candidates> {
+    const releasesBefore = this.releases.get(pool) ?? 0;
     const now = new Date(Math.max(req.now.getTime(), Date.now()));
     const limit = CANDIDATES + this.claiming.size;
     const free = await this.c.slots
       .find({ domainId: req.domainId, type: req.pool.type, code: null, freeAt: { $lte: now } }, { sort: { freeAt: 1, _id: 1 }, limit, projection: { domainId: 1, type: 1, number: 1, code: 1, gen: 1 } })
       .toArray();
     const read = { slots: free.filter((slot) => !this.claiming.has(slot._id)), readAt: now.getTime(), sawAll: free.length < limit };
-    this.candidates.set(pool, read);
+    // A read that began before a number was released here is used by its own claims, never kept.
+    if ((this.releases.get(pool) ?? 0) === releasesBefore) this.candidates.set(pool, read);
     return read;
+  }
+
+  /** A number of the pool was released here: the next claim reads the free slots again. */
+  private forgetCandidates(pool: string): void {
+    this.releases.set(pool, (this.releases.get(pool) ?? 0) + 1);
+    this.candidates.delete(pool);
+    this.reading.delete(pool); // a read on its way began before: the next claim does not wait for it
   }
 
   /** A shared number serves many visitors at once, told apart by a random code; a code's slot is

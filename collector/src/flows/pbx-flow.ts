@@ -10,13 +10,14 @@ import { flowRequest } from '@ringtrail/shared';
 import { countryOf, nationalOf, canonicalIn } from '../domains/phone-numbers.ts';
 import { announcementLanguage } from '../domains/recording-settings.ts';
 import type { DialledNumbers, SentNumbers } from '../domains/dialled-numbers.ts';
-import type { FlowInput } from '../flows/engine.ts';
-import { decidesBlocked, type CallAction, type FlowRun, type FlowRunner } from '../flows/flow-runner.ts';
 import { bodyOf, parseBody } from '../http/body.ts';
 import { parseTelephonyParams, TelephonyFailure } from '../http/telephony-envelope.ts';
-import type { CallDoc } from './documents.ts';
-import type { TelephonyService } from './service.ts';
-import { RING_SECONDS, storedReport } from './twilio.ts';
+import type { CallDoc } from '../telephony/documents.ts';
+import type { PbxFlows } from '../telephony/routes.ts';
+import type { TelephonyService } from '../telephony/service.ts';
+import { RING_SECONDS, storedReport } from '../telephony/twilio-words.ts';
+import type { FlowInput } from './engine.ts';
+import { decidesBlocked, type CallAction, type FlowRun, type FlowRunner } from './flow-runner.ts';
 
 /** An action in the PBX's words: what to do, and the step to give back with what happened. */
 type WireAction =
@@ -29,15 +30,17 @@ type WireAction =
 
 const ANSWERED_WORDS = new Set(['answered', 'completed', 'answer']);
 
-export function pbxFlowRoutes(router: Router, guard: Middleware[], service: TelephonyService, numbers: DialledNumbers, flows: FlowRunner): void {
-  router.post('/flow', ...guard, parseBody, async (ctx) => {
-    const body = bodyOf(ctx.request);
-    const request = parseTelephonyParams(flowRequest, body);
-    const q = await numbers.read({ trackingNumber: request.trackingNumber, callerPhone: request.callerPhone ?? null }, body as SentNumbers);
-    const { call, actions } = request.step ? await nextTurn(request, q) : await firstTurn(q.trackingNumber, request.callRef, q.callerPhone);
-    const country = await service.countryOfDomain(call.domainId);
-    ctx.body = { status: 'OK', callId: call._id, step: stepOf(actions), actions: actions.map((a) => wireOf(a, call, country)) };
-  });
+export function pbxFlows(service: TelephonyService, numbers: DialledNumbers, flows: FlowRunner): PbxFlows {
+  const routes = (router: Router, guard: Middleware[]): void => {
+    router.post('/flow', ...guard, parseBody, async (ctx) => {
+      const body = bodyOf(ctx.request);
+      const request = parseTelephonyParams(flowRequest, body);
+      const q = await numbers.read({ trackingNumber: request.trackingNumber, callerPhone: request.callerPhone ?? null }, body as SentNumbers);
+      const { call, actions } = request.step ? await nextTurn(request, q) : await firstTurn(q.trackingNumber, request.callRef, q.callerPhone);
+      const country = await service.countryOfDomain(call.domainId);
+      ctx.body = { status: 'OK', callId: call._id, step: stepOf(actions), actions: actions.map((a) => wireOf(a, call, country)) };
+    });
+  };
 
   async function firstTurn(trackingNumber: string, callRef: string, caller: string | null): Promise<{ call: CallDoc; actions: CallAction[] }> {
     const now = new Date(Math.floor(Date.now() / 1000) * 1000);
@@ -104,6 +107,11 @@ export function pbxFlowRoutes(router: Router, guard: Middleware[], service: Tele
       return [{ kind: 'forward', at: { step: 'forward', tries: 0 }, number: null }];
     }
   }
+
+  return {
+    routes,
+    reachedFirst: (route, caller) => (route.number && route.domain && route.destination ? flows.reachedFirst(route.number, route.domain, caller, route.destination) : Promise.resolve(null)),
+  };
 }
 
 function keyOrWord(input: string): FlowInput {
