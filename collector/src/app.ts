@@ -2,6 +2,8 @@
 import { FlowRunner } from './flows/flow-runner.ts';
 import { pbxFlows } from './flows/pbx-flow.ts';
 import { twilioFlows } from './flows/twilio-flow.ts';
+import { PromptAudio } from './flows/prompt-audio.ts';
+import { promptRoutes } from './flows/prompt-routes.ts';
 import Koa from 'koa';
 import type { Db } from 'mongodb';
 import { adsBundlePath, formsBundlePath, trackerBundlePath } from '../../tracker/bundle-path.ts';
@@ -159,7 +161,8 @@ export function createApp(options: AppOptions): CollectorApp {
   const { writes: callWrites, transcripts, forms: formWrites } = wireWrites(c, { ga4Endpoint, alerts: Boolean(options.mail), publicUrl, transcribe: Boolean(options.transcribe) });
   const people = new People(c, ids, callWrites);
   const telephony = new TelephonyService(c, ids, new CallRouter(c, new NumberPool(c)), (callId) => liveCalls.end(callId), callWrites, people);
-  const flowRunner = new FlowRunner(c, log);
+  const prompts = new PromptAudio(db);
+  const flowRunner = new FlowRunner(c, log, prompts);
   const agents = new AgentService(c, liveCalls);
   const commerce = new CommerceService(c, ids, push, outbox, ga4Endpoint);
   const { run = true, ...delivery } = options.delivery ?? {};
@@ -247,10 +250,11 @@ export function createApp(options: AppOptions): CollectorApp {
     offlineRoutes(c, domains, offline, log),
     telephonyRoutes(telephony, new DialledNumbers(c), options.telephonyApiKey, recordingIntake, log, pbxFlows(telephony, new DialledNumbers(c), flowRunner)),
     dataRoutes(domains, new DataService(c), log, { ...(options.dataPagesAtOnce ? { pagesAtOnce: options.dataPagesAtOnce } : {}), publicUrl, recordings: recordingStore }),
+    promptRoutes(prompts),
     twilioRoutes(telephony, recordingIntake, { ...options.twilio, signerFor: (accountSid, called) => carriers.signerFor(accountSid, called) }, log, twilioFlows(telephony, flowRunner, log)),
     commerceRoutes(domains, commerce, log),
     agentRoutes(c, agents, log),
-    manageRoutes(c, signInLimit, { outbox, agents, offline, callWrites, formWrites, domains, traffic, recordings: { store: recordingStore, states: recordingStates }, carriers, people, engine, ruleRuns, ads: { connections: adsConnections, clients: adsClients } }, { signUp: options.signUp ?? true, publicWebhooksOnly: deliveryOptions.publicOnly, mail: options.mail ? { from: options.mail.from } : {}, publicUrl }, log),
+    manageRoutes(c, signInLimit, { outbox, agents, offline, callWrites, formWrites, domains, traffic, recordings: { store: recordingStore, states: recordingStates }, carriers, people, engine, ruleRuns, prompts, ads: { connections: adsConnections, clients: adsClients } }, { signUp: options.signUp ?? true, publicWebhooksOnly: deliveryOptions.publicOnly, mail: options.mail ? { from: options.mail.from } : {}, publicUrl }, log),
     managePageRoutes(),
     sharedPageRoutes(c, signInLimit, log),
     unsubscribeRoutes(c, publicUrl),

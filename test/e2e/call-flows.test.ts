@@ -3,7 +3,7 @@
 // phone on their profile; a call through the flow (signed Twilio webhooks) shows its path on its
 // page; the screen fits a 390-px phone. Screenshots in test-artifacts/.
 import path from 'node:path';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { ARTIFACTS } from '../helpers/browser-site.ts';
@@ -12,6 +12,7 @@ import { useSeededCollector } from '../helpers/collector.ts';
 import { trackingFixture } from '../helpers/fixtures.ts';
 import { signIn } from '../helpers/manage-ui.ts';
 import { TWILIO_TOKEN, twilioPost } from '../helpers/telephony.ts';
+import { conversationWav } from '../helpers/speech.ts';
 
 const OWNER = { username: 'owner@shop.test', password: 'call flows e2e password' };
 const ADA = { username: 'ada@shop.test', password: 'call flows ada password', role: 'agent', domains: ['shop.test'] };
@@ -63,12 +64,19 @@ describe('call flows in the back end', () => {
     await menu.getByRole('button', { name: 'Add an option' }).click();
     const third = menu.getByTestId('menu-option').nth(2);
     await third.getByLabel('Label').fill('Opening hours');
+    // The voicemail's greeting recorded: a real spoken file uploaded from the card.
+    const greeting = path.join(ARTIFACTS, 'call-flows-greeting.wav');
+    writeFileSync(greeting, conversationWav([{ speaker: 'agent', text: 'You reached the shop. Please leave a message.' }], { channels: 1 }));
+    const voicemail = editor.locator('[data-step="voicemail"]');
+    await voicemail.getByLabel('Or a recording (WAV, MP3)').setInputFiles(greeting);
+    await voicemail.locator('audio').waitFor();
     await editor.getByTestId('assign-pool-1').check();
     await editor.getByRole('button', { name: 'Save the flow' }).click();
     await expect.poll(() => page.getByRole('status').textContent()).toContain('Flow Press 1 for sales, 2 for support saved.');
     const stored = (await s.t.c.callFlows.findOne({}))!;
     expect(stored).toMatchObject({ assignedTo: { pools: [1] }, steps: { sales: { ringSeconds: 15 } } });
-    expect((stored.steps.menu as { options: unknown[] }).options).toHaveLength(3);
+    expect((stored.steps.menu as { options: { label: string }[] }).options.map((o) => o.label)).toEqual(['Sales', 'Support', 'Opening hours']);
+    expect(stored.steps.voicemail).toMatchObject({ greeting: { audio: expect.stringMatching(/^[a-f0-9]{24}$/) } });
     await shot('editor');
 
     // The simulator: key 1, Ben picks up; Ada and Ben ring, each hearing the whisper.

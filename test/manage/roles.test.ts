@@ -123,6 +123,7 @@ const TABLE: Record<string, { may: Who[] | 'anyone'; call: [string, unknown?] }>
   'POST /manage/api/domains/:domain/flows': { may: DOMAIN_ADMINS, call: ['/domains/a.test/flows', {}] },
   'PUT /manage/api/domains/:domain/flows/:flowId': { may: DOMAIN_ADMINS, call: ['/domains/a.test/flows/flow_none', {}] },
   'DELETE /manage/api/domains/:domain/flows/:flowId': { may: DOMAIN_ADMINS, call: ['/domains/a.test/flows/flow_none'] },
+  'POST /manage/api/domains/:domain/flow-audio': { may: DOMAIN_ADMINS, call: ['/domains/a.test/flow-audio', {}] },
   'POST /manage/api/domains/:domain/flows/:flowId/simulate': { may: DOMAIN_ADMINS, call: ['/domains/a.test/flows/flow_none/simulate', {}] },
   'GET /manage/api/profile/availability': { may: ALL, call: ['/profile/availability'] },
   'PUT /manage/api/profile/availability': { may: ALL, call: ['/profile/availability', {}] },

@@ -110,6 +110,7 @@ describe('back end settings', () => {
     ['DELETE', '/domains/shop.test/flows/flow_x'],
     ['POST', '/domains/shop.test/flows/flow_x/simulate'],
     ['GET', '/domains/shop.test/reports/flows'],
+    ['POST', '/domains/shop.test/flow-audio'],
   ];
 
   it('answers 404 to another account for every route that names a domain, and changes nothing', async () => {

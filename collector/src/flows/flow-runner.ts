@@ -14,6 +14,7 @@ import { continueFlow, startFlow, type FlowAction, type FlowCall, type FlowInput
 import { legsInOrder, planRing, type RingLeg } from './ring-targets.ts';
 import { RingTurns } from './ring-turns.ts';
 import { firstReached } from './simulate.ts';
+import type { PromptAudio } from './prompt-audio.ts';
 import { MAX_DEPTH, type FlowBody } from './steps.ts';
 
 /** What the carrier is asked to do, the ring groups made legs. */
@@ -71,6 +72,8 @@ export class FlowRunner {
   constructor(
     private readonly c: Collections,
     private readonly log: Logger,
+    /** The recorded prompts: a prompt whose file is gone fails the flow (the call goes to the destination). */
+    private readonly prompts: PromptAudio | null = null,
   ) {
     this.turns = new RingTurns(c);
   }
@@ -144,6 +147,7 @@ export class FlowRunner {
     let actions: FlowAction[] = turn.actions;
     const out: CallAction[] = [];
     for (let rings = 0; rings <= MAX_DEPTH; rings++) {
+      for (const a of actions) if (a.kind === 'play' && !(await this.prompts?.fileOf(run.domain._id, a.audio))) throw new Error(`the audio file ${a.audio} is gone`);
       const ring = actions.find((a) => a.kind === 'ring');
       out.push(...(actions.filter((a) => a.kind !== 'ring') as CallAction[]));
       if (!ring || ring.kind !== 'ring') {

@@ -7,6 +7,7 @@ import type { TeamCollections } from '../team/documents.ts';
 import { maySee } from '../team/roles.ts';
 import type { CallFlowDoc, FlowCollections } from './documents.ts';
 import { flowProblems } from './flow-checks.ts';
+import type { PromptAudio } from './prompt-audio.ts';
 import type { FlowBody } from './steps.ts';
 
 export const MAX_FLOWS = 50;
@@ -17,7 +18,11 @@ export class FlowRefused extends Error {}
 type FlowDomain = Pick<DomainDoc, '_id' | 'accountId' | 'pools'>;
 
 export class FlowStore {
-  constructor(private readonly c: FlowCollections & TeamCollections & DomainCollections) {}
+  /** `prompts`: where the flows' recorded prompts are, to check a flow names only the domain's. */
+  constructor(
+    private readonly c: FlowCollections & TeamCollections & DomainCollections,
+    private readonly prompts: PromptAudio | null = null,
+  ) {}
 
   list(domainId: string): Promise<CallFlowDoc[]> {
     return this.c.callFlows.find({ domainId }, { sort: { name: 1 }, limit: MAX_FLOWS }).toArray();
@@ -49,7 +54,7 @@ export class FlowStore {
     const problems = flowProblems(body);
     const same = await this.c.callFlows.findOne({ domainId: domain._id, name: body.name }, { projection: { _id: 1 } });
     if (same && same._id !== flowId) problems.push(`name: the domain has a flow named ${body.name} already`);
-    problems.push(...(await this.memberProblems(domain, body)), ...(await this.assignmentProblems(domain, body, flowId)));
+    problems.push(...(await this.memberProblems(domain, body)), ...(await this.assignmentProblems(domain, body, flowId)), ...((await this.prompts?.missing(domain._id, body)) ?? []));
     if (problems.length > 0) throw new FlowRefused(problems.join('; '));
   }
 

@@ -22,7 +22,7 @@ import { decidesBlocked, type CallAction, type FlowRun, type FlowRunner } from '
 /** An action in the PBX's words: what to do, and the step to give back with what happened. */
 type WireAction =
   | { action: 'say'; text: string; language: string }
-  | { action: 'play'; audio: string }
+  | { action: 'play'; audio: string; url: string }
   | { action: 'gather'; digits: 1; timeout: number; keys: string[]; words: string[] }
   | { action: 'dial'; targets: { number: string; name: string }[]; strategy: string; seconds: number }
   | { action: 'record'; seconds: number }
@@ -131,7 +131,7 @@ function wireOf(a: CallAction, call: CallDoc, country: string): WireAction {
     case 'say':
       return { action: 'say', text: a.text, language: announcementLanguage(country) };
     case 'play':
-      return { action: 'play', audio: a.audio };
+      return { action: 'play', audio: a.audio, url: `/telephony/flow-audio/${a.audio}` };
     case 'gather':
       return { action: 'gather', digits: 1, timeout: a.timeoutSeconds, keys: a.keys, words: a.words };
     case 'dial':

@@ -33,7 +33,8 @@ export function twilioFlows(service: TelephonyService, flows: FlowRunner, log: L
         case 'hangup':
           return a;
         case 'play':
-          return { kind: 'play', url: `flow-audio/${a.audio}` };
+          // Relative to this adapter's address (…/telephony/twilio/…): the prompts' (…/telephony/flow-audio/…).
+          return { kind: 'play', url: `../flow-audio/${a.audio}` };
         case 'gather':
           return { kind: 'gather', timeoutSeconds: a.timeoutSeconds, words: a.words, action: `flow?call=${callId}&on=gather&step=${a.at.step}&tries=${a.at.tries}` };
         case 'record':

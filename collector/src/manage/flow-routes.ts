@@ -8,6 +8,8 @@ import { countryOf, nationalOf, writtenNumberIn, DEFAULT_COUNTRY } from '../doma
 import type { CallFlowDoc, FlowCollections } from '../flows/documents.ts';
 import { FlowRefused, FlowStore } from '../flows/flow-store.ts';
 import { simulateBody, simulateFlow, SimulationRefused } from '../flows/simulate.ts';
+import { MAX_PROMPT_BYTES, type PromptAudio } from '../flows/prompt-audio.ts';
+import { AUDIO_TYPES, audioType, RecordingRefused } from '../recordings/store.ts';
 import { flowBodyIn } from '../flows/steps.ts';
 import { bodyOf, parseBody } from '../http/body.ts';
 import { ManageFailure } from '../http/manage-envelope.ts';
@@ -36,8 +38,8 @@ export function flowView(flow: CallFlowDoc, domain: DomainDoc) {
 /** A member as a ring group's editor sees them: may they be rung now. */
 const ringableView = (u: UserDoc) => ({ username: u._id, role: u.role, hasPhone: Boolean(u.phone), available: u.available !== false });
 
-export function flowRoutes(router: Router, c: FlowCollections & TeamCollections & DomainCollections, can: Can): void {
-  const flows = new FlowStore(c);
+export function flowRoutes(router: Router, c: FlowCollections & TeamCollections & DomainCollections, can: Can, prompts: PromptAudio | null): void {
+  const flows = new FlowStore(c, prompts);
   const refusing = async <T>(work: () => Promise<T>): Promise<T> => {
     try {
       return await work();
@@ -83,6 +85,21 @@ export function flowRoutes(router: Router, c: FlowCollections & TeamCollections 
     await flows.delete(domain._id, flow._id);
     auditing(ctx, { flow: flow._id, name: flow.name });
     ctx.status = 204;
+  });
+
+  // A recorded prompt (WAV or MP3, at most 5 MB), streamed into the database; a flow names it by its id.
+  router.post('/domains/:domain/flow-audio', can(RULES.manageDomain, 'flow.audio'), async (ctx) => {
+    const domain = await domainOf(c, ctx);
+    const type = audioType(ctx.get('content-type'));
+    if (!type) throw new ManageFailure(400, `Content-Type must be audio: ${AUDIO_TYPES.join(', ')}`);
+    if (Number(ctx.get('content-length') || 0) > MAX_PROMPT_BYTES) throw new ManageFailure(400, `An audio file is at most ${MAX_PROMPT_BYTES / 1024 / 1024} MB`);
+    if (!prompts) throw new ManageFailure(409, 'This server keeps no audio files');
+    const stored = await prompts.upload(domain._id, ctx.req, type).catch((err: Error) => {
+      throw err instanceof RecordingRefused ? new ManageFailure(400, `The audio file is refused: ${err.message}`) : err;
+    });
+    auditing(ctx, { audio: stored.fileId.toHexString(), size: stored.size });
+    ctx.status = 201;
+    ctx.body = { id: stored.fileId.toHexString(), size: stored.size, contentType: stored.contentType };
   });
 
   router.post('/domains/:domain/flows/:flowId/simulate', can(RULES.manageDomain), parseBody, async (ctx) => {

@@ -5,6 +5,7 @@
 import { ruleRoutes } from './rule-routes.ts';
 import { flowRoutes } from './flow-routes.ts';
 import type { FlowCollections } from '../flows/documents.ts';
+import type { PromptAudio } from '../flows/prompt-audio.ts';
 import type { RuleCollections } from '../rules/documents.ts';
 import type { RuleRuns } from '../rules/rule-runs.ts';
 import Router from '@koa/router';
@@ -95,6 +96,8 @@ export interface ManageServices {
   engine?: EngineClient | null;
   /** Rules applied to past calls, and undone (rules/rule-runs.ts); absent: made here. */
   ruleRuns?: RuleRuns;
+  /** The call flows' recorded prompts (GridFS); absent: none can be uploaded. */
+  prompts?: PromptAudio;
   /** The ad platforms' connections and clients (ads/, issue 56). */
   ads?: { connections: AdsConnections; clients: PlatformClients };
 }
@@ -134,6 +137,6 @@ export function manageRoutes(c: TeamCollections & DomainCollections & TrackingCo
   carrierRoutes(router, c, can, services.carriers ?? new CarrierConnections(c, null, DEFAULT_TWILIO_API_BASE), options.publicUrl);
   const clients = services.ads?.clients ?? new PlatformClients();
   adsRoutes(router, c, can, services.ads?.connections ?? new AdsConnections(c, null, clients), clients);
-  flowRoutes(router, c, can);
+  flowRoutes(router, c, can, services.prompts ?? null);
   return router;
 }

@@ -326,6 +326,13 @@ export const OPERATIONS: Operation[] = [
   twilioOp('/telephony/twilio/whisper', "Twilio's <Number url>: the whisper said to whoever answers", 'text/xml', z.object({ call: z.string().describe('The call id') })),
   twilioOp('/telephony/twilio/status', "Twilio's status callback: the outcome of a call that reached no <Dial>, and its billed length", 'text/xml'),
   twilioOp('/telephony/twilio/sms', "Twilio's messaging webhook", 'text/xml'),
+  {
+    method: 'get',
+    path: '/telephony/flow-audio/:id',
+    tag: TAGS.telephony,
+    summary: "Ours: a call flow's recorded prompt (WAV or MP3), as Twilio's <Play> and a PBX fetch it: no key (every caller hears it)",
+    responses: { 200: { description: 'The audio', type: 'audio/wav' }, 404: json('No such audio file', answer.telephony.error) },
+  },
   twilioOp('/telephony/twilio/flow', "Ours: a call flow's callbacks: the <Gather action> (Digits or SpeechResult) at a menu, a ring group's <Dial action> (DialCallStatus: answered, the next leg rung in turn, or the group's noAnswer step), the <Record action> of a voicemail; answers the flow's next TwiML", 'text/xml', z.object({ call: z.string().describe('The call id'), on: z.enum(['gather', 'ring', 'record']).describe('What ended'), step: z.string().describe("The flow's step"), tries: z.string().optional().describe("A menu's replays so far"), order: z.string().optional().describe("A ring group's legs, in the order they ring"), leg: z.string().optional().describe('The leg that rang'), since: z.string().optional().describe('When it started ringing, ms') })),
   twilioOp('/telephony/twilio/flow-answer', "Ours: a ring group leg's <Number url>: who answered, after how long; says the whisper when it is on", 'text/xml', z.object({ call: z.string().describe('The call id'), step: z.string(), target: z.string().describe("The target's place in the group"), since: z.string().optional() })),
 
@@ -472,6 +479,10 @@ export const OPERATIONS: Operation[] = [
   manageOp('post', '/domains/:domain/flows', 'Ours: a new call flow (at most 50 a domain; 50 steps, 10 deep, 20 targets a ring group, no loops); refused whole with every problem naming its field (a key used twice, a step no way reaches, a member not of the account or not seeing the domain, ring seconds out of 5 to 120, a pool or number given to another flow)', object('The flow'), { body: flowBodyIn('FR') }, 201),
   manageOp('put', '/domains/:domain/flows/:flowId', 'Ours: a call flow changed (its numbers and pools with it)', object('The flow'), { body: flowBodyIn('FR') }),
   manageOp('delete', '/domains/:domain/flows/:flowId', 'Ours: a call flow deleted: its numbers go back to the domain default (or the domain-wide flow)', { description: 'Deleted' }, {}, 204),
+  (() => {
+    const op = manageOp('post', '/domains/:domain/flow-audio', "Ours: a recorded prompt for the domain's call flows (Content-Type audio/wav or audio/mpeg, at most 5 MB), streamed into the database; a flow's prompt names it by `audio: id`", object('{id, size, contentType}'), {}, 201);
+    return { ...op, binaryBody: ['audio/wav', 'audio/mpeg'] };
+  })(),
   manageOp('post', '/domains/:domain/flows/:flowId/simulate', 'Ours: "Test this flow": a call at a chosen time, from a chosen caller, pressing the keys given; the path, what the caller hears, each ring group\'s legs and what whoever answers hears, how it ends. Nothing is dialled or stored', object('{path, heard, rings, ends}'), { body: simulateBody }),
   manageOp('get', '/profile/availability', 'Ours: your own phone (rung by ring groups) and whether you take calls', object('{phone, available}')),
   manageOp('put', '/profile/availability', 'Ours: sets your own phone (null clears it) and availability; every role, each their own', object('{phone, available}'), { body: availabilityBody }),

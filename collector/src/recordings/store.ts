@@ -39,14 +39,20 @@ const HEAD_BYTES = 4;
 export class RecordingStore {
   private readonly bucket: GridFSBucket;
 
-  constructor(db: Db) {
-    this.bucket = new GridFSBucket(db, { bucketName: 'recordings' });
+  /** `bucketName`: the call flows' prompts are kept the same way, in a bucket of their own (flows/prompt-audio.ts). */
+  constructor(db: Db, bucketName = 'recordings') {
+    this.bucket = new GridFSBucket(db, { bucketName });
+  }
+
+  /** Streams a call's recording into GridFS (saveFile). */
+  save(callId: number, audio: Readable, contentType: string, maxBytes = MAX_RECORDING_BYTES): Promise<StoredRecording> {
+    return this.saveFile(`call-${callId}`, { callId }, audio, contentType, maxBytes);
   }
 
   /** Streams the audio into GridFS; refuses (and leaves nothing) past `maxBytes`, or when its first
    * bytes are not audio of its type (a page or a script sent as audio/wav is not kept). */
-  async save(callId: number, audio: Readable, contentType: string, maxBytes = MAX_RECORDING_BYTES): Promise<StoredRecording> {
-    const upload = this.bucket.openUploadStream(`call-${callId}`, { metadata: { callId, contentType } });
+  async saveFile(filename: string, metadata: Record<string, unknown>, audio: Readable, contentType: string, maxBytes: number): Promise<StoredRecording> {
+    const upload = this.bucket.openUploadStream(filename, { metadata: { ...metadata, contentType } });
     let size = 0;
     let head: Buffer | null = Buffer.alloc(0);
     const notAudio = () => new RecordingRefused(`not audio: its first bytes are not those of ${contentType}`);
@@ -79,6 +85,11 @@ export class RecordingStore {
   /** The bytes `start`..`end` (included) of a recording. */
   read(fileId: ObjectId, range?: { start: number; end: number }): Readable {
     return this.bucket.openDownloadStream(fileId, range ? { start: range.start, end: range.end + 1 } : {});
+  }
+
+  /** A stored file's length and metadata, or null when there is none. */
+  async fileOf(fileId: ObjectId): Promise<{ length: number; metadata?: Record<string, unknown> } | null> {
+    return (await this.bucket.find({ _id: fileId }, { limit: 1 }).toArray())[0] ?? null;
   }
 
   async delete(fileId: ObjectId): Promise<void> {

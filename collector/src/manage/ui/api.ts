@@ -35,6 +35,15 @@ export async function api<T = any>(method: string, path: string, body?: unknown)
 
 export const get = <T = any>(path: string) => api<T>('GET', path);
 
+/** A file sent as it is (its own Content-Type), the session's CSRF token with it. */
+export function upload<T = any>(path: string, file: File): Promise<T> {
+  return fetch(`/manage/api${path}`, { method: 'POST', credentials: 'same-origin', headers: { 'x-csrf-token': csrfToken, 'content-type': file.type || 'application/octet-stream' }, body: file }).then(async (res) => {
+    const json = await res.json().catch(() => null);
+    if (!res.ok) throw new ApiError(res.status, json?.error ?? `HTTP ${res.status}`);
+    return json as T;
+  });
+}
+
 /** A path with a query string, leaving out empty values. */
 export function withQuery(path: string, query: Record<string, string | number | undefined>): string {
   const search = new URLSearchParams(Object.entries(query).flatMap(([k, v]) => (v === undefined || v === '' ? [] : [[k, String(v)]])));

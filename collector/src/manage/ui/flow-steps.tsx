@@ -1,5 +1,9 @@
 // One step of a call flow as a card: its kind, its settings, and its branches, each a choice of the
 // flow's steps or a new one. `change` gives the step changed; `branch` makes a new step and answers its name.
+// A text field keeps each keystroke (onInput): a change waiting for the field to lose focus would be
+// undone by any render before (an upload ending); the week's hours and the holidays, read from
+// their text, take it when the field is left.
+import { useState } from 'preact/hooks';
 import { KIND_NAMES, WEEK, type Step, type StepKind } from './flow-templates.ts';
 
 const KEYS = ['1', '2', '3', '4', '5', '6', '7', '8', '9', '0', '*', '#'];
@@ -12,10 +16,56 @@ interface Props {
   names: string[];
   members: { username: string; hasPhone: boolean; available: boolean }[];
   isStart: boolean;
-  change: (step: Step) => void;
+  /** Changes the step as it is by then (an upload ends after other edits). */
+  change: (update: (step: Step) => Step) => void;
   changeKind: (kind: StepKind) => void;
   remove: () => void;
   branch: () => string;
+  /** Uploads a recorded prompt; answers its id. */
+  upload: (file: File) => Promise<string>;
+}
+
+/** What the caller hears: a text read in the domain's language, or a recorded file uploaded here. */
+function PromptField({ label, prompt, set, upload, optional = false }: { label: string; prompt: { text?: string; audio?: string } | undefined; set: (prompt: { text?: string; audio?: string } | undefined) => void; upload: (file: File) => Promise<string>; optional?: boolean }) {
+  const [error, setError] = useState<string | null>(null);
+  return (
+    <div class="row prompt">
+      {prompt?.audio ? (
+        <label>
+          {label}
+          <span>
+            a recording <audio controls preload="none" src={`/telephony/flow-audio/${prompt.audio}`} />{' '}
+            <button type="button" class="link" onClick={() => set(optional ? undefined : { text: '' })}>
+              read a text instead
+            </button>
+          </span>
+        </label>
+      ) : (
+        <label>
+          {label}
+          <input value={prompt?.text ?? ''} onInput={(e) => {
+              const text = (e.target as HTMLInputElement).value;
+              set(text || !optional ? { text } : undefined);
+            }}
+          />
+        </label>
+      )}
+      <label>
+        Or a recording (WAV, MP3)
+        <input
+          type="file"
+          accept="audio/wav,audio/mpeg"
+          onChange={(e) => {
+            const file = (e.target as HTMLInputElement).files?.[0];
+            if (!file) return;
+            setError(null);
+            upload(file).then((audio) => set({ audio }), (err: Error) => setError(err.message));
+          }}
+        />
+        {error && <span class="warn-text">{error}</span>}
+      </label>
+    </div>
+  );
 }
 
 /** `09:00-12:00, 14:00-18:00` and back. */
@@ -42,8 +92,8 @@ const holidaysOf = (text: string) =>
       return { from, ...(to ? { to } : {}), ...(name.length ? { name: name.join(' ') } : {}) };
     });
 
-export function StepCard({ name, step, names, members, isStart, change, changeKind, remove, branch }: Props) {
-  const set = (fields: Record<string, unknown>) => change({ ...step, ...fields });
+export function StepCard({ name, step, names, members, isStart, change, changeKind, remove, branch, upload }: Props) {
+  const set = (fields: Record<string, unknown>) => change((current) => ({ ...current, ...fields }));
   /** A choice of the step a branch leads to; "+ a new step" makes one. */
   const Next = ({ label, value, onPick, optional = false }: { label: string; value: string | undefined; onPick: (name: string | undefined) => void; optional?: boolean }) => (
     <label>
@@ -61,7 +111,6 @@ export function StepCard({ name, step, names, members, isStart, change, changeKi
       </select>
     </label>
   );
-  const promptText = (p: { text?: string } | undefined) => p?.text ?? '';
   return (
     <div class="card flow-step" data-testid="flow-step" data-step={name}>
       <div class="rule-head">
@@ -100,10 +149,7 @@ export function StepCard({ name, step, names, members, isStart, change, changeKi
       )}
       {step.kind === 'menu' && (
         <>
-          <label>
-            What the caller hears
-            <input value={promptText(step.prompt)} onChange={(e) => set({ prompt: { text: (e.target as HTMLInputElement).value } })} />
-          </label>
+          <PromptField label="What the caller hears" prompt={step.prompt} set={(prompt) => set({ prompt })} upload={upload} />
           {step.options.map((o: any, i: number) => (
             <div class="row option" data-testid="menu-option">
               <label>
@@ -116,7 +162,7 @@ export function StepCard({ name, step, names, members, isStart, change, changeKi
               </label>
               <label>
                 Label
-                <input value={o.label} onChange={(e) => set({ options: step.options.map((x: any, j: number) => (j === i ? { ...x, label: (e.target as HTMLInputElement).value } : x)) })} />
+                <input value={o.label} onInput={(e) => set({ options: step.options.map((x: any, j: number) => (j === i ? { ...x, label: (e.target as HTMLInputElement).value } : x)) })} />
               </label>
               <Next label="Goes to" value={o.next} onPick={(n) => set({ options: step.options.map((x: any, j: number) => (j === i ? { ...x, next: n } : x)) })} />
               <button type="button" class="link" onClick={() => set({ options: step.options.filter((_: unknown, j: number) => j !== i) })}>
@@ -145,11 +191,11 @@ export function StepCard({ name, step, names, members, isStart, change, changeKi
             </label>
             <label>
               Seconds each
-              <input type="number" min={5} max={120} value={step.ringSeconds ?? 20} onChange={(e) => set({ ringSeconds: Number((e.target as HTMLInputElement).value) })} />
+              <input type="number" min={5} max={120} value={step.ringSeconds ?? 20} onInput={(e) => set({ ringSeconds: Number((e.target as HTMLInputElement).value) })} />
             </label>
             <label>
               Sticky (days)
-              <input type="number" min={1} max={365} value={step.stickyDays ?? ''} placeholder="off" onChange={(e) => set({ stickyDays: (e.target as HTMLInputElement).value ? Number((e.target as HTMLInputElement).value) : undefined })} />
+              <input type="number" min={1} max={365} value={step.stickyDays ?? ''} placeholder="off" onInput={(e) => set({ stickyDays: (e.target as HTMLInputElement).value ? Number((e.target as HTMLInputElement).value) : undefined })} />
             </label>
           </div>
           {step.targets.map((t: any, i: number) => {
@@ -169,13 +215,13 @@ export function StepCard({ name, step, names, members, isStart, change, changeKi
                 ) : (
                   <label>
                     Number
-                    <input value={t.number} onChange={(e) => set({ targets: step.targets.map((x: any, j: number) => (j === i ? { ...x, number: (e.target as HTMLInputElement).value } : x)) })} />
+                    <input value={t.number} onInput={(e) => set({ targets: step.targets.map((x: any, j: number) => (j === i ? { ...x, number: (e.target as HTMLInputElement).value } : x)) })} />
                   </label>
                 )}
                 {step.strategy === 'round-robin' && (
                   <label>
                     Weight
-                    <input type="number" min={1} max={100} value={t.weight ?? 1} onChange={(e) => set({ targets: step.targets.map((x: any, j: number) => (j === i ? { ...x, weight: Number((e.target as HTMLInputElement).value) } : x)) })} />
+                    <input type="number" min={1} max={100} value={t.weight ?? 1} onInput={(e) => set({ targets: step.targets.map((x: any, j: number) => (j === i ? { ...x, weight: Number((e.target as HTMLInputElement).value) } : x)) })} />
                   </label>
                 )}
                 <button type="button" class="link" onClick={() => set({ targets: step.targets.filter((_: unknown, j: number) => j !== i) })}>
@@ -217,7 +263,7 @@ export function StepCard({ name, step, names, members, isStart, change, changeKi
                 </label>
                 <label>
                   Value
-                  <input value={String(value)} onChange={(e) => when(field, (e.target as HTMLInputElement).value)} />
+                  <input value={String(value)} onInput={(e) => when(field, (e.target as HTMLInputElement).value)} />
                 </label>
                 <Next label="Goes to" value={b.next} onPick={(n) => set({ branches: step.branches.map((x: any, j: number) => (j === i ? { ...x, next: n } : x)) })} />
               </div>
@@ -233,32 +279,22 @@ export function StepCard({ name, step, names, members, isStart, change, changeKi
       )}
       {step.kind === 'voicemail' && (
         <div class="row">
-          <label>
-            Greeting (empty: “Please leave a message after the tone” in the domain's language)
-            <input value={promptText(step.greeting)} onChange={(e) => {
-                const text = (e.target as HTMLInputElement).value;
-                set({ greeting: text ? { text } : undefined });
-              }}
-            />
-          </label>
+          <PromptField label="Greeting (empty: “Please leave a message after the tone” in the domain's language)" prompt={step.greeting} set={(greeting) => set({ greeting })} upload={upload} optional />
           <label>
             Longest message (s)
-            <input type="number" min={5} max={300} value={step.maxSeconds ?? 120} onChange={(e) => set({ maxSeconds: Number((e.target as HTMLInputElement).value) })} />
+            <input type="number" min={5} max={300} value={step.maxSeconds ?? 120} onInput={(e) => set({ maxSeconds: Number((e.target as HTMLInputElement).value) })} />
           </label>
         </div>
       )}
       {step.kind === 'forward' && (
         <label>
           Number (empty: the number's destination, with the no-answer redirect, whisper and recording as today)
-          <input value={step.number ?? ''} onChange={(e) => set({ number: (e.target as HTMLInputElement).value || undefined })} />
+          <input value={step.number ?? ''} onInput={(e) => set({ number: (e.target as HTMLInputElement).value || undefined })} />
         </label>
       )}
       {step.kind === 'say' && (
         <div class="row">
-          <label>
-            Said
-            <input value={promptText(step.prompt)} onChange={(e) => set({ prompt: { text: (e.target as HTMLInputElement).value } })} />
-          </label>
+          <PromptField label="Said" prompt={step.prompt} set={(prompt) => set({ prompt })} upload={upload} />
           <Next label="Then" value={step.next} onPick={(n) => set({ next: n })} optional />
         </div>
       )}

@@ -3,7 +3,7 @@
 // and tested: a time, a caller and the keys pressed give the path and what each phone would hear,
 // nothing dialled.
 import { useState } from 'preact/hooks';
-import { api, get } from './api.ts';
+import { api, get, upload } from './api.ts';
 import { StepCard } from './flow-steps.tsx';
 import { newStep, stepsInOrder, templates, type Flow, type Step, type StepKind } from './flow-templates.ts';
 import { useLoad } from './hooks.ts';
@@ -116,18 +116,21 @@ export function FlowsScreen({ route }: { route: Route }) {
 function FlowEditor({ flow: initial, members, pools, path, close, save }: { flow: Flow; members: Member[]; pools: number[]; path: string; close: () => void; save: (flow: Flow) => void }) {
   const [flow, setFlow] = useState<Flow>(initial);
   const ringable = members.filter((m) => m.hasPhone).map((m) => m.username);
-  const setStep = (name: string, step: Step | null) => {
-    const steps = { ...flow.steps };
-    if (step) steps[name] = step;
-    else delete steps[name];
-    setFlow({ ...flow, steps });
-  };
+  /** Every change from the flow as it is by then: an upload or a new step lands on the latest edits. */
+  const setStep = (name: string, update: (step: Step) => Step | null) =>
+    setFlow((f) => {
+      const steps = { ...f.steps };
+      const step = steps[name] ? update(steps[name]!) : null;
+      if (step) steps[name] = step;
+      else delete steps[name];
+      return { ...f, steps };
+    });
   /** A new voicemail step, named step2, step3…, for a branch to lead to. */
   const branch = () => {
     let n = Object.keys(flow.steps).length + 1;
     while (flow.steps[`step${n}`]) n++;
     const name = `step${n}`;
-    flow.steps[name] = newStep('voicemail', flow.start, ringable);
+    setFlow((f) => ({ ...f, steps: { ...f.steps, [name]: newStep('voicemail', f.start, ringable) } }));
     return name;
   };
   return (
@@ -136,7 +139,7 @@ function FlowEditor({ flow: initial, members, pools, path, close, save }: { flow
         <div class="row">
           <label>
             Name
-            <input value={flow.name} onChange={(e) => setFlow({ ...flow, name: (e.target as HTMLInputElement).value })} />
+            <input value={flow.name} onInput={(e) => setFlow({ ...flow, name: (e.target as HTMLInputElement).value })} />
           </label>
         </div>
         <h2>Answers calls to</h2>
@@ -169,10 +172,11 @@ function FlowEditor({ flow: initial, members, pools, path, close, save }: { flow
             names={Object.keys(flow.steps)}
             members={members}
             isStart={name === flow.start}
-            change={(step) => setStep(name, step)}
-            changeKind={(kind: StepKind) => setStep(name, newStep(kind, Object.keys(flow.steps).find((n) => n !== name) ?? name, ringable))}
-            remove={() => setStep(name, null)}
+            change={(update) => setStep(name, update)}
+            changeKind={(kind: StepKind) => setStep(name, () => newStep(kind, Object.keys(flow.steps).find((n) => n !== name) ?? name, ringable))}
+            remove={() => setStep(name, () => null)}
             branch={branch}
+            upload={async (file) => (await upload<{ id: string }>(`${path}/flow-audio`, file)).id}
           />
         </div>
       ))}
