@@ -175,6 +175,12 @@ export async function exampleTour(baseUrl: string, webhookUrl: string, googleKey
       voicemail: { kind: 'voicemail', maxSeconds: 120 },
     },
   };
+  // The voicemail's greeting, recorded: uploaded, named by the flow, fetched as Twilio's <Play> would.
+  const login = await fetch(`${baseUrl}/manage/api/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(TOUR_USER) });
+  const { csrfToken } = (await login.json()) as { csrfToken: string };
+  const greeting = await keep('post /manage/api/domains/{domain}/flow-audio', await fetch(`${baseUrl}/manage/api/domains/shop.test/flow-audio`, { method: 'POST', headers: { cookie: login.headers.get('set-cookie')!.split(';')[0]!, 'x-csrf-token': csrfToken, 'content-type': 'audio/wav' }, body: new Uint8Array(toneWav(1)) }));
+  if ((await fetch(`${baseUrl}/telephony/flow-audio/${greeting.id}`)).status !== 200) throw new Error('the greeting is not served');
+  flowBody.steps.voicemail = { ...flowBody.steps.voicemail, greeting: { audio: greeting.id } } as typeof flowBody.steps.voicemail;
   const { id: flowId } = await manage('post /manage/api/domains/{domain}/flows', 'POST', '/domains/shop.test/flows', flowBody);
   await manage('put /manage/api/domains/{domain}/flows/{flowId}', 'PUT', `/domains/shop.test/flows/${flowId}`, { ...flowBody, steps: { ...flowBody.steps, sales: { ...flowBody.steps.sales, stickyDays: 30 } } });
   await manage('get /manage/api/domains/{domain}/flows', 'GET', '/domains/shop.test/flows');
