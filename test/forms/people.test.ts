@@ -142,6 +142,8 @@ describe('people', () => {
     const today = new Date().toISOString().slice(0, 10);
     const data = (type: string) => fetch(`${s.collector.baseUrl}/data-api?${new URLSearchParams({ api_key: DATA_KEY, type, start_date: today, end_date: today, page: '1', limit: '50' })}`).then((r) => r.json());
     const [callsBefore, formsBefore] = [(await data('calls')).total_results, (await data('forms')).total_results];
+    // A sticky ring group of a call flow remembers who last answered them (issue 65).
+    await s.t.c.stickyAnswers.insertOne({ _id: 'shop.test|0612345678', member: OWNER.username, at: new Date() });
     const erased = await owner.call('DELETE', `/domains/shop.test/people/${personId}`);
     expect(erased).toMatchObject({ status: 200, body: { calls: 1, forms: 2, visits: 2, recordings: 0 } });
     // The contacts stay, anonymous: the counts are the same, no number, no field, no person.
@@ -152,6 +154,7 @@ describe('people', () => {
     expect(forms.total_results).toBe(formsBefore);
     expect(JSON.stringify(forms.results)).not.toMatch(/Ada|612345678/);
     expect(await s.t.c.personKeys.countDocuments({ personId })).toBe(0);
+    expect(await s.t.c.stickyAnswers.countDocuments({ _id: 'shop.test|0612345678' })).toBe(0);
     // Their visits, the one without a visitor id too, and their pages keep no address or browser.
     expect(await s.t.c.views.find({ visitId: { $in: [visitId, plain] } }, { projection: { _id: 0, ip: 1, userAgent: 1 } }).toArray()).toEqual([{ ip: '', userAgent: null }, { ip: '', userAgent: null }]);
     expect(await s.t.c.visits.find({ _id: { $in: [visitId, plain] } }, { projection: { _id: 0, ip: 1, userAgent: 1, uniqueVisitorId: 1 } }).toArray()).toEqual([

@@ -1,6 +1,7 @@
 // Call flows (ours, issue 65): the shapes and indexes of their documents (house/all-collections.ts
 // gathers every family's). A flow's steps are as steps.ts reads them; which flow a number uses is
-// said by the number's pool or offline number, and the domain's default.
+// its `assignedTo`. Who last answered a caller is the telephony family's (sticky_answers: a caller's
+// number, erased with them).
 import type { Collection, Db } from 'mongodb';
 import { collectionsNamed } from '../db/collections.ts';
 import type { IndexPlan } from '../db/index-plan.ts';
@@ -21,21 +22,13 @@ export interface RingTurnDoc {
   turns: number;
 }
 
-/** Who last answered a caller through a sticky ring group: `_id` = `<domainId>|<caller>`. */
-export interface StickyAnswerDoc {
-  _id: string;
-  member: string;
-  at: Date;
-}
-
 export interface FlowCollections {
   callFlows: Collection<CallFlowDoc>;
   ringTurns: Collection<RingTurnDoc>;
-  stickyAnswers: Collection<StickyAnswerDoc>;
 }
 
 export function flowCollections(db: Db): FlowCollections {
-  return collectionsNamed<FlowCollections>(db, { callFlows: 'call_flows', ringTurns: 'ring_turns', stickyAnswers: 'sticky_answers' });
+  return collectionsNamed<FlowCollections>(db, { callFlows: 'call_flows', ringTurns: 'ring_turns' });
 }
 
 export const flowIndexes: IndexPlan = {

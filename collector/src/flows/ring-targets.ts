@@ -4,6 +4,7 @@
 // and a sticky caller's last answerer first. A call rung in turn comes back for its next leg with
 // the order it was given (the targets' indexes), resolved again by `legsInOrder` without a new turn.
 import type { TeamCollections } from '../team/documents.ts';
+import type { TelephonyCollections } from '../telephony/documents.ts';
 import { maySee } from '../team/roles.ts';
 import type { FlowCollections } from './documents.ts';
 import type { FlowAction } from './engine.ts';
@@ -53,7 +54,10 @@ async function candidatesOf(c: TeamCollections, targets: Targets, call: Pick<Rin
 }
 
 /** `peek`: the turn the next call would take, not taken (the simulator, /telephony/route's answer). */
-export async function planRing(c: FlowCollections & TeamCollections, ring: RingAction, call: RingCall, { peek = false } = {}): Promise<RingPlan> {
+/** What a ring group's plan reads: the flows' turns, the members, who last answered a caller. */
+export type RingCollections = FlowCollections & TeamCollections & Pick<TelephonyCollections, 'stickyAnswers'>;
+
+export async function planRing(c: RingCollections, ring: RingAction, call: RingCall, { peek = false } = {}): Promise<RingPlan> {
   const { candidates, skipped } = await candidatesOf(c, ring.targets, call);
   const turns = new RingTurns(c);
   const turning = ring.strategy === 'round-robin' && candidates.some((t) => t.reachable);

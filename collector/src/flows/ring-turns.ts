@@ -2,12 +2,13 @@
 // so that calls arriving at once each get their own turn (no two the same while others wait), and
 // who last answered a caller, for sticky groups.
 import { isDuplicateKey } from '../db/writes.ts';
+import type { TelephonyCollections } from '../telephony/documents.ts';
 import type { FlowCollections } from './documents.ts';
 
 const DAY_MS = 86_400_000;
 
 export class RingTurns {
-  constructor(private readonly c: FlowCollections) {}
+  constructor(private readonly c: FlowCollections & Pick<TelephonyCollections, 'stickyAnswers'>) {}
 
   /** The call's turn in the group (0 for its first call). The counter is made first, by an upsert
    * that changes nothing once it exists, then incremented without upsert: an upserting

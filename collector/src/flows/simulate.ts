@@ -10,7 +10,7 @@ import type { TeamCollections } from '../team/documents.ts';
 import { whisperOf } from '../telephony/whisper.ts';
 import type { CallFlowDoc, FlowCollections } from './documents.ts';
 import { continueFlow, startFlow, type FlowAction, type FlowCall, type FlowPathEntry, type FlowTurn } from './engine.ts';
-import { planRing } from './ring-targets.ts';
+import { planRing, type RingCollections } from './ring-targets.ts';
 import { MENU_KEYS } from './steps.ts';
 
 export const simulateBody = z
@@ -39,7 +39,7 @@ export interface Simulation {
 /** Turns of one simulated call at most: 20 keys and a ring group each, with room. */
 const MAX_TURNS = 60;
 
-export async function simulateFlow(c: FlowCollections & TeamCollections, flow: CallFlowDoc, domain: DomainDoc, body: SimulateBody): Promise<Simulation> {
+export async function simulateFlow(c: RingCollections, flow: CallFlowDoc, domain: DomainDoc, body: SimulateBody): Promise<Simulation> {
   const caller = body.caller ? canonicalIn(body.caller, countryOf(domain)) : null;
   if (body.caller && !caller) throw new SimulationRefused(`caller: "${body.caller}" is not a phone number`);
   return (await simulateCall(c, flow, domain, { ...body, caller })).simulation;
@@ -47,13 +47,13 @@ export async function simulateFlow(c: FlowCollections & TeamCollections, flow: C
 
 /** The first phone a caller who presses nothing reaches now (canonical), or null (a voicemail, a
  * hang-up): what /telephony/route answers as the destination of a number with a flow. */
-export async function firstReached(c: FlowCollections & TeamCollections, flow: CallFlowDoc, domain: DomainDoc, caller: string | null, fallback: string | null): Promise<string | null> {
+export async function firstReached(c: RingCollections, flow: CallFlowDoc, domain: DomainDoc, caller: string | null, fallback: string | null): Promise<string | null> {
   const { reached } = await simulateCall(c, flow, domain, { keys: [], caller });
   return reached === undefined ? null : (reached ?? fallback);
 }
 
 /** `caller` canonical. `reached`: the first leg rung or the number forwarded to (null: the destination), undefined: none. */
-async function simulateCall(c: FlowCollections & TeamCollections, flow: CallFlowDoc, domain: DomainDoc, body: Omit<SimulateBody, 'caller'> & { caller: string | null }): Promise<{ simulation: Simulation; reached: string | null | undefined }> {
+async function simulateCall(c: RingCollections, flow: CallFlowDoc, domain: DomainDoc, body: Omit<SimulateBody, 'caller'> & { caller: string | null }): Promise<{ simulation: Simulation; reached: string | null | undefined }> {
   const at = body.at ? new Date(body.at) : new Date();
   const country = countryOf(domain);
   const caller = body.caller;

@@ -16,6 +16,7 @@ import { ManageFailure } from '../http/manage-envelope.ts';
 import { valid } from '../http/manage-validate.ts';
 import { auditing, memberOf, type Can } from '../team/access.ts';
 import type { TeamCollections, UserDoc } from '../team/documents.ts';
+import type { TelephonyCollections } from '../telephony/documents.ts';
 import { maySee, RULES } from '../team/roles.ts';
 import { domainOf } from './settings-routes.ts';
 
@@ -38,7 +39,7 @@ export function flowView(flow: CallFlowDoc, domain: DomainDoc) {
 /** A member as a ring group's editor sees them: may they be rung now. */
 const ringableView = (u: UserDoc) => ({ username: u._id, role: u.role, hasPhone: Boolean(u.phone), available: u.available !== false });
 
-export function flowRoutes(router: Router, c: FlowCollections & TeamCollections & DomainCollections, can: Can, prompts: PromptAudio | null): void {
+export function flowRoutes(router: Router, c: FlowCollections & TeamCollections & DomainCollections & TelephonyCollections, can: Can, prompts: PromptAudio | null): void {
   const flows = new FlowStore(c, prompts);
   const refusing = async <T>(work: () => Promise<T>): Promise<T> => {
     try {

@@ -74,6 +74,7 @@ export async function erasePerson(c: PeopleCollections & DomainCollections & Tra
   if (phones.length) {
     erased.texts = (await c.sms.updateMany({ domainId, caller: { $in: phones } }, { $set: { caller: null, message: '' } })).modifiedCount;
     await c.callers.deleteMany({ _id: { $in: phones.map((p) => `${domainId}|${p}`) } });
+    await c.stickyAnswers.deleteMany({ _id: { $in: phones.map((p) => `${domainId}|${p}`) } }); // who last answered them (call flows)
   }
   // Their visits (by their visitor ids, and those their contacts came from) and those visits' pages
   // keep no address or browser; their visitor id goes from the visits it is on.

@@ -234,6 +234,14 @@ export interface CallerDoc {
   at: Date;
 }
 
+/** Who last answered a caller through a call flow's sticky ring group (flows/ring-turns.ts):
+ * `_id` = `<domainId>|<caller>`; erased with the caller's person. */
+export interface StickyAnswerDoc {
+  _id: string;
+  member: string;
+  at: Date;
+}
+
 /** The indexes of these collections: every query of a request's path goes through one. */
 export const telephonyIndexes: IndexPlan = {
   calls: [
@@ -260,8 +268,9 @@ export interface TelephonyCollections {
   sms: Collection<SmsDoc>;
   blockedCallers: Collection<BlockedCallerDoc>;
   callers: Collection<CallerDoc>;
+  stickyAnswers: Collection<StickyAnswerDoc>;
 }
 
 export function telephonyCollections(db: Db): TelephonyCollections {
-  return collectionsNamed<TelephonyCollections>(db, { calls: 'calls', sms: 'sms', blockedCallers: 'blocked_callers', callers: 'callers' });
+  return collectionsNamed<TelephonyCollections>(db, { calls: 'calls', sms: 'sms', blockedCallers: 'blocked_callers', callers: 'callers', stickyAnswers: 'sticky_answers' });
 }
