@@ -4,6 +4,8 @@
 // the caller or the phones: a menu (gather), a ring group (ring), a voicemail (record), a forward
 // or a hang-up. The adapters (Twilio's TwiML, the PBX API) turn the actions into their own words,
 // and come back with the step and its input.
+import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
+import { e164Of } from '../domains/phone-numbers.ts';
 import type { CallFlowStep } from '../telephony/documents.ts';
 import { scheduleAt } from './schedule.ts';
 import { MAX_DEPTH, type FlowBody, type FlowStep } from './steps.ts';
@@ -51,6 +53,12 @@ export type FlowPathEntry = CallFlowStep;
 export interface FlowTurn {
   actions: FlowAction[];
   path: FlowPathEntry[];
+}
+
+/** A caller's country and national number, as a route step reads them (null: anonymous). */
+export function callerOf(caller: string | null): Pick<FlowCall, 'callerCountry' | 'callerNational'> {
+  const parsed = caller ? parsePhoneNumberFromString(e164Of(caller)) : undefined;
+  return { callerCountry: parsed?.country ?? null, callerNational: parsed ? String(parsed.nationalNumber) : null };
 }
 
 export class FlowBroken extends Error {}

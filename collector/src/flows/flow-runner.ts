@@ -3,14 +3,13 @@
 // `answeredBy`, `voicemail`). The adapters (Twilio's TwiML, the PBX API) say the actions in their
 // words. Whatever fails here, the adapter sends the call to the domain's destination: `failed`
 // keeps why on the call, for its page and the warning "call flow failing".
-import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import type { DomainCollections, DomainDoc, TrackingNumberDoc } from '../domains/documents.ts';
-import { countryOf, e164Of } from '../domains/phone-numbers.ts';
+import { countryOf } from '../domains/phone-numbers.ts';
 import type { Logger } from '../logger.ts';
 import type { TeamCollections } from '../team/documents.ts';
 import type { CallAnswerer, CallDoc, CallFlowStep, TelephonyCollections } from '../telephony/documents.ts';
 import type { CallFlowDoc, FlowCollections } from './documents.ts';
-import { continueFlow, startFlow, type FlowAction, type FlowCall, type FlowInput, type FlowPosition, type FlowTurn } from './engine.ts';
+import { callerOf, continueFlow, startFlow, type FlowAction, type FlowCall, type FlowInput, type FlowPosition, type FlowTurn } from './engine.ts';
 import { legsInOrder, planRing, type RingLeg } from './ring-targets.ts';
 import { RingTurns } from './ring-turns.ts';
 import { firstReached } from './simulate.ts';
@@ -46,13 +45,11 @@ export const decidesBlocked = (flow: FlowBody) => Object.values(flow.steps).some
 
 /** What the flow knows of a call at `at`. */
 export function flowCallOf(call: Pick<CallDoc, 'caller' | 'firstCall' | 'source' | 'lastTouch' | 'forcedStatus'>, domain: DomainDoc, at: Date): FlowCall {
-  const parsed = call.caller ? parsePhoneNumberFromString(e164Of(call.caller)) : undefined;
   return {
     at,
     timeZone: domain.timeZone,
     country: countryOf(domain),
-    callerCountry: parsed?.country ?? null,
-    callerNational: parsed ? String(parsed.nationalNumber) : null,
+    ...callerOf(call.caller),
     firstTime: call.firstCall ?? null,
     blocked: call.forcedStatus === 'CALLER_PHONE_BLACKLISTED',
     sourceClass: call.source?.split(':')[0] ?? null,

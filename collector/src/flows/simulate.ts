@@ -2,14 +2,12 @@
 // the keys given, with the engine the calls use; nobody is dialled and nothing is stored (a
 // round-robin group's turn is read, not taken). It answers the path, what the caller hears, each
 // ring group's legs with what whoever answers would hear (the whisper), and how the call ends.
-import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import { z } from 'zod';
 import type { DomainDoc } from '../domains/documents.ts';
-import { canonicalIn, countryOf, e164Of, nationalOf } from '../domains/phone-numbers.ts';
-import type { TeamCollections } from '../team/documents.ts';
+import { canonicalIn, countryOf, nationalOf } from '../domains/phone-numbers.ts';
 import { whisperOf } from '../telephony/whisper.ts';
-import type { CallFlowDoc, FlowCollections } from './documents.ts';
-import { continueFlow, startFlow, type FlowAction, type FlowCall, type FlowPathEntry, type FlowTurn } from './engine.ts';
+import type { CallFlowDoc } from './documents.ts';
+import { callerOf, continueFlow, startFlow, type FlowAction, type FlowCall, type FlowPathEntry, type FlowTurn } from './engine.ts';
 import { planRing, type RingCollections } from './ring-targets.ts';
 import { MENU_KEYS } from './steps.ts';
 
@@ -58,13 +56,11 @@ async function simulateCall(c: RingCollections, flow: CallFlowDoc, domain: Domai
   const country = countryOf(domain);
   const caller = body.caller;
   let reached: string | null | undefined;
-  const parsed = caller ? parsePhoneNumberFromString(e164Of(caller)) : undefined;
   const call: FlowCall = {
     at,
     timeZone: domain.timeZone,
     country,
-    callerCountry: parsed?.country ?? null,
-    callerNational: parsed ? String(parsed.nationalNumber) : null,
+    ...callerOf(caller),
     firstTime: caller ? (body.firstTime ?? true) : null,
     blocked: false,
     sourceClass: body.source?.split(':')[0] ?? null,
