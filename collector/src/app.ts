@@ -1,5 +1,7 @@
 // Builds the Koa app from a database handle. No listen: main.ts and the tests do that.
 import { FlowRunner } from './flows/flow-runner.ts';
+import { Analyzer } from './analysis/analyzer.ts';
+import { ModelClient, type AnalyzeSettings } from './analysis/model-client.ts';
 import { pbxFlows } from './flows/pbx-flow.ts';
 import { twilioFlows } from './flows/twilio-flow.ts';
 import { PromptAudio } from './flows/prompt-audio.ts';
@@ -131,6 +133,8 @@ export interface AppOptions {
   alertTimings?: { everyMs?: number; gatherMs?: number; /** How often warnings are looked for (a minute). */ warningsEveryMs?: number };
   /** The speech-to-text engine (TRANSCRIBE_URL, or the bundled one main.ts started); absent: no transcripts. */
   transcribe?: EngineSettings;
+  /** The owner's language model (ANALYZE_*); absent: no call is analysed (issue 66). */
+  analyze?: AnalyzeSettings & { concurrency?: number; maxChars?: number };
 }
 
 export interface CollectorApp {
@@ -158,7 +162,7 @@ export function createApp(options: AppOptions): CollectorApp {
   const tracking = new TrackingService(c, ids, (domain, view) => push.viewAdded(domain, view), new TrafficDays(c, traffic));
   const ga4Endpoint = options.ga4Endpoint ?? DEFAULT_GA4_ENDPOINT;
   const publicUrl = (options.publicUrl ?? options.listenUrl ?? DEFAULT_PUBLIC_URL).replace(/\/$/, '');
-  const { writes: callWrites, transcripts, forms: formWrites } = wireWrites(c, { ga4Endpoint, alerts: Boolean(options.mail), publicUrl, transcribe: Boolean(options.transcribe) });
+  const { writes: callWrites, transcripts, forms: formWrites } = wireWrites(c, { ga4Endpoint, alerts: Boolean(options.mail), publicUrl, transcribe: Boolean(options.transcribe), analyze: Boolean(options.analyze) });
   const people = new People(c, ids, callWrites);
   const telephony = new TelephonyService(c, ids, new CallRouter(c, new NumberPool(c)), (callId) => liveCalls.end(callId), callWrites, people);
   const prompts = new PromptAudio(db);
@@ -167,7 +171,7 @@ export function createApp(options: AppOptions): CollectorApp {
   const commerce = new CommerceService(c, ids, push, outbox, ga4Endpoint);
   const { run = true, ...delivery } = options.delivery ?? {};
   const metrics = new Metrics(c, db);
-  const deliveryOptions = { ...DEFAULT_DELIVERY, ...delivery };
+  const deliveryOptions = { ...DEFAULT_DELIVERY, ...(options.analyze?.concurrency ? { analyzeConcurrency: options.analyze.concurrency } : {}), ...delivery };
   const mailer = options.mail ? new Mailer(options.mail) : undefined;
   const recordingStore = new RecordingStore(db);
   const recordingStates = new RecordingStates(callWrites);
@@ -186,6 +190,7 @@ export function createApp(options: AppOptions): CollectorApp {
     metrics.transcripts.inc({ result });
     metrics.transcribedSeconds.inc(seconds);
   });
+  const analyzer = new Analyzer(c, options.analyze ? new ModelClient(options.analyze) : null, callWrites, options.analyze?.maxChars, (result) => metrics.analyses.inc({ result }));
   const ruleRuns = new RuleRuns(c, callWrites, formWrites, outbox);
   const adsSender = new AdsSender(c, adsConnections, adsClients, outbox, leadMarks({ calls: () => callWrites, forms: () => formWrites }), (platform, result) => metrics.adsConversions.inc({ platform, result }), options.adsStatusAfterMs);
   const worker = new DeliveryWorker(
@@ -197,9 +202,10 @@ export function createApp(options: AppOptions): CollectorApp {
       metrics.deliveries.inc({ kind: message.kind, outcome });
       if (message.kind === 'mail') metrics.mailSent.inc({ kind: message.label, result: outcome });
       if (message.kind === 'recording' && message.label !== CARRIER_DELETE && outcome === 'abandoned') void recordings.failed((JSON.parse(message.body) as RecordingJob).callId, error ?? 'given up').catch((err) => log.error({ err }, 'marking a recording as failed did not work'));
+      if (message.kind === 'analysis' && outcome === 'abandoned') void analyzer.failed((JSON.parse(message.body) as { callId: number }).callId, error ?? 'given up').catch((err) => log.error({ err }, 'marking an analysis as failed did not work'));
       if (message.kind === 'transcript' && message.label !== RESPOT_JOB && outcome === 'abandoned') void transcriber.failed((JSON.parse(message.body) as { callId: number }).callId, error ?? 'given up').catch((err) => log.error({ err }, 'marking a transcript as failed did not work'));
     },
-    { mailer, recordings, transcripts: transcriber, rules: ruleRuns, ads: adsSender, ruleAddress: ruleMailAddress(c) },
+    { mailer, recordings, transcripts: transcriber, analyses: analyzer, rules: ruleRuns, ads: adsSender, ruleAddress: ruleMailAddress(c) },
   );
   if (run) {
     worker.start();

@@ -95,6 +95,12 @@ const configSchema = z.object({
   TRANSCRIBE_MODEL: z.string().min(1).max(200).optional(),
   TRANSCRIBE_LOCAL_MODEL: z.string().min(1).optional(),
   TRANSCRIBE_CONCURRENCY: z.coerce.number({ error: 'must be a number of transcripts at once' }).int().min(1).max(16).default(1),
+  /** The owner's language model (issue 66): an OpenAI-compatible chat completions base URL, with its /v1. */
+  ANALYZE_URL: z.url({ protocol: /^https?$/, error: 'must be the http(s) base URL of an OpenAI-compatible chat completions service, with its /v1 (http://127.0.0.1:11434/v1)' }).optional(),
+  ANALYZE_API_KEY: z.string().min(1).optional(),
+  ANALYZE_MODEL: z.string().min(1).max(200).optional(),
+  ANALYZE_CONCURRENCY: z.coerce.number({ error: 'must be a number of analyses at once' }).int().min(1).max(16).default(1),
+  ANALYZE_MAX_CHARS: z.coerce.number({ error: 'must be a number of characters' }).int().min(1000).max(1_000_000).default(12_000),
 });
 
 export interface Config {
@@ -148,6 +154,8 @@ export interface Config {
   mail?: { smtpUrl: string; from: string };
   /** Speech-to-text (TRANSCRIBE_*); unset: no call is transcribed. */
   transcribe?: TranscribeConfig;
+  /** The owner's language model (ANALYZE_*); unset: no call is analysed. */
+  analyze?: { url: string; apiKey?: string; model: string; concurrency: number; maxChars: number };
 }
 
 export interface TranscribeConfig {
@@ -218,6 +226,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           },
         }
       : {}),
+    ...(c.ANALYZE_URL ? { analyze: { url: c.ANALYZE_URL, ...(c.ANALYZE_API_KEY ? { apiKey: c.ANALYZE_API_KEY } : {}), model: c.ANALYZE_MODEL ?? 'gpt-4o-mini', concurrency: c.ANALYZE_CONCURRENCY, maxChars: c.ANALYZE_MAX_CHARS } } : {}),
   };
 }
 

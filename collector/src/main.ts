@@ -42,6 +42,7 @@ if (config.workers > 1 && cluster.isPrimary) {
     ...(config.telephonyApiKey ? { telephonyApiKey: config.telephonyApiKey } : {}),
     delivery: { publicOnly: !config.allowPrivateWebhooks, transcribeConcurrency: config.transcribe?.concurrency ?? 1 },
     ...(engine ? { transcribe: engine.settings } : {}),
+    ...(config.analyze ? { analyze: config.analyze } : {}),
     ga4Endpoint: config.ga4Endpoint,
     signUp: config.signUp,
     ...(config.metricsKey ? { metricsKey: config.metricsKey } : {}),

@@ -1,7 +1,8 @@
 // The `call` push (ours, opt-in by the account's `webhookEvents`): the call as the data API shows it,
 // with its callId, sent when its outcome is known, again whenever it becomes a lead or stops
 // being one (a verdict, the rule at a later report), again when its recording is stored (the
-// record's `recording` then links to it), and again when its transcript is made (`transcript`).
+// record's `recording` then links to it), again when its transcript is made (`transcript`), and
+// again when the language model has read it (`analysis`).
 // Signed, ordered per call and retried like the call center's pushes (webhooks/opt-in-push.ts); a
 // client written to those sees none unless it asks.
 import { callRecord, hasStoredRecording, transcribedLabels } from './records.ts';
@@ -31,7 +32,8 @@ export class CallPush {
     if (after.status === null) return;
     const recordingStored = hasStoredRecording(after) && !(before && hasStoredRecording(before));
     const transcribed = transcribedLabels(after) !== null && !(before && transcribedLabels(before) !== null);
-    if (before && before.status !== null && (before.lead ?? null) === (after.lead ?? null) && !recordingStored && !transcribed) return;
+    const analysed = after.analysis?.status === 'ready' && before?.analysis?.status !== 'ready';
+    if (before && before.status !== null && (before.lead ?? null) === (after.lead ?? null) && !recordingStored && !transcribed && !analysed) return;
     const domain = await this.c.domains.findOne({ _id: after.domainId });
     const receiver = domain && (await this.pushes.receiverOf(domain.accountId, 'call'));
     if (!domain || !receiver) return;

@@ -101,6 +101,23 @@ export function callRecordBody(call: CallDoc): Omit<CallRecord, 'start_date' | '
     ...adsConversionsOf(call),
     // Ours (flows/): its way through its call flow, only for a call that went through one.
     ...flowFields(call),
+    // Ours (analysis/): what the language model read in it, once analysed.
+    ...analysisFields(call),
+  };
+}
+
+/** `analysis`, only for a call analysed (issue 66): its answers, the quotes kept on the call's page. */
+export function analysisFields({ analysis: a }: Pick<CallDoc, 'analysis'>): Pick<CallRecord, 'analysis'> {
+  if (a?.status !== 'ready') return {};
+  return {
+    analysis: {
+      summary: a.summary ?? '',
+      intent: a.intent ?? '',
+      outcomes: Object.fromEntries(Object.entries(a.outcomes ?? {}).map(([name, j]) => [name, j.answer])),
+      lead_score: a.leadScore ?? 0,
+      sentiment: a.sentiment ?? 'neutral',
+      answers: (a.answers ?? []).map((q) => ({ question: q.question, answer: q.answer })),
+    },
   };
 }
 

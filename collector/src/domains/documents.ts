@@ -8,6 +8,7 @@ import type { KeyPhrase, TranscriptionSettings } from './transcription-settings.
 import type { FormTrackingSettings } from './form-tracking.ts';
 import type { IndexPlan } from '../db/index-plan.ts';
 import type { LeadRule } from './lead-rule.ts';
+import type { AnalysisSettings } from '../analysis/settings.ts';
 
 export type PoolUsage = 'online' | 'offline';
 
@@ -73,6 +74,8 @@ export interface DomainDoc {
   /** Ours (transcription-settings.ts), absent in domains made before them: off, no key phrases. */
   transcription?: TranscriptionSettings;
   keyPhrases?: KeyPhrase[];
+  /** Ours (analysis/settings.ts), absent: off. */
+  analysis?: AnalysisSettings;
   /** Ours (form-tracking.ts), absent in domains made before it: off. */
   formTracking?: FormTrackingSettings;
   recordingRetentionDays?: number;

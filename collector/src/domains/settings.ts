@@ -9,6 +9,7 @@ import type { DomainDoc } from './documents.ts';
 import { DEFAULT_LEAD_RULE, leadRule } from './lead-rule.ts';
 import { DEFAULT_COUNTRY, isCountry, writtenNumberIn } from './phone-numbers.ts';
 import { keyPhrasesIn, TRANSCRIPTION_OFF, transcriptionSettings } from './transcription-settings.ts';
+import { analysisSettings } from '../analysis/settings.ts';
 import { DEFAULT_RECORDING_RETENTION_DAYS, recordingRetentionDays, recordingSettingsIn } from './recording-settings.ts';
 import { FORM_TRACKING_OFF, formTrackingSettings } from './form-tracking.ts';
 
@@ -160,6 +161,8 @@ export const domainSettingsIn = (country: string) => z.object({
   /** Ours (transcription-settings.ts): whether recorded calls are transcribed, in which language, and the phrases spotted. */
   transcription: transcriptionSettings.default(TRANSCRIPTION_OFF),
   keyPhrases: keyPhrasesIn.default([]),
+  /** Ours (analysis/settings.ts): whether transcribed calls are read by the language model; absent: off. */
+  analysis: analysisSettings.optional(),
 });
 /** The settings of a French domain, or as stored (numbers in the canonical form). */
 export const domainSettings = domainSettingsIn(DEFAULT_COUNTRY);

@@ -19,6 +19,7 @@ import { leadMarks } from '../ads/lead-marks.ts';
 import { Outbox } from '../webhooks/outbox.ts';
 import { RuleMails } from '../alerts/rule-mails.ts';
 import type { AllCollections } from './all-collections.ts';
+import { AnalysisQueue } from '../analysis/analysis-queue.ts';
 
 export interface CallWriteOptions {
   ga4Endpoint?: string;
@@ -28,6 +29,8 @@ export interface CallWriteOptions {
   publicUrl?: string;
   /** A speech-to-text engine is configured (TRANSCRIBE_URL): stored recordings are queued for transcripts. */
   transcribe?: boolean;
+  /** A language model is configured (ANALYZE_URL): transcribed calls are queued for their analysis. */
+  analyze?: boolean;
   /** The domains' rules at a call's moments (wireWrites), after the others. */
   rules?: CallReaction;
 }
@@ -45,7 +48,8 @@ export function wireCallWrites(c: AllCollections, options: CallWriteOptions = {}
 }
 
 export function wireCallWritesAndTranscripts(c: AllCollections, options: CallWriteOptions = {}): WiredCallWrites {
-  const { ga4Endpoint = DEFAULT_GA4_ENDPOINT, alerts = false, publicUrl, transcribe = false } = options;
+  const { ga4Endpoint = DEFAULT_GA4_ENDPOINT, alerts = false, publicUrl, transcribe = false, analyze = false } = options;
+  const analyses = new AnalysisQueue(c, analyze);
   const summaries = new CallSummaries(c);
   const pushes = new CallPush(c, publicUrl);
   const leadEvents = new LeadEvents(c, ga4Endpoint);
@@ -60,6 +64,7 @@ export function wireCallWritesAndTranscripts(c: AllCollections, options: CallWri
       (before, after) => leadEvents.changed(before, after),
       ...(callAlerts ? [(before: CallDoc | null, after: CallDoc) => callAlerts.changed(before, after)] : []),
       (before, after) => queue.changed(before, after),
+      (before, after) => analyses.changed(before, after),
       (before, after) => ads.callChanged(before, after),
       ...(options.rules ? [options.rules] : []),
     ],

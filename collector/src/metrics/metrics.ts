@@ -36,6 +36,7 @@ export class Metrics {
   readonly deliveries = new Counter({ name: 'ringtrail_deliveries_total', help: 'Webhook, analytics and mail delivery attempts, by kind and outcome', labelNames: ['kind', 'outcome'], registers: [this.registry] });
   readonly adsConversions = new Counter({ name: 'ringtrail_ads_conversions_total', help: 'Leads sent to the ad platforms, by platform (google, microsoft, meta) and result (sent, accepted, rejected, not-sent, retracted)', labelNames: ['platform', 'result'], registers: [this.registry] });
   readonly mailSent = new Counter({ name: 'ringtrail_mail_sent_total', help: 'Mail delivery attempts, by the kind of mail (missed-call, warning...) and result (delivered, retrying, abandoned)', labelNames: ['kind', 'result'], registers: [this.registry] });
+  readonly analyses = new Counter({ name: 'ringtrail_analyses_total', help: "Calls' analyses by the language model, by result (made, failed for good, retrying)", labelNames: ['result'], registers: [this.registry] });
   readonly transcripts = new Counter({ name: 'ringtrail_transcripts_total', help: 'Transcript attempts, by result (made, failed for good, retrying)', labelNames: ['result'], registers: [this.registry] });
   readonly transcribedSeconds = new Counter({ name: 'ringtrail_transcribed_audio_seconds_total', help: 'Seconds of recordings transcribed', registers: [this.registry] });
   readonly dbDuration = new Histogram({

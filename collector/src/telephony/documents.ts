@@ -69,6 +69,32 @@ export interface CallTranscript {
   error?: string;
 }
 
+/** Ours (analysis/, issue 66): what the owner's language model read in the call's transcript: each
+ * `yes` with its quote found in the transcript (and the turn), a `yes` it could not prove `unknown`
+ * with why; or why there is none (`failed`). */
+export interface CallAnalysis {
+  status: 'ready' | 'failed';
+  at: Date;
+  model?: string;
+  summary?: string;
+  intent?: string;
+  outcomes?: Record<string, AnalysisJudged>;
+  followUp?: string;
+  leadScore?: number;
+  leadScoreReasons?: string[];
+  sentiment?: 'positive' | 'neutral' | 'negative';
+  /** The domain's questions as they were asked, each answered. */
+  answers?: (AnalysisJudged & { question: string })[];
+  error?: string;
+}
+
+export interface AnalysisJudged {
+  answer: 'yes' | 'no' | 'unknown';
+  quote?: string;
+  turn?: number;
+  rejected?: string;
+}
+
 export interface CallDoc extends CallAttribution, Marks {
   _id: number;
   domainId: string;
@@ -132,6 +158,7 @@ export interface CallDoc extends CallAttribution, Marks {
   answeredBy?: CallAnswerer | null;
   voicemail?: boolean;
   flowFailure?: { at: Date; error: string };
+  analysis?: CallAnalysis;
 }
 
 /** One step of a call's way through its flow: "pressed 2 (Support)", "Ada did not answer (20 s)". */

@@ -36,7 +36,12 @@ export interface DeliveryOptions {
   giveUpAfterMs: number;
   /** Transcripts made at once (TRANSCRIBE_CONCURRENCY). */
   transcribeConcurrency: number;
+  /** Calls analysed at once (ANALYZE_CONCURRENCY). */
+  analyzeConcurrency?: number;
 }
+
+/** One analysis at a time by default: a local model serves one answer at a time. */
+const DEFAULT_ANALYZE_CONCURRENCY = 1;
 
 export const DEFAULT_DELIVERY: DeliveryOptions = {
   publicOnly: true,
@@ -96,7 +101,7 @@ export class DeliveryWorker {
     private readonly onAttempt: (message: OutboxDoc, outcome: DeliveryLogDoc['outcome'], error: string | null) => void = () => {},
     /** What sends the messages that are no HTTP POST: mails (SMTP_URL; absent, a mail is given up at
      * once: mail is not configured) and recordings to fetch. */
-    private readonly senders: { mailer?: MailSender; recordings?: RecordingSender; transcripts?: RecordingSender; rules?: RecordingSender; ads?: RecordingSender; ruleAddress?: (accountId: string, address: string) => Promise<boolean> } = {},
+    private readonly senders: { mailer?: MailSender; recordings?: RecordingSender; transcripts?: RecordingSender; analyses?: RecordingSender; rules?: RecordingSender; ads?: RecordingSender; ruleAddress?: (accountId: string, address: string) => Promise<boolean> } = {},
   ) {
     this.unsubscribe = outbox.onEnqueue(() => this.wake());
   }
@@ -191,7 +196,7 @@ export class DeliveryWorker {
 
   /** How many attempts of a kind may be under way at once. */
   private slotsOf(kind: OutboxDoc['kind']): number {
-    return kind === 'recording' ? RECORDING_SLOTS : kind === 'transcript' ? this.o.transcribeConcurrency : PARALLEL;
+    return kind === 'recording' ? RECORDING_SLOTS : kind === 'transcript' ? this.o.transcribeConcurrency : kind === 'analysis' ? (this.o.analyzeConcurrency ?? DEFAULT_ANALYZE_CONCURRENCY) : PARALLEL;
   }
 
   private async drained(): Promise<void> {
@@ -233,6 +238,7 @@ export class DeliveryWorker {
     if (m.kind === 'recording') return this.senders.recordings ? this.senders.recordings.fetch(m, signal) : { delivered: false, httpStatus: null, error: 'recordings are not fetched by this process', permanent: false };
     if (m.kind === 'ads') return this.senders.ads ? this.senders.ads.fetch(m, signal) : { delivered: false, httpStatus: null, error: 'ad platforms are not reached by this process', permanent: false };
     if (m.kind === 'rules') return this.senders.rules ? this.senders.rules.fetch(m, signal) : { delivered: false, httpStatus: null, error: 'rules are not run by this process', permanent: false };
+    if (m.kind === 'analysis') return this.senders.analyses ? this.senders.analyses.fetch(m, signal) : { delivered: false, httpStatus: null, error: 'no language model is configured in this process (ANALYZE_URL)', permanent: false };
     if (m.kind === 'transcript') return this.senders.transcripts ? this.senders.transcripts.fetch(m, signal) : { delivered: false, httpStatus: null, error: 'no speech-to-text engine is configured in this process (TRANSCRIBE_URL)', permanent: false };
     const headers: Record<string, string> = { 'content-type': m.contentType, 'user-agent': 'RingTrail-Webhooks/1' };
     if (m.signed) {
@@ -268,7 +274,7 @@ export class DeliveryWorker {
     await this.recordAttempt(m, attempt, now, result, error, outcome);
     this.onAttempt(m, outcome, error);
     if (outcome === 'retrying') {
-      await this.c.outbox.updateOne({ _id: m._id }, { $set: { attempts: attempt, firstAttemptAt, lastError: error!, nextAttemptAt: new Date(now.getTime() + retryDelay(attempt, this.o)), ...UNCLAIMED } });
+      await this.c.outbox.updateOne({ _id: m._id }, { $set: { attempts: attempt, firstAttemptAt, lastError: error!, nextAttemptAt: new Date(now.getTime() + Math.max(retryDelay(attempt, this.o), result.retryAfterMs ?? 0)), ...UNCLAIMED } });
     } else {
       await this.c.outbox.deleteOne({ _id: m._id });
       if (abandoned) this.log.warn({ messageId: m._id, kind: m.kind, error, ...(m.kind === 'mail' ? {} : { url: m.url }) }, 'outbox message abandoned');

@@ -12,6 +12,8 @@ export interface SendResult {
   error: string | null;
   /** Refused for good (a private address): retrying would not help. */
   permanent: boolean;
+  /** Not before this long (a 429's Retry-After): the next attempt waits at least this. */
+  retryAfterMs?: number | null;
 }
 
 export interface SendOptions {

@@ -83,6 +83,17 @@ export const callRecord = z.object({
     .optional()
     .describe('Ours: the steps the call took through its call flow, in order (`{step, kind, input?, target?, outcome, at}`: "pressed 2 (Support)", "Ada did not answer (20 s)"); absent for a call that went through no flow (the domain\'s default forward)'),
   answered_by: z.string().nullable().optional().describe("Ours: who answered the call rung through a flow's ring group: the member's name or the number; null when nobody did; absent for a call that went through no flow"),
+  analysis: z
+    .object({
+      summary: z.string(),
+      intent: z.string(),
+      outcomes: z.record(z.string(), z.enum(['yes', 'no', 'unknown'])),
+      lead_score: z.number().int(),
+      sentiment: z.enum(['positive', 'neutral', 'negative']),
+      answers: z.array(z.object({ question: z.string(), answer: z.enum(['yes', 'no', 'unknown']) })),
+    })
+    .optional()
+    .describe("Ours: what the domain's language model read in the call (docs/analysis.md): a summary, the caller's intent, the outcomes (appointmentBooked, quoteGiven, saleMade, existingCustomer, spam, followUpNeeded: yes, no or unknown; a yes only with its quote found in the transcript), the lead score 0 to 100, the caller's sentiment, the domain's questions answered; absent until the call is analysed"),
   outcome: z.literal('voicemail').optional().describe('Ours: `voicemail` when nobody answered and the caller left a voicemail (its audio is the `recording`); absent otherwise'),
 });
 export type CallRecord = z.infer<typeof callRecord>;

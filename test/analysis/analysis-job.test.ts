@@ -1,0 +1,100 @@
+// A call's analysis through the collector (issue 66): its recording transcribed (a loopback
+// speech-to-text stand-in), the transcript queued for the owner's model (a loopback chat completions
+// stand-in, through the official client), the answer kept on the call once, across a restart, a
+// `yes` its quote does not prove kept as `unknown`, and the data API's `analysis`.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startCollector, seed, testDatabase, type RunningCollector, type TestDatabase } from '../helpers/collector.ts';
+import { DATA_KEY, trackingFixture } from '../helpers/fixtures.ts';
+import { answerOf, startChatStandIn, type ChatStandIn } from '../helpers/openai-chat.ts';
+import { startSttStandIn, type SttStandIn } from '../helpers/openai-stt.ts';
+import { reportCall, TELEPHONY_KEY } from '../helpers/telephony.ts';
+import { toneWav } from '../helpers/wav.ts';
+import { Outbox } from '../../collector/src/webhooks/outbox.ts';
+import { analysisMessage } from '../../collector/src/analysis/analyzer.ts';
+import { daysAroundNow } from '../helpers/days.ts';
+
+let t: TestDatabase;
+let stt: SttStandIn;
+let chat: ChatStandIn;
+let collector: RunningCollector;
+const QUESTION = 'Did the caller ask for emergency service?';
+const options = () => ({
+  telephonyApiKey: TELEPHONY_KEY,
+  delivery: { pollMs: 50, firstRetryMs: 100, maxRetryMs: 200, publicOnly: false },
+  transcribe: { url: stt.url, apiKey: 'sk-stt', model: 'whisper-1', name: 'stand-in', englishOnly: false, minTimeoutMs: 1000 },
+  analyze: { url: chat.url, apiKey: 'sk-llm', model: 'qwen2.5:7b', timeoutMs: 5000 },
+});
+beforeAll(async () => {
+  [stt, chat] = await Promise.all([startSttStandIn(), startChatStandIn()]);
+  stt.fallback = () => ({ kind: 'words', words: ['my', 'boiler', 'is', 'leaking', 'please', 'come', 'today', 'it', 'is', 'urgent'] });
+  t = await testDatabase('analysis_job');
+  await seed(t.c, trackingFixture({ settings: { transcription: { enabled: true, language: 'en' }, analysis: { enabled: true, questions: [QUESTION] } } }));
+  collector = await startCollector(t.db, options());
+});
+afterAll(async () => {
+  await collector?.close();
+  await t?.close();
+  await Promise.all([stt?.close(), chat?.close()]);
+});
+
+async function recordedCall(callRef: string): Promise<number> {
+  const { body } = await reportCall(collector.baseUrl, { callRef, trackingNumber: '0100000001', startDate: new Date(), status: 'SUCCESS', duration: 3 });
+  const sent = await fetch(`${collector.baseUrl}/telephony/calls/${body.callId}/recording`, { method: 'POST', headers: { authorization: `Bearer ${TELEPHONY_KEY}`, 'content-type': 'audio/wav' }, body: new Uint8Array(toneWav(3, { channels: 1 })) });
+  expect(sent.status).toBe(200);
+  return body.callId;
+}
+const analysisOf = async (callId: number) => (await t.c.calls.findOne({ _id: callId }))?.analysis;
+
+describe('a call analysed by the owner’s model', () => {
+  it('is analysed once its transcript is ready, each yes proved by its quote, kept once across a restart, and shown by the data API', async () => {
+    chat.requests.length = 0;
+    chat.fallback = () => ({
+      kind: 'text',
+      content: answerOf({
+        summary: 'A leaking boiler, urgent.',
+        intent: 'boiler repair',
+        outcomes: { appointmentBooked: { answer: 'yes', quote: 'I booked you for Friday' }, quoteGiven: { answer: 'no', quote: '' }, saleMade: { answer: 'no', quote: '' }, existingCustomer: { answer: 'unknown', quote: '' }, spam: { answer: 'no', quote: '' }, followUpNeeded: { answer: 'yes', quote: 'please come today' } },
+        followUp: 'send a plumber today',
+        leadScore: 80,
+        sentiment: 'negative',
+        questions: [{ answer: 'yes', quote: 'it is urgent' }],
+      }),
+    });
+    const callId = await recordedCall('analysis-1');
+    await expect.poll(() => analysisOf(callId), { timeout: 20_000 }).toMatchObject({ status: 'ready' });
+    const analysis = (await analysisOf(callId))!;
+    expect(analysis).toMatchObject({ model: 'qwen2.5:7b', summary: 'A leaking boiler, urgent.', leadScore: 80, sentiment: 'negative' });
+    expect(analysis.outcomes!.followUpNeeded).toEqual({ answer: 'yes', quote: 'please come today', turn: 0 });
+    expect(analysis.outcomes!.appointmentBooked).toEqual({ answer: 'unknown', quote: 'I booked you for Friday', rejected: 'the quote is not in the transcript' });
+    expect(analysis.answers).toEqual([{ question: QUESTION, answer: 'yes', quote: 'it is urgent', turn: 0 }]);
+    expect(chat.requests).toHaveLength(1);
+    expect(chat.requests[0]!.messages[0]!.content).toContain(QUESTION);
+    expect(chat.requests[0]!.messages[1]!.content).toContain('my boiler is leaking please come today it is urgent');
+
+    const { from, to } = daysAroundNow();
+    const records = (await collector.get('/data-api', { api_key: DATA_KEY, type: 'calls', start_date: from, end_date: to, page: 1, limit: 50 })).body.results as any[];
+    expect(records.find((r) => r.call_id === callId).analysis).toEqual({
+      summary: 'A leaking boiler, urgent.',
+      intent: 'boiler repair',
+      outcomes: { appointmentBooked: 'unknown', quoteGiven: 'no', saleMade: 'no', existingCustomer: 'unknown', spam: 'no', followUpNeeded: 'yes' },
+      lead_score: 80,
+      sentiment: 'negative',
+      answers: [{ question: QUESTION, answer: 'yes' }],
+    });
+
+    // After a restart, the job of an analysed call met again (a process that died before the outbox
+    // knew it was done) asks nothing: the call keeps its analysis.
+    await collector.close();
+    await new Outbox(t.c).enqueue({ ...analysisMessage('Test account', callId), id: `analysis_${callId}_again` });
+    collector = await startCollector(t.db, options());
+    await expect.poll(() => t.c.outbox.countDocuments({ kind: 'analysis' }), { timeout: 20_000 }).toBe(0);
+    expect(chat.requests).toHaveLength(1);
+    expect(await analysisOf(callId)).toEqual(analysis);
+  });
+
+  it('leaves the call saying why when the model refuses for good', async () => {
+    chat.next = [{ kind: 'error', status: 404, message: "model 'qwen2.5:7b' not found, try pulling it first", type: 'not_found_error' }];
+    const callId = await recordedCall('analysis-2');
+    await expect.poll(() => analysisOf(callId), { timeout: 20_000 }).toMatchObject({ status: 'failed', error: "the model answered 404: model 'qwen2.5:7b' not found, try pulling it first" });
+  });
+});
