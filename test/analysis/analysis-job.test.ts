@@ -64,9 +64,9 @@ describe('a call analysed by the owner’s model', () => {
     await expect.poll(() => analysisOf(callId), { timeout: 20_000 }).toMatchObject({ status: 'ready' });
     const analysis = (await analysisOf(callId))!;
     expect(analysis).toMatchObject({ model: 'qwen2.5:7b', summary: 'A leaking boiler, urgent.', leadScore: 80, sentiment: 'negative' });
-    expect(analysis.outcomes!.followUpNeeded).toEqual({ answer: 'yes', quote: 'please come today', turn: 0 });
+    expect(analysis.outcomes!.followUpNeeded).toEqual({ answer: 'yes', quote: 'please come today', turn: 0, start: 0 });
     expect(analysis.outcomes!.appointmentBooked).toEqual({ answer: 'unknown', quote: 'I booked you for Friday', rejected: 'the quote is not in the transcript' });
-    expect(analysis.answers).toEqual([{ question: QUESTION, answer: 'yes', quote: 'it is urgent', turn: 0 }]);
+    expect(analysis.answers).toEqual([{ question: QUESTION, answer: 'yes', quote: 'it is urgent', turn: 0, start: 0 }]);
     expect(chat.requests).toHaveLength(1);
     expect(chat.requests[0]!.messages[0]!.content).toContain(QUESTION);
     expect(chat.requests[0]!.messages[1]!.content).toContain('my boiler is leaking please come today it is urgent');

@@ -45,10 +45,10 @@ describe('the analysis of a call', () => {
     expect(request).toMatchObject({ authorization: 'Bearer sk-test-key', model: 'qwen2.5:7b', responseFormat: { type: 'json_schema', json_schema: { name: 'call_analysis', strict: true } } });
     expect(request!.messages[0]!.content).toContain('Did the caller ask for emergency service?');
     expect(request!.messages[1]!.content).toContain('caller: Hello, my boiler is leaking.');
-    expect(analysis.outcomes.appointmentBooked).toEqual({ answer: 'yes', quote: 'I can book you for tuesday at 10', turn: 1 });
-    expect(analysis.outcomes.quoteGiven).toEqual({ answer: 'yes', quote: 'a repair is 120 euro', turn: 1 });
+    expect(analysis.outcomes.appointmentBooked).toEqual({ answer: 'yes', quote: 'I can book you for tuesday at 10', turn: 1, start: 4 });
+    expect(analysis.outcomes.quoteGiven).toEqual({ answer: 'yes', quote: 'a repair is 120 euro', turn: 1, start: 4 });
     expect(analysis.outcomes.saleMade).toEqual({ answer: 'unknown', quote: 'I will take the premium plan', rejected: 'the quote is not in the transcript' });
-    expect(analysis.questions).toEqual([{ answer: 'yes', quote: 'my boiler is leaking', turn: 0 }]);
+    expect(analysis.questions).toEqual([{ answer: 'yes', quote: 'my boiler is leaking', turn: 0, start: 0 }]);
     expect(analysis).toMatchObject({ leadScore: 85, sentiment: 'positive', parts: 1, format: 'json_schema' });
   });
 

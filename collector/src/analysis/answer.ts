@@ -35,8 +35,11 @@ export const answerJsonSchema = () => z.toJSONSchema(modelAnswer, { target: 'dra
 export interface Judged {
   answer: (typeof VERDICTS)[number];
   quote?: string;
-  /** The turn the quote was found in (a click plays from there). */
+  /** The turn the quote was found in, and its start in the recording (a click plays from there). */
   turn?: number;
+  start?: number;
   /** Why a `yes` became `unknown`. */
   rejected?: string;
+  /** The member who corrected it: their word wins. */
+  by?: string;
 }

@@ -29,5 +29,5 @@ export function checked(turns: readonly Turn[], judged: { answer: Judged['answer
   if (!quote) return { answer: 'unknown', rejected: 'the model said yes without a quote' };
   if (wordsOf(quote).length > MAX_QUOTE_WORDS) return { answer: 'unknown', quote, rejected: `the quote is longer than ${MAX_QUOTE_WORDS} words` };
   const turn = turnOfQuote(turns, quote);
-  return turn === null ? { answer: 'unknown', quote, rejected: 'the quote is not in the transcript' } : { answer: 'yes', quote, turn };
+  return turn === null ? { answer: 'unknown', quote, rejected: 'the quote is not in the transcript' } : { answer: 'yes', quote, turn, start: turns[turn]!.start };
 }

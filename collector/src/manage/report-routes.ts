@@ -38,6 +38,7 @@ import type { DataCollections } from '../data/documents.ts';
 import type { TranscriptCollections } from '../transcripts/documents.ts';
 import type { FlowCollections } from '../flows/documents.ts';
 import { flowReport } from '../reports/flow-report.ts';
+import { OUTCOMES } from '../analysis/answer.ts';
 
 /** The overview's `model`: how its tables credit calls and sales; last touch when not given. */
 function touchModelOf(value: unknown): TouchModel {
@@ -168,6 +169,19 @@ function callFilters(query: Context['query'], country: string): CallFilters {
   filters.lead = yesNo(lead, 'lead must be true (leads only) or false (calls that are not)');
   filters.spam = yesNo(spam, 'spam must be true (calls marked spam only) or false (the calls the overview counts: no spam, no blocked caller)');
   filters.tag = tagFilter(query.tag);
+  if (query.outcome !== undefined && query.outcome !== '') {
+    if (typeof query.outcome !== 'string' || !(OUTCOMES as readonly string[]).includes(query.outcome)) throw new ManageFailure(400, `outcome must be one of ${OUTCOMES.join(', ')}`);
+    filters.outcome = query.outcome;
+  }
+  const score = (name: 'scoreMin' | 'scoreMax') => {
+    const raw = query[name];
+    if (raw === undefined || raw === '') return undefined;
+    const n = Number(raw);
+    if (typeof raw !== 'string' || !Number.isInteger(n) || n < 0 || n > 100) throw new ManageFailure(400, `${name} must be a whole number from 0 to 100`);
+    return n;
+  };
+  filters.scoreMin = score('scoreMin');
+  filters.scoreMax = score('scoreMax');
   if (query.answeredBy !== undefined && query.answeredBy !== '') {
     if (typeof query.answeredBy !== 'string' || query.answeredBy.length > 254) throw new ManageFailure(400, 'answeredBy must be a member, a number, or nobody, given once');
     filters.answeredBy = query.answeredBy.trim().toLowerCase() === NOBODY ? NOBODY : query.answeredBy.trim();

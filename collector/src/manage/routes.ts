@@ -4,6 +4,7 @@
 // is HttpOnly, SameSite=Lax.
 import { ruleRoutes } from './rule-routes.ts';
 import { flowRoutes } from './flow-routes.ts';
+import { analysisRoutes } from './analysis-routes.ts';
 import type { FlowCollections } from '../flows/documents.ts';
 import type { PromptAudio } from '../flows/prompt-audio.ts';
 import type { RuleCollections } from '../rules/documents.ts';
@@ -138,5 +139,6 @@ export function manageRoutes(c: TeamCollections & DomainCollections & TrackingCo
   const clients = services.ads?.clients ?? new PlatformClients();
   adsRoutes(router, c, can, services.ads?.connections ?? new AdsConnections(c, null, clients), clients);
   flowRoutes(router, c, can, services.prompts ?? null);
+  analysisRoutes(router, c, can, callWrites);
   return router;
 }

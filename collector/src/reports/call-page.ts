@@ -42,6 +42,8 @@ export async function callPage(c: TelephonyCollections & WebhookCollections & Ad
     ...(call.adsConversions?.length ? { adsConversions: call.adsConversions.map(({ platform, state, at, reason }) => ({ platform, state, at: wallClock(at, domain.timeZone), ...(reason ? { reason } : {}) })) } : {}),
     // Ours (flows/): its way through its call flow, who answered, and why the flow failed if it did.
     ...(call.flowId ? { flow: { id: call.flowId, path: (call.flowPath ?? []).map(({ at, ...step }) => ({ ...step, at: wallClock(at, domain.timeZone) })), answeredBy: call.answeredBy ?? null, voicemail: call.voicemail === true, failure: call.flowFailure ? { at: wallClock(call.flowFailure.at, domain.timeZone), error: call.flowFailure.error } : null } } : {}),
+    // Ours (analysis/): what the language model read in it, once analysed or failed.
+    ...(call.analysis ? { analysis: (({ at: _at, ...a }) => a)(call.analysis) } : {}),
     // Ours: what is being retried for it, with its last error (a transcript, a push, a mail…).
     retrying: retrying.get(call._id) ?? [],
     currency: domain.currency,

@@ -39,6 +39,11 @@ export interface CallFilters {
   tag?: string;
   /** Only the calls a flow's ring group rang that this member or number answered (its name), or that nobody answered (`nobody`). */
   answeredBy?: string;
+  /** Only the calls whose analysis says yes to this outcome (analysis/answer.ts). */
+  outcome?: string;
+  /** Only the calls whose analysis scored the lead within these bounds. */
+  scoreMin?: number;
+  scoreMax?: number;
 }
 
 /** The calls log's filter of calls rung through a flow that nobody answered. */
@@ -56,6 +61,8 @@ export interface CallRow {
   outcome?: CallStatus | 'ONGOING' | 'voicemail';
   /** Ours (flows/): who answered a call rung through a flow's ring group (a member's name or the number), null: nobody; absent for a call that went through no flow. */
   answeredBy?: string | null;
+  /** Ours (analysis/): the language model's summary and lead score, and the outcomes it said yes to; absent until the call is analysed. */
+  analysis?: { summary: string; leadScore: number; outcomes: string[] };
   duration: number;
   source: string | null;
   keyword: string | null;
@@ -102,6 +109,8 @@ export function filterOf(domain: DomainDoc, range: DayRange, filters: CallFilter
     ...(filters.trackingNumber ? { trackingNumber: filters.trackingNumber } : {}),
     ...(filters.callIds ? { _id: { $in: filters.callIds } } : {}),
     ...(filters.tag ? { tags: filters.tag } : {}),
+    ...(filters.outcome ? { [`analysis.outcomes.${filters.outcome}.answer`]: 'yes' } : {}),
+    ...(filters.scoreMin !== undefined || filters.scoreMax !== undefined ? { 'analysis.leadScore': { ...(filters.scoreMin !== undefined ? { $gte: filters.scoreMin } : {}), ...(filters.scoreMax !== undefined ? { $lte: filters.scoreMax } : {}) } } : {}),
     ...(filters.answeredBy === NOBODY ? { flowId: { $exists: true }, answeredBy: null } : filters.answeredBy ? { 'answeredBy.name': filters.answeredBy } : {}),
     ...(filters.firstCall !== undefined ? { firstCall: filters.firstCall } : {}),
     ...(filters.lead !== undefined ? { lead: filters.lead } : {}),
@@ -130,6 +139,7 @@ export function rowOf(call: CallDoc, domain: DomainDoc): CallRow {
     status: call.status ?? 'ONGOING',
     ...(call.voicemail ? { outcome: 'voicemail' as const } : outcomeApart(call)),
     ...(call.flowId ? { answeredBy: call.answeredBy?.name ?? null } : {}),
+    ...(call.analysis?.status === 'ready' ? { analysis: { summary: call.analysis.summary ?? '', leadScore: call.analysis.leadScore ?? 0, outcomes: Object.entries(call.analysis.outcomes ?? {}).flatMap(([name, j]) => (j.answer === 'yes' ? [name] : [])) } } : {}),
     duration: call.duration,
     source: call.source,
     keyword: call.keyword,

@@ -91,8 +91,12 @@ export interface CallAnalysis {
 export interface AnalysisJudged {
   answer: 'yes' | 'no' | 'unknown';
   quote?: string;
+  /** The turn its quote is in, and that turn's start (seconds into the recording). */
   turn?: number;
+  start?: number;
   rejected?: string;
+  /** A member corrected it: their word wins. */
+  by?: string;
 }
 
 export interface CallDoc extends CallAttribution, Marks {

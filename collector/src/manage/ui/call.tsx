@@ -14,6 +14,7 @@ import { routeHash, type Route } from './route.ts';
 import { VerdictSelect } from './verdict.tsx';
 import { TranscriptCard } from './transcript.tsx';
 import { RetryingLines } from './retrying.tsx';
+import { AnalysisCard } from './analysis-card.tsx';
 import { ADS_PLATFORMS, PLATFORM_NAMES, type AdsPlatform } from '../../ads/names.ts';
 
 type CallPage = NonNullable<Awaited<ReturnType<typeof callPage>>>;
@@ -23,6 +24,7 @@ export function CallScreen({ route }: { route: Route }) {
   const { data, error, reload } = useLoad(() => get<CallPage>(`/domains/${encodeURIComponent(domain)}/calls/${encodeURIComponent(route.query.id ?? '')}`), [domain, route.query.id]);
   const call = data?.call;
   const clock = useClock(domain);
+  const who = useWho();
   // A transcript being retried is said in its own card; the other jobs in one of theirs.
   const transcriptJob = data?.retrying.find((job) => job.kind === 'transcript') ?? null;
   const otherJobs = data?.retrying.filter((job) => job.kind !== 'transcript') ?? [];
@@ -94,6 +96,7 @@ export function CallScreen({ route }: { route: Route }) {
           <CallMarksCard path={`/domains/${encodeURIComponent(domain)}/calls/${call.callId}`} tags={call.tags} value={call.value} currency={data.currency} history={data.history} clock={clock} changed={reload} />
           {data.adsConversions && <AdsCard domain={domain} marks={data.adsConversions} />}
           {data.flow && <FlowPathCard flow={data.flow} />}
+          {data.analysis && <AnalysisCard path={`/domains/${encodeURIComponent(domain)}/calls/${call.callId}`} analysis={data.analysis} mayCorrect={may.giveVerdicts(who)} changed={reload} />}
           {call.recording && <RecordingCard domain={domain} callId={call.callId} recording={call.recording} transcribed={call.transcript?.status === 'ready'} deleted={reload} />}
           {(call.transcript || transcriptJob) && <TranscriptCard domain={domain} callId={call.callId} transcript={call.transcript} retrying={transcriptJob} clock={clock} />}
           <div class="card">

@@ -4,6 +4,7 @@ import { Outcome } from './outcome.tsx';
 import type { CallRow } from '../../reports/calls-log.ts';
 import type { RetryingJob } from '../../reports/retrying-jobs.ts';
 import { LEAD_CHOICES, QuerySelect, sourceChoices, SOURCES } from './query-select.tsx';
+import { OUTCOME_LABELS } from './analysis-card.tsx';
 import { api, get, withQuery } from './api.ts';
 import { count, duration, phone, STATUS_LABELS, UNATTRIBUTED, when } from './format.ts';
 import { useLoad } from './hooks.ts';
@@ -32,7 +33,7 @@ export function CallsScreen({ route }: { route: Route }) {
   const who = useWho();
   const clock = useClock(route.domain);
   const base = `/domains/${encodeURIComponent(route.domain!)}/reports`;
-  const filters = { ...rangeQuery(route), status: route.query.status, source: route.query.source, firstCall: route.query.firstCall, lead: route.query.lead, spam: route.query.spam, q: route.query.q, tag: route.query.tag, answeredBy: route.query.answeredBy };
+  const filters = { ...rangeQuery(route), status: route.query.status, source: route.query.source, firstCall: route.query.firstCall, lead: route.query.lead, spam: route.query.spam, q: route.query.q, tag: route.query.tag, answeredBy: route.query.answeredBy, outcome: route.query.outcome, scoreMin: route.query.scoreMin, scoreMax: route.query.scoreMax };
   const page = Number(route.query.page || 1);
   const { data, error, reload } = useLoad(() => get<CallsAnswer>(withQuery(`${base}/calls`, { ...filters, page })), [route.domain, JSON.stringify(filters), page]);
   const set = (query: Record<string, string>) => navigate({ ...route, query: { ...route.query, page: '', ...query } });
@@ -56,7 +57,9 @@ export function CallsScreen({ route }: { route: Route }) {
         </select>
         <QuerySelect label="Leads" name="lead" route={route} set={set} choices={LEAD_CHOICES} />
         <QuerySelect label="Spam" name="spam" route={route} set={set} choices={[['', 'Spam or not'], ['false', 'Counted calls', 'No spam, no blocked caller: the calls the overview counts'], ['true', 'Spam only']]} />
- <input aria-label="Answered by" class="answered-by" placeholder="Answered by (or nobody)" value={route.query.answeredBy ?? ''} onChange={(e) => set({ answeredBy: (e.target as HTMLInputElement).value.trim() })} />
+ <QuerySelect label="Outcome" name="outcome" route={route} set={set} choices={[['', 'Any outcome'], ...Object.entries(OUTCOME_LABELS).map(([name, label]): [string, string] => [name, label])]} />
+        <input aria-label="Lead score at least" class="score" type="number" min={0} max={100} placeholder="Score ≥" value={route.query.scoreMin ?? ''} onChange={(e) => set({ scoreMin: (e.target as HTMLInputElement).value })} />
+        <input aria-label="Answered by" class="answered-by" placeholder="Answered by (or nobody)" value={route.query.answeredBy ?? ''} onChange={(e) => set({ answeredBy: (e.target as HTMLInputElement).value.trim() })} />
         {(tags.data?.tags.length ?? 0) > 0 && <QuerySelect label="Tag" name="tag" route={route} set={set} choices={[['', 'Any tag'], ...tags.data!.tags.map((t): [string, string] => [t.name, t.name])]} />}
         <span class="spacer" />
         {may.readReports(who) && (
@@ -133,6 +136,11 @@ export function CallsScreen({ route }: { route: Route }) {
                   <td data-label="Status, match">
                     <Outcome call={call} />
                     {call.answeredBy && <div class="muted">answered by {call.answeredBy}</div>}
+                    {call.analysis && (
+                      <div class="analysis-line" data-testid="analysis-line">
+                        <span class="status score" title="Lead score by the language model">{call.analysis.leadScore}</span> {call.analysis.summary}
+                      </div>
+                    )}
                     {call.recording?.status === 'stored' && (
                       <span class="status recorded" title="This call has a recording: open the call to play it">
                         rec
