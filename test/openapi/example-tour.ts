@@ -18,7 +18,7 @@ export const TOUR_USER = { username: 'owner@shop.test', password: 'tour-password
 export function tourFixture() {
   return commerceFixture({
     ga4: false,
-    tracking: { users: [TOUR_USER], exclusive: ['0800000001', '0800000002', '0800000003', '0800000004', '0800000005', '0800000006'], settings: { whisper: true, redirectPhone: '06 11 00 00 00', redirect: { enabled: true, timetable: [] }, formTracking: { enabled: true, fields: [] }, transcription: { enabled: true, language: 'en' }, keyPhrases: [{ label: 'price', phrases: ['how much'], speaker: 'caller' }] } },
+    tracking: { users: [TOUR_USER], exclusive: ['0800000001', '0800000002', '0800000003', '0800000004', '0800000005', '0800000006'], settings: { whisper: true, redirectPhone: '06 11 00 00 00', redirect: { enabled: true, timetable: [] }, formTracking: { enabled: true, fields: [] }, transcription: { enabled: true, language: 'en' }, analysis: { enabled: true, questions: ['Did the caller ask for emergency service?'] }, keyPhrases: [{ label: 'price', phrases: ['how much'], speaker: 'caller' }] } },
   });
 }
 
@@ -140,6 +140,9 @@ export async function exampleTour(baseUrl: string, webhookUrl: string, googleKey
   // The carrier's recording of the PBX call, transcribed by the engine (a stand-in of OpenAI's API here).
   await until(async () => (await owner.get(`/domains/shop.test/calls/${pbxCallId}/transcript`)).status === 200, 'the transcript of the recorded call');
   await manage('get /manage/api/domains/{domain}/calls/{callId}/transcript', 'GET', `/domains/shop.test/calls/${pbxCallId}/transcript`);
+  // The language model read it (analysis/): a person corrects an outcome.
+  await until(async () => (await owner.get(`/domains/shop.test/calls/${pbxCallId}`)).body.analysis?.status === 'ready', 'the analysis of the transcribed call');
+  await manage('put /manage/api/domains/{domain}/calls/{callId}/analysis/outcomes/{name}', 'PUT', `/domains/shop.test/calls/${pbxCallId}/analysis/outcomes/quoteGiven`, { answer: 'yes' });
   await manage('get /manage/api/domains/{domain}/transcription', 'GET', '/domains/shop.test/transcription');
   // The forms log, the contact form's page and a verdict on it.
   const { forms } = await manage('get /manage/api/domains/{domain}/reports/forms', 'GET', `/domains/shop.test/reports/forms?from=${from}&to=${to}`);

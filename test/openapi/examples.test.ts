@@ -12,6 +12,7 @@ import { startReceiver, type Receiver } from '../helpers/receiver.ts';
 import { TELEPHONY_KEY, TWILIO_TOKEN } from '../helpers/telephony.ts';
 import { exampleTour, tourFixture, tourTwilioApi, type Tour } from './example-tour.ts';
 import { startSttStandIn } from '../helpers/openai-stt.ts';
+import { answerOf, startChatStandIn } from '../helpers/openai-chat.ts';
 import { startDataManager } from '../helpers/google-data-manager.ts';
 
 // Mail configured, so the mail routes answer their success; nothing listens on port 9 (discard),
@@ -23,10 +24,14 @@ afterAll(() => twilioApi.close());
 const engine = await startSttStandIn();
 engine.fallback = () => ({ kind: 'words', words: ['Hello,', 'how', 'much', 'is', 'a', 'new', 'boiler?'] });
 afterAll(() => engine.close());
+// The owner's language model reads the transcribed call: a loopback stand-in of chat completions.
+const model = await startChatStandIn();
+model.fallback = () => ({ kind: 'text', content: answerOf({ summary: 'The caller asked the price of a new boiler.', intent: 'a new boiler', outcomes: { appointmentBooked: { answer: 'no', quote: '' }, quoteGiven: { answer: 'no', quote: '' }, saleMade: { answer: 'no', quote: '' }, existingCustomer: { answer: 'unknown', quote: '' }, spam: { answer: 'no', quote: '' }, followUpNeeded: { answer: 'yes', quote: 'how much is a new boiler' } }, followUp: 'send a quote', leadScore: 70 }) });
+afterAll(() => model.close());
 // Google's Data Manager API is a loopback stand-in too (ads/).
 const google = await startDataManager();
 afterAll(() => google.close());
-const s = useSeededCollector('openapi_examples', tourFixture(), { adsEndpoints: { googleDataManager: google.base }, telephonyApiKey: TELEPHONY_KEY, twilio: { authToken: TWILIO_TOKEN }, delivery: { publicOnly: false }, signUp: true, mail: { smtpUrl: 'smtp://127.0.0.1:9', from: 'RingTrail <calls@shop.test>' }, twilioApiBase: twilioApi.base, secretsKey: Buffer.alloc(32, 7), transcribe: { url: engine.url, model: 'whisper-1', name: 'transcribe.example', englishOnly: false } });
+const s = useSeededCollector('openapi_examples', tourFixture(), { adsEndpoints: { googleDataManager: google.base }, telephonyApiKey: TELEPHONY_KEY, twilio: { authToken: TWILIO_TOKEN }, delivery: { publicOnly: false }, signUp: true, mail: { smtpUrl: 'smtp://127.0.0.1:9', from: 'RingTrail <calls@shop.test>' }, twilioApiBase: twilioApi.base, secretsKey: Buffer.alloc(32, 7), transcribe: { url: engine.url, model: 'whisper-1', name: 'transcribe.example', englishOnly: false }, analyze: { url: model.url, model: 'qwen2.5:7b' } });
 let tour: Tour;
 let receiver: Receiver;
 beforeAll(async () => {
