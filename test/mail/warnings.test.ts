@@ -141,6 +141,21 @@ describe('warnings', () => {
     expect(inbox.messages.length).toBe(before + 2);
   });
 
+  it('says once that call analysis is failing, with what the model said, and that it works again (issue 66)', async () => {
+    const before = inbox.messages.length;
+    await t.c.outbox.insertOne({ ...failingSince(new Date(Date.now() - HOUR), { _id: 'analysis_91', stream: 'analysis:91', kind: 'analysis', label: 'analysis', url: 'analyze:model', body: '{"callId":91}', attempts: 4 }), lastError: "the model answered 503: model 'qwen2.5:7b' is loading" });
+    await watch.tick(new Date());
+    await watch.tick(new Date(Date.now() + 60_000)); // going on: not said again
+    const [started] = await next(before, 1);
+    expect(started!.subject).toBe('RingTrail: call analysis failing for Test account');
+    expect(started!.text).toContain('Calls waiting for their analysis: 1');
+    expect(started!.text).toContain("The model last said: the model answered 503: model 'qwen2.5:7b' is loading");
+    await t.c.outbox.deleteOne({ _id: 'analysis_91' });
+    await watch.tick(new Date());
+    expect((await next(before + 1, 1))[0]!.subject).toBe('RingTrail: call analysis works again for Test account');
+    expect(inbox.messages.length).toBe(before + 2);
+  });
+
   it('says transcription is failing a minute after it starts, at the third failed attempt in a row, not an hour or a day later', async () => {
     const before = inbox.messages.length;
     const aMinuteAgo = new Date(Date.now() - 60_000);

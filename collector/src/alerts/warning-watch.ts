@@ -10,7 +10,7 @@ import type { UserDoc } from '../team/documents.ts';
 import type { Mailing } from './mailing.ts';
 import { Rounds } from '../rounds.ts';
 import { warningMail } from './warning-mail.ts';
-import { adsBroken, flowFailing, callsWithoutOutcome, carrierBroken, numbersMiswired, poolExhausted, refusedOrigins, tagStopped, transcriptionFailing, WARNINGS, webhookFailing, type Facts, type Warning } from './warnings.ts';
+import { adsBroken, flowFailing, callsWithoutOutcome, carrierBroken, numbersMiswired, poolExhausted, refusedOrigins, tagStopped, modelFailing, WARNINGS, webhookFailing, type Facts, type Warning } from './warnings.ts';
 import type { WarningStateDoc } from './documents.ts';
 
 const EVERY_MS = 60_000;
@@ -59,7 +59,8 @@ export class WarningWatch {
       const states = await this.statesOf(scope);
       await this.settle(scope, 'webhook-failing', await webhookFailing(this.m.c, accountId, now), now, states);
       await this.settle(scope, 'carrier-broken', await carrierBroken(this.m.c, accountId), now, states);
-      await this.settle(scope, 'transcription-failing', await transcriptionFailing(this.m.c, accountId, now), now, states);
+      await this.settle(scope, 'transcription-failing', await modelFailing(this.m.c, accountId, now, 'transcript'), now, states);
+      await this.settle(scope, 'analysis-failing', await modelFailing(this.m.c, accountId, now, 'analysis'), now, states);
     }
   }
 

@@ -10,6 +10,7 @@
 //   transcription-failing a call's transcript of the account has been failing for more than an hour
 //   ads-broken       an ad platform refused a domain's credentials at a send (expired, revoked)
 //   flow-failing     a call's flow failed within the last 24 hours, the call forwarded to the destination
+//   analysis-failing a call's analysis of the account has been failing several attempts in a row
 import { dayKey } from '../data/call-days.ts';
 import type { DomainDoc, DomainCollections } from '../domains/documents.ts';
 import { addDays, localTime } from '../domains/time-zone.ts';
@@ -28,7 +29,7 @@ import { PLATFORM_NAMES } from '../ads/names.ts';
 /** A moment as the domain's people write it. */
 const at = (date: Date, domain: DomainDoc) => when(date.toISOString(), { timeZone: domain.timeZone, locale: localeOf(domain.country ?? 'FR') });
 
-export const WARNINGS = ['tag-stopped', 'pool-exhausted', 'refused-origins', 'webhook-failing', 'carrier-silent', 'numbers-miswired', 'carrier-broken', 'transcription-failing', 'ads-broken', 'flow-failing'] as const;
+export const WARNINGS = ['tag-stopped', 'pool-exhausted', 'refused-origins', 'webhook-failing', 'carrier-silent', 'numbers-miswired', 'carrier-broken', 'transcription-failing', 'ads-broken', 'flow-failing', 'analysis-failing'] as const;
 export type Warning = (typeof WARNINGS)[number];
 
 /** What a warning holding now says, in facts. */
@@ -93,17 +94,26 @@ export async function webhookFailing(c: WebhookCollections, accountId: string, n
  * retried (a minute or so at the outbox's back-off), not a day later when the outbox gives up. */
 export const FAILED_IN_A_ROW = 3;
 
-/** A transcript of the account that failed FAILED_IN_A_ROW attempts in a row and is retried (the
- * engine down, refusing, or too slow): since when, how many calls wait, what the engine last said. */
-export async function transcriptionFailing(c: WebhookCollections, accountId: string, now: Date): Promise<Facts | null> {
-  const stuck = await c.outbox.findOne({ accountId, kind: 'transcript', label: 'transcript', attempts: { $gte: FAILED_IN_A_ROW } }, { sort: { firstAttemptAt: 1 }, projection: { firstAttemptAt: 1, attempts: 1, lastError: 1 } });
+/** The outbox's jobs of a model the account relies on: its transcripts (the speech-to-text engine),
+ * its calls' analyses (the language model), each with its words. */
+const MODEL_JOBS = {
+  transcript: { label: 'transcript', waiting: 'Calls waiting for a transcript', said: 'The engine last said' },
+  analysis: { label: 'analysis', waiting: 'Calls waiting for their analysis', said: 'The model last said' },
+} as const;
+
+/** A job of the account's (a transcript, an analysis) that failed FAILED_IN_A_ROW attempts in a row
+ * and is retried (the engine or model down, refusing, or too slow): since when, how many calls wait,
+ * what it last said. */
+export async function modelFailing(c: WebhookCollections, accountId: string, now: Date, kind: keyof typeof MODEL_JOBS): Promise<Facts | null> {
+  const { label, waiting: waitingWords, said } = MODEL_JOBS[kind];
+  const stuck = await c.outbox.findOne({ accountId, kind, label, attempts: { $gte: FAILED_IN_A_ROW } }, { sort: { firstAttemptAt: 1 }, projection: { firstAttemptAt: 1, attempts: 1, lastError: 1 } });
   if (!stuck) return null;
-  const [waiting, last] = await Promise.all([c.outbox.countDocuments({ accountId, kind: 'transcript', label: 'transcript' }, { limit: 10_000 }), stuck.lastError ? null : c.deliveryLog.findOne({ messageId: stuck._id }, { sort: { attempt: -1 }, projection: { error: 1 } })]);
+  const [waiting, last] = await Promise.all([c.outbox.countDocuments({ accountId, kind, label }, { limit: 10_000 }), stuck.lastError ? null : c.deliveryLog.findOne({ messageId: stuck._id }, { sort: { attempt: -1 }, projection: { error: 1 } })]);
   return [
     ['Failing since', `${(stuck.firstAttemptAt ?? now).toISOString().replace('T', ' ').slice(0, 16)} UTC`],
     ['Attempts failed in a row', String(stuck.attempts)],
-    ['Calls waiting for a transcript', String(waiting)],
-    ['The engine last said', stuck.lastError ?? last?.error ?? 'nothing'],
+    [waitingWords, String(waiting)],
+    [said, stuck.lastError ?? last?.error ?? 'nothing'],
   ];
 }
 
