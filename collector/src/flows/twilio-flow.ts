@@ -14,7 +14,7 @@ import type { Logger } from '../logger.ts';
 import type { CallDoc } from '../telephony/documents.ts';
 import type { TelephonyService } from '../telephony/service.ts';
 import type { TwilioFlows, TwilioGuards } from '../telephony/twilio.ts';
-import { dialOutcome, forward, params, RING_SECONDS, storedReport, xml, type Params } from '../telephony/twilio-words.ts';
+import { dialOutcome, forward, params, recordedDial, RING_SECONDS, storedReport, xml, type Params } from '../telephony/twilio-words.ts';
 import type { FlowInput } from './engine.ts';
 import { decidesBlocked, type CallAction, type FlowRun, type FlowRunner } from './flow-runner.ts';
 import { flowTwiml, type TwilioStep } from './flow-twiml.ts';
@@ -42,7 +42,7 @@ export function twilioFlows(service: TelephonyService, flows: FlowRunner, log: L
         case 'forward': {
           const destination = a.number ?? run.call.destination;
           if (!destination) return { kind: 'say', text: 'This number is not in service.' };
-          return { kind: 'dial', legs: [{ number: destination, whisperUrl: run.domain.whisper ? `whisper?call=${callId}` : null }], seconds: run.call.redirect?.afterSeconds ?? RING_SECONDS, action: 'dial', record: dialRecord(plan) };
+          return { kind: 'dial', legs: [{ number: destination, whisperUrl: run.domain.whisper ? `whisper?call=${callId}` : null }], seconds: run.call.redirect?.afterSeconds ?? RING_SECONDS, action: 'dial', record: recordedDial(plan).record ?? null };
         }
         case 'dial': {
           // At once: every leg in one <Dial>. In turn: the first, the others one callback at a time.
@@ -53,7 +53,7 @@ export function twilioFlows(service: TelephonyService, flows: FlowRunner, log: L
             legs: legs.map((l) => ({ number: l.number, whisperUrl: `flow-answer?call=${callId}&step=${a.at.step}&target=${l.index}&since=${now}` })),
             seconds: a.seconds,
             action: `flow?call=${callId}&on=ring&step=${a.at.step}&order=${order}&leg=${a.leg ?? 0}&since=${now}`,
-            record: dialRecord(plan),
+            record: recordedDial(plan).record ?? null,
           };
         }
       }
@@ -185,8 +185,4 @@ function gathered(p: Params): FlowInput {
   if (p.Digits) return { kind: 'key', key: p.Digits.slice(0, 1) };
   if (p.SpeechResult) return { kind: 'word', word: p.SpeechResult.replace(/[.!?,]+$/, '') };
   return { kind: 'none' };
-}
-
-function dialRecord(plan: ReturnType<typeof recordingPlan>): 'record-from-answer-dual' | 'record-from-answer' | null {
-  return plan ? (plan.channels === 'dual' ? 'record-from-answer-dual' : 'record-from-answer') : null;
 }

@@ -4,7 +4,8 @@
 import type Router from '@koa/router';
 import { z } from 'zod';
 import type { DomainCollections, DomainDoc } from '../domains/documents.ts';
-import { countryOf, nationalOf, writtenNumberIn, DEFAULT_COUNTRY } from '../domains/phone-numbers.ts';
+import { countryOf, nationalOf, DEFAULT_COUNTRY } from '../domains/phone-numbers.ts';
+import { phoneIn } from '../domains/settings.ts';
 import type { CallFlowDoc, FlowCollections } from '../flows/documents.ts';
 import { FlowRefused, FlowStore } from '../flows/flow-store.ts';
 import { simulateBody, simulateFlow, SimulationRefused } from '../flows/simulate.ts';
@@ -123,9 +124,7 @@ export function flowRoutes(router: Router, c: FlowCollections & TeamCollections 
     if (body.phone === null || body.phone?.trim() === '') unset.phone = 1;
     else if (body.phone !== undefined) {
       const country = await countryOfMember(c, member);
-      const phone = writtenNumberIn(body.phone, country);
-      if (!phone) throw new ManageFailure(400, `phone: "${body.phone}" is not a phone number${country === DEFAULT_COUNTRY ? '' : ` of ${country}: write another country's number with its country code (+33 1 23 45 67 89)`}`);
-      set.phone = phone;
+      set.phone = valid(z.object({ phone: phoneIn(country) }), { phone: body.phone }).phone;
     }
     if (body.available !== undefined) set.available = body.available;
     const update = { ...(Object.keys(set).length ? { $set: set } : {}), ...(Object.keys(unset).length ? { $unset: unset } : {}) };

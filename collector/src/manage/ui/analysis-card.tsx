@@ -6,29 +6,11 @@
 import { useState } from 'preact/hooks';
 import { api } from './api.ts';
 import { Failure } from './layout.tsx';
+import type { AnalysisJudged, CallAnalysis } from '../../telephony/documents.ts';
 
-export interface Judged {
-  answer: 'yes' | 'no' | 'unknown';
-  quote?: string;
-  turn?: number;
-  start?: number;
-  rejected?: string;
-  by?: string;
-}
-
-export interface AnalysisView {
-  status: 'ready' | 'failed';
-  error?: string;
-  summary?: string;
-  intent?: string;
-  outcomes?: Record<string, Judged>;
-  followUp?: string;
-  leadScore?: number;
-  leadScoreReasons?: string[];
-  sentiment?: string;
-  answers?: (Judged & { question: string })[];
-  model?: string;
-}
+type Judged = AnalysisJudged;
+/** What the call page shows of a call's analysis (reports/call-page.ts): the stored one, but its time. */
+export type AnalysisView = Omit<CallAnalysis, 'at'>;
 
 export const OUTCOME_LABELS: Record<string, string> = {
   appointmentBooked: 'Appointment booked',
