@@ -64,6 +64,31 @@ describe('a lead with its value', () => {
     expect((await conversion(callId))!.reason).toBeUndefined();
   });
 
+  it('waits for the analysis a rule reads: "appointment booked" makes it a lead of 200, sent to Google with its value', async () => {
+    await s.t.c.rules.updateMany({}, { $set: { enabled: false } });
+    expect((await owner.call('PATCH', '/domains/shop.test', { analysis: { enabled: true, questions: [] } })).status).toBe(200);
+    const rule = await owner.call('POST', '/domains/shop.test/rules', { name: 'Appointment booked', moment: 'analysis-ready', match: 'all', conditions: [{ field: 'outcome', name: 'appointmentBooked', op: 'is', value: 'yes' }], actions: [{ type: 'verdict', verdict: 'lead' }, { type: 'value', amount: 200 }] });
+    expect(rule.status).toBe(201);
+    const callId = await adCall('gclid=GCLID-BOOKED');
+    await until(async () => (await conversion(callId))?.state === 'queued', 'the lead queued');
+    expect((await conversion(callId))!.holdUntil).toBeDefined();
+
+    // The transcript alone does not release it: the analysis that a rule values is still to come.
+    const { writes } = wireWrites(s.t.c, { publicUrl: s.collector.baseUrl });
+    await writes.change(callId, () => ({ transcript: { status: 'ready', keyPhrases: [], at: new Date() } }));
+    expect(await conversion(callId)).toMatchObject({ state: 'queued', holdUntil: expect.any(Date) });
+
+    // The model read "appointment booked" (as the analysis job writes it): the rule qualifies and values the call, and the lead goes at 200.
+    const judged = (answer: 'yes' | 'no') => ({ answer, ...(answer === 'yes' ? { quote: 'see you Friday at nine', turn: 3, start: 41.2 } : {}) });
+    await writes.change(callId, () => ({
+      analysis: { status: 'ready', at: new Date(), model: 'qwen2.5:7b', summary: 'Booked a boiler service.', intent: 'boiler service', outcomes: { appointmentBooked: judged('yes'), quoteGiven: judged('no'), saleMade: judged('no'), existingCustomer: judged('no'), spam: judged('no'), followUpNeeded: judged('no') }, followUp: '', leadScore: 85, leadScoreReasons: [], sentiment: 'positive', answers: [] },
+    }));
+    await until(async () => (await conversion(callId))?.state === 'sent', 'the lead sent once its analysis came');
+    expect(await s.t.c.calls.findOne({ _id: callId })).toMatchObject({ value: 200, lead: true, verdict: { value: 'lead', by: 'rule Appointment booked' } });
+    expect(eventsOf(callId)).toEqual([expect.objectContaining({ conversionValue: 200, currency: 'USD' })]);
+    await s.t.c.domains.updateOne({ _id: 'shop.test' }, { $unset: { analysis: '' } });
+  });
+
   it('sends a lead at once where no rule can value it later', async () => {
     await s.t.c.rules.updateMany({}, { $set: { enabled: false } });
     const callId = await adCall('gclid=GCLID-AT-ONCE');

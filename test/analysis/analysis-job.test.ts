@@ -1,10 +1,11 @@
 // A call's analysis through the collector (issue 66): its recording transcribed (a loopback
 // speech-to-text stand-in), the transcript queued for the owner's model (a loopback chat completions
 // stand-in, through the official client), the answer kept on the call once, across a restart, a
-// `yes` its quote does not prove kept as `unknown`, and the data API's `analysis`.
+// `yes` its quote does not prove kept as `unknown`, the data API's `analysis` and the `analysis` push.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCollector, seed, testDatabase, type RunningCollector, type TestDatabase } from '../helpers/collector.ts';
-import { DATA_KEY, trackingFixture } from '../helpers/fixtures.ts';
+import { DATA_KEY, trackingFixture, WEBHOOK_SECRET } from '../helpers/fixtures.ts';
+import { startReceiver, verifiedPush, type Receiver } from '../helpers/receiver.ts';
 import { answerOf, startChatStandIn, type ChatStandIn } from '../helpers/openai-chat.ts';
 import { startSttStandIn, type SttStandIn } from '../helpers/openai-stt.ts';
 import { reportCall, TELEPHONY_KEY } from '../helpers/telephony.ts';
@@ -17,6 +18,7 @@ let t: TestDatabase;
 let stt: SttStandIn;
 let chat: ChatStandIn;
 let collector: RunningCollector;
+let receiver: Receiver;
 const QUESTION = 'Did the caller ask for emergency service?';
 const options = () => ({
   telephonyApiKey: TELEPHONY_KEY,
@@ -25,16 +27,19 @@ const options = () => ({
   analyze: { url: chat.url, apiKey: 'sk-llm', model: 'qwen2.5:7b', timeoutMs: 5000 },
 });
 beforeAll(async () => {
-  [stt, chat] = await Promise.all([startSttStandIn(), startChatStandIn()]);
+  [stt, chat, receiver] = await Promise.all([startSttStandIn(), startChatStandIn(), startReceiver()]);
   stt.fallback = () => ({ kind: 'words', words: ['my', 'boiler', 'is', 'leaking', 'please', 'come', 'today', 'it', 'is', 'urgent'] });
   t = await testDatabase('analysis_job');
-  await seed(t.c, trackingFixture({ settings: { transcription: { enabled: true, language: 'en' }, analysis: { enabled: true, questions: [QUESTION] } } }));
+  const fixture = trackingFixture({ settings: { transcription: { enabled: true, language: 'en' }, analysis: { enabled: true, questions: [QUESTION] } } });
+  // The account asks for the `analysis` push only.
+  Object.assign(fixture.accounts[0]!, { webhookUrl: receiver.url(), webhookSecret: WEBHOOK_SECRET, webhookEvents: ['analysis'] });
+  await seed(t.c, fixture);
   collector = await startCollector(t.db, options());
 });
 afterAll(async () => {
   await collector?.close();
   await t?.close();
-  await Promise.all([stt?.close(), chat?.close()]);
+  await Promise.all([stt?.close(), chat?.close(), receiver?.close()]);
 });
 
 async function recordedCall(callRef: string): Promise<number> {
@@ -43,6 +48,7 @@ async function recordedCall(callRef: string): Promise<number> {
   expect(sent.status).toBe(200);
   return body.callId;
 }
+const pushes = () => receiver.received.map((r) => verifiedPush(r, WEBHOOK_SECRET));
 const analysisOf = async (callId: number) => (await t.c.calls.findOne({ _id: callId }))?.analysis;
 
 describe('a call analysed by the owner’s model', () => {
@@ -81,6 +87,9 @@ describe('a call analysed by the owner’s model', () => {
       sentiment: 'negative',
       answers: [{ question: QUESTION, answer: 'yes' }],
     });
+    // The `analysis` push, signed, carries the same answers; the account did not ask for `call` pushes.
+    await receiver.waitFor(1);
+    expect(pushes()).toEqual([{ callId, type: 'analysis', view: null, cart: null, order: null, analysis: records.find((r) => r.call_id === callId).analysis }]);
 
     // After a restart, the job of an analysed call met again (a process that died before the outbox
     // knew it was done) asks nothing: the call keeps its analysis.
@@ -90,6 +99,8 @@ describe('a call analysed by the owner’s model', () => {
     await expect.poll(() => t.c.outbox.countDocuments({ kind: 'analysis' }), { timeout: 20_000 }).toBe(0);
     expect(chat.requests).toHaveLength(1);
     expect(await analysisOf(callId)).toEqual(analysis);
+    expect(await t.c.outbox.countDocuments({ label: 'analysis', kind: 'webhook' })).toBe(0);
+    expect(pushes()).toHaveLength(1);
   });
 
   it('leaves the call saying why when the model refuses for good', async () => {

@@ -49,6 +49,28 @@ describe("a rule's conditions", () => {
     expect(callSubject(call, { ...context, firstLeadAt: null }).hadLead).toBe(false);
   });
 
+  it("read the language model's reading: outcomes (a person's correction included), lead score, sentiment and the domain's questions", () => {
+    const analysed = callSubject({
+      ...call,
+      analysis: {
+        status: 'ready', at: startedAt, leadScore: 72, sentiment: 'positive',
+        outcomes: { appointmentBooked: { answer: 'yes', quote: 'see you friday' }, spam: { answer: 'no', by: 'ada@shop.test' }, saleMade: { answer: 'unknown', rejected: 'the quote is not in the transcript' } },
+        answers: [{ question: 'Did the caller ask for Emergency service?', answer: 'yes', quote: 'today' }],
+      },
+    } as CallDoc, context);
+    const holdsOn = (...conditions: RuleCondition[]) => ruleMatches({ match: 'all', conditions }, analysed);
+    expect(holdsOn({ field: 'outcome', name: 'appointmentBooked', op: 'is', value: 'yes' }, { field: 'outcome', name: 'spam', op: 'is', value: 'no' }, { field: 'leadScore', op: 'atLeast', value: 72 }, { field: 'leadScore', op: 'atMost', value: 72 })).toBe(true);
+    expect(holdsOn({ field: 'sentiment', op: 'is', value: 'positive' }, { field: 'answer', question: 'did the caller ask for emergency service?', op: 'is', value: 'yes' })).toBe(true);
+    // An unknown is neither yes nor no; a question the analysis did not ask is never answered.
+    expect(holdsOn({ field: 'outcome', name: 'saleMade', op: 'is', value: 'no' })).toBe(false);
+    expect(holdsOn({ field: 'outcome', name: 'saleMade', op: 'is', value: 'yes' })).toBe(false);
+    expect(holdsOn({ field: 'answer', question: 'Was it raining?', op: 'is', value: 'no' })).toBe(false);
+    expect(holdsOn({ field: 'leadScore', op: 'atLeast', value: 73 })).toBe(false);
+    // A call not analysed (or whose analysis failed) matches none of them.
+    expect(holds({ field: 'leadScore', op: 'atMost', value: 100 })).toBe(false);
+    expect(callSubject({ ...call, analysis: { status: 'failed', at: startedAt, error: 'the model answered 404' } } as CallDoc, context).call!.analysis).toBeNull();
+  });
+
   it("read a form's fields, by their name in any case", () => {
     const form = { _id: 1, domainId: 'shop.test', submittedAt: startedAt, source: null, keyword: null, lastTouch: null, fields: { Message: 'Please call me about a NEW boiler' }, personId: null } as unknown as FormDoc;
     const s = formSubject(form, context);
@@ -62,5 +84,11 @@ describe("a rule's conditions", () => {
     expect(rule([{ field: 'trackingNumber', op: 'is', value: '0400000001' }, { field: 'trackingNumber', op: 'is', value: '0400000002' }])).toBe('conditions: trackingNumber is 0400000001 and 0400000002 at once, which can never match');
     expect(rule([{ field: 'formField', op: 'contains', name: 'x', value: 'y' }])).toBe("conditions.0.field: formField is a form's, and this rule runs for calls");
     expect(rule([{ field: 'duration', op: 'atLeast', value: 60 }, { field: 'duration', op: 'atMost', value: 60 }])).toBeNull();
+    expect(rule([{ field: 'outcome', name: 'appointmentBooked', op: 'is', value: 'yes' }], 'transcript-ready')).toBe('conditions.0.field: outcome is known once the call is analysed: use the moment analysis-ready');
+    expect(rule([{ field: 'leadScore', op: 'atLeast', value: 80 }, { field: 'leadScore', op: 'atMost', value: 50 }], 'analysis-ready')).toBe('conditions: a lead score of at least 80 and at most 50 can never match');
+    expect(rule([{ field: 'sentiment', op: 'is', value: 'positive' }, { field: 'sentiment', op: 'is', value: 'negative' }], 'analysis-ready')).toBe('conditions: sentiment is positive and negative at once, which can never match');
+    expect(rule([{ field: 'keyPhrase', op: 'said', value: 'booked' }, { field: 'answer', question: 'Emergency?', op: 'is', value: 'yes' }], 'analysis-ready')).toBeNull();
+    expect(rule([{ field: 'sentiment', op: 'is', value: 'positive' }], 'form-sent')).toBe("conditions.0.field: sentiment is a call's, and this rule runs when a form is sent");
+    expect(() => ruleBody.parse({ name: 'r', moment: 'analysis-ready', conditions: [{ field: 'outcome', name: 'booked', op: 'is', value: 'yes' }], actions: [{ type: 'push' }] })).toThrow(/must be one of appointmentBooked/);
   });
 });

@@ -5,10 +5,11 @@
 // one is taken back: not sent if it still waits, retracted where it was sent and the platform can
 // (RETRACTABLE), the same way; a lead again before it went is queued again.
 //
-// A lead goes with its value (issue 69): one that a rule at `transcript-ready` can still value waits
-// for its transcript (at most VALUE_WAIT_MS), and a value changed after it was sent (a person's, a
-// rule's) is restated where the platform can (RESTATABLE: Google's adjustment under the same
-// transaction id, Microsoft's restatement; Meta cannot, and the lead says so).
+// A lead goes with its value (issue 69): one that a rule at `transcript-ready` or `analysis-ready`
+// can still value waits for its transcript and its analysis (at most VALUE_WAIT_MS), and a value
+// changed after it was sent (a person's, a rule's) is restated where the platform can (RESTATABLE:
+// Google's adjustment under the same transaction id, Microsoft's restatement; Meta cannot, and the
+// lead says so).
 import { isDuplicateKey } from '../db/writes.ts';
 import type { DomainCollections, DomainDoc } from '../domains/documents.ts';
 import type { FormDoc } from '../forms/documents.ts';
@@ -20,6 +21,7 @@ import { callLead, callValue, formLead, type LeadEvent } from './lead-event.ts';
 import type { MarkLeads } from './lead-marks.ts';
 import { META_CANNOT_RESTATE, META_CANNOT_RETRACT, unsendable } from './platform-clients.ts';
 import type { RuleCollections } from '../rules/documents.ts';
+import type { RuleMoment } from '../rules/rule-input.ts';
 
 /** How long leads gather before their request goes. */
 export const BATCH_WINDOW_MS = 5000;
@@ -60,6 +62,16 @@ export function batchMessage(domain: Pick<DomainDoc, '_id' | 'accountId'>, platf
   return { id, accountId: domain.accountId, stream, kind: 'ads', label: platform, url: `ads:${platform}`, contentType: 'application/json', body: JSON.stringify({ domainId: domain._id, platform, ...(action === 'send' ? {} : { action }), ...extra }), signed: false };
 }
 
+/** The moments still to come for a call that may value it: its transcript, while the domain
+ * transcribes and the answered call has none yet; its analysis, while the domain analyses and the
+ * call has none yet (a failed transcript or analysis settles it). */
+export function waitsFor(domain: Pick<DomainDoc, 'transcription' | 'analysis'>, call: Pick<CallDoc, 'transcript' | 'analysis' | 'duration'>): RuleMoment[] {
+  const analyses = Boolean(domain.analysis?.enabled) && !call.analysis;
+  if (call.transcript) return analyses && call.transcript.status === 'ready' ? ['analysis-ready'] : [];
+  if (!domain.transcription?.enabled || !(call.duration && call.duration > 0)) return [];
+  return analyses ? ['transcript-ready', 'analysis-ready'] : ['transcript-ready'];
+}
+
 export class AdsQueue {
   constructor(
     private readonly c: AdsCollections & DomainCollections & RuleCollections,
@@ -67,18 +79,18 @@ export class AdsQueue {
     private readonly marks: MarkLeads,
   ) {}
 
-  /** The call reaction: a call that becomes a lead, or stops being one; a lead whose transcript
-   * came (it may wait for it), or whose value changed (restated once sent). */
+  /** The call reaction: a call that becomes a lead, or stops being one; a lead whose transcript or
+   * analysis came (it may wait for them), or whose value changed (restated once sent). */
   async callChanged(before: CallDoc | null, after: CallDoc): Promise<void> {
     const [lead, was] = [Boolean(after.lead), Boolean(before?.lead)];
-    const transcribed = Boolean(after.transcript) && !before?.transcript;
-    if (lead === was && !(lead && (transcribed || valueOf(before) !== valueOf(after)))) return;
+    const read = (Boolean(after.transcript) && !before?.transcript) || (Boolean(after.analysis) && !before?.analysis);
+    if (lead === was && !(lead && (read || valueOf(before) !== valueOf(after)))) return;
     const domain = await this.connectedDomain(after.domainId);
     if (!domain) return;
     if (lead && !was) await this.queue(domain, callLead(after, domain.currency), new Date(), await this.holdFor(domain, after));
     else if (!lead) await this.takeBack(domain, 'call', after._id);
     else {
-      if (transcribed) await this.release(domain, 'call', after._id);
+      if (read && waitsFor(domain, after).length === 0) await this.release(domain, 'call', after._id);
       if (valueOf(before) !== valueOf(after)) await this.restate(domain, 'call', after._id);
     }
   }
@@ -94,12 +106,12 @@ export class AdsQueue {
     else await this.restate(domain, 'form', after._id);
   }
 
-  /** Until when a call's lead waits for its value: while a transcript can still come (the domain
-   * transcribes, and the call was answered and has none yet) that an enabled rule at
-   * `transcript-ready` may value; null when nothing can value it later. */
+  /** Until when a call's lead waits for its value: while its transcript or analysis can still come
+   * (waitsFor) that an enabled rule at that moment may value; null when nothing can value it later. */
   private async holdFor(domain: DomainDoc, call: CallDoc, now = new Date()): Promise<Date | null> {
-    if (!domain.transcription?.enabled || call.transcript || !(call.duration && call.duration > 0)) return null;
-    const valuing = await this.c.rules.countDocuments({ domainId: domain._id, moment: 'transcript-ready', enabled: true, 'actions.type': 'value' }, { limit: 1 });
+    const moments = waitsFor(domain, call);
+    if (!moments.length) return null;
+    const valuing = await this.c.rules.countDocuments({ domainId: domain._id, moment: { $in: moments }, enabled: true, 'actions.type': 'value' }, { limit: 1 });
     return valuing ? new Date(now.getTime() + VALUE_WAIT_MS) : null;
   }
 

@@ -2,11 +2,11 @@
 // its answer, and the JSON schema sent for structured output (z.toJSONSchema). Every `yes` carries
 // a short quote of the transcript, checked afterwards (evidence.ts).
 import { z } from 'zod';
+import { ANALYSIS_ANSWERS, ANALYSIS_OUTCOMES, SENTIMENTS } from '../telephony/documents.ts';
 
-export const OUTCOMES = ['appointmentBooked', 'quoteGiven', 'saleMade', 'existingCustomer', 'spam', 'followUpNeeded'] as const;
+export const OUTCOMES = ANALYSIS_OUTCOMES;
 export type OutcomeName = (typeof OUTCOMES)[number];
-export const VERDICTS = ['yes', 'no', 'unknown'] as const;
-export const SENTIMENTS = ['positive', 'neutral', 'negative'] as const;
+export const VERDICTS = ANALYSIS_ANSWERS;
 /** The longest quote kept: a short one is what "evidence" means, and it bounds its search. */
 export const MAX_QUOTE_WORDS = 30;
 

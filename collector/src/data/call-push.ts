@@ -2,10 +2,11 @@
 // with its callId, sent when its outcome is known, again whenever it becomes a lead or stops
 // being one (a verdict, the rule at a later report), again when its recording is stored (the
 // record's `recording` then links to it), again when its transcript is made (`transcript`), and
-// again when the language model has read it (`analysis`).
+// again when the language model has read it (`analysis`). The `analysis` push (opt-in of its own)
+// carries only the call's id and the model's answers, once they are ready.
 // Signed, ordered per call and retried like the call center's pushes (webhooks/opt-in-push.ts); a
 // client written to those sees none unless it asks.
-import { callRecord, hasStoredRecording, transcribedLabels } from './records.ts';
+import { analysisFields, callRecord, hasStoredRecording, transcribedLabels } from './records.ts';
 import { transcriptTexts } from './transcript-texts.ts';
 import type { TranscriptCollections } from '../transcripts/documents.ts';
 import { DEFAULT_PUBLIC_URL } from '../http/collector-address.ts';
@@ -33,6 +34,7 @@ export class CallPush {
     const recordingStored = hasStoredRecording(after) && !(before && hasStoredRecording(before));
     const transcribed = transcribedLabels(after) !== null && !(before && transcribedLabels(before) !== null);
     const analysed = after.analysis?.status === 'ready' && before?.analysis?.status !== 'ready';
+    if (analysed) await this.pushAnalysis(after, now);
     if (before && before.status !== null && (before.lead ?? null) === (after.lead ?? null) && !recordingStored && !transcribed && !analysed) return;
     const domain = await this.c.domains.findOne({ _id: after.domainId });
     const receiver = domain && (await this.pushes.receiverOf(domain.accountId, 'call'));
@@ -40,5 +42,13 @@ export class CallPush {
     const text = transcribedLabels(after) ? ((await transcriptTexts(this.c, [after._id])).get(after._id) ?? null) : null;
     const data = { callId: after._id, type: 'call', view: null, cart: null, order: null, call: { callId: after._id, ...callRecord(after, domain, this.publicUrl, text) } };
     await this.pushes.send(receiver, `call:${after._id}`, data, now);
+  }
+
+  /** The account's `analysis` push, when it asked for it: the call's id and the data API's `analysis`. */
+  private async pushAnalysis(call: CallDoc, now: Date): Promise<void> {
+    const domain = await this.c.domains.findOne({ _id: call.domainId }, { projection: { accountId: 1 } });
+    const receiver = domain && (await this.pushes.receiverOf(domain.accountId, 'analysis'));
+    if (!receiver) return;
+    await this.pushes.send(receiver, `call:${call._id}`, { callId: call._id, type: 'analysis', view: null, cart: null, order: null, ...analysisFields(call) }, now);
   }
 }

@@ -48,6 +48,16 @@ export function conditionHolds(condition: RuleCondition, s: RuleSubject): boolea
       const wanted = condition.value.toLowerCase();
       return Boolean(s.call?.heard[condition.speaker].some((label) => label.toLowerCase() === wanted));
     }
+    case 'outcome':
+      return s.call?.analysis?.outcomes[condition.name] === condition.value;
+    case 'leadScore': {
+      const score = s.call?.analysis?.leadScore;
+      return score !== undefined && (condition.op === 'atLeast' ? score >= condition.value : score <= condition.value);
+    }
+    case 'sentiment':
+      return s.call?.analysis?.sentiment === condition.value;
+    case 'answer':
+      return s.call?.analysis?.answers[condition.question.toLowerCase()] === condition.value;
     case 'formField': {
       const value = s.fields?.[condition.name.toLowerCase()];
       return value !== undefined && value.includes(condition.value.toLowerCase());

@@ -1,6 +1,7 @@
 // "Try before it runs": a rule over the domain's last 30 days of calls (or forms), listing what it
 // would have matched and done, changing nothing. Bounded: the newest PREVIEW_SCAN calls or forms are
 // tested, the pools and people they need read once for all, at most PREVIEW_LIST listed.
+import { callsAtMoment } from './rule-input.ts';
 import { wallClock } from '../agent/shapes.ts';
 import type { DomainCollections, DomainDoc } from '../domains/documents.ts';
 import { callerWritten } from '../domains/phone-display.ts';
@@ -53,8 +54,7 @@ export async function previewRule(c: DomainCollections & TelephonyCollections & 
       matches.push({ kind: 'form', id: form._id, at: wallClock(form.submittedAt, domain.timeZone), phone: shown(form.phone), source: form.source, actions: applyRule(formMarkState(form), rule, now).entries.map((e) => e.what) });
     }
   } else {
-    const filter = rule.moment === 'transcript-ready' ? { 'transcript.status': 'ready' as const } : { status: { $ne: null } };
-    const calls = await c.calls.find({ domainId: domain._id, startedAt: { $gte: from, $lt: now }, ...filter }, { sort: { startedAt: -1 }, limit: PREVIEW_SCAN }).toArray();
+    const calls = await c.calls.find({ domainId: domain._id, startedAt: { $gte: from, $lt: now }, ...callsAtMoment(rule.moment) }, { sort: { startedAt: -1 }, limit: PREVIEW_SCAN }).toArray();
     const contextOf = await subjectContexts(c, domain, [rule], calls);
     checked = calls.length;
     for (const call of calls) {

@@ -1,21 +1,32 @@
 // What a rule is made of, as a person sends it (`POST/PUT …/rules`), checked field by field: its
 // moment, its conditions and its actions. Bounded: MAX_CONDITIONS a rule, text of at most 200
 // characters compared as text (never made into a regular expression), numbers within sane ranges.
+import type { Filter } from 'mongodb';
 import { z } from 'zod';
+import { ANALYSIS_OUTCOMES, SENTIMENTS, type CallDoc } from '../telephony/documents.ts';
 import { VERDICTS } from '../telephony/leads.ts';
 
 export const MAX_RULES = 100;
 export const MAX_CONDITIONS = 20;
 export const MAX_ACTIONS = 10;
 
-/** When a rule runs: a call has ended (answered or not), a call's transcript is ready, a form was sent. */
-export const RULE_MOMENTS = ['call-ended', 'transcript-ready', 'form-sent'] as const;
+/** When a rule runs: a call has ended (answered or not), a call's transcript is ready, the language
+ * model has read the call (analysis/), a form was sent. */
+export const RULE_MOMENTS = ['call-ended', 'transcript-ready', 'analysis-ready', 'form-sent'] as const;
 export type RuleMoment = (typeof RULE_MOMENTS)[number];
+
+/** The calls a call moment's rule is tested on (a past period's, a preview's): those that reached it. */
+export function callsAtMoment(moment: RuleMoment): Filter<CallDoc> {
+  if (moment === 'transcript-ready') return { 'transcript.status': 'ready' };
+  if (moment === 'analysis-ready') return { 'analysis.status': 'ready' };
+  return { status: { $ne: null } };
+}
 
 const text = z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters').describe('Text, compared in lower case');
 const textOp = z.enum(['is', 'contains'], { error: 'must be is or contains' }).describe('is: equal; contains: within it');
 const isOnly = z.literal('is', { error: 'must be is' }).describe('is');
 const DAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
+const yesNo = z.enum(['yes', 'no'], { error: 'must be yes or no' }).describe('yes or no');
 const clock = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be a time of day, HH:MM').describe('HH:MM in the domain time zone');
 
 /** The attribution's text fields: the visit's (or offline number's) source, and its first page's. */
@@ -34,9 +45,13 @@ export const ruleCondition = z.discriminatedUnion(
     z.object({ field: z.literal('dayOfWeek').describe('The day in the domain time zone'), op: z.literal('in', { error: 'must be in' }).describe('in'), value: z.array(z.enum(DAYS, { error: `must be one of ${DAYS.join(', ')}` })).min(1, 'needs a day').max(7).describe('mon to sun') }).strict(),
     z.object({ field: z.literal('timeOfDay').describe('The time in the domain time zone (from included, to not; over midnight when to is earlier)'), op: z.literal('between', { error: 'must be between' }).describe('between'), value: z.object({ from: clock, to: clock }).strict().describe('{from, to}') }).strict(),
     z.object({ field: z.literal('keyPhrase').describe("A key phrase's label heard in the transcript"), op: z.literal('said', { error: 'must be said' }).describe('said'), value: text, speaker: z.enum(['caller', 'agent', 'any'], { error: 'must be caller, agent or any' }).default('any').describe('Who said it') }).strict(),
+    z.object({ field: z.literal('outcome').describe("An outcome the language model judged (a person's correction wins)"), name: z.enum(ANALYSIS_OUTCOMES, { error: `must be one of ${ANALYSIS_OUTCOMES.join(', ')}` }).describe('The outcome'), op: isOnly, value: yesNo }).strict(),
+    z.object({ field: z.literal('leadScore').describe("The language model's lead score"), op: z.enum(['atLeast', 'atMost'], { error: 'must be atLeast or atMost' }).describe('atLeast or atMost'), value: z.number().int().min(0, 'must be 0 or more').max(100, 'must be at most 100').describe('0 to 100') }).strict(),
+    z.object({ field: z.literal('sentiment').describe("The caller's sentiment, as the language model read it"), op: isOnly, value: z.enum(SENTIMENTS, { error: `must be one of ${SENTIMENTS.join(', ')}` }).describe(SENTIMENTS.join(', ')) }).strict(),
+    z.object({ field: z.literal('answer').describe("The language model's answer to one of the domain's questions"), question: text.describe('The question, as the analysis settings ask it (compared in lower case)'), op: isOnly, value: yesNo }).strict(),
     z.object({ field: z.literal('formField').describe("A form's field"), op: z.literal('contains', { error: 'must be contains' }).describe('contains'), name: text.describe("The field's name"), value: text }).strict(),
   ],
-  { error: 'must be a known condition: sourceClass, source, medium, campaign, keyword, landingPage, trackingNumber, pool, duration, answered, firstCall, hadLead, callerCountry, callerArea, dayOfWeek, timeOfDay, keyPhrase or formField' },
+  { error: 'must be a known condition: sourceClass, source, medium, campaign, keyword, landingPage, trackingNumber, pool, duration, answered, firstCall, hadLead, callerCountry, callerArea, dayOfWeek, timeOfDay, keyPhrase, outcome, leadScore, sentiment, answer or formField' },
 );
 export type RuleCondition = z.infer<typeof ruleCondition>;
 export type ConditionField = RuleCondition['field'];
@@ -81,25 +96,31 @@ export const ruleBody = z
 export type RuleBody = z.infer<typeof ruleBody>;
 
 /** Conditions that only a call has, and those only a form has. */
-const CALL_ONLY: ConditionField[] = ['trackingNumber', 'pool', 'duration', 'answered', 'firstCall', 'callerCountry', 'callerArea', 'keyPhrase'];
+const CALL_ONLY: ConditionField[] = ['trackingNumber', 'pool', 'duration', 'answered', 'firstCall', 'callerCountry', 'callerArea', 'keyPhrase', 'outcome', 'leadScore', 'sentiment', 'answer'];
 const FORM_ONLY: ConditionField[] = ['formField'];
+/** Conditions on the language model's reading: known once the call is analysed. */
+const ANALYSIS_ONLY: ConditionField[] = ['outcome', 'leadScore', 'sentiment', 'answer'];
 
 /** Why a rule could never match, or never be tested at its moment; null when it can. Each reason names the field. */
 export function neverMatches(rule: Pick<RuleBody, 'moment' | 'match' | 'conditions'>): string | null {
   for (const [i, condition] of rule.conditions.entries()) {
     if (rule.moment === 'form-sent' && CALL_ONLY.includes(condition.field)) return `conditions.${i}.field: ${condition.field} is a call's, and this rule runs when a form is sent`;
     if (rule.moment !== 'form-sent' && FORM_ONLY.includes(condition.field)) return `conditions.${i}.field: ${condition.field} is a form's, and this rule runs for calls`;
-    if (condition.field === 'keyPhrase' && rule.moment !== 'transcript-ready') return `conditions.${i}.field: a key phrase is known once the transcript is ready: use the moment transcript-ready`;
+    if (condition.field === 'keyPhrase' && rule.moment !== 'transcript-ready' && rule.moment !== 'analysis-ready') return `conditions.${i}.field: a key phrase is known once the transcript is ready: use the moment transcript-ready`;
+    if (ANALYSIS_ONLY.includes(condition.field) && rule.moment !== 'analysis-ready') return `conditions.${i}.field: ${condition.field} is known once the call is analysed: use the moment analysis-ready`;
   }
   if (rule.match !== 'all') return null;
   const atLeast = Math.max(...rule.conditions.flatMap((c) => (c.field === 'duration' && c.op === 'atLeast' ? [c.value] : [])));
   const atMost = Math.min(...rule.conditions.flatMap((c) => (c.field === 'duration' && c.op === 'atMost' ? [c.value] : [])));
   if (atLeast > atMost) return `conditions: a duration of at least ${atLeast} s and at most ${atMost} s can never match`;
+  const scoreAtLeast = Math.max(...rule.conditions.flatMap((c) => (c.field === 'leadScore' && c.op === 'atLeast' ? [c.value] : [])));
+  const scoreAtMost = Math.min(...rule.conditions.flatMap((c) => (c.field === 'leadScore' && c.op === 'atMost' ? [c.value] : [])));
+  if (scoreAtLeast > scoreAtMost) return `conditions: a lead score of at least ${scoreAtLeast} and at most ${scoreAtMost} can never match`;
   for (const field of ['answered', 'firstCall', 'hadLead'] as const) {
     const values = new Set(rule.conditions.flatMap((c) => (c.field === field ? [c.value] : [])));
     if (values.size > 1) return `conditions: ${field} is both true and false, which can never match`;
   }
-  for (const field of ['trackingNumber', 'pool', 'callerCountry'] as const) {
+  for (const field of ['trackingNumber', 'pool', 'callerCountry', 'sentiment'] as const) {
     const values = new Set(rule.conditions.flatMap((c) => (c.field === field ? [String(c.value)] : [])));
     if (values.size > 1) return `conditions: ${field} is ${[...values].join(' and ')} at once, which can never match`;
   }

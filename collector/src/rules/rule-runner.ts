@@ -1,4 +1,5 @@
-// A domain's rules run at their moments: a call ended, its transcript ready, a form sent (the house
+// A domain's rules run at their moments: a call ended, its transcript ready, its analysis ready, a
+// form sent (the house
 // wires these as call and form reactions). The enabled rules of the moment are read once, in order;
 // each is tested on the subject (no query per condition); the marks of all that matched are written
 // in one compare-and-set of the call or form, each change in its history; then each matched rule's
@@ -64,10 +65,12 @@ export class RuleRunner {
     this.pushes = new OptInPushes(c);
   }
 
-  /** The call reaction: `call-ended` as its outcome becomes known, `transcript-ready` as its transcript is. */
+  /** The call reaction: `call-ended` as its outcome becomes known, `transcript-ready` as its
+   * transcript is, `analysis-ready` as the language model's reading is. */
   async callChanged(before: CallDoc | null, after: CallDoc): Promise<void> {
     if (after.status !== null && (before === null || before.status === null)) await this.onCall('call-ended', after);
     if (after.transcript?.status === 'ready' && before?.transcript?.status !== 'ready') await this.onCall('transcript-ready', after);
+    if (after.analysis?.status === 'ready' && before?.analysis?.status !== 'ready') await this.onCall('analysis-ready', after);
   }
 
   /** The form reaction: `form-sent` for a new submission that is not spam. */

@@ -4,6 +4,7 @@
 // tested and changed), and undoable: each change it made is in the history with the run's id and
 // what the field was before, and the undo puts back only what is still as the run left it. No
 // chat message or push goes out for past calls.
+import { callsAtMoment } from './rule-input.ts';
 import { randomUUID } from 'node:crypto';
 import type { DomainCollections, DomainDoc } from '../domains/documents.ts';
 import type { FormCollections, FormDoc } from '../forms/documents.ts';
@@ -84,7 +85,7 @@ export class RuleRuns {
     const period = { $gte: run.from, $lt: run.to };
     const ids = forms
       ? (await this.c.forms.find({ domainId: domain._id, submittedAt: period, _id: { $gt: job.after }, ...(job.action === 'undo' ? { 'history.run': run._id } : { spam: null }) }, { sort: { _id: 1 }, limit: BATCH, projection: { _id: 1 } }).toArray()).map((d) => d._id)
-      : (await this.c.calls.find({ domainId: domain._id, startedAt: period, _id: { $gt: job.after }, ...(job.action === 'undo' ? { 'history.run': run._id } : rule?.moment === 'transcript-ready' ? { 'transcript.status': 'ready' } : { status: { $ne: null } }) }, { sort: { _id: 1 }, limit: BATCH, projection: { _id: 1 } }).toArray()).map((d) => d._id);
+      : (await this.c.calls.find({ domainId: domain._id, startedAt: period, _id: { $gt: job.after }, ...(job.action === 'undo' ? { 'history.run': run._id } : callsAtMoment(rule?.moment ?? 'call-ended')) }, { sort: { _id: 1 }, limit: BATCH, projection: { _id: 1 } }).toArray()).map((d) => d._id);
     let counted = 0;
     let changed = 0;
     if (job.action === 'apply' && rule) {

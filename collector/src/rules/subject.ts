@@ -38,6 +38,9 @@ export interface RuleSubject {
     callerNational: string | null;
     /** Labels heard: by the caller, by whoever answered, by anyone. */
     heard: { caller: string[]; agent: string[]; any: string[] };
+    /** What the language model read, once the call is analysed: outcomes by name, answers by
+     * question in lower case (a person's corrections are in them). */
+    analysis: { outcomes: Record<string, string>; leadScore: number; sentiment: string; answers: Record<string, string> } | null;
   };
   /** A form's fields, names in lower case, values in lower case. */
   fields?: Record<string, string>;
@@ -87,7 +90,18 @@ export function callSubject(call: CallDoc, context: SubjectContext): RuleSubject
       callerCountry: caller?.country ?? null,
       callerNational: call.caller ? nationalOf(call.caller, context.country).replace(/\D/g, '') : null,
       heard: { caller: heard?.heardBy?.caller ?? [], agent: heard?.heardBy?.agent ?? [], any: heard?.keyPhrases ?? [] },
+      analysis: analysisRead(call),
     },
+  };
+}
+
+function analysisRead({ analysis: a }: CallDoc): NonNullable<RuleSubject['call']>['analysis'] {
+  if (a?.status !== 'ready') return null;
+  return {
+    outcomes: Object.fromEntries(Object.entries(a.outcomes ?? {}).map(([name, j]) => [name, j.answer])),
+    leadScore: a.leadScore ?? 0,
+    sentiment: a.sentiment ?? 'neutral',
+    answers: Object.fromEntries((a.answers ?? []).map((q) => [q.question.toLowerCase(), q.answer])),
   };
 }
 

@@ -69,6 +69,12 @@ export interface CallTranscript {
   error?: string;
 }
 
+/** The outcomes a language model judges in a call (analysis/), each yes, no or unknown; the caller's
+ * sentiment. Here beside the call that keeps them, for the families that read them (rules, reports). */
+export const ANALYSIS_OUTCOMES = ['appointmentBooked', 'quoteGiven', 'saleMade', 'existingCustomer', 'spam', 'followUpNeeded'] as const;
+export const ANALYSIS_ANSWERS = ['yes', 'no', 'unknown'] as const;
+export const SENTIMENTS = ['positive', 'neutral', 'negative'] as const;
+
 /** Ours (analysis/, issue 66): what the owner's language model read in the call's transcript: each
  * `yes` with its quote found in the transcript (and the turn), a `yes` it could not prove `unknown`
  * with why; or why there is none (`failed`). */
@@ -82,14 +88,14 @@ export interface CallAnalysis {
   followUp?: string;
   leadScore?: number;
   leadScoreReasons?: string[];
-  sentiment?: 'positive' | 'neutral' | 'negative';
+  sentiment?: (typeof SENTIMENTS)[number];
   /** The domain's questions as they were asked, each answered. */
   answers?: (AnalysisJudged & { question: string })[];
   error?: string;
 }
 
 export interface AnalysisJudged {
-  answer: 'yes' | 'no' | 'unknown';
+  answer: (typeof ANALYSIS_ANSWERS)[number];
   quote?: string;
   /** The turn its quote is in, and that turn's start (seconds into the recording). */
   turn?: number;

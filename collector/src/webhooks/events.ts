@@ -3,8 +3,9 @@ import { z } from 'zod';
 
 /** `call`: each call as it ends and when its lead changes; `form`: each form submission that is not spam;
  * `transcript`: a call's transcript, once made (transcripts/); `rule`: a domain's rule that matched a
- * call or a form, with what it did (rules/). */
-export const WEBHOOK_EVENTS = ['call', 'form', 'transcript', 'rule'] as const;
+ * call or a form, with what it did (rules/); `analysis`: what the language model read in a call, once
+ * ready (analysis/). */
+export const WEBHOOK_EVENTS = ['call', 'form', 'transcript', 'rule', 'analysis'] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 
 /** A list of events, each once. */

@@ -1,16 +1,18 @@
 // A rule's conditions and actions as the Rules card writes them, one a line, and read back:
 // `duration atLeast 60`, `campaign is spring`, `keyPhrase said booked caller`, `dayOfWeek in mon,tue`,
-// `timeOfDay between 18:00-08:00`, `formField contains message: new boiler`; `tag Booked`,
+// `timeOfDay between 18:00-08:00`, `formField contains message: new boiler`, `outcome
+// appointmentBooked is yes`, `leadScore atLeast 70`, `sentiment is negative`, `answer Did they ask
+// for emergency service? is yes`; `tag Booked`,
 // `value 120`, `verdict lead`, `chat https://hooks.slack.com/…`, `push`,
 // `mail members ada@acme.example, bob@acme.example address sales@partner.example`. The server checks what is read.
 
 import { webhookShown } from '../../rules/webhook-shown.ts';
 
-export type Condition = { field: string; op: string; value: unknown; speaker?: string; name?: string };
+export type Condition = { field: string; op: string; value: unknown; speaker?: string; name?: string; question?: string };
 /** `url`: a chat webhook, whole only for who may edit the rule (else its host and last four characters). */
 export type Action = { type: string; tag?: string; amount?: number; verdict?: string; url?: string; members?: string[]; address?: string };
 
-const NUMBERS = ['duration', 'pool'];
+const NUMBERS = ['duration', 'pool', 'leadScore'];
 const BOOLEANS = ['answered', 'firstCall', 'hadLead'];
 
 export function conditionText(c: Condition): string {
@@ -18,6 +20,8 @@ export function conditionText(c: Condition): string {
   if (c.field === 'timeOfDay') return `timeOfDay between ${(c.value as { from: string }).from}-${(c.value as { to: string }).to}`;
   if (c.field === 'keyPhrase') return `keyPhrase said ${String(c.value)}${c.speaker && c.speaker !== 'any' ? ` ${c.speaker}` : ''}`;
   if (c.field === 'formField') return `formField contains ${c.name}: ${String(c.value)}`;
+  if (c.field === 'outcome') return `outcome ${c.name} ${c.op} ${String(c.value)}`;
+  if (c.field === 'answer') return `answer ${c.question} ${c.op} ${String(c.value)}`;
   return `${c.field} ${c.op} ${String(c.value)}`;
 }
 
@@ -51,6 +55,12 @@ export function parseConditions(text: string): Condition[] {
     if (field === 'formField') {
       const colon = value.indexOf(':');
       return { field, op, name: value.slice(0, Math.max(0, colon)).trim(), value: value.slice(colon + 1).trim() };
+    }
+    if (field === 'outcome') return { field, name: op, op: rest[0] ?? '', value: rest.slice(1).join(' ') };
+    if (field === 'answer') {
+      // The question is everything between `answer` and the last two words (`is yes`).
+      const words = line.split(/\s+/).slice(1);
+      return { field, question: words.slice(0, -2).join(' '), op: words.at(-2) ?? '', value: words.at(-1) ?? '' };
     }
     if (NUMBERS.includes(field)) return { field, op, value: Number(value) };
     if (BOOLEANS.includes(field)) return { field, op, value: value === 'true' ? true : value === 'false' ? false : value };

@@ -11,7 +11,7 @@ import { actionText, conditionText, parseActions, parseConditions, type Action, 
 interface Rule {
   id: string;
   name: string;
-  moment: 'call-ended' | 'transcript-ready' | 'form-sent';
+  moment: 'call-ended' | 'transcript-ready' | 'analysis-ready' | 'form-sent';
   match: 'all' | 'any';
   conditions: Condition[];
   actions: Action[];
@@ -26,7 +26,7 @@ interface Preview {
   matches: { kind: string; id: number; at: string; phone: string | null; source: string | null; actions: string[] }[];
 }
 
-const MOMENTS: Record<Rule['moment'], string> = { 'call-ended': 'a call ended', 'transcript-ready': "a call's transcript is ready", 'form-sent': 'a form was sent' };
+const MOMENTS: Record<Rule['moment'], string> = { 'call-ended': 'a call ended', 'transcript-ready': "a call's transcript is ready", 'analysis-ready': 'the language model has read a call', 'form-sent': 'a form was sent' };
 const bodyOf = ({ name, moment, match, conditions, actions, enabled }: Rule) => ({ name, moment, match, conditions, actions, enabled });
 
 export function RulesCard({ path, clock }: { path: string; clock: Clock }) {
@@ -130,7 +130,7 @@ export function RulesCard({ path, clock }: { path: string; clock: Clock }) {
           Actions, one a line
           <textarea name="actions" rows={3} required placeholder={'tag Booked\nvalue 120\nverdict lead\nchat https://hooks.slack.com/services/…\npush\nmail members ada@acme.example address sales@partner.example'} defaultValue={(editing?.actions ?? []).map((a) => actionText(a, true)).join('\n')} />
         </label>
-        <p class="muted small">The fields and words: see docs/rules.md (sourceClass, source, medium, campaign, keyword, landingPage, trackingNumber, pool, duration, answered, firstCall, hadLead, callerCountry, callerArea, dayOfWeek, timeOfDay, keyPhrase, formField).</p>
+        <p class="muted small">The fields and words: see docs/rules.md (sourceClass, source, medium, campaign, keyword, landingPage, trackingNumber, pool, duration, answered, firstCall, hadLead, callerCountry, callerArea, dayOfWeek, timeOfDay, keyPhrase, outcome, leadScore, sentiment, answer, formField).</p>
         <button type="submit">{editing ? 'Save the rule' : 'Make the rule'}</button>
         {editing && (
           <button type="button" onClick={() => setEditing(null)}>
