@@ -30,7 +30,7 @@ describe('an upgrade from the release before numbers of any country', () => {
     await migrateDatabase(t.c);
     for (const [name, docs] of Object.entries(stored)) {
       const now = await t.db.collection(name).find().sort({ _id: 1 }).toArray();
-      const expected = name === 'domains' ? docs.map((d) => ({ ...d, country: 'FR', callCountsVersion: 2, recordingLinksVersion: 1, contactEntriesVersion: 1 })) : name === 'users' ? docs.map((u) => ({ ...u, role: 'owner' })) : docs;
+      const expected = name === 'domains' ? docs.map((d) => ({ ...d, country: 'FR', callCountsVersion: 3, recordingLinksVersion: 1, contactEntriesVersion: 1 })) : name === 'users' ? docs.map((u) => ({ ...u, role: 'owner' })) : docs;
       expect(BSON.EJSON.stringify(now, { relaxed: false }), name).toBe(BSON.EJSON.stringify(expected, { relaxed: false }));
     }
   });
@@ -75,6 +75,10 @@ describe('an upgrade from the release before numbers of any country', () => {
     delete tables.tags;
     expect(tables.values).toEqual({ total: 0, previousTotal: 0, sources: {}, keywords: [], campaigns: [], landingPages: [] });
     delete tables.values;
+    // Ours, and new: what the language model read in the calls (issue 66); the release analysed none.
+    const read = answers.overview as { analysis?: unknown };
+    expect(read.analysis).toEqual({ analysed: 0, appointments: 0, sales: 0, averageLeadScore: null, sources: {}, keywords: [], campaigns: [] });
+    delete read.analysis;
     // Ours, and new: form leads beside the call leads, and the people who became leads (issue 43):
     // the release had no form; the calls the replay made are joined to people.
     const counted = answers.overview as { totals: Record<string, unknown>; days: Record<string, unknown>[]; sources: Record<string, unknown>[]; keywords: Record<string, unknown>[] };
@@ -116,11 +120,12 @@ describe('an upgrade from the release before numbers of any country', () => {
       expect([name, answer.recording]).toEqual([name, null]);
       delete answer.recording;
     }
-    // Ours, and new: the calls CSV's last four columns, the labels heard and the transcript (issue 54),
-    // the tags and the value (issue 55), empty for the release's calls.
+    // Ours, and new: the calls CSV's last fourteen columns, the labels heard and the transcript (issue
+    // 54), the tags and the value (issue 55), the analysis (issue 66), empty for the release's calls.
     const csv = answers.callsCsv as string;
-    expect(csv.split('\r\n').filter(Boolean).slice(1).every((line) => line.endsWith(',,,,'))).toBe(true);
-    answers.callsCsv = csv.replace(',keyPhrases,transcript,tags,value\r\n', '\r\n').replace(/,,,,\r\n/g, '\r\n');
+    const ours = ',keyPhrases,transcript,tags,value,summary,intent,leadScore,sentiment,appointmentBooked,quoteGiven,saleMade,existingCustomer,spam,followUpNeeded';
+    expect(csv.split('\r\n').filter(Boolean).slice(1).every((line) => line.endsWith(','.repeat(14)))).toBe(true);
+    answers.callsCsv = csv.replace(`${ours}\r\n`, '\r\n').replace(/,{14}\r\n/g, '\r\n');
     for (const [name, answer] of Object.entries(recorded.answers)) expect(JSON.stringify(answers[name]), name).toBe(JSON.stringify(answer));
   });
 });

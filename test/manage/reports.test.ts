@@ -116,7 +116,7 @@ describe('back end reports', () => {
     expect(csv.headers.get('content-type')).toBe('text/csv; charset=utf-8');
     expect(csv.headers.get('content-disposition')).toMatch(/^attachment; filename="calls-shop.test-\d{4}-\d\d-\d\d-\d{4}-\d\d-\d\d.csv"$/);
     const lines = csv.text.trimEnd().split('\r\n');
-    expect(lines[0]).toBe('callId,startedAt,trackingNumber,caller,destination,status,duration,source,keyword,landingPage,pagesSeen,gclid,offlineDescription,agent,revenue,matchConfidence,matchCandidates,firstCall,lead,verdict,msclkid,fbclid,firstTouchSource,firstTouchKeyword,firstTouchAt,lastNonDirectSource,keyPhrases,transcript,tags,value');
+    expect(lines[0]).toBe('callId,startedAt,trackingNumber,caller,destination,status,duration,source,keyword,landingPage,pagesSeen,gclid,offlineDescription,agent,revenue,matchConfidence,matchCandidates,firstCall,lead,verdict,msclkid,fbclid,firstTouchSource,firstTouchKeyword,firstTouchAt,lastNonDirectSource,keyPhrases,transcript,tags,value,summary,intent,leadScore,sentiment,appointmentBooked,quoteGiven,saleMade,existingCustomer,spam,followUpNeeded');
     expect(lines).toHaveLength(4);
     expect(lines.find((l) => l.includes('abc123'))).toContain(',red shoes,https://shop.test/?gclid=abc123&utm_medium=cpc&utm_term=red+shoes,');
 

@@ -20,10 +20,11 @@ export async function migrateDatabase(c: AllCollections): Promise<void> {
   await dropIndexes(c.leases, [{ viewId: 1 }, { visitId: 1 }]);
   // Roles: every user stored before them owned their account, and keeps doing so.
   await c.users.updateMany({ role: { $exists: false } }, { $set: { role: 'owner' } });
-  // Spam apart: calls a person marked spam left the report counters. A domain that has such calls
-  // counts its calls again, once; the others only note that their counts follow the rule.
+  // Spam apart: calls a person marked spam left the report counters; calls analysed (issue 66) are
+  // counted by what the model read in them. A domain that has such calls counts its calls again,
+  // once; the others only note that their counts follow the rules.
   for await (const domain of c.domains.find({ callCountsVersion: { $ne: CALL_COUNTS_VERSION } }, { projection: { timeZone: 1 } })) {
-    if (await c.calls.findOne({ domainId: domain._id, 'verdict.value': 'spam' }, { projection: { _id: 1 } })) await new CallSources(c).rebuild(domain._id, domain.timeZone);
+    if (await c.calls.findOne({ domainId: domain._id, $or: [{ 'verdict.value': 'spam' }, { 'analysis.status': 'ready' }] }, { projection: { _id: 1 } })) await new CallSources(c).rebuild(domain._id, domain.timeZone);
     await c.domains.updateOne({ _id: domain._id }, { $set: { callCountsVersion: CALL_COUNTS_VERSION } });
   }
   // Recordings in the data API: a call's page entry says whether it has a stored one. The calls that
@@ -49,8 +50,8 @@ export async function migrateDatabase(c: AllCollections): Promise<void> {
   await dropIndexes(c.personKeys, [{ personId: 1 }]);
 }
 
-/** 2: spam apart (issue 39). */
-const CALL_COUNTS_VERSION = 2;
+/** 2: spam apart (issue 39); 3: the analyses' counts (issue 66). */
+const CALL_COUNTS_VERSION = 3;
 
 /** What a domain whose data this release wrote says, for which the start has nothing to upgrade
  * (the benchmarks write their data as this release does). */

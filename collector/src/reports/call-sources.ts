@@ -12,7 +12,7 @@ import { addShare, centsOf, PlaceRecount, sameShare, type Share } from './counte
 import { creditOf, modelPrefix, TOUCH_MODELS, type Credited, type TouchModel } from './touch-models.ts';
 import type { ReportCollections } from './documents.ts';
 
-type Counted = Pick<CallDoc, 'domainId' | 'startedAt' | 'status' | 'source' | 'keyword' | 'firstCall' | 'lead' | 'lastTouch' | 'firstTouch' | 'lastNonDirect' | 'verdict' | 'transcript' | 'tags' | 'value'>;
+type Counted = Pick<CallDoc, 'domainId' | 'startedAt' | 'status' | 'source' | 'keyword' | 'firstCall' | 'lead' | 'lastTouch' | 'firstTouch' | 'lastNonDirect' | 'verdict' | 'transcript' | 'tags' | 'value' | 'analysis'>;
 
 /** The one name of the source of a call no visit led to, in every report and in the CSV. */
 export const UNATTRIBUTED = 'unattributed';
@@ -40,8 +40,19 @@ function shareOf(call: Counted | null, timeZone: string): CallShare | null {
   const apart = countedApart(call);
   if (apart) return { domainId: call.domainId, day: localTime(call.startedAt, timeZone).day, places: [apart] };
   const counted = ['total', ...TOUCH_MODELS.flatMap((model) => creditedPlaces(call, model))];
-  const places = [...counted, ...(call.status === 'SUCCESS' ? ['answered'] : []), ...(call.firstCall ? counted.map((place) => `new.${place}`) : []), ...(call.lead ? counted.map((place) => `lead.${place}`) : []), ...labelPlaces(call)];
-  return { domainId: call.domainId, day: localTime(call.startedAt, timeZone).day, places, ...valued(counted, call.value) };
+  const places = [...counted, ...(call.status === 'SUCCESS' ? ['answered'] : []), ...(call.firstCall ? counted.map((place) => `new.${place}`) : []), ...(call.lead ? counted.map((place) => `lead.${place}`) : []), ...labelPlaces(call), ...analysisPlaces(call, counted)];
+  const score = call.analysis?.status === 'ready' && call.analysis.leadScore ? { score: { places: counted.map((place) => `score.${place}`), points: call.analysis.leadScore } } : {};
+  return { domainId: call.domainId, day: localTime(call.startedAt, timeZone).day, places, ...valued(counted, call.value), ...score };
+}
+
+/** Ours (analysis/): an analysed call at the places counted under `analysed.`, again under `booked.`
+ * when it booked an appointment and under `sold.` when it made a sale (a person's correction
+ * counts); its lead score is summed under `score.` (an average is that over `analysed.`). */
+function analysisPlaces(call: Counted, counted: string[]): string[] {
+  const a = call.analysis;
+  if (a?.status !== 'ready') return [];
+  const said = (outcome: string) => a.outcomes?.[outcome]?.answer === 'yes';
+  return [...counted.map((place) => `analysed.${place}`), ...(said('appointmentBooked') ? counted.map((place) => `booked.${place}`) : []), ...(said('saleMade') ? counted.map((place) => `sold.${place}`) : [])];
 }
 
 /** A value's share (rules/): its cents at each of the places counted, under `value.`. */
@@ -81,7 +92,7 @@ export function creditedPlaces(item: Credited, model: TouchModel): string[] {
   return [`${prefix}src.${sourceClassOf(source)}`, ...DIMENSIONS.flatMap((d) => (values[d] ? [`${prefix}${DAY_FIELD[d]}.${keyOf(values[d])}`] : []))];
 }
 
-const CALL_MONTH_COUNTS = { '': 'calls', 'new.': 'newCalls', 'lead.': 'leads', 'value.': 'callValueCents' };
+const CALL_MONTH_COUNTS = { '': 'calls', 'new.': 'newCalls', 'lead.': 'leads', 'value.': 'callValueCents', 'analysed.': 'analysedCalls', 'booked.': 'appointments', 'sold.': 'salesMade', 'score.': 'leadScoreSum' };
 
 export class CallSources {
   constructor(private readonly c: ReportCollections & TelephonyCollections) {}
@@ -98,7 +109,7 @@ export class CallSources {
   async rebuild(domainId: string, timeZone: string): Promise<number> {
     const recount = new PlaceRecount(CALL_MONTH_COUNTS);
     const touchFields = ['source', 'keyword', 'campaign', 'landingUrl'];
-    const projection = { domainId: 1, startedAt: 1, status: 1, source: 1, keyword: 1, firstCall: 1, lead: 1, 'verdict.value': 1, 'transcript.status': 1, 'transcript.keyPhrases': 1, tags: 1, value: 1, ...Object.fromEntries(['lastTouch', 'firstTouch', 'lastNonDirect'].flatMap((touch) => touchFields.map((f) => [`${touch}.${f}`, 1]))) };
+    const projection = { domainId: 1, startedAt: 1, status: 1, source: 1, keyword: 1, firstCall: 1, lead: 1, 'verdict.value': 1, 'transcript.status': 1, 'transcript.keyPhrases': 1, tags: 1, value: 1, 'analysis.status': 1, 'analysis.outcomes': 1, 'analysis.leadScore': 1, ...Object.fromEntries(['lastTouch', 'firstTouch', 'lastNonDirect'].flatMap((touch) => touchFields.map((f) => [`${touch}.${f}`, 1]))) };
     for await (const call of this.c.calls.find({ domainId, status: { $ne: null } }, { projection, batchSize: 10_000 })) {
       recount.add(shareOf(call, timeZone)!);
     }

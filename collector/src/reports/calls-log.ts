@@ -4,7 +4,7 @@ import type { WebhookCollections } from '../webhooks/documents.ts';
 import type { AdsCollections } from '../ads/documents.ts';
 import { retryingJobs, type RetryingJob } from './retrying-jobs.ts';
 import type { CallStatus } from '@ringtrail/shared';
-import type { CallDoc, TelephonyCollections } from '../telephony/documents.ts';
+import { ANALYSIS_OUTCOMES, type CallDoc, type TelephonyCollections } from '../telephony/documents.ts';
 import { verdictWord } from '../data/records.ts';
 import type { DomainDoc } from '../domains/documents.ts';
 import { maskCaller } from '../domains/caller-privacy.ts';
@@ -199,12 +199,20 @@ const CSV_COLUMNS: (keyof CallRow)[] = ['callId', 'startedAt', 'trackingNumber',
  * (rules/), last: the tags (`;` between them) and the lead's value. */
 const TRANSCRIPT_COLUMNS = ['keyPhrases', 'transcript'];
 const MARK_COLUMNS = ['tags', 'value'];
+/** Ours (analysis/), after them: the language model's summary, intent, lead score and sentiment, and
+ * each outcome's yes, no or unknown (a person's correction included); empty until analysed. */
+const ANALYSIS_COLUMNS = ['summary', 'intent', 'leadScore', 'sentiment', ...ANALYSIS_OUTCOMES];
+
+function analysisCells({ analysis: a }: CallDoc): unknown[] {
+  if (a?.status !== 'ready') return ANALYSIS_COLUMNS.map(() => null);
+  return [a.summary, a.intent, a.leadScore, a.sentiment, ...ANALYSIS_OUTCOMES.map((name) => a.outcomes?.[name]?.answer ?? 'unknown')];
+}
 /** Calls whose transcripts' texts are read at once. */
 const CSV_BATCH = 500;
 
 /** `texts`: the transcripts' texts of calls (data/transcript-texts.ts). */
 export async function* callsCsv(c: TelephonyCollections, domain: DomainDoc, range: DayRange, filters: CallFilters, texts: (ids: number[]) => Promise<Map<number, string>>): AsyncGenerator<string> {
-  yield csvLine([...CSV_COLUMNS, ...TRANSCRIPT_COLUMNS, ...MARK_COLUMNS]);
+  yield csvLine([...CSV_COLUMNS, ...TRANSCRIPT_COLUMNS, ...MARK_COLUMNS, ...ANALYSIS_COLUMNS]);
   const cursor = c.calls.find(filterOf(domain, range, filters), { sort: { startedAt: -1, _id: -1 }, limit: CSV_MAX_ROWS, batchSize: 1000 });
   let batch: CallDoc[] = [];
   const lines = async function* () {
@@ -212,7 +220,7 @@ export async function* callsCsv(c: TelephonyCollections, domain: DomainDoc, rang
     for (const call of batch) {
       const row = rowOf(call, domain);
       const transcribed = row.transcript?.status === 'ready';
-      yield csvLine([...CSV_COLUMNS.map((column) => (column === 'pagesSeen' ? row.pagesSeen.join(' ') : column === 'source' ? (row.source ?? UNATTRIBUTED) : column === 'verdict' ? verdictWord(row.verdict) : row[column])), transcribed ? row.transcript!.keyPhrases.join(';') : null, transcribed ? (textOf.get(call._id) ?? '') : null, row.tags.join(';'), row.value]);
+      yield csvLine([...CSV_COLUMNS.map((column) => (column === 'pagesSeen' ? row.pagesSeen.join(' ') : column === 'source' ? (row.source ?? UNATTRIBUTED) : column === 'verdict' ? verdictWord(row.verdict) : row[column])), transcribed ? row.transcript!.keyPhrases.join(';') : null, transcribed ? (textOf.get(call._id) ?? '') : null, row.tags.join(';'), row.value, ...analysisCells(call)]);
     }
     batch = [];
   };

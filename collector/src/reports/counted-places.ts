@@ -13,12 +13,13 @@ export type CountedField = 'calls' | 'forms';
 
 const DIMENSION_OF_FIELD = Object.fromEntries(DIMENSIONS.map((d) => [DAY_FIELD[d], d])) as Record<string, Dimension>;
 
-/** What an item adds to its local day: one at each of `places`, and its value's cents at each of
- * `value.places` (`value.cmp.<key>`). */
+/** What an item adds to its local day: one at each of `places`, its value's cents at each of
+ * `value.places` (`value.cmp.<key>`), and a call's lead score at each of `score.places` (analysis/). */
 export interface Share {
   day: string;
   places: string[];
   value?: { places: string[]; cents: number };
+  score?: { places: string[]; points: number };
 }
 
 /** An amount of money as whole cents, the counters' unit. */
@@ -29,17 +30,21 @@ export const sameShare = (a: Share, b: Share) => JSON.stringify(a) === JSON.stri
 /** The counters a share adds to (`sign` 1) or takes from (-1), each with its amount. */
 export function increments(share: Share, sign: 1 | -1): Record<string, number> {
   const inc: Record<string, number> = Object.fromEntries(share.places.map((place) => [place, sign]));
-  if (share.value?.cents) for (const place of share.value.places) inc[place] = (inc[place] ?? 0) + sign * share.value.cents;
+  for (const [places, amount] of [[share.value?.places, share.value?.cents], [share.score?.places, share.score?.points]] as const) {
+    if (places && amount) for (const place of places) inc[place] = (inc[place] ?? 0) + sign * amount;
+  }
   return inc;
 }
 
 /** The month counters of a day's table places (`lead.firstTouch.cmp.<key>`): the count each place's
- * first part names (`counts`), at its table and touch model (`cmp.firstTouch.leads.<key>`), each
- * with the place's amount. */
+ * first part names (`counts`: `lead.` -> `leads`), at its table and touch model
+ * (`cmp.firstTouch.leads.<key>`), each with the place's amount. */
 export function monthIncrements(inc: Record<string, number>, counts: Record<string, string>): Record<string, number> {
   const paths: Record<string, number> = {};
+  const firsts = Object.keys(counts).filter(Boolean).map((first) => first.replace('.', '\\.'));
+  const placeOf = new RegExp(`^(${firsts.join('|')})?((?:firstTouch|lastNonDirect)\\.)?(kw|cmp|lp)\\.(.+)$`);
   for (const [place, n] of Object.entries(inc)) {
-    const match = /^(new\.|lead\.|value\.)?((?:firstTouch|lastNonDirect)\.)?(kw|cmp|lp)\.(.+)$/.exec(place);
+    const match = placeOf.exec(place);
     const count = counts[match?.[1] ?? ''];
     if (!match || !count) continue;
     const path = `${MONTH_BASE[DIMENSION_OF_FIELD[match[3]!]!]}${match[2] ?? ''}${count}.${match[4]!}`;

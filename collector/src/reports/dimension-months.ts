@@ -9,12 +9,15 @@ import type { KeywordMonthDoc, ReportCollections } from './documents.ts';
 import { modelPrefix, TOUCH_MODELS, type TouchModel } from './touch-models.ts';
 import { DIMENSIONS, MONTH_BASE, type Dimension } from './dimensions.ts';
 
+/** Ours (analysis/): the calls analysed, those that booked an appointment or made a sale, and their lead scores' sum. */
+const ANALYSIS_COUNTS = ['analysedCalls', 'appointments', 'salesMade', 'leadScoreSum'] as const;
+
 export const monthKey = (domainId: string, month: string) => `${domainId}|${month}`;
 
 /** What a month counts per value of a table. */
-export const MONTH_COUNTS = ['visits', 'calls', 'newCalls', 'leads', 'formLeads', 'orders', 'revenueCents', 'callValueCents', 'formValueCents'] as const;
+export const MONTH_COUNTS = ['visits', 'calls', 'newCalls', 'leads', 'formLeads', 'orders', 'revenueCents', 'callValueCents', 'formValueCents', ...ANALYSIS_COUNTS] as const;
 export type MonthCounts = Record<(typeof MONTH_COUNTS)[number], number>;
-const CALL_COUNTS = ['calls', 'newCalls', 'leads', 'callValueCents'] as const;
+const CALL_COUNTS = ['calls', 'newCalls', 'leads', 'callValueCents', ...ANALYSIS_COUNTS] as const;
 
 /** Every field of a month's document holding calls, per table and touch model (`cmp.firstTouch.leads`). */
 export const MONTH_CALL_FIELDS = monthFields(CALL_COUNTS);
@@ -82,7 +85,7 @@ export class DimensionMonths {
   }
 }
 
-const zeroMonth = (): MonthCounts => ({ visits: 0, calls: 0, newCalls: 0, leads: 0, formLeads: 0, orders: 0, revenueCents: 0, callValueCents: 0, formValueCents: 0 });
+const zeroMonth = (): MonthCounts => Object.fromEntries(MONTH_COUNTS.map((count) => [count, 0])) as MonthCounts;
 
 /** The value at a dotted path of a document. */
 function at(doc: KeywordMonthDoc | null, path: string): unknown {

@@ -38,6 +38,12 @@ export interface CallSourceCounts {
   tgc?: Record<string, Record<string, number>>;
   /** Ours (rules/): the calls' values in cents, at the places they are counted in (`total`, `src`, `cmp`…). */
   value?: { total?: number } & CreditedCounts & TouchCounts;
+  /** Ours (analysis/): the calls analysed, those that booked an appointment, those that made a sale,
+   * and the sum of their lead scores, at the same places. */
+  analysed?: { total?: number } & CreditedCounts & TouchCounts;
+  booked?: { total?: number } & CreditedCounts & TouchCounts;
+  sold?: { total?: number } & CreditedCounts & TouchCounts;
+  score?: { total?: number } & CreditedCounts & TouchCounts;
 }
 
 /** Form submissions of a day: all but spam (`total`), spam, and the leads among them as calls are counted. */

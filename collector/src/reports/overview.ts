@@ -60,6 +60,10 @@ export interface Overview {
    * currency, summed as the counts are: in total, by source class, keyword, campaign and landing page as
    * the model credits them. Apart from the rows, which keep their shape; a row without value is left out. */
   values: Values;
+  /** Ours (analysis/): what the language model read in the calls, counted as the calls are: the
+   * appointments booked, the sales made and the average lead score, in total, by source class,
+   * keyword and campaign as the model credits them (rows with an analysed call only). */
+  analysis: AnalysisFigures;
   /** Ours: the period of the same length just before, to compare with: its totals and its days. */
   previous?: { from: string; to: string; totals: Overview['totals']; days: Overview['days'] };
 }
@@ -72,6 +76,20 @@ export interface Values {
   keywords: { keyword: string; value: number }[];
   campaigns: { campaign: string; value: number }[];
   landingPages: { path: string; value: number }[];
+}
+
+/** The analysed calls of a row, the appointments and sales among them, and their average lead score (null: none analysed). */
+export interface AnalysisRow {
+  analysed: number;
+  appointments: number;
+  sales: number;
+  averageLeadScore: number | null;
+}
+
+export interface AnalysisFigures extends AnalysisRow {
+  sources: Record<string, AnalysisRow>;
+  keywords: ({ keyword: string } & AnalysisRow)[];
+  campaigns: ({ campaign: string } & AnalysisRow)[];
 }
 
 export interface KeyPhraseRow {
@@ -95,9 +113,16 @@ interface Counts {
   orders: number;
   revenueCents: number;
   valueCents: number;
+  /** The analysis's (ANALYSIS_PARTS). */
+  analysed: number;
+  appointments: number;
+  salesMade: number;
+  scoreSum: number;
 }
 
-const zero = (): Counts => ({ visits: 0, views: 0, calls: 0, newCallers: 0, leads: 0, formLeads: 0, leadPeople: 0, webCalls: 0, orders: 0, revenueCents: 0, valueCents: 0 });
+const zero = (): Counts => ({ visits: 0, views: 0, calls: 0, newCallers: 0, leads: 0, formLeads: 0, leadPeople: 0, webCalls: 0, orders: 0, revenueCents: 0, valueCents: 0, analysed: 0, appointments: 0, salesMade: 0, scoreSum: 0 });
+/** Where the analysis's counts are among a day's calls (call-sources.ts), and what they count. */
+const ANALYSIS_PARTS = { analysed: 'analysed', booked: 'appointments', sold: 'salesMade', score: 'scoreSum' } as const;
 const COUNTS = Object.keys(zero()) as (keyof Counts)[];
 
 export async function overview(c: ReportCollections, domain: { _id: string; currency: string }, from: string, to: string, model: TouchModel = 'last-touch', withTables = true): Promise<Overview> {
@@ -106,9 +131,11 @@ export async function overview(c: ReportCollections, domain: { _id: string; curr
   const p = modelPrefix(model);
   // The tables: whole months from their monthly counters, the days at the edges from theirs. The
   // totals' calls from a view are the last touch's `calls.src`, whatever the model.
-  const tableFields = DIMENSIONS.flatMap((d) => [DAY_FIELD[d], `calls.${p}${DAY_FIELD[d]}`, `calls.new.${p}${DAY_FIELD[d]}`, `calls.lead.${p}${DAY_FIELD[d]}`, `forms.lead.${p}${DAY_FIELD[d]}`, `calls.value.${p}${DAY_FIELD[d]}`, `forms.value.${p}${DAY_FIELD[d]}`]);
+  const parts = Object.keys(ANALYSIS_PARTS) as (keyof typeof ANALYSIS_PARTS)[];
+  const tableFields = DIMENSIONS.flatMap((d) => [DAY_FIELD[d], `calls.${p}${DAY_FIELD[d]}`, `calls.new.${p}${DAY_FIELD[d]}`, `calls.lead.${p}${DAY_FIELD[d]}`, `forms.lead.${p}${DAY_FIELD[d]}`, `calls.value.${p}${DAY_FIELD[d]}`, `forms.value.${p}${DAY_FIELD[d]}`, ...parts.map((part) => `calls.${part}.${p}${DAY_FIELD[d]}`)]);
+  const analysisFields: Record<string, 1> = Object.fromEntries(parts.flatMap((part) => [[`calls.${part}.total`, 1], [`calls.${part}.${p}src`, 1]]));
   const [days, monthTables, edges] = await Promise.all([
-    traffic.read(domain._id, from, to, { visits: 1, views: 1, src: 1, sales: 1, 'calls.total': 1, 'calls.answered': 1, 'calls.blocked': 1, 'calls.spam': 1, 'calls.src': 1, [`calls.${p}src`]: 1, 'calls.new.total': 1, [`calls.new.${p}src`]: 1, 'calls.lead.total': 1, [`calls.lead.${p}src`]: 1, 'forms.total': 1, 'forms.spam': 1, 'forms.lead.total': 1, [`forms.lead.${p}src`]: 1, 'leadPeople.total': 1, [`leadPeople.${p}src`]: 1, 'calls.kp': 1, [`calls.${p}kps`]: 1, [`calls.${p}kpc`]: 1, 'calls.tg': 1, [`calls.${p}tgs`]: 1, [`calls.${p}tgc`]: 1, 'calls.value.total': 1, [`calls.value.${p}src`]: 1, 'forms.value.total': 1, [`forms.value.${p}src`]: 1 }),
+    traffic.read(domain._id, from, to, { visits: 1, views: 1, src: 1, sales: 1, 'calls.total': 1, 'calls.answered': 1, 'calls.blocked': 1, 'calls.spam': 1, 'calls.src': 1, [`calls.${p}src`]: 1, 'calls.new.total': 1, [`calls.new.${p}src`]: 1, 'calls.lead.total': 1, [`calls.lead.${p}src`]: 1, 'forms.total': 1, 'forms.spam': 1, 'forms.lead.total': 1, [`forms.lead.${p}src`]: 1, 'leadPeople.total': 1, [`leadPeople.${p}src`]: 1, 'calls.kp': 1, [`calls.${p}kps`]: 1, [`calls.${p}kpc`]: 1, 'calls.tg': 1, [`calls.${p}tgs`]: 1, [`calls.${p}tgc`]: 1, 'calls.value.total': 1, [`calls.value.${p}src`]: 1, 'forms.value.total': 1, [`forms.value.${p}src`]: 1, ...analysisFields }),
     withTables ? new DimensionMonths(c).read(domain._id, months, model) : null,
     withTables ? traffic.readDays(domain._id, edgeDays, Object.fromEntries(tableFields.map((f) => [f, 1]))) : [],
   ]);
@@ -129,11 +156,12 @@ export async function overview(c: ReportCollections, domain: { _id: string; curr
     for (const [key, forms] of Object.entries(credited(day.forms?.lead)?.src ?? {})) entry(sources, key).formLeads += forms;
     for (const [key, people] of Object.entries(credited(day.leadPeople)?.src ?? {})) entry(sources, key).leadPeople += people;
     for (const values of [credited(day.calls?.value), credited(day.forms?.value)]) for (const [key, cents] of Object.entries(values?.src ?? {})) entry(sources, key).valueCents += cents;
+    for (const part of parts) for (const [key, n] of Object.entries(credited(day.calls?.[part])?.src ?? {})) entry(sources, key)[ANALYSIS_PARTS[part]] += n;
   }
   /** A table's rows: its months' counters, then its edge days'. */
   const table = (d: Dimension) => {
     const rows = new Map<string, Counts>();
-    for (const [key, counts] of monthTables?.[d] ?? []) add(entry(rows, key), { ...counts, newCallers: counts.newCalls, valueCents: counts.callValueCents + counts.formValueCents });
+    for (const [key, counts] of monthTables?.[d] ?? []) add(entry(rows, key), { ...counts, newCallers: counts.newCalls, valueCents: counts.callValueCents + counts.formValueCents, analysed: counts.analysedCalls, scoreSum: counts.leadScoreSum });
     const f = DAY_FIELD[d];
     for (const day of edges) {
       for (const [key, counts] of Object.entries(day[f] ?? {})) add(entry(rows, key), { visits: counts.visits, ...((field ? counts[field] : counts) ?? {}) });
@@ -142,6 +170,7 @@ export async function overview(c: ReportCollections, domain: { _id: string; curr
       for (const [key, calls] of Object.entries(credited(day.calls?.lead)?.[f] ?? {})) entry(rows, key).leads += calls;
       for (const [key, forms] of Object.entries(credited(day.forms?.lead)?.[f] ?? {})) entry(rows, key).formLeads += forms;
       for (const values of [credited(day.calls?.value), credited(day.forms?.value)]) for (const [key, cents] of Object.entries(values?.[f] ?? {})) entry(rows, key).valueCents += cents;
+      for (const part of parts) for (const [key, n] of Object.entries(credited(day.calls?.[part])?.[f] ?? {})) entry(rows, key)[ANALYSIS_PARTS[part]] += n;
     }
     return [...rows.entries()]
       .map(([key, counts]) => ({ name: valueOfKey(key), counts, ...tableRow(counts) }))
@@ -152,6 +181,8 @@ export async function overview(c: ReportCollections, domain: { _id: string; curr
   /** The rows' values, those with one. */
   const valuesOf = <K extends string>(rows: ReturnType<typeof table>, name: K) => rows.filter((r) => r.counts.valueCents).map((r) => ({ [name]: r.name, value: r.counts.valueCents / 100 }) as Record<K, string> & { value: number });
   const rowsOf = <K extends string>(rows: ReturnType<typeof table>, name: K) => rows.map(({ name: n, counts: _, ...r }) => ({ [name]: n, ...r }) as Record<K, string> & Row);
+  /** The rows' analysis figures, those with an analysed call. */
+  const analysedOf = <K extends string>(rows: ReturnType<typeof table>, name: K) => rows.filter((r) => r.counts.analysed).map((r) => ({ [name]: r.name, ...analysisRow(r.counts) }) as Record<K, string> & AnalysisRow);
   const classes = [...SOURCE_CLASSES, ...[...sources.keys()].filter((k) => !(SOURCE_CLASSES as readonly string[]).includes(k)).sort()];
   return {
     from,
@@ -180,7 +211,17 @@ export async function overview(c: ReportCollections, domain: { _id: string; curr
       campaigns: valuesOf(campaigns, 'campaign'),
       landingPages: valuesOf(landingPages, 'path'),
     },
+    analysis: {
+      ...analysisRow(totals),
+      sources: Object.fromEntries(classes.flatMap((source) => (sources.get(source)?.analysed ? [[source, analysisRow(sources.get(source)!)]] : []))),
+      keywords: analysedOf(keywords, 'keyword'),
+      campaigns: analysedOf(campaigns, 'campaign'),
+    },
   };
+}
+
+function analysisRow(counts: Counts): AnalysisRow {
+  return { analysed: counts.analysed, appointments: counts.appointments, sales: counts.salesMade, averageLeadScore: counts.analysed ? Math.round((counts.scoreSum / counts.analysed) * 10) / 10 : null };
 }
 
 /** A table of labels (key phrases heard, tags): each label's calls, by source class and campaign. */
@@ -210,7 +251,7 @@ const entry = (table: Map<string, Counts>, key: string) => table.get(key) ?? tab
 
 function dayCounts(day: TrafficDayDoc | undefined): Partial<Counts> {
   const webCalls = SOURCE_CLASSES.reduce((n, source) => n + (day?.calls?.src?.[source] ?? 0), 0);
-  return { visits: day?.visits, views: day?.views, calls: day?.calls?.total, newCallers: day?.calls?.new?.total, leads: day?.calls?.lead?.total, formLeads: day?.forms?.lead?.total, leadPeople: day?.leadPeople?.total, webCalls, orders: day?.sales?.orders, revenueCents: day?.sales?.revenueCents, valueCents: (day?.calls?.value?.total ?? 0) + (day?.forms?.value?.total ?? 0) };
+  return { visits: day?.visits, views: day?.views, calls: day?.calls?.total, newCallers: day?.calls?.new?.total, leads: day?.calls?.lead?.total, formLeads: day?.forms?.lead?.total, leadPeople: day?.leadPeople?.total, webCalls, orders: day?.sales?.orders, revenueCents: day?.sales?.revenueCents, valueCents: (day?.calls?.value?.total ?? 0) + (day?.forms?.value?.total ?? 0), analysed: day?.calls?.analysed?.total, appointments: day?.calls?.booked?.total, salesMade: day?.calls?.sold?.total, scoreSum: day?.calls?.score?.total };
 }
 
 function add(into: Counts, counts: Partial<Counts>): void {

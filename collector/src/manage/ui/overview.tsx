@@ -14,6 +14,7 @@ import { rangeQuery, ReportHeading } from './range.tsx';
 import type { ComponentChildren } from 'preact';
 import { navigate, routeHash, type Route } from './route.ts';
 import { FlowReportCard } from './flow-report.tsx';
+import { AnalysisFiguresCard } from './overview-analysis.tsx';
 
 
 export function OverviewScreen({ route }: { route: Route }) {
@@ -31,7 +32,7 @@ export function OverviewScreen({ route }: { route: Route }) {
 
 /** The overview's figures: also the page of a shared link, which has no model switch and no link
  * into the calls log (`callsLog`). */
-export function OverviewBody({ data, route, clock, callsLog = false }: { data: Omit<Overview, 'model' | 'values'> & { model?: Overview['model']; values?: Overview['values'] }; route: Route; clock: Clock; callsLog?: boolean }) {
+export function OverviewBody({ data, route, clock, callsLog = false }: { data: Omit<Overview, 'model' | 'values' | 'analysis'> & { model?: Overview['model']; values?: Overview['values']; analysis?: Overview['analysis'] }; route: Route; clock: Clock; callsLog?: boolean }) {
   const sales = data.totals.orders > 0;
   const totalForms = (t: Overview['totals'] | undefined) => (t ? t.forms + t.formSpam : 0);
   const forms = totalForms(data.totals) + totalForms(data.previous?.totals) > 0;
@@ -106,6 +107,7 @@ export function OverviewBody({ data, route, clock, callsLog = false }: { data: O
       </div>
       {(data.keyPhrases?.length ?? 0) > 0 && <LabelsTable rows={data.keyPhrases} title="Heard in calls" first="Key phrase" testId="key-phrases" />}
       {(data.tags?.length ?? 0) > 0 && <LabelsTable rows={data.tags} title="Calls by tag" first="Tag" testId="tags" />}
+      {data.analysis && <AnalysisFiguresCard figures={data.analysis} />}
     </>
   );
 }
