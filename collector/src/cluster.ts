@@ -20,6 +20,7 @@ export async function runPrimary(config: Config, log: Logger): Promise<void> {
   let stopping = false;
   const fork = (): Worker => {
     const worker = cluster.fork({ MONGODB_URI: config.mongodbUri ?? database.uri, ...(engine ? { TRANSCRIBE_URL: engine.settings.url, TRANSCRIBE_MODEL: engine.settings.model } : {}) });
+    worker.on('message', (m: { listening?: number }) => m.listening && log.info({ pid: worker.process.pid }, 'a collector process is serving'));
     worker.on('exit', (code, signal) => {
       if (stopping) return;
       log.error({ pid: worker.process.pid, code, signal }, 'a collector process died: starting another');
