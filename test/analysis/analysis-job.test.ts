@@ -25,7 +25,14 @@ const options = () => ({
   delivery: { pollMs: 50, firstRetryMs: 100, maxRetryMs: 200, publicOnly: false },
   transcribe: { url: stt.url, apiKey: 'sk-stt', model: 'whisper-1', name: 'stand-in', englishOnly: false, minTimeoutMs: 1000 },
   analyze: { url: chat.url, apiKey: 'sk-llm', model: 'qwen2.5:7b', timeoutMs: 5000 },
+  metricsKey: METRICS_KEY,
 });
+const METRICS_KEY = 'metrics-analysis-key';
+/** A metric's value in the collector's scrape. */
+const metric = async (line: string) => {
+  const text = await (await fetch(`${collector.baseUrl}/metrics`, { headers: { authorization: `Bearer ${METRICS_KEY}` } })).text();
+  return Number(text.split('\n').find((l) => l.startsWith(`${line} `))?.slice(line.length + 1));
+};
 beforeAll(async () => {
   [stt, chat, receiver] = await Promise.all([startSttStandIn(), startChatStandIn(), startReceiver()]);
   stt.fallback = () => ({ kind: 'words', words: ['my', 'boiler', 'is', 'leaking', 'please', 'come', 'today', 'it', 'is', 'urgent'] });
@@ -48,7 +55,8 @@ async function recordedCall(callRef: string): Promise<number> {
   expect(sent.status).toBe(200);
   return body.callId;
 }
-const pushes = () => receiver.received.map((r) => verifiedPush(r, WEBHOOK_SECRET));
+/** The pushes received, each once: a push delivered again (its answer lost at a restart) has the same `webhook-id`. */
+const pushes = () => [...new Map(receiver.received.map((r) => [r.headers['webhook-id'], verifiedPush(r, WEBHOOK_SECRET)])).values()];
 const analysisOf = async (callId: number) => (await t.c.calls.findOne({ _id: callId }))?.analysis;
 
 describe('a call analysed by the owner’s model', () => {
@@ -107,5 +115,14 @@ describe('a call analysed by the owner’s model', () => {
     chat.next = [{ kind: 'error', status: 404, message: "model 'qwen2.5:7b' not found, try pulling it first", type: 'not_found_error' }];
     const callId = await recordedCall('analysis-2');
     await expect.poll(() => analysisOf(callId), { timeout: 20_000 }).toMatchObject({ status: 'failed', error: "the model answered 404: model 'qwen2.5:7b' not found, try pulling it first" });
+  });
+
+  it('counts the analyses by result and the queue waiting for the model', async () => {
+    expect(await metric('ringtrail_analyses_total{result="failed"}')).toBe(1);
+    await expect.poll(() => metric('ringtrail_analyses_queued')).toBe(0);
+    // A call waiting for the model (its attempt due in an hour) is in the queue's depth.
+    const waiting = await new Outbox(t.c).enqueue({ ...analysisMessage('Test account', 999_999), id: 'analysis_waiting' }, new Date(), new Date(Date.now() + 3600_000));
+    expect(await metric('ringtrail_analyses_queued')).toBe(1);
+    await t.c.outbox.deleteOne({ _id: waiting });
   });
 });

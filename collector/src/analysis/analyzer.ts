@@ -52,16 +52,15 @@ export class Analyzer {
       return DONE;
     } catch (err) {
       if (!(err instanceof AnalysisFailure)) throw err;
-      if (!err.retry) {
-        await this.failed(callId, err.message);
-        return { delivered: false, httpStatus: null, error: err.message, permanent: true };
-      }
+      // Refused for good: the outbox gives the job up at once, and its giving up marks the call (failed()).
+      if (!err.retry) return { delivered: false, httpStatus: null, error: err.message, permanent: true };
       this.counted('retrying');
       return { delivered: false, httpStatus: null, error: err.message, permanent: false, retryAfterMs: err.retryAfterMs };
     }
   }
 
-  /** The call says why it has no analysis (refused for good, or given up after its retries). */
+  /** The call says why it has no analysis (refused for good, or given up after its retries): the
+   * outbox's giving up calls it, once a job. */
   async failed(callId: number, error: string): Promise<void> {
     this.counted('failed');
     await this.writes.change(callId, (now) => (now.analysis?.status === 'ready' ? null : { analysis: { status: 'failed', at: new Date(), error } }));

@@ -80,14 +80,20 @@ export class Metrics {
         this.set(await c.outbox.countDocuments());
       },
     });
-    new Gauge({
-      name: 'ringtrail_transcripts_queued',
-      help: 'Transcripts waiting to be made (their outbox messages)',
-      registers: [this.registry],
-      async collect() {
-        this.set(await c.outbox.countDocuments({ kind: 'transcript' }));
-      },
-    });
+    // The model jobs' queues: transcripts (transcripts/) and call analyses (analysis/) still to make.
+    for (const [kind, name, help] of [
+      ['transcript', 'ringtrail_transcripts_queued', 'Transcripts waiting to be made (their outbox messages)'],
+      ['analysis', 'ringtrail_analyses_queued', 'Calls waiting to be analysed by the language model (their outbox messages)'],
+    ] as const) {
+      new Gauge({
+        name,
+        help,
+        registers: [this.registry],
+        async collect() {
+          this.set(await c.outbox.countDocuments({ kind }));
+        },
+      });
+    }
     new Gauge({
       name: 'ringtrail_outbox_oldest_age_seconds',
       help: 'Age of the oldest message waiting in the outbox (0 when empty)',
