@@ -190,7 +190,8 @@ export function createApp(options: AppOptions): CollectorApp {
     metrics.transcripts.inc({ result });
     metrics.transcribedSeconds.inc(seconds);
   });
-  const analyzer = new Analyzer(c, options.analyze ? new ModelClient(options.analyze) : null, callWrites, options.analyze?.maxChars, (result) => metrics.analyses.inc({ result }));
+  const model = options.analyze ? new ModelClient(options.analyze) : null;
+  const analyzer = new Analyzer(c, model, callWrites, options.analyze?.maxChars, (result) => metrics.analyses.inc({ result }));
   const ruleRuns = new RuleRuns(c, callWrites, formWrites, outbox);
   const adsSender = new AdsSender(c, adsConnections, adsClients, outbox, leadMarks({ calls: () => callWrites, forms: () => formWrites }), (platform, result) => metrics.adsConversions.inc({ platform, result }), options.adsStatusAfterMs);
   const worker = new DeliveryWorker(
@@ -260,7 +261,7 @@ export function createApp(options: AppOptions): CollectorApp {
     twilioRoutes(telephony, recordingIntake, { ...options.twilio, signerFor: (accountSid, called) => carriers.signerFor(accountSid, called) }, log, twilioFlows(telephony, flowRunner, log)),
     commerceRoutes(domains, commerce, log),
     agentRoutes(c, agents, log),
-    manageRoutes(c, signInLimit, { outbox, agents, offline, callWrites, formWrites, domains, traffic, recordings: { store: recordingStore, states: recordingStates }, carriers, people, engine, ruleRuns, prompts, ads: { connections: adsConnections, clients: adsClients } }, { signUp: options.signUp ?? true, publicWebhooksOnly: deliveryOptions.publicOnly, mail: options.mail ? { from: options.mail.from } : {}, publicUrl }, log),
+    manageRoutes(c, signInLimit, { outbox, agents, offline, callWrites, formWrites, domains, traffic, recordings: { store: recordingStore, states: recordingStates }, carriers, people, engine, model, ruleRuns, prompts, ads: { connections: adsConnections, clients: adsClients } }, { signUp: options.signUp ?? true, publicWebhooksOnly: deliveryOptions.publicOnly, mail: options.mail ? { from: options.mail.from } : {}, publicUrl }, log),
     managePageRoutes(),
     sharedPageRoutes(c, signInLimit, log),
     unsubscribeRoutes(c, publicUrl),

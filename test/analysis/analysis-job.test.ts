@@ -8,6 +8,7 @@ import { DATA_KEY, trackingFixture, WEBHOOK_SECRET } from '../helpers/fixtures.t
 import { startReceiver, verifiedPush, type Receiver } from '../helpers/receiver.ts';
 import { answerOf, startChatStandIn, type ChatStandIn } from '../helpers/openai-chat.ts';
 import { startSttStandIn, type SttStandIn } from '../helpers/openai-stt.ts';
+import { signedInClient } from '../helpers/manage-client.ts';
 import { reportCall, TELEPHONY_KEY } from '../helpers/telephony.ts';
 import { toneWav } from '../helpers/wav.ts';
 import { Outbox } from '../../collector/src/webhooks/outbox.ts';
@@ -20,6 +21,7 @@ let chat: ChatStandIn;
 let collector: RunningCollector;
 let receiver: Receiver;
 const QUESTION = 'Did the caller ask for emergency service?';
+const OWNER = { username: 'owner@shop.test', password: 'analysis-job-password' };
 const options = () => ({
   telephonyApiKey: TELEPHONY_KEY,
   delivery: { pollMs: 50, firstRetryMs: 100, maxRetryMs: 200, publicOnly: false },
@@ -37,7 +39,7 @@ beforeAll(async () => {
   [stt, chat, receiver] = await Promise.all([startSttStandIn(), startChatStandIn(), startReceiver()]);
   stt.fallback = () => ({ kind: 'words', words: ['my', 'boiler', 'is', 'leaking', 'please', 'come', 'today', 'it', 'is', 'urgent'] });
   t = await testDatabase('analysis_job');
-  const fixture = trackingFixture({ settings: { transcription: { enabled: true, language: 'en' }, analysis: { enabled: true, questions: [QUESTION] } } });
+  const fixture = trackingFixture({ users: [OWNER], settings: { transcription: { enabled: true, language: 'en' }, analysis: { enabled: true, questions: [QUESTION] } } });
   // The account asks for the `analysis` push only.
   Object.assign(fixture.accounts[0]!, { webhookUrl: receiver.url(), webhookSecret: WEBHOOK_SECRET, webhookEvents: ['analysis'] });
   await seed(t.c, fixture);
@@ -124,5 +126,32 @@ describe('a call analysed by the owner’s model', () => {
     const waiting = await new Outbox(t.c).enqueue({ ...analysisMessage('Test account', 999_999), id: 'analysis_waiting' }, new Date(), new Date(Date.now() + 3600_000));
     expect(await metric('ringtrail_analyses_queued')).toBe(1);
     await t.c.outbox.deleteOne({ _id: waiting });
+  });
+
+  it("names the server and model in Settings, and tries them on a sample call: the raw answer as it came, each yes checked against the sample", async () => {
+    const owner = await signedInClient(collector.baseUrl, OWNER.username, OWNER.password);
+    expect((await owner.get('/domains/shop.test/analysis')).body).toEqual({ configured: true, server: chat.url, model: 'qwen2.5:7b', enabled: true, questions: [QUESTION] });
+    chat.requests.length = 0;
+    const raw = answerOf({ summary: 'A boiler repair booked for two o clock.', leadScore: 90, sentiment: 'positive', outcomes: { appointmentBooked: { answer: 'yes', quote: 'please book me for two o clock' }, quoteGiven: { answer: 'yes', quote: 'the call-out is 200 dollars' }, saleMade: { answer: 'no', quote: '' }, existingCustomer: { answer: 'unknown', quote: '' }, spam: { answer: 'no', quote: '' }, followUpNeeded: { answer: 'no', quote: '' } }, questions: [{ answer: 'yes', quote: 'can someone come today' }] });
+    chat.fallback = () => ({ kind: 'text', content: raw });
+    const tried = await owner.call('POST', '/domains/shop.test/analysis/try');
+    expect(tried.status).toBe(200);
+    expect(tried.body).toMatchObject({ server: chat.url, model: 'qwen2.5:7b', format: 'json_schema', raw, seconds: expect.any(Number) });
+    expect(tried.body.transcript).toContain('caller: That works, please book me for two o clock.');
+    expect(tried.body.analysis.outcomes.appointmentBooked).toMatchObject({ answer: 'yes', turn: 3, start: 17 });
+    // The sample says 89 dollars: a quote it does not hold is not kept.
+    expect(tried.body.analysis.outcomes.quoteGiven).toMatchObject({ answer: 'unknown', rejected: 'the quote is not in the transcript' });
+    expect(tried.body.analysis.answers).toEqual([{ question: QUESTION, answer: 'yes', quote: 'can someone come today', turn: 1, start: 3 }]);
+    expect(chat.requests).toHaveLength(1);
+    expect(chat.requests[0]!.messages[0]!.content).toContain(QUESTION);
+
+    // One try at a time: a second while the model still reads is refused; a model that fails says so.
+    chat.next = [{ kind: 'hang' }];
+    const first = owner.call('POST', '/domains/shop.test/analysis/try');
+    await expect.poll(() => chat.requests.length).toBe(2);
+    expect(await owner.call('POST', '/domains/shop.test/analysis/try')).toMatchObject({ status: 429, body: { error: 'A try is already running: wait for its answer' } });
+    expect(await first).toMatchObject({ status: 502, body: { error: 'The model gave no answer: the model did not answer in time' } });
+    chat.next = [{ kind: 'error', status: 401, message: 'Incorrect API key provided' }];
+    expect(await owner.call('POST', '/domains/shop.test/analysis/try')).toMatchObject({ status: 502, body: { error: 'The model gave no answer: the model answered 401: Incorrect API key provided' } });
   });
 });

@@ -126,6 +126,8 @@ const TABLE: Record<string, { may: Who[] | 'anyone'; call: [string, unknown?] }>
   'POST /manage/api/domains/:domain/flow-audio': { may: DOMAIN_ADMINS, call: ['/domains/a.test/flow-audio', {}] },
   'POST /manage/api/domains/:domain/flows/:flowId/simulate': { may: DOMAIN_ADMINS, call: ['/domains/a.test/flows/flow_none/simulate', {}] },
   'PUT /manage/api/domains/:domain/calls/:callId/analysis/outcomes/:name': { may: ['owner', 'admin', 'agent'], call: ['/domains/a.test/calls/1/analysis/outcomes/spam', { answer: 'no' }] },
+  'GET /manage/api/domains/:domain/analysis': { may: ALL, call: ['/domains/a.test/analysis'] },
+  'POST /manage/api/domains/:domain/analysis/try': { may: DOMAIN_ADMINS, call: ['/domains/a.test/analysis/try'] },
   'GET /manage/api/profile/availability': { may: ALL, call: ['/profile/availability'] },
   'PUT /manage/api/profile/availability': { may: ALL, call: ['/profile/availability', {}] },
   'GET /manage/api/account/carrier': { may: OWNER, call: ['/account/carrier'] },

@@ -112,6 +112,8 @@ describe('back end settings', () => {
     ['GET', '/domains/shop.test/reports/flows'],
     ['POST', '/domains/shop.test/flow-audio'],
     ['PUT', '/domains/shop.test/calls/1/analysis/outcomes/spam', { answer: 'no' }],
+    ['GET', '/domains/shop.test/analysis'],
+    ['POST', '/domains/shop.test/analysis/try'],
   ];
 
   it('answers 404 to another account for every route that names a domain, and changes nothing', async () => {

@@ -143,6 +143,9 @@ export async function exampleTour(baseUrl: string, webhookUrl: string, googleKey
   // The language model read it (analysis/): a person corrects an outcome.
   await until(async () => (await owner.get(`/domains/shop.test/calls/${pbxCallId}`)).body.analysis?.status === 'ready', 'the analysis of the transcribed call');
   await manage('put /manage/api/domains/{domain}/calls/{callId}/analysis/outcomes/{name}', 'PUT', `/domains/shop.test/calls/${pbxCallId}/analysis/outcomes/quoteGiven`, { answer: 'yes' });
+  // The Settings card: which model reads the calls, tried on a sample call.
+  await manage('get /manage/api/domains/{domain}/analysis', 'GET', '/domains/shop.test/analysis');
+  await manage('post /manage/api/domains/{domain}/analysis/try', 'POST', '/domains/shop.test/analysis/try');
   await manage('get /manage/api/domains/{domain}/transcription', 'GET', '/domains/shop.test/transcription');
   // The forms log, the contact form's page and a verdict on it.
   const { forms } = await manage('get /manage/api/domains/{domain}/reports/forms', 'GET', `/domains/shop.test/reports/forms?from=${from}&to=${to}`);

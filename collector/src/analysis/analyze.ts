@@ -16,6 +16,9 @@ const OUTCOME_WORDS: Record<OutcomeName, string> = {
   followUpNeeded: 'someone must follow up (say with what in followUp)',
 };
 
+/** A language's name in English, for the model (`fr` -> French). */
+export const languageName = (code: string) => new Intl.DisplayNames(['en'], { type: 'language' }).of(code) ?? code;
+
 /** What the model is told: the fields, evidence for every yes, the domain's language and questions. */
 export function systemPrompt(language: string, questions: readonly string[]): string {
   return [
@@ -33,20 +36,24 @@ export interface CallAnalysis extends PartAnswer {
   /** How many parts the transcript was sent in, and the model's raw answers' formats. */
   parts: number;
   format: 'json_schema' | 'json_object';
+  /** The model's text for each part, as it came (the Settings card's "Try it" shows it, as text). */
+  raw: string[];
 }
 
 export async function analyzeTranscript(model: ModelClient, turns: readonly Turn[], o: { language: string; questions: readonly string[]; maxChars?: number; signal?: AbortSignal }): Promise<CallAnalysis> {
   const parts = partsOf(turns, o.maxChars ?? DEFAULT_MAX_CHARS);
   const system = systemPrompt(o.language, o.questions);
   const answers: PartAnswer[] = [];
+  const raw: string[] = [];
   let format: CallAnalysis['format'] = 'json_schema';
   for (const [i, text] of parts.entries()) {
     const reply = await model.ask(system, `${parts.length > 1 ? `Part ${i + 1} of ${parts.length} of the call.\n` : ''}Transcript:\n${text}`, o.signal);
     format = reply.format;
+    raw.push(reply.raw);
     answers.push(checkedAnswer(reply.answer, turns, o.questions.length));
   }
   const empty: PartAnswer = { summary: '', intent: '', outcomes: Object.fromEntries(OUTCOMES.map((k) => [k, { answer: 'unknown' }])) as PartAnswer['outcomes'], followUp: '', leadScore: 0, leadScoreReasons: [], sentiment: 'neutral', questions: o.questions.map(() => ({ answer: 'unknown' })) };
-  return { ...(answers.length ? merged(answers, o.questions.length) : empty), parts: parts.length, format };
+  return { ...(answers.length ? merged(answers, o.questions.length) : empty), parts: parts.length, format, raw };
 }
 
 /** A part's answer with every `yes` proved by its quote, and as many answers as questions. */

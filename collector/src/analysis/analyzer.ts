@@ -11,7 +11,7 @@ import type { TelephonyCollections } from '../telephony/documents.ts';
 import type { TranscriptCollections } from '../transcripts/documents.ts';
 import type { OutboxDoc, OutboxMessage } from '../webhooks/documents.ts';
 import type { SendResult } from '../webhooks/send.ts';
-import { analyzeTranscript } from './analyze.ts';
+import { analyzeTranscript, languageName } from './analyze.ts';
 import { AnalysisFailure, type ModelClient } from './model-client.ts';
 import { DEFAULT_MAX_CHARS } from './parts.ts';
 
@@ -21,8 +21,6 @@ export function analysisMessage(accountId: string, callId: number): OutboxMessag
   return { id: `analysis_${callId}`, accountId, stream: `analysis:${callId}`, kind: 'analysis', label: 'analysis', url: 'analyze:model', contentType: 'application/json', body: JSON.stringify({ callId }), signed: false };
 }
 
-/** A language's name in English, for the model (`fr` -> French). */
-const languageName = (code: string) => new Intl.DisplayNames(['en'], { type: 'language' }).of(code) ?? code;
 
 /** Told of each analysis made or failed (the metrics count them). */
 export type AnalysisOutcome = (result: 'made' | 'failed' | 'retrying') => void;

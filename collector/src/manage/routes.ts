@@ -13,6 +13,7 @@ import Router from '@koa/router';
 import type { AgentService } from '../agent/service.ts';
 import type { TranscriptCollections } from '../transcripts/documents.ts';
 import type { EngineClient } from '../transcripts/engine-client.ts';
+import type { ModelClient } from '../analysis/model-client.ts';
 import { transcriptRoutes } from './transcript-routes.ts';
 import type { OfflineNumbers } from '../offline/service.ts';
 import type { DomainCache } from '../domains/domain-cache.ts';
@@ -95,6 +96,8 @@ export interface ManageServices {
   recordings?: { store: RecordingStore; states: RecordingStates };
   /** The speech-to-text engine (TRANSCRIBE_URL); absent: none is configured. */
   engine?: EngineClient | null;
+  /** The owner's language model (ANALYZE_URL); absent: none is configured. */
+  model?: ModelClient | null;
   /** Rules applied to past calls, and undone (rules/rule-runs.ts); absent: made here. */
   ruleRuns?: RuleRuns;
   /** The call flows' recorded prompts (GridFS); absent: none can be uploaded. */
@@ -139,6 +142,6 @@ export function manageRoutes(c: TeamCollections & DomainCollections & TrackingCo
   const clients = services.ads?.clients ?? new PlatformClients();
   adsRoutes(router, c, can, services.ads?.connections ?? new AdsConnections(c, null, clients), clients);
   flowRoutes(router, c, can, services.prompts ?? null);
-  analysisRoutes(router, c, can, callWrites);
+  analysisRoutes(router, c, can, callWrites, services.model ?? null);
   return router;
 }

@@ -11,6 +11,7 @@ import type { Route } from './route.ts';
 import { ShownOnce } from './shown-once.tsx';
 import { BlockedCallersCard, CallHandlingForm } from './call-handling.tsx';
 import { TranscriptsCard } from './transcripts-settings.tsx';
+import { AnalysisSettingsCard } from './analysis-settings.tsx';
 import { RulesCard } from './rules-settings.tsx';
 import type { DomainView } from './domain-view.ts';
 import { StoredFields } from './stored-fields.tsx';
@@ -52,6 +53,7 @@ export function SettingsScreen({ route }: { route: Route }) {
       <SettingsForm path={path} domain={domain.data} saved={domain.reload} />
       <CallHandlingForm path={path} domain={domain.data} saved={domain.reload} />
       <TranscriptsCard path={path} domain={domain.data} saved={domain.reload} />
+      <AnalysisSettingsCard path={path} />
       <RulesCard path={path} clock={clock} />
       <FormTrackingCard path={path} domain={domain.data} saved={domain.reload} />
       <AdPlatformsCard domain={route.domain!} />
