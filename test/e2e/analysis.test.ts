@@ -1,7 +1,8 @@
 // A call's analysis in Chromium (issue 66): the "What happened" card with each yes's quote, a model's
 // text carrying <script> shown as text, an outcome corrected by a person (their word kept, in the
-// history), the calls log's summary line and its filters by outcome and score. Screenshots in
-// test-artifacts/.
+// history), the calls log's summary line and its filters by outcome and score; the Settings card
+// switched on and tried on a sample call (the model a chat completions stand-in), and the
+// overview's card of appointments, sales and lead scores. Screenshots in test-artifacts/.
 import path from 'node:path';
 import { mkdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,9 +13,14 @@ import { useSeededCollector } from '../helpers/collector.ts';
 import { trackingFixture } from '../helpers/fixtures.ts';
 import { signIn } from '../helpers/manage-ui.ts';
 import { reportCall, TELEPHONY_KEY } from '../helpers/telephony.ts';
+import { answerOf, startChatStandIn } from '../helpers/openai-chat.ts';
+import { wireWrites } from '../../collector/src/house/writes.ts';
 
 const OWNER = { username: 'owner@shop.test', password: 'analysis e2e password' };
-const s = useSeededCollector('analysis_e2e', trackingFixture({ users: [OWNER] }), { telephonyApiKey: TELEPHONY_KEY });
+// The model, started before the collector that reaches it.
+const chat = await startChatStandIn();
+afterAll(() => chat.close());
+const s = useSeededCollector('analysis_e2e', trackingFixture({ users: [OWNER] }), { telephonyApiKey: TELEPHONY_KEY, analyze: { url: chat.url, model: 'qwen2.5:7b', timeoutMs: 5000 } });
 
 let browser: Browser;
 let page: Page;
@@ -29,10 +35,8 @@ const judged = (answer: 'yes' | 'no' | 'unknown', quote?: string, start?: number
 
 async function analysedCall(callRef: string, leadScore: number, summary: string, booked: boolean): Promise<number> {
   const { body } = await reportCall(s.collector.baseUrl, { callRef, trackingNumber: '0100000001', startDate: new Date(), status: 'SUCCESS', duration: 90, callerPhone: `06${String(leadScore).padStart(8, '0')}` });
-  await s.t.c.calls.updateOne(
-    { _id: body.callId },
-    {
-      $set: {
+  // Written as the analysis job writes it: through the call writes, so the overview counts it.
+  await wireWrites(s.t.c, { publicUrl: s.collector.baseUrl }).writes.change(body.callId, () => ({
         analysis: {
           status: 'ready',
           at: new Date(),
@@ -46,9 +50,7 @@ async function analysedCall(callRef: string, leadScore: number, summary: string,
           sentiment: 'positive',
           answers: [{ question: 'Did the caller ask for emergency service?', ...judged('no') }],
         },
-      },
-    },
-  );
+  }));
   return body.callId;
 }
 
@@ -80,5 +82,38 @@ describe('a call’s analysis in the back end', () => {
     await expect.poll(() => page.getByTestId('analysis-line').count()).toBe(1);
     expect(await page.getByTestId('analysis-line').textContent()).toContain('85');
     await page.screenshot({ path: path.join(ARTIFACTS, 'analysis-calls-log.png'), fullPage: true });
+  }, 90_000);
+
+  it('is switched on and tried in Settings, the raw answer shown as text, and counted in the overview', async () => {
+    await page.goto(`${s.collector.baseUrl}/manage/#/shop.test/settings`);
+    const card = page.getByTestId('analysis-settings');
+    expect(await card.getByTestId('model-status').textContent()).toContain(`Read by qwen2.5:7b at ${chat.url}`);
+    await card.getByLabel('Read each transcribed call').check();
+    await card.getByLabel('Your own questions').fill('Did the caller ask for emergency service?');
+    await card.getByRole('button', { name: 'Save' }).click();
+    await card.getByText('Saved.').waitFor();
+    expect((await s.t.c.domains.findOne({ name: 'shop.test' }))!.analysis).toEqual({ enabled: true, questions: ['Did the caller ask for emergency service?'] });
+
+    // The model's words, markup included, come back as text.
+    const raw = answerOf({ summary: 'Boiler repair booked for 2 pm. <img src=x onerror="window.pwned=2">', leadScore: 88, sentiment: 'positive', outcomes: { appointmentBooked: { answer: 'yes', quote: 'please book me for two o clock' }, quoteGiven: { answer: 'yes', quote: 'the call-out is 89 dollars' }, saleMade: { answer: 'no', quote: '' }, existingCustomer: { answer: 'no', quote: '' }, spam: { answer: 'no', quote: '' }, followUpNeeded: { answer: 'no', quote: '' } }, questions: [{ answer: 'yes', quote: 'can someone come today' }] });
+    chat.fallback = () => ({ kind: 'text', content: raw });
+    await card.getByTestId('analysis-try').click();
+    await card.getByTestId('analysis-raw').waitFor();
+    expect(await card.getByTestId('analysis-raw').textContent()).toBe(raw);
+    expect(await card.getByTestId('analysis-tried').textContent()).toContain('qwen2.5:7b answered in');
+    expect(await page.evaluate(() => (window as unknown as { pwned?: number }).pwned)).toBeUndefined();
+    await card.screenshot({ path: path.join(ARTIFACTS, 'analysis-settings.png') });
+
+    // Two calls read (as the analysis job writes them): the overview counts them.
+    const { writes } = wireWrites(s.t.c, { publicUrl: s.collector.baseUrl });
+    for (const [ref, score, booked] of [['analysis-e2e-3', 90, true], ['analysis-e2e-4', 30, false]] as const) {
+      const { body } = await reportCall(s.collector.baseUrl, { callRef: ref, trackingNumber: '0100000001', startDate: new Date(), status: 'SUCCESS', duration: 90, callerPhone: `06${String(score).padStart(8, '1')}` });
+      await writes.change(body.callId, () => ({ analysis: { status: 'ready', at: new Date(), model: 'qwen2.5:7b', summary: '…', intent: '…', outcomes: { appointmentBooked: booked ? judged('yes', 'see you Friday', 3) : judged('no'), quoteGiven: judged('no'), saleMade: judged('no'), existingCustomer: judged('no'), spam: judged('no'), followUpNeeded: judged('no') }, followUp: '', leadScore: score, leadScoreReasons: [], sentiment: 'neutral', answers: [] } }));
+    }
+    await page.goto(`${s.collector.baseUrl}/manage/#/shop.test/overview`);
+    const figures = page.getByTestId('analysis-figures');
+    await figures.waitFor();
+    expect(await figures.textContent()).toContain('Of 4 calls read by the language model: 1 appointment booked, 0 sales made, an average lead score of 56.3.');
+    await figures.screenshot({ path: path.join(ARTIFACTS, 'analysis-overview.png') });
   }, 90_000);
 });

@@ -60,7 +60,7 @@ export function AnalysisSettingsCard({ path }: { path: string }) {
       {s && !s.configured && <p class="warn-text">{s.refusal}</p>}
       {s?.configured && (
         <p data-testid="model-status">
-          Read by <strong>{s.model}</strong> at <code>{s.server}</code>: your own model, and nothing is sent elsewhere.
+          Read by <strong>{s.model}</strong> at <code>{s.server}</code>: the transcripts are sent there, and nowhere else.
         </p>
       )}
       <label class="check">
