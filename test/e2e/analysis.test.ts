@@ -90,7 +90,7 @@ describe('a call’s analysis in the back end', () => {
     expect(await card.getByTestId('model-status').textContent()).toContain(`Read by qwen2.5:7b at ${chat.url}`);
     await card.getByLabel('Read each transcribed call').check();
     await card.getByLabel('Your own questions').fill('Did the caller ask for emergency service?');
-    await card.getByRole('button', { name: 'Save' }).click();
+    await card.getByRole('button', { name: 'Update call analysis' }).click();
     await card.getByText('Saved.').waitFor();
     expect((await s.t.c.domains.findOne({ name: 'shop.test' }))!.analysis).toEqual({ enabled: true, questions: ['Did the caller ask for emergency service?'] });
 

@@ -21,7 +21,6 @@ export function analysisMessage(accountId: string, callId: number): OutboxMessag
   return { id: `analysis_${callId}`, accountId, stream: `analysis:${callId}`, kind: 'analysis', label: 'analysis', url: 'analyze:model', contentType: 'application/json', body: JSON.stringify({ callId }), signed: false };
 }
 
-
 /** Told of each analysis made or failed (the metrics count them). */
 export type AnalysisOutcome = (result: 'made' | 'failed' | 'retrying') => void;
 

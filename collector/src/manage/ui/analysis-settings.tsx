@@ -72,7 +72,7 @@ export function AnalysisSettingsCard({ path }: { path: string }) {
       </label>
       {message && <p class={message.ok ? 'ok-text' : 'error'} role="status">{message.text}</p>}
       <div class="actions">
-        <button type="submit">Save</button>
+        <button type="submit">Update call analysis</button>
         {s?.configured && (
           <button type="button" onClick={() => void tryIt()} disabled={trying} data-testid="analysis-try">
             {trying ? 'The model is reading a sample call…' : 'Try it on a sample call'}
