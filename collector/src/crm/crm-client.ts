@@ -1,0 +1,61 @@
+// What a CRM does for RingTrail, whichever it is (hubspot.ts; Salesforce next): check a connection,
+// find or create the person, find an owner by e-mail, and put one activity (a call, a form's note) on
+// the person, updating the same one ever after. Failures say what to do: retry later (a 429 after
+// its Retry-After, a 5xx, no answer), the connection is broken (a token refused), or this one item is
+// refused for good.
+export const CRMS = ['hubspot'] as const;
+export type Crm = (typeof CRMS)[number];
+export const CRM_NAMES: Record<Crm, string> = { hubspot: 'HubSpot' };
+
+export class CrmFailure extends Error {
+  constructor(
+    message: string,
+    readonly kind: 'retry' | 'broken' | 'refused',
+    readonly retryAfterMs: number | null = null,
+  ) {
+    super(message);
+  }
+}
+
+/** The person as the CRM is asked to find or make them. */
+export interface CrmPerson {
+  /** E.164 first, then the national form. */
+  phones: string[];
+  email: string | null;
+  firstSource: string | null;
+  firstCampaign: string | null;
+  ownerId: string | null;
+}
+
+/** A call, or a form submission (a note), as the CRM records it. */
+export interface CrmActivity {
+  kind: 'call' | 'form';
+  /** Ours, kept on the record: `call:12`, `form:7` of a domain. */
+  ringtrailId: string;
+  at: Date;
+  title: string;
+  /** The facts in words: source, keyword, campaign, summary or key phrases, verdict, value, tags. */
+  body: string;
+  durationSeconds: number;
+  answered: boolean;
+  from: string | null;
+  to: string;
+  recordingUrl: string | null;
+  ownerId: string | null;
+}
+
+/** Where the CRM's records of a connection are seen: its account, for links. */
+export interface CrmAccount {
+  /** In words, for the card: `HubSpot portal 12345678`. */
+  name: string;
+  /** A record's link by its object (contact, call, note): `{id}` replaced. */
+  links: Record<string, string>;
+}
+
+export interface CrmClient {
+  readonly crm: Crm;
+  check(): Promise<CrmAccount>;
+  ownerOf(email: string): Promise<string | null>;
+  person(p: CrmPerson): Promise<{ id: string; created: boolean }>;
+  activity(a: CrmActivity, personId: string, knownId: string | null): Promise<{ id: string; created: boolean }>;
+}
