@@ -60,6 +60,10 @@ import { CARRIER_DELETE, RecordingFetcher, type RecordingJob } from './recording
 import { RecordingStates } from './recordings/states.ts';
 import { CarrierConnections } from './carriers/connections.ts';
 import { SecretBox } from './carriers/secrets.ts';
+import { CrmConnections } from './crm/connections.ts';
+import { crmClients } from './crm/clients.ts';
+import { CrmSync, type CrmJob } from './crm/crm-sync.ts';
+import { DEFAULT_HUBSPOT_API_BASE } from './crm/hubspot.ts';
 import { DEFAULT_TWILIO_API_BASE } from './carriers/twilio-client.ts';
 import { NumberCheck } from './carriers/number-check.ts';
 import { formRoutes } from './forms/routes.ts';
@@ -99,6 +103,8 @@ export interface AppOptions {
   twilio?: TwilioOptions;
   /** Where Twilio's REST API is reached (TWILIO_API_BASE); default Twilio's own host. */
   twilioApiBase?: string;
+  /** Where HubSpot's API is reached (HUBSPOT_API_BASE); default HubSpot's own host. */
+  hubspotApiBase?: string;
   /** Where the ad platforms are reached (ads/platform-clients.ts); theirs by default. */
   adsEndpoints?: Partial<AdsEndpoints>;
   /** How long after a request Google is first asked what it made of it (ads/google-request-status.ts); a minute by default. */
@@ -180,6 +186,7 @@ export function createApp(options: AppOptions): CollectorApp {
   const adsClients = new PlatformClients({ ...DEFAULT_ADS_ENDPOINTS, ...options.adsEndpoints });
   const connectedDomains = new ConnectedDomains(c);
   const adsConnections = new AdsConnections(c, box, adsClients, () => connectedDomains.changed());
+  const crmConnections = new CrmConnections(c, box, crmClients(options.hubspotApiBase ?? DEFAULT_HUBSPOT_API_BASE));
   const recordings = new RecordingFetcher(c, recordingStore, recordingStates, outbox, {
     publicOnly: deliveryOptions.publicOnly,
     twilioCredentialsFor: (accountSid) => carriers.basicAuthFor(accountSid),
@@ -193,6 +200,7 @@ export function createApp(options: AppOptions): CollectorApp {
   const model = options.analyze ? new ModelClient(options.analyze) : null;
   const analyzer = new Analyzer(c, model, callWrites, options.analyze?.maxChars, (result) => metrics.analyses.inc({ result }));
   const ruleRuns = new RuleRuns(c, callWrites, formWrites, outbox);
+  const crmSync = new CrmSync(c, crmConnections, { calls: callWrites, forms: formWrites }, publicUrl, (crm, result) => metrics.crmSync.inc({ crm, result }));
   const adsSender = new AdsSender(c, adsConnections, adsClients, outbox, leadMarks({ calls: () => callWrites, forms: () => formWrites }), (platform, result) => metrics.adsConversions.inc({ platform, result }), options.adsStatusAfterMs);
   const worker = new DeliveryWorker(
     c,
@@ -203,10 +211,11 @@ export function createApp(options: AppOptions): CollectorApp {
       metrics.deliveries.inc({ kind: message.kind, outcome });
       if (message.kind === 'mail') metrics.mailSent.inc({ kind: message.label, result: outcome });
       if (message.kind === 'recording' && message.label !== CARRIER_DELETE && outcome === 'abandoned') void recordings.failed((JSON.parse(message.body) as RecordingJob).callId, error ?? 'given up').catch((err) => log.error({ err }, 'marking a recording as failed did not work'));
+      if (message.kind === 'crm' && outcome === 'abandoned') void crmSync.failed(JSON.parse(message.body) as CrmJob, error ?? 'given up').catch((err) => log.error({ err }, 'marking a CRM delivery as failed did not work'));
       if (message.kind === 'analysis' && outcome === 'abandoned') void analyzer.failed((JSON.parse(message.body) as { callId: number }).callId, error ?? 'given up').catch((err) => log.error({ err }, 'marking an analysis as failed did not work'));
       if (message.kind === 'transcript' && message.label !== RESPOT_JOB && outcome === 'abandoned') void transcriber.failed((JSON.parse(message.body) as { callId: number }).callId, error ?? 'given up').catch((err) => log.error({ err }, 'marking a transcript as failed did not work'));
     },
-    { mailer, recordings, transcripts: transcriber, analyses: analyzer, rules: ruleRuns, ads: adsSender, ruleAddress: ruleMailAddress(c) },
+    { mailer, recordings, transcripts: transcriber, analyses: analyzer, rules: ruleRuns, ads: adsSender, crm: crmSync, ruleAddress: ruleMailAddress(c) },
   );
   if (run) {
     worker.start();
@@ -261,7 +270,7 @@ export function createApp(options: AppOptions): CollectorApp {
     twilioRoutes(telephony, recordingIntake, { ...options.twilio, signerFor: (accountSid, called) => carriers.signerFor(accountSid, called) }, log, twilioFlows(telephony, flowRunner, log)),
     commerceRoutes(domains, commerce, log),
     agentRoutes(c, agents, log),
-    manageRoutes(c, signInLimit, { outbox, agents, offline, callWrites, formWrites, domains, traffic, recordings: { store: recordingStore, states: recordingStates }, carriers, people, engine, model, ruleRuns, prompts, ads: { connections: adsConnections, clients: adsClients } }, { signUp: options.signUp ?? true, publicWebhooksOnly: deliveryOptions.publicOnly, mail: options.mail ? { from: options.mail.from } : {}, publicUrl }, log),
+    manageRoutes(c, signInLimit, { outbox, agents, offline, callWrites, formWrites, domains, traffic, recordings: { store: recordingStore, states: recordingStates }, carriers, people, engine, model, ruleRuns, prompts, ads: { connections: adsConnections, clients: adsClients }, crm: crmConnections }, { signUp: options.signUp ?? true, publicWebhooksOnly: deliveryOptions.publicOnly, mail: options.mail ? { from: options.mail.from } : {}, publicUrl }, log),
     managePageRoutes(),
     sharedPageRoutes(c, signInLimit, log),
     unsubscribeRoutes(c, publicUrl),

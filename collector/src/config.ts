@@ -66,6 +66,7 @@ const configSchema = z.object({
   TELEPHONY_API_KEY: z.string().min(16, 'must be at least 16 characters').optional(),
   TWILIO_AUTH_TOKEN: z.string().min(1).optional(),
   TWILIO_API_BASE: z.url({ protocol: /^https?$/, error: 'must be an http or https URL' }).default(DEFAULT_TWILIO_API_BASE),
+  HUBSPOT_API_BASE: z.url({ protocol: /^https?$/, error: 'must be an http or https URL' }).optional(),
   SECRETS_KEY: z
     .string()
     .refine((v) => secretsKeyOf(v) !== null, 'must be 32 random bytes, base64 (openssl rand -base64 32)')
@@ -128,6 +129,8 @@ export interface Config {
   twilioAuthToken?: string;
   /** Where Twilio's REST API is reached (TWILIO_API_BASE): Twilio's own host, a regional edge, a proxy, a test's stand-in. */
   twilioApiBase: string;
+  /** Where HubSpot's API is reached (HUBSPOT_API_BASE): a proxy, a test's stand-in; unset: HubSpot's own host. */
+  hubspotApiBase?: string;
   /** SECRETS_KEY, decoded: carrier credentials are stored only with it. */
   secretsKey?: Buffer;
   publicUrl?: string;
@@ -200,6 +203,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ...(c.TELEPHONY_API_KEY ? { telephonyApiKey: c.TELEPHONY_API_KEY } : {}),
     ...(c.TWILIO_AUTH_TOKEN ? { twilioAuthToken: c.TWILIO_AUTH_TOKEN } : {}),
     twilioApiBase: c.TWILIO_API_BASE,
+    ...(c.HUBSPOT_API_BASE ? { hubspotApiBase: c.HUBSPOT_API_BASE } : {}),
     adsEndpoints: { googleDataManager: c.GOOGLE_DATA_MANAGER_ENDPOINT, metaGraph: c.META_GRAPH_API_BASE, microsoftAds: c.MICROSOFT_ADS_API_BASE, microsoftOAuthToken: c.MICROSOFT_OAUTH_TOKEN_URL, ...(c.GOOGLE_OAUTH_TOKEN_URL ? { googleOAuthToken: c.GOOGLE_OAUTH_TOKEN_URL } : {}) },
     ...(c.SECRETS_KEY ? { secretsKey: secretsKeyOf(c.SECRETS_KEY)! } : {}),
     ...(c.PUBLIC_URL ? { publicUrl: c.PUBLIC_URL } : {}),

@@ -52,6 +52,7 @@ if (config.workers > 1 && cluster.isPrimary) {
     ...(config.publicUrl ? { publicUrl: config.publicUrl } : {}),
     listenUrl: listenUrlOf(server, config.host),
     twilioApiBase: config.twilioApiBase,
+    ...(config.hubspotApiBase ? { hubspotApiBase: config.hubspotApiBase } : {}),
     adsEndpoints: config.adsEndpoints,
     ...(config.secretsKey ? { secretsKey: config.secretsKey } : {}),
     twilio: { ...(config.twilioAuthToken ? { authToken: config.twilioAuthToken } : {}), ...(config.publicUrl ? { publicUrl: config.publicUrl } : {}) },

@@ -99,6 +99,8 @@ export function callRecordBody(call: CallDoc): Omit<CallRecord, 'start_date' | '
     value: call.value ?? null,
     // Ours (ads/): where its lead is with each ad platform, once it was queued for one.
     ...adsConversionsOf(call),
+    // Ours (crm/): its records in the team's CRM, once it was sent to one.
+    ...crmOf(call),
     // Ours (flows/): its way through its call flow, only for a call that went through one.
     ...flowFields(call),
     // Ours (analysis/): what the language model read in it, once analysed.
@@ -140,6 +142,9 @@ export function verdictWord(verdict: CallVerdict['value'] | null): VerdictWord |
  * absent until the lead was queued for a platform (a domain connected to none keeps its records' shape). */
 const adsConversionsOf = (item: Marks) => (item.adsConversions?.length ? { ads_conversions: item.adsConversions.map(({ platform, state, at, reason }) => ({ platform, state, at: utcSeconds(at), ...(reason ? { reason } : {}) })) } : {});
 
+/** Its records in the team's CRM, `crm: [{crm, object, id, state}]`; absent until it was sent to one. */
+const crmOf = (item: Marks) => (item.crmRecords?.length ? { crm: item.crmRecords.map(({ crm, object, id, state }) => ({ crm, object, id, state })) } : {});
+
 /** ISO 8601 in UTC, to the second. */
 const utcSeconds = (at: Date) => `${at.toISOString().slice(0, 19)}Z`;
 
@@ -161,6 +166,7 @@ export function formRecord(form: FormDoc, domain: DomainDoc): FormRecord {
     tags: form.tags ?? [],
     value: form.value ?? null,
     ...adsConversionsOf(form),
+    ...crmOf(form),
   };
 }
 

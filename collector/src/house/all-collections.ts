@@ -5,6 +5,7 @@ import type { Db } from 'mongodb';
 import { createIndexes } from '../db/collections.ts';
 import { idCollections, type IdCollections } from '../db/documents.ts';
 import { adsCollections, adsIndexes, type AdsCollections } from '../ads/documents.ts';
+import { crmCollections, crmIndexes, type CrmCollections } from '../crm/documents.ts';
 import { agentCollections, agentIndexes, type AgentCollections } from '../agent/documents.ts';
 import { alertCollections, alertIndexes, type AlertCollections } from '../alerts/documents.ts';
 import { commerceCollections, commerceIndexes, type CommerceCollections } from '../commerce/documents.ts';
@@ -41,7 +42,8 @@ export type AllCollections = IdCollections &
   TranscriptCollections &
   RuleCollections &
   AdsCollections &
-  FlowCollections;
+  FlowCollections &
+  CrmCollections;
 
 export function allCollections(db: Db): AllCollections {
   return {
@@ -64,10 +66,11 @@ export function allCollections(db: Db): AllCollections {
     ...ruleCollections(db),
     ...adsCollections(db),
     ...flowCollections(db),
+    ...crmCollections(db),
   };
 }
 
-const INDEX_PLANS = [peopleIndexes, formIndexes, teamIndexes, domainIndexes, trackingIndexes, offlineIndexes, telephonyIndexes, commerceIndexes, agentIndexes, webhookIndexes, rateLimitIndexes, alertIndexes, transcriptIndexes, ruleIndexes, adsIndexes, flowIndexes];
+const INDEX_PLANS = [peopleIndexes, formIndexes, teamIndexes, domainIndexes, trackingIndexes, offlineIndexes, telephonyIndexes, commerceIndexes, agentIndexes, webhookIndexes, rateLimitIndexes, alertIndexes, transcriptIndexes, ruleIndexes, adsIndexes, flowIndexes, crmIndexes];
 
 /** Every family's indexes; idempotent, run at every start. Every query of a request's path goes through one of these. */
 export async function ensureIndexes(c: AllCollections): Promise<void> {

@@ -20,6 +20,7 @@ import { Outbox } from '../webhooks/outbox.ts';
 import { RuleMails } from '../alerts/rule-mails.ts';
 import type { AllCollections } from './all-collections.ts';
 import { AnalysisQueue } from '../analysis/analysis-queue.ts';
+import { CrmQueue } from '../crm/crm-queue.ts';
 
 export interface CallWriteOptions {
   ga4Endpoint?: string;
@@ -55,6 +56,7 @@ export function wireCallWritesAndTranscripts(c: AllCollections, options: CallWri
   const leadEvents = new LeadEvents(c, ga4Endpoint);
   const callAlerts = alerts ? new CallAlerts(c) : null;
   const ads = new AdsQueue(c, new Outbox(c), leadMarks({ calls: () => writes }));
+  const crm = new CrmQueue(c, new Outbox(c));
   // The store writes the call through these writes, which its queue's reaction is one of.
   const queue = new TranscriptQueue(c, transcribe, (): TranscriptStore => transcripts);
   const writes: CallWrites = new CallWrites(c, {
@@ -66,6 +68,7 @@ export function wireCallWritesAndTranscripts(c: AllCollections, options: CallWri
       (before, after) => queue.changed(before, after),
       (before, after) => analyses.changed(before, after),
       (before, after) => ads.callChanged(before, after),
+      (before, after) => crm.callChanged(before, after),
       ...(options.rules ? [options.rules] : []),
     ],
   });
@@ -79,11 +82,13 @@ export function wireFormWrites(c: AllCollections, { alerts = false, rules }: { a
   const people = new PersonContacts(c);
   const formAlerts = alerts ? new CallAlerts(c) : null;
   const ads = new AdsQueue(c, new Outbox(c), leadMarks({ forms: () => forms }));
+  const crm = new CrmQueue(c, new Outbox(c));
   const forms: FormWrites = new FormWrites(c, [
     (before, after, timeZone) => sources.record(before, after, timeZone),
     (before, after) => people.record(before && formContact(before), formContact(after)),
     ...(formAlerts ? [(before: FormDoc | null, after: FormDoc) => formAlerts.formChanged(before, after)] : []),
     (before, after) => ads.formChanged(before, after),
+    (before, after) => crm.formChanged(before, after),
     ...(rules ? [rules] : []),
   ]);
   return forms;

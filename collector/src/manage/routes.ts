@@ -5,7 +5,12 @@
 import { ruleRoutes } from './rule-routes.ts';
 import { flowRoutes } from './flow-routes.ts';
 import { analysisRoutes } from './analysis-routes.ts';
+import { crmRoutes } from './crm-routes.ts';
+import { CrmConnections } from '../crm/connections.ts';
+import { crmClients } from '../crm/clients.ts';
+import { DEFAULT_HUBSPOT_API_BASE } from '../crm/hubspot.ts';
 import type { FlowCollections } from '../flows/documents.ts';
+import type { CrmCollections } from '../crm/documents.ts';
 import type { PromptAudio } from '../flows/prompt-audio.ts';
 import type { RuleCollections } from '../rules/documents.ts';
 import type { RuleRuns } from '../rules/rule-runs.ts';
@@ -104,9 +109,11 @@ export interface ManageServices {
   prompts?: PromptAudio;
   /** The ad platforms' connections and clients (ads/, issue 56). */
   ads?: { connections: AdsConnections; clients: PlatformClients };
+  /** The domains' CRM connections (crm/); absent: none can be made (no SECRETS_KEY to seal them). */
+  crm?: CrmConnections;
 }
 
-export function manageRoutes(c: TeamCollections & DomainCollections & TrackingCollections & OfflineCollections & TelephonyCollections & DataCollections & ReportCollections & FormCollections & PeopleCollections & IdCollections & CommerceCollections & WebhookCollections & RateLimitCollections & AlertCollections & TranscriptCollections & RuleCollections & AdsCollections & FlowCollections, limit: SignInLimit, services: ManageServices, options: ManageOptions, log: Logger): Router {
+export function manageRoutes(c: TeamCollections & DomainCollections & TrackingCollections & OfflineCollections & TelephonyCollections & DataCollections & ReportCollections & FormCollections & PeopleCollections & IdCollections & CommerceCollections & WebhookCollections & RateLimitCollections & AlertCollections & TranscriptCollections & RuleCollections & AdsCollections & FlowCollections & CrmCollections, limit: SignInLimit, services: ManageServices, options: ManageOptions, log: Logger): Router {
   const sessions = new Sessions(c);
   const can = guards(c, sessions, new AuditLog(c));
   const router = new Router({ prefix: '/manage/api' });
@@ -143,5 +150,6 @@ export function manageRoutes(c: TeamCollections & DomainCollections & TrackingCo
   adsRoutes(router, c, can, services.ads?.connections ?? new AdsConnections(c, null, clients), clients);
   flowRoutes(router, c, can, services.prompts ?? null);
   analysisRoutes(router, c, can, callWrites, services.model ?? null);
+  crmRoutes(router, c, can, services.crm ?? new CrmConnections(c, null, crmClients(DEFAULT_HUBSPOT_API_BASE)), services.outbox);
   return router;
 }

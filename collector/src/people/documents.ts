@@ -21,6 +21,8 @@ export interface PersonDoc {
   /** Ours: the one caller number this person took from a call on its visit that it had not given
    * itself (people.ts): a second different caller on its visits is a person of their own. */
   callerTaken?: string;
+  /** Ours (crm/, issue 67): the person's id in each CRM the domain sends to (`hubspot` -> its contact). */
+  crmRefs?: Record<string, string>;
 }
 
 export interface PossibleMatch {

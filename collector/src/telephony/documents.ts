@@ -215,6 +215,18 @@ export interface Marks {
   history?: MarkEntry[];
   /** Ours (ads/, issue 56): where its lead is with each ad platform, as the data API and pushes show it. */
   adsConversions?: AdsConversionMark[];
+  /** Ours (crm/, issue 67): its records in the team's CRM, each with its state. */
+  crmRecords?: CrmRecordMark[];
+}
+
+/** A record of a call or form in a CRM: its person or its activity, `sent`, `updated` or `failed`. */
+export interface CrmRecordMark {
+  crm: string;
+  object: string;
+  id: string | null;
+  state: string;
+  link: string | null;
+  error?: string;
 }
 
 /** A lead's conversion with one ad platform: queued, sent, rejected or not sent, and why. */

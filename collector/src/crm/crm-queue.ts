@@ -1,0 +1,51 @@
+// What is queued for a domain's CRM (issue 67), as the house's call and form reaction: a call once its
+// outcome is known, and again when what the CRM shows of it changes (its lead, verdict, tags, value,
+// transcript, analysis, who answered); a form submission that is not spam, and again when its lead,
+// verdict, tags or value change. Each connection's choice applies: calls, forms, only leads, only
+// callers' first calls. One indexed read per change of a domain with no CRM.
+import type { FormDoc } from '../forms/documents.ts';
+import type { CallDoc } from '../telephony/documents.ts';
+import type { Outbox } from '../webhooks/outbox.ts';
+import type { CrmCollections } from './documents.ts';
+import { crmMessage } from './crm-sync.ts';
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+
+/** What the CRM shows of a call changed (or its outcome just became known). */
+function callNews(before: CallDoc | null, after: CallDoc): boolean {
+  if (after.status === null) return false;
+  if (!before || before.status === null) return true;
+  return !same(before.lead, after.lead) || !same(before.verdict?.value, after.verdict?.value) || !same(before.tags, after.tags) || !same(before.value, after.value) || !same(before.transcript?.status, after.transcript?.status) || !same(before.analysis?.status, after.analysis?.status) || !same(before.analysis?.outcomes, after.analysis?.outcomes) || !same(before.answeredBy?.member, after.answeredBy?.member);
+}
+
+function formNews(before: FormDoc | null, after: FormDoc): boolean {
+  if (after.spam !== null) return false;
+  return !before || before.spam !== null || !same(before.lead, after.lead) || !same(before.verdict, after.verdict) || !same(before.tags, after.tags) || !same(before.value, after.value);
+}
+
+export class CrmQueue {
+  constructor(
+    private readonly c: CrmCollections,
+    private readonly outbox: Outbox,
+  ) {}
+
+  async callChanged(before: CallDoc | null, after: CallDoc): Promise<void> {
+    if (!callNews(before, after)) return;
+    for (const conn of await this.connectionsOf(after.domainId)) {
+      if (!conn.send.calls || (conn.send.onlyLeads && !after.lead) || (conn.send.onlyFirstCallers && !after.firstCall)) continue;
+      await this.outbox.enqueue(crmMessage(conn.accountId, { domainId: after.domainId, crm: conn.crm, kind: 'call', itemId: after._id }, after.personId ?? null));
+    }
+  }
+
+  async formChanged(before: FormDoc | null, after: FormDoc): Promise<void> {
+    if (!formNews(before, after)) return;
+    for (const conn of await this.connectionsOf(after.domainId)) {
+      if (!conn.send.forms || (conn.send.onlyLeads && !after.lead)) continue;
+      await this.outbox.enqueue(crmMessage(conn.accountId, { domainId: after.domainId, crm: conn.crm, kind: 'form', itemId: after._id }, after.personId));
+    }
+  }
+
+  private connectionsOf(domainId: string) {
+    return this.c.crmConnections.find({ domainId }, { projection: { crm: 1, accountId: 1, send: 1 } }).toArray();
+  }
+}

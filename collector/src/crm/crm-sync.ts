@@ -1,0 +1,117 @@
+// The outbox job that puts a call or a form submission in a domain's CRM (issue 67), in order per
+// person (its stream): the person found or made once (their CRM id kept on our person), the owner
+// mapped by the e-mail of who answered (else the connection's default), the activity created once and
+// updated ever after by its kept id. Each delivery is kept (the CRM card's list) and marked on the
+// call or form through their writes (the data API's `crm`, the pages). An erased person is not sent.
+// A refused token breaks the connection (it waits, retried with back-off); a 429 waits its Retry-After.
+import type { DomainCollections, DomainDoc } from '../domains/documents.ts';
+import type { FormCollections } from '../forms/documents.ts';
+import type { FormWrites } from '../forms/form-writes.ts';
+import type { PeopleCollections } from '../people/documents.ts';
+import type { CallWrites } from '../telephony/call-writes.ts';
+import type { CrmRecordMark, TelephonyCollections } from '../telephony/documents.ts';
+import type { OutboxDoc, OutboxMessage } from '../webhooks/documents.ts';
+import type { SendResult } from '../webhooks/send.ts';
+import { CrmFailure, type Crm } from './crm-client.ts';
+import type { CrmConnections } from './connections.ts';
+import type { CrmCollections, CrmConnectionDoc, CrmDeliveryDoc } from './documents.ts';
+import { callItem, formItem, type CrmItem } from './crm-items.ts';
+
+const DONE: SendResult = { delivered: true, httpStatus: null, error: null, permanent: false };
+
+export interface CrmJob {
+  domainId: string;
+  crm: Crm;
+  kind: 'call' | 'form';
+  itemId: number;
+}
+
+/** The job of an item's delivery: in the stream of its person (or of the item, without one). */
+export function crmMessage(accountId: string, job: CrmJob, personId: number | null): OutboxMessage {
+  return { accountId, stream: `crm:${job.domainId}:${personId !== null ? `person:${personId}` : `${job.kind}:${job.itemId}`}`, kind: 'crm', label: job.crm, url: `crm:${job.crm}`, contentType: 'application/json', body: JSON.stringify(job), signed: false };
+}
+
+/** Told of each delivery's result (the metrics count them). */
+export type CrmCounted = (crm: Crm, result: 'sent' | 'updated' | 'failed' | 'retrying') => void;
+
+export class CrmSync {
+  constructor(
+    private readonly c: CrmCollections & TelephonyCollections & FormCollections & DomainCollections & PeopleCollections,
+    private readonly connections: CrmConnections,
+    private readonly writes: { calls: CallWrites; forms: FormWrites },
+    private readonly publicUrl: string,
+    private readonly counted: CrmCounted = () => {},
+  ) {}
+
+  async fetch(m: OutboxDoc): Promise<SendResult> {
+    const job = JSON.parse(m.body) as CrmJob;
+    const opened = await this.connections.opened(job.domainId, job.crm);
+    const domain = opened && (await this.c.domains.findOne({ _id: job.domainId }));
+    if (!opened || !domain) return opened ? DONE : { delivered: false, httpStatus: null, error: 'the connection cannot be opened', permanent: false };
+    const item = await this.itemOf(job, domain);
+    if (!item) return DONE;
+    const person = item.personId !== null ? await this.c.people.findOne({ _id: item.personId }, { projection: { erasedAt: 1, crmRefs: 1 } }) : null;
+    if (person?.erasedAt) return DONE;
+    const { doc, client } = opened;
+    const deliveryId = `${job.crm}|${job.domainId}|${job.kind}:${job.itemId}`;
+    try {
+      const ownerId = (item.crm.answeredBy ? await client.ownerOf(item.crm.answeredBy) : null) ?? doc.defaultOwner;
+      let personRef = person?.crmRefs?.[job.crm];
+      if (!personRef) {
+        personRef = (await client.person({ ...item.crm.person, ownerId })).id;
+        if (person) await this.c.people.updateOne({ _id: person._id }, { $set: { [`crmRefs.${job.crm}`]: personRef } });
+      }
+      const before = await this.c.crmDeliveries.findOne({ _id: deliveryId });
+      const object = job.kind === 'call' ? 'call' : 'note';
+      const known = before?.records.find((r) => r.object === object)?.id ?? null;
+      const activity = await client.activity({ ...item.crm.activity, ownerId }, personRef, known);
+      const state = activity.created ? 'sent' : 'updated';
+      await this.delivered(doc, domain, job, deliveryId, state, null, [
+        { object: 'contact', id: personRef, link: linkOf(doc, 'contact', personRef) },
+        { object, id: activity.id, link: linkOf(doc, object, activity.id) },
+      ]);
+      await this.connections.markWorking(doc);
+      this.counted(job.crm, state);
+      return DONE;
+    } catch (err) {
+      if (!(err instanceof CrmFailure)) throw err;
+      if (err.kind === 'broken') await this.connections.markBroken(doc, err.message);
+      if (err.kind === 'refused') {
+        await this.failed(job, err.message);
+        return { delivered: false, httpStatus: null, error: err.message, permanent: true };
+      }
+      this.counted(job.crm, 'retrying');
+      return { delivered: false, httpStatus: null, error: err.message, permanent: false, retryAfterMs: err.retryAfterMs };
+    }
+  }
+
+  /** The delivery failed for good (refused, or given up after its retries): kept and shown so. */
+  async failed(job: CrmJob, error: string): Promise<void> {
+    const [doc, domain] = await Promise.all([this.c.crmConnections.findOne({ _id: `${job.domainId}|${job.crm}` }), this.c.domains.findOne({ _id: job.domainId })]);
+    if (!doc || !domain) return;
+    const before = await this.c.crmDeliveries.findOne({ _id: `${job.crm}|${job.domainId}|${job.kind}:${job.itemId}` });
+    await this.delivered(doc, domain, job, `${job.crm}|${job.domainId}|${job.kind}:${job.itemId}`, 'failed', error, before?.records ?? []);
+    this.counted(job.crm, 'failed');
+  }
+
+  private async itemOf(job: CrmJob, domain: DomainDoc): Promise<{ personId: number | null; crm: CrmItem } | null> {
+    if (job.kind === 'call') {
+      const call = await this.c.calls.findOne({ _id: job.itemId, domainId: domain._id });
+      return call && { personId: call.personId ?? null, crm: callItem(call, domain, this.publicUrl) };
+    }
+    const form = await this.c.forms.findOne({ _id: job.itemId, domainId: domain._id });
+    return form && { personId: form.personId, crm: formItem(form, domain, this.publicUrl) };
+  }
+
+  /** Keeps the delivery, and marks its records on the call or form. */
+  private async delivered(doc: CrmConnectionDoc, domain: DomainDoc, job: CrmJob, _id: string, state: CrmDeliveryDoc['state'], error: string | null, records: CrmDeliveryDoc['records']): Promise<void> {
+    const at = new Date();
+    await this.c.crmDeliveries.updateOne({ _id }, { $set: { domainId: job.domainId, accountId: doc.accountId, crm: job.crm, kind: job.kind, itemId: job.itemId, records, state, error, at } }, { upsert: true });
+    const marks: CrmRecordMark[] = (records.length ? records : [{ object: job.kind === 'call' ? 'call' : 'note', id: null, link: null }]).map((r) => ({ crm: job.crm, object: r.object, id: r.id, state, link: r.link, ...(error ? { error } : {}) }));
+    const merged = (current: CrmRecordMark[] | undefined) => ({ crmRecords: [...(current ?? []).filter((m) => m.crm !== job.crm), ...marks] });
+    if (job.kind === 'call') await this.writes.calls.change(job.itemId, (call) => merged(call.crmRecords));
+    else await this.writes.forms.change(domain, job.itemId, (form) => merged(form.crmRecords));
+  }
+}
+
+const linkOf = (doc: CrmConnectionDoc, object: string, id: string) => doc.account.links[object]?.replace('{id}', encodeURIComponent(id)) ?? null;

@@ -1,0 +1,86 @@
+// HTTP in for a domain's CRM (crm/, issue 67): the connection (its account shown, its credentials
+// sealed and never shown), what it sends, its test, its removal, its last 50 deliveries and "Send
+// again" for one. Owners and admins only.
+import type Router from '@koa/router';
+import type { Context } from 'koa';
+import { CRMS, CRM_NAMES, type Crm } from '../crm/crm-client.ts';
+import { CrmRefused, hubspotBody, type CrmConnections } from '../crm/connections.ts';
+import { crmMessage } from '../crm/crm-sync.ts';
+import type { DomainCollections } from '../domains/documents.ts';
+import type { TelephonyCollections } from '../telephony/documents.ts';
+import type { FormCollections } from '../forms/documents.ts';
+import { bodyOf, parseBody } from '../http/body.ts';
+import { ManageFailure } from '../http/manage-envelope.ts';
+import { valid } from '../http/manage-validate.ts';
+import { auditing, memberOf, type Can } from '../team/access.ts';
+import { RULES } from '../team/roles.ts';
+import type { Outbox } from '../webhooks/outbox.ts';
+import { domainOf } from './settings-routes.ts';
+
+/** The CRM named in the path; 404 for another. */
+function crmOf(ctx: Context): Crm {
+  const crm = ctx.params.crm as Crm;
+  if (!CRMS.includes(crm)) throw new ManageFailure(404, `No CRM ${ctx.params.crm}: ${CRMS.join(' or ')}`);
+  return crm;
+}
+
+async function refusing<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    if (err instanceof CrmRefused) throw new ManageFailure(400, err.message);
+    throw err;
+  }
+}
+
+export function crmRoutes(router: Router, c: DomainCollections & TelephonyCollections & FormCollections, can: Can, connections: CrmConnections, outbox: Outbox): void {
+  const path = '/domains/:domain/crm/:crm';
+
+  /** The connection and its last 50 deliveries, newest first. */
+  router.get(path, can(RULES.manageDomain), async (ctx) => {
+    const domain = await domainOf(c, ctx);
+    const crm = crmOf(ctx);
+    const [view, deliveries] = await Promise.all([connections.view(domain._id, crm), connections.deliveries(domain._id, crm)]);
+    ctx.body = { ...view, name: CRM_NAMES[crm], deliveries: deliveries.map(({ kind, itemId, records, state, error, at }) => ({ id: `${kind}:${itemId}`, kind, itemId, records, state, error, at })) };
+  });
+
+  router.put(path, can(RULES.manageDomain, 'crm.connect'), parseBody, async (ctx) => {
+    const domain = await domainOf(c, ctx);
+    const crm = crmOf(ctx);
+    const body = valid(hubspotBody, bodyOf(ctx.request));
+    const view = await refusing(() => connections.connect(domain, crm, body, memberOf(ctx)._id));
+    auditing(ctx, { crm, send: body.send, defaultOwner: body.defaultOwner, token: body.accessToken ? 'new' : 'kept' });
+    ctx.body = view;
+  });
+
+  router.delete(path, can(RULES.manageDomain, 'crm.disconnect'), async (ctx) => {
+    const domain = await domainOf(c, ctx);
+    const crm = crmOf(ctx);
+    if (!(await connections.disconnect(domain._id, crm))) throw new ManageFailure(404, `${domain.name} is not connected to ${CRM_NAMES[crm]}`);
+    auditing(ctx, { crm });
+    ctx.status = 204;
+  });
+
+  /** The stored credentials tried again (a broken connection that works is mended). */
+  router.post(`${path}/test`, can(RULES.manageDomain), async (ctx) => {
+    const domain = await domainOf(c, ctx);
+    ctx.body = await refusing(() => connections.test(domain._id, crmOf(ctx)));
+  });
+
+  /** A delivery (`call:12`, `form:7`) queued again. */
+  router.post(`${path}/resend/:deliveryId`, can(RULES.manageDomain, 'crm.resend'), async (ctx) => {
+    const domain = await domainOf(c, ctx);
+    const crm = crmOf(ctx);
+    const match = /^(call|form):(\d{1,15})$/.exec(ctx.params.deliveryId ?? '');
+    if (!match) throw new ManageFailure(404, `No delivery ${ctx.params.deliveryId}: call:<id> or form:<id>`);
+    const [kind, itemId] = [match[1] as 'call' | 'form', Number(match[2])];
+    const item = kind === 'call' ? await c.calls.findOne({ _id: itemId, domainId: domain._id }, { projection: { personId: 1 } }) : await c.forms.findOne({ _id: itemId, domainId: domain._id }, { projection: { personId: 1 } });
+    if (!item) throw new ManageFailure(404, `No ${kind} ${itemId} in this domain`);
+    const view = await connections.view(domain._id, crm);
+    if (!view.connected) throw new ManageFailure(409, `${domain.name} is not connected to ${CRM_NAMES[crm]}: connect it first`);
+    await outbox.enqueue(crmMessage(domain.accountId, { domainId: domain._id, crm, kind, itemId }, item.personId ?? null));
+    auditing(ctx, { crm, delivery: `${kind}:${itemId}` });
+    ctx.status = 202;
+    ctx.body = { queued: `${kind}:${itemId}` };
+  });
+}
