@@ -42,7 +42,7 @@ const ORIGIN = 'http://shop.test';
 const CALLER = '+33611223344';
 
 /** `webhookUrl`: where the account's pushes go (a receiver the caller runs). */
-export async function exampleTour(baseUrl: string, webhookUrl: string, googleKey: object): Promise<Tour> {
+export async function exampleTour(baseUrl: string, webhookUrl: string, googleKey: object, hubspotToken: string): Promise<Tour> {
   const tour: Tour = {};
   const keep = async (key: string, res: Response): Promise<any> => {
     const text = await res.text();
@@ -225,6 +225,13 @@ export async function exampleTour(baseUrl: string, webhookUrl: string, googleKey
   await manage('get /manage/api/domains/{domain}/ads/{platform}', 'GET', '/domains/shop.test/ads/google');
   await manage('get /manage/api/domains/{domain}/ads', 'GET', '/domains/shop.test/ads?platform=google');
   await manage('delete /manage/api/domains/{domain}/ads/{platform}', 'DELETE', '/domains/shop.test/ads/google');
+  // HubSpot (a stand-in here): connected, a call sent again, its delivery listed, tested, then removed.
+  await manage('put /manage/api/domains/{domain}/crm/{crm}', 'PUT', '/domains/shop.test/crm/hubspot', { accessToken: hubspotToken, send: { calls: true, forms: true, onlyLeads: false, onlyFirstCallers: false }, defaultOwner: '7002' });
+  await manage('post /manage/api/domains/{domain}/crm/{crm}/resend/{deliveryId}', 'POST', `/domains/shop.test/crm/hubspot/resend/call:${callId}`);
+  await until(async () => (await owner.get('/domains/shop.test/crm/hubspot')).body.deliveries.some((d: { id: string; state: string }) => d.id === `call:${callId}` && d.state !== 'queued'), 'the call in HubSpot');
+  await manage('get /manage/api/domains/{domain}/crm/{crm}', 'GET', '/domains/shop.test/crm/hubspot');
+  await manage('post /manage/api/domains/{domain}/crm/{crm}/test', 'POST', '/domains/shop.test/crm/hubspot/test');
+  await manage('delete /manage/api/domains/{domain}/crm/{crm}', 'DELETE', '/domains/shop.test/crm/hubspot');
   await manage('get /manage/api/account/carrier', 'GET', '/account/carrier');
   await manage('put /manage/api/account/carrier', 'PUT', '/account/carrier', { provider: 'twilio', ...TOUR_TWILIO });
   await manage('get /manage/api/account/carrier/numbers', 'GET', '/account/carrier/numbers');

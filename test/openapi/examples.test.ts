@@ -14,6 +14,7 @@ import { exampleTour, tourFixture, tourTwilioApi, type Tour } from './example-to
 import { startSttStandIn } from '../helpers/openai-stt.ts';
 import { answerOf, startChatStandIn } from '../helpers/openai-chat.ts';
 import { startDataManager } from '../helpers/google-data-manager.ts';
+import { startHubSpot } from '../helpers/hubspot-stand-in.ts';
 
 // Mail configured, so the mail routes answer their success; nothing listens on port 9 (discard),
 // so the test e-mail stays in the outbox, retried.
@@ -31,12 +32,15 @@ afterAll(() => model.close());
 // Google's Data Manager API is a loopback stand-in too (ads/).
 const google = await startDataManager();
 afterAll(() => google.close());
-const s = useSeededCollector('openapi_examples', tourFixture(), { adsEndpoints: { googleDataManager: google.base }, telephonyApiKey: TELEPHONY_KEY, twilio: { authToken: TWILIO_TOKEN }, delivery: { publicOnly: false }, signUp: true, mail: { smtpUrl: 'smtp://127.0.0.1:9', from: 'RingTrail <calls@shop.test>' }, twilioApiBase: twilioApi.base, secretsKey: Buffer.alloc(32, 7), transcribe: { url: engine.url, model: 'whisper-1', name: 'transcribe.example', englishOnly: false }, analyze: { url: model.url, model: 'qwen2.5:7b' } });
+// And HubSpot's CRM API (crm/).
+const hubspot = await startHubSpot();
+afterAll(() => hubspot.close());
+const s = useSeededCollector('openapi_examples', tourFixture(), { adsEndpoints: { googleDataManager: google.base }, telephonyApiKey: TELEPHONY_KEY, twilio: { authToken: TWILIO_TOKEN }, delivery: { publicOnly: false }, signUp: true, mail: { smtpUrl: 'smtp://127.0.0.1:9', from: 'RingTrail <calls@shop.test>' }, twilioApiBase: twilioApi.base, hubspotApiBase: hubspot.base, secretsKey: Buffer.alloc(32, 7), transcribe: { url: engine.url, model: 'whisper-1', name: 'transcribe.example', englishOnly: false }, analyze: { url: model.url, model: 'qwen2.5:7b' } });
 let tour: Tour;
 let receiver: Receiver;
 beforeAll(async () => {
   receiver = await startReceiver();
-  tour = await exampleTour(s.collector.baseUrl, receiver.url(), google.key);
+  tour = await exampleTour(s.collector.baseUrl, receiver.url(), google.key, hubspot.token);
   if (process.env.RECORD_EXAMPLES) writeFileSync(EXAMPLES_FILE, `${JSON.stringify(tour, null, 2)}\n`);
 }, 60_000);
 afterAll(() => receiver?.close());

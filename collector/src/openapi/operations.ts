@@ -39,6 +39,7 @@ import { flowBodyIn } from '../flows/steps.ts';
 import { simulateBody } from '../flows/simulate.ts';
 import { availabilityBody } from '../manage/flow-routes.ts';
 import { outcomeBody } from '../manage/analysis-routes.ts';
+import { hubspotBody } from '../crm/connections.ts';
 import { TOUCH_MODELS } from '../reports/touch-models.ts';
 import { signUpBody } from '../team/sign-up.ts';
 import { invitationAccept, invitationCheck, passwordChange, passwordResetRequest } from '../manage/session-routes.ts';
@@ -456,6 +457,11 @@ export const OPERATIONS: Operation[] = [
   manageOp('put', '/domains/:domain/ads/:platform', "Ours: connects the domain to an ad platform: Google Ads (operatingAccountId, conversionActionId, a serviceAccountKey or oauth), Microsoft Advertising (customerId, accountId, conversionName, developerToken, oauth) or Meta (datasetId, accessToken). The credentials are checked with the platform at once and sealed (SECRETS_KEY); refused credentials keep nothing", object('The connection'), { body: z.union([googleConnection, microsoftConnection, metaConnection]).describe("The platform's ids and credentials") }),
   manageOp('delete', '/domains/:domain/ads/:platform', "Ours: forgets the domain's connection to the platform (leads already sent stay sent)", { description: 'Removed' }, {}, 204),
   manageOp('post', '/domains/:domain/ads/:platform/test', "Ours: sends the platform a made-up lead that it checks and keeps nothing of (Google's validateOnly): ok, and the platform's answer", object('{ok, platform, answer, requestId?, status?}')),
+  manageOp('get', '/domains/:domain/crm/:crm', "Ours: the domain's connection to its CRM (hubspot): its account, what the credentials are (never the token), what it sends, the default owner, whether the CRM refused the credentials (broken), and its last 50 deliveries (`id` call:<id> or form:<id>, records with links, state sent, updated or failed, error)", object('The connection and its deliveries')),
+  manageOp('put', '/domains/:domain/crm/:crm', "Ours: connects the domain to its CRM: HubSpot by a private app's accessToken, checked with HubSpot at once (our properties made there where missing) and sealed (SECRETS_KEY); what is sent (`send`: calls, forms, onlyLeads, onlyFirstCallers) and the `defaultOwner`. Without a token, changes those of the stored connection. A refused token keeps nothing and says HubSpot's words", object('The connection'), { body: hubspotBody }),
+  manageOp('delete', '/domains/:domain/crm/:crm', "Ours: forgets the domain's connection to its CRM (what was sent stays there)", { description: 'Removed' }, {}, 204),
+  manageOp('post', '/domains/:domain/crm/:crm/test', 'Ours: tries the stored credentials again: the connection, mended when it works (400 with the CRM\'s words when it does not)', object('The connection')),
+  manageOp('post', '/domains/:domain/crm/:crm/resend/:deliveryId', 'Ours: queues a delivery again (`call:<id>` or `form:<id>`): the same records are updated, none made twice', object('{queued}'), {}, 202),
   manageOp('get', '/account/carrier', "Ours: the account's carrier account (provider, accountSid, apiKey, name, connectedAt; never the secret), and whether SECRETS_KEY is set", object('The connection')),
   carrierOp(manageOp('put', '/account/carrier', "Ours: connects a Twilio account by its auth token, or an API key and secret, checked against Twilio at once; the secret is sealed (SECRETS_KEY) and never shown again. 409 without SECRETS_KEY", object('The connection'), { body: carrierConnectBody })),
   carrierOp(manageOp('post', '/account/carrier/check', 'Ours: checks now that every number imported or bought through the carrier still sends its calls here (also done once a day): how many were checked, and those whose voice URL points elsewhere or that left the carrier account (voiceUrl null)', object('{checked, miswired: [{domain, number, voiceUrl}]}'))),
