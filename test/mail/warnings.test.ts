@@ -193,6 +193,25 @@ describe('warnings', () => {
   });
 
   // Last: it ends three hours later, a time the others would not be asked at.
+  it("says once that the CRM refuses the domain's credentials, and that it takes them again (issue 67)", async () => {
+    const before = inbox.messages.length;
+    const brokenAt = new Date(Date.now() - 5 * 60_000);
+    // What a delivery writes when HubSpot answers 401 (crm/crm-sync.ts, tested in test/crm/hubspot.test.ts).
+    await t.c.crmConnections.insertOne({ _id: 'shop.test|hubspot', domainId: 'shop.test', accountId: 'Test account', crm: 'hubspot', account: { name: 'HubSpot portal 12345678', links: {} }, send: { calls: true, forms: true, onlyLeads: false, onlyFirstCallers: false }, defaultOwner: null, secret: 'sealed', credentials: 'private app token …5555', connectedAt: brokenAt, by: OWNER.username, broken: { at: brokenAt, error: 'HubSpot refuses the token (401): The OAuth token used to make this call expired' } });
+    await watch.tick(new Date());
+    await watch.tick(new Date(Date.now() + 60_000)); // going on: not said again
+    const [started] = await next(before, 1);
+    expect(started!.subject).toBe("RingTrail: the CRM refuses shop.test's calls and forms");
+    expect(started!.text).toContain('HubSpot: refuses the credentials since');
+    expect(started!.text).toContain('The OAuth token used to make this call expired');
+    expect(started!.text).toContain('https://calls.shop.test/manage/#/shop.test/settings');
+    await t.c.crmConnections.updateOne({ _id: 'shop.test|hubspot' }, { $set: { broken: null } });
+    await watch.tick(new Date());
+    const [ended] = await next(before + 1, 1);
+    expect(ended!.subject).toBe("RingTrail: shop.test's CRM takes its calls and forms again");
+    expect(inbox.messages.length).toBe(before + 2);
+  });
+
   it('says the pool ran out, with its numbers and the size recommended, and that it ended', async () => {
     const before = inbox.messages.length;
     await collector.post('/ospView', viewParams({ ip: '198.51.100.1' }));

@@ -1,6 +1,7 @@
 // What every sender of mails to a domain's people needs (alert-mailer.ts, summary-sender.ts,
 // warning-watch.ts): the database, the outbox the mails go through, each person's choices, the
 // unsubscribe links, the rules' mails, and the back end's address for the mails' links.
+import type { CrmCollections } from '../crm/documents.ts';
 import type { RateLimitCollections } from '../http/documents.ts';
 import type { Outbox } from '../webhooks/outbox.ts';
 import { AlertChoicesStore } from './choices.ts';
@@ -25,7 +26,7 @@ export class Mailing {
   readonly ruleMails: RuleMails;
 
   constructor(
-    readonly c: AlertCollections & TeamCollections & DomainCollections & TrackingCollections & OfflineCollections & TelephonyCollections & DataCollections & ReportCollections & FormCollections & WebhookCollections & RuleCollections & AdsCollections & RateLimitCollections,
+    readonly c: AlertCollections & TeamCollections & DomainCollections & TrackingCollections & OfflineCollections & TelephonyCollections & DataCollections & ReportCollections & FormCollections & WebhookCollections & RuleCollections & AdsCollections & CrmCollections & RateLimitCollections,
     readonly outbox: Outbox,
     readonly publicUrl: string,
   ) {

@@ -10,7 +10,7 @@ import type { UserDoc } from '../team/documents.ts';
 import type { Mailing } from './mailing.ts';
 import { Rounds } from '../rounds.ts';
 import { warningMail } from './warning-mail.ts';
-import { adsBroken, flowFailing, callsWithoutOutcome, carrierBroken, numbersMiswired, poolExhausted, refusedOrigins, tagStopped, modelFailing, WARNINGS, webhookFailing, type Facts, type Warning } from './warnings.ts';
+import { adsBroken, crmBroken, flowFailing, callsWithoutOutcome, carrierBroken, numbersMiswired, poolExhausted, refusedOrigins, tagStopped, modelFailing, WARNINGS, webhookFailing, type Facts, type Warning } from './warnings.ts';
 import type { WarningStateDoc } from './documents.ts';
 
 const EVERY_MS = 60_000;
@@ -52,6 +52,7 @@ export class WarningWatch {
       await this.settle(scope, 'carrier-silent', calls ? [['Calls without an outcome', String(calls)]] : null, now, states);
       await this.settle(scope, 'numbers-miswired', await numbersMiswired(this.m.c, domain), now, states);
       await this.settle(scope, 'ads-broken', await adsBroken(this.m.c, domain), now, states);
+      await this.settle(scope, 'crm-broken', await crmBroken(this.m.c, domain), now, states);
       await this.settle(scope, 'flow-failing', await flowFailing(this.m.c, domain, now), now, states);
     }
     for (const accountId of accounts) {

@@ -9,6 +9,7 @@
 //   carrier-broken   the account's carrier account refuses its credentials, or is suspended
 //   transcription-failing a call's transcript of the account has been failing for more than an hour
 //   ads-broken       an ad platform refused a domain's credentials at a send (expired, revoked)
+//   crm-broken       the domain's CRM refused its credentials at a delivery (expired, revoked)
 //   flow-failing     a call's flow failed within the last 24 hours, the call forwarded to the destination
 //   analysis-failing a call's analysis of the account has been failing several attempts in a row
 import { dayKey } from '../data/call-days.ts';
@@ -25,11 +26,13 @@ import type { OfflineCollections } from '../offline/documents.ts';
 import type { DataCollections } from '../data/documents.ts';
 import type { AdsCollections } from '../ads/documents.ts';
 import { PLATFORM_NAMES } from '../ads/names.ts';
+import type { CrmCollections } from '../crm/documents.ts';
+import { CRM_NAMES } from '../crm/crm-client.ts';
 
 /** A moment as the domain's people write it. */
 const at = (date: Date, domain: DomainDoc) => when(date.toISOString(), { timeZone: domain.timeZone, locale: localeOf(domain.country ?? 'FR') });
 
-export const WARNINGS = ['tag-stopped', 'pool-exhausted', 'refused-origins', 'webhook-failing', 'carrier-silent', 'numbers-miswired', 'carrier-broken', 'transcription-failing', 'ads-broken', 'flow-failing', 'analysis-failing'] as const;
+export const WARNINGS = ['tag-stopped', 'pool-exhausted', 'refused-origins', 'webhook-failing', 'carrier-silent', 'numbers-miswired', 'carrier-broken', 'transcription-failing', 'ads-broken', 'flow-failing', 'analysis-failing', 'crm-broken'] as const;
 export type Warning = (typeof WARNINGS)[number];
 
 /** What a warning holding now says, in facts. */
@@ -133,6 +136,13 @@ export async function carrierBroken(c: TeamCollections, accountId: string): Prom
 export async function adsBroken(c: AdsCollections, domain: DomainDoc): Promise<Facts | null> {
   const broken = await c.adsConnections.find({ domainId: domain._id, broken: { $ne: null } }, { projection: { platform: 1, broken: 1 } }).toArray();
   const facts = broken.flatMap((b): Facts => (b.broken ? [[PLATFORM_NAMES[b.platform], `refuses the credentials since ${at(b.broken.at, domain)}: ${b.broken.error}`]] : []));
+  return facts.length ? facts : null;
+}
+
+/** The domain's CRM that refused its credentials at a delivery: calls and forms wait meanwhile. */
+export async function crmBroken(c: CrmCollections, domain: DomainDoc): Promise<Facts | null> {
+  const broken = await c.crmConnections.find({ domainId: domain._id, broken: { $ne: null } }, { projection: { crm: 1, broken: 1 } }).toArray();
+  const facts = broken.flatMap((b): Facts => (b.broken ? [[CRM_NAMES[b.crm], `refuses the credentials since ${at(b.broken.at, domain)}: ${b.broken.error}`]] : []));
   return facts.length ? facts : null;
 }
 
