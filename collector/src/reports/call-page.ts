@@ -40,6 +40,8 @@ export async function callPage(c: TelephonyCollections & WebhookCollections & Ad
     history: (call.history ?? []).map((h) => ({ at: wallClock(h.at, domain.timeZone), by: h.by, what: h.what })),
     // Ours (ads/): where its lead is with each ad platform, once queued for one.
     ...(call.adsConversions?.length ? { adsConversions: call.adsConversions.map(({ platform, state, at, reason }) => ({ platform, state, at: wallClock(at, domain.timeZone), ...(reason ? { reason } : {}) })) } : {}),
+    // Ours (crm/): its records in the team's CRM, once sent to one.
+    ...(call.crmRecords?.length ? { crmRecords: call.crmRecords } : {}),
     // Ours (flows/): its way through its call flow, who answered, and why the flow failed if it did.
     ...(call.flowId ? { flow: { id: call.flowId, path: (call.flowPath ?? []).map(({ at, ...step }) => ({ ...step, at: wallClock(at, domain.timeZone) })), answeredBy: call.answeredBy ?? null, voicemail: call.voicemail === true, failure: call.flowFailure ? { at: wallClock(call.flowFailure.at, domain.timeZone), error: call.flowFailure.error } : null } } : {}),
     // Ours (analysis/): what the language model read in it, once analysed or failed.

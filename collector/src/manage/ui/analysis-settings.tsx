@@ -54,26 +54,28 @@ export function AnalysisSettingsCard({ path }: { path: string }) {
     }
   }
   const s = status.data;
+  // Shown once loaded: a form made again after someone typed in it would lose what they typed.
+  if (!s) return <div class="card settings" data-testid="analysis-settings"><h2>Call analysis</h2>{status.error ? <p class="error">{status.error}</p> : <p class="muted">Loading…</p>}</div>;
   return (
-    <form class="card settings" onSubmit={submit} data-testid="analysis-settings" key={s ? 'loaded' : 'loading'}>
+    <form class="card settings" onSubmit={submit} data-testid="analysis-settings">
       <h2>Call analysis</h2>
-      {s && !s.configured && <p class="warn-text">{s.refusal}</p>}
-      {s?.configured && (
+      {!s.configured && <p class="warn-text">{s.refusal}</p>}
+      {s.configured && (
         <p data-testid="model-status">
           Read by <strong>{s.model}</strong> at <code>{s.server}</code>: the transcripts are sent there, and nowhere else.
         </p>
       )}
       <label class="check">
-        <input type="checkbox" name="analyse" defaultChecked={s?.enabled ?? false} /> Read each transcribed call and voicemail: a summary, the outcomes with their quotes, a lead score and the caller's sentiment
+        <input type="checkbox" name="analyse" defaultChecked={s.enabled} /> Read each transcribed call and voicemail: a summary, the outcomes with their quotes, a lead score and the caller's sentiment
       </label>
       <label>
         Your own questions, one a line (at most 10), each answered yes, no or unknown
-        <textarea name="questions" rows={3} placeholder="Did the caller ask for emergency service?">{(s?.questions ?? []).join('\n')}</textarea>
+        <textarea name="questions" rows={3} placeholder="Did the caller ask for emergency service?">{s.questions.join('\n')}</textarea>
       </label>
       {message && <p class={message.ok ? 'ok-text' : 'error'} role="status">{message.text}</p>}
       <div class="actions">
         <button type="submit">Update call analysis</button>
-        {s?.configured && (
+        {s.configured && (
           <button type="button" onClick={() => void tryIt()} disabled={trying} data-testid="analysis-try">
             {trying ? 'The model is reading a sample call…' : 'Try it on a sample call'}
           </button>

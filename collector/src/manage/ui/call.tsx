@@ -1,5 +1,6 @@
 // One call's page: when and how long, the number and the caller, the outcome, what led to it and how
 // sure that is, the visitor's pages up to the call, the cart and orders tied to it, and the verdict.
+import { CrmRecordsCard } from './crm-records.tsx';
 import { CallMarksCard } from './call-marks.tsx';
 import { Outcome } from './outcome.tsx';
 import type { callPage } from '../../reports/call-page.ts';
@@ -95,6 +96,7 @@ export function CallScreen({ route }: { route: Route }) {
           </div>
           <CallMarksCard path={`/domains/${encodeURIComponent(domain)}/calls/${call.callId}`} tags={call.tags} value={call.value} currency={data.currency} history={data.history} clock={clock} changed={reload} />
           {data.adsConversions && <AdsCard domain={domain} marks={data.adsConversions} />}
+          {data.crmRecords && <CrmRecordsCard records={data.crmRecords} />}
           {data.flow && <FlowPathCard flow={data.flow} />}
           {data.analysis && <AnalysisCard path={`/domains/${encodeURIComponent(domain)}/calls/${call.callId}`} analysis={data.analysis} mayCorrect={may.giveVerdicts(who)} changed={reload} />}
           {call.recording && <RecordingCard domain={domain} callId={call.callId} recording={call.recording} transcribed={call.transcript?.status === 'ready'} deleted={reload} />}

@@ -17,6 +17,7 @@ import type { DomainView } from './domain-view.ts';
 import { StoredFields } from './stored-fields.tsx';
 import { SharedLinksCard } from './shared-links.tsx';
 import { AdPlatformsCard } from './conversions.tsx';
+import { CrmCard } from './crm-settings.tsx';
 
 interface Install {
   scriptTag: string | null;
@@ -57,6 +58,7 @@ export function SettingsScreen({ route }: { route: Route }) {
       <RulesCard path={path} clock={clock} />
       <FormTrackingCard path={path} domain={domain.data} saved={domain.reload} />
       <AdPlatformsCard domain={route.domain!} />
+      <CrmCard domain={route.domain!} />
       <BlockedCallersCard path={path} clock={clock} />
       <NumbersCard path={path} domain={domain.data} changed={domain.reload} />
       <SharedLinksCard path={path} clock={clock} />

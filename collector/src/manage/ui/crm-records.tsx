@@ -1,0 +1,33 @@
+// A call's or form's records in the team's CRM (issue 67): each with a link into the CRM and its
+// state (sent, updated, failed: why). Shown once it was sent to one.
+import type { CrmRecordMark } from '../../telephony/documents.ts';
+
+const CRM_NAMES: Record<string, string> = { hubspot: 'HubSpot' };
+const OBJECT_NAMES: Record<string, string> = { contact: 'Contact', call: 'Call', note: 'Note' };
+
+export function CrmRecordsCard({ records }: { records: CrmRecordMark[] }) {
+  return (
+    <div class="card" data-testid="crm-records">
+      <h2>In the CRM</h2>
+      <dl class="facts">
+        {records.map((r) => (
+          <>
+            <dt>
+              {CRM_NAMES[r.crm] ?? r.crm} {OBJECT_NAMES[r.object] ?? r.object}
+            </dt>
+            <dd>
+              {r.link && r.id ? (
+                <a href={r.link} target="_blank" rel="noopener noreferrer">
+                  {r.id}
+                </a>
+              ) : (
+                <span class="muted">not made</span>
+              )}{' '}
+              <span class={`status state-${r.state}`}>{r.state === 'failed' ? `failed: ${r.error ?? 'unknown'}` : r.state}</span>
+            </dd>
+          </>
+        ))}
+      </dl>
+    </div>
+  );
+}
