@@ -91,6 +91,22 @@ describe('HubSpot', () => {
     expect(await delivery('call', lost)).toMatchObject({ state: 'updated' });
   });
 
+  it("lists a person's records in HubSpot when they are erased here, and sends them no more", async () => {
+    const lost = (await s.t.c.calls.findOne({ caller: '0699887766' }))!;
+    const contact = hs.objects.contacts.find((c) => c.properties.phone === '+33699887766')!;
+    const made = hs.objects.calls.find((c) => c.properties.ringtrail_id === `shop.test:call:${lost._id}`)!;
+    const erased = await owner.call('DELETE', `/domains/shop.test/people/${lost.personId}`);
+    expect(erased.status).toBe(200);
+    expect(erased.body.crm).toEqual([
+      { crm: 'hubspot', object: 'contact', id: contact.id, link: `https://app.hubspot.com/contacts/12345678/record/0-1/${contact.id}` },
+      { crm: 'hubspot', object: 'call', id: made.id, link: `https://app.hubspot.com/contacts/12345678/record/0-48/${made.id}` },
+    ]);
+    const requests = hs.requests.length;
+    await owner.call('PUT', `/domains/shop.test/calls/${lost._id}/verdict`, { verdict: 'lead' });
+    await settled();
+    expect(hs.requests.length).toBe(requests);
+  });
+
   it('puts a form and then a call of one person on one contact, the form as a note, and the owner who answered by e-mail', async () => {
     const sent = await (await browserPost(s.collector.baseUrl, '/t/form', { key: 'pk-test-key', visit_id: 0, url: 'https://shop.test/contact', fields: JSON.stringify({ email: 'grace@example.com', phone: '06 55 44 33 22', message: 'Please call me back' }), elapsed_ms: 9000 })).json();
     await settled();

@@ -2,7 +2,8 @@
 // person (its stream): the person found or made once (their CRM id kept on our person), the owner
 // mapped by the e-mail of who answered (else the connection's default), the activity created once and
 // updated ever after by its kept id. Each delivery is kept (the CRM card's list) and marked on the
-// call or form through their writes (the data API's `crm`, the pages). An erased person is not sent.
+// call or form through their writes (the data API's `crm`, the pages). An erased person is not sent,
+// nor a call from a withheld number (no one to file it under).
 // A refused token breaks the connection (it waits, retried with back-off); a 429 waits its Retry-After.
 import type { DomainCollections, DomainDoc } from '../domains/documents.ts';
 import type { FormCollections } from '../forms/documents.ts';
@@ -49,7 +50,9 @@ export class CrmSync {
     const domain = opened && (await this.c.domains.findOne({ _id: job.domainId }));
     if (!opened || !domain) return opened ? DONE : { delivered: false, httpStatus: null, error: 'the connection cannot be opened', permanent: false };
     const item = await this.itemOf(job, domain);
-    if (!item) return DONE;
+    // Nobody to file it under: a withheld number, or a contact whose person was erased (its number and
+    // person gone with them).
+    if (!item || (!item.crm.person.phones.length && !item.crm.person.email)) return DONE;
     const person = item.personId !== null ? await this.c.people.findOne({ _id: item.personId }, { projection: { erasedAt: 1, crmRefs: 1 } }) : null;
     if (person?.erasedAt) return DONE;
     const { doc, client } = opened;

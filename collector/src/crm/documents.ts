@@ -53,8 +53,8 @@ export interface CrmDeliveryDoc {
 export const crmIndexes: IndexPlan = {
   // A domain's connections, read as each of its calls and forms changes.
   crmConnections: [[{ domainId: 1 }]],
-  // The CRM card's last deliveries of a domain, newest first.
-  crmDeliveries: [[{ domainId: 1, crm: 1, at: -1 }]],
+  // The CRM card's last deliveries of a domain, newest first; a person's records, by their contact's id (an erase).
+  crmDeliveries: [[{ domainId: 1, crm: 1, at: -1 }], [{ domainId: 1, crm: 1, 'records.id': 1 }]],
 };
 
 export interface CrmCollections {

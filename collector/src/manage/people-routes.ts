@@ -1,5 +1,7 @@
 // A domain's people (issue 43): the person of a phone number or an e-mail address (one lookup by
 // its key), and a person's timeline. For those who may read the calls log.
+import { crmRecordsOfPerson } from '../crm/person-records.ts';
+import type { CrmCollections } from '../crm/documents.ts';
 import type Router from '@koa/router';
 import type { TranscriptCollections } from '../transcripts/documents.ts';
 import type { Context } from 'koa';
@@ -26,7 +28,7 @@ import type { WebhookCollections } from '../webhooks/documents.ts';
 import type { DomainCollections } from '../domains/documents.ts';
 import type { ReportCollections } from '../reports/documents.ts';
 
-export function peopleRoutes(router: Router, c: DomainCollections & TrackingCollections & TelephonyCollections & ReportCollections & FormCollections & PeopleCollections & CommerceCollections & WebhookCollections & TranscriptCollections, can: Can, people: People, writes: CallWrites, recordings: { store: RecordingStore; states: RecordingStates } | null): void {
+export function peopleRoutes(router: Router, c: DomainCollections & TrackingCollections & TelephonyCollections & ReportCollections & FormCollections & PeopleCollections & CommerceCollections & WebhookCollections & TranscriptCollections & CrmCollections, can: Can, people: People, writes: CallWrites, recordings: { store: RecordingStore; states: RecordingStates } | null): void {
   /** `?phone=` (any form, read in the domain's country) or `?email=`: the person, or 404. */
   router.get('/domains/:domain/people', can(RULES.readCalls), async (ctx) => {
     const domain = await domainOf(c, ctx);
@@ -71,7 +73,11 @@ export function peopleRoutes(router: Router, c: DomainCollections & TrackingColl
     const domain = await domainOf(c, ctx);
     const personId = await personIn(ctx, domain._id);
     auditing(ctx, { personId });
-    ctx.body = await erasePerson(c, writes, recordings, domain._id, personId, memberOf(ctx)._id);
+    // What they left in the domain's CRMs, listed for the owner to remove there; they are never sent again.
+    const crm = await crmRecordsOfPerson(c, domain._id, personId);
+    const erased = await erasePerson(c, writes, recordings, domain._id, personId, memberOf(ctx)._id);
+    await c.people.updateOne({ _id: personId }, { $unset: { crmRefs: '' } });
+    ctx.body = { ...erased, crm };
   });
 
   /** The person the path names, as they live on after merges; 404 for one of another domain, or
