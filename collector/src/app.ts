@@ -64,6 +64,7 @@ import { CrmConnections } from './crm/connections.ts';
 import { crmClients } from './crm/clients.ts';
 import { CrmSync, type CrmJob } from './crm/crm-sync.ts';
 import { DEFAULT_HUBSPOT_API_BASE } from './crm/hubspot.ts';
+import { crmPersonRefs } from './people/crm-refs.ts';
 import { DEFAULT_TWILIO_API_BASE } from './carriers/twilio-client.ts';
 import { NumberCheck } from './carriers/number-check.ts';
 import { formRoutes } from './forms/routes.ts';
@@ -200,7 +201,7 @@ export function createApp(options: AppOptions): CollectorApp {
   const model = options.analyze ? new ModelClient(options.analyze) : null;
   const analyzer = new Analyzer(c, model, callWrites, options.analyze?.maxChars, (result) => metrics.analyses.inc({ result }));
   const ruleRuns = new RuleRuns(c, callWrites, formWrites, outbox);
-  const crmSync = new CrmSync(c, crmConnections, { calls: callWrites, forms: formWrites }, publicUrl, (crm, result) => metrics.crmSync.inc({ crm, result }));
+  const crmSync = new CrmSync(c, crmPersonRefs(c), crmConnections, { calls: callWrites, forms: formWrites }, publicUrl, (crm, result) => metrics.crmSync.inc({ crm, result }));
   const adsSender = new AdsSender(c, adsConnections, adsClients, outbox, leadMarks({ calls: () => callWrites, forms: () => formWrites }), (platform, result) => metrics.adsConversions.inc({ platform, result }), options.adsStatusAfterMs);
   const worker = new DeliveryWorker(
     c,

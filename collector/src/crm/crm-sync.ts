@@ -8,14 +8,13 @@
 import type { DomainCollections, DomainDoc } from '../domains/documents.ts';
 import type { FormCollections } from '../forms/documents.ts';
 import type { FormWrites } from '../forms/form-writes.ts';
-import type { PeopleCollections } from '../people/documents.ts';
 import type { CallWrites } from '../telephony/call-writes.ts';
 import type { CrmRecordMark, TelephonyCollections } from '../telephony/documents.ts';
 import type { OutboxDoc, OutboxMessage } from '../webhooks/documents.ts';
 import type { SendResult } from '../webhooks/send.ts';
 import { CrmFailure, type Crm } from './crm-client.ts';
 import type { CrmConnections } from './connections.ts';
-import type { CrmCollections, CrmConnectionDoc, CrmDeliveryDoc } from './documents.ts';
+import type { CrmCollections, CrmConnectionDoc, CrmDeliveryDoc, CrmPersonRefs } from './documents.ts';
 import { callItem, formItem, type CrmItem } from './crm-items.ts';
 
 const DONE: SendResult = { delivered: true, httpStatus: null, error: null, permanent: false };
@@ -37,7 +36,8 @@ export type CrmCounted = (crm: Crm, result: 'sent' | 'updated' | 'failed' | 'ret
 
 export class CrmSync {
   constructor(
-    private readonly c: CrmCollections & TelephonyCollections & FormCollections & DomainCollections & PeopleCollections,
+    private readonly c: CrmCollections & TelephonyCollections & FormCollections & DomainCollections,
+    private readonly refs: CrmPersonRefs,
     private readonly connections: CrmConnections,
     private readonly writes: { calls: CallWrites; forms: FormWrites },
     private readonly publicUrl: string,
@@ -53,16 +53,16 @@ export class CrmSync {
     // Nobody to file it under: a withheld number, or a contact whose person was erased (its number and
     // person gone with them).
     if (!item || (!item.crm.person.phones.length && !item.crm.person.email)) return DONE;
-    const person = item.personId !== null ? await this.c.people.findOne({ _id: item.personId }, { projection: { erasedAt: 1, crmRefs: 1 } }) : null;
-    if (person?.erasedAt) return DONE;
+    const person = item.personId !== null ? await this.refs.of(item.personId, job.crm) : null;
+    if (person?.erased) return DONE;
     const { doc, client } = opened;
     const deliveryId = `${job.crm}|${job.domainId}|${job.kind}:${job.itemId}`;
     try {
       const ownerId = (item.crm.answeredBy ? await client.ownerOf(item.crm.answeredBy) : null) ?? doc.defaultOwner;
-      let personRef = person?.crmRefs?.[job.crm];
+      let personRef = person?.ref;
       if (!personRef) {
         personRef = (await client.person({ ...item.crm.person, ownerId })).id;
-        if (person) await this.c.people.updateOne({ _id: person._id }, { $set: { [`crmRefs.${job.crm}`]: personRef } });
+        if (person && item.personId !== null) await this.refs.keep(item.personId, job.crm, personRef);
       }
       const before = await this.c.crmDeliveries.findOne({ _id: deliveryId });
       const object = job.kind === 'call' ? 'call' : 'note';

@@ -57,6 +57,13 @@ export const crmIndexes: IndexPlan = {
   crmDeliveries: [[{ domainId: 1, crm: 1, at: -1 }], [{ domainId: 1, crm: 1, 'records.id': 1 }]],
 };
 
+/** A person's ids in the CRMs, kept on the person (people/crm-refs.ts keeps them, above this family). */
+export interface CrmPersonRefs {
+  /** The person's id in the CRM, whether they were erased; null when there is no such person. */
+  of(personId: number, crm: Crm): Promise<{ erased: boolean; ref: string | null } | null>;
+  keep(personId: number, crm: Crm, ref: string): Promise<void>;
+}
+
 export interface CrmCollections {
   crmConnections: Collection<CrmConnectionDoc>;
   crmDeliveries: Collection<CrmDeliveryDoc>;

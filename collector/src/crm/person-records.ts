@@ -1,7 +1,6 @@
 // What a person left in the domain's CRMs (issue 67): their contact and the activities of their
 // calls and forms, with links, for the owner to remove there when the person is erased here (we do
 // not delete in the team's CRM on their behalf; an erased person is never sent again).
-import type { PeopleCollections } from '../people/documents.ts';
 import type { CrmCollections } from './documents.ts';
 
 export interface CrmRecordOfPerson {
@@ -14,10 +13,10 @@ export interface CrmRecordOfPerson {
 /** At most this many records a CRM are listed: the person's contact first. */
 const LISTED = 200;
 
-export async function crmRecordsOfPerson(c: CrmCollections & PeopleCollections, domainId: string, personId: number): Promise<CrmRecordOfPerson[]> {
-  const person = await c.people.findOne({ _id: personId, domainId }, { projection: { crmRefs: 1 } });
+/** `refs`: the person's ids in the CRMs (`crmRefs` on the person). */
+export async function crmRecordsOfPerson(c: CrmCollections, domainId: string, refs: Record<string, string>): Promise<CrmRecordOfPerson[]> {
   const listed: CrmRecordOfPerson[] = [];
-  for (const [crm, ref] of Object.entries(person?.crmRefs ?? {})) {
+  for (const [crm, ref] of Object.entries(refs)) {
     const deliveries = await c.crmDeliveries.find({ domainId, crm: crm as never, 'records.id': ref }, { projection: { records: 1 }, limit: LISTED }).toArray();
     const records = new Map<string, CrmRecordOfPerson>([[`contact:${ref}`, { crm, object: 'contact', id: ref, link: null }]]);
     for (const r of deliveries.flatMap((d) => d.records)) records.set(`${r.object}:${r.id}`, { crm, object: r.object, id: r.id, link: r.link });

@@ -74,7 +74,7 @@ export function peopleRoutes(router: Router, c: DomainCollections & TrackingColl
     const personId = await personIn(ctx, domain._id);
     auditing(ctx, { personId });
     // What they left in the domain's CRMs, listed for the owner to remove there; they are never sent again.
-    const crm = await crmRecordsOfPerson(c, domain._id, personId);
+    const crm = await crmRecordsOfPerson(c, domain._id, (await c.people.findOne({ _id: personId }, { projection: { crmRefs: 1 } }))?.crmRefs ?? {});
     const erased = await erasePerson(c, writes, recordings, domain._id, personId, memberOf(ctx)._id);
     await c.people.updateOne({ _id: personId }, { $unset: { crmRefs: '' } });
     ctx.body = { ...erased, crm };
