@@ -33,7 +33,8 @@ export function AvailabilityCard() {
       <div class="row">
         <label>
           Your phone
-          <input name="phone" type="tel" value={mine.data.phone ?? ''} placeholder="06 12 34 56 78" autoComplete="tel" />
+          {/* Not controlled: a redraw of the page (another card loading) would put the stored phone back over what is being typed. Drawn again when the stored phone changes. */}
+          <input name="phone" type="tel" key={mine.data.phone ?? ''} defaultValue={mine.data.phone ?? ''} placeholder="06 12 34 56 78" autoComplete="tel" />
         </label>
         <label class="check">
           <input type="checkbox" checked={mine.data.available} onChange={(e) => void save({ available: (e.target as HTMLInputElement).checked }, (e.target as HTMLInputElement).checked ? 'You take calls again.' : 'You take no calls: ring groups skip you.')} /> I take calls now
