@@ -1,6 +1,6 @@
 // The CRM in Chromium (issue 67): HubSpot connected from the Settings card (a refused token says
 // HubSpot's words and keeps nothing), a call's page linking into HubSpot, the card's deliveries, and
-// a broken connection said on the card. Screenshots in test-artifacts/.
+// a broken connection said on the card, the person's page listing their records. Screenshots in test-artifacts/.
 import path from 'node:path';
 import { mkdirSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
@@ -53,6 +53,14 @@ describe('the CRM in the back end', () => {
     expect(await records.getByRole('link', { name: contact.id }).getAttribute('href')).toBe(`https://app.hubspot.com/contacts/12345678/record/0-1/${contact.id}`);
     expect(await records.textContent()).toContain('sent');
     await records.screenshot({ path: path.join(ARTIFACTS, 'crm-call-page.png') });
+
+    // The person's page lists their records in HubSpot too.
+    const personId = (await s.t.c.calls.findOne({ _id: body.callId }))!.personId!;
+    await page.goto(`${s.collector.baseUrl}/manage/#/shop.test/person?id=${personId}`);
+    const personRecords = page.getByTestId('crm-records');
+    await personRecords.waitFor();
+    expect(await personRecords.getByRole('link', { name: contact.id }).getAttribute('href')).toBe(`https://app.hubspot.com/contacts/12345678/record/0-1/${contact.id}`);
+    expect(await personRecords.getByRole('link', { name: hs.objects.calls[0]!.id }).count()).toBe(1);
 
     // The token is revoked in HubSpot: the next delivery breaks the connection, and the card says so.
     hs.token = 'pat-na1-revoked';

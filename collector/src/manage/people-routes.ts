@@ -43,7 +43,10 @@ export function peopleRoutes(router: Router, c: DomainCollections & TrackingColl
   /** A person's timeline: visits, calls, texts and form submissions in time order, and the first touch. */
   router.get('/domains/:domain/people/:personId', can(RULES.readCalls), async (ctx) => {
     const domain = await domainOf(c, ctx);
-    ctx.body = await timelineOf(c, domain, await personIn(ctx, domain._id, true));
+    const personId = await personIn(ctx, domain._id, true);
+    const [timeline, person] = await Promise.all([timelineOf(c, domain, personId), c.people.findOne({ _id: personId }, { projection: { crmRefs: 1 } })]);
+    // Ours (crm/): their records in the domain's CRMs, with links.
+    ctx.body = { ...timeline, crm: await crmRecordsOfPerson(c, domain._id, person?.crmRefs ?? {}) };
   });
 
   /** Everything stored of the person, as a JSON file (their right of access). In the activity log. */

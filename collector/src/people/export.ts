@@ -34,6 +34,9 @@ export async function* personExport(c: PeopleCollections & DomainCollections & T
 
   yield `{"person_id":${personId},"domain":${JSON.stringify(domain.name)},"exported_at":"${now.toISOString()}",`;
   yield `"phones":${JSON.stringify(phones.map(shown))},"emails":${JSON.stringify(emails)},"visitor_ids":${JSON.stringify(visitors)},`;
+  // Ours (crm/): the person's ids in the domain's CRMs, where their calls and forms were sent.
+  const person = await c.people.findOne({ _id: personId }, { projection: { crmRefs: 1 } });
+  yield `"crm_refs":${JSON.stringify(person?.crmRefs ?? {})},`;
 
   const callIds = idsOf('call');
   yield* array('calls', byIds(callIds, (ids) => c.calls.find({ _id: { $in: ids }, domainId }, { sort: { startedAt: 1 } }), (call) => {

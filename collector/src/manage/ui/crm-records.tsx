@@ -5,7 +5,8 @@ import type { CrmRecordMark } from '../../telephony/documents.ts';
 const CRM_NAMES: Record<string, string> = { hubspot: 'HubSpot' };
 const OBJECT_NAMES: Record<string, string> = { contact: 'Contact', call: 'Call', note: 'Note' };
 
-export function CrmRecordsCard({ records }: { records: CrmRecordMark[] }) {
+/** `state` absent: a person's records (their contact and activities), listed without one. */
+export function CrmRecordsCard({ records }: { records: (Omit<CrmRecordMark, 'state'> & { state?: string })[] }) {
   return (
     <div class="card" data-testid="crm-records">
       <h2>In the CRM</h2>
@@ -23,7 +24,7 @@ export function CrmRecordsCard({ records }: { records: CrmRecordMark[] }) {
               ) : (
                 <span class="muted">not made</span>
               )}{' '}
-              <span class={`status state-${r.state}`}>{r.state === 'failed' ? `failed: ${r.error ?? 'unknown'}` : r.state}</span>
+              {r.state && <span class={`status state-${r.state}`}>{r.state === 'failed' ? `failed: ${r.error ?? 'unknown'}` : r.state}</span>}
             </dd>
           </>
         ))}

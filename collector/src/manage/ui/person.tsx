@@ -1,6 +1,8 @@
 // A person's timeline (`#/<domain>/person?id=N`): their numbers and addresses, first touch, and
 // their visits, calls, texts, form submissions and sales in time order; for owners and admins,
 // their data on request: downloaded whole, or erased.
+import { CrmRecordsCard } from './crm-records.tsx';
+import type { CrmRecordOfPerson } from '../../crm/person-records.ts';
 import { useState } from 'preact/hooks';
 import type { Erased } from '../../people/erase.ts';
 import type { Timeline } from '../../people/timeline.ts';
@@ -23,10 +25,10 @@ export function PersonScreen({ route }: { route: Route }) {
   const clock = useClock(route.domain);
   const domain = encodeURIComponent(route.domain!);
   const path = `/domains/${domain}/people/${encodeURIComponent(route.query.id ?? '')}`;
-  const { data, error, reload } = useLoad(() => get<Timeline>(path), [route.domain, route.query.id]);
+  const { data, error, reload } = useLoad(() => get<Timeline & { crm?: CrmRecordOfPerson[] }>(path), [route.domain, route.query.id]);
   const at = (date: Date) => when(date as unknown as string, clock);
   const who = useWho();
-  const [erased, setErased] = useState<Erased | null>(null);
+  const [erased, setErased] = useState<(Erased & { crm?: CrmRecordOfPerson[] }) | null>(null);
   const merge = (other: number) => {
     if (!confirm(`Merge person #${other} into this one? Their numbers, addresses, visits, calls and forms become one person's; the older of the two lives on.`)) return;
     api<{ personId: number }>('POST', `${path}/merge`, { with: other }).then(({ personId }) => {
@@ -36,7 +38,7 @@ export function PersonScreen({ route }: { route: Route }) {
   };
   const erase = () => {
     if (!confirm('Erase this person? Their numbers, e-mail addresses, form values, visitor ids, addresses and recordings are gone for good; their calls and forms stay, anonymous, in every count.')) return;
-    api<Erased>('DELETE', path).then((done) => {
+    api<Erased & { crm?: CrmRecordOfPerson[] }>('DELETE', path).then((done) => {
       setErased(done);
       reload();
     }, (err: Error) => alert(err.message));
@@ -59,8 +61,10 @@ export function PersonScreen({ route }: { route: Route }) {
       {erased && (
         <p class="card" role="status">
           Erased: the personal fields of {erased.calls} call(s), {erased.forms} form(s), {erased.texts} text(s) and {erased.visits} visit(s), and {erased.recordings} recording(s).
+          {(erased.crm?.length ?? 0) > 0 && ' Their records below are in your CRM still: remove them there, RingTrail sends them no more.'}
         </p>
       )}
+      {erased?.crm?.length ? <CrmRecordsCard records={erased.crm} /> : data?.crm?.length ? <CrmRecordsCard records={data.crm} /> : null}
       {data?.erasedAt && <p class="muted">Erased on request on {at(data.erasedAt)}: their calls and forms stay in the logs and in every count, with nothing that says who they were.</p>}
       {error && <Failure message={error} />}
       {data && data.possibleMatches.length > 0 && (
