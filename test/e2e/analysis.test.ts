@@ -4,11 +4,9 @@
 // switched on and tried on a sample call (the model a chat completions stand-in), and the
 // overview's card of appointments, sales and lead scores. Screenshots in test-artifacts/.
 import path from 'node:path';
-import { mkdirSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import { afterAll, describe, expect, it } from 'vitest';
 import { ARTIFACTS } from '../helpers/browser-site.ts';
-import { launchChromium } from '../helpers/chromium.ts';
+import { useDesktopPage } from '../helpers/chromium.ts';
 import { useSeededCollector } from '../helpers/collector.ts';
 import { trackingFixture } from '../helpers/fixtures.ts';
 import { signIn } from '../helpers/manage-ui.ts';
@@ -22,14 +20,7 @@ const chat = await startChatStandIn();
 afterAll(() => chat.close());
 const s = useSeededCollector('analysis_e2e', trackingFixture({ users: [OWNER] }), { telephonyApiKey: TELEPHONY_KEY, analyze: { url: chat.url, model: 'qwen2.5:7b', timeoutMs: 5000 } });
 
-let browser: Browser;
-let page: Page;
-beforeAll(async () => {
-  mkdirSync(ARTIFACTS, { recursive: true });
-  browser = await launchChromium();
-  page = await (await browser.newContext({ viewport: { width: 1200, height: 900 } })).newPage();
-});
-afterAll(() => browser?.close());
+const chrome = useDesktopPage();
 
 const judged = (answer: 'yes' | 'no' | 'unknown', quote?: string, start?: number) => ({ answer, ...(quote ? { quote, turn: 0, start } : {}) });
 
@@ -58,12 +49,12 @@ describe('a call’s analysis in the back end', () => {
   it('shows what happened with its quotes, as text, takes a correction, and filters the calls log', async () => {
     const booked = await analysedCall('analysis-e2e-1', 85, 'The caller booked a boiler repair for Friday. <script>window.pwned = 1</script>', true);
     await analysedCall('analysis-e2e-2', 20, 'A question about opening hours.', false);
-    await signIn(page, s.collector.baseUrl, OWNER);
-    await page.goto(`${s.collector.baseUrl}/manage/#/shop.test/call?id=${booked}`);
-    const card = page.getByTestId('analysis');
+    await signIn(chrome.page, s.collector.baseUrl, OWNER);
+    await chrome.page.goto(`${s.collector.baseUrl}/manage/#/shop.test/call?id=${booked}`);
+    const card = chrome.page.getByTestId('analysis');
     await card.getByRole('heading', { name: 'What happened' }).waitFor();
     expect(await card.getByTestId('analysis-summary').textContent()).toBe('The caller booked a boiler repair for Friday. <script>window.pwned = 1</script>');
-    expect(await page.evaluate(() => (window as unknown as { pwned?: number }).pwned)).toBeUndefined();
+    expect(await chrome.page.evaluate(() => (window as unknown as { pwned?: number }).pwned)).toBeUndefined();
     expect(await card.locator('[data-outcome="appointmentBooked"]').textContent()).toContain('“you are booked for Friday at 9”');
     expect(await card.locator('[data-outcome="saleMade"]').textContent()).toContain('not kept: the quote is not in the transcript');
     await card.screenshot({ path: path.join(ARTIFACTS, 'analysis-card.png') });
@@ -75,18 +66,18 @@ describe('a call’s analysis in the back end', () => {
     expect((await s.t.c.calls.findOne({ _id: booked }))!.history!.at(-1)).toMatchObject({ by: OWNER.username, what: 'appointmentBooked no (the model said yes)' });
 
     // The calls log: the summary under each call; by outcome, by score.
-    await page.goto(`${s.collector.baseUrl}/manage/#/shop.test/calls`);
-    await page.getByTestId('analysis-line').first().waitFor();
-    expect(await page.getByTestId('analysis-line').count()).toBe(2);
-    await page.goto(`${s.collector.baseUrl}/manage/#/shop.test/calls?outcome=quoteGiven&scoreMin=50`);
-    await expect.poll(() => page.getByTestId('analysis-line').count()).toBe(1);
-    expect(await page.getByTestId('analysis-line').textContent()).toContain('85');
-    await page.screenshot({ path: path.join(ARTIFACTS, 'analysis-calls-log.png'), fullPage: true });
+    await chrome.page.goto(`${s.collector.baseUrl}/manage/#/shop.test/calls`);
+    await chrome.page.getByTestId('analysis-line').first().waitFor();
+    expect(await chrome.page.getByTestId('analysis-line').count()).toBe(2);
+    await chrome.page.goto(`${s.collector.baseUrl}/manage/#/shop.test/calls?outcome=quoteGiven&scoreMin=50`);
+    await expect.poll(() => chrome.page.getByTestId('analysis-line').count()).toBe(1);
+    expect(await chrome.page.getByTestId('analysis-line').textContent()).toContain('85');
+    await chrome.page.screenshot({ path: path.join(ARTIFACTS, 'analysis-calls-log.png'), fullPage: true });
   }, 90_000);
 
   it('is switched on and tried in Settings, the raw answer shown as text, and counted in the overview', async () => {
-    await page.goto(`${s.collector.baseUrl}/manage/#/shop.test/settings`);
-    const card = page.getByTestId('analysis-settings');
+    await chrome.page.goto(`${s.collector.baseUrl}/manage/#/shop.test/settings`);
+    const card = chrome.page.getByTestId('analysis-settings');
     expect(await card.getByTestId('model-status').textContent()).toContain(`Read by qwen2.5:7b at ${chat.url}`);
     await card.getByLabel('Read each transcribed call').check();
     await card.getByLabel('Your own questions').fill('Did the caller ask for emergency service?');
@@ -101,7 +92,7 @@ describe('a call’s analysis in the back end', () => {
     await card.getByTestId('analysis-raw').waitFor();
     expect(await card.getByTestId('analysis-raw').textContent()).toBe(raw);
     expect(await card.getByTestId('analysis-tried').textContent()).toContain('qwen2.5:7b answered in');
-    expect(await page.evaluate(() => (window as unknown as { pwned?: number }).pwned)).toBeUndefined();
+    expect(await chrome.page.evaluate(() => (window as unknown as { pwned?: number }).pwned)).toBeUndefined();
     await card.screenshot({ path: path.join(ARTIFACTS, 'analysis-settings.png') });
 
     // Two calls read (as the analysis job writes them): the overview counts them.
@@ -110,8 +101,8 @@ describe('a call’s analysis in the back end', () => {
       const { body } = await reportCall(s.collector.baseUrl, { callRef: ref, trackingNumber: '0100000001', startDate: new Date(), status: 'SUCCESS', duration: 90, callerPhone: `06${String(score).padStart(8, '1')}` });
       await writes.change(body.callId, () => ({ analysis: { status: 'ready', at: new Date(), model: 'qwen2.5:7b', summary: '…', intent: '…', outcomes: { appointmentBooked: booked ? judged('yes', 'see you Friday', 3) : judged('no'), quoteGiven: judged('no'), saleMade: judged('no'), existingCustomer: judged('no'), spam: judged('no'), followUpNeeded: judged('no') }, followUp: '', leadScore: score, leadScoreReasons: [], sentiment: 'neutral', answers: [] } }));
     }
-    await page.goto(`${s.collector.baseUrl}/manage/#/shop.test/overview`);
-    const figures = page.getByTestId('analysis-figures');
+    await chrome.page.goto(`${s.collector.baseUrl}/manage/#/shop.test/overview`);
+    const figures = chrome.page.getByTestId('analysis-figures');
     await figures.waitFor();
     expect(await figures.textContent()).toContain('Of 4 calls read by the language model: 1 appointment booked, 0 sales made, an average lead score of 56.3.');
     await figures.screenshot({ path: path.join(ARTIFACTS, 'analysis-overview.png') });

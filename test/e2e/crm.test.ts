@@ -2,12 +2,10 @@
 // HubSpot's words and keeps nothing), a call's page linking into HubSpot, the card's deliveries, and
 // a broken connection said on the card, the person's page listing their records. Screenshots in test-artifacts/.
 import path from 'node:path';
-import { mkdirSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import { afterAll, describe, expect, it } from 'vitest';
 import { ARTIFACTS } from '../helpers/browser-site.ts';
-import { launchChromium } from '../helpers/chromium.ts';
+import { useDesktopPage } from '../helpers/chromium.ts';
 import { useSeededCollector } from '../helpers/collector.ts';
 import { trackingFixture } from '../helpers/fixtures.ts';
 import { startHubSpot } from '../helpers/hubspot-stand-in.ts';
@@ -20,20 +18,13 @@ afterAll(() => hs.close());
 const OWNER = { username: 'ada@acme.example', password: 'crm e2e password' };
 const s = useSeededCollector('crm_e2e', trackingFixture({ users: [OWNER] }), { telephonyApiKey: TELEPHONY_KEY, secretsKey: randomBytes(32), hubspotApiBase: hs.base, delivery: { pollMs: 50, firstRetryMs: 100, maxRetryMs: 200, publicOnly: false } });
 
-let browser: Browser;
-let page: Page;
-beforeAll(async () => {
-  mkdirSync(ARTIFACTS, { recursive: true });
-  browser = await launchChromium();
-  page = await (await browser.newContext({ viewport: { width: 1200, height: 900 } })).newPage();
-});
-afterAll(() => browser?.close());
+const chrome = useDesktopPage();
 
 describe('the CRM in the back end', () => {
   it('connects HubSpot, links a call into it, lists the delivery, and says when the connection breaks', async () => {
-    await signIn(page, s.collector.baseUrl, OWNER);
-    await page.goto(`${s.collector.baseUrl}/manage/#/shop.test/settings`);
-    const card = page.getByTestId('crm-settings');
+    await signIn(chrome.page, s.collector.baseUrl, OWNER);
+    await chrome.page.goto(`${s.collector.baseUrl}/manage/#/shop.test/settings`);
+    const card = chrome.page.getByTestId('crm-settings');
     await card.getByLabel('HubSpot private app access token').fill('pat-na1-not-the-token');
     await card.getByRole('button', { name: 'Connect HubSpot' }).click();
     await card.getByText('HubSpot refuses the token (401)').waitFor();
@@ -46,18 +37,18 @@ describe('the CRM in the back end', () => {
 
     const { body } = await reportCall(s.collector.baseUrl, { callRef: 'crm-e2e-1', trackingNumber: '0100000001', startDate: new Date(), status: 'SUCCESS', duration: 75, callerPhone: '0612345678' });
     await until(async () => (await s.t.c.crmDeliveries.countDocuments({ state: 'sent' })) === 1, 'the call in HubSpot');
-    await page.goto(`${s.collector.baseUrl}/manage/#/shop.test/call?id=${body.callId}`);
-    const records = page.getByTestId('crm-records');
+    await chrome.page.goto(`${s.collector.baseUrl}/manage/#/shop.test/call?id=${body.callId}`);
+    const records = chrome.page.getByTestId('crm-records');
     await records.waitFor();
     const contact = hs.objects.contacts[0]!;
     expect(await records.getByRole('link', { name: contact.id }).getAttribute('href')).toBe(`https://app.hubspot.com/contacts/12345678/record/0-1/${contact.id}`);
     expect(await records.textContent()).toContain('sent');
-    await records.screenshot({ path: path.join(ARTIFACTS, 'crm-call-page.png') });
+    await records.screenshot({ path: path.join(ARTIFACTS, 'crm-call-chrome.page.png') });
 
     // The person's page lists their records in HubSpot too.
     const personId = (await s.t.c.calls.findOne({ _id: body.callId }))!.personId!;
-    await page.goto(`${s.collector.baseUrl}/manage/#/shop.test/person?id=${personId}`);
-    const personRecords = page.getByTestId('crm-records');
+    await chrome.page.goto(`${s.collector.baseUrl}/manage/#/shop.test/person?id=${personId}`);
+    const personRecords = chrome.page.getByTestId('crm-records');
     await personRecords.waitFor();
     expect(await personRecords.getByRole('link', { name: contact.id }).getAttribute('href')).toBe(`https://app.hubspot.com/contacts/12345678/record/0-1/${contact.id}`);
     expect(await personRecords.getByRole('link', { name: hs.objects.calls[0]!.id }).count()).toBe(1);
@@ -66,7 +57,7 @@ describe('the CRM in the back end', () => {
     hs.token = 'pat-na1-revoked';
     await reportCall(s.collector.baseUrl, { callRef: 'crm-e2e-2', trackingNumber: '0100000001', startDate: new Date(), status: 'SUCCESS', duration: 40, callerPhone: '0698765432' });
     await until(async () => Boolean((await s.t.c.crmConnections.findOne({}))?.broken), 'the connection broken');
-    await page.goto(`${s.collector.baseUrl}/manage/#/shop.test/settings`);
+    await chrome.page.goto(`${s.collector.baseUrl}/manage/#/shop.test/settings`);
     await card.getByTestId('crm-broken').waitFor();
     expect(await card.getByTestId('crm-broken').textContent()).toContain('Broken since');
     expect(await card.getByTestId('crm-deliveries').textContent()).toContain(`Call ${body.callId}`);

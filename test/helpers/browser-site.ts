@@ -1,7 +1,6 @@
 // The hooks of a browser test file: a site on its own loopback origin, a collector on a database of
 // the file's own (seeded with `fixture` when given), and Chromium.
 import { mkdirSync } from 'node:fs';
-import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
 import type { AppOptions } from '../../collector/src/app.ts';
@@ -9,7 +8,8 @@ import { launchChromium } from './chromium.ts';
 import { seed, startCollector, testDatabase, type RunningCollector, type TestDatabase } from './collector.ts';
 import { startTestSite, type TestSite } from './test-site.ts';
 
-export const ARTIFACTS = path.resolve('test-artifacts');
+export { ARTIFACTS } from './chromium.ts';
+import { ARTIFACTS } from './chromium.ts';
 
 export interface BrowserSite {
   site: TestSite;

@@ -1,5 +1,11 @@
 // Debian's chromium driven by playwright-core (Playwright's own browser download cannot run here).
-import { chromium, type Browser, type BrowserContext } from 'playwright-core';
+import { mkdirSync } from 'node:fs';
+import { afterAll, beforeAll } from 'vitest';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import path from 'node:path';
+
+/** Where tests leave their screenshots and reports. */
+export const ARTIFACTS = path.resolve('test-artifacts');
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -25,4 +31,17 @@ export function launchChromium(): Promise<Browser> {
 
 export function visitorContext(browser: Browser): Promise<BrowserContext> {
   return browser.newContext({ userAgent: DESKTOP_CHROME, viewport: { width: 900, height: 600 } });
+}
+
+/** A suite's browser and one desktop page (1200 × 900), launched before its tests and closed after
+ * them; the artifacts folder made for its screenshots. Read `.page` and `.browser` inside the tests. */
+export function useDesktopPage(): { browser: Browser; page: Page } {
+  const held = {} as { browser: Browser; page: Page };
+  beforeAll(async () => {
+    mkdirSync(ARTIFACTS, { recursive: true });
+    held.browser = await launchChromium();
+    held.page = await (await held.browser.newContext({ viewport: { width: 1200, height: 900 } })).newPage();
+  });
+  afterAll(() => held.browser?.close());
+  return held;
 }
