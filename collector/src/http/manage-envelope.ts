@@ -40,3 +40,13 @@ export const manageNotFound: Middleware = async (ctx, next) => {
     ctx.status = status;
   }
 };
+
+/** A family's refusals (`refusals`: their error classes) as the back end's 400, with their words. */
+export async function refusedAs400<T>(work: () => Promise<T>, ...refusals: (abstract new (...args: never[]) => Error)[]): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    if (refusals.some((refused) => err instanceof refused)) throw new ManageFailure(400, (err as Error).message);
+    throw err;
+  }
+}

@@ -11,7 +11,7 @@ import { conversionsList, conversionsQuery } from '../ads/conversions-list.ts';
 import { TEST_LEAD, type PlatformClients } from '../ads/platform-clients.ts';
 import type { DomainCollections } from '../domains/documents.ts';
 import { bodyOf, parseBody } from '../http/body.ts';
-import { ManageFailure } from '../http/manage-envelope.ts';
+import { ManageFailure, refusedAs400 } from '../http/manage-envelope.ts';
 import { valid } from '../http/manage-validate.ts';
 import { auditing, memberOf, type Can } from '../team/access.ts';
 import { RULES } from '../team/roles.ts';
@@ -24,14 +24,8 @@ function platformOf(ctx: Context): AdsPlatform {
   return platform;
 }
 
-async function refusing<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (err) {
-    if (err instanceof AdsRefused) throw new ManageFailure(400, err.message);
-    throw err;
-  }
-}
+/** A refusal of this family as the back end's 400. */
+const refusing = <T>(work: () => Promise<T>) => refusedAs400(work, AdsRefused);
 
 export function adsRoutes(router: Router, c: DomainCollections & AdsCollections, can: Can, connections: AdsConnections, clients: PlatformClients): void {
   const path = '/domains/:domain/ads/:platform';

@@ -10,7 +10,7 @@ import type { DomainCollections } from '../domains/documents.ts';
 import type { TelephonyCollections } from '../telephony/documents.ts';
 import type { FormCollections } from '../forms/documents.ts';
 import { bodyOf, parseBody } from '../http/body.ts';
-import { ManageFailure } from '../http/manage-envelope.ts';
+import { ManageFailure, refusedAs400 } from '../http/manage-envelope.ts';
 import { valid } from '../http/manage-validate.ts';
 import { auditing, memberOf, type Can } from '../team/access.ts';
 import { RULES } from '../team/roles.ts';
@@ -24,14 +24,8 @@ function crmOf(ctx: Context): Crm {
   return crm;
 }
 
-async function refusing<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (err) {
-    if (err instanceof CrmRefused) throw new ManageFailure(400, err.message);
-    throw err;
-  }
-}
+/** A refusal of this family as the back end's 400. */
+const refusing = <T>(work: () => Promise<T>) => refusedAs400(work, CrmRefused);
 
 export function crmRoutes(router: Router, c: DomainCollections & TelephonyCollections & FormCollections, can: Can, connections: CrmConnections, outbox: Outbox): void {
   const path = '/domains/:domain/crm/:crm';

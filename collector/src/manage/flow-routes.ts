@@ -13,7 +13,7 @@ import { MAX_PROMPT_BYTES, type PromptAudio } from '../flows/prompt-audio.ts';
 import { AUDIO_TYPES, audioType, RecordingRefused } from '../recordings/store.ts';
 import { flowBodyIn } from '../flows/steps.ts';
 import { bodyOf, parseBody } from '../http/body.ts';
-import { ManageFailure } from '../http/manage-envelope.ts';
+import { ManageFailure, refusedAs400 } from '../http/manage-envelope.ts';
 import { valid } from '../http/manage-validate.ts';
 import { auditing, memberOf, type Can } from '../team/access.ts';
 import type { TeamCollections, UserDoc } from '../team/documents.ts';
@@ -42,14 +42,7 @@ const ringableView = (u: UserDoc) => ({ username: u._id, role: u.role, hasPhone:
 
 export function flowRoutes(router: Router, c: FlowCollections & TeamCollections & DomainCollections & TelephonyCollections, can: Can, prompts: PromptAudio | null): void {
   const flows = new FlowStore(c, prompts);
-  const refusing = async <T>(work: () => Promise<T>): Promise<T> => {
-    try {
-      return await work();
-    } catch (err) {
-      if (err instanceof FlowRefused || err instanceof SimulationRefused) throw new ManageFailure(400, err.message);
-      throw err;
-    }
-  };
+  const refusing = <T>(work: () => Promise<T>) => refusedAs400(work, FlowRefused, SimulationRefused);
   const flowOf = async (domain: DomainDoc, flowId: string) => {
     const flow = await flows.get(domain._id, flowId);
     if (!flow) throw new ManageFailure(404, `No call flow ${flowId} in this domain`);

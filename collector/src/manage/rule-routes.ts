@@ -8,7 +8,7 @@ import type { DomainCollections, DomainDoc } from '../domains/documents.ts';
 import type { FormCollections } from '../forms/documents.ts';
 import type { FormWrites } from '../forms/form-writes.ts';
 import { bodyOf, parseBody } from '../http/body.ts';
-import { ManageFailure } from '../http/manage-envelope.ts';
+import { ManageFailure, refusedAs400 } from '../http/manage-envelope.ts';
 import { valid } from '../http/manage-validate.ts';
 import type { PeopleCollections } from '../people/documents.ts';
 import { rowOf as formRowOf } from '../reports/forms-log.ts';
@@ -36,15 +36,8 @@ import { domainOf } from './settings-routes.ts';
 export const tagsBody = z.object({ tags: z.array(tagName).max(50, 'at most 50 tags').describe("All its tags, names of the account's") }).strict();
 export const valueBody = z.object({ value: z.number({ error: 'must be a number, or null to clear it' }).finite('must be a number').min(0, 'must be 0 or more').max(1_000_000_000, 'must be at most 1000000000').nullable().describe("In the domain's currency; null clears it") }).strict();
 
-/** A refusal of the rules family as the back end's 400. */
-async function refusing<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (err) {
-    if (err instanceof RuleRefused || err instanceof TagRefused || err instanceof RunRefused) throw new ManageFailure(400, err.message);
-    throw err;
-  }
-}
+/** A refusal of this family as the back end's 400. */
+const refusing = <T>(work: () => Promise<T>) => refusedAs400(work, RuleRefused, TagRefused, RunRefused);
 
 /** A rule as its readers see it: a chat action's webhook whole (`whole`: the member may edit rules)
  * or as its host and last four characters (rules/webhook-shown.ts). */
