@@ -24,6 +24,7 @@ const s = useSeededCollector('crm_hubspot', trackingFixture({ users: [OWNER], se
   secretsKey: randomBytes(32),
   hubspotApiBase: hs.base,
   delivery: { pollMs: 50, firstRetryMs: 100, maxRetryMs: 200, publicOnly: false },
+  metricsKey: 'crm-metrics-key',
 });
 
 let owner: ManageClient;
@@ -121,6 +122,22 @@ describe('HubSpot', () => {
     expect(hs.objects.contacts).toHaveLength(contacts);
     const made = hs.objects.calls.find((c) => c.properties.ringtrail_id === `shop.test:call:${later}`)!;
     expect(made).toMatchObject({ associations: [{ to: `contacts:${contact.id}` }], properties: { hubspot_owner_id: '7001' } });
+  });
+
+  it('keeps a delivery HubSpot refuses for good as failed, with its words, once, and sends it again on request', async () => {
+    hs.faults.push({ when: 'POST /crm/v3/objects/calls', fault: { kind: '400', message: 'Property values were not valid: hs_call_duration' } });
+    const refused = await call('0622334455');
+    await until(async () => (await delivery('call', refused))?.state === 'failed', 'the delivery failed');
+    expect(await delivery('call', refused)).toMatchObject({ error: 'HubSpot answered 400: Property values were not valid: hs_call_duration' });
+    expect((await s.t.c.calls.findOne({ _id: refused }))!.crmRecords).toEqual(expect.arrayContaining([expect.objectContaining({ crm: 'hubspot', object: 'call', state: 'failed', error: 'HubSpot answered 400: Property values were not valid: hs_call_duration' })]));
+    // Counted once (its giving up marks it, then counts it).
+    const scrape = async () => (await fetch(`${s.collector.baseUrl}/metrics`, { headers: { authorization: 'Bearer crm-metrics-key' } })).text();
+    await expect.poll(async () => (await scrape()).split('\n').find((l) => l.startsWith('ringtrail_crm_sync_total{crm="hubspot",result="failed"}'))).toBe('ringtrail_crm_sync_total{crm="hubspot",result="failed"} 1');
+    expect(await owner.call('POST', `/domains/shop.test/crm/hubspot/resend/call:${refused}`)).toMatchObject({ status: 202 });
+    await settled();
+    expect(await delivery('call', refused)).toMatchObject({ state: 'sent', error: null });
+    // Still counted once, after its giving up and the delivery sent again.
+    expect((await scrape()).split('\n')).toContain('ringtrail_crm_sync_total{crm="hubspot",result="failed"} 1');
   });
 
   it('waits a 429 out, and breaks on a refused token until a test finds it works again', async () => {

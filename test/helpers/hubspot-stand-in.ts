@@ -2,7 +2,8 @@
 // `@hubspot/api-client` pointed here (HUBSPOT_API_BASE): contacts, calls and notes (create, update,
 // search with filterGroups, associations given at create), properties (read, create) and owners (by
 // e-mail), a private app's bearer token checked. Faults on demand: a 429 with Retry-After, a 5xx, a
-// 401, and an answer dropped after the work was done (the client sees the connection reset).
+// 401, a 400 with its words, and an answer dropped after the work was done (the client sees the
+// connection reset).
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -15,7 +16,7 @@ export interface HubSpotObject {
   updatedAt: string;
 }
 
-export type Fault = { kind: '429'; retryAfter: number } | { kind: '500' } | { kind: '401' } | { kind: 'drop' };
+export type Fault = { kind: '429'; retryAfter: number } | { kind: '500' } | { kind: '401' } | { kind: '400'; message: string } | { kind: 'drop' };
 
 export interface HubSpotStandIn {
   base: string;
@@ -65,6 +66,7 @@ export async function startHubSpot(token = 'pat-na1-11111111-2222-3333-4444-5555
       if (fault?.kind === '429') return error(res, 429, 'RATE_LIMITS', 'You have reached your secondly limit.', { 'retry-after': String(fault.retryAfter) });
       if (fault?.kind === '500') return error(res, 502, 'BAD_GATEWAY', 'Bad Gateway');
       if (fault?.kind === '401') return error(res, 401, 'EXPIRED_AUTHENTICATION', 'The OAuth token used to make this call expired');
+      if (fault?.kind === '400') return error(res, 400, 'VALIDATION_ERROR', fault.message);
       const done = (status: number, out: unknown) => (fault?.kind === 'drop' ? res.destroy() : answer(res, status, out));
       const path = url.pathname.split('/').filter(Boolean); // crm v3 objects calls [id|search]
       if (req.method === 'GET' && url.pathname === '/account-info/v3/details') return done(200, { portalId: 12345678, accountType: 'STANDARD', timeZone: 'US/Eastern', companyCurrency: 'USD', additionalCurrencies: [], utcOffset: '-05:00', utcOffsetMilliseconds: -18000000, uiDomain: 'app.hubspot.com', dataHostingLocation: 'na1' });

@@ -79,16 +79,15 @@ export class CrmSync {
     } catch (err) {
       if (!(err instanceof CrmFailure)) throw err;
       if (err.kind === 'broken') await this.connections.markBroken(doc, err.message);
-      if (err.kind === 'refused') {
-        await this.failed(job, err.message);
-        return { delivered: false, httpStatus: null, error: err.message, permanent: true };
-      }
+      // Refused for good: the outbox gives the job up at once, and its giving up marks it (failed()).
+      if (err.kind === 'refused') return { delivered: false, httpStatus: null, error: err.message, permanent: true };
       this.counted(job.crm, 'retrying');
       return { delivered: false, httpStatus: null, error: err.message, permanent: false, retryAfterMs: err.retryAfterMs };
     }
   }
 
-  /** The delivery failed for good (refused, or given up after its retries): kept and shown so. */
+  /** The delivery failed for good (refused, or given up after its retries): kept and shown so. The
+   * outbox's giving up calls it, once a job. */
   async failed(job: CrmJob, error: string): Promise<void> {
     const [doc, domain] = await Promise.all([this.c.crmConnections.findOne({ _id: `${job.domainId}|${job.crm}` }), this.c.domains.findOne({ _id: job.domainId })]);
     if (!doc || !domain) return;
