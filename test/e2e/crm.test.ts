@@ -36,7 +36,8 @@ describe('the CRM in the back end', () => {
     expect(await card.getByTestId('crm-status').textContent()).toContain('HubSpot portal 12345678');
 
     const { body } = await reportCall(s.collector.baseUrl, { callRef: 'crm-e2e-1', trackingNumber: '0100000001', startDate: new Date(), status: 'SUCCESS', duration: 75, callerPhone: '0612345678' });
-    await until(async () => (await s.t.c.crmDeliveries.countDocuments({ state: 'sent' })) === 1, 'the call in HubSpot');
+    // Kept as delivered, then marked on the call: the page reads the call.
+    await until(async () => Boolean((await s.t.c.calls.findOne({ _id: body.callId }))?.crmRecords?.length), 'the call in HubSpot');
     await chrome.page.goto(`${s.collector.baseUrl}/manage/#/shop.test/call?id=${body.callId}`);
     const records = chrome.page.getByTestId('crm-records');
     await records.waitFor();
