@@ -2,7 +2,7 @@
 // account key's shape, then the platform itself: refused credentials keep nothing), the credentials
 // sealed at rest with SECRETS_KEY (carriers/secrets.ts) and never shown again, the ids shown.
 import { createPrivateKey } from 'node:crypto';
-import type { SecretBox } from '../carriers/secrets.ts';
+import { openedJson, type SecretBox } from '../carriers/secrets.ts';
 import type { DomainDoc } from '../domains/documents.ts';
 import type { AdsCollections, AdsConnectionDoc, AdsPlatform } from './documents.ts';
 import type { ConnectionBody } from './connection-input.ts';
@@ -82,13 +82,9 @@ export class AdsConnections {
 
   /** The secret, or null when SECRETS_KEY (unset, or changed since) does not open it. */
   private secretOf(doc: AdsConnectionDoc): Record<string, unknown> | null {
-    if (!this.box) return null;
-    try {
-      return JSON.parse(this.box.open(doc.secret)) as Record<string, unknown>;
-    } catch {
-      return null;
-    }
+    return openedJson<Record<string, unknown>>(this.box, doc.secret);
   }
+
 
   /** The platform refused the credentials (or answers again): shown, and warned of once. */
   async markBroken(domainId: string, platform: AdsPlatform, error: string | null, now = new Date()): Promise<void> {

@@ -31,3 +31,14 @@ export class SecretBox {
     return Buffer.concat([decipher.update(Buffer.from(data, 'base64')), decipher.final()]).toString('utf8');
   }
 }
+
+/** A JSON secret sealed by `box`, or null when there is no box (SECRETS_KEY unset) or it does not
+ * open this one (sealed under another key, or changed). */
+export function openedJson<T>(box: SecretBox | null, sealed: string): T | null {
+  if (!box) return null;
+  try {
+    return JSON.parse(box.open(sealed)) as T;
+  } catch {
+    return null;
+  }
+}

@@ -3,7 +3,7 @@
 // again; what is sent and the default owner shown and changed; broken when the CRM refuses the
 // credentials at a delivery, working again at the next that goes through.
 import { z } from 'zod';
-import type { SecretBox } from '../carriers/secrets.ts';
+import { openedJson, type SecretBox } from '../carriers/secrets.ts';
 import type { DomainDoc } from '../domains/documents.ts';
 import { CrmFailure, type Crm, type CrmClient } from './crm-client.ts';
 import type { CrmCollections, CrmConnectionDoc, CrmDeliveryDoc } from './documents.ts';
@@ -133,13 +133,9 @@ export class CrmConnections {
   }
 
   private secretOf(doc: CrmConnectionDoc): Record<string, string> | null {
-    if (!this.box) return null;
-    try {
-      return JSON.parse(this.box.open(doc.secret)) as Record<string, string>;
-    } catch {
-      return null;
-    }
+    return openedJson<Record<string, string>>(this.box, doc.secret);
   }
+
 
   private viewOf(crm: Crm, doc: CrmConnectionDoc | null): CrmConnectionView {
     const base = { crm, secretsKeySet: this.box !== null };
