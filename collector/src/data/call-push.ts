@@ -28,27 +28,24 @@ export class CallPush {
   }
 
   /** A call was stored (`before` null) or changed: push it if its outcome just became known, its
-   * lead changed, its recording was just stored, or its transcript just made. */
+   * lead changed, its recording was just stored, its transcript made or its analysis ready; and its
+   * `analysis` push then. */
   async changed(before: CallDoc | null, after: CallDoc, now = new Date()): Promise<void> {
     if (after.status === null) return;
     const recordingStored = hasStoredRecording(after) && !(before && hasStoredRecording(before));
     const transcribed = transcribedLabels(after) !== null && !(before && transcribedLabels(before) !== null);
     const analysed = after.analysis?.status === 'ready' && before?.analysis?.status !== 'ready';
-    if (analysed) await this.pushAnalysis(after, now);
-    if (before && before.status !== null && (before.lead ?? null) === (after.lead ?? null) && !recordingStored && !transcribed && !analysed) return;
+    const news = !(before && before.status !== null && (before.lead ?? null) === (after.lead ?? null) && !recordingStored && !transcribed && !analysed);
+    if (!news) return;
+    // The domain and the account's receivers read once for both pushes.
     const domain = await this.c.domains.findOne({ _id: after.domainId });
-    const receiver = domain && (await this.pushes.receiverOf(domain.accountId, 'call'));
-    if (!domain || !receiver) return;
+    if (!domain) return;
+    const receivers = await this.pushes.receiversOf(domain.accountId, analysed ? ['analysis', 'call'] : ['call']);
+    // The `analysis` push: the call's id and the data API's `analysis`.
+    if (receivers.analysis) await this.pushes.send(receivers.analysis, `call:${after._id}`, { callId: after._id, type: 'analysis', view: null, cart: null, order: null, ...analysisFields(after) }, now);
+    if (!receivers.call) return;
     const text = transcribedLabels(after) ? ((await transcriptTexts(this.c, [after._id])).get(after._id) ?? null) : null;
     const data = { callId: after._id, type: 'call', view: null, cart: null, order: null, call: { callId: after._id, ...callRecord(after, domain, this.publicUrl, text) } };
-    await this.pushes.send(receiver, `call:${after._id}`, data, now);
-  }
-
-  /** The account's `analysis` push, when it asked for it: the call's id and the data API's `analysis`. */
-  private async pushAnalysis(call: CallDoc, now: Date): Promise<void> {
-    const domain = await this.c.domains.findOne({ _id: call.domainId }, { projection: { accountId: 1 } });
-    const receiver = domain && (await this.pushes.receiverOf(domain.accountId, 'analysis'));
-    if (!receiver) return;
-    await this.pushes.send(receiver, `call:${call._id}`, { callId: call._id, type: 'analysis', view: null, cart: null, order: null, ...analysisFields(call) }, now);
+    await this.pushes.send(receivers.call, `call:${after._id}`, data, now);
   }
 }

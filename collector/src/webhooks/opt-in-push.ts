@@ -22,8 +22,14 @@ export class OptInPushes {
 
   /** Where the account's pushes of `event` go, or null when it has no webhook or did not ask for them. */
   async receiverOf(accountId: string, event: WebhookEvent): Promise<PushReceiver | null> {
+    return (await this.receiversOf(accountId, [event]))[event] ?? null;
+  }
+
+  /** Where the account's pushes of each of `events` go, read once; those it did not ask for are absent. */
+  async receiversOf(accountId: string, events: WebhookEvent[]): Promise<Partial<Record<WebhookEvent, PushReceiver>>> {
     const account = await this.c.accounts.findOne({ _id: accountId }, { projection: { webhookUrl: 1, webhookEvents: 1 } });
-    return account?.webhookUrl && account.webhookEvents?.includes(event) ? { accountId: account._id, url: account.webhookUrl, event } : null;
+    if (!account?.webhookUrl) return {};
+    return Object.fromEntries(events.filter((event) => account.webhookEvents?.includes(event)).map((event) => [event, { accountId: account._id, url: account.webhookUrl!, event }]));
   }
 
   /** Queues `data` to the receiver in `stream` (`call:<id>`, `form:<id>`). */
