@@ -61,9 +61,8 @@ import { RecordingStates } from './recordings/states.ts';
 import { CarrierConnections } from './carriers/connections.ts';
 import { SecretBox } from './carriers/secrets.ts';
 import { CrmConnections } from './crm/connections.ts';
-import { crmClients } from './crm/clients.ts';
+import { crmClients, DEFAULT_CRM_HOSTS } from './crm/clients.ts';
 import { CrmSync, type CrmJob } from './crm/crm-sync.ts';
-import { DEFAULT_HUBSPOT_API_BASE } from './crm/hubspot.ts';
 import { crmPersonRefs } from './people/crm-refs.ts';
 import { DEFAULT_TWILIO_API_BASE } from './carriers/twilio-client.ts';
 import { NumberCheck } from './carriers/number-check.ts';
@@ -106,6 +105,8 @@ export interface AppOptions {
   twilioApiBase?: string;
   /** Where HubSpot's API is reached (HUBSPOT_API_BASE); default HubSpot's own host. */
   hubspotApiBase?: string;
+  /** Where Salesforce's OAuth login is reached (SALESFORCE_LOGIN_URL); default login.salesforce.com, or test.salesforce.com for a sandbox. */
+  salesforceLoginUrl?: string;
   /** Where the ad platforms are reached (ads/platform-clients.ts); theirs by default. */
   adsEndpoints?: Partial<AdsEndpoints>;
   /** How long after a request Google is first asked what it made of it (ads/google-request-status.ts); a minute by default. */
@@ -187,7 +188,7 @@ export function createApp(options: AppOptions): CollectorApp {
   const adsClients = new PlatformClients({ ...DEFAULT_ADS_ENDPOINTS, ...options.adsEndpoints });
   const connectedDomains = new ConnectedDomains(c);
   const adsConnections = new AdsConnections(c, box, adsClients, () => connectedDomains.changed());
-  const crmConnections = new CrmConnections(c, box, crmClients(options.hubspotApiBase ?? DEFAULT_HUBSPOT_API_BASE));
+  const crmConnections = new CrmConnections(c, box, crmClients({ hubspot: options.hubspotApiBase ?? DEFAULT_CRM_HOSTS.hubspot, salesforceLogin: options.salesforceLoginUrl ?? null }));
   const recordings = new RecordingFetcher(c, recordingStore, recordingStates, outbox, {
     publicOnly: deliveryOptions.publicOnly,
     twilioCredentialsFor: (accountSid) => carriers.basicAuthFor(accountSid),

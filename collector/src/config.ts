@@ -67,6 +67,7 @@ const configSchema = z.object({
   TWILIO_AUTH_TOKEN: z.string().min(1).optional(),
   TWILIO_API_BASE: z.url({ protocol: /^https?$/, error: 'must be an http or https URL' }).default(DEFAULT_TWILIO_API_BASE),
   HUBSPOT_API_BASE: z.url({ protocol: /^https?$/, error: 'must be an http or https URL' }).optional(),
+  SALESFORCE_LOGIN_URL: z.url({ protocol: /^https?$/, error: 'must be an http or https URL' }).optional(),
   SECRETS_KEY: z
     .string()
     .refine((v) => secretsKeyOf(v) !== null, 'must be 32 random bytes, base64 (openssl rand -base64 32)')
@@ -131,6 +132,8 @@ export interface Config {
   twilioApiBase: string;
   /** Where HubSpot's API is reached (HUBSPOT_API_BASE): a proxy, a test's stand-in; unset: HubSpot's own host. */
   hubspotApiBase?: string;
+  /** Where Salesforce's OAuth login is reached (SALESFORCE_LOGIN_URL): a private cloud, a test's stand-in; unset: login.salesforce.com (test.salesforce.com for a sandbox). */
+  salesforceLoginUrl?: string;
   /** SECRETS_KEY, decoded: carrier credentials are stored only with it. */
   secretsKey?: Buffer;
   publicUrl?: string;
@@ -204,6 +207,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ...(c.TWILIO_AUTH_TOKEN ? { twilioAuthToken: c.TWILIO_AUTH_TOKEN } : {}),
     twilioApiBase: c.TWILIO_API_BASE,
     ...(c.HUBSPOT_API_BASE ? { hubspotApiBase: c.HUBSPOT_API_BASE } : {}),
+    ...(c.SALESFORCE_LOGIN_URL ? { salesforceLoginUrl: c.SALESFORCE_LOGIN_URL } : {}),
     adsEndpoints: { googleDataManager: c.GOOGLE_DATA_MANAGER_ENDPOINT, metaGraph: c.META_GRAPH_API_BASE, microsoftAds: c.MICROSOFT_ADS_API_BASE, microsoftOAuthToken: c.MICROSOFT_OAUTH_TOKEN_URL, ...(c.GOOGLE_OAUTH_TOKEN_URL ? { googleOAuthToken: c.GOOGLE_OAUTH_TOKEN_URL } : {}) },
     ...(c.SECRETS_KEY ? { secretsKey: secretsKeyOf(c.SECRETS_KEY)! } : {}),
     ...(c.PUBLIC_URL ? { publicUrl: c.PUBLIC_URL } : {}),

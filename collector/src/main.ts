@@ -53,6 +53,7 @@ if (config.workers > 1 && cluster.isPrimary) {
     listenUrl: listenUrlOf(server, config.host),
     twilioApiBase: config.twilioApiBase,
     ...(config.hubspotApiBase ? { hubspotApiBase: config.hubspotApiBase } : {}),
+    ...(config.salesforceLoginUrl ? { salesforceLoginUrl: config.salesforceLoginUrl } : {}),
     adsEndpoints: config.adsEndpoints,
     ...(config.secretsKey ? { secretsKey: config.secretsKey } : {}),
     twilio: { ...(config.twilioAuthToken ? { authToken: config.twilioAuthToken } : {}), ...(config.publicUrl ? { publicUrl: config.publicUrl } : {}) },

@@ -2,6 +2,7 @@
 // refusal keeps nothing, and says the CRM's words), sealed at rest with SECRETS_KEY and never shown
 // again; what is sent and the default owner shown and changed; broken when the CRM refuses the
 // credentials at a delivery, working again at the next that goes through.
+import { createPrivateKey } from 'node:crypto';
 import { z } from 'zod';
 import { openedJson, type SecretBox } from '../carriers/secrets.ts';
 import type { DomainDoc } from '../domains/documents.ts';
@@ -32,6 +33,66 @@ export const hubspotBody = z
   .strict();
 export type HubSpotBody = z.infer<typeof hubspotBody>;
 
+const consumerKey = z.string().trim().min(10, "must be the connected app's consumer key").max(300).describe("The connected app's consumer key (client id)");
+const isPrivateKey = (pem: string) => {
+  try {
+    return createPrivateKey(pem).asymmetricKeyType === 'rsa';
+  } catch {
+    return false;
+  }
+};
+const salesforceCredentials = z.discriminatedUnion('flow', [
+  z
+    .object({
+      flow: z.literal('jwt').describe("OAuth 2.0 JWT bearer flow: the connected app's certificate key signs for a user it is approved for"),
+      clientId: consumerKey,
+      username: z.string().trim().min(3).max(200).describe('The Salesforce username RingTrail acts as (an integration user)'),
+      privateKey: z.string().max(20_000).refine(isPrivateKey, "must be the connected app certificate's RSA private key, PEM (-----BEGIN PRIVATE KEY-----)").describe("The private key of the certificate uploaded to the connected app, PEM"),
+      sandbox: z.boolean().default(false).describe('A sandbox org (test.salesforce.com)'),
+    })
+    .strict(),
+  z
+    .object({
+      flow: z.literal('refresh-token').describe('OAuth 2.0 refresh token flow: a refresh token the connected app was granted'),
+      clientId: consumerKey,
+      clientSecret: z.string().trim().min(1).max(300).optional().describe("The connected app's consumer secret, when it requires one"),
+      refreshToken: z.string().trim().min(10, 'must be a refresh token').max(500),
+      sandbox: z.boolean().default(false).describe('A sandbox org (test.salesforce.com)'),
+    })
+    .strict(),
+]);
+
+/** `PUT …/crm/salesforce`: a connected app's credentials (either flow), what is sent, the default owner. */
+export const salesforceBody = z
+  .object({
+    credentials: salesforceCredentials.optional().describe('absent: the stored ones are kept'),
+    send: sendChoice.default({ calls: true, forms: true, onlyLeads: false, onlyFirstCallers: false }),
+    defaultOwner: z.string().trim().regex(/^005[0-9A-Za-z]{12}(?:[0-9A-Za-z]{3})?$/, "must be a Salesforce user's id (005…)").nullable().default(null).describe('The owner of what nobody answered'),
+  })
+  .strict();
+export type SalesforceBody = z.infer<typeof salesforceBody>;
+
+/** A connection to make or change: new credentials (null: keep the stored ones) and their words. */
+export interface CrmConnecting {
+  secret: Record<string, unknown> | null;
+  credentials: string;
+  send: CrmConnectionDoc['send'];
+  defaultOwner: string | null;
+}
+
+const ending = (value: string) => `…${value.slice(-4)}`;
+
+export function hubspotConnecting(body: HubSpotBody): CrmConnecting {
+  const token = body.accessToken;
+  return { secret: token ? { accessToken: token } : null, credentials: token ? `private app token ${ending(token)}` : '', send: body.send, defaultOwner: body.defaultOwner };
+}
+
+export function salesforceConnecting(body: SalesforceBody): CrmConnecting {
+  const c = body.credentials;
+  const words = !c ? '' : `${c.flow === 'jwt' ? `JWT bearer flow as ${c.username}` : `refresh token ${ending(c.refreshToken)}`}, connected app ${ending(c.clientId)}${c.sandbox ? ', sandbox' : ''}`;
+  return { secret: c ?? null, credentials: words, send: body.send, defaultOwner: body.defaultOwner };
+}
+
 /** A connection as the back end shows it: never its secret. */
 export interface CrmConnectionView {
   crm: Crm;
@@ -47,7 +108,7 @@ export interface CrmConnectionView {
 }
 
 /** Makes a CRM's client from its opened secret. */
-export type CrmClientOf = (crm: Crm, secret: Record<string, string>, connectionId: string) => CrmClient;
+export type CrmClientOf = (crm: Crm, secret: Record<string, unknown>, connectionId: string) => CrmClient;
 
 export class CrmConnections {
   constructor(
@@ -60,25 +121,24 @@ export class CrmConnections {
     return this.viewOf(crm, await this.c.crmConnections.findOne({ _id: `${domainId}|${crm}` }));
   }
 
-  /** Checks the credentials with the CRM (our properties made there), then keeps them sealed. A body
-   * without a token changes what is sent and the owner of the stored connection. */
-  async connect(domain: Pick<DomainDoc, '_id' | 'accountId'>, crm: Crm, body: HubSpotBody, by: string, now = new Date()): Promise<CrmConnectionView> {
+  /** Checks new credentials with the CRM (our properties made there), then keeps them sealed. Without
+   * new credentials, changes what is sent and the owner of the stored connection. */
+  async connect(domain: Pick<DomainDoc, '_id' | 'accountId'>, crm: Crm, to: CrmConnecting, by: string, now = new Date()): Promise<CrmConnectionView> {
     if (!this.box) throw new CrmRefused('Set SECRETS_KEY (32 random bytes, base64: openssl rand -base64 32) to store the credentials of a CRM; nothing was stored');
     const _id = `${domain._id}|${crm}`;
-    if (!body.accessToken) {
-      const changed = await this.c.crmConnections.findOneAndUpdate({ _id }, { $set: { send: body.send, defaultOwner: body.defaultOwner } }, { returnDocument: 'after' });
-      if (!changed) throw new CrmRefused('accessToken: is required to connect');
+    if (!to.secret) {
+      const changed = await this.c.crmConnections.findOneAndUpdate({ _id }, { $set: { send: to.send, defaultOwner: to.defaultOwner } }, { returnDocument: 'after' });
+      if (!changed) throw new CrmRefused(`${crm === 'hubspot' ? 'accessToken' : 'credentials'}: is required to connect`);
       return this.viewOf(crm, changed);
     }
-    const secret = { accessToken: body.accessToken };
     let account;
     try {
-      account = await this.clientOf(crm, secret, `${_id}|check`).check();
+      account = await this.clientOf(crm, to.secret, `${_id}|check`).check();
     } catch (err) {
       if (err instanceof CrmFailure) throw new CrmRefused(`${err.message}; nothing was stored`);
       throw err;
     }
-    const doc: CrmConnectionDoc = { _id, domainId: domain._id, accountId: domain.accountId, crm, account, send: body.send, defaultOwner: body.defaultOwner, secret: this.box.seal(JSON.stringify(secret)), credentials: `private app token …${body.accessToken.slice(-4)}`, connectedAt: now, by, broken: null };
+    const doc: CrmConnectionDoc = { _id, domainId: domain._id, accountId: domain.accountId, crm, account, send: to.send, defaultOwner: to.defaultOwner, secret: this.box.seal(JSON.stringify(to.secret)), credentials: to.credentials, connectedAt: now, by, broken: null };
     await this.c.crmConnections.replaceOne({ _id }, doc, { upsert: true });
     return this.viewOf(crm, doc);
   }
@@ -132,8 +192,8 @@ export class CrmConnections {
     return this.c.crmDeliveries.find({ domainId, crm }, { sort: { at: -1 }, limit: 50 }).toArray();
   }
 
-  private secretOf(doc: CrmConnectionDoc): Record<string, string> | null {
-    return openedJson<Record<string, string>>(this.box, doc.secret);
+  private secretOf(doc: CrmConnectionDoc): Record<string, unknown> | null {
+    return openedJson<Record<string, unknown>>(this.box, doc.secret);
   }
 
 

@@ -16,6 +16,14 @@ export interface CrmItem {
   answeredBy: string | null;
 }
 
+/** A form's name field (`name`, `full_name`), or its first and last names. */
+function nameOf(fields: Record<string, string>): string | null {
+  const named = (pattern: RegExp) => Object.entries(fields).find(([name, value]) => pattern.test(name) && value.trim())?.[1].trim() ?? null;
+  const whole = named(/^(full[ _-]?)?name$/i);
+  const parts = [named(/^first[ _-]?name$/i), named(/^(last[ _-]?name|surname)$/i)].filter(Boolean);
+  return (whole ?? (parts.length ? parts.join(' ') : null))?.slice(0, 80) ?? null;
+}
+
 const phonesOf = (canonical: string | null, domain: DomainDoc) => (canonical ? [...new Set([e164Of(canonical), nationalOf(canonical, countryOf(domain))])] : []);
 
 function facts(item: Pick<CallDoc, 'source' | 'keyword' | 'lastTouch' | 'tags' | 'value'> & { verdict: string | null }, domain: DomainDoc, extra: [string, string | null][]): string {
@@ -38,7 +46,7 @@ export function callItem(call: CallDoc, domain: DomainDoc, publicUrl: string): C
   const heard = call.transcript?.status === 'ready' && call.transcript.keyPhrases.length ? call.transcript.keyPhrases.join(', ') : null;
   const answered = callOutcome(call) === 'SUCCESS';
   return {
-    person: { phones: phonesOf(call.caller, domain), email: null, firstSource: (call.firstTouch ?? call.lastTouch)?.source ?? call.source, firstCampaign: (call.firstTouch ?? call.lastTouch)?.campaign ?? null },
+    person: { phones: phonesOf(call.caller, domain), email: null, name: null, cameBy: 'call', firstSource: (call.firstTouch ?? call.lastTouch)?.source ?? call.source, firstCampaign: (call.firstTouch ?? call.lastTouch)?.campaign ?? null },
     activity: {
       kind: 'call',
       ringtrailId: `${domain._id}:call:${call._id}`,
@@ -50,6 +58,7 @@ export function callItem(call: CallDoc, domain: DomainDoc, publicUrl: string): C
       from: call.caller ? e164Of(call.caller) : null,
       to: e164Of(call.trackingNumber),
       recordingUrl: call.recording?.status === 'stored' ? page : null,
+      campaign: call.lastTouch?.campaign ?? null,
     },
     answeredBy: call.answeredBy?.member ?? null,
   };
@@ -59,7 +68,7 @@ export function formItem(form: FormDoc, domain: DomainDoc, publicUrl: string): C
   const page = `${publicUrl}/manage/#/${encodeURIComponent(domain.name)}/form?id=${form._id}`;
   const fields = Object.entries(form.fields).map(([name, value]) => `${name}: ${value}`).join('\n');
   return {
-    person: { phones: phonesOf(form.phone, domain), email: form.email, firstSource: (form.firstTouch ?? form.lastTouch)?.source ?? form.source, firstCampaign: (form.firstTouch ?? form.lastTouch)?.campaign ?? null },
+    person: { phones: phonesOf(form.phone, domain), email: form.email, name: nameOf(form.fields), cameBy: 'form', firstSource: (form.firstTouch ?? form.lastTouch)?.source ?? form.source, firstCampaign: (form.firstTouch ?? form.lastTouch)?.campaign ?? null },
     activity: {
       kind: 'form',
       ringtrailId: `${domain._id}:form:${form._id}`,
@@ -71,6 +80,7 @@ export function formItem(form: FormDoc, domain: DomainDoc, publicUrl: string): C
       from: null,
       to: '',
       recordingUrl: null,
+      campaign: form.lastTouch?.campaign ?? null,
     },
     answeredBy: null,
   };

@@ -12,7 +12,7 @@ import type { CallWrites } from '../telephony/call-writes.ts';
 import type { CrmRecordMark, TelephonyCollections } from '../telephony/documents.ts';
 import type { OutboxDoc, OutboxMessage } from '../webhooks/documents.ts';
 import type { SendResult } from '../webhooks/send.ts';
-import { CrmFailure, type Crm } from './crm-client.ts';
+import { ACTIVITY_OBJECTS, CrmFailure, type Crm } from './crm-client.ts';
 import type { CrmConnections } from './connections.ts';
 import type { CrmCollections, CrmConnectionDoc, CrmDeliveryDoc, CrmPersonRefs } from './documents.ts';
 import { callItem, formItem, type CrmItem } from './crm-items.ts';
@@ -65,14 +65,12 @@ export class CrmSync {
         if (person && item.personId !== null) await this.refs.keep(item.personId, job.crm, personRef);
       }
       const before = await this.c.crmDeliveries.findOne({ _id: deliveryId });
-      const object = job.kind === 'call' ? 'call' : 'note';
+      const object = ACTIVITY_OBJECTS[job.crm][job.kind];
       const known = before?.records.find((r) => r.object === object)?.id ?? null;
       const activity = await client.activity({ ...item.crm.activity, ownerId }, personRef, known);
       const state = activity.created ? 'sent' : 'updated';
-      await this.delivered(doc, domain, job, deliveryId, state, null, [
-        { object: 'contact', id: personRef, link: linkOf(doc, 'contact', personRef) },
-        { object, id: activity.id, link: linkOf(doc, object, activity.id) },
-      ]);
+      const records = [{ object: client.objectOf(personRef), id: personRef }, { object, id: activity.id }, ...activity.also];
+      await this.delivered(doc, domain, job, deliveryId, state, null, records.map((r) => ({ ...r, link: linkOf(doc, r.object, r.id) })));
       await this.connections.markWorking(doc);
       this.counted(job.crm, state);
       return DONE;
@@ -109,7 +107,7 @@ export class CrmSync {
   private async delivered(doc: CrmConnectionDoc, domain: DomainDoc, job: CrmJob, _id: string, state: CrmDeliveryDoc['state'], error: string | null, records: CrmDeliveryDoc['records']): Promise<void> {
     const at = new Date();
     await this.c.crmDeliveries.updateOne({ _id }, { $set: { domainId: job.domainId, accountId: doc.accountId, crm: job.crm, kind: job.kind, itemId: job.itemId, records, state, error, at } }, { upsert: true });
-    const marks: CrmRecordMark[] = (records.length ? records : [{ object: job.kind === 'call' ? 'call' : 'note', id: null, link: null }]).map((r) => ({ crm: job.crm, object: r.object, id: r.id, state, link: r.link, ...(error ? { error } : {}) }));
+    const marks: CrmRecordMark[] = (records.length ? records : [{ object: ACTIVITY_OBJECTS[job.crm][job.kind], id: null, link: null }]).map((r) => ({ crm: job.crm, object: r.object, id: r.id, state, link: r.link, ...(error ? { error } : {}) }));
     const merged = (current: CrmRecordMark[] | undefined) => ({ crmRecords: [...(current ?? []).filter((m) => m.crm !== job.crm), ...marks] });
     if (job.kind === 'call') await this.writes.calls.change(job.itemId, (call) => merged(call.crmRecords));
     else await this.writes.forms.change(domain, job.itemId, (form) => merged(form.crmRecords));

@@ -88,6 +88,10 @@ export class HubSpotCrm implements CrmClient {
     return { name: `HubSpot portal ${account.portalId}`, links: { contact: record('0-1'), call: record('0-48'), note: record('0-46') } };
   }
 
+  objectOf(): string {
+    return 'contact';
+  }
+
   async ownerOf(email: string): Promise<string | null> {
     const page = await this.call(() => this.client.crm.owners.ownersApi.getPage(email, undefined, 1));
     return page.results[0]?.id ?? null;
@@ -108,7 +112,7 @@ export class HubSpotCrm implements CrmClient {
 
   /** The call or note of `a.ringtrailId` on the contact: updated when it exists (by its kept id, or
    * found by ours), else created. */
-  async activity(a: CrmActivity, contactId: string, knownId: string | null): Promise<{ id: string; created: boolean }> {
+  async activity(a: CrmActivity, contactId: string, knownId: string | null): Promise<{ id: string; created: boolean; also: [] }> {
     const objectType = a.kind === 'call' ? 'calls' : 'notes';
     const api = this.client.crm.objects[objectType];
     const properties: Record<string, string> =
@@ -118,9 +122,9 @@ export class HubSpotCrm implements CrmClient {
     const id = knownId ?? (await this.call(() => api.searchApi.doSearch({ filterGroups: [{ filters: [{ propertyName: 'ringtrail_id', operator: 'EQ' as never, value: a.ringtrailId }] }], properties: ['ringtrail_id'], limit: 1, after: '0', sorts: [] }))).results[0]?.id;
     if (id) {
       await this.call(() => api.basicApi.update(id, { properties }));
-      return { id, created: false };
+      return { id, created: false, also: [] };
     }
     const made = await this.call(() => api.basicApi.create({ properties, associations: [{ to: { id: contactId }, types: [{ associationCategory: 'HUBSPOT_DEFINED' as never, associationTypeId: ASSOCIATED[objectType] }] }] }));
-    return { id: made.id, created: true };
+    return { id: made.id, created: true, also: [] };
   }
 }

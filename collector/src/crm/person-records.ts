@@ -1,4 +1,4 @@
-// What a person left in the domain's CRMs (issue 67): their contact and the activities of their
+// What a person left in the domain's CRMs (issue 67): their contact (or lead) and the activities of their
 // calls and forms, with links, for the owner to remove there when the person is erased here (we do
 // not delete in the team's CRM on their behalf; an erased person is never sent again).
 import type { CrmCollections } from './documents.ts';
@@ -18,8 +18,11 @@ export async function crmRecordsOfPerson(c: CrmCollections, domainId: string, re
   const listed: CrmRecordOfPerson[] = [];
   for (const [crm, ref] of Object.entries(refs)) {
     const deliveries = await c.crmDeliveries.find({ domainId, crm: crm as never, 'records.id': ref }, { projection: { records: 1 }, limit: LISTED }).toArray();
-    const records = new Map<string, CrmRecordOfPerson>([[`contact:${ref}`, { crm, object: 'contact', id: ref, link: null }]]);
-    for (const r of deliveries.flatMap((d) => d.records)) records.set(`${r.object}:${r.id}`, { crm, object: r.object, id: r.id, link: r.link });
+    const found = deliveries.flatMap((d) => d.records);
+    // The person's own record first: a contact, or Salesforce's lead.
+    const own = found.find((r) => r.id === ref) ?? { object: 'contact', id: ref, link: null };
+    const records = new Map<string, CrmRecordOfPerson>([[`${own.object}:${ref}`, { crm, ...own }]]);
+    for (const r of found) records.set(`${r.object}:${r.id}`, { crm, object: r.object, id: r.id, link: r.link });
     listed.push(...records.values());
   }
   return listed;

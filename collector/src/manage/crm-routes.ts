@@ -4,7 +4,7 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { CRMS, CRM_NAMES, type Crm } from '../crm/crm-client.ts';
-import { CrmRefused, hubspotBody, type CrmConnections } from '../crm/connections.ts';
+import { CrmRefused, hubspotBody, hubspotConnecting, salesforceBody, salesforceConnecting, type CrmConnections } from '../crm/connections.ts';
 import { crmMessage } from '../crm/crm-sync.ts';
 import type { DomainCollections } from '../domains/documents.ts';
 import type { TelephonyCollections } from '../telephony/documents.ts';
@@ -41,9 +41,9 @@ export function crmRoutes(router: Router, c: DomainCollections & TelephonyCollec
   router.put(path, can(RULES.manageDomain, 'crm.connect'), parseBody, async (ctx) => {
     const domain = await domainOf(c, ctx);
     const crm = crmOf(ctx);
-    const body = valid(hubspotBody, bodyOf(ctx.request));
-    const view = await refusing(() => connections.connect(domain, crm, body, memberOf(ctx)._id));
-    auditing(ctx, { crm, send: body.send, defaultOwner: body.defaultOwner, token: body.accessToken ? 'new' : 'kept' });
+    const to = crm === 'hubspot' ? hubspotConnecting(valid(hubspotBody, bodyOf(ctx.request))) : salesforceConnecting(valid(salesforceBody, bodyOf(ctx.request)));
+    const view = await refusing(() => connections.connect(domain, crm, to, memberOf(ctx)._id));
+    auditing(ctx, { crm, send: to.send, defaultOwner: to.defaultOwner, credentials: to.secret ? 'new' : 'kept' });
     ctx.body = view;
   });
 

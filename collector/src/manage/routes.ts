@@ -7,8 +7,7 @@ import { flowRoutes } from './flow-routes.ts';
 import { analysisRoutes } from './analysis-routes.ts';
 import { crmRoutes } from './crm-routes.ts';
 import { CrmConnections } from '../crm/connections.ts';
-import { crmClients } from '../crm/clients.ts';
-import { DEFAULT_HUBSPOT_API_BASE } from '../crm/hubspot.ts';
+import { crmClients, DEFAULT_CRM_HOSTS } from '../crm/clients.ts';
 import type { FlowCollections } from '../flows/documents.ts';
 import type { CrmCollections } from '../crm/documents.ts';
 import type { PromptAudio } from '../flows/prompt-audio.ts';
@@ -150,6 +149,6 @@ export function manageRoutes(c: TeamCollections & DomainCollections & TrackingCo
   adsRoutes(router, c, can, services.ads?.connections ?? new AdsConnections(c, null, clients), clients);
   flowRoutes(router, c, can, services.prompts ?? null);
   analysisRoutes(router, c, can, callWrites, services.model ?? null);
-  crmRoutes(router, c, can, services.crm ?? new CrmConnections(c, null, crmClients(DEFAULT_HUBSPOT_API_BASE)), services.outbox);
+  crmRoutes(router, c, can, services.crm ?? new CrmConnections(c, null, crmClients(DEFAULT_CRM_HOSTS)), services.outbox);
   return router;
 }
