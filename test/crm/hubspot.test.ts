@@ -141,6 +141,12 @@ describe('HubSpot', () => {
     expect((await scrape()).split('\n')).toContain('ringtrail_crm_sync_total{crm="hubspot",result="failed"} 1');
   });
 
+  it('says why a call from a withheld number is not sent', async () => {
+    const { body } = await reportCall(s.collector.baseUrl, { callRef: 'crm-withheld', trackingNumber: '0100000001', startDate: new Date(), status: 'SUCCESS', duration: 40, callerPhone: 'anonymous' });
+    await settled();
+    expect(await delivery('call', body.callId as number)).toMatchObject({ state: 'skipped', error: 'not sent: no number or e-mail to file it under', records: [] });
+  });
+
   it('waits a 429 out, and breaks on a refused token until a test finds it works again', async () => {
     hs.faults.push({ when: 'POST /crm/v3/objects/calls', fault: { kind: '429', retryAfter: 30 } });
     const limited = await call('0677665544');
@@ -154,7 +160,10 @@ describe('HubSpot', () => {
     hs.token = 'pat-na1-rotated-token';
     const refused = await call('0677665545');
     await until(async () => Boolean((await s.t.c.crmConnections.findOne({}))?.broken), 'the connection broken');
-    expect((await owner.get('/domains/shop.test/crm/hubspot')).body.broken).toMatchObject({ error: expect.stringContaining('HubSpot refuses the token (401)') });
+    const broken = (await owner.get('/domains/shop.test/crm/hubspot')).body;
+    expect(broken.broken).toMatchObject({ error: expect.stringContaining('HubSpot refuses the token (401)') });
+    // The card shows the call waiting behind the broken connection.
+    expect(broken.deliveries.find((d: { id: string }) => d.id === `call:${refused}`)).toMatchObject({ state: 'queued', records: [] });
     hs.token = 'pat-na1-11111111-2222-3333-4444-555555555555';
     expect((await owner.call('POST', '/domains/shop.test/crm/hubspot/test')).body).toMatchObject({ connected: true, broken: null });
     await s.t.c.outbox.updateMany({ kind: 'crm' }, { $set: { nextAttemptAt: new Date() } });

@@ -6,8 +6,16 @@
 import type { FormDoc } from '../forms/documents.ts';
 import type { CallDoc } from '../telephony/documents.ts';
 import type { Outbox } from '../webhooks/outbox.ts';
+import { upsertById } from '../db/writes.ts';
 import type { CrmCollections } from './documents.ts';
-import { crmMessage } from './crm-sync.ts';
+import { crmMessage, deliveryIdOf, type CrmJob } from './crm-sync.ts';
+
+/** Queues an item's delivery, shown `queued` on the CRM card until it is sent or fails (a broken
+ * connection's deliveries wait so). */
+export async function queueDelivery(c: CrmCollections, outbox: Outbox, accountId: string, job: CrmJob, personId: number | null, now = new Date()): Promise<void> {
+  await upsertById(c.crmDeliveries, deliveryIdOf(job), { state: 'queued', error: null, at: now }, { domainId: job.domainId, accountId, crm: job.crm, kind: job.kind, itemId: job.itemId, records: [] });
+  await outbox.enqueue(crmMessage(accountId, job, personId));
+}
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 
@@ -33,7 +41,7 @@ export class CrmQueue {
     if (!callNews(before, after)) return;
     for (const conn of await this.connectionsOf(after.domainId)) {
       if (!conn.send.calls || (conn.send.onlyLeads && !after.lead) || (conn.send.onlyFirstCallers && !after.firstCall)) continue;
-      await this.outbox.enqueue(crmMessage(conn.accountId, { domainId: after.domainId, crm: conn.crm, kind: 'call', itemId: after._id }, after.personId ?? null));
+      await queueDelivery(this.c, this.outbox, conn.accountId, { domainId: after.domainId, crm: conn.crm, kind: 'call', itemId: after._id }, after.personId ?? null);
     }
   }
 
@@ -41,7 +49,7 @@ export class CrmQueue {
     if (!formNews(before, after)) return;
     for (const conn of await this.connectionsOf(after.domainId)) {
       if (!conn.send.forms || (conn.send.onlyLeads && !after.lead)) continue;
-      await this.outbox.enqueue(crmMessage(conn.accountId, { domainId: after.domainId, crm: conn.crm, kind: 'form', itemId: after._id }, after.personId));
+      await queueDelivery(this.c, this.outbox, conn.accountId, { domainId: after.domainId, crm: conn.crm, kind: 'form', itemId: after._id }, after.personId);
     }
   }
 

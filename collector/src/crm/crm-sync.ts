@@ -5,6 +5,7 @@
 // call or form through their writes (the data API's `crm`, the pages). An erased person is not sent,
 // nor a call from a withheld number (no one to file it under).
 // A refused token breaks the connection (it waits, retried with back-off); a 429 waits its Retry-After.
+import { upsertById } from '../db/writes.ts';
 import type { DomainCollections, DomainDoc } from '../domains/documents.ts';
 import type { FormCollections } from '../forms/documents.ts';
 import type { FormWrites } from '../forms/form-writes.ts';
@@ -25,6 +26,9 @@ export interface CrmJob {
   kind: 'call' | 'form';
   itemId: number;
 }
+
+/** The delivery's id: `<crm>|<domainId>|call:<id>`. */
+export const deliveryIdOf = (job: CrmJob) => `${job.crm}|${job.domainId}|${job.kind}:${job.itemId}`;
 
 /** The job of an item's delivery: in the stream of its person (or of the item, without one). */
 export function crmMessage(accountId: string, job: CrmJob, personId: number | null): OutboxMessage {
@@ -47,16 +51,18 @@ export class CrmSync {
   async fetch(m: OutboxDoc): Promise<SendResult> {
     const job = JSON.parse(m.body) as CrmJob;
     const opened = await this.connections.opened(job.domainId, job.crm);
-    const domain = opened && (await this.c.domains.findOne({ _id: job.domainId }));
-    if (!opened || !domain) return opened ? DONE : { delivered: false, httpStatus: null, error: 'the connection cannot be opened', permanent: false };
-    const item = await this.itemOf(job, domain);
+    // Credentials SECRETS_KEY cannot open wait (the connection is shown broken) until it is connected again.
+    if (!opened) return (await this.c.crmConnections.countDocuments({ _id: `${job.domainId}|${job.crm}` })) ? { delivered: false, httpStatus: null, error: 'the stored credentials cannot be opened', permanent: false } : this.skipped(job, 'the connection was removed');
+    const domain = await this.c.domains.findOne({ _id: job.domainId });
+    const item = domain && (await this.itemOf(job, domain));
+    if (!domain || !item) return this.skipped(job, 'the call or form is gone');
     // Nobody to file it under: a withheld number, or a contact whose person was erased (its number and
     // person gone with them).
-    if (!item || (!item.crm.person.phones.length && !item.crm.person.email)) return DONE;
+    if (!item.crm.person.phones.length && !item.crm.person.email) return this.skipped(job, 'no number or e-mail to file it under');
     const person = item.personId !== null ? await this.refs.of(item.personId, job.crm) : null;
-    if (person?.erased) return DONE;
+    if (person?.erased) return this.skipped(job, 'the person was erased');
     const { doc, client } = opened;
-    const deliveryId = `${job.crm}|${job.domainId}|${job.kind}:${job.itemId}`;
+    const deliveryId = deliveryIdOf(job);
     try {
       const ownerId = (item.crm.answeredBy ? await client.ownerOf(item.crm.answeredBy) : null) ?? doc.defaultOwner;
       let personRef = person?.ref;
@@ -89,9 +95,15 @@ export class CrmSync {
   async failed(job: CrmJob, error: string): Promise<void> {
     const [doc, domain] = await Promise.all([this.c.crmConnections.findOne({ _id: `${job.domainId}|${job.crm}` }), this.c.domains.findOne({ _id: job.domainId })]);
     if (!doc || !domain) return;
-    const before = await this.c.crmDeliveries.findOne({ _id: `${job.crm}|${job.domainId}|${job.kind}:${job.itemId}` });
-    await this.delivered(doc, domain, job, `${job.crm}|${job.domainId}|${job.kind}:${job.itemId}`, 'failed', error, before?.records ?? []);
+    const before = await this.c.crmDeliveries.findOne({ _id: deliveryIdOf(job) });
+    await this.delivered(doc, domain, job, deliveryIdOf(job), 'failed', error, before?.records ?? []);
     this.counted(job.crm, 'failed');
+  }
+
+  /** Not sent, and never will be: said on the card instead of `queued`. */
+  private async skipped(job: CrmJob, why: string): Promise<SendResult> {
+    await this.c.crmDeliveries.updateOne({ _id: deliveryIdOf(job), state: 'queued' }, { $set: { state: 'skipped', error: `not sent: ${why}`, at: new Date() } });
+    return DONE;
   }
 
   private async itemOf(job: CrmJob, domain: DomainDoc): Promise<{ personId: number | null; crm: CrmItem } | null> {
@@ -106,7 +118,7 @@ export class CrmSync {
   /** Keeps the delivery, and marks its records on the call or form. */
   private async delivered(doc: CrmConnectionDoc, domain: DomainDoc, job: CrmJob, _id: string, state: CrmDeliveryDoc['state'], error: string | null, records: CrmDeliveryDoc['records']): Promise<void> {
     const at = new Date();
-    await this.c.crmDeliveries.updateOne({ _id }, { $set: { domainId: job.domainId, accountId: doc.accountId, crm: job.crm, kind: job.kind, itemId: job.itemId, records, state, error, at } }, { upsert: true });
+    await upsertById(this.c.crmDeliveries, _id, { domainId: job.domainId, accountId: doc.accountId, crm: job.crm, kind: job.kind, itemId: job.itemId, records, state, error, at }, {});
     const marks: CrmRecordMark[] = (records.length ? records : [{ object: ACTIVITY_OBJECTS[job.crm][job.kind], id: null, link: null }]).map((r) => ({ crm: job.crm, object: r.object, id: r.id, state, link: r.link, ...(error ? { error } : {}) }));
     const merged = (current: CrmRecordMark[] | undefined) => ({ crmRecords: [...(current ?? []).filter((m) => m.crm !== job.crm), ...marks] });
     if (job.kind === 'call') await this.writes.calls.change(job.itemId, (call) => merged(call.crmRecords));

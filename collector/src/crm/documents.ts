@@ -45,7 +45,8 @@ export interface CrmDeliveryDoc {
   itemId: number;
   /** The CRM's records of it: its person and its activity. */
   records: { object: string; id: string; link: string | null }[];
-  state: 'queued' | 'sent' | 'updated' | 'failed';
+  /** `queued` until sent (or failed); `skipped`: never to be sent (`error` says why). */
+  state: 'queued' | 'sent' | 'updated' | 'failed' | 'skipped';
   error: string | null;
   at: Date;
 }

@@ -5,7 +5,8 @@ import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { CRMS, CRM_NAMES, type Crm } from '../crm/crm-client.ts';
 import { CrmRefused, hubspotBody, hubspotConnecting, salesforceBody, salesforceConnecting, type CrmConnections } from '../crm/connections.ts';
-import { crmMessage } from '../crm/crm-sync.ts';
+import { queueDelivery } from '../crm/crm-queue.ts';
+import type { CrmCollections } from '../crm/documents.ts';
 import type { DomainCollections } from '../domains/documents.ts';
 import type { TelephonyCollections } from '../telephony/documents.ts';
 import type { FormCollections } from '../forms/documents.ts';
@@ -27,7 +28,7 @@ function crmOf(ctx: Context): Crm {
 /** A refusal of this family as the back end's 400. */
 const refusing = <T>(work: () => Promise<T>) => refusedAs400(work, CrmRefused);
 
-export function crmRoutes(router: Router, c: DomainCollections & TelephonyCollections & FormCollections, can: Can, connections: CrmConnections, outbox: Outbox): void {
+export function crmRoutes(router: Router, c: DomainCollections & TelephonyCollections & FormCollections & CrmCollections, can: Can, connections: CrmConnections, outbox: Outbox): void {
   const path = '/domains/:domain/crm/:crm';
 
   /** The connection and its last 50 deliveries, newest first. */
@@ -72,7 +73,7 @@ export function crmRoutes(router: Router, c: DomainCollections & TelephonyCollec
     if (!item) throw new ManageFailure(404, `No ${kind} ${itemId} in this domain`);
     const view = await connections.view(domain._id, crm);
     if (!view.connected) throw new ManageFailure(409, `${domain.name} is not connected to ${CRM_NAMES[crm]}: connect it first`);
-    await outbox.enqueue(crmMessage(domain.accountId, { domainId: domain._id, crm, kind, itemId }, item.personId ?? null));
+    await queueDelivery(c, outbox, domain.accountId, { domainId: domain._id, crm, kind, itemId }, item.personId ?? null);
     auditing(ctx, { crm, delivery: `${kind}:${itemId}` });
     ctx.status = 202;
     ctx.body = { queued: `${kind}:${itemId}` };
