@@ -30,9 +30,9 @@ export interface CrmJob {
 /** The delivery's id: `<crm>|<domainId>|call:<id>`. */
 export const deliveryIdOf = (job: CrmJob) => `${job.crm}|${job.domainId}|${job.kind}:${job.itemId}`;
 
-/** The job of an item's delivery: in the stream of its person (or of the item, without one). */
+/** The job of an item's delivery: in the stream of its person for that CRM (or of the item, without one): a CRM that waits holds up no other. */
 export function crmMessage(accountId: string, job: CrmJob, personId: number | null): OutboxMessage {
-  return { accountId, stream: `crm:${job.domainId}:${personId !== null ? `person:${personId}` : `${job.kind}:${job.itemId}`}`, kind: 'crm', label: job.crm, url: `crm:${job.crm}`, contentType: 'application/json', body: JSON.stringify(job), signed: false };
+  return { accountId, stream: `crm:${job.crm}:${job.domainId}:${personId !== null ? `person:${personId}` : `${job.kind}:${job.itemId}`}`, kind: 'crm', label: job.crm, url: `crm:${job.crm}`, contentType: 'application/json', body: JSON.stringify(job), signed: false };
 }
 
 /** Told of each delivery's result (the metrics count them). */

@@ -30,6 +30,8 @@ interface Answered {
   token?: boolean;
   retryAfterMs?: number | null;
   renewals: number;
+  /** The token endpoint's refusal as it said it (jsforce wraps one met while renewing a session). */
+  tokenError?: unknown;
 }
 const answered = new AsyncLocalStorage<Answered>();
 
@@ -62,8 +64,9 @@ export const soql = (value: string) => `'${value.replace(/[\\'"\n\r\t\b\f]/g, (c
 
 /** What went wrong, by what was last answered: the token refused breaks the connection, so do a 401
  * and a 403 (permissions) other than the API's request limit; a 429 says when; 5xx and no answer wait. */
-function failureOf(err: unknown, seen: Answered): CrmFailure {
-  if (err instanceof CrmFailure) return err;
+function failureOf(thrown: unknown, seen: Answered): CrmFailure {
+  if (thrown instanceof CrmFailure) return thrown;
+  const err = (seen.token && seen.tokenError) || thrown;
   const e = err as { name?: string; errorCode?: string; message?: string };
   const said = `${e.errorCode ?? e.name ?? 'Error'}: ${(e.message ?? String(err)).replace(/^Unable to refresh session due to: /, '')}`.slice(0, 300);
   const status = seen.status;
@@ -114,7 +117,11 @@ export class SalesforceCrm implements CrmClient {
   /** A new session by the connection's flow. */
   private async token(): Promise<TokenAnswer> {
     const s = this.secret;
-    const answer = (s.flow === 'jwt' ? await this.conn.oauth2.requestToken({ grant_type: JWT_GRANT, assertion: assertion(s.clientId, s.username, this.loginUrl, s.privateKey) }) : await this.conn.oauth2.refreshToken(s.refreshToken)) as unknown as TokenAnswer;
+    const answer = (await (s.flow === 'jwt' ? this.conn.oauth2.requestToken({ grant_type: JWT_GRANT, assertion: assertion(s.clientId, s.username, this.loginUrl, s.privateKey) }) : this.conn.oauth2.refreshToken(s.refreshToken)).catch((err: unknown) => {
+      const seen = answered.getStore();
+      if (seen) seen.tokenError = err;
+      throw err;
+    })) as unknown as TokenAnswer;
     this.conn._establish({ instanceUrl: answer.instance_url, accessToken: answer.access_token });
     return answer;
   }

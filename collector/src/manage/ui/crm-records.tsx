@@ -1,9 +1,9 @@
 // A call's or form's records in the team's CRM (issue 67): each with a link into the CRM and its
 // state (sent, updated, failed: why). Shown once it was sent to one.
+import { CRM_NAMES } from '../../crm/crm-client.ts';
 import type { CrmRecordMark } from '../../telephony/documents.ts';
 
-const CRM_NAMES: Record<string, string> = { hubspot: 'HubSpot' };
-const OBJECT_NAMES: Record<string, string> = { contact: 'Contact', call: 'Call', note: 'Note' };
+const OBJECT_NAMES: Record<string, string> = { contact: 'Contact', call: 'Call', note: 'Note', lead: 'Lead', task: 'Task', campaignMember: 'Campaign member' };
 
 /** `state` absent: a person's records (their contact and activities), listed without one. */
 export function CrmRecordsCard({ records }: { records: (Omit<CrmRecordMark, 'state'> & { state?: string })[] }) {
@@ -14,7 +14,7 @@ export function CrmRecordsCard({ records }: { records: (Omit<CrmRecordMark, 'sta
         {records.map((r) => (
           <>
             <dt>
-              {CRM_NAMES[r.crm] ?? r.crm} {OBJECT_NAMES[r.object] ?? r.object}
+              {CRM_NAMES[r.crm as keyof typeof CRM_NAMES] ?? r.crm} {OBJECT_NAMES[r.object] ?? r.object}
             </dt>
             <dd>
               {r.link && r.id ? (

@@ -1,8 +1,10 @@
-// The CRM card of Settings (issue 67): connect HubSpot with a private app's token (checked by
-// HubSpot at once; nothing kept when it refuses, its words shown), choose what is sent and the
-// default owner, test, disconnect; a broken connection says why; the last 50 deliveries, each with
-// its links into HubSpot, and "Send again" for a failed one. Owners and admins.
+// The CRM card of Settings (issue 67): connect HubSpot (a private app's token) or Salesforce (a
+// connected app: the JWT bearer flow or a refresh token), checked by the CRM at once (nothing kept
+// when it refuses, its words shown); choose what is sent and the default owner, test, disconnect; a
+// broken connection says why; the last 50 deliveries, each with its links into the CRM, what waits
+// (queued), and "Send again" for a failed one. Owners and admins.
 import { useState } from 'preact/hooks';
+import { CRM_NAMES, CRMS, type Crm } from '../../crm/crm-client.ts';
 import { api, get } from './api.ts';
 import { when } from './format.ts';
 import { useClock } from './clock.ts';
@@ -21,6 +23,7 @@ interface Delivery {
 }
 
 interface CrmView {
+  crm: Crm;
   connected: boolean;
   secretsKeySet: boolean;
   account?: string;
@@ -38,9 +41,39 @@ const SENDS = [
   ['onlyFirstCallers', "Only callers' first calls"],
 ] as const;
 
+const pathOf = (domain: string, crm: Crm) => `/domains/${encodeURIComponent(domain)}/crm/${crm}`;
+
+/** The card: which CRM (the connected one first), then its connection. */
 export function CrmCard({ domain }: { domain: string }) {
-  const path = `/domains/${encodeURIComponent(domain)}/crm/hubspot`;
-  const view = useLoad(() => get<CrmView>(path), [path]);
+  const views = useLoad(() => Promise.all(CRMS.map((crm) => get<CrmView>(pathOf(domain, crm)))), [domain]);
+  const [chosen, choose] = useState<Crm | null>(null);
+  // Shown once loaded: a form made again after someone typed in it would lose what they typed.
+  if (!views.data) return <div class="card settings" data-testid="crm-settings"><h2>CRM</h2>{views.error ? <p class="error">{views.error}</p> : <p class="muted">Loading…</p>}</div>;
+  const crm = chosen ?? views.data.find((v) => v.connected)?.crm ?? 'hubspot';
+  return (
+    <div class="card settings" data-testid="crm-settings">
+      <h2>CRM</h2>
+      <p class="muted">Each call and form goes to the team's CRM as it comes: the caller found or made (never twice), the call logged on them with its source, summary and link, the owner who answered.</p>
+      <div class="actions" role="radiogroup" aria-label="CRM">
+        {CRMS.map((c) => {
+          const view = views.data!.find((v) => v.crm === c)!;
+          return (
+            <label class="check">
+              <input type="radio" name="crm-choice" checked={c === crm} onChange={() => choose(c)} /> {CRM_NAMES[c]}
+              {view.connected && <span class={`status ${view.broken ? 'failed' : 'success'}`}>{view.broken ? 'broken' : 'connected'}</span>}
+            </label>
+          );
+        })}
+      </div>
+      <CrmConnection key={crm} domain={domain} crm={crm} view={views.data.find((v) => v.crm === crm)!} reload={views.reload} />
+    </div>
+  );
+}
+
+/** One CRM's connection form, status and deliveries. */
+function CrmConnection({ domain, crm, view: v, reload }: { domain: string; crm: Crm; view: CrmView; reload: () => void }) {
+  const path = pathOf(domain, crm);
+  const name = CRM_NAMES[crm];
   const clock = useClock(domain);
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
   const run = async (work: () => Promise<unknown>, done: string) => {
@@ -50,24 +83,21 @@ export function CrmCard({ domain }: { domain: string }) {
     } catch (err) {
       setMessage({ ok: false, text: (err as Error).message });
     }
-    view.reload();
+    reload();
   };
   async function save(event: Event) {
     event.preventDefault();
     const f = new FormData(event.target as HTMLFormElement);
-    const token = String(f.get('accessToken') ?? '').trim();
-    const owner = String(f.get('defaultOwner') ?? '').trim();
-    const send = Object.fromEntries(SENDS.map(([name]) => [name, f.get(name) === 'on']));
-    await run(() => api('PUT', path, { ...(token ? { accessToken: token } : {}), send, defaultOwner: owner || null }), token ? 'Connected: HubSpot took the token.' : 'Saved.');
+    const text = (field: string) => String(f.get(field) ?? '').trim();
+    const owner = text('defaultOwner');
+    const send = Object.fromEntries(SENDS.map(([field]) => [field, f.get(field) === 'on']));
+    const credentials = crm === 'hubspot' ? (text('accessToken') ? { accessToken: text('accessToken') } : {}) : salesforceCredentials(f);
+    const fresh = Object.keys(credentials).length > 0;
+    await run(() => api('PUT', path, { ...credentials, send, defaultOwner: owner || null }), fresh ? `Connected: ${name} took the credentials.` : 'Saved.');
   }
-  const v = view.data;
-  // Shown once loaded: a form made again after someone typed in it would lose what they typed.
-  if (!v) return <div class="card settings" data-testid="crm-settings"><h2>CRM</h2>{view.error ? <p class="error">{view.error}</p> : <p class="muted">Loading…</p>}</div>;
   return (
-    <form class="card settings" onSubmit={save} data-testid="crm-settings" key={String(v.connected)}>
-      <h2>CRM</h2>
-      <p class="muted">Each call and form goes to HubSpot as it comes: the caller found or made a contact (never twice), the call logged on it with its source, summary and link, the owner who answered.</p>
-      {!v.secretsKeySet && <p class="warn-text">Set SECRETS_KEY on the server to store a CRM's token.</p>}
+    <form onSubmit={save} key={String(v.connected)} data-testid={`crm-${crm}`}>
+      {!v.secretsKeySet && <p class="warn-text">Set SECRETS_KEY on the server to store a CRM's credentials.</p>}
       {v.connected && (
         <p data-testid="crm-status">
           <strong>{v.account}</strong>, {v.credentials}{' '}
@@ -76,32 +106,36 @@ export function CrmCard({ domain }: { domain: string }) {
       )}
       {v.broken && (
         <p class="error" role="alert" data-testid="crm-broken">
-          Broken since {when(v.broken.at, clock)}: {v.broken.error}. Calls and forms wait; test again once access is back, or connect a new token.
+          Broken since {when(v.broken.at, clock)}: {v.broken.error}. Calls and forms wait; test again once access is back, or connect new credentials.
         </p>
       )}
-      <label>
-        {v.connected ? 'A new private app access token (empty: keep the one stored)' : 'HubSpot private app access token'}
-        <input name="accessToken" type="password" autocomplete="off" placeholder="pat-na1-…" required={!v.connected} />
-      </label>
+      {crm === 'hubspot' ? (
+        <label>
+          {v.connected ? 'A new private app access token (empty: keep the one stored)' : 'HubSpot private app access token'}
+          <input name="accessToken" type="password" autocomplete="off" placeholder="pat-na1-…" required={!v.connected} />
+        </label>
+      ) : (
+        <SalesforceCredentials connected={v.connected} />
+      )}
       <fieldset>
         <legend>What is sent</legend>
-        {SENDS.map(([name, words]) => (
+        {SENDS.map(([field, words]) => (
           <label class="check">
-            <input type="checkbox" name={name} defaultChecked={v.send ? v.send[name] : name === 'calls' || name === 'forms'} /> {words}
+            <input type="checkbox" name={field} defaultChecked={v.send ? v.send[field] : field === 'calls' || field === 'forms'} /> {words}
           </label>
         ))}
       </fieldset>
       <label>
-        Default owner (a HubSpot owner's id, for what nobody answered)
-        <input name="defaultOwner" inputMode="numeric" defaultValue={v.defaultOwner ?? ''} />
+        {crm === 'hubspot' ? "Default owner (a HubSpot owner's id, for what nobody answered)" : "Default owner (a Salesforce user's id, 005…, for what nobody answered)"}
+        <input name="defaultOwner" inputMode={crm === 'hubspot' ? 'numeric' : 'text'} defaultValue={v.defaultOwner ?? ''} />
       </label>
       {message && <p class={message.ok ? 'ok-text' : 'error'} role="status">{message.text}</p>}
       <div class="actions">
-        <button type="submit">{v.connected ? 'Update the CRM' : 'Connect HubSpot'}</button>
+        <button type="submit">{v.connected ? `Update ${name}` : `Connect ${name}`}</button>
         {v.connected && (
           <>
-            <button type="button" onClick={() => void run(() => api('POST', `${path}/test`), 'HubSpot takes the token.')}>Test</button>
-            <button type="button" class="danger" onClick={() => void run(() => api('DELETE', path), 'Disconnected: what was sent stays in HubSpot.')}>Disconnect</button>
+            <button type="button" onClick={() => void run(() => api('POST', `${path}/test`), `${name} takes the credentials.`)}>Test</button>
+            <button type="button" class="danger" onClick={() => void run(() => api('DELETE', path), `Disconnected: what was sent stays in ${name}.`)}>Disconnect</button>
           </>
         )}
       </div>
@@ -111,7 +145,7 @@ export function CrmCard({ domain }: { domain: string }) {
             <tr>
               <th>When</th>
               <th>What</th>
-              <th>In HubSpot</th>
+              <th>In {name}</th>
               <th>State</th>
             </tr>
           </thead>
@@ -120,7 +154,7 @@ export function CrmCard({ domain }: { domain: string }) {
               <tr>
                 <td data-label="When" class="nowrap">{when(d.at, clock)}</td>
                 <td data-label="What">{d.kind === 'call' ? <a href={routeHash({ domain, screen: 'call', query: { id: String(d.itemId) } })}>Call {d.itemId}</a> : `Form ${d.itemId}`}</td>
-                <td data-label="In HubSpot">
+                <td data-label={`In ${name}`}>
                   {d.records.map((r) => (r.link && r.id ? (
                     <a href={r.link} target="_blank" rel="noopener noreferrer" class="crm-link">
                       {r.object} {r.id}
@@ -128,7 +162,7 @@ export function CrmCard({ domain }: { domain: string }) {
                   ) : null))}
                 </td>
                 <td data-label="State">
-                  <span class={`status state-${d.state}`}>{d.state === 'failed' ? `failed: ${d.error ?? ''}` : d.state}</span>
+                  <span class={`status state-${d.state}`}>{d.state === 'failed' || d.state === 'skipped' ? `${d.state}: ${d.error ?? ''}` : d.state}</span>
                   {d.state === 'failed' && (
                     <button type="button" class="link" onClick={() => void run(() => api('POST', `${path}/resend/${d.id}`), `${d.id} queued again.`)}>
                       Send again
@@ -141,5 +175,63 @@ export function CrmCard({ domain }: { domain: string }) {
         </table>
       )}
     </form>
+  );
+}
+
+type SalesforceFlow = 'jwt' | 'refresh-token';
+
+/** Salesforce's credentials by flow: all empty keeps the stored ones. */
+function salesforceCredentials(f: FormData): { credentials?: Record<string, unknown> } {
+  const text = (field: string) => String(f.get(field) ?? '').trim();
+  const flow = text('flow') as SalesforceFlow;
+  const sandbox = f.get('sandbox') === 'on';
+  if (flow === 'jwt') return text('clientId') || text('privateKey') ? { credentials: { flow, clientId: text('clientId'), username: text('username'), privateKey: text('privateKey'), sandbox } } : {};
+  return text('clientId') || text('refreshToken') ? { credentials: { flow, clientId: text('clientId'), ...(text('clientSecret') ? { clientSecret: text('clientSecret') } : {}), refreshToken: text('refreshToken'), sandbox } } : {};
+}
+
+/** A connected app's credentials: the JWT bearer flow (a certificate's key) or a refresh token. */
+function SalesforceCredentials({ connected }: { connected: boolean }) {
+  const [flow, setFlow] = useState<SalesforceFlow>('jwt');
+  return (
+    <fieldset>
+      <legend>{connected ? 'New connected app credentials (empty: keep the ones stored)' : 'Salesforce connected app'}</legend>
+      <label>
+        Sign-in
+        <select name="flow" value={flow} onChange={(e) => setFlow((e.target as HTMLSelectElement).value as SalesforceFlow)}>
+          <option value="jwt">JWT bearer flow (the connected app's certificate)</option>
+          <option value="refresh-token">Refresh token</option>
+        </select>
+      </label>
+      <label>
+        Consumer key
+        <input name="clientId" autocomplete="off" required={!connected} />
+      </label>
+      {flow === 'jwt' ? (
+        <>
+          <label>
+            Username (the integration user the app is approved for)
+            <input name="username" autocomplete="off" required={!connected} />
+          </label>
+          <label>
+            The certificate's private key (PEM)
+            <textarea name="privateKey" rows={4} autocomplete="off" placeholder="-----BEGIN PRIVATE KEY-----" required={!connected} />
+          </label>
+        </>
+      ) : (
+        <>
+          <label>
+            Consumer secret (when the app requires it)
+            <input name="clientSecret" type="password" autocomplete="off" />
+          </label>
+          <label>
+            Refresh token
+            <input name="refreshToken" type="password" autocomplete="off" required={!connected} />
+          </label>
+        </>
+      )}
+      <label class="check">
+        <input type="checkbox" name="sandbox" /> A sandbox (test.salesforce.com)
+      </label>
+    </fieldset>
   );
 }
