@@ -85,6 +85,16 @@ describe('Salesforce', () => {
     await settled();
     expect(leadsWith('+33612121212')).toHaveLength(1);
     expect(tasksOf('call', again)).toEqual([expect.objectContaining({ WhoId: leads[0]!.Id, CallDurationInSeconds: 30 })]);
+
+    // A salesperson converts the Lead: the next call goes on its Contact, kept from then on.
+    sf.records.Contact!.push({ Id: '0035g0000055555AAA', CreatedDate: new Date().toISOString(), LastName: 'Converted', Phone: '+33612121212' });
+    Object.assign(leads[0]!, { IsConverted: true, ConvertedContactId: '0035g0000055555AAA' });
+    const afterConversion = await call('0612121212', undefined, 20);
+    await settled();
+    expect(tasksOf('call', afterConversion)).toEqual([expect.objectContaining({ WhoId: '0035g0000055555AAA' })]);
+    expect((await s.t.c.people.findOne({ _id: person!._id }))!.crmRefs).toEqual({ salesforce: '0035g0000055555AAA' });
+    expect(await delivery('call', afterConversion)).toMatchObject({ records: [{ object: 'contact', id: '0035g0000055555AAA' }, { object: 'task' }] });
+    sf.records.Contact!.pop();
   });
 
   it('makes nothing twice when an answer is lost, and updates the same Task when a verdict comes later', async () => {

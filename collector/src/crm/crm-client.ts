@@ -72,6 +72,8 @@ export interface CrmClient {
   ownerOf(email: string): Promise<string | null>;
   /** The person's object (a contact, or Salesforce's lead) by their id. */
   objectOf(personId: string): string;
+  /** A kept person's id as the CRM has it now: Salesforce's converted Lead is its Contact; null when deleted. */
+  personNow(personId: string): Promise<string | null>;
   person(p: CrmPerson): Promise<{ id: string; created: boolean }>;
   /** The activity, and what else was made or found with it (Salesforce's campaign member). */
   activity(a: CrmActivity, personId: string, knownId: string | null): Promise<{ id: string; created: boolean; also: CrmRecordRef[] }>;

@@ -65,10 +65,11 @@ export class CrmSync {
     const deliveryId = deliveryIdOf(job);
     try {
       const ownerId = (item.crm.answeredBy ? await client.ownerOf(item.crm.answeredBy) : null) ?? doc.defaultOwner;
-      let personRef = person?.ref;
-      if (!personRef) {
-        personRef = (await client.person({ ...item.crm.person, ownerId })).id;
-        if (person && item.personId !== null) await this.refs.keep(item.personId, job.crm, personRef);
+      // The kept record as the CRM has it now (a Lead converted since is its Contact; one deleted, none).
+      const kept = person?.ref ? await client.personNow(person.ref) : null;
+      const personRef = kept ?? (await client.person({ ...item.crm.person, ownerId })).id;
+      if (person && item.personId !== null && personRef !== person.ref) {
+        await this.refs.keep(item.personId, job.crm, personRef);
       }
       const before = await this.c.crmDeliveries.findOne({ _id: deliveryId });
       const object = ACTIVITY_OBJECTS[job.crm][job.kind];

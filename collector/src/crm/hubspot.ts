@@ -92,6 +92,11 @@ export class HubSpotCrm implements CrmClient {
     return 'contact';
   }
 
+  /** HubSpot answers a merged contact's former id with the merged one: kept as it is. */
+  async personNow(contactId: string): Promise<string> {
+    return contactId;
+  }
+
   async ownerOf(email: string): Promise<string | null> {
     const page = await this.call(() => this.client.crm.owners.ownersApi.getPage(email, undefined, 1));
     return page.results[0]?.id ?? null;

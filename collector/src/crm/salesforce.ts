@@ -157,6 +157,13 @@ export class SalesforceCrm implements CrmClient {
     return personId.startsWith('00Q') ? 'lead' : 'contact';
   }
 
+  async personNow(personId: string): Promise<string | null> {
+    if (this.objectOf(personId) === 'contact') return (await this.first(`SELECT Id FROM Contact WHERE Id = ${soql(personId)}`)) ?? null;
+    const found = await this.call(async () => await this.conn.query<SfRecord>(`SELECT Id, IsConverted, ConvertedContactId FROM Lead WHERE Id = ${soql(personId)}`));
+    const lead = found.records[0] as { IsConverted?: boolean; ConvertedContactId?: string | null } | undefined;
+    return !lead ? null : lead.IsConverted && lead.ConvertedContactId ? lead.ConvertedContactId : personId;
+  }
+
   ownerOf(email: string): Promise<string | null> {
     return this.first(`SELECT Id FROM User WHERE Email = ${soql(email)} AND IsActive = true LIMIT 1`);
   }
