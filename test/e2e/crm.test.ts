@@ -68,6 +68,13 @@ describe('the CRM in the back end', () => {
     expect(await card.getByTestId('crm-broken').textContent()).toContain('Broken since');
     expect(await card.getByTestId('crm-deliveries').textContent()).toContain(`Call ${body.callId}`);
     await card.screenshot({ path: path.join(ARTIFACTS, 'crm-settings-broken.png') });
+
+    // The token works again in HubSpot: the card's Test says so and mends the connection.
+    hs.token = 'pat-na1-11111111-2222-3333-4444-555555555555';
+    await card.getByRole('button', { name: 'Test' }).click();
+    await card.getByText('HubSpot takes the credentials.').waitFor();
+    await until(async () => (await card.getByTestId('crm-broken').count()) === 0, 'the broken notice gone');
+    expect(await card.getByTestId('crm-status').textContent()).toContain('connected');
   }, 90_000);
 
   it('connects Salesforce beside it by the JWT bearer flow, links the Lead and the Task, and shows what waits behind a broken connection', async () => {
