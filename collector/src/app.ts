@@ -64,6 +64,7 @@ import { CrmConnections } from './crm/connections.ts';
 import { crmClients, DEFAULT_CRM_HOSTS } from './crm/clients.ts';
 import { CrmSync, type CrmJob } from './crm/crm-sync.ts';
 import { crmPersonRefs } from './people/crm-refs.ts';
+import { wireTexting } from './texting/texting.ts';
 import { DEFAULT_TWILIO_API_BASE } from './carriers/twilio-client.ts';
 import { NumberCheck } from './carriers/number-check.ts';
 import { formRoutes } from './forms/routes.ts';
@@ -172,19 +173,20 @@ export function createApp(options: AppOptions): CollectorApp {
   const publicUrl = (options.publicUrl ?? options.listenUrl ?? DEFAULT_PUBLIC_URL).replace(/\/$/, '');
   const { writes: callWrites, transcripts, forms: formWrites } = wireWrites(c, { ga4Endpoint, alerts: Boolean(options.mail), publicUrl, transcribe: Boolean(options.transcribe), analyze: Boolean(options.analyze) });
   const people = new People(c, ids, callWrites);
-  const telephony = new TelephonyService(c, ids, new CallRouter(c, new NumberPool(c)), (callId) => liveCalls.end(callId), callWrites, people);
+  const box = options.secretsKey ? new SecretBox(options.secretsKey) : null;
+  const carriers = new CarrierConnections(c, box, options.twilioApiBase ?? DEFAULT_TWILIO_API_BASE);
+  const metrics = new Metrics(c, db);
+  const texting = wireTexting(c, { personOf: (domainId, phone, at) => people.join(domainId, { phone }, at), carrierOf: (accountId) => carriers.carrierOf(accountId), publicUrl, counted: (direction, result) => metrics.texts.inc({ direction, result }) }, log);
+  const telephony = new TelephonyService(c, ids, new CallRouter(c, new NumberPool(c)), (callId) => liveCalls.end(callId), callWrites, people, texting.onText);
   const prompts = new PromptAudio(db);
   const flowRunner = new FlowRunner(c, log, prompts);
   const agents = new AgentService(c, liveCalls);
   const commerce = new CommerceService(c, ids, push, outbox, ga4Endpoint);
   const { run = true, ...delivery } = options.delivery ?? {};
-  const metrics = new Metrics(c, db);
   const deliveryOptions = { ...DEFAULT_DELIVERY, ...(options.analyze?.concurrency ? { analyzeConcurrency: options.analyze.concurrency } : {}), ...delivery };
   const mailer = options.mail ? new Mailer(options.mail) : undefined;
   const recordingStore = new RecordingStore(db);
   const recordingStates = new RecordingStates(callWrites);
-  const box = options.secretsKey ? new SecretBox(options.secretsKey) : null;
-  const carriers = new CarrierConnections(c, box, options.twilioApiBase ?? DEFAULT_TWILIO_API_BASE);
   const adsClients = new PlatformClients({ ...DEFAULT_ADS_ENDPOINTS, ...options.adsEndpoints });
   const connectedDomains = new ConnectedDomains(c);
   const adsConnections = new AdsConnections(c, box, adsClients, () => connectedDomains.changed());
@@ -269,10 +271,10 @@ export function createApp(options: AppOptions): CollectorApp {
     telephonyRoutes(telephony, new DialledNumbers(c), options.telephonyApiKey, recordingIntake, log, pbxFlows(telephony, new DialledNumbers(c), flowRunner)),
     dataRoutes(domains, new DataService(c), log, { ...(options.dataPagesAtOnce ? { pagesAtOnce: options.dataPagesAtOnce } : {}), publicUrl, recordings: recordingStore }),
     promptRoutes(prompts),
-    twilioRoutes(telephony, recordingIntake, { ...options.twilio, signerFor: (accountSid, called) => carriers.signerFor(accountSid, called) }, log, twilioFlows(telephony, flowRunner, log)),
+    twilioRoutes(telephony, recordingIntake, { ...options.twilio, signerFor: (accountSid, called) => carriers.signerFor(accountSid, called) }, log, twilioFlows(telephony, flowRunner, log), [texting.twilioCallbacks]),
     commerceRoutes(domains, commerce, log),
     agentRoutes(c, agents, log),
-    manageRoutes(c, signInLimit, { outbox, agents, offline, callWrites, formWrites, domains, traffic, recordings: { store: recordingStore, states: recordingStates }, carriers, people, engine, model, ruleRuns, prompts, ads: { connections: adsConnections, clients: adsClients }, crm: crmConnections }, { signUp: options.signUp ?? true, publicWebhooksOnly: deliveryOptions.publicOnly, mail: options.mail ? { from: options.mail.from } : {}, publicUrl }, log),
+    manageRoutes(c, signInLimit, { outbox, agents, offline, callWrites, formWrites, domains, traffic, recordings: { store: recordingStore, states: recordingStates }, carriers, people, engine, model, ruleRuns, prompts, ads: { connections: adsConnections, clients: adsClients }, crm: crmConnections, texting }, { signUp: options.signUp ?? true, publicWebhooksOnly: deliveryOptions.publicOnly, mail: options.mail ? { from: options.mail.from } : {}, publicUrl }, log),
     managePageRoutes(),
     sharedPageRoutes(c, signInLimit, log),
     unsubscribeRoutes(c, publicUrl),

@@ -1,6 +1,7 @@
 // A loopback stand-in of Twilio's REST API (2010-04-01), answering as Twilio's published API
 // description (twilio_api_v2010, its OpenAPI document) shows: the account, incoming phone numbers
-// (list, create, update, delete), available phone numbers (local, toll-free, mobile), HTTP basic
+// (list, create, update, delete), available phone numbers (local, toll-free, mobile), messages sent
+// (from one of the account's numbers; a landline refused with 21614), HTTP basic
 // authentication by the account's SID and auth token or an API key's SID and secret, and Twilio's
 // error bodies with its own codes (20003 authenticate, 20404 not found, 21422 number not
 // available, 20429 too many requests). The collector reaches it through TWILIO_API_BASE.
@@ -31,9 +32,23 @@ export interface StandInAccount {
   available: Record<string, Partial<Record<'Local' | 'TollFree' | 'Mobile', string[]>>>;
 }
 
+/** A text sent through the Messages API. */
+export interface StandInMessage {
+  sid: string;
+  accountSid: string;
+  from: string;
+  to: string;
+  body: string;
+  statusCallback: string | null;
+}
+
 export interface TwilioApiStandIn {
   base: string;
   accounts: Map<string, StandInAccount>;
+  /** The texts sent, in order. */
+  messages: StandInMessage[];
+  /** Numbers that cannot take texts (landlines): a text to one is refused with Twilio's 21614. */
+  landlines: Set<string>;
   /** Every request: method, path (with query) and body fields. */
   requests: { method: string; path: string; form: Record<string, string> }[];
   /** Answer the next request of this method and path pattern with Twilio's 429 once. */
@@ -80,6 +95,8 @@ export async function startTwilioApi(accounts: StandInAccount[] = []): Promise<T
   const requests: TwilioApiStandIn['requests'] = [];
   const throttled: RegExp[] = [];
   const taken = new Set<string>();
+  const messages: StandInMessage[] = [];
+  const landlines = new Set<string>();
   const server = http.createServer(async (req, res) => {
     let raw = '';
     for await (const chunk of req) raw += chunk;
@@ -116,6 +133,16 @@ export async function startTwilioApi(accounts: StandInAccount[] = []): Promise<T
       account.numbers.push(bought);
       return json(201, numberResource(account, bought));
     }
+    if (rest === '/Messages' && req.method === 'POST') {
+      const { From: from = '', To: to = '', Body: body = '', StatusCallback: statusCallback } = form;
+      if (!account.numbers.some((n) => n.phone_number === from)) return twilioError(res, 400, 21606, `The From phone number ${from} is not a valid, SMS-capable inbound phone number or short code for your account.`);
+      if (landlines.has(to)) return twilioError(res, 400, 21614, `'To' number ${to} is not a valid mobile number`);
+      if (!body) return twilioError(res, 400, 21602, 'Message body is required.');
+      const message: StandInMessage = { sid: sid('SM'), accountSid: account.sid, from, to, body, statusCallback: statusCallback ?? null };
+      messages.push(message);
+      const now = new Date().toUTCString();
+      return json(201, { account_sid: account.sid, api_version: '2010-04-01', body, date_created: now, date_sent: null, date_updated: now, direction: 'outbound-api', error_code: null, error_message: null, from, messaging_service_sid: null, num_media: '0', num_segments: '1', price: null, price_unit: 'USD', sid: message.sid, status: 'queued', subresource_uris: {}, to, uri: `${API}/Accounts/${account.sid}/Messages/${message.sid}.json` });
+    }
     const one = /^\/IncomingPhoneNumbers\/(PN\w+)$/.exec(rest);
     const number = one && account.numbers.find((n) => n.sid === one[1]);
     if (one && !number) return twilioError(res, 404, 20404, `The requested resource ${url.pathname} was not found`);
@@ -146,6 +173,8 @@ export async function startTwilioApi(accounts: StandInAccount[] = []): Promise<T
   return {
     base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     accounts: byId,
+    messages,
+    landlines,
     requests,
     throttleNext: (pattern) => throttled.push(pattern),
     takenBeforePurchase: (number) => taken.add(number),

@@ -30,7 +30,7 @@ export interface CarrierAccount {
 }
 
 /** Why the carrier refused, in words, with its own code (Twilio's error codes). */
-export type CarrierErrorKind = 'credentials' | 'unavailable' | 'suspended' | 'rate-limited' | 'timeout' | 'unreachable' | 'refused';
+export type CarrierErrorKind = 'credentials' | 'unavailable' | 'suspended' | 'rate-limited' | 'timeout' | 'unreachable' | 'refused' | 'not-textable';
 
 export class CarrierError extends Error {
   constructor(
@@ -67,4 +67,14 @@ export interface Carrier {
   release(sid: string): Promise<void>;
   /** The number as the carrier has it now (where it points), for the check. */
   fetchNumber(sid: string): Promise<CarrierNumber>;
+  /** Sends a text from one of the account's numbers; its status then comes to `statusCallback`. */
+  sendText(text: OutgoingText): Promise<{ sid: string; status: string }>;
+}
+
+/** A text to send, numbers in E.164. */
+export interface OutgoingText {
+  from: string;
+  to: string;
+  body: string;
+  statusCallback: string;
 }

@@ -2,7 +2,7 @@
 // (`GET /2010-04-01/Accounts/{Sid}.json`), its incoming phone numbers (list, update). Twilio's error
 // bodies (`{code, message, more_info, status}`) become CarrierErrors in words, with Twilio's code.
 import type twilio from 'twilio';
-import { CarrierError, type Carrier, type CarrierAccount, type CarrierErrorKind, type CarrierNumber, type NumberSearch, type Wiring } from './carrier.ts';
+import { CarrierError, type Carrier, type CarrierAccount, type CarrierErrorKind, type CarrierNumber, type NumberSearch, type OutgoingText, type Wiring } from './carrier.ts';
 import { twilioClient, TWILIO_TIMEOUT_MS } from './twilio-client.ts';
 
 export interface TwilioCredentials {
@@ -13,7 +13,7 @@ export interface TwilioCredentials {
 }
 
 /** Twilio's codes, and what they mean to a person (https://www.twilio.com/docs/api/errors). */
-const KINDS: Record<number, CarrierErrorKind> = { 20003: 'credentials', 20404: 'refused', 20005: 'suspended', 21422: 'unavailable', 21452: 'unavailable', 20429: 'rate-limited' };
+const KINDS: Record<number, CarrierErrorKind> = { 20003: 'credentials', 20404: 'refused', 20005: 'suspended', 21422: 'unavailable', 21452: 'unavailable', 20429: 'rate-limited', 21211: 'not-textable', 21408: 'not-textable', 21610: 'not-textable', 21612: 'not-textable', 21614: 'not-textable' };
 const WORDS: Record<CarrierErrorKind, string> = {
   credentials: 'Twilio refused the credentials (wrong or revoked)',
   unavailable: 'the number is not available at Twilio',
@@ -22,6 +22,7 @@ const WORDS: Record<CarrierErrorKind, string> = {
   timeout: `Twilio did not answer within ${TWILIO_TIMEOUT_MS / 1000} s`,
   unreachable: 'Twilio could not be reached',
   refused: 'Twilio refused the request',
+  'not-textable': 'Twilio cannot text this number',
 };
 
 /** A call to Twilio's API; its refusal in words. */
@@ -95,5 +96,11 @@ export class TwilioCarrier implements Carrier {
 
   async fetchNumber(sid: string): Promise<CarrierNumber> {
     return numberOf(await asked(() => this.client.incomingPhoneNumbers(sid).fetch()));
+  }
+
+  /** Twilio's Messages API (`POST /2010-04-01/Accounts/{Sid}/Messages.json`). */
+  async sendText({ from, to, body, statusCallback }: OutgoingText): Promise<{ sid: string; status: string }> {
+    const sent = await asked(() => this.client.messages.create({ from, to, body, statusCallback }));
+    return { sid: sent.sid, status: sent.status };
   }
 }

@@ -23,6 +23,14 @@ export interface PoolConfig {
   overflowNumber?: string;
 }
 
+/** A domain's texting settings (texting/settings.ts reads and checks them). */
+export interface TextingSettings {
+  /** Texted to whoever texts HELP; null: the default, naming the domain. */
+  helpText: string | null;
+  /** Replies a member picks instead of typing; `{firstName}` becomes the person's first name where known. */
+  savedReplies: { name: string; body: string }[];
+}
+
 export interface DomainDoc {
   _id: string;
   name: string;
@@ -78,6 +86,8 @@ export interface DomainDoc {
   analysis?: AnalysisSettings;
   /** Ours (form-tracking.ts), absent in domains made before it: off. */
   formTracking?: FormTrackingSettings;
+  /** Ours (texting/, issue 68): the answer to HELP and the saved replies; absent: the default answer, none. */
+  texting?: TextingSettings;
   recordingRetentionDays?: number;
   /** The last origins the browser doors refused (browser/refused-origins.ts). */
   refusedOrigins?: { origin: string; count: number; firstAt: Date; lastAt: Date }[];

@@ -6,6 +6,7 @@ import { createIndexes } from '../db/collections.ts';
 import { idCollections, type IdCollections } from '../db/documents.ts';
 import { adsCollections, adsIndexes, type AdsCollections } from '../ads/documents.ts';
 import { crmCollections, crmIndexes, type CrmCollections } from '../crm/documents.ts';
+import { textingCollections, textingIndexes, type TextingCollections } from '../texting/documents.ts';
 import { agentCollections, agentIndexes, type AgentCollections } from '../agent/documents.ts';
 import { alertCollections, alertIndexes, type AlertCollections } from '../alerts/documents.ts';
 import { commerceCollections, commerceIndexes, type CommerceCollections } from '../commerce/documents.ts';
@@ -43,7 +44,8 @@ export type AllCollections = IdCollections &
   RuleCollections &
   AdsCollections &
   FlowCollections &
-  CrmCollections;
+  CrmCollections &
+  TextingCollections;
 
 export function allCollections(db: Db): AllCollections {
   return {
@@ -67,10 +69,11 @@ export function allCollections(db: Db): AllCollections {
     ...adsCollections(db),
     ...flowCollections(db),
     ...crmCollections(db),
+    ...textingCollections(db),
   };
 }
 
-const INDEX_PLANS = [peopleIndexes, formIndexes, teamIndexes, domainIndexes, trackingIndexes, offlineIndexes, telephonyIndexes, commerceIndexes, agentIndexes, webhookIndexes, rateLimitIndexes, alertIndexes, transcriptIndexes, ruleIndexes, adsIndexes, flowIndexes, crmIndexes];
+const INDEX_PLANS = [peopleIndexes, formIndexes, teamIndexes, domainIndexes, trackingIndexes, offlineIndexes, telephonyIndexes, commerceIndexes, agentIndexes, webhookIndexes, rateLimitIndexes, alertIndexes, transcriptIndexes, ruleIndexes, adsIndexes, flowIndexes, crmIndexes, textingIndexes];
 
 /** Every family's indexes; idempotent, run at every start. Every query of a request's path goes through one of these. */
 export async function ensureIndexes(c: AllCollections): Promise<void> {

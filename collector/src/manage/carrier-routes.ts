@@ -25,7 +25,7 @@ import type { TeamCollections } from '../team/documents.ts';
 import type { TrackingCollections } from '../tracking/documents.ts';
 import type { OfflineCollections } from '../offline/documents.ts';
 
-const STATUS: Record<CarrierErrorKind, number> = { credentials: 400, unavailable: 400, suspended: 400, refused: 400, 'rate-limited': 429, timeout: 504, unreachable: 502 };
+const STATUS: Record<CarrierErrorKind, number> = { credentials: 400, unavailable: 400, suspended: 400, refused: 400, 'rate-limited': 429, timeout: 504, unreachable: 502, 'not-textable': 400 };
 
 /** Runs a call to the carrier; its refusal as the management API's answer, with the carrier's code. */
 export async function carrierCall<T>(work: () => Promise<T>): Promise<T> {

@@ -8,6 +8,9 @@ import { analysisRoutes } from './analysis-routes.ts';
 import { crmRoutes } from './crm-routes.ts';
 import { CrmConnections } from '../crm/connections.ts';
 import { crmClients, DEFAULT_CRM_HOSTS } from '../crm/clients.ts';
+import type { TextingCollections } from '../texting/documents.ts';
+import { wireTexting, type Texting } from '../texting/texting.ts';
+import { textingRoutes } from './texting-routes.ts';
 import type { FlowCollections } from '../flows/documents.ts';
 import type { CrmCollections } from '../crm/documents.ts';
 import type { PromptAudio } from '../flows/prompt-audio.ts';
@@ -110,9 +113,11 @@ export interface ManageServices {
   ads?: { connections: AdsConnections; clients: PlatformClients };
   /** The domains' CRM connections (crm/); absent: none can be made (no SECRETS_KEY to seal them). */
   crm?: CrmConnections;
+  /** The domains' texting inboxes (texting/); absent: read only, nothing can be sent. */
+  texting?: Texting;
 }
 
-export function manageRoutes(c: TeamCollections & DomainCollections & TrackingCollections & OfflineCollections & TelephonyCollections & DataCollections & ReportCollections & FormCollections & PeopleCollections & IdCollections & CommerceCollections & WebhookCollections & RateLimitCollections & AlertCollections & TranscriptCollections & RuleCollections & AdsCollections & FlowCollections & CrmCollections, limit: SignInLimit, services: ManageServices, options: ManageOptions, log: Logger): Router {
+export function manageRoutes(c: TeamCollections & DomainCollections & TrackingCollections & OfflineCollections & TelephonyCollections & DataCollections & ReportCollections & FormCollections & PeopleCollections & IdCollections & CommerceCollections & WebhookCollections & RateLimitCollections & AlertCollections & TranscriptCollections & RuleCollections & AdsCollections & FlowCollections & CrmCollections & TextingCollections, limit: SignInLimit, services: ManageServices, options: ManageOptions, log: Logger): Router {
   const sessions = new Sessions(c);
   const can = guards(c, sessions, new AuditLog(c));
   const router = new Router({ prefix: '/manage/api' });
@@ -150,5 +155,7 @@ export function manageRoutes(c: TeamCollections & DomainCollections & TrackingCo
   flowRoutes(router, c, can, services.prompts ?? null);
   analysisRoutes(router, c, can, callWrites, services.model ?? null);
   crmRoutes(router, c, can, services.crm ?? new CrmConnections(c, null, crmClients(DEFAULT_CRM_HOSTS)), services.outbox);
+  const texting = services.texting ?? wireTexting(c, { personOf: async () => null, carrierOf: async () => null, publicUrl: options.publicUrl ?? '' }, log);
+  textingRoutes(router, c, can, texting.conversations, texting.sender);
   return router;
 }

@@ -34,6 +34,10 @@ export const RULES = {
   /** A domain's rules and the account's tags, written (rules/). */
   writeRules: { roles: ['owner', 'admin'], what: 'write rules or tags' },
   /** A domain's settings, keys, pools, numbers, blocklist and shared links. */
+  /** A domain's texting inbox, read (texting/): analysts read only. */
+  readTexts: { roles: ROLES, what: 'read the texting inbox' },
+  /** Text and call leads back from the tracking numbers, and be assigned their conversations. */
+  answerLeads: { roles: ['owner', 'admin', 'agent'], what: 'text or call leads back' },
   manageDomain: { roles: ['owner', 'admin'], what: "change a domain's settings, numbers, keys or blocked callers" },
   readActivity: { roles: ['owner', 'admin'], what: 'read the activity log' },
   /** The account's webhook, its call-center key and delivery log. */

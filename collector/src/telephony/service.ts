@@ -3,7 +3,7 @@
 import type { People } from '../people/people.ts';
 import type { CallReport, CallStatus, RouteAnswer, SmsReport } from '@ringtrail/shared';
 import { isDuplicateKey, upsertById } from '../db/writes.ts';
-import type { CallDoc, TelephonyCollections } from './documents.ts';
+import type { CallDoc, SmsDoc, TelephonyCollections } from './documents.ts';
 import { claimRecordId, recordIdOf } from '../db/external-refs.ts';
 import type { IdAllocator } from '../db/ids.ts';
 import { TelephonyFailure } from '../http/telephony-envelope.ts';
@@ -61,6 +61,8 @@ export class TelephonyService {
     writes: CallWrites,
     /** Joins each new call to its caller's person (people/); absent: calls are no one's. */
     private readonly people: People | null = null,
+    /** Told of each text received from a caller not blocked (texting/: its conversation). */
+    private readonly onText: ((sms: SmsDoc) => Promise<void>) | null = null,
   ) {
     this.writes = writes;
     this.blocked = new BlockedCallers(c);
@@ -170,6 +172,7 @@ export class TelephonyService {
     const blocked = await this.blocked.isBlocked(number.domainId, report.callerPhone);
     const sms = { domainId: number.domainId, smsRef: report.smsRef, trackingNumber: report.trackingNumber, caller: report.callerPhone, sentAt: report.sentDate, message, ...(blocked ? { blocked } : {}) };
     await upsertById(this.c.sms, id, sms, { receivedAt: now });
+    if (!blocked && this.onText) await this.onText({ _id: id, ...sms, receivedAt: now });
     return id;
   }
 

@@ -52,7 +52,12 @@ export interface TwilioFlows {
   routes(router: Router, guards: TwilioGuards): void;
 }
 
-export function twilioRoutes(service: TelephonyService, recordings: Recordings, options: TwilioOptions, log: Logger, flows: TwilioFlows | null = null): Router {
+/** More of Twilio's callbacks, served behind the same guards (texting/: a sent text's status). */
+export interface TwilioCallbacks {
+  routes(router: Router, guards: TwilioGuards): void;
+}
+
+export function twilioRoutes(service: TelephonyService, recordings: Recordings, options: TwilioOptions, log: Logger, flows: TwilioFlows | null = null, more: TwilioCallbacks[] = []): Router {
   const router = new Router({ prefix: '/telephony/twilio' });
   // The number a request is about, whose account alone may sign it: the number called (`To`) of a new
   // call or text; a call's own number for the callbacks of a call known here (its `To` could name any).
@@ -76,7 +81,9 @@ export function twilioRoutes(service: TelephonyService, recordings: Recordings, 
     twiml.say('This number is not in service.');
     xml(ctx, twiml);
   };
-  flows?.routes(router, { guard: (numberOf) => guard(numberOf), ofCall, ofWhisper, byRef, byId });
+  const guards: TwilioGuards = { guard: (numberOf) => guard(numberOf), ofCall, ofWhisper, byRef, byId };
+  flows?.routes(router, guards);
+  for (const callbacks of more) callbacks.routes(router, guards);
 
   router.post('/voice', ...guard(called, cannotCheck), async (ctx) => {
     const p = params(ctx);

@@ -1,0 +1,80 @@
+// What comes in (issue 68): each text a domain's tracking number receives (the spec's SMS, through
+// /telephony/sms or Twilio's messaging webhook) opens or continues the conversation of its texter
+// and that number, counted unread until someone reads the thread; its texter joins their person
+// (people/), whose calls and forms the thread interleaves. The texter's keywords act at once: STOP
+// (and its kin) opts them out, START opts them back in, HELP is answered with the domain's help text.
+import { createHash } from 'node:crypto';
+import { isDuplicateKey } from '../db/writes.ts';
+import type { ConversationDoc, TextingCollections, TextMessageDoc } from './documents.ts';
+import { keywordOf, type Keyword } from './keywords.ts';
+import type { OptOuts } from './opt-outs.ts';
+
+/** A text as the spec's SMS record has it. */
+export interface ReceivedText {
+  smsId: number;
+  domainId: string;
+  accountId: string;
+  trackingNumber: string;
+  caller: string;
+  body: string;
+  at: Date;
+}
+
+/** What a received text did: its conversation, and the keyword it was. */
+export interface Received {
+  conversation: ConversationDoc;
+  message: TextMessageDoc;
+  keyword: Keyword | null;
+}
+
+export const conversationId = (domainId: string, phone: string, trackingNumber: string) => `cv_${createHash('sha256').update(`${domainId}|${phone}|${trackingNumber}`).digest('hex').slice(0, 20)}`;
+
+/** The first characters of a text, for the list. */
+export const preview = (text: string) => (text.length > 140 ? `${text.slice(0, 139)}…` : text);
+
+export class TextInbox {
+  constructor(
+    private readonly c: TextingCollections,
+    private readonly optOuts: OptOuts,
+    /** The texter's person (people.join by phone); null: none kept. */
+    private readonly personOf: (domainId: string, phone: string, at: Date) => Promise<number | null>,
+    /** Answers HELP with the domain's help text, from the number they texted. */
+    private readonly help: (conversation: ConversationDoc) => Promise<void>,
+  ) {}
+
+  /** Null when this SMS was taken already (a report sent again). */
+  async received(text: ReceivedText): Promise<Received | null> {
+    const _id = conversationId(text.domainId, text.caller, text.trackingNumber);
+    const message: TextMessageDoc = { _id: `in:${text.smsId}`, conversationId: _id, domainId: text.domainId, direction: 'inbound', body: text.body, at: text.at, smsId: text.smsId, status: 'received' };
+    try {
+      await this.c.textMessages.insertOne(message);
+    } catch (err) {
+      if (isDuplicateKey(err)) return null;
+      throw err;
+    }
+    const personId = await this.personOf(text.domainId, text.caller, text.at);
+    const conversation = await this.touch(_id, text, personId);
+    const said = keywordOf(text.body);
+    if (said?.keyword === 'opt-out') await this.optOuts.optOut(text.domainId, text.caller, said.word, text.at);
+    if (said?.keyword === 'opt-in') await this.optOuts.optIn(text.domainId, text.caller);
+    if (said?.keyword === 'help') await this.help(conversation);
+    return { conversation, message, keyword: said?.keyword ?? null };
+  }
+
+  /** The conversation made or moved to this text: newest, one more unread. Two first texts at once
+   * make one (its `_id` is theirs); the loser of the insert adds to it. */
+  private async touch(_id: string, text: ReceivedText, personId: number | null): Promise<ConversationDoc> {
+    const update = { $max: { lastAt: text.at }, $inc: { unread: 1 }, $set: { ...(personId !== null ? { personId } : {}), phone: text.caller } };
+    const latest = { lastText: preview(text.body), lastDirection: 'inbound' as const };
+    const fresh = { domainId: text.domainId, accountId: text.accountId, trackingNumber: text.trackingNumber, assignee: null, createdAt: text.at, ...(personId === null ? { personId: null } : {}) };
+    try {
+      await this.c.conversations.updateOne({ _id }, { ...update, $setOnInsert: fresh }, { upsert: true });
+    } catch (err) {
+      if (!isDuplicateKey(err)) throw err;
+      await this.c.conversations.updateOne({ _id }, update);
+    }
+    // The preview follows the newest text only (texts may arrive out of order).
+    await this.c.conversations.updateOne({ _id, lastAt: text.at }, { $set: latest });
+    return (await this.c.conversations.findOne({ _id }))!;
+  }
+}

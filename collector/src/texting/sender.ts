@@ -1,0 +1,84 @@
+// What goes out (issue 68): a member's reply from the tracking number the person wrote to, through
+// the account's carrier (Twilio's Messages API, carriers/), at most MAX_TEXT_LENGTH characters, never
+// to a number that opted out (but the answer to its HELP, which the carriers require); each text
+// kept `queued` before it is handed over, then moved on by the carrier's signed status callbacks
+// (`sent`, `delivered`, `undelivered`, `failed` with the carrier's error in words), never backwards.
+import { randomUUID } from 'node:crypto';
+import { CarrierError, type Carrier } from '../carriers/carrier.ts';
+import { e164Of } from '../domains/phone-numbers.ts';
+import type { ConversationDoc, TextingCollections, TextMessageDoc, TextStatus } from './documents.ts';
+import { preview } from './inbox.ts';
+import type { OptOuts } from './opt-outs.ts';
+import { segmentsOf } from './segments.ts';
+
+export class TextRefused extends Error {}
+
+/** Told of each text sent or received, and how it ended (the metric). */
+export type TextCounted = (direction: 'inbound' | 'outbound', result: string) => void;
+
+/** Twilio's MessageStatus as ours. */
+const STATUS: Record<string, TextStatus> = { accepted: 'queued', scheduled: 'queued', queued: 'queued', sending: 'queued', sent: 'sent', delivered: 'delivered', read: 'delivered', undelivered: 'undelivered', failed: 'failed', canceled: 'failed' };
+/** Statuses a later one may replace: never backwards. */
+const BEFORE: Record<TextStatus, TextStatus[]> = { received: [], queued: [], sent: ['queued'], delivered: ['queued', 'sent'], undelivered: ['queued', 'sent'], failed: ['queued', 'sent'] };
+/** Twilio's delivery errors in words (https://www.twilio.com/docs/api/errors). */
+const DELIVERY_ERRORS: Record<string, string> = {
+  '30003': 'the phone is unreachable (off, or out of coverage)',
+  '30004': 'the message was blocked by the recipient or their carrier',
+  '30005': 'the number is unknown or no longer in service',
+  '30006': 'the number is a landline or its carrier cannot take texts',
+  '30007': 'the carrier filtered the message (spam rules)',
+  '30008': 'the carrier gave no reason',
+  '21610': 'the recipient opted out with STOP at the carrier',
+};
+
+export class TextSender {
+  constructor(
+    private readonly c: TextingCollections,
+    private readonly optOuts: OptOuts,
+    private readonly carrierOf: (accountId: string) => Promise<Carrier | null>,
+    /** Where the carrier posts each text's status (the public URL's /telephony/twilio/text-status). */
+    private readonly statusUrl: string,
+    private readonly counted: TextCounted = () => {},
+  ) {}
+
+  /** Sends `body` in the conversation; a TextRefused (opted out, no carrier, erased) or the carrier's
+   * CarrierError (a landline, a number that cannot take texts) says why nothing went. */
+  async send(conversation: ConversationDoc, body: string, by: string, { help = false } = {}, now = new Date()): Promise<TextMessageDoc> {
+    if (!conversation.phone) throw new TextRefused('This person was erased: their number is gone');
+    const opted = help ? null : await this.optOuts.of(conversation.domainId, conversation.phone);
+    if (opted) throw new TextRefused(`This number opted out: they texted ${opted.word} on ${opted.at.toISOString().slice(0, 10)}. No text is sent to them until they text START`);
+    const carrier = await this.carrierOf(conversation.accountId);
+    if (!carrier) throw new TextRefused('No carrier account is connected: connect Twilio (Account, Carrier) to text from the tracking numbers');
+    const message: TextMessageDoc = { _id: `out:${randomUUID()}`, conversationId: conversation._id, domainId: conversation.domainId, direction: 'outbound', body, at: now, sid: null, status: 'queued', error: null, segments: segmentsOf(body).segments, by, statusAt: now };
+    await this.c.textMessages.insertOne(message);
+    await this.c.conversations.updateOne({ _id: conversation._id }, { $max: { lastAt: now } });
+    await this.c.conversations.updateOne({ _id: conversation._id, lastAt: now }, { $set: { lastText: preview(body), lastDirection: 'outbound' } });
+    try {
+      const sent = await carrier.sendText({ from: e164Of(conversation.trackingNumber), to: e164Of(conversation.phone), body, statusCallback: `${this.statusUrl}?text=${encodeURIComponent(message._id)}` });
+      const status = STATUS[sent.status] ?? 'queued';
+      await this.c.textMessages.updateOne({ _id: message._id }, { $set: { sid: sent.sid } });
+      if (status !== 'queued') await this.moved(message._id, status, null, now);
+      this.counted('outbound', 'queued');
+      return (await this.c.textMessages.findOne({ _id: message._id }))!;
+    } catch (err) {
+      if (err instanceof CarrierError) {
+        await this.c.textMessages.updateOne({ _id: message._id }, { $set: { status: 'failed', error: err.message, statusAt: new Date() } });
+        this.counted('outbound', 'failed');
+      }
+      throw err;
+    }
+  }
+
+  /** A status callback of text `textId`: its new status (never backwards) and error in words. Null:
+   * no such text. */
+  async statusOf(textId: string, twilioStatus: string, errorCode: string | null, now = new Date()): Promise<TextMessageDoc | null> {
+    const status = STATUS[twilioStatus];
+    const error = errorCode && errorCode !== '0' ? `${DELIVERY_ERRORS[errorCode] ?? 'the carrier refused it'} (Twilio error ${errorCode})` : null;
+    if (status && (await this.moved(textId, status, error, now)) && status !== 'queued') this.counted('outbound', status);
+    return this.c.textMessages.findOne({ _id: textId, direction: 'outbound' });
+  }
+
+  private async moved(textId: string, status: TextStatus, error: string | null, now: Date): Promise<boolean> {
+    return (await this.c.textMessages.updateOne({ _id: textId, status: { $in: BEFORE[status] } }, { $set: { status, error, statusAt: now } })).modifiedCount === 1;
+  }
+}

@@ -1,0 +1,47 @@
+// The texting family put together (issue 68): the opt-outs, the sender, the inbox that takes each
+// text the telephony service records, and Twilio's status callbacks of the texts sent.
+import type { Carrier } from '../carriers/carrier.ts';
+import type { timelineOf } from '../people/timeline.ts';
+import { Conversations } from './conversations.ts';
+import type { Logger } from '../logger.ts';
+import type { SmsDoc } from '../telephony/documents.ts';
+import type { TextingCollections } from './documents.ts';
+import { TextInbox, type Received } from './inbox.ts';
+import { OptOuts } from './opt-outs.ts';
+import { TextSender, type TextCounted } from './sender.ts';
+import { helpTextOf } from './settings.ts';
+import { twilioTextStatus } from './twilio-text-status.ts';
+
+export interface TextingNeeds {
+  /** The texter's person (people.join by phone). */
+  personOf: (domainId: string, phone: string, at: Date) => Promise<number | null>;
+  carrierOf: (accountId: string) => Promise<Carrier | null>;
+  publicUrl: string;
+  counted?: TextCounted;
+  /** Told of each text received, once (alerts, rules, pushes). */
+  received?: (received: Received) => Promise<void>;
+}
+
+export function wireTexting(c: TextingCollections & Parameters<typeof timelineOf>[0], needs: TextingNeeds, log: Logger) {
+  const counted = needs.counted ?? (() => {});
+  const optOuts = new OptOuts(c);
+  const sender = new TextSender(c, optOuts, needs.carrierOf, `${needs.publicUrl}/telephony/twilio/text-status`, counted);
+  const inbox = new TextInbox(c, optOuts, needs.personOf, async (conversation) => {
+    const domain = await c.domains.findOne({ _id: conversation.domainId });
+    // HELP is answered even to a number that opted out; a failure never loses the text received.
+    if (domain) await sender.send(conversation, helpTextOf(domain), 'auto', { help: true }).catch((err: Error) => log.warn({ err, domain: domain.name }, 'the answer to HELP was not sent'));
+  });
+  /** A text the telephony service recorded: into its conversation (an anonymous one cannot be answered). */
+  const onText = async (sms: SmsDoc) => {
+    if (!sms.caller) return;
+    const domain = await c.domains.findOne({ _id: sms.domainId }, { projection: { accountId: 1 } });
+    if (!domain) return;
+    const received = await inbox.received({ smsId: sms._id, domainId: sms.domainId, accountId: domain.accountId, trackingNumber: sms.trackingNumber, caller: sms.caller, body: Array.isArray(sms.message) ? sms.message.join('') : sms.message, at: sms.sentAt });
+    if (!received) return;
+    counted('inbound', 'received');
+    await needs.received?.(received);
+  };
+  return { optOuts, sender, inbox, onText, conversations: new Conversations(c, optOuts), twilioCallbacks: twilioTextStatus(c, sender) };
+}
+
+export type Texting = ReturnType<typeof wireTexting>;
