@@ -55,8 +55,8 @@ export async function exampleTour(baseUrl: string, webhookUrl: string, googleKey
   const get = (path: string, query: Record<string, unknown> = {}, headers: Record<string, string> = {}) => fetch(`${baseUrl}${path}?${form(query)}`, { headers });
   const browser = (path: string, fields: Record<string, unknown>) => post(path, { key: 'pk-test-key', ...fields }, { origin: ORIGIN, 'user-agent': CHROME_AGENT, 'content-type': 'text/plain;charset=UTF-8' });
   const bearer = { authorization: `Bearer ${TELEPHONY_KEY}` };
-  const twilio = async (key: string, path: string, fields: Record<string, string>) => {
-    const { status, text } = await twilioPost(baseUrl, path, fields);
+  const twilio = async (key: string, path: string, fields: Record<string, string>, token?: string) => {
+    const { status, text } = await twilioPost(baseUrl, path, fields, token);
     tour[key] = { status, body: text };
     return text;
   };
@@ -237,6 +237,16 @@ export async function exampleTour(baseUrl: string, webhookUrl: string, googleKey
   await manage('get /manage/api/account/carrier/numbers', 'GET', '/account/carrier/numbers');
   await manage('post /manage/api/domains/{domain}/pools/{type}/numbers/import', 'POST', '/domains/shop.test/pools/1/numbers/import', { numbers: ['+33800000001'] });
   await manage('post /manage/api/account/carrier/check', 'POST', '/account/carrier/check');
+  // The texting inbox: a text to the carrier's number, answered from it, delivered.
+  await twilioPost(baseUrl, '/sms', { AccountSid: TOUR_TWILIO.accountSid, MessageSid: 'SM0002', From: '+33655500077', To: '+33800000001', Body: 'Can you come on Saturday?', NumSegments: '1' }, TOUR_TWILIO.authToken);
+  const inbox = await manage('get /manage/api/domains/{domain}/conversations', 'GET', '/domains/shop.test/conversations?unread=true');
+  const conversationId = inbox.conversations.find((c: { lastText: string }) => c.lastText === 'Can you come on Saturday?').id;
+  const reply = await manage('post /manage/api/domains/{domain}/conversations/{conversationId}/messages', 'POST', `/domains/shop.test/conversations/${conversationId}/messages`, { body: 'Yes: Saturday at 10 suits you?' });
+  await twilio('post /telephony/twilio/text-status', `/text-status?text=${encodeURIComponent(reply.id)}`, { AccountSid: TOUR_TWILIO.accountSid, MessageSid: 'SM0003', MessageStatus: 'delivered', From: '+33800000001', To: '+33655500077' }, TOUR_TWILIO.authToken);
+  await manage('put /manage/api/domains/{domain}/conversations/{conversationId}', 'PUT', `/domains/shop.test/conversations/${conversationId}`, { read: true });
+  await manage('get /manage/api/domains/{domain}/conversations/{conversationId}', 'GET', `/domains/shop.test/conversations/${conversationId}`);
+  await manage('put /manage/api/domains/{domain}/texting', 'PUT', '/domains/shop.test/texting', { helpText: 'Shop: texts reach our team. Reply STOP to stop.', savedReplies: [{ name: 'Call back', body: 'Hello {firstName}, when may we call you?' }] });
+  await manage('get /manage/api/domains/{domain}/texting', 'GET', '/domains/shop.test/texting');
   await manage('post /manage/api/domains/{domain}/numbers/{number}/fix', 'POST', '/domains/shop.test/numbers/0800000001/fix');
   await manage('get /manage/api/domains/{domain}/pools/{type}/numbers/available', 'GET', '/domains/shop.test/pools/1/numbers/available');
   await manage('post /manage/api/domains/{domain}/pools/{type}/numbers/buy', 'POST', '/domains/shop.test/pools/1/numbers/buy', { count: 1 });

@@ -40,6 +40,8 @@ import { simulateBody } from '../flows/simulate.ts';
 import { availabilityBody } from '../manage/flow-routes.ts';
 import { outcomeBody } from '../manage/analysis-routes.ts';
 import { hubspotBody, salesforceBody } from '../crm/connections.ts';
+import { conversationChange, replyBody } from '../manage/texting-routes.ts';
+import { textingSettingsBody } from '../texting/settings.ts';
 import { TOUCH_MODELS } from '../reports/touch-models.ts';
 import { signUpBody } from '../team/sign-up.ts';
 import { invitationAccept, invitationCheck, passwordChange, passwordResetRequest } from '../manage/session-routes.ts';
@@ -327,7 +329,8 @@ export const OPERATIONS: Operation[] = [
   twilioOp('/telephony/twilio/recording', "Twilio's <Dial recordingStatusCallback> (AccountSid, CallSid, RecordingSid, RecordingUrl, RecordingStatus, RecordingDuration, RecordingChannels): the answered leg's recording is fetched into the database, once", 'text/xml'),
   twilioOp('/telephony/twilio/whisper', "Twilio's <Number url>: the whisper said to whoever answers", 'text/xml', z.object({ call: z.string().describe('The call id') })),
   twilioOp('/telephony/twilio/status', "Twilio's status callback: the outcome of a call that reached no <Dial>, and its billed length", 'text/xml'),
-  twilioOp('/telephony/twilio/sms', "Twilio's messaging webhook", 'text/xml'),
+  twilioOp('/telephony/twilio/sms', "Twilio's messaging webhook: the text is kept (the spec's SMS) and, ours, joins its conversation in the texting inbox (STOP, START and HELP acted on)", 'text/xml'),
+  twilioOp('/telephony/twilio/text-status', "Ours: Twilio's status callback of a text sent from the inbox (`text` names it): MessageStatus (queued, sent, delivered, undelivered, failed) and ErrorCode move it on, never backwards; taken only signed by the account that owns its tracking number", 'text/xml', z.object({ text: z.string().describe('The text sent (out:…)') })),
   {
     method: 'get',
     path: '/telephony/flow-audio/:id',
@@ -461,6 +464,12 @@ export const OPERATIONS: Operation[] = [
   manageOp('put', '/domains/:domain/crm/:crm', "Ours: connects the domain to its CRM: HubSpot by a private app's `accessToken`, Salesforce by a connected app's `credentials` (`flow` jwt: clientId, username, privateKey; or refresh-token: clientId, clientSecret, refreshToken; `sandbox`), checked with the CRM at once (HubSpot: our properties made where missing) and sealed (SECRETS_KEY); what is sent (`send`: calls, forms, onlyLeads, onlyFirstCallers) and the `defaultOwner`. Without credentials, changes those of the stored connection. Refused credentials keep nothing and say the CRM's words", object('The connection'), { body: z.union([hubspotBody, salesforceBody]) }),
   manageOp('delete', '/domains/:domain/crm/:crm', "Ours: forgets the domain's connection to its CRM (what was sent stays there)", { description: 'Removed' }, {}, 204),
   manageOp('post', '/domains/:domain/crm/:crm/test', 'Ours: tries the stored credentials again: the connection, mended when it works (400 with the CRM\'s words when it does not)', object('The connection')),
+  manageOp('get', '/domains/:domain/conversations', "Ours: the domain's texting inbox: a conversation per texter and tracking number (id, phone as the caller privacy shows it, trackingNumber, personId, lastAt, lastText, lastDirection, unread, assignee, optedOut), newest first, paged; `unread=true` only those with unread texts, `mine=true` only those assigned to me; `unreadConversations` counts the domain's", object('{conversations, total, unreadConversations, page, limit}'), { query: z.object({ unread: z.enum(['true', 'false']).optional(), mine: z.enum(['true', 'false']).optional(), page: z.string().optional().describe('From 1'), limit: z.string().optional().describe('1 to 100; default 50') }) }),
+  manageOp('get', '/domains/:domain/conversations/:conversationId', "Ours: a thread: the conversation, and its texts (`type: text`: direction inbound or outbound, body, at, status received, queued, sent, delivered, undelivered or failed, error in words, segments, by) with the person's calls and forms between them, newest last", object('{conversation, entries}')),
+  manageOp('post', '/domains/:domain/conversations/:conversationId/messages', "Ours: texts the person from the tracking number they wrote to, through the account's carrier (Twilio's Messages API): at most 1600 characters; refused (400) to a number that opted out (saying when and with which word), without a connected carrier, or when the carrier cannot text the number (its words and code). The text is `queued`, then moved on by the carrier's signed status callbacks. Agents and above; in the activity log", object('The text sent'), { body: replyBody }, 201),
+  manageOp('put', '/domains/:domain/conversations/:conversationId', 'Ours: assigns the conversation to a member who answers leads (an owner, admin or agent who sees the domain; null: nobody) and/or marks it read (`read: true`: its unread count back to 0)', object('The conversation'), { body: conversationChange }),
+  manageOp('get', '/domains/:domain/texting', "Ours: the domain's texting settings: `helpText` (the answer to HELP; null: the default naming the domain) and `savedReplies` ({name, body}, `{firstName}` filled where known)", object('{helpText, savedReplies}')),
+  manageOp('put', '/domains/:domain/texting', "Ours: sets the domain's texting settings. Owners and admins", object('{helpText, savedReplies}'), { body: textingSettingsBody }),
   manageOp('post', '/domains/:domain/crm/:crm/resend/:deliveryId', 'Ours: queues a delivery again (`call:<id>` or `form:<id>`): the same records are updated, none made twice', object('{queued}'), {}, 202),
   manageOp('get', '/account/carrier', "Ours: the account's carrier account (provider, accountSid, apiKey, name, connectedAt; never the secret), and whether SECRETS_KEY is set", object('The connection')),
   carrierOp(manageOp('put', '/account/carrier', "Ours: connects a Twilio account by its auth token, or an API key and secret, checked against Twilio at once; the secret is sealed (SECRETS_KEY) and never shown again. 409 without SECRETS_KEY", object('The connection'), { body: carrierConnectBody })),
