@@ -138,4 +138,27 @@ describe('the texting inbox', () => {
     expect(metrics).toMatch(/ringtrail_texts_total\{direction="inbound",result="received"\} \d+/);
     expect(metrics).toMatch(/ringtrail_texts_total\{direction="outbound",result="delivered"\} 1/);
   });
+
+  it("exports a person's opt-out and texts with them, and keeps the opt-out as a hash alone through an erase", async () => {
+    const QUITTER = '+33699990000';
+    await textIn('Who is this?', QUITTER);
+    await textIn('QUIT', QUITTER);
+    const conversation = (await conversations(owner)).conversations.find((c: { phone: string }) => c.phone === '0699990000');
+    const exported = JSON.parse((await owner.get(`/domains/shop.test/people/${conversation.personId}/export`)).text);
+    expect(exported.opt_outs).toEqual([{ phone: '0699990000', word: 'QUIT', at: expect.any(String) }]);
+    expect(exported.conversations).toEqual([{ conversation_id: conversation.id, tracking_number: '0800000001', texts: [expect.objectContaining({ direction: 'inbound', body: 'Who is this?' }), expect.objectContaining({ direction: 'inbound', body: 'QUIT' })] }]);
+
+    const erased = await owner.call('DELETE', `/domains/shop.test/people/${conversation.personId}`);
+    expect(erased).toMatchObject({ status: 200, body: { conversations: 1 } });
+    const thread = (await owner.get(`/domains/shop.test/conversations/${conversation.id}`)).body;
+    expect(thread.conversation.phone).toBe('erased');
+    expect(thread.entries.filter((e: { type: string }) => e.type === 'text').map((e: { body: string | null }) => e.body)).toEqual([null, null]);
+    expect(JSON.stringify(await s.t.c.optOuts.find({ domainId: 'shop.test' }).toArray())).not.toContain('699990000');
+
+    // They text again: their opt-out still holds, by its hash.
+    await textIn('Hello again', QUITTER);
+    const again = (await conversations(owner)).conversations.find((c: { phone: string }) => c.phone === '0699990000');
+    expect(again.optedOut).toMatchObject({ word: 'QUIT' });
+    expect((await owner.call('POST', `/domains/shop.test/conversations/${again.id}/messages`, { body: 'Hi!' })).body.error).toContain('This number opted out: they texted QUIT');
+  });
 });

@@ -13,6 +13,9 @@ import { timelineOf } from '../people/timeline.ts';
 import { auditing, memberOf, type Can } from '../team/access.ts';
 import { erasePerson } from '../people/erase.ts';
 import { personExport } from '../people/export.ts';
+import { keysOfPerson } from '../people/people.ts';
+import { eraseTexts, personTexts } from '../texting/person-texts.ts';
+import type { TextingCollections } from '../texting/documents.ts';
 import { sendFile } from './report-routes.ts';
 import type { RecordingStates } from '../recordings/states.ts';
 import type { RecordingStore } from '../recordings/store.ts';
@@ -28,7 +31,7 @@ import type { WebhookCollections } from '../webhooks/documents.ts';
 import type { DomainCollections } from '../domains/documents.ts';
 import type { ReportCollections } from '../reports/documents.ts';
 
-export function peopleRoutes(router: Router, c: DomainCollections & TrackingCollections & TelephonyCollections & ReportCollections & FormCollections & PeopleCollections & CommerceCollections & WebhookCollections & TranscriptCollections & CrmCollections, can: Can, people: People, writes: CallWrites, recordings: { store: RecordingStore; states: RecordingStates } | null): void {
+export function peopleRoutes(router: Router, c: DomainCollections & TrackingCollections & TelephonyCollections & ReportCollections & FormCollections & PeopleCollections & CommerceCollections & WebhookCollections & TranscriptCollections & CrmCollections & TextingCollections, can: Can, people: People, writes: CallWrites, recordings: { store: RecordingStore; states: RecordingStates } | null): void {
   /** `?phone=` (any form, read in the domain's country) or `?email=`: the person, or 404. */
   router.get('/domains/:domain/people', can(RULES.readCalls), async (ctx) => {
     const domain = await domainOf(c, ctx);
@@ -54,7 +57,7 @@ export function peopleRoutes(router: Router, c: DomainCollections & TrackingColl
     const domain = await domainOf(c, ctx);
     const personId = await personIn(ctx, domain._id);
     auditing(ctx, { personId });
-    sendFile(ctx, `person-${personId}-${domain.name}.json`, 'application/json; charset=utf-8', personExport(c, domain, personId));
+    sendFile(ctx, `person-${personId}-${domain.name}.json`, 'application/json; charset=utf-8', personExport(c, domain, personId, new Date(), [(id, phones) => personTexts(c, domain, id, phones)]));
   });
 
   /** Merges another person into this one, or this one into it (the older lives on): a person decided
@@ -78,9 +81,12 @@ export function peopleRoutes(router: Router, c: DomainCollections & TrackingColl
     auditing(ctx, { personId });
     // What they left in the domain's CRMs, listed for the owner to remove there; they are never sent again.
     const crm = await crmRecordsOfPerson(c, domain._id, (await c.people.findOne({ _id: personId }, { projection: { crmRefs: 1 } }))?.crmRefs ?? {});
+    // Their numbers, read before the erase takes them: their conversations and opt-outs (texting/).
+    const { phones } = await keysOfPerson(c, personId);
     const erased = await erasePerson(c, writes, recordings, domain._id, personId, memberOf(ctx)._id);
     await c.people.updateOne({ _id: personId }, { $unset: { crmRefs: '' } });
-    ctx.body = { ...erased, crm };
+    const conversations = await eraseTexts(c, domain._id, personId, phones);
+    ctx.body = { ...erased, conversations, crm };
   });
 
   /** The person the path names, as they live on after merges; 404 for one of another domain, or

@@ -24,7 +24,10 @@ import type { TranscriptCollections } from '../transcripts/documents.ts';
 /** Documents read by one query: the contacts' ids in an `$in`, and the visits whose pages are read together. */
 const BATCH = 500;
 
-export async function* personExport(c: PeopleCollections & DomainCollections & TrackingCollections & TelephonyCollections & ReportCollections & FormCollections & CommerceCollections & TranscriptCollections, domain: DomainDoc, personId: number, now = new Date()): AsyncGenerator<string> {
+/** More of the person kept by a higher family (texting/), as `"name":…,` fragments, given their numbers. */
+export type MoreOfPerson = (personId: number, phones: string[]) => AsyncIterable<string>;
+
+export async function* personExport(c: PeopleCollections & DomainCollections & TrackingCollections & TelephonyCollections & ReportCollections & FormCollections & CommerceCollections & TranscriptCollections, domain: DomainDoc, personId: number, now = new Date(), more: MoreOfPerson[] = []): AsyncGenerator<string> {
   const entries = new PersonContacts(c);
   const [keys, contacts] = await Promise.all([entries.keys(personId, 0), entries.contacts(personId)]);
   const { phones, emails, visitors } = parseKeys(keys);
@@ -37,6 +40,7 @@ export async function* personExport(c: PeopleCollections & DomainCollections & T
   // Ours (crm/): the person's ids in the domain's CRMs, where their calls and forms were sent.
   const person = await c.people.findOne({ _id: personId }, { projection: { crmRefs: 1 } });
   yield `"crm_refs":${JSON.stringify(person?.crmRefs ?? {})},`;
+  for (const part of more) yield* part(personId, phones);
 
   const callIds = idsOf('call');
   yield* array('calls', byIds(callIds, (ids) => c.calls.find({ _id: { $in: ids }, domainId }, { sort: { startedAt: 1 } }), (call) => {

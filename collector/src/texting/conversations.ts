@@ -8,7 +8,7 @@ import { countryOf, nationalOf } from '../domains/phone-numbers.ts';
 import type { DomainDoc } from '../domains/documents.ts';
 import { timelineOf, type TimelineEvent } from '../people/timeline.ts';
 import type { ConversationDoc, OptOutDoc, TextingCollections, TextMessageDoc } from './documents.ts';
-import type { OptOuts } from './opt-outs.ts';
+import { optOutId, type OptOuts } from './opt-outs.ts';
 
 /** Texts a thread shows at most: the latest. */
 const THREAD_MAX = 200;
@@ -43,8 +43,9 @@ export class Conversations {
       this.c.conversations.countDocuments(filter),
       this.c.conversations.countDocuments({ domainId: domain._id, unread: { $gt: 0 } }),
     ]);
-    const optedOut = new Map((await this.optOuts.ofPhones(domain._id, docs.flatMap((d) => (d.phone ? [d.phone] : [])))).map((o) => [o.phone, o]));
-    return { conversations: docs.map((d) => conversationView(domain, d, (d.phone && optedOut.get(d.phone)) || null)), total, unreadConversations: unread, page: f.page, limit: f.limit };
+    // By their hashes: an opt-out outlives an erase of its number.
+    const optedOut = new Map((await this.optOuts.ofPhones(domain._id, docs.flatMap((d) => (d.phone ? [d.phone] : [])))).map((o) => [o._id, o]));
+    return { conversations: docs.map((d) => conversationView(domain, d, (d.phone && optedOut.get(optOutId(domain._id, d.phone))) || null)), total, unreadConversations: unread, page: f.page, limit: f.limit };
   }
 
   find(domain: DomainDoc, id: string): Promise<ConversationDoc | null> {
