@@ -65,6 +65,7 @@ import { crmClients, DEFAULT_CRM_HOSTS } from './crm/clients.ts';
 import { CrmSync, type CrmJob } from './crm/crm-sync.ts';
 import { crmPersonRefs } from './people/crm-refs.ts';
 import { wireTexting } from './texting/texting.ts';
+import { CallAlerts } from './alerts/call-alerts.ts';
 import { DEFAULT_TWILIO_API_BASE } from './carriers/twilio-client.ts';
 import { NumberCheck } from './carriers/number-check.ts';
 import { formRoutes } from './forms/routes.ts';
@@ -176,7 +177,7 @@ export function createApp(options: AppOptions): CollectorApp {
   const box = options.secretsKey ? new SecretBox(options.secretsKey) : null;
   const carriers = new CarrierConnections(c, box, options.twilioApiBase ?? DEFAULT_TWILIO_API_BASE);
   const metrics = new Metrics(c, db);
-  const texting = wireTexting(c, { personOf: (domainId, phone, at) => people.join(domainId, { phone }, at), carrierOf: (accountId) => carriers.carrierOf(accountId), publicUrl, counted: (direction, result) => metrics.texts.inc({ direction, result }) }, log);
+  const texting = wireTexting(c, { personOf: (domainId, phone, at) => people.join(domainId, { phone }, at), carrierOf: (accountId) => carriers.carrierOf(accountId), publicUrl, counted: (direction, result) => metrics.texts.inc({ direction, result }), alerts: options.mail ? new CallAlerts(c) : null }, log);
   const telephony = new TelephonyService(c, ids, new CallRouter(c, new NumberPool(c)), (callId) => liveCalls.end(callId), callWrites, people, texting.onText);
   const prompts = new PromptAudio(db);
   const flowRunner = new FlowRunner(c, log, prompts);

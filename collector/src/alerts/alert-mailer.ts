@@ -92,8 +92,9 @@ export class AlertMailer {
       const formIds = alerts.flatMap((a) => (a.formId === undefined ? [] : [a.formId]));
       const [calls, forms] = await Promise.all([callIds.length ? this.m.c.calls.find({ _id: { $in: callIds } }).toArray() : [], formIds.length ? this.m.c.forms.find({ _id: { $in: formIds } }).toArray() : []]);
       const unsubscribeUrl = await this.m.links.issue(username, domain._id, wanted.choice, now, wanted.label);
-      const body = callAlertMail({ alert, ruleName: wanted.ruleName, to: username, domain, calls, forms, publicUrl: this.m.publicUrl, unsubscribeUrl });
-      const personIds = [...new Set([...calls, ...forms].flatMap((x) => (typeof x.personId === 'number' ? [x.personId] : [])))];
+      const texts = alerts.flatMap((a) => (a.text ? [a.text] : []));
+      const body = callAlertMail({ alert, ruleName: wanted.ruleName, to: username, domain, calls, forms, texts, publicUrl: this.m.publicUrl, unsubscribeUrl });
+      const personIds = [...new Set([...calls, ...forms, ...texts].flatMap((x) => (typeof x.personId === 'number' ? [x.personId] : [])))];
       await this.m.outbox.enqueue(mailMessage(domain.accountId, MAIL_KIND_OF[alert], body, batch, personIds, { ...(callIds.length ? { callIds } : {}), ...(formIds.length ? { formIds } : {}) }));
       if (delivery === 'immediate') await this.m.c.alertThrottle.updateOne({ _id: `${username}|${domainId}|${kindOf(alerts[0]!)}` }, { $max: { lastSentAt: now } }, { upsert: true });
     }

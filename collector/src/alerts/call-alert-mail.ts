@@ -12,10 +12,10 @@ import { unsubscribeHeaders, type MailBody, type MailKind } from '../mail/messag
 import type { FormDoc } from '../forms/documents.ts';
 import type { CallDoc } from '../telephony/documents.ts';
 import { cameFrom } from '../telephony/whisper.ts';
-import type { CallAlert, PendingAlert } from './documents.ts';
+import type { AlertText, CallAlert, PendingAlert } from './documents.ts';
 import { CHOICE_NAMES } from './unsubscribe.ts';
 
-export const MAIL_KIND_OF: Record<PendingAlert, MailKind> = { missedCall: 'missed-call', newLead: 'new-lead', firstCaller: 'first-caller', spamBlocked: 'spam-blocked', rule: 'rule' };
+export const MAIL_KIND_OF: Record<PendingAlert, MailKind> = { missedCall: 'missed-call', newLead: 'new-lead', firstCaller: 'first-caller', spamBlocked: 'spam-blocked', newText: 'new-text', rule: 'rule' };
 
 /** The subject's words: one call, or several. */
 const SUBJECTS: Record<CallAlert, [string, string]> = {
@@ -23,9 +23,10 @@ const SUBJECTS: Record<CallAlert, [string, string]> = {
   newLead: ['New lead:', 'New leads:'],
   firstCaller: ['First-time caller:', 'First-time callers:'],
   spamBlocked: ['Spam blocked:', 'Spam blocked, calls:'],
+  newText: ['New text from', 'New texts:'],
 };
 
-const HEADINGS: Record<CallAlert, string> = { missedCall: 'Nobody answered', newLead: 'A new lead', firstCaller: 'Someone called for the first time', spamBlocked: 'A blocked caller called' };
+const HEADINGS: Record<CallAlert, string> = { missedCall: 'Nobody answered', newLead: 'A new lead', firstCaller: 'Someone called for the first time', spamBlocked: 'A blocked caller called', newText: 'Someone texted' };
 
 /** Calls a mail lists at most (a burst's mail says how many more, with a link to the calls log). */
 const LISTED = 50;
@@ -43,6 +44,8 @@ export interface CallAlertMail {
   calls: CallDoc[];
   /** Form submissions that became leads (a `newLead` mail lists them beside the calls). */
   forms?: FormDoc[];
+  /** Texts received (a `newText` mail). */
+  texts?: AlertText[];
   publicUrl: string;
   unsubscribeUrl: string;
 }
@@ -53,7 +56,7 @@ interface Listed {
   who: string;
   rows: [string, string][];
   url: string;
-  kind: 'call' | 'form';
+  kind: 'call' | 'form' | 'conversation';
 }
 
 /** A mail's words: its subject's start for one item and for several, its heading, why it is sent. */
@@ -66,7 +69,7 @@ function wordsOf(alert: PendingAlert, ruleName: string | undefined, domainId: st
   return { one, many, heading: HEADINGS[alert], footer: `You receive this because ${CHOICE_NAMES[alert]} for ${domainId} are on for you in RingTrail (Profile).` };
 }
 
-export function callAlertMail({ alert, ruleName, to, domain, calls, forms = [], publicUrl, unsubscribeUrl }: CallAlertMail): MailBody {
+export function callAlertMail({ alert, ruleName, to, domain, calls, forms = [], texts = [], publicUrl, unsubscribeUrl }: CallAlertMail): MailBody {
   const words = wordsOf(alert, ruleName, domain._id);
   const country = domain.country ?? 'FR';
   const clock: Clock = { timeZone: domain.timeZone, locale: localeOf(country) };
@@ -104,8 +107,21 @@ export function callAlertMail({ alert, ruleName, to, domain, calls, forms = [], 
     url: form.personId !== null ? screen(`person?id=${form.personId}`) : screen('forms'),
     kind: 'form',
   });
-  const items = [...calls.map(callItem), ...forms.map(formItem)].sort((a, b) => a.at.getTime() - b.at.getTime());
-  const noun = words.noun ?? (forms.length ? 'leads' : 'calls');
+  // A text's words as the texter wrote them (the page escapes them, like every value).
+  const textItem = (text: AlertText): Listed => ({
+    at: text.at,
+    who: callerWritten(text.from, domain),
+    rows: [
+      ['When', when(text.at.toISOString(), clock)],
+      ['From', callerWritten(text.from, domain)],
+      ['Number texted', displayOf(text.trackingNumber, country)],
+      ['Text', text.body],
+    ],
+    url: screen(`inbox?id=${encodeURIComponent(text.conversationId)}`),
+    kind: 'conversation',
+  });
+  const items = [...calls.map(callItem), ...forms.map(formItem), ...texts.map(textItem)].sort((a, b) => a.at.getTime() - b.at.getTime());
+  const noun = words.noun ?? (texts.length ? 'texts' : forms.length ? 'leads' : 'calls');
   // A rule may mail outside the team: its subject carries none of a visitor's words (a form's e-mail
   // or phone as typed), only that it was a form (issue 70).
   const whoInSubject = (item: Listed) => (alert === 'rule' && item.kind === 'form' ? 'a form' : item.who);

@@ -11,7 +11,7 @@ import { callOutcome } from '../telephony/outcome.ts';
 import { AlertChoicesStore } from './choices.ts';
 import type { DomainDoc, DomainCollections } from '../domains/documents.ts';
 import type { FormDoc } from '../forms/documents.ts';
-import type { AlertChoices, CallAlert, PendingAlertDoc, AlertCollections } from './documents.ts';
+import type { AlertChoices, AlertText, CallAlert, PendingAlertDoc, AlertCollections } from './documents.ts';
 import type { TeamCollections } from '../team/documents.ts';
 
 const MISSED: readonly (CallStatus | null)[] = ['BUSY', 'NORESPONSE'];
@@ -57,12 +57,18 @@ export class CallAlerts {
     if (domain) await this.raise(domain, ['newLead'], { formId: after._id }, `form:${after._id}`, now, () => true);
   }
 
-  private async raise(domain: DomainDoc, raised: CallAlert[], about: Pick<PendingAlertDoc, 'callId' | 'formId'>, key: string, now: Date, wanted: (alert: CallAlert, choices: AlertChoices) => boolean): Promise<void> {
+  /** A text received (texting/): the people who chose new texts hear of it. */
+  async textReceived(domain: DomainDoc, text: AlertText, now = new Date()): Promise<void> {
+    await this.raise(domain, ['newText'], { text: { ...text, body: text.body.slice(0, 500) } }, `text:${text.id}`, now, () => true);
+  }
+
+  private async raise(domain: DomainDoc, raised: CallAlert[], about: Pick<PendingAlertDoc, 'callId' | 'formId' | 'text'>, key: string, now: Date, wanted: (alert: CallAlert, choices: AlertChoices) => boolean): Promise<void> {
     const recipients = await this.choices.recipients(domain);
     const pending: PendingAlertDoc[] = [];
     for (const alert of raised) {
       for (const { user, choices } of recipients) {
-        const delivery = choices[alert];
+        // Texts follow the missed calls' choice until the person makes one for them.
+        const delivery = choices[alert] ?? choices.missedCall;
         if (delivery === 'off' || !wanted(alert, choices)) continue;
         pending.push({ _id: `${key}|${alert}|${user._id}`, username: user._id, accountId: domain.accountId, domainId: domain._id, alert, ...about, at: now, delivery, dueAt: delivery === 'hourly' ? nextHour(now) : now, batch: null });
       }

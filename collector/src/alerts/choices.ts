@@ -1,5 +1,6 @@
 // Who is told of what: each person's alert choices per domain they see, over their role's
-// defaults. Unless they choose otherwise, an account's owners get missed-call alerts at once, and
+// defaults. Unless they choose otherwise, an account's owners get missed-call alerts at once (and texts
+// received, which follow the missed calls' choice until one is made for them), and
 // owners and admins the tracking warnings, so that a new install with SMTP_URL set tells someone;
 // others get nothing.
 import { z } from 'zod';
@@ -55,6 +56,6 @@ export class AlertChoicesStore {
 
 function merged(role: Role, doc: Partial<AlertChoices> | null): AlertChoices {
   const choices = defaultChoices(role);
-  for (const key of Object.keys(choices) as (keyof AlertChoices)[]) if (doc?.[key] !== undefined) (choices as unknown as Record<string, unknown>)[key] = doc[key];
+  for (const key of [...Object.keys(choices), 'newText'] as (keyof AlertChoices)[]) if (doc?.[key] !== undefined) (choices as unknown as Record<string, unknown>)[key] = doc[key];
   return choices;
 }

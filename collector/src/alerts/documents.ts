@@ -5,8 +5,8 @@ import type { Collection, Db } from 'mongodb';
 import { collectionsNamed } from '../db/collections.ts';
 import type { IndexPlan } from '../db/index-plan.ts';
 
-/** What happened to a call that a person may be told of. */
-export const CALL_ALERTS = ['missedCall', 'newLead', 'firstCaller', 'spamBlocked'] as const;
+/** What happened to a call that a person may be told of; ours (issue 68): a text received. */
+export const CALL_ALERTS = ['missedCall', 'newLead', 'firstCaller', 'spamBlocked', 'newText'] as const;
 export type CallAlert = (typeof CALL_ALERTS)[number];
 /** What a pending alert's mail is about: a call alert, or a rule's mail action. */
 export type PendingAlert = CallAlert | 'rule';
@@ -15,7 +15,9 @@ export type PendingAlert = CallAlert | 'rule';
 export const DELIVERIES = ['immediate', 'hourly', 'off'] as const;
 export type Delivery = (typeof DELIVERIES)[number];
 
-export interface AlertChoices extends Record<CallAlert, Delivery> {
+export interface AlertChoices extends Record<Exclude<CallAlert, 'newText'>, Delivery> {
+  /** Ours (issue 68): texts received; absent until the person chooses, following their missed calls'. */
+  newText?: Delivery;
   /** Missed calls outside the domain's timetable too (its redirect's hours); off by default. */
   missedOutsideHours: boolean;
   /** The warnings that tracking is broken (the tag stopped, a pool ran out...). */
@@ -50,6 +52,9 @@ export interface PendingAlertDoc {
   callId?: number;
   /** Ours since form tracking: the form submission it is about. */
   formId?: number;
+  /** Ours (texting/, issue 68): the text received it is about, as its mail shows it (kept here, the
+   * alert lasting only until its mail is queued). */
+  text?: AlertText;
   at: Date;
   delivery: Exclude<Delivery, 'off'>;
   /** When its mail may go: now, a minute after the person's last one of this kind, or the next hour. */
@@ -58,6 +63,21 @@ export interface PendingAlertDoc {
    * that dies in between leaves it to be queued again under the same id. */
   batch: string | null;
   batchedAt?: Date;
+}
+
+/** A text received, as an alert mail lists it. */
+export interface AlertText {
+  /** Its id in the inbox (`in:<smsId>`) and its conversation's, for the link. */
+  id: string;
+  conversationId: string;
+  /** The texter's person: their erase erases the mail too. */
+  personId: number | null;
+  at: Date;
+  /** The texter's number (canonical) and the tracking number texted. */
+  from: string;
+  trackingNumber: string;
+  /** At most 500 characters of it (the inbox has it whole). */
+  body: string;
 }
 
 /** When a person was last mailed an alert of a kind for a domain: the next waits a minute. */

@@ -19,6 +19,7 @@ export const CHOICE_NAMES: Record<AlertChoice, string> = {
   newLead: 'new-lead alerts',
   firstCaller: 'first-time caller alerts',
   spamBlocked: 'spam-blocked alerts',
+  newText: 'new-text alerts',
   missedOutsideHours: 'missed-call alerts outside opening hours',
   warnings: 'warnings that tracking is broken',
   weekly: 'the weekly summary',

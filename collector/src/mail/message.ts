@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { OutboxAbout, OutboxMessage } from '../webhooks/documents.ts';
 
 /** What a person receives: the test e-mail, an invitation or a password reset link, an alert about calls, a warning, a summary, a rule's mail. */
-export const MAIL_KINDS = ['test', 'invitation', 'password-reset', 'missed-call', 'new-lead', 'first-caller', 'spam-blocked', 'warning', 'summary', 'rule'] as const;
+export const MAIL_KINDS = ['test', 'invitation', 'password-reset', 'missed-call', 'new-lead', 'first-caller', 'spam-blocked', 'new-text', 'warning', 'summary', 'rule'] as const;
 export type MailKind = (typeof MAIL_KINDS)[number];
 
 export interface MailBody {

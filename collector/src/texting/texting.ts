@@ -1,5 +1,6 @@
 // The texting family put together (issue 68): the opt-outs, the sender, the inbox that takes each
 // text the telephony service records, and Twilio's status callbacks of the texts sent.
+import type { CallAlerts } from '../alerts/call-alerts.ts';
 import type { Carrier } from '../carriers/carrier.ts';
 import type { timelineOf } from '../people/timeline.ts';
 import { Conversations } from './conversations.ts';
@@ -18,7 +19,9 @@ export interface TextingNeeds {
   carrierOf: (accountId: string) => Promise<Carrier | null>;
   publicUrl: string;
   counted?: TextCounted;
-  /** Told of each text received, once (alerts, rules, pushes). */
+  /** The alert mails (absent without SMTP_URL): a new text raises `newText`. */
+  alerts?: CallAlerts | null;
+  /** Told of each text received, once (rules, pushes). */
   received?: (received: Received) => Promise<void>;
 }
 
@@ -34,11 +37,13 @@ export function wireTexting(c: TextingCollections & Parameters<typeof timelineOf
   /** A text the telephony service recorded: into its conversation (an anonymous one cannot be answered). */
   const onText = async (sms: SmsDoc) => {
     if (!sms.caller) return;
-    const domain = await c.domains.findOne({ _id: sms.domainId }, { projection: { accountId: 1 } });
+    const domain = await c.domains.findOne({ _id: sms.domainId });
     if (!domain) return;
     const received = await inbox.received({ smsId: sms._id, domainId: sms.domainId, accountId: domain.accountId, trackingNumber: sms.trackingNumber, caller: sms.caller, body: Array.isArray(sms.message) ? sms.message.join('') : sms.message, at: sms.sentAt });
     if (!received) return;
     counted('inbound', 'received');
+    const { conversation, message } = received;
+    await needs.alerts?.textReceived(domain, { id: message._id, conversationId: conversation._id, personId: conversation.personId, at: message.at, from: sms.caller, trackingNumber: sms.trackingNumber, body: message.body ?? '' });
     await needs.received?.(received);
   };
   return { optOuts, sender, inbox, onText, conversations: new Conversations(c, optOuts), twilioCallbacks: twilioTextStatus(c, sender) };

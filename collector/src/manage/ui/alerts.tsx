@@ -12,6 +12,7 @@ const CALL_ALERT_NAMES: [CallAlert, string][] = [
   ['newLead', 'New leads (calls and forms)'],
   ['firstCaller', 'First-time callers'],
   ['spamBlocked', 'Spam blocked'],
+  ['newText', 'New texts'],
 ];
 const DELIVERY_NAMES: Record<Delivery, string> = { immediate: 'At once', hourly: 'Hourly digest', off: 'Off' };
 const OTHER_NAMES: ['missedOutsideHours' | 'warnings' | 'weekly' | 'monthly', string][] = [
@@ -43,7 +44,7 @@ export function AlertsCard() {
           {CALL_ALERT_NAMES.map(([alert, name]) => (
             <label class="inline-choice">
               {name}
-              <select value={choices[alert]} onChange={(e) => change(domain, { [alert]: (e.target as HTMLSelectElement).value as Delivery })}>
+              <select value={choices[alert] ?? choices.missedCall} onChange={(e) => change(domain, { [alert]: (e.target as HTMLSelectElement).value as Delivery })}>
                 {Object.entries(DELIVERY_NAMES).map(([value, label]) => (
                   <option value={value}>{label}</option>
                 ))}
