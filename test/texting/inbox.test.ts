@@ -62,7 +62,7 @@ describe('the texting inbox', () => {
     expect((await textIn('And do you install on Saturdays?')).status).toBe(200);
     const list = await conversations(analyst);
     expect(list).toMatchObject({ total: 1, unreadConversations: 1 });
-    expect(list.conversations[0]).toMatchObject({ phone: '0612345678', trackingNumber: '0800000001', unread: 2, lastText: 'And do you install on Saturdays?', lastDirection: 'inbound', assignee: null, optedOut: null });
+    expect(list.conversations[0]).toMatchObject({ phone: '06 12 34 56 78', trackingNumber: '08 00 00 00 01', unread: 2, lastText: 'And do you install on Saturdays?', lastDirection: 'inbound', assignee: null, optedOut: null });
     expect(typeof list.conversations[0].personId).toBe('number');
     const thread = (await analyst.get(`/domains/shop.test/conversations/${list.conversations[0].id}`)).body;
     expect(thread.entries.map((e: { type: string; body: string }) => [e.type, e.body])).toEqual([['text', 'Hello, is the boiler still on sale?'], ['text', 'And do you install on Saturdays?']]);
@@ -101,13 +101,13 @@ describe('the texting inbox', () => {
 
     api.landlines.add('+33145678900');
     await textIn('Bonjour', '+33145678900');
-    const landline = (await conversations(owner)).conversations.find((c: { phone: string }) => c.phone === '0145678900');
+    const landline = (await conversations(owner)).conversations.find((c: { phone: string }) => c.phone === '01 45 67 89 00');
     const refused = await owner.call('POST', `/domains/shop.test/conversations/${landline.id}/messages`, { body: 'Bonjour !' });
     expect(refused).toMatchObject({ status: 400, body: { error: "Twilio cannot text this number: 'To' number +33145678900 is not a valid mobile number (Twilio error 21614)" } });
   });
 
   it('blocks replies after STOP with its reason, opens them again after START, and answers HELP once', async () => {
-    const [conversation] = (await conversations(owner)).conversations.filter((c: { phone: string }) => c.phone === '0612345678');
+    const [conversation] = (await conversations(owner)).conversations.filter((c: { phone: string }) => c.phone === '06 12 34 56 78');
     await textIn('Stop');
     const stopped = await agent.call('POST', `/domains/shop.test/conversations/${conversation.id}/messages`, { body: 'One more thing' });
     expect(stopped.status).toBe(400);
@@ -125,7 +125,7 @@ describe('the texting inbox', () => {
   });
 
   it('lets analysts read only, and assigns a conversation to an agent, read by them', async () => {
-    const [conversation] = (await conversations(owner)).conversations.filter((c: { phone: string }) => c.phone === '0612345678');
+    const [conversation] = (await conversations(owner)).conversations.filter((c: { phone: string }) => c.phone === '06 12 34 56 78');
     expect((await analyst.call('POST', `/domains/shop.test/conversations/${conversation.id}/messages`, { body: 'Hi' })).status).toBe(403);
     expect((await analyst.call('PUT', `/domains/shop.test/conversations/${conversation.id}`, { assignee: AGENT.username })).status).toBe(403);
     expect((await owner.call('PUT', `/domains/shop.test/conversations/${conversation.id}`, { assignee: ANALYST.username })).status).toBe(400);
@@ -143,7 +143,7 @@ describe('the texting inbox', () => {
     const QUITTER = '+33699990000';
     await textIn('Who is this?', QUITTER);
     await textIn('QUIT', QUITTER);
-    const conversation = (await conversations(owner)).conversations.find((c: { phone: string }) => c.phone === '0699990000');
+    const conversation = (await conversations(owner)).conversations.find((c: { phone: string }) => c.phone === '06 99 99 00 00');
     const exported = JSON.parse((await owner.get(`/domains/shop.test/people/${conversation.personId}/export`)).text);
     expect(exported.opt_outs).toEqual([{ phone: '0699990000', word: 'QUIT', at: expect.any(String) }]);
     expect(exported.conversations).toEqual([{ conversation_id: conversation.id, tracking_number: '0800000001', texts: [expect.objectContaining({ direction: 'inbound', body: 'Who is this?' }), expect.objectContaining({ direction: 'inbound', body: 'QUIT' })] }]);
@@ -157,7 +157,7 @@ describe('the texting inbox', () => {
 
     // They text again: their opt-out still holds, by its hash.
     await textIn('Hello again', QUITTER);
-    const again = (await conversations(owner)).conversations.find((c: { phone: string }) => c.phone === '0699990000');
+    const again = (await conversations(owner)).conversations.find((c: { phone: string }) => c.phone === '06 99 99 00 00');
     expect(again.optedOut).toMatchObject({ word: 'QUIT' });
     expect((await owner.call('POST', `/domains/shop.test/conversations/${again.id}/messages`, { body: 'Hi!' })).body.error).toContain('This number opted out: they texted QUIT');
   });

@@ -7,6 +7,7 @@ import type { DomainDoc } from '../domains/documents.ts';
 import type { FormDoc } from '../forms/documents.ts';
 import type { CallDoc } from '../telephony/documents.ts';
 import { callOutcome } from '../telephony/outcome.ts';
+import { nameOf } from '../forms/names.ts';
 import type { CrmActivity, CrmPerson } from './crm-client.ts';
 
 export interface CrmItem {
@@ -14,14 +15,6 @@ export interface CrmItem {
   activity: Omit<CrmActivity, 'ownerId'>;
   /** The member who answered (a call flow's ring group), whose CRM user owns it. */
   answeredBy: string | null;
-}
-
-/** A form's name field (`name`, `full_name`), or its first and last names. */
-function nameOf(fields: Record<string, string>): string | null {
-  const named = (pattern: RegExp) => Object.entries(fields).find(([name, value]) => pattern.test(name) && value.trim())?.[1].trim() ?? null;
-  const whole = named(/^(full[ _-]?)?name$/i);
-  const parts = [named(/^first[ _-]?name$/i), named(/^(last[ _-]?name|surname)$/i)].filter(Boolean);
-  return (whole ?? (parts.length ? parts.join(' ') : null))?.slice(0, 80) ?? null;
 }
 
 const phonesOf = (canonical: string | null, domain: DomainDoc) => (canonical ? [...new Set([e164Of(canonical), nationalOf(canonical, countryOf(domain))])] : []);

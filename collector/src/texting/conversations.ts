@@ -3,9 +3,10 @@
 // interleaved (their timeline, people/), newest last; the number as the domain's caller privacy
 // shows it; whether it opted out. Assigning and reading a thread.
 import type { Filter } from 'mongodb';
-import { maskCaller } from '../domains/caller-privacy.ts';
-import { countryOf, nationalOf } from '../domains/phone-numbers.ts';
+import { callerWritten, displayOf } from '../domains/phone-display.ts';
+import { countryOf } from '../domains/phone-numbers.ts';
 import type { DomainDoc } from '../domains/documents.ts';
+import { firstNameOf } from '../forms/names.ts';
 import { timelineOf, type TimelineEvent } from '../people/timeline.ts';
 import type { ConversationDoc, OptOutDoc, TextingCollections, TextMessageDoc } from './documents.ts';
 import { optOutId, type OptOuts } from './opt-outs.ts';
@@ -23,11 +24,11 @@ export interface ConversationFilter {
 
 export type ThreadEntry = ({ type: 'text' } & Omit<TextMessageDoc, '_id' | 'conversationId' | 'domainId'> & { id: string }) | Extract<TimelineEvent, { type: 'call' | 'form' }>;
 
-const shownPhone = (domain: DomainDoc, phone: string | null) => (phone ? maskCaller(nationalOf(phone, countryOf(domain)), domain.callerPrivacy) : 'erased');
+const shownPhone = (domain: DomainDoc, phone: string | null) => (phone ? callerWritten(phone, domain) : 'erased');
 
 export function conversationView(domain: DomainDoc, doc: ConversationDoc, optOut: OptOutDoc | null = null) {
   const { _id, accountId: _, phone, trackingNumber, ...rest } = doc;
-  return { id: _id, ...rest, phone: shownPhone(domain, phone), trackingNumber: nationalOf(trackingNumber, countryOf(domain)), optedOut: optOut ? { at: optOut.at, word: optOut.word } : null };
+  return { id: _id, ...rest, phone: shownPhone(domain, phone), trackingNumber: displayOf(trackingNumber, countryOf(domain)), optedOut: optOut ? { at: optOut.at, word: optOut.word } : null };
 }
 
 export class Conversations {
@@ -65,7 +66,10 @@ export class Conversations {
       ...texts.map(({ _id, conversationId: _c, domainId: _d, ...t }): ThreadEntry => ({ type: 'text', id: _id, ...t })),
       ...(timeline?.events.filter((e): e is Extract<TimelineEvent, { type: 'call' | 'form' }> => e.type === 'call' || e.type === 'form') ?? []),
     ].sort((a, b) => a.at.getTime() - b.at.getTime());
-    return { conversation: conversationView(domain, doc, optOut), entries };
+    // Their first name, for the saved replies: from their latest form that gave one.
+    const forms = entries.filter((e): e is Extract<ThreadEntry, { type: 'form' }> => e.type === 'form');
+    const firstName = forms.map((f) => firstNameOf(f.fields)).filter(Boolean).at(-1) ?? null;
+    return { conversation: conversationView(domain, doc, optOut), entries, firstName };
   }
 
   /** Who answers it (null: nobody), and/or read now (its unread count back to 0). */

@@ -21,8 +21,3 @@ export const textingOf = (domain: Pick<DomainDoc, 'texting'>): TextingSettings =
 export function helpTextOf(domain: Pick<DomainDoc, 'name' | 'texting'>): string {
   return textingOf(domain).helpText ?? `${domain.name}: this number reaches the team of ${domain.name}. Reply STOP to stop texts, START to get them again. Msg & data rates may apply.`;
 }
-
-/** A saved reply for one person: `{firstName}` filled, or taken out with its space when unknown. */
-export function filledReply(body: string, firstName: string | null): string {
-  return firstName ? body.replaceAll('{firstName}', firstName) : body.replace(/ ?\{firstName\}/g, '');
-}

@@ -5,12 +5,12 @@ import { ACCOUNT_SCREENS, navigate, routeHash, SCREENS, type Route } from './rou
 import { may, useWho, type Who } from './who.ts';
 
 type DomainScreen = (typeof SCREENS)[number];
-const LABELS: Record<DomainScreen, string> = { overview: 'Overview', calls: 'Calls', forms: 'Forms', conversions: 'Conversions', pools: 'Number pools', agents: 'Agents', flows: 'Call flows', settings: 'Settings', activity: 'Activity' };
+const LABELS: Record<DomainScreen, string> = { overview: 'Overview', calls: 'Calls', forms: 'Forms', inbox: 'Inbox', conversions: 'Conversions', pools: 'Number pools', agents: 'Agents', flows: 'Call flows', settings: 'Settings', activity: 'Activity' };
 
 /** The domain screens a role shows (the server refuses the others). */
 export function screensOf(who: Who): DomainScreen[] {
   return SCREENS.filter((screen) => {
-    if (screen === 'calls' || screen === 'forms') return true;
+    if (screen === 'calls' || screen === 'forms' || screen === 'inbox') return true;
     // Those who connect the ad platforms; everyone sees a lead's states on its call's page.
     if (screen === 'settings' || screen === 'conversions' || screen === 'flows') return may.manageDomain(who);
     if (screen === 'activity') return may.readActivity(who);

@@ -22,6 +22,7 @@ import { PoolsScreen } from './pools.tsx';
 import { ProfileScreen } from './profile.tsx';
 import { ACCOUNT_SCREENS, navigate, useRoute } from './route.ts';
 import { FormsScreen } from './forms.tsx';
+import { InboxScreen } from './inbox.tsx';
 import { FlowsScreen } from './flows.tsx';
 import { PersonScreen } from './person.tsx';
 import { SettingsScreen } from './settings.tsx';
@@ -87,6 +88,7 @@ function SignedIn({ who, onSignOut }: { who: Who; onSignOut: () => void }) {
         {route.domain && route.screen === 'calls' && <CallsScreen route={route} />}
         {route.domain && route.screen === 'call' && <CallScreen route={route} />}
         {route.domain && route.screen === 'forms' && <FormsScreen route={route} />}
+        {route.domain && route.screen === 'inbox' && <InboxScreen route={route} />}
         {route.domain && route.screen === 'person' && <PersonScreen route={route} />}
         {route.domain && route.screen === 'conversions' && <ConversionsScreen route={route} />}
         {route.domain && route.screen === 'pools' && <PoolsScreen route={route} />}

@@ -4,7 +4,7 @@
 // reset link).
 import { useEffect, useState } from 'preact/hooks';
 
-export const SCREENS = ['overview', 'calls', 'forms', 'conversions', 'pools', 'agents', 'flows', 'settings', 'activity'] as const;
+export const SCREENS = ['overview', 'calls', 'forms', 'inbox', 'conversions', 'pools', 'agents', 'flows', 'settings', 'activity'] as const;
 /** Screens of no domain. */
 export const ACCOUNT_SCREENS = ['new', 'account', 'members', 'profile', 'accept'] as const;
 /** `call`: one call's page, `#/<domain>/call?id=N` (opened from the calls log, not a tab); `person`:

@@ -22,6 +22,7 @@ const allows = (rule: Rule) => (who: Who) => rule.roles === null || rule.roles.i
 export const may = {
   readReports: allows(RULES.readReports),
   giveVerdicts: allows(RULES.giveVerdicts),
+  answerLeads: allows(RULES.answerLeads),
   manageDomain: allows(RULES.manageDomain),
   readActivity: allows(RULES.readActivity),
   manageAccount: allows(RULES.manageAccount),
