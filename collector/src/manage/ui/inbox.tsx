@@ -51,7 +51,7 @@ export function InboxScreen({ route }: { route: Route }) {
       <h1>Inbox</h1>
       <div class="toolbar">
         <QuerySelect label="Show" name="show" route={route} set={set} choices={FILTERS} />
-        {list.data && <span class="muted" role="status">{list.data.unreadConversations} unread</span>}
+        {list.data && <span class="muted" role="status">{list.data.unreadConversations} unread conversation{list.data.unreadConversations === 1 ? "" : "s"}</span>}
       </div>
       {list.error && <Failure message={list.error} />}
       <div class="inbox-panes">
@@ -61,7 +61,7 @@ export function InboxScreen({ route }: { route: Route }) {
             {list.data?.conversations.map((c) => (
               <li class={`${c.id === open ? 'open' : ''}${c.unread ? ' unread' : ''}`}>
                 <a href={routeHash({ ...route, query: { ...route.query, id: c.id } })} data-conversation={c.id}>
-                  <span class="who">
+                  <span class="texter">
                     {c.phone}
                     {c.unread > 0 && <span class="status unread-count" aria-label={`${c.unread} unread`}>{c.unread}</span>}
                     {c.optedOut && <span class="status opted-out">opted out</span>}
