@@ -98,7 +98,11 @@ export async function exampleTour(baseUrl: string, webhookUrl: string, googleKey
   await keep('post /telephony/calls/{callId}/recording', await fetch(`${baseUrl}/telephony/calls/${pbxCallId}/recording`, { method: 'POST', headers: { ...bearer, 'content-type': 'audio/wav' }, body: new Uint8Array(silence) }));
   await keep('post /telephony/sms', await fetch(`${baseUrl}/telephony/sms`, { method: 'POST', headers: { ...bearer, 'content-type': 'application/json' }, body: JSON.stringify({ smsRef: 'pbx-sms-0001', trackingNumber: '0100000001', callerPhone: '0698765432', sentDate: startDate, message: 'Call me back please' }) }));
 
-  await keep('get /data-api', await get('/data-api', { api_key: DATA_KEY, type: 'calls', start_date: from, end_date: to, page: 1, limit: 10 }));
+  // The recorded call's transcript is made in the background: the example waits for it, so that its
+  // shape never depends on which came first (it did, once).
+  const dataApi = () => get('/data-api', { api_key: DATA_KEY, type: 'calls', start_date: from, end_date: to, page: 1, limit: 10 });
+  await until(async () => ((await (await dataApi()).json()) as { results: { call_id: number; transcript: string | null }[] }).results.some((r) => r.call_id === pbxCallId && r.transcript !== null), 'the transcript in the data API');
+  await keep('get /data-api', await dataApi());
 
   // Carts and orders: the visitor buys after the call.
   const products = { 'products[0][id]': 'SKU-12', 'products[0][name]': 'Boiler service', 'products[0][quantity]': 1, 'products[0][price]': '129.00' };

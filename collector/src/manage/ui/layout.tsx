@@ -3,14 +3,16 @@
 import type { ComponentChildren } from 'preact';
 import { ACCOUNT_SCREENS, navigate, routeHash, SCREENS, type Route } from './route.ts';
 import { may, useWho, type Who } from './who.ts';
+import { get } from './api.ts';
+import { useLoad } from './hooks.ts';
 
 type DomainScreen = (typeof SCREENS)[number];
-const LABELS: Record<DomainScreen, string> = { overview: 'Overview', calls: 'Calls', forms: 'Forms', inbox: 'Inbox', conversions: 'Conversions', pools: 'Number pools', agents: 'Agents', flows: 'Call flows', settings: 'Settings', activity: 'Activity' };
+const LABELS: Record<DomainScreen, string> = { overview: 'Overview', calls: 'Calls', forms: 'Forms', conversions: 'Conversions', pools: 'Number pools', agents: 'Agents', flows: 'Call flows', settings: 'Settings', activity: 'Activity' };
 
 /** The domain screens a role shows (the server refuses the others). */
 export function screensOf(who: Who): DomainScreen[] {
   return SCREENS.filter((screen) => {
-    if (screen === 'calls' || screen === 'forms' || screen === 'inbox') return true;
+    if (screen === 'calls' || screen === 'forms') return true;
     // Those who connect the ad platforms; everyone sees a lead's states on its call's page.
     if (screen === 'settings' || screen === 'conversions' || screen === 'flows') return may.manageDomain(who);
     if (screen === 'activity') return may.readActivity(who);
@@ -51,6 +53,7 @@ export function Layout({ route, domain, domains, onSignOut, children }: { route:
             ))}
         </nav>
         <div class="who">
+          {domain && <InboxLink domain={domain} active={route.screen === 'inbox'} />}
           {may.manageAccount(who) && (
             <>
               <a href="#/members" class={route.screen === 'members' ? 'active' : ''}>Members</a>
@@ -72,4 +75,15 @@ export function Layout({ route, domain, domains, onSignOut, children }: { route:
 
 export function Failure({ message }: { message: string }) {
   return <p class="error" role="alert">{message}</p>;
+}
+
+/** The domain's texting inbox, with its unread conversations counted (every member reads it). */
+function InboxLink({ domain, active }: { domain: string; active: boolean }) {
+  const unread = useLoad(() => get<{ unreadConversations: number }>(`/domains/${encodeURIComponent(domain)}/conversations?limit=1`), [domain, active]);
+  const count = unread.data?.unreadConversations ?? 0;
+  return (
+    <a href={routeHash({ domain, screen: 'inbox', query: {} })} class={active ? 'active' : ''} data-testid="inbox-link">
+      Inbox{count > 0 && <span class="status unread-count" aria-label={`${count} unread`}>{count}</span>}
+    </a>
+  );
 }

@@ -20,7 +20,7 @@ import { NewDomainScreen } from './new-domain.tsx';
 import { OverviewScreen } from './overview.tsx';
 import { PoolsScreen } from './pools.tsx';
 import { ProfileScreen } from './profile.tsx';
-import { ACCOUNT_SCREENS, navigate, useRoute } from './route.ts';
+import { ACCOUNT_SCREENS, isPage, navigate, useRoute } from './route.ts';
 import { FormsScreen } from './forms.tsx';
 import { InboxScreen } from './inbox.tsx';
 import { FlowsScreen } from './flows.tsx';
@@ -72,7 +72,7 @@ function SignedIn({ who, onSignOut }: { who: Who; onSignOut: () => void }) {
     if (domains.data && route.domain === null && !accountScreen) {
       // A member who may not add a domain and sees none is told so on their profile.
       navigate(names.length ? { domain: names[0]!, screen: screensOf(who)[0]!, query: {} } : { domain: null, screen: may.manageDomain(who) ? 'new' : 'profile', query: {} });
-    } else if (route.domain && route.screen !== 'call' && route.screen !== 'person' && !(screensOf(who) as string[]).includes(route.screen)) {
+    } else if (route.domain && !isPage(route.screen) && !(screensOf(who) as string[]).includes(route.screen)) {
       navigate({ ...route, screen: screensOf(who)[0]! }); // a screen of another role, from a link
     }
   }, [domains.data, route.domain, route.screen]);

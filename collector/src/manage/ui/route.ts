@@ -4,12 +4,16 @@
 // reset link).
 import { useEffect, useState } from 'preact/hooks';
 
-export const SCREENS = ['overview', 'calls', 'forms', 'inbox', 'conversions', 'pools', 'agents', 'flows', 'settings', 'activity'] as const;
+export const SCREENS = ['overview', 'calls', 'forms', 'conversions', 'pools', 'agents', 'flows', 'settings', 'activity'] as const;
 /** Screens of no domain. */
 export const ACCOUNT_SCREENS = ['new', 'account', 'members', 'profile', 'accept'] as const;
-/** `call`: one call's page, `#/<domain>/call?id=N` (opened from the calls log, not a tab); `person`:
- * a person's timeline, `#/<domain>/person?id=N`. */
-export type Screen = (typeof SCREENS)[number] | (typeof ACCOUNT_SCREENS)[number] | 'call' | 'person';
+/** Screens of a domain that are no tab. `call`: one call's page, `#/<domain>/call?id=N` (opened from
+ * the calls log); `person`: a person's timeline, `#/<domain>/person?id=N`; `inbox`: the texting inbox,
+ * `#/<domain>/inbox?id=<conversation>` (its link beside the member's name, with the unread count). */
+const PAGES = ['call', 'person', 'inbox'] as const;
+export type Screen = (typeof SCREENS)[number] | (typeof ACCOUNT_SCREENS)[number] | (typeof PAGES)[number];
+/** A domain's screen that every member may open, though it is no tab. */
+export const isPage = (screen: Screen) => (PAGES as readonly string[]).includes(screen);
 
 export interface Route {
   domain: string | null;
@@ -22,7 +26,7 @@ export function parseRoute(hash: string): Route {
   const parts = path.split('/').filter(Boolean).map(decodeURIComponent);
   const query = Object.fromEntries(new URLSearchParams(search));
   if ((ACCOUNT_SCREENS as readonly string[]).includes(parts[0] ?? '')) return { domain: null, screen: parts[0] as Screen, query };
-  const screen = [...SCREENS, 'call', 'person'].includes(parts[1] ?? '') ? (parts[1] as Screen) : 'overview';
+  const screen = ([...SCREENS, ...PAGES] as string[]).includes(parts[1] ?? '') ? (parts[1] as Screen) : 'overview';
   return { domain: parts[0] ?? null, screen, query };
 }
 
