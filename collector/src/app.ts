@@ -65,6 +65,8 @@ import { crmClients, DEFAULT_CRM_HOSTS } from './crm/clients.ts';
 import { CrmSync, type CrmJob } from './crm/crm-sync.ts';
 import { crmPersonRefs } from './people/crm-refs.ts';
 import { wireTexting } from './texting/texting.ts';
+import { ClickToCall } from './outbound/click-to-call.ts';
+import { twilioOutbound } from './outbound/twilio-outbound.ts';
 import { CallAlerts } from './alerts/call-alerts.ts';
 import { DEFAULT_TWILIO_API_BASE } from './carriers/twilio-client.ts';
 import { NumberCheck } from './carriers/number-check.ts';
@@ -272,10 +274,10 @@ export function createApp(options: AppOptions): CollectorApp {
     telephonyRoutes(telephony, new DialledNumbers(c), options.telephonyApiKey, recordingIntake, log, pbxFlows(telephony, new DialledNumbers(c), flowRunner)),
     dataRoutes(domains, new DataService(c), log, { ...(options.dataPagesAtOnce ? { pagesAtOnce: options.dataPagesAtOnce } : {}), publicUrl, recordings: recordingStore }),
     promptRoutes(prompts),
-    twilioRoutes(telephony, recordingIntake, { ...options.twilio, signerFor: (accountSid, called) => carriers.signerFor(accountSid, called) }, log, twilioFlows(telephony, flowRunner, log), [texting.twilioCallbacks]),
+    twilioRoutes(telephony, recordingIntake, { ...options.twilio, signerFor: (accountSid, called) => carriers.signerFor(accountSid, called) }, log, twilioFlows(telephony, flowRunner, log), [texting.twilioCallbacks, twilioOutbound(c, callWrites)]),
     commerceRoutes(domains, commerce, log),
     agentRoutes(c, agents, log),
-    manageRoutes(c, signInLimit, { outbox, agents, offline, callWrites, formWrites, domains, traffic, recordings: { store: recordingStore, states: recordingStates }, carriers, people, engine, model, ruleRuns, prompts, ads: { connections: adsConnections, clients: adsClients }, crm: crmConnections, texting }, { signUp: options.signUp ?? true, publicWebhooksOnly: deliveryOptions.publicOnly, mail: options.mail ? { from: options.mail.from } : {}, publicUrl }, log),
+    manageRoutes(c, signInLimit, { outbox, agents, offline, callWrites, formWrites, domains, traffic, recordings: { store: recordingStore, states: recordingStates }, carriers, people, engine, model, ruleRuns, prompts, ads: { connections: adsConnections, clients: adsClients }, crm: crmConnections, texting, clickToCall: new ClickToCall(c, ids, callWrites, (accountId) => carriers.carrierOf(accountId), publicUrl) }, { signUp: options.signUp ?? true, publicWebhooksOnly: deliveryOptions.publicOnly, mail: options.mail ? { from: options.mail.from } : {}, publicUrl }, log),
     managePageRoutes(),
     sharedPageRoutes(c, signInLimit, log),
     unsubscribeRoutes(c, publicUrl),

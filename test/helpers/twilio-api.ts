@@ -42,11 +42,23 @@ export interface StandInMessage {
   statusCallback: string | null;
 }
 
+/** A call placed through the Calls API. */
+export interface StandInCall {
+  sid: string;
+  accountSid: string;
+  from: string;
+  to: string;
+  url: string;
+  statusCallback: string | null;
+}
+
 export interface TwilioApiStandIn {
   base: string;
   accounts: Map<string, StandInAccount>;
   /** The texts sent, in order. */
   messages: StandInMessage[];
+  /** The calls placed, in order. */
+  calls: StandInCall[];
   /** Numbers that cannot take texts (landlines): a text to one is refused with Twilio's 21614. */
   landlines: Set<string>;
   /** Every request: method, path (with query) and body fields. */
@@ -96,6 +108,7 @@ export async function startTwilioApi(accounts: StandInAccount[] = []): Promise<T
   const throttled: RegExp[] = [];
   const taken = new Set<string>();
   const messages: StandInMessage[] = [];
+  const calls: StandInCall[] = [];
   const landlines = new Set<string>();
   const server = http.createServer(async (req, res) => {
     let raw = '';
@@ -132,6 +145,15 @@ export async function startTwilioApi(accounts: StandInAccount[] = []): Promise<T
       for (const [field, key] of Object.entries(FIELDS)) if (form[field] !== undefined) bought[key] = form[field]!;
       account.numbers.push(bought);
       return json(201, numberResource(account, bought));
+    }
+    if (rest === '/Calls' && req.method === 'POST') {
+      const { From: from = '', To: to = '', Url: callUrl = '', StatusCallback: statusCallback } = form;
+      if (!account.numbers.some((n) => n.phone_number === from)) return twilioError(res, 400, 21210, `The source phone number provided, ${from}, is not yet verified for your account. You may only make calls from phone numbers that you've verified or purchased from Twilio.`);
+      if (!callUrl) return twilioError(res, 400, 21205, 'Url parameter is required.');
+      const call: StandInCall = { sid: sid('CA'), accountSid: account.sid, from, to, url: callUrl, statusCallback: statusCallback ?? null };
+      calls.push(call);
+      const now = new Date().toUTCString();
+      return json(201, { account_sid: account.sid, answered_by: null, api_version: '2010-04-01', caller_name: null, date_created: now, date_updated: now, direction: 'outbound-api', duration: null, end_time: null, forwarded_from: null, from, from_formatted: from, parent_call_sid: null, phone_number_sid: null, price: null, price_unit: 'USD', sid: call.sid, start_time: null, status: 'queued', subresource_uris: {}, to, to_formatted: to, uri: `${API}/Accounts/${account.sid}/Calls/${call.sid}.json` });
     }
     if (rest === '/Messages' && req.method === 'POST') {
       const { From: from = '', To: to = '', Body: body = '', StatusCallback: statusCallback } = form;
@@ -174,6 +196,7 @@ export async function startTwilioApi(accounts: StandInAccount[] = []): Promise<T
     base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     accounts: byId,
     messages,
+    calls,
     landlines,
     requests,
     throttleNext: (pattern) => throttled.push(pattern),

@@ -69,6 +69,17 @@ export interface Carrier {
   fetchNumber(sid: string): Promise<CarrierNumber>;
   /** Sends a text from one of the account's numbers; its status then comes to `statusCallback`. */
   sendText(text: OutgoingText): Promise<{ sid: string; status: string }>;
+  /** Places a call from one of the account's numbers to `to`, answered by the instructions at `url`
+   * (Twilio: TwiML); its end comes to `statusCallback`. */
+  placeCall(call: OutgoingCall): Promise<{ sid: string }>;
+}
+
+/** A call to place, numbers in E.164. */
+export interface OutgoingCall {
+  from: string;
+  to: string;
+  url: string;
+  statusCallback: string;
 }
 
 /** A text to send, numbers in E.164. */

@@ -2,7 +2,7 @@
 // (`GET /2010-04-01/Accounts/{Sid}.json`), its incoming phone numbers (list, update). Twilio's error
 // bodies (`{code, message, more_info, status}`) become CarrierErrors in words, with Twilio's code.
 import type twilio from 'twilio';
-import { CarrierError, type Carrier, type CarrierAccount, type CarrierErrorKind, type CarrierNumber, type NumberSearch, type OutgoingText, type Wiring } from './carrier.ts';
+import { CarrierError, type Carrier, type CarrierAccount, type CarrierErrorKind, type CarrierNumber, type NumberSearch, type OutgoingCall, type OutgoingText, type Wiring } from './carrier.ts';
 import { twilioClient, TWILIO_TIMEOUT_MS } from './twilio-client.ts';
 
 export interface TwilioCredentials {
@@ -96,6 +96,12 @@ export class TwilioCarrier implements Carrier {
 
   async fetchNumber(sid: string): Promise<CarrierNumber> {
     return numberOf(await asked(() => this.client.incomingPhoneNumbers(sid).fetch()));
+  }
+
+  /** Twilio's Calls API (`POST /2010-04-01/Accounts/{Sid}/Calls.json`): the call fetches its TwiML at `url`. */
+  async placeCall({ from, to, url, statusCallback }: OutgoingCall): Promise<{ sid: string }> {
+    const placed = await asked(() => this.client.calls.create({ from, to, url, method: 'POST', statusCallback, statusCallbackMethod: 'POST', statusCallbackEvent: ['completed'] }));
+    return { sid: placed.sid };
   }
 
   /** Twilio's Messages API (`POST /2010-04-01/Accounts/{Sid}/Messages.json`). */

@@ -55,7 +55,7 @@ export class CallerCalls {
   /** Puts the entries of a domain's calls again (a domain whose calls were stored before the entries were kept). */
   async rebuild(domainId: string): Promise<number> {
     await this.c.callerCalls.deleteMany({ _id: domainKeys(domainId) });
-    const calls = this.c.calls.find({ domainId, caller: { $ne: null } }, { projection: { domainId: 1, caller: 1, startedAt: 1, status: 1, rev: 1 }, batchSize: 5000 });
+    const calls = this.c.calls.find({ domainId, caller: { $ne: null }, direction: { $ne: 'outbound' } }, { projection: { domainId: 1, caller: 1, startedAt: 1, status: 1, rev: 1 }, batchSize: 5000 });
     const entries = mapped(calls, (call) => ({ _id: callerCallKey(call)!, rev: call.rev, status: call.status }));
     return inBatches(entries, 5000, (batch) =>
       this.c.callerCalls.insertMany(batch, { ordered: false }).catch((err: unknown) => {

@@ -101,6 +101,8 @@ export function callRecordBody(call: CallDoc): Omit<CallRecord, 'start_date' | '
     ...adsConversionsOf(call),
     // Ours (crm/): its records in the team's CRM, once it was sent to one.
     ...crmOf(call),
+    // Ours (issue 68): a call a member placed from the back end; absent on calls received.
+    ...(call.direction === 'outbound' ? { direction: 'outbound' as const, placed_by: call.outbound?.by ?? null } : {}),
     // Ours (flows/): its way through its call flow, only for a call that went through one.
     ...flowFields(call),
     // Ours (analysis/): what the language model read in it, once analysed.

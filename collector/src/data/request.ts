@@ -21,6 +21,8 @@ export interface DataRequest {
   callerPhone?: string;
   statuses?: CallStatus[];
   offlineDescription?: string;
+  /** Ours (issue 68): `outbound`, the calls members placed from the back end (which no other listing counts). */
+  direction?: 'outbound';
 }
 
 /** `country`: the domain's, which reads its phone filters written without their country code. */
@@ -71,6 +73,8 @@ export function parseDataRequest(raw: Record<string, unknown>, country = DEFAULT
   const statuses = statusText ? statusText.split(',').map((s) => s.trim()).filter(Boolean) : undefined;
   if (statuses?.some((s) => !(CALL_STATUSES as readonly string[]).includes(s))) errors.push('Invalid parameter status');
   const offlineDescription = text('offline_phone_description') || undefined;
+  const direction = text('direction') || undefined;
+  if (direction !== undefined && (direction !== 'outbound' || type !== 'calls')) errors.push('Invalid parameter direction');
   if (type === 'sms') {
     // An SMS has no destination, status, offline source or daily rows.
     for (const name of ['phone', 'status', 'offline_phone_description', 'group_by_day'] as const) {
@@ -96,5 +100,6 @@ export function parseDataRequest(raw: Record<string, unknown>, country = DEFAULT
     ...(callerPhone ? { callerPhone } : {}),
     ...(statuses?.length ? { statuses: statuses as CallStatus[] } : {}),
     ...(offlineDescription ? { offlineDescription } : {}),
+    ...(direction ? { direction: 'outbound' as const } : {}),
   };
 }

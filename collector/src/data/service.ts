@@ -38,6 +38,8 @@ export class DataService {
   async query(domain: DomainDoc, req: DataRequest, linkBase: string): Promise<DataAnswer | RenderedPage> {
     if (req.type === 'sms') return this.sms(domain, req);
     if (req.type === 'forms') return paged(this.c.forms, { domainId: domain._id, submittedAt: rangeOf(domain, req) }, 'submittedAt', req, async (forms) => forms.map((form) => formRecord(form, domain)));
+    // The calls placed from the back end: read from the range's calls (no summary counts them).
+    if (req.direction === 'outbound') return paged(this.c.calls, { ...callFilter(domain, req), direction: 'outbound' }, 'startedAt', req, (calls) => this.callRecords(calls, domain, linkBase), { domainId: 1, startedAt: 1, _id: 1 });
     if (req.callerPhone) return this.byCaller(domain, req, linkBase);
     const filter = dimensionFilter(req);
     if (filter === 'index') {

@@ -36,6 +36,9 @@ export class CallSummaries {
   async record(before: CallDoc | null, after: CallDoc): Promise<void> {
     const afterZone = await this.timeZoneOf(after.domainId);
     const zones = { after: afterZone, before: before && before.domainId !== after.domainId ? await this.timeZoneOf(before.domainId) : afterZone };
+    // A call placed from the back end (issue 68): listed by the data API and on its person's timeline,
+    // counted by no report (days, sources, callers).
+    if (after.direction === 'outbound') return void (await Promise.all([this.pages.record(before, after), this.people.record(before && callContact(before), callContact(after))]));
     await Promise.all([this.days.record(before, after, zones), this.pages.record(before, after), this.callers.record(before, after), this.sources.record(before, after, zones), this.people.record(before && callContact(before), callContact(after))]);
   }
 

@@ -59,17 +59,20 @@ export function wireCallWritesAndTranscripts(c: AllCollections, options: CallWri
   const crm = new CrmQueue(c, new Outbox(c));
   // The store writes the call through these writes, which its queue's reaction is one of.
   const queue = new TranscriptQueue(c, transcribe, (): TranscriptStore => transcripts);
+  // A call placed from the back end (issue 68) has its summaries (the data API lists it, the person's
+  // timeline shows it) and its transcript, and nothing else: no push, lead, alert, ad platform or CRM.
+  const received = (reaction: CallReaction): CallReaction => (before, after) => (after.direction === 'outbound' ? Promise.resolve() : reaction(before, after));
   const writes: CallWrites = new CallWrites(c, {
     first: (before, after) => summaries.record(before, after),
     then: [
-      (before, after) => pushes.changed(before, after),
-      (before, after) => leadEvents.changed(before, after),
-      ...(callAlerts ? [(before: CallDoc | null, after: CallDoc) => callAlerts.changed(before, after)] : []),
+      received((before, after) => pushes.changed(before, after)),
+      received((before, after) => leadEvents.changed(before, after)),
+      ...(callAlerts ? [received((before: CallDoc | null, after: CallDoc) => callAlerts.changed(before, after))] : []),
       (before, after) => queue.changed(before, after),
-      (before, after) => analyses.changed(before, after),
-      (before, after) => ads.callChanged(before, after),
-      (before, after) => crm.callChanged(before, after),
-      ...(options.rules ? [options.rules] : []),
+      received((before, after) => analyses.changed(before, after)),
+      received((before, after) => ads.callChanged(before, after)),
+      received((before, after) => crm.callChanged(before, after)),
+      ...(options.rules ? [received(options.rules)] : []),
     ],
   });
   const transcripts: TranscriptStore = new TranscriptStore(c, writes);

@@ -11,6 +11,8 @@ import { crmClients, DEFAULT_CRM_HOSTS } from '../crm/clients.ts';
 import type { TextingCollections } from '../texting/documents.ts';
 import { wireTexting, type Texting } from '../texting/texting.ts';
 import { textingRoutes } from './texting-routes.ts';
+import { callBackRoutes } from './call-back-routes.ts';
+import type { ClickToCall } from '../outbound/click-to-call.ts';
 import type { FlowCollections } from '../flows/documents.ts';
 import type { CrmCollections } from '../crm/documents.ts';
 import type { PromptAudio } from '../flows/prompt-audio.ts';
@@ -115,6 +117,8 @@ export interface ManageServices {
   crm?: CrmConnections;
   /** The domains' texting inboxes (texting/); absent: read only, nothing can be sent. */
   texting?: Texting;
+  /** Calls placed from the back end (outbound/); absent: none can be. */
+  clickToCall?: ClickToCall;
 }
 
 export function manageRoutes(c: TeamCollections & DomainCollections & TrackingCollections & OfflineCollections & TelephonyCollections & DataCollections & ReportCollections & FormCollections & PeopleCollections & IdCollections & CommerceCollections & WebhookCollections & RateLimitCollections & AlertCollections & TranscriptCollections & RuleCollections & AdsCollections & FlowCollections & CrmCollections & TextingCollections, limit: SignInLimit, services: ManageServices, options: ManageOptions, log: Logger): Router {
@@ -157,5 +161,6 @@ export function manageRoutes(c: TeamCollections & DomainCollections & TrackingCo
   crmRoutes(router, c, can, services.crm ?? new CrmConnections(c, null, crmClients(DEFAULT_CRM_HOSTS)), services.outbox);
   const texting = services.texting ?? wireTexting(c, { personOf: async () => null, carrierOf: async () => null, publicUrl: options.publicUrl ?? '' }, log);
   textingRoutes(router, c, can, texting.conversations, texting.sender);
+  callBackRoutes(router, c, can, services.clickToCall ?? null);
   return router;
 }

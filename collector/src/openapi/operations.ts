@@ -142,6 +142,7 @@ const dataQuery = z.object({
   caller_phone: z.string().optional(),
   status: z.string().optional().describe('Comma-separated call statuses'),
   offline_phone_description: z.string().optional(),
+  direction: z.enum(['outbound']).optional().describe('Ours: `outbound` lists the calls members placed from the back end (click-to-call), which the other listings and their counts leave out; calls only'),
 });
 
 const commerceOp = (path: string, summary: string, body: ZodType): Operation => ({

@@ -110,7 +110,7 @@ export class CallSources {
     const recount = new PlaceRecount(CALL_MONTH_COUNTS);
     const touchFields = ['source', 'keyword', 'campaign', 'landingUrl'];
     const projection = { domainId: 1, startedAt: 1, status: 1, source: 1, keyword: 1, firstCall: 1, lead: 1, 'verdict.value': 1, 'transcript.status': 1, 'transcript.keyPhrases': 1, tags: 1, value: 1, 'analysis.status': 1, 'analysis.outcomes': 1, 'analysis.leadScore': 1, ...Object.fromEntries(['lastTouch', 'firstTouch', 'lastNonDirect'].flatMap((touch) => touchFields.map((f) => [`${touch}.${f}`, 1]))) };
-    for await (const call of this.c.calls.find({ domainId, status: { $ne: null } }, { projection, batchSize: 10_000 })) {
+    for await (const call of this.c.calls.find({ domainId, status: { $ne: null }, direction: { $ne: 'outbound' } }, { projection, batchSize: 10_000 })) {
       recount.add(shareOf(call, timeZone)!);
     }
     return recount.write(this.c, domainId, 'calls', MONTH_CALL_FIELDS);

@@ -61,6 +61,9 @@ export interface CallRow {
   outcome?: CallStatus | 'ONGOING' | 'voicemail';
   /** Ours (flows/): who answered a call rung through a flow's ring group (a member's name or the number), null: nobody; absent for a call that went through no flow. */
   answeredBy?: string | null;
+  /** Ours (issue 68): a call a member placed from the back end, and who; absent on calls received. */
+  direction?: 'outbound';
+  placedBy?: string;
   /** Ours (analysis/): the language model's summary and lead score, and the outcomes it said yes to; absent until the call is analysed. */
   analysis?: { summary: string; leadScore: number; outcomes: string[] };
   duration: number;
@@ -139,6 +142,7 @@ export function rowOf(call: CallDoc, domain: DomainDoc): CallRow {
     status: call.status ?? 'ONGOING',
     ...(call.voicemail ? { outcome: 'voicemail' as const } : outcomeApart(call)),
     ...(call.flowId ? { answeredBy: call.answeredBy?.name ?? null } : {}),
+    ...(call.direction === 'outbound' ? { direction: 'outbound' as const, placedBy: call.outbound?.by ?? '' } : {}),
     ...(call.analysis?.status === 'ready' ? { analysis: { summary: call.analysis.summary ?? '', leadScore: call.analysis.leadScore ?? 0, outcomes: Object.entries(call.analysis.outcomes ?? {}).flatMap(([name, j]) => (j.answer === 'yes' ? [name] : [])) } } : {}),
     duration: call.duration,
     source: call.source,

@@ -17,9 +17,11 @@ export type RuleMoment = (typeof RULE_MOMENTS)[number];
 
 /** The calls a call moment's rule is tested on (a past period's, a preview's): those that reached it. */
 export function callsAtMoment(moment: RuleMoment): Filter<CallDoc> {
-  if (moment === 'transcript-ready') return { 'transcript.status': 'ready' };
-  if (moment === 'analysis-ready') return { 'analysis.status': 'ready' };
-  return { status: { $ne: null } };
+  // A call placed from the back end (issue 68) is no rule's.
+  const received = { direction: { $ne: 'outbound' as const } };
+  if (moment === 'transcript-ready') return { ...received, 'transcript.status': 'ready' };
+  if (moment === 'analysis-ready') return { ...received, 'analysis.status': 'ready' };
+  return { ...received, status: { $ne: null } };
 }
 
 const text = z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters').describe('Text, compared in lower case');

@@ -169,6 +169,11 @@ export interface CallDoc extends CallAttribution, Marks {
   voicemail?: boolean;
   flowFailure?: { at: Date; error: string };
   analysis?: CallAnalysis;
+  /** Ours (issue 68): a call a member placed to the person from the back end (click-to-call);
+   * absent: a call received. Never a lead, a first-time caller nor attributed; no report counts it. */
+  direction?: 'outbound';
+  /** The member who placed it, the phone rung first, and whether they picked up. */
+  outbound?: { by: string; memberPhone: string; memberAnswered: boolean | null };
 }
 
 /** One step of a call's way through its flow: "pressed 2 (Support)", "Ada did not answer (20 s)". */

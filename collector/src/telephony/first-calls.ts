@@ -28,7 +28,7 @@ export class FirstCalls {
   /** Claims the callers of a domain's calls stored before first calls were kept: none of their later
    * calls is a first. */
   async notePastCallers(domainId: string): Promise<void> {
-    const past = this.c.calls.find({ domainId, firstCall: { $exists: false }, caller: { $ne: null } }, { projection: { caller: 1, startedAt: 1 }, batchSize: 5000 });
+    const past = this.c.calls.find({ domainId, firstCall: { $exists: false }, caller: { $ne: null }, direction: { $ne: 'outbound' } }, { projection: { caller: 1, startedAt: 1 }, batchSize: 5000 });
     const claims = mapped(past, (call): AnyBulkWriteOperation<CallerDoc> => ({ updateOne: { filter: { _id: `${domainId}|${call.caller}` }, update: { $setOnInsert: { domainId, firstCallId: call._id, at: call.startedAt } }, upsert: true } }));
     await inBatches(claims, 1000, (batch) => this.c.callers.bulkWrite(batch, { ordered: false }));
   }

@@ -95,6 +95,9 @@ export const callRecord = z.object({
     .optional()
     .describe("Ours: what the domain's language model read in the call (docs/analysis.md): a summary, the caller's intent, the outcomes (appointmentBooked, quoteGiven, saleMade, existingCustomer, spam, followUpNeeded: yes, no or unknown; a yes only with its quote found in the transcript), the lead score 0 to 100, the caller's sentiment, the domain's questions answered; absent until the call is analysed"),
   outcome: z.literal('voicemail').optional().describe('Ours: `voicemail` when nobody answered and the caller left a voicemail (its audio is the `recording`); absent otherwise'),
+  crm: z.array(z.object({ crm: z.string(), object: z.string(), id: z.string().nullable(), state: z.string() })).optional().describe("Ours: the call's records in the domain's CRMs (HubSpot, Salesforce) and their state (sent, updated, failed); absent until it was sent to one"),
+  direction: z.literal('outbound').optional().describe('Ours: `outbound` for a call a member placed from the back end (click-to-call): `caller` is then the person called, and it is never a lead, a first-time caller nor attributed; absent on calls received'),
+  placed_by: z.string().nullable().optional().describe('Ours: the member who placed an outbound call; absent on calls received'),
 });
 export type CallRecord = z.infer<typeof callRecord>;
 

@@ -136,6 +136,7 @@ export function CallsScreen({ route }: { route: Route }) {
                   <td data-label="Status, match">
                     <Outcome call={call} />
                     {call.answeredBy && <div class="muted">answered by {call.answeredBy}</div>}
+                    {call.direction === 'outbound' && <div><span class="status outbound" data-testid="outbound">outbound</span> <span class="muted">placed by {call.placedBy}</span></div>}
                     {call.analysis && (
                       <div class="analysis-line" data-testid="analysis-line">
                         <span class="status score" title="Lead score by the language model">{call.analysis.leadScore}</span> {call.analysis.summary}
