@@ -1,7 +1,8 @@
 // The texting inbox in Chromium (issue 68): texts come in through Twilio's signed webhook; the inbox
 // lists the conversation unread; its thread opens (read), a reply typed shows its segments, is sent
 // from the tracking number through the Twilio stand-in and shows `delivered` once its signed status
-// callback came; a person who texted STOP shows why no reply can go; the inbox fits a 390-px phone.
+// callback came; "Call" rings the member (their phone asked once) then the person, and the calls log
+// shows it outbound; a person who texted STOP shows why no reply can go; the inbox fits a 390-px phone.
 // Screenshots in test-artifacts/.
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -66,6 +67,17 @@ describe('the inbox in the back end', () => {
     await page.reload();
     await thread.getByTestId('text-status').filter({ hasText: 'delivered' }).waitFor();
     await thread.screenshot({ path: path.join(ARTIFACTS, 'inbox-thread.png') });
+
+    // Call them back: the member's phone is asked once, rung first, from the tracking number.
+    await thread.getByRole('button', { name: 'Call', exact: true }).click();
+    await thread.getByLabel('Your phone, rung first').fill('06 99 88 77 66');
+    await thread.getByRole('button', { name: 'Ring me' }).click();
+    await thread.getByText('Your phone rings').waitFor();
+    expect(api.calls.at(-1)).toMatchObject({ from: TRACKING, to: '+33699887766' });
+    await thread.screenshot({ path: path.join(ARTIFACTS, 'inbox-call-back.png') });
+    await page.goto(`${s.collector.baseUrl}/manage/#/shop.test/calls`);
+    await page.getByTestId('outbound').first().waitFor();
+    await page.goto(`${s.collector.baseUrl}/manage/#/shop.test/inbox`);
 
     await list.getByText('STOP').click();
     await thread.getByTestId('opted-out').waitFor();

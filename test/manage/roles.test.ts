@@ -138,6 +138,7 @@ const TABLE: Record<string, { may: Who[] | 'anyone'; call: [string, unknown?] }>
   'POST /manage/api/domains/:domain/conversations/:conversationId/messages': { may: ['owner', 'admin', 'agent'], call: ['/domains/a.test/conversations/cv_none/messages', { body: 'Hello' }] },
   'PUT /manage/api/domains/:domain/conversations/:conversationId': { may: ALL, call: ['/domains/a.test/conversations/cv_none', {}] },
   'GET /manage/api/domains/:domain/texting': { may: ALL, call: ['/domains/a.test/texting'] },
+  'POST /manage/api/domains/:domain/people/:personId/call': { may: ['owner', 'admin', 'agent'], call: ['/domains/a.test/people/1/call', {}] },
   'PUT /manage/api/domains/:domain/texting': { may: DOMAIN_ADMINS, call: ['/domains/a.test/texting', {}] },
   'GET /manage/api/profile/availability': { may: ALL, call: ['/profile/availability'] },
   'PUT /manage/api/profile/availability': { may: ALL, call: ['/profile/availability', {}] },

@@ -124,6 +124,7 @@ describe('back end settings', () => {
     ['POST', '/domains/shop.test/conversations/cv_x/messages', { body: 'Hello' }],
     ['PUT', '/domains/shop.test/conversations/cv_x', { read: true }],
     ['GET', '/domains/shop.test/texting'],
+    ['POST', '/domains/shop.test/people/1/call', {}],
     ['PUT', '/domains/shop.test/texting', { helpText: null }],
   ];
 

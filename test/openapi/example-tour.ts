@@ -247,6 +247,14 @@ export async function exampleTour(baseUrl: string, webhookUrl: string, googleKey
   const conversationId = inbox.conversations.find((c: { lastText: string }) => c.lastText === 'Can you come on Saturday?').id;
   const reply = await manage('post /manage/api/domains/{domain}/conversations/{conversationId}/messages', 'POST', `/domains/shop.test/conversations/${conversationId}/messages`, { body: 'Yes: Saturday at 10 suits you?' });
   await twilio('post /telephony/twilio/text-status', `/text-status?text=${encodeURIComponent(reply.id)}`, { AccountSid: TOUR_TWILIO.accountSid, MessageSid: 'SM0003', MessageStatus: 'delivered', From: '+33800000001', To: '+33655500077' }, TOUR_TWILIO.authToken);
+  const texter = (await owner.get(`/domains/shop.test/conversations/${conversationId}`)).body.conversation.personId;
+  const placed = await manage('post /manage/api/domains/{domain}/people/{personId}/call', 'POST', `/domains/shop.test/people/${texter}/call`, { phone: '06 11 22 33 99' });
+  // Twilio's side of it: the member picks up, the person too (the announcement), the person's leg ends, then the member's.
+  const outbound = { AccountSid: TOUR_TWILIO.accountSid, CallSid: 'CA0009', From: '+33800000001', To: '+33611223399', Direction: 'outbound-api', ApiVersion: '2010-04-01' };
+  await twilio('post /telephony/twilio/outbound', `/outbound?call=${placed.callId}`, { ...outbound, CallStatus: 'in-progress' }, TOUR_TWILIO.authToken);
+  await twilio('post /telephony/twilio/outbound-answer', `/outbound-answer?call=${placed.callId}`, { ...outbound, CallSid: 'CA0009-leg', ParentCallSid: 'CA0009', CallStatus: 'in-progress' }, TOUR_TWILIO.authToken);
+  await twilio('post /telephony/twilio/outbound-dial', `/outbound-dial?call=${placed.callId}`, { ...outbound, CallStatus: 'in-progress', DialCallSid: 'CA0009-leg', DialCallStatus: 'completed', DialCallDuration: '35' }, TOUR_TWILIO.authToken);
+  await twilio('post /telephony/twilio/outbound-status', `/outbound-status?call=${placed.callId}`, { ...outbound, CallStatus: 'completed', CallDuration: '41' }, TOUR_TWILIO.authToken);
   await manage('put /manage/api/domains/{domain}/conversations/{conversationId}', 'PUT', `/domains/shop.test/conversations/${conversationId}`, { read: true });
   await manage('get /manage/api/domains/{domain}/conversations/{conversationId}', 'GET', `/domains/shop.test/conversations/${conversationId}`);
   await manage('put /manage/api/domains/{domain}/texting', 'PUT', '/domains/shop.test/texting', { helpText: 'Shop: texts reach our team. Reply STOP to stop.', savedReplies: [{ name: 'Call back', body: 'Hello {firstName}, when may we call you?' }] });

@@ -41,6 +41,7 @@ import { availabilityBody } from '../manage/flow-routes.ts';
 import { outcomeBody } from '../manage/analysis-routes.ts';
 import { hubspotBody, salesforceBody } from '../crm/connections.ts';
 import { conversationChange, replyBody } from '../manage/texting-routes.ts';
+import { callBackBody } from '../manage/call-back-routes.ts';
 import { textingSettingsBody } from '../texting/settings.ts';
 import { TOUCH_MODELS } from '../reports/touch-models.ts';
 import { signUpBody } from '../team/sign-up.ts';
@@ -331,6 +332,10 @@ export const OPERATIONS: Operation[] = [
   twilioOp('/telephony/twilio/whisper', "Twilio's <Number url>: the whisper said to whoever answers", 'text/xml', z.object({ call: z.string().describe('The call id') })),
   twilioOp('/telephony/twilio/status', "Twilio's status callback: the outcome of a call that reached no <Dial>, and its billed length", 'text/xml'),
   twilioOp('/telephony/twilio/sms', "Twilio's messaging webhook: the text is kept (the spec's SMS) and, ours, joins its conversation in the texting inbox (STOP, START and HELP acted on)", 'text/xml'),
+  twilioOp('/telephony/twilio/outbound', "Ours: click-to-call, the member picked up: TwiML that says whom they call and dials the person with the tracking number as caller id (`call` names the call), recorded per the domain's settings", 'text/xml', z.object({ call: z.string().describe('The call placed') })),
+  twilioOp('/telephony/twilio/outbound-answer', "Ours: click-to-call, the person picked up: the domain's recording announcement, said to them", 'text/xml', z.object({ call: z.string().describe('The call placed') })),
+  twilioOp('/telephony/twilio/outbound-dial', "Ours: click-to-call, the person's leg ended (<Dial action>): DialCallStatus and DialCallDuration become the call's outcome and length", 'text/xml', z.object({ call: z.string().describe('The call placed') })),
+  twilioOp('/telephony/twilio/outbound-status', "Ours: click-to-call, the member's leg ended (status callback): without the person's leg, the member did not pick up", 'text/xml', z.object({ call: z.string().describe('The call placed') })),
   twilioOp('/telephony/twilio/text-status', "Ours: Twilio's status callback of a text sent from the inbox (`text` names it): MessageStatus (queued, sent, delivered, undelivered, failed) and ErrorCode move it on, never backwards; taken only signed by the account that owns its tracking number", 'text/xml', z.object({ text: z.string().describe('The text sent (out:…)') })),
   {
     method: 'get',
@@ -469,6 +474,7 @@ export const OPERATIONS: Operation[] = [
   manageOp('get', '/domains/:domain/conversations/:conversationId', "Ours: a thread: the conversation, and its texts (`type: text`: direction inbound or outbound, body, at, status received, queued, sent, delivered, undelivered or failed, error in words, segments, by) with the person's calls and forms between them, newest last", object('{conversation, entries}')),
   manageOp('post', '/domains/:domain/conversations/:conversationId/messages', "Ours: texts the person from the tracking number they wrote to, through the account's carrier (Twilio's Messages API): at most 1600 characters; refused (400) to a number that opted out (saying when and with which word), without a connected carrier, or when the carrier cannot text the number (its words and code). The text is `queued`, then moved on by the carrier's signed status callbacks. Agents and above; in the activity log", object('The text sent'), { body: replyBody }, 201),
   manageOp('put', '/domains/:domain/conversations/:conversationId', 'Ours: assigns the conversation to a member who answers leads (an owner, admin or agent who sees the domain; null: nobody) and/or marks it read (`read: true`: its unread count back to 0)', object('The conversation'), { body: conversationChange }),
+  manageOp('post', '/domains/:domain/people/:personId/call', "Ours: calls the person back from a tracking number (the one they texted or called last, or `trackingNumber`): the carrier (Twilio's Calls API) rings the member's own phone first (their profile's, or `phone`, kept there when they have none), says whom they call, then dials the person with the tracking number as caller id, recorded per the domain's recording settings. The call is `direction: outbound`: never a lead, a first-time caller nor attributed, counted by no report; 400 without a carrier, a phone or a tracking number. Agents and above; in the activity log", object('{callId, direction, status}'), { body: callBackBody }, 201),
   manageOp('get', '/domains/:domain/texting', "Ours: the domain's texting settings: `helpText` (the answer to HELP; null: the default naming the domain) and `savedReplies` ({name, body}, `{firstName}` filled where known)", object('{helpText, savedReplies}')),
   manageOp('put', '/domains/:domain/texting', "Ours: sets the domain's texting settings. Owners and admins", object('{helpText, savedReplies}'), { body: textingSettingsBody }),
   manageOp('post', '/domains/:domain/crm/:crm/resend/:deliveryId', 'Ours: queues a delivery again (`call:<id>` or `form:<id>`): the same records are updated, none made twice', object('{queued}'), {}, 202),

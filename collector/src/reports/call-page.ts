@@ -36,6 +36,8 @@ export async function callPage(c: TelephonyCollections & WebhookCollections & Ad
   const [{ views, currentCart, orders }, retrying] = await Promise.all([agents.contextOf(domain, call, { until: endOfSecond(call.startedAt) }), retryingJobs(c, 'call', [call._id], domain.timeZone)]);
   return {
     call: { ...rowOf(call, domain), verdictBy: call.verdict?.by ?? null, verdictAt: call.verdict ? wallClock(call.verdict.at, domain.timeZone) : null, matchInWords: matchInWords(call) },
+    // Ours (people/): the caller's person, whom "Call" calls back; null: none.
+    personId: call.personId ?? null,
     // Ours (rules/): what people and rules marked on it, oldest first, at the domain's clock.
     history: (call.history ?? []).map((h) => ({ at: wallClock(h.at, domain.timeZone), by: h.by, what: h.what })),
     // Ours (ads/): where its lead is with each ad platform, once queued for one.

@@ -42,6 +42,7 @@ const ACTIONS: Record<string, string> = {
   'offline-number.unassign': 'unassigned an offline number',
   'password.change': 'changed their password',
   'password.reset': 'reset their password',
+  'person.call': 'called a person back',
   'person.erase': 'erased a person',
   'person.export': "exported a person's data",
   'person.merge': 'merged two people',

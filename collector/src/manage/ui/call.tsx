@@ -1,5 +1,6 @@
 // One call's page: when and how long, the number and the caller, the outcome, what led to it and how
 // sure that is, the visitor's pages up to the call, the cart and orders tied to it, and the verdict.
+import { CallBackButton } from './call-back.tsx';
 import { CrmRecordsCard } from './crm-records.tsx';
 import { CallMarksCard } from './call-marks.tsx';
 import { Outcome } from './outcome.tsx';
@@ -38,9 +39,11 @@ export function CallScreen({ route }: { route: Route }) {
       {call && data && (
         <>
           <h1>
-            Call from {call.caller === 'anonymous' || call.caller === 'hidden' ? `an ${call.caller === 'hidden' ? 'undisclosed' : 'anonymous'} caller` : phone(call.caller)}
+            {call.direction === 'outbound' ? 'Call to' : 'Call from'} {call.caller === 'anonymous' || call.caller === 'hidden' ? `an ${call.caller === 'hidden' ? 'undisclosed' : 'anonymous'} caller` : phone(call.caller)}
             {call.firstCall && <span class="status new-caller">new caller</span>}
+            {call.direction === 'outbound' && <span class="status outbound">outbound, placed by {call.placedBy}</span>}
           </h1>
+          {typeof data.personId === 'number' && call.caller !== 'anonymous' && <CallBackButton domain={domain} personId={data.personId} />}
           {otherJobs.length > 0 && (
             <div class="card" data-testid="retrying-jobs">
               <h2>Being retried</h2>

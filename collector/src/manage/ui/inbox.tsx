@@ -13,6 +13,7 @@ import { Pager } from './pager.tsx';
 import { QuerySelect } from './query-select.tsx';
 import { navigate, routeHash, type Route } from './route.ts';
 import { may, useWho } from './who.ts';
+import { CallBackButton } from './call-back.tsx';
 
 interface Conversation {
   id: string;
@@ -119,6 +120,7 @@ function Thread({ route, id, changed }: { route: Route; id: string; changed: () 
         <h2>{c.phone}</h2>
         <span class="muted">to {c.trackingNumber}</span>
         {c.personId !== null && <a href={routeHash({ domain: route.domain, screen: 'person', query: { id: String(c.personId) } })}>Their timeline</a>}
+        {c.personId !== null && c.phone !== 'erased' && <CallBackButton domain={route.domain!} personId={c.personId} />}
         <span class="spacer" />
         {c.assignee ? <span class="muted">Assigned to {c.assignee}</span> : <span class="muted">Nobody assigned</span>}
         {answers && c.assignee !== who.username && (

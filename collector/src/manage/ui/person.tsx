@@ -13,6 +13,7 @@ import { useLoad } from './hooks.ts';
 import { Failure } from './layout.tsx';
 import type { Route } from './route.ts';
 import { useClock } from './clock.ts';
+import { CallBackButton } from './call-back.tsx';
 import { may, useWho } from './who.ts';
 
 /** A call's outcome in a sentence: `answered`, `no answer (not attributed)`, `going on`. */
@@ -47,6 +48,7 @@ export function PersonScreen({ route }: { route: Route }) {
     <section>
       <div class="heading">
         <h1>Person {data ? `${[...data.phones.map(phone), ...data.emails].join(', ') || `#${data.personId}`}` : ''}</h1>
+        {data && !data.erasedAt && data.phones.length > 0 && <CallBackButton domain={route.domain!} personId={data.personId} />}
         {data && !data.erasedAt && may.manageDomain(who) && (
           <div class="row">
             <a class="button" href={`/manage/api${path}/export`} download>
