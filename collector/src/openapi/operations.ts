@@ -484,7 +484,7 @@ export const OPERATIONS: Operation[] = [
   manageOp('delete', '/account/carrier', "Ours: forgets the account's carrier account (its numbers stay as they are at the carrier)", { description: 'Removed' }, {}, 204),
   carrierOp(manageOp('get', '/account/carrier/numbers', "Ours: the carrier account's numbers (E.164), where their voice, status and SMS URLs point now, the pool each is in here (null: none), and whether its calls come here", object('{numbers}'))),
   manageOp('put', '/account/webhook', 'Sets or clears the webhook URL (the first one makes the secret)', object('The new secret, if one was made'), { body: webhookUrl }),
-  manageOp('put', '/account/webhook/events', 'Which pushes the account asks for beside view, cart and order (ours): `call`', object('The events'), { body: webhookEventsBody }),
+  manageOp('put', '/account/webhook/events', 'Which pushes the account asks for beside view, cart and order (ours): `call`, `form`, `transcript`, `rule`, `analysis`, `text`, `text-status`', object('The events'), { body: webhookEventsBody }),
   manageOp('post', '/account/webhook/test', 'Queues a signed test push (type "test", callId 0) to the webhook URL', object('The queued message id'), {}, 202),
   manageOp('get', '/alerts', "The member's own alert choices for each domain they see (missed calls, new leads, first-time callers, spam blocked: immediate, hourly or off; warnings, weekly and monthly summaries), and whether mail is configured", object('mail, domains')),
   manageOp('put', '/domains/:domain/alerts', "Changes some of the member's own alert choices for a domain; the others keep theirs", object('The domain and its choices'), { body: alertChoicesBody }),

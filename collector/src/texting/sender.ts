@@ -39,6 +39,8 @@ export class TextSender {
     /** Where the carrier posts each text's status (the public URL's /telephony/twilio/text-status). */
     private readonly statusUrl: string,
     private readonly counted: TextCounted = () => {},
+    /** Told of each text handed to the carrier (the `text` push). */
+    private readonly sent: (conversation: ConversationDoc, text: TextMessageDoc) => Promise<void> = async () => {},
   ) {}
 
   /** Sends `body` in the conversation; a TextRefused (opted out, no carrier, erased) or the carrier's
@@ -59,7 +61,9 @@ export class TextSender {
       await this.c.textMessages.updateOne({ _id: message._id }, { $set: { sid: sent.sid } });
       if (status !== 'queued') await this.moved(message._id, status, null, now);
       this.counted('outbound', 'queued');
-      return (await this.c.textMessages.findOne({ _id: message._id }))!;
+      const stored = (await this.c.textMessages.findOne({ _id: message._id }))!;
+      await this.sent(conversation, stored);
+      return stored;
     } catch (err) {
       if (err instanceof CarrierError) {
         await this.c.textMessages.updateOne({ _id: message._id }, { $set: { status: 'failed', error: err.message, statusAt: new Date() } });
@@ -69,12 +73,13 @@ export class TextSender {
     }
   }
 
-  /** A status callback of text `textId`: its new status (never backwards) and error in words. Null:
-   * no such text. */
+  /** A status callback of text `textId`: its new status (never backwards) and error in words; the
+   * text as it is now when the status moved it, else null. */
   async statusOf(textId: string, twilioStatus: string, errorCode: string | null, now = new Date()): Promise<TextMessageDoc | null> {
     const status = STATUS[twilioStatus];
     const error = errorCode && errorCode !== '0' ? `${DELIVERY_ERRORS[errorCode] ?? 'the carrier refused it'} (Twilio error ${errorCode})` : null;
-    if (status && (await this.moved(textId, status, error, now)) && status !== 'queued') this.counted('outbound', status);
+    if (!status || !(await this.moved(textId, status, error, now))) return null;
+    if (status !== 'queued') this.counted('outbound', status);
     return this.c.textMessages.findOne({ _id: textId, direction: 'outbound' });
   }
 

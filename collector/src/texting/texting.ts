@@ -12,6 +12,9 @@ import { OptOuts } from './opt-outs.ts';
 import { TextSender, type TextCounted } from './sender.ts';
 import { helpTextOf } from './settings.ts';
 import { twilioTextStatus } from './twilio-text-status.ts';
+import { TextPush } from './text-push.ts';
+import type { TeamCollections } from '../team/documents.ts';
+import type { WebhookCollections } from '../webhooks/documents.ts';
 
 export interface TextingNeeds {
   /** The texter's person (people.join by phone). */
@@ -25,10 +28,15 @@ export interface TextingNeeds {
   received?: (received: Received) => Promise<void>;
 }
 
-export function wireTexting(c: TextingCollections & Parameters<typeof timelineOf>[0], needs: TextingNeeds, log: Logger) {
+export function wireTexting(c: TextingCollections & Parameters<typeof timelineOf>[0] & TeamCollections & WebhookCollections, needs: TextingNeeds, log: Logger) {
   const counted = needs.counted ?? (() => {});
   const optOuts = new OptOuts(c);
-  const sender = new TextSender(c, optOuts, needs.carrierOf, `${needs.publicUrl}/telephony/twilio/text-status`, counted);
+  const pushes = new TextPush(c);
+  const domainOf = (domainId: string) => c.domains.findOne({ _id: domainId });
+  const sender = new TextSender(c, optOuts, needs.carrierOf, `${needs.publicUrl}/telephony/twilio/text-status`, counted, async (conversation, text) => {
+    const domain = await domainOf(conversation.domainId);
+    if (domain) await pushes.text(domain, conversation, text);
+  });
   const inbox = new TextInbox(c, optOuts, needs.personOf, async (conversation) => {
     const domain = await c.domains.findOne({ _id: conversation.domainId });
     // HELP is answered even to a number that opted out; a failure never loses the text received.
@@ -44,9 +52,13 @@ export function wireTexting(c: TextingCollections & Parameters<typeof timelineOf
     counted('inbound', 'received');
     const { conversation, message } = received;
     await needs.alerts?.textReceived(domain, { id: message._id, conversationId: conversation._id, personId: conversation.personId, at: message.at, from: sms.caller, trackingNumber: sms.trackingNumber, body: message.body ?? '' });
+    await pushes.text(domain, conversation, message);
     await needs.received?.(received);
   };
-  return { optOuts, sender, inbox, onText, conversations: new Conversations(c, optOuts), twilioCallbacks: twilioTextStatus(c, sender) };
+  return { optOuts, sender, inbox, onText, conversations: new Conversations(c, optOuts), twilioCallbacks: twilioTextStatus(c, sender, async (text) => {
+      const domain = await domainOf(text.domainId);
+      if (domain) await pushes.status(domain, text);
+    }) };
 }
 
 export type Texting = ReturnType<typeof wireTexting>;

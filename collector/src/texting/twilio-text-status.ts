@@ -7,6 +7,7 @@ import twilio from 'twilio';
 import type { TextingCollections, TextMessageDoc } from './documents.ts';
 import type { TextSender } from './sender.ts';
 
+/** `statusChanged`: told of each text a callback moved on (the `text-status` push). */
 export function twilioTextStatus(c: TextingCollections, sender: TextSender, statusChanged: (text: TextMessageDoc) => Promise<void> = async () => {}): TwilioCallbacks {
   /** The tracking number of the text the callback names: only its owner may sign it. */
   const numberOf = async (_: unknown, ctx: { query: Record<string, unknown> }) => {

@@ -4,8 +4,9 @@ import { z } from 'zod';
 /** `call`: each call as it ends and when its lead changes; `form`: each form submission that is not spam;
  * `transcript`: a call's transcript, once made (transcripts/); `rule`: a domain's rule that matched a
  * call or a form, with what it did (rules/); `analysis`: what the language model read in a call, once
- * ready (analysis/). */
-export const WEBHOOK_EVENTS = ['call', 'form', 'transcript', 'rule', 'analysis'] as const;
+ * ready (analysis/); `text`: each text received or sent in the texting inbox, `text-status`: each
+ * status a sent text's carrier brings (texting/). */
+export const WEBHOOK_EVENTS = ['call', 'form', 'transcript', 'rule', 'analysis', 'text', 'text-status'] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 
 /** A list of events, each once. */

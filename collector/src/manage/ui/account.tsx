@@ -32,6 +32,8 @@ interface Delivery {
 const EXTRA_PUSHES = [
   { event: 'call', on: 'each call is pushed too, when it ends and when its lead changes', off: 'calls are not pushed', label: ['call', 'the call as the data API shows it, when it ends and when it becomes a lead or stops being one', ', for your CRM'] },
   { event: 'form', on: 'each form submission is pushed too', off: 'form submissions are not pushed', label: ['form submission that is not spam', 'the submission as the data API shows it', ''] },
+  { event: 'text', on: 'each text received or sent is pushed too', off: 'texts are not pushed', label: ['text', 'each text received or sent from a tracking number, with its conversation', ''] },
+  { event: 'text-status', on: 'the delivery status of each text sent is pushed too', off: 'text statuses are not pushed', label: ['text status', 'sent, delivered, undelivered or failed, with the carrier\'s error in words', ''] },
   { event: 'analysis', on: 'each call analysis is pushed too', off: 'call analyses are not pushed', label: ['call analysis', 'the summary, outcomes, lead score and sentiment the language model read in a call', ''] },
 ] as const;
 
