@@ -79,7 +79,7 @@ export function textingRoutes(router: Router, c: DomainCollections & TeamCollect
     }
     const changed = await conversations.change(doc, change);
     auditing(ctx, { conversation: doc._id, ...change });
-    ctx.body = (await conversations.thread(domain, changed)).conversation;
+    ctx.body = await conversations.shown(domain, changed);
   });
 
   router.get('/domains/:domain/texting', can(RULES.readTexts), async (ctx) => {

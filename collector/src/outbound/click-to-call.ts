@@ -47,7 +47,8 @@ export class ClickToCall {
     if (!to) throw new CallRefused('This person has no number to call');
     const from = trackingNumber ?? (await this.lastNumberOf(domain, personId));
     if (!from) throw new CallRefused('trackingNumber: the person never texted nor called a tracking number of the domain: say which one to call from');
-    if (!(await this.c.trackingNumbers.findOne({ _id: from, domainId: domain._id }))) throw new CallRefused(`trackingNumber: ${from} is no tracking number of ${domain.name}`);
+    const number = await this.c.trackingNumbers.findOne({ _id: from, domainId: domain._id }, { projection: { usage: 1 } });
+    if (!number) throw new CallRefused(`trackingNumber: ${from} is no tracking number of ${domain.name}`);
     const ringFirst = memberPhone ?? member.phone;
     if (!ringFirst) throw new CallRefused('phone: your own phone, rung first, is not known: give it once (it is kept on your profile)');
     const carrier = await this.carrierOf(domain.accountId);
@@ -56,10 +57,9 @@ export class ClickToCall {
 
     const callRef = `click-${randomUUID()}`;
     const _id = await claimRecordId(this.c, this.ids, 'call', `call:${callRef}`);
-    const number = await this.c.trackingNumbers.findOne({ _id: from });
     const call: CallDoc = {
       _id, domainId: domain._id, callRef, trackingNumber: from, code: null, destination: to, caller: to, startedAt: now, status: null, duration: 0, billingDuration: 0, answerTime: 0, triggerType: 0, keypad: null, postcode: null, isRedirect: false, expiredRedirect: false, revenue: 0,
-      route: number?.usage === 'offline' ? 'offline' : 'online', forcedStatus: null, receivedAt: now, updatedAt: now, rev: 0,
+      route: number.usage === 'offline' ? 'offline' : 'online', forcedStatus: null, receivedAt: now, updatedAt: now, rev: 0,
       visitId: null, viewId: null, url: null, referrer: null, source: null, keyword: null, gclid: null, clientData: null, callPath: null, offlineDescription: null,
       firstCall: null, personId, lead: false, direction: 'outbound', outbound: { by: member._id, memberPhone: ringFirst, memberAnswered: null },
     };

@@ -53,6 +53,11 @@ export class Conversations {
     return this.c.conversations.findOne({ _id: id, domainId: domain._id });
   }
 
+  /** The conversation as the inbox shows it, with its opt-out. */
+  async shown(domain: DomainDoc, doc: ConversationDoc) {
+    return conversationView(domain, doc, doc.phone ? await this.optOuts.of(domain._id, doc.phone) : null);
+  }
+
   /** The thread: its latest texts, and the person's calls and forms between them, newest last. */
   async thread(domain: DomainDoc, doc: ConversationDoc) {
     const [texts, optOut, timeline] = await Promise.all([

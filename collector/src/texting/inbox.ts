@@ -2,7 +2,8 @@
 // /telephony/sms or Twilio's messaging webhook) opens or continues the conversation of its texter
 // and that number, counted unread until someone reads the thread; its texter joins their person
 // (people/), whose calls and forms the thread interleaves. The texter's keywords act at once: STOP
-// (and its kin) opts them out, START opts them back in, HELP is answered with the domain's help text.
+// (and its kin) opts them out, START opts them back in; HELP is said back (`keyword`) for the
+// wiring to answer with the domain's help text (texting.ts).
 import { createHash } from 'node:crypto';
 import { isDuplicateKey } from '../db/writes.ts';
 import type { ConversationDoc, TextingCollections, TextMessageDoc } from './documents.ts';
@@ -32,14 +33,17 @@ export const conversationId = (domainId: string, phone: string, trackingNumber: 
 /** The first characters of a text, for the list. */
 export const preview = (text: string) => (text.length > 140 ? `${text.slice(0, 139)}…` : text);
 
+/** The conversation's preview, when this text is its newest (texts may arrive out of order): after its `lastAt` moved. */
+export async function previewNewest(c: TextingCollections, _id: string, at: Date, body: string, direction: 'inbound' | 'outbound'): Promise<void> {
+  await c.conversations.updateOne({ _id, lastAt: at }, { $set: { lastText: preview(body), lastDirection: direction } });
+}
+
 export class TextInbox {
   constructor(
     private readonly c: TextingCollections,
     private readonly optOuts: OptOuts,
     /** The texter's person (people.join by phone); null: none kept. */
     private readonly personOf: (domainId: string, phone: string, at: Date) => Promise<number | null>,
-    /** Answers HELP with the domain's help text, from the number they texted. */
-    private readonly help: (conversation: ConversationDoc) => Promise<void>,
   ) {}
 
   /** Null when this SMS was taken already (a report sent again). */
@@ -57,7 +61,6 @@ export class TextInbox {
     const said = keywordOf(text.body);
     if (said?.keyword === 'opt-out') await this.optOuts.optOut(text.domainId, text.caller, said.word, text.at);
     if (said?.keyword === 'opt-in') await this.optOuts.optIn(text.domainId, text.caller);
-    if (said?.keyword === 'help') await this.help(conversation);
     return { conversation, message, keyword: said?.keyword ?? null };
   }
 
@@ -65,7 +68,6 @@ export class TextInbox {
    * make one (its `_id` is theirs); the loser of the insert adds to it. */
   private async touch(_id: string, text: ReceivedText, personId: number | null): Promise<ConversationDoc> {
     const update = { $max: { lastAt: text.at }, $inc: { unread: 1 }, $set: { ...(personId !== null ? { personId } : {}), phone: text.caller } };
-    const latest = { lastText: preview(text.body), lastDirection: 'inbound' as const };
     const fresh = { domainId: text.domainId, accountId: text.accountId, trackingNumber: text.trackingNumber, assignee: null, createdAt: text.at, ...(personId === null ? { personId: null } : {}) };
     try {
       await this.c.conversations.updateOne({ _id }, { ...update, $setOnInsert: fresh }, { upsert: true });
@@ -73,8 +75,7 @@ export class TextInbox {
       if (!isDuplicateKey(err)) throw err;
       await this.c.conversations.updateOne({ _id }, update);
     }
-    // The preview follows the newest text only (texts may arrive out of order).
-    await this.c.conversations.updateOne({ _id, lastAt: text.at }, { $set: latest });
+    await previewNewest(this.c, _id, text.at, text.body, 'inbound');
     return (await this.c.conversations.findOne({ _id }))!;
   }
 }

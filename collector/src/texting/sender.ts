@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { CarrierError, type Carrier } from '../carriers/carrier.ts';
 import { e164Of } from '../domains/phone-numbers.ts';
 import type { ConversationDoc, TextingCollections, TextMessageDoc, TextStatus } from './documents.ts';
-import { preview } from './inbox.ts';
+import { previewNewest } from './inbox.ts';
 import type { OptOuts } from './opt-outs.ts';
 import { segmentsOf } from './segments.ts';
 
@@ -54,7 +54,7 @@ export class TextSender {
     const message: TextMessageDoc = { _id: `out:${randomUUID()}`, conversationId: conversation._id, domainId: conversation.domainId, direction: 'outbound', body, at: now, sid: null, status: 'queued', error: null, segments: segmentsOf(body).segments, by, statusAt: now };
     await this.c.textMessages.insertOne(message);
     await this.c.conversations.updateOne({ _id: conversation._id }, { $max: { lastAt: now } });
-    await this.c.conversations.updateOne({ _id: conversation._id, lastAt: now }, { $set: { lastText: preview(body), lastDirection: 'outbound' } });
+    await previewNewest(this.c, conversation._id, now, body, 'outbound');
     try {
       const sent = await carrier.sendText({ from: e164Of(conversation.trackingNumber), to: e164Of(conversation.phone), body, statusCallback: `${this.statusUrl}?text=${encodeURIComponent(message._id)}` });
       const status = STATUS[sent.status] ?? 'queued';

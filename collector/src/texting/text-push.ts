@@ -3,7 +3,7 @@
 // signed, ordered per conversation and retried like every push, through the outbox. The number as the
 // domain's caller privacy shows it; times at the domain's clock.
 import { maskCaller } from '../domains/caller-privacy.ts';
-import { localTime } from '../domains/time-zone.ts';
+import { wallClock } from '../agent/shapes.ts';
 import { countryOf, nationalOf } from '../domains/phone-numbers.ts';
 import type { DomainDoc } from '../domains/documents.ts';
 import type { TeamCollections } from '../team/documents.ts';
@@ -11,10 +11,6 @@ import type { WebhookCollections } from '../webhooks/documents.ts';
 import { OptInPushes } from '../webhooks/opt-in-push.ts';
 import type { ConversationDoc, TextMessageDoc } from './documents.ts';
 
-const wallClock = (at: Date, domain: DomainDoc) => {
-  const { day, time } = localTime(at, domain.timeZone);
-  return `${day} ${time}`;
-};
 
 export class TextPush {
   private readonly pushes: OptInPushes;
@@ -40,7 +36,7 @@ export class TextPush {
         tracking_phone: nationalOf(conversation.trackingNumber, countryOf(domain)),
         person_id: conversation.personId,
         body: text.body,
-        sent_date: wallClock(text.at, domain),
+        sent_date: wallClock(text.at, domain.timeZone),
         status: text.status,
         ...(text.by ? { by: text.by } : {}),
       },
@@ -52,7 +48,7 @@ export class TextPush {
   async status(domain: DomainDoc, text: TextMessageDoc): Promise<void> {
     const receiver = await this.pushes.receiverOf(domain.accountId, 'text-status');
     if (!receiver) return;
-    const data = { type: 'text-status', view: null, cart: null, order: null, textStatus: { text_id: text._id, conversation_id: text.conversationId, status: text.status, error: text.error ?? null, at: wallClock(text.statusAt ?? text.at, domain) } };
+    const data = { type: 'text-status', view: null, cart: null, order: null, textStatus: { text_id: text._id, conversation_id: text.conversationId, status: text.status, error: text.error ?? null, at: wallClock(text.statusAt ?? text.at, domain.timeZone) } };
     await this.pushes.send(receiver, `conversation:${text.conversationId}`, data);
   }
 }

@@ -37,11 +37,7 @@ export function wireTexting(c: TextingCollections & Parameters<typeof timelineOf
     const domain = await domainOf(conversation.domainId);
     if (domain) await pushes.text(domain, conversation, text);
   });
-  const inbox = new TextInbox(c, optOuts, needs.personOf, async (conversation) => {
-    const domain = await c.domains.findOne({ _id: conversation.domainId });
-    // HELP is answered even to a number that opted out; a failure never loses the text received.
-    if (domain) await sender.send(conversation, helpTextOf(domain), 'auto', { help: true }).catch((err: Error) => log.warn({ err, domain: domain.name }, 'the answer to HELP was not sent'));
-  });
+  const inbox = new TextInbox(c, optOuts, needs.personOf);
   /** A text the telephony service recorded: into its conversation (an anonymous one cannot be answered). */
   const onText = async (sms: SmsDoc) => {
     if (!sms.caller) return;
@@ -51,6 +47,8 @@ export function wireTexting(c: TextingCollections & Parameters<typeof timelineOf
     if (!received) return;
     counted('inbound', 'received');
     const { conversation, message } = received;
+    // HELP is answered even to a number that opted out; a failure never loses the text received.
+    if (received.keyword === 'help') await sender.send(conversation, helpTextOf(domain), 'auto', { help: true }).catch((err: Error) => log.warn({ err, domain: domain.name }, 'the answer to HELP was not sent'));
     await needs.alerts?.textReceived(domain, { id: message._id, conversationId: conversation._id, personId: conversation.personId, at: message.at, from: sms.caller, trackingNumber: sms.trackingNumber, body: message.body ?? '' });
     await pushes.text(domain, conversation, message);
     await needs.received?.(received);
