@@ -29,6 +29,9 @@ export function alertsRaised(before: CallDoc | null, after: CallDoc): CallAlert[
   return raised;
 }
 
+/** A text as an alert keeps it: its first 500 characters (the inbox has it whole). */
+export const alertText = ({ id, conversationId, personId, at, from, trackingNumber, body }: AlertText): AlertText => ({ id, conversationId, personId, at, from, trackingNumber, body: body.slice(0, 500) });
+
 /** The start of the next hour: an hourly digest's time. */
 export function nextHour(now: Date): Date {
   return new Date(Math.floor(now.getTime() / 3_600_000) * 3_600_000 + 3_600_000);
@@ -59,7 +62,7 @@ export class CallAlerts {
 
   /** A text received (texting/): the people who chose new texts hear of it. */
   async textReceived(domain: DomainDoc, text: AlertText, now = new Date()): Promise<void> {
-    await this.raise(domain, ['newText'], { text: { ...text, body: text.body.slice(0, 500) } }, `text:${text.id}`, now, () => true);
+    await this.raise(domain, ['newText'], { text: alertText(text) }, `text:${text.id}`, now, () => true);
   }
 
   private async raise(domain: DomainDoc, raised: CallAlert[], about: Pick<PendingAlertDoc, 'callId' | 'formId' | 'text'>, key: string, now: Date, wanted: (alert: CallAlert, choices: AlertChoices) => boolean): Promise<void> {

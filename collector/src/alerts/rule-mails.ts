@@ -10,11 +10,12 @@
 // kept on the account (`ruleMailsStopped`), not on the rule, so a rule deleted and made again does
 // not mail them either.
 import type { AlertCollections, PendingAlertDoc } from './documents.ts';
-import { insertPending } from './call-alerts.ts';
+import { alertText, insertPending } from './call-alerts.ts';
 import type { DomainCollections, DomainDoc } from '../domains/documents.ts';
 import type { TeamCollections } from '../team/documents.ts';
 import { maySee } from '../team/roles.ts';
 import type { RuleCollections, RuleDoc } from '../rules/documents.ts';
+import type { QueueRuleMails } from '../rules/rule-runner.ts';
 import type { RateLimitCollections } from '../http/documents.ts';
 import { WindowLimiter } from '../http/rate-limits.ts';
 
@@ -53,10 +54,11 @@ export class RuleMails {
     this.perAccount = new WindowLimiter(c.rateLimits, 'rule-mail-outside', OUTSIDE_PER_ACCOUNT, 3600);
   }
 
-  /** The rule's mails about a call or form it matched, one pending alert a recipient; `key` names
-   * the moment, so that a second run of it queues nothing more. Addresses outside the team within
-   * the hour's limits only. */
-  async queue(domain: Pick<DomainDoc, '_id' | 'accountId'>, rule: RuleDoc, about: Pick<PendingAlertDoc, 'callId' | 'formId'>, key: string, now: Date): Promise<void> {
+  /** The rule's mails about a call, form or text it matched, one pending alert a recipient; `key`
+   * names the moment, so that a second run of it queues nothing more. Addresses outside the team
+   * within the hour's limits only. */
+  async queue(domain: Pick<DomainDoc, '_id' | 'accountId'>, rule: RuleDoc, matched: Parameters<QueueRuleMails>[2], key: string, now: Date): Promise<void> {
+    const about: Pick<PendingAlertDoc, 'callId' | 'formId' | 'text'> = 'text' in matched ? { text: alertText(matched.text) } : matched;
     const recipients = mailRecipients(rule, await stoppedOf(this.c, domain.accountId));
     const outside = await this.outsideOf(domain.accountId, recipients.filter((to) => isAddressOf(rule, to)));
     const allowed: string[] = [];

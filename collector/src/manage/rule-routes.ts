@@ -21,6 +21,8 @@ import type { WebhookCollections } from '../webhooks/documents.ts';
 import { Outbox } from '../webhooks/outbox.ts';
 import { HandMarks } from '../rules/hand-marks.ts';
 import { previewRule } from '../rules/preview.ts';
+import { pastTexts } from '../texting/rule-texts.ts';
+import type { TextingCollections } from '../texting/documents.ts';
 import { ruleBody } from '../rules/rule-input.ts';
 import { RuleRefused, RuleStore } from '../rules/rule-store.ts';
 import { tagBody, TagRefused, Tags, tagName } from '../rules/tags.ts';
@@ -59,7 +61,7 @@ export const applyBody = z.object({ from: z.string().describe('The first day, YY
 
 const runView = ({ _id, domainId: _domain, ...run }: RuleRunDoc) => ({ id: _id, ...run });
 
-export function ruleRoutes(router: Router, c: RuleCollections & DomainCollections & TelephonyCollections & FormCollections & PeopleCollections & WebhookCollections & TeamCollections, can: Can, calls: CallWrites, forms: FormWrites, { publicOnly, runs = new RuleRuns(c, calls, forms, new Outbox(c)) }: { publicOnly: boolean; runs?: RuleRuns }): void {
+export function ruleRoutes(router: Router, c: RuleCollections & DomainCollections & TelephonyCollections & FormCollections & PeopleCollections & WebhookCollections & TeamCollections & TextingCollections, can: Can, calls: CallWrites, forms: FormWrites, { publicOnly, runs = new RuleRuns(c, calls, forms, new Outbox(c)) }: { publicOnly: boolean; runs?: RuleRuns }): void {
   const tags = new Tags(c);
   const rules = new RuleStore(c, publicOnly);
   const marks = new HandMarks(c, calls, forms);
@@ -112,7 +114,7 @@ export function ruleRoutes(router: Router, c: RuleCollections & DomainCollection
     const domain = await domainOf(c, ctx);
     const rule = await rules.get(domain._id, ctx.params.ruleId!);
     if (!rule) throw new ManageFailure(404, `No rule ${ctx.params.ruleId} in this domain`);
-    ctx.body = await previewRule(c, domain, rule);
+    ctx.body = await previewRule(c, domain, rule, (domainId, from, to, limit) => pastTexts(c, domainId, from, to, limit));
   });
 
   router.post('/domains/:domain/rules/:ruleId/apply', can(RULES.writeRules, 'rule.apply'), parseBody, async (ctx) => {

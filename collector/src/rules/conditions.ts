@@ -1,10 +1,12 @@
-// A rule's conditions tested on a subject (subject.ts): each a comparison of plain values, text
+// A rule's conditions tested on a subject (subject.ts: a call, a form or a text): each a comparison of plain values, text
 // compared in lower case by equality or `includes` (no regular expression from what a person typed).
 import type { RuleDoc } from './documents.ts';
 import type { RuleCondition } from './rule-input.ts';
 import type { RuleSubject } from './subject.ts';
 
 const minutesOf = (clock: string) => Number(clock.slice(0, 2)) * 60 + Number(clock.slice(3, 5));
+/** The number called or texted, and the caller's or texter's. */
+const lineOf = (s: RuleSubject) => s.call ?? s.text;
 
 export function conditionHolds(condition: RuleCondition, s: RuleSubject): boolean {
   switch (condition.field) {
@@ -21,9 +23,9 @@ export function conditionHolds(condition: RuleCondition, s: RuleSubject): boolea
     }
     case 'trackingNumber':
       // Kept in the canonical form when the rule was written (rule-store.ts).
-      return s.call?.trackingNumber === condition.value;
+      return lineOf(s)?.trackingNumber === condition.value;
     case 'pool':
-      return s.call?.pool === condition.value;
+      return lineOf(s)?.pool === condition.value;
     case 'duration':
       return s.call !== undefined && (condition.op === 'atLeast' ? s.call.duration >= condition.value : s.call.duration <= condition.value);
     case 'answered':
@@ -33,9 +35,9 @@ export function conditionHolds(condition: RuleCondition, s: RuleSubject): boolea
     case 'hadLead':
       return s.hadLead === condition.value;
     case 'callerCountry':
-      return s.call?.callerCountry === condition.value;
+      return lineOf(s)?.callerCountry === condition.value;
     case 'callerArea':
-      return Boolean(s.call?.callerNational?.startsWith(condition.value));
+      return Boolean(lineOf(s)?.callerNational?.startsWith(condition.value));
     case 'dayOfWeek':
       return (condition.value as string[]).includes(s.day);
     case 'timeOfDay': {
@@ -61,6 +63,11 @@ export function conditionHolds(condition: RuleCondition, s: RuleSubject): boolea
     case 'formField': {
       const value = s.fields?.[condition.name.toLowerCase()];
       return value !== undefined && value.includes(condition.value.toLowerCase());
+    }
+    case 'words': {
+      const words = s.text?.words;
+      const wanted = condition.value.toLowerCase();
+      return words !== undefined && (condition.op === 'contains' ? words.includes(wanted) : words.trim() === wanted);
     }
   }
 }

@@ -11,8 +11,8 @@ export const MAX_CONDITIONS = 20;
 export const MAX_ACTIONS = 10;
 
 /** When a rule runs: a call has ended (answered or not), a call's transcript is ready, the language
- * model has read the call (analysis/), a form was sent. */
-export const RULE_MOMENTS = ['call-ended', 'transcript-ready', 'analysis-ready', 'form-sent'] as const;
+ * model has read the call (analysis/), a form was sent; ours (issue 68): a text was received. */
+export const RULE_MOMENTS = ['call-ended', 'transcript-ready', 'analysis-ready', 'form-sent', 'text-received'] as const;
 export type RuleMoment = (typeof RULE_MOMENTS)[number];
 
 /** The calls a call moment's rule is tested on (a past period's, a preview's): those that reached it. */
@@ -52,8 +52,9 @@ export const ruleCondition = z.discriminatedUnion(
     z.object({ field: z.literal('sentiment').describe("The caller's sentiment, as the language model read it"), op: isOnly, value: z.enum(SENTIMENTS, { error: `must be one of ${SENTIMENTS.join(', ')}` }).describe(SENTIMENTS.join(', ')) }).strict(),
     z.object({ field: z.literal('answer').describe("The language model's answer to one of the domain's questions"), question: text.describe('The question, as the analysis settings ask it (compared in lower case)'), op: isOnly, value: yesNo }).strict(),
     z.object({ field: z.literal('formField').describe("A form's field"), op: z.literal('contains', { error: 'must be contains' }).describe('contains'), name: text.describe("The field's name"), value: text }).strict(),
+    z.object({ field: z.literal('words').describe("Ours (issue 68): a text's words, in lower case"), op: textOp, value: text }).strict(),
   ],
-  { error: 'must be a known condition: sourceClass, source, medium, campaign, keyword, landingPage, trackingNumber, pool, duration, answered, firstCall, hadLead, callerCountry, callerArea, dayOfWeek, timeOfDay, keyPhrase, outcome, leadScore, sentiment, answer or formField' },
+  { error: 'must be a known condition: sourceClass, source, medium, campaign, keyword, landingPage, trackingNumber, pool, duration, answered, firstCall, hadLead, callerCountry, callerArea, dayOfWeek, timeOfDay, keyPhrase, outcome, leadScore, sentiment, answer, formField or words' },
 );
 export type RuleCondition = z.infer<typeof ruleCondition>;
 export type ConditionField = RuleCondition['field'];
@@ -100,14 +101,21 @@ export type RuleBody = z.infer<typeof ruleBody>;
 /** Conditions that only a call has, and those only a form has. */
 const CALL_ONLY: ConditionField[] = ['trackingNumber', 'pool', 'duration', 'answered', 'firstCall', 'callerCountry', 'callerArea', 'keyPhrase', 'outcome', 'leadScore', 'sentiment', 'answer'];
 const FORM_ONLY: ConditionField[] = ['formField'];
+/** What a text has of a call's: the number texted and the texter's number; and its words, its own. */
+const TEXT_OF_CALL: ConditionField[] = ['trackingNumber', 'pool', 'callerCountry', 'callerArea'];
+const TEXT_ONLY: ConditionField[] = ['words'];
+/** A text's rule only tells (a text keeps no tags, value or verdict). */
+const TEXT_ACTIONS: RuleAction['type'][] = ['chat', 'push', 'mail'];
 /** Conditions on the language model's reading: known once the call is analysed. */
 const ANALYSIS_ONLY: ConditionField[] = ['outcome', 'leadScore', 'sentiment', 'answer'];
 
 /** Why a rule could never match, or never be tested at its moment; null when it can. Each reason names the field. */
 export function neverMatches(rule: Pick<RuleBody, 'moment' | 'match' | 'conditions'>): string | null {
   for (const [i, condition] of rule.conditions.entries()) {
+    if (rule.moment === 'text-received' && (FORM_ONLY.includes(condition.field) || (CALL_ONLY.includes(condition.field) && !TEXT_OF_CALL.includes(condition.field)))) return `conditions.${i}.field: ${condition.field} is ${FORM_ONLY.includes(condition.field) ? "a form's" : "a call's"}, and this rule runs when a text is received`;
+    if (rule.moment !== 'text-received' && TEXT_ONLY.includes(condition.field)) return `conditions.${i}.field: words are a text's: use the moment text-received`;
     if (rule.moment === 'form-sent' && CALL_ONLY.includes(condition.field)) return `conditions.${i}.field: ${condition.field} is a call's, and this rule runs when a form is sent`;
-    if (rule.moment !== 'form-sent' && FORM_ONLY.includes(condition.field)) return `conditions.${i}.field: ${condition.field} is a form's, and this rule runs for calls`;
+    if (rule.moment !== 'form-sent' && rule.moment !== 'text-received' && FORM_ONLY.includes(condition.field)) return `conditions.${i}.field: ${condition.field} is a form's, and this rule runs for calls`;
     if (condition.field === 'keyPhrase' && rule.moment !== 'transcript-ready' && rule.moment !== 'analysis-ready') return `conditions.${i}.field: a key phrase is known once the transcript is ready: use the moment transcript-ready`;
     if (ANALYSIS_ONLY.includes(condition.field) && rule.moment !== 'analysis-ready') return `conditions.${i}.field: ${condition.field} is known once the call is analysed: use the moment analysis-ready`;
   }
@@ -127,4 +135,11 @@ export function neverMatches(rule: Pick<RuleBody, 'moment' | 'match' | 'conditio
     if (values.size > 1) return `conditions: ${field} is ${[...values].join(' and ')} at once, which can never match`;
   }
   return null;
+}
+
+/** Why a rule's action cannot be taken at its moment; null when all can. */
+export function actionRefused(rule: Pick<RuleBody, 'moment' | 'actions'>): string | null {
+  if (rule.moment !== 'text-received') return null;
+  const i = rule.actions.findIndex((a) => !TEXT_ACTIONS.includes(a.type));
+  return i < 0 ? null : `actions.${i}.type: a text keeps no tags, value or verdict: a text-received rule may chat, push or mail`;
 }

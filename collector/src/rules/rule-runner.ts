@@ -1,10 +1,9 @@
 // A domain's rules run at their moments: a call ended, its transcript ready, its analysis ready, a
-// form sent (the house
-// wires these as call and form reactions). The enabled rules of the moment are read once, in order;
+// form sent (the house wires these as call and form reactions), a text received (texting/ tells). The enabled rules of the moment are read once, in order;
 // each is tested on the subject (no query per condition); the marks of all that matched are written
 // in one compare-and-set of the call or form, each change in its history; then each matched rule's
 // chat message and `rule` push are queued in the outbox, and its mails as pending alerts, with ids
-// that make a second run send nothing.
+// that make a second run send nothing. A text keeps no marks: its rules only tell.
 import type { DomainCollections, DomainDoc } from '../domains/documents.ts';
 import { DEFAULT_LEAD_RULE } from '../domains/lead-rule.ts';
 import type { FormCollections, FormDoc } from '../forms/documents.ts';
@@ -19,14 +18,14 @@ import { Outbox } from '../webhooks/outbox.ts';
 import { ruleMatches } from './conditions.ts';
 import type { RuleCollections, RuleDoc } from './documents.ts';
 import { applyRule, markState, withEntries, type MarkChange, type MarkState } from './marks.ts';
-import { chatMessage, chatOutbox, rulePush, takenOf, type Matched } from './notices.ts';
+import { chatMessage, chatOutbox, rulePush, screenOf, takenOf, type Matched } from './notices.ts';
 import type { RuleMoment } from './rule-input.ts';
-import { callSubject, formSubject } from './subject.ts';
+import { callSubject, formSubject, textSubject, type RuleText } from './subject.ts';
 import { subjectContexts, type ContextCollections } from './subject-context.ts';
 
 type RunnerCollections = RuleCollections & DomainCollections & TelephonyCollections & FormCollections & ContextCollections & TeamCollections & WebhookCollections;
 
-export type QueueRuleMails = (domain: DomainDoc, rule: RuleDoc, about: { callId: number } | { formId: number }, key: string, now: Date) => Promise<void>;
+export type QueueRuleMails = (domain: DomainDoc, rule: RuleDoc, about: { callId: number } | { formId: number } | { text: RuleText }, key: string, now: Date) => Promise<void>;
 
 /** Each matched rule and what it changed. */
 export interface RuleOutcome {
@@ -78,6 +77,19 @@ export class RuleRunner {
     if (before === null && after.spam === null) await this.onForm(after);
   }
 
+  /** The texting family's word: a text was received (a report sent again is not told twice). */
+  async textReceived(text: RuleText, now = new Date()): Promise<void> {
+    const rules = await this.rulesAt(text.domainId, 'text-received');
+    if (!rules.length) return;
+    const domain = await this.c.domains.findOne({ _id: text.domainId });
+    if (!domain) return;
+    const subject = textSubject(text, (await subjectContexts(this.c, domain, rules, [text]))(text.trackingNumber, text.personId));
+    const matched = rules.filter((rule) => ruleMatches(rule, subject));
+    if (!matched.length) return;
+    const told: Matched = { kind: 'text', id: text.id, conversationId: text.conversationId, phone: text.from, source: text.source, words: text.body };
+    await this.notify(domain, told, { text }, `text-received:text:${text.id}`, matched.map((rule) => ({ rule, taken: [] })), now);
+  }
+
   /** The domain's enabled rules of a moment, in order. */
   rulesAt(domainId: string, moment: RuleMoment): Promise<RuleDoc[]> {
     return this.c.rules.find({ domainId, moment, enabled: true }, { sort: { position: 1 } }).toArray();
@@ -98,7 +110,7 @@ export class RuleRunner {
       outcomes = marked.outcomes;
       return callMarksSet(current, marked.state, outcomes, leadRule, now);
     });
-    await this.notify(domain, { kind: 'call', id: call._id, phone: call.caller, source: call.source, duration: call.duration }, `${moment}:call:${call._id}`, outcomes, now);
+    await this.notify(domain, { kind: 'call', id: call._id, phone: call.caller, source: call.source, duration: call.duration }, { callId: call._id }, `${moment}:call:${call._id}`, told(outcomes), now);
   }
 
   private async onForm(form: FormDoc, now = new Date()): Promise<void> {
@@ -115,23 +127,27 @@ export class RuleRunner {
       outcomes = marked.outcomes;
       return formMarksSet(current, marked.state, outcomes);
     });
-    await this.notify(domain, { kind: 'form', id: form._id, phone: form.phone, source: form.source, duration: null }, `form-sent:form:${form._id}`, outcomes, now);
+    await this.notify(domain, { kind: 'form', id: form._id, phone: form.phone, source: form.source, duration: null }, { formId: form._id }, `form-sent:form:${form._id}`, told(outcomes), now);
   }
 
   /** Each matched rule's chat messages, `rule` push and mails, once per rule and moment. */
-  private async notify(domain: DomainDoc, matched: Matched, key: string, outcomes: RuleOutcome[], now: Date): Promise<void> {
+  private async notify(domain: DomainDoc, matched: Matched, about: Parameters<QueueRuleMails>[2], key: string, outcomes: { rule: RuleDoc; taken: string[] }[], now: Date): Promise<void> {
     const receiver = outcomes.some(({ rule }) => rule.actions.some((a) => a.type === 'push')) ? await this.pushes.receiverOf(domain.accountId, 'rule') : null;
-    const link = `${this.publicUrl}/manage/#/${encodeURIComponent(domain.name)}/${matched.kind}?id=${matched.id}`;
-    for (const { rule, change } of outcomes) {
-      const taken = takenOf(change.entries);
+    const link = `${this.publicUrl}/manage/#/${encodeURIComponent(domain.name)}/${screenOf(matched)}`;
+    // A text's pushes keep to its conversation's stream, after the text's own push.
+    const stream = matched.kind === 'text' ? `conversation:${matched.conversationId}` : `${matched.kind}:${matched.id}`;
+    for (const { rule, taken } of outcomes) {
       for (const [i, action] of rule.actions.entries()) {
         if (action.type === 'chat') await this.outbox.enqueue(chatOutbox(domain.accountId, `rule_${rule._id}_${key}_${i}`, action.url, chatMessage(rule, domain, matched, taken, link)), now);
-        if (action.type === 'push' && receiver) await this.pushes.send(receiver, `${matched.kind}:${matched.id}`, rulePush(rule, matched, taken, now), now);
+        if (action.type === 'push' && receiver) await this.pushes.send(receiver, stream, rulePush(rule, matched, taken, now), now);
       }
-      if (rule.actions.some((a) => a.type === 'mail')) await this.queueMails(domain, rule, matched.kind === 'call' ? { callId: matched.id } : { formId: matched.id }, key, now);
+      if (rule.actions.some((a) => a.type === 'mail')) await this.queueMails(domain, rule, about, key, now);
     }
   }
 }
+
+/** What each matched rule did, in words. */
+const told = (outcomes: RuleOutcome[]) => outcomes.map(({ rule, change }) => ({ rule, taken: takenOf(change.entries) }));
 
 /** The call's fields for the marks rules made (null: nothing changed): a rule's verdict moves its lead. */
 export function callMarksSet(call: CallDoc, state: MarkState, outcomes: RuleOutcome[], leadRule: Parameters<typeof leadOf>[1], now: Date): Partial<CallDoc> | null {

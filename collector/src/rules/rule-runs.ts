@@ -48,6 +48,7 @@ export class RuleRuns {
 
   /** Starts applying `rule` to [from, to): the run as recorded. */
   async start(domain: DomainDoc, rule: RuleDoc, from: Date, to: Date, by: string, now = new Date()): Promise<RuleRunDoc> {
+    if (rule.moment === 'text-received') throw new RunRefused('a text-received rule only chats, pushes or mails, as each text comes: there is nothing it could change on past texts');
     if (!(from < to)) throw new RunRefused('to must be after from');
     if (to.getTime() - from.getTime() > MAX_PERIOD_DAYS * 86_400_000) throw new RunRefused(`a run covers at most ${MAX_PERIOD_DAYS} days`);
     const busy = await this.c.ruleRuns.findOne({ domainId: domain._id, ruleId: rule._id, state: { $in: ['running', 'undoing'] } });

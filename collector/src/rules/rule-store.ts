@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { canonicalIn, DEFAULT_COUNTRY } from '../domains/phone-numbers.ts';
 import { privateAddressOf } from '../webhooks/public-address.ts';
 import type { RuleCollections, RuleDoc } from './documents.ts';
-import { MAX_RULES, neverMatches, type RuleBody } from './rule-input.ts';
+import { actionRefused, MAX_RULES, neverMatches, type RuleBody } from './rule-input.ts';
 import { Tags } from './tags.ts';
 import type { TeamCollections } from '../team/documents.ts';
 import { maySee } from '../team/roles.ts';
@@ -65,7 +65,7 @@ export class RuleStore {
       return { ...condition, value: digits };
     });
     const body = { ...rule, conditions };
-    const never = neverMatches(body);
+    const never = neverMatches(body) ?? actionRefused(body);
     if (never) throw new RuleRefused(never);
     const actions = [];
     for (const [i, action] of body.actions.entries()) {

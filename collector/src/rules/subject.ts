@@ -1,4 +1,4 @@
-// What a rule's conditions are tested on: a call or a form submission read once into plain values
+// What a rule's conditions are tested on: a call, a form submission or a text read once into plain values
 // (the attribution's text in lower case, the domain's local day and time), so that each condition is
 // a comparison on it, never a query.
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
@@ -12,7 +12,7 @@ import type { Touch } from '../tracking/touches.ts';
 const DAYS = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'] as const;
 
 export interface RuleSubject {
-  kind: 'call' | 'form';
+  kind: 'call' | 'form' | 'text';
   /** Lower case; '' when unknown. `source` is the whole label (`paid:google`), `sourceName` its name. */
   sourceClass: string;
   source: string;
@@ -44,6 +44,27 @@ export interface RuleSubject {
   };
   /** A form's fields, names in lower case, values in lower case. */
   fields?: Record<string, string>;
+  /** A text's number texted and texter's number (as a call's), and its words in lower case. */
+  text?: Pick<NonNullable<RuleSubject['call']>, 'trackingNumber' | 'pool' | 'callerCountry' | 'callerNational'> & { words: string };
+}
+
+/** A text received (texting/, issue 68), as its rules see it: its words, who texted which number, and
+ * who led to it (the visit holding the number, or the offline campaign, as for a call). */
+export interface RuleText {
+  /** Its id in the inbox (`in:<smsId>`), the spec's SMS id, and its conversation's. */
+  id: string;
+  smsId: number;
+  conversationId: string;
+  domainId: string;
+  personId: number | null;
+  at: Date;
+  /** The texter's number (canonical) and the tracking number texted. */
+  from: string;
+  trackingNumber: string;
+  body: string;
+  source: string | null;
+  keyword: string | null;
+  lastTouch: Touch | null;
 }
 
 /** What the subject's surroundings say: the domain's time zone and country, the number's pool, the person's first lead. */
@@ -73,9 +94,14 @@ function when(at: Date, timeZone: string): Pick<RuleSubject, 'day' | 'minutes'> 
   return { day: DAYS[new Date(`${day}T00:00:00Z`).getUTCDay()]!, minutes: Number(time.slice(0, 2)) * 60 + Number(time.slice(3, 5)) };
 }
 
+/** The caller's (or texter's) country from their number, and their national number's digits. */
+function callerOf(phone: string | null, context: SubjectContext): { callerCountry: string | null; callerNational: string | null } {
+  if (!phone) return { callerCountry: null, callerNational: null };
+  return { callerCountry: parsePhoneNumberFromString(e164Of(phone))?.country ?? null, callerNational: nationalOf(phone, context.country).replace(/\D/g, '') };
+}
+
 export function callSubject(call: CallDoc, context: SubjectContext): RuleSubject {
   const heard = call.transcript?.status === 'ready' ? call.transcript : null;
-  const caller = call.caller ? parsePhoneNumberFromString(e164Of(call.caller)) : undefined;
   return {
     kind: 'call',
     ...attribution(call.source, call.keyword, call.lastTouch),
@@ -87,8 +113,7 @@ export function callSubject(call: CallDoc, context: SubjectContext): RuleSubject
       duration: call.duration,
       answered: callOutcome(call) === 'SUCCESS',
       firstCall: call.firstCall ?? null,
-      callerCountry: caller?.country ?? null,
-      callerNational: call.caller ? nationalOf(call.caller, context.country).replace(/\D/g, '') : null,
+      ...callerOf(call.caller, context),
       heard: { caller: heard?.heardBy?.caller ?? [], agent: heard?.heardBy?.agent ?? [], any: heard?.keyPhrases ?? [] },
       analysis: analysisRead(call),
     },
@@ -112,5 +137,15 @@ export function formSubject(form: FormDoc, context: SubjectContext): RuleSubject
     ...when(form.submittedAt, context.timeZone),
     hadLead: context.firstLeadAt !== null && context.firstLeadAt < form.submittedAt.getTime(),
     fields: Object.fromEntries(Object.entries(form.fields).map(([name, value]) => [name.toLowerCase(), lower(value)])),
+  };
+}
+
+export function textSubject(text: RuleText, context: SubjectContext): RuleSubject {
+  return {
+    kind: 'text',
+    ...attribution(text.source, text.keyword, text.lastTouch),
+    ...when(text.at, context.timeZone),
+    hadLead: context.firstLeadAt !== null && context.firstLeadAt < text.at.getTime(),
+    text: { trackingNumber: text.trackingNumber, pool: context.pool, ...callerOf(text.from, context), words: lower(text.body) },
   };
 }

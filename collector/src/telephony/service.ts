@@ -3,7 +3,7 @@
 import type { People } from '../people/people.ts';
 import type { CallReport, CallStatus, RouteAnswer, SmsReport } from '@ringtrail/shared';
 import { isDuplicateKey, upsertById } from '../db/writes.ts';
-import type { CallDoc, SmsDoc, TelephonyCollections } from './documents.ts';
+import type { CallAttribution, CallDoc, SmsDoc, TelephonyCollections } from './documents.ts';
 import { claimRecordId, recordIdOf } from '../db/external-refs.ts';
 import type { IdAllocator } from '../db/ids.ts';
 import { TelephonyFailure } from '../http/telephony-envelope.ts';
@@ -24,6 +24,9 @@ import type { IdCollections } from '../db/documents.ts';
 
 /** A report whose outcome may not be known yet (status null: ringing or going on). */
 export type CallInput = Omit<CallReport, 'status'> & { status: CallStatus | null };
+
+/** Who led to a text received, as to a call: its source and keyword, and the visit's last touch. */
+export type TextCameFrom = Pick<CallAttribution, 'source' | 'keyword'> & { lastTouch: NonNullable<CallAttribution['lastTouch']> | null };
 
 /** A report of the same call as the stored one: its route and attribution stand. */
 function isSameCall(stored: CallDoc, report: CallInput): boolean {
@@ -61,8 +64,9 @@ export class TelephonyService {
     writes: CallWrites,
     /** Joins each new call to its caller's person (people/); absent: calls are no one's. */
     private readonly people: People | null = null,
-    /** Told of each text received from a caller not blocked (texting/: its conversation). */
-    private readonly onText: ((sms: SmsDoc) => Promise<void>) | null = null,
+    /** Told of each text received from a caller not blocked (texting/: its conversation), with who
+     * led to it as to a call to that number at that time. */
+    private readonly onText: ((sms: SmsDoc, cameFrom: TextCameFrom) => Promise<void>) | null = null,
   ) {
     this.writes = writes;
     this.blocked = new BlockedCallers(c);
@@ -172,8 +176,14 @@ export class TelephonyService {
     const blocked = await this.blocked.isBlocked(number.domainId, report.callerPhone);
     const sms = { domainId: number.domainId, smsRef: report.smsRef, trackingNumber: report.trackingNumber, caller: report.callerPhone, sentAt: report.sentDate, message, ...(blocked ? { blocked } : {}) };
     await upsertById(this.c.sms, id, sms, { receivedAt: now });
-    if (!blocked && this.onText) await this.onText({ _id: id, ...sms, receivedAt: now });
+    if (!blocked && this.onText) await this.onText({ _id: id, ...sms, receivedAt: now }, await this.textCameFrom(report));
     return id;
+  }
+
+  /** Who led to a text: the visit holding the number when it came (or the offline campaign), as for a call. */
+  private async textCameFrom(report: SmsReport): Promise<TextCameFrom> {
+    const { source, keyword, lastTouch } = await attributeCall(this.c, await this.router.route(report.trackingNumber, null, report.sentDate, report.callerPhone), report.sentDate);
+    return { source, keyword, lastTouch: lastTouch ?? null };
   }
 
   /** `routed`: the route the caller already found for this report's number, code and start. */

@@ -4,6 +4,7 @@
 import type { Collection, Db } from 'mongodb';
 import { collectionsNamed } from '../db/collections.ts';
 import type { IndexPlan } from '../db/index-plan.ts';
+import type { Touch } from '../tracking/touches.ts';
 
 /** One texter and one tracking number of a domain. `_id`: `cv_` and the first 20 hexadecimal digits of
  * the SHA-256 of `<domainId>|<number>|<trackingNumber>`: one conversation each, however many texts race. */
@@ -38,8 +39,12 @@ export interface TextMessageDoc {
   /** Null once the person was erased. */
   body: string | null;
   at: Date;
-  /** Received: the spec's SMS record (`sms`). */
+  /** Received: the spec's SMS record (`sms`), and who led to it (as to a call to that number then:
+   * the rules' source conditions). */
   smsId?: number;
+  source?: string | null;
+  keyword?: string | null;
+  lastTouch?: Touch | null;
   /** Sent: the carrier's id (Twilio's MessageSid), its status as its callbacks say, and its error in words. */
   sid?: string | null;
   status: TextStatus;
@@ -71,8 +76,9 @@ export interface TextingCollections {
 export const textingIndexes: IndexPlan = {
   // One conversation per texter and tracking number; the inbox's list, newest first, by domain.
   conversations: [[{ domainId: 1, lastAt: -1 }], [{ domainId: 1, personId: 1 }]],
-  // A thread in time order; a sent text by its carrier id (its status callbacks).
-  textMessages: [[{ conversationId: 1, at: 1 }], [{ sid: 1 }]],
+  // A thread in time order; a sent text by its carrier id (its status callbacks); a domain's newest
+  // (a rule's preview).
+  textMessages: [[{ conversationId: 1, at: 1 }], [{ sid: 1 }], [{ domainId: 1, at: -1, smsId: -1 }]],
   optOuts: [[{ domainId: 1, phone: 1 }]],
 };
 

@@ -9,9 +9,10 @@ import { isDuplicateKey } from '../db/writes.ts';
 import type { ConversationDoc, TextingCollections, TextMessageDoc } from './documents.ts';
 import { keywordOf, type Keyword } from './keywords.ts';
 import type { OptOuts } from './opt-outs.ts';
+import type { TextCameFrom } from '../telephony/service.ts';
 
-/** A text as the spec's SMS record has it. */
-export interface ReceivedText {
+/** A text as the spec's SMS record has it, and who led to it. */
+export interface ReceivedText extends TextCameFrom {
   smsId: number;
   domainId: string;
   accountId: string;
@@ -49,7 +50,7 @@ export class TextInbox {
   /** Null when this SMS was taken already (a report sent again). */
   async received(text: ReceivedText): Promise<Received | null> {
     const _id = conversationId(text.domainId, text.caller, text.trackingNumber);
-    const message: TextMessageDoc = { _id: `in:${text.smsId}`, conversationId: _id, domainId: text.domainId, direction: 'inbound', body: text.body, at: text.at, smsId: text.smsId, status: 'received' };
+    const message: TextMessageDoc = { _id: `in:${text.smsId}`, conversationId: _id, domainId: text.domainId, direction: 'inbound', body: text.body, at: text.at, smsId: text.smsId, status: 'received', source: text.source, keyword: text.keyword, lastTouch: text.lastTouch };
     try {
       await this.c.textMessages.insertOne(message);
     } catch (err) {

@@ -6,6 +6,7 @@ import type { timelineOf } from '../people/timeline.ts';
 import { Conversations } from './conversations.ts';
 import type { Logger } from '../logger.ts';
 import type { SmsDoc } from '../telephony/documents.ts';
+import type { TextCameFrom } from '../telephony/service.ts';
 import type { TextingCollections } from './documents.ts';
 import { TextInbox, type Received } from './inbox.ts';
 import { OptOuts } from './opt-outs.ts';
@@ -39,11 +40,11 @@ export function wireTexting(c: TextingCollections & Parameters<typeof timelineOf
   });
   const inbox = new TextInbox(c, optOuts, needs.personOf);
   /** A text the telephony service recorded: into its conversation (an anonymous one cannot be answered). */
-  const onText = async (sms: SmsDoc) => {
+  const onText = async (sms: SmsDoc, cameFrom: TextCameFrom) => {
     if (!sms.caller) return;
     const domain = await c.domains.findOne({ _id: sms.domainId });
     if (!domain) return;
-    const received = await inbox.received({ smsId: sms._id, domainId: sms.domainId, accountId: domain.accountId, trackingNumber: sms.trackingNumber, caller: sms.caller, body: Array.isArray(sms.message) ? sms.message.join('') : sms.message, at: sms.sentAt });
+    const received = await inbox.received({ smsId: sms._id, domainId: sms.domainId, accountId: domain.accountId, trackingNumber: sms.trackingNumber, caller: sms.caller, body: Array.isArray(sms.message) ? sms.message.join('') : sms.message, at: sms.sentAt, ...cameFrom });
     if (!received) return;
     counted('inbound', 'received');
     const { conversation, message } = received;

@@ -2,7 +2,7 @@
 // `duration atLeast 60`, `campaign is spring`, `keyPhrase said booked caller`, `dayOfWeek in mon,tue`,
 // `timeOfDay between 18:00-08:00`, `formField contains message: new boiler`, `outcome
 // appointmentBooked is yes`, `leadScore atLeast 70`, `sentiment is negative`, `answer Did they ask
-// for emergency service? is yes`; `tag Booked`,
+// for emergency service? is yes`, `words contains price`; `tag Booked`,
 // `value 120`, `verdict lead`, `chat https://hooks.slack.com/…`, `push`,
 // `mail members ada@acme.example, bob@acme.example address sales@partner.example`. The server checks what is read.
 

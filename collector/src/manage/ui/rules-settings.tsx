@@ -11,7 +11,7 @@ import { actionText, conditionText, parseActions, parseConditions, type Action, 
 interface Rule {
   id: string;
   name: string;
-  moment: 'call-ended' | 'transcript-ready' | 'analysis-ready' | 'form-sent';
+  moment: 'call-ended' | 'transcript-ready' | 'analysis-ready' | 'form-sent' | 'text-received';
   match: 'all' | 'any';
   conditions: Condition[];
   actions: Action[];
@@ -26,7 +26,7 @@ interface Preview {
   matches: { kind: string; id: number; at: string; phone: string | null; source: string | null; actions: string[] }[];
 }
 
-const MOMENTS: Record<Rule['moment'], string> = { 'call-ended': 'a call ended', 'transcript-ready': "a call's transcript is ready", 'analysis-ready': 'the language model has read a call', 'form-sent': 'a form was sent' };
+const MOMENTS: Record<Rule['moment'], string> = { 'call-ended': 'a call ended', 'transcript-ready': "a call's transcript is ready", 'analysis-ready': 'the language model has read a call', 'form-sent': 'a form was sent', 'text-received': 'a text was received' };
 const bodyOf = ({ name, moment, match, conditions, actions, enabled }: Rule) => ({ name, moment, match, conditions, actions, enabled });
 
 export function RulesCard({ path, clock }: { path: string; clock: Clock }) {
@@ -64,7 +64,7 @@ export function RulesCard({ path, clock }: { path: string; clock: Clock }) {
   return (
     <div class="card settings" data-testid="rules-settings">
       <h2>Rules</h2>
-      <p class="muted">Rules tag, value and qualify calls and forms as they come, in this order. What a person sets by hand on a call (a verdict, a value, a tag taken off) is never changed by a rule.</p>
+      <p class="muted">Rules tag, value and qualify calls and forms as they come, in this order. What a person sets by hand on a call (a verdict, a value, a tag taken off) is never changed by a rule. A rule on texts received tells (chat, push, mail): a text keeps no marks.</p>
       <ul class="rule-list">
         {(rules.data?.rules ?? []).map((rule) => (
           <li data-testid="rule">
@@ -83,7 +83,7 @@ export function RulesCard({ path, clock }: { path: string; clock: Clock }) {
               then {rule.actions.map((a) => actionText(a)).join(', ')}
             </div>
             {(rule.unsubscribed?.length ?? 0) > 0 && <div class="muted small">Unsubscribed from its mails: {rule.unsubscribed!.join(', ')}</div>}
-            <PastCalls path={`${path}/rules/${rule.id}`} act={act} />
+            {rule.moment !== 'text-received' && <PastCalls path={`${path}/rules/${rule.id}`} act={act} />}
           </li>
         ))}
       </ul>
@@ -130,7 +130,7 @@ export function RulesCard({ path, clock }: { path: string; clock: Clock }) {
           Actions, one a line
           <textarea name="actions" rows={3} required placeholder={'tag Booked\nvalue 120\nverdict lead\nchat https://hooks.slack.com/services/…\npush\nmail members ada@acme.example address sales@partner.example'} defaultValue={(editing?.actions ?? []).map((a) => actionText(a, true)).join('\n')} />
         </label>
-        <p class="muted small">The fields and words: see docs/rules.md (sourceClass, source, medium, campaign, keyword, landingPage, trackingNumber, pool, duration, answered, firstCall, hadLead, callerCountry, callerArea, dayOfWeek, timeOfDay, keyPhrase, outcome, leadScore, sentiment, answer, formField).</p>
+        <p class="muted small">The fields and words: see docs/rules.md (sourceClass, source, medium, campaign, keyword, landingPage, trackingNumber, pool, duration, answered, firstCall, hadLead, callerCountry, callerArea, dayOfWeek, timeOfDay, keyPhrase, outcome, leadScore, sentiment, answer, formField; for texts: words is or contains).</p>
         <button type="submit">{editing ? 'Save the rule' : 'Make the rule'}</button>
         {editing && (
           <button type="button" onClick={() => setEditing(null)}>
