@@ -22,7 +22,7 @@ export interface ConversationFilter {
   limit: number;
 }
 
-export type ThreadEntry = ({ type: 'text' } & Omit<TextMessageDoc, '_id' | 'conversationId' | 'domainId'> & { id: string }) | Extract<TimelineEvent, { type: 'call' | 'form' }>;
+export type ThreadEntry = ({ type: 'text' } & Omit<TextMessageDoc, '_id' | 'conversationId' | 'domainId' | 'keyword' | 'lastTouch'> & { id: string }) | Extract<TimelineEvent, { type: 'call' | 'form' }>;
 
 const shownPhone = (domain: DomainDoc, phone: string | null) => (phone ? callerWritten(phone, domain) : 'erased');
 
@@ -68,7 +68,8 @@ export class Conversations {
     // Texts of one second (a carrier's webhook gives no finer time) in the order they came: their SMS ids.
     texts.sort((a, b) => a.at.getTime() - b.at.getTime() || (a.smsId ?? 0) - (b.smsId ?? 0));
     const entries: ThreadEntry[] = [
-      ...texts.map(({ _id, conversationId: _c, domainId: _d, ...t }): ThreadEntry => ({ type: 'text', id: _id, ...t })),
+      // A text received says where its texter came from (its `source`); the rest of its attribution is the rules'.
+      ...texts.map(({ _id, conversationId: _c, domainId: _d, keyword: _k, lastTouch: _t, ...t }): ThreadEntry => ({ type: 'text', id: _id, ...t })),
       ...(timeline?.events.filter((e): e is Extract<TimelineEvent, { type: 'call' | 'form' }> => e.type === 'call' || e.type === 'form') ?? []),
     ].sort((a, b) => a.at.getTime() - b.at.getTime());
     // Their first name, for the saved replies: from their latest form that gave one.

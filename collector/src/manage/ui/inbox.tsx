@@ -29,7 +29,7 @@ interface Conversation {
 }
 
 type Entry =
-  | { type: 'text'; id: string; direction: 'inbound' | 'outbound'; body: string | null; at: string; status: string; error?: string | null; by?: string; segments?: number }
+  | { type: 'text'; id: string; direction: 'inbound' | 'outbound'; body: string | null; at: string; status: string; error?: string | null; by?: string; segments?: number; source?: string | null }
   | { type: 'call'; at: string; callId: number; status: string | null; duration: number; source: string | null }
   | { type: 'form'; at: string; formId: number; pageUrl: string; source: string | null };
 
@@ -141,6 +141,7 @@ function Thread({ route, id, changed }: { route: Route; id: string; changed: () 
               <p>{e.body ?? <em class="muted">erased</em>}</p>
               <span class="meta muted">
                 {when(e.at, clock)}
+                {e.source && ` · from ${e.source}`}
                 {e.direction === 'outbound' && (
                   <>
                     {' · '}
