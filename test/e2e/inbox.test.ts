@@ -2,7 +2,8 @@
 // lists the conversation unread; its thread opens (read), a reply typed shows its segments, is sent
 // from the tracking number through the Twilio stand-in and shows `delivered` once its signed status
 // callback came; "Call" rings the member (their phone asked once) then the person, and the calls log
-// shows it outbound; a person who texted STOP shows why no reply can go; the inbox fits a 390-px phone.
+// shows it outbound; a person who texted STOP shows why no reply can go; the inbox fits a 390-px phone;
+// a rule on texts made on the settings page tells the chat of a matching text and previews the texts.
 // Screenshots in test-artifacts/.
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -16,17 +17,25 @@ import { twilioPost } from '../helpers/telephony.ts';
 import { standInAccount, standInNumber, startTwilioApi, type TwilioApiStandIn } from '../helpers/twilio-api.ts';
 import { signedInClient } from '../helpers/manage-client.ts';
 import { until } from '../helpers/until.ts';
+import { startReceiver, type Receiver } from '../helpers/receiver.ts';
 
 const TWILIO = { sid: 'AC99999999999999999999999999999999', token: 'token-of-the-inbox-account' };
 const OWNER = { username: 'owner@shop.test', password: 'inbox e2e owner password' };
 const TRACKING = '+33800000001';
 let api: TwilioApiStandIn;
+let chat: Receiver;
 beforeAll(async () => {
   api = await startTwilioApi([standInAccount(TWILIO.sid, TWILIO.token, { numbers: [standInNumber(TRACKING)] })]);
+  chat = await startReceiver();
 });
-afterAll(() => api.close());
+afterAll(async () => {
+  await api.close();
+  await chat.close();
+});
 const s = useSeededCollector('inbox_e2e', trackingFixture({ users: [OWNER] }), {
   secretsKey: randomBytes(32),
+  // The rule's chat webhook is on loopback.
+  delivery: { publicOnly: false },
   get twilioApiBase() {
     return api.base;
   },
@@ -101,5 +110,36 @@ describe('the inbox in the back end', () => {
     expect(wider).toBe(0);
     expect(sticksOut).toEqual([]);
     await context.close();
+  }, 60_000);
+
+  it('makes a rule on texts on the settings page, which tells the chat of a matching text and previews the texts', async () => {
+    const page = chrome.page;
+    await page.goto(`${s.collector.baseUrl}/manage/#/shop.test/settings`);
+    const card = page.getByTestId('rules-settings');
+    const form = card.getByTestId('rule-form');
+    await form.getByLabel('Name').fill('Price texts');
+    await form.locator('select[name="moment"]').selectOption('text-received');
+    await form.locator('textarea[name="conditions"]').fill('words contains price');
+    await form.locator('textarea[name="actions"]').fill('tag Booked');
+    await form.getByRole('button', { name: 'Make the rule' }).click();
+    await expect.poll(() => card.getByRole('status').textContent()).toContain('actions.0.type: a text keeps no tags, value or verdict: a text-received rule may chat, push or mail');
+    // A refused rule keeps what was typed, to be mended.
+    expect(await form.getByLabel('Name').inputValue()).toBe('Price texts');
+    expect(await form.locator('select[name="moment"]').inputValue()).toBe('text-received');
+    await form.locator('textarea[name="actions"]').fill(`chat ${chat.url('/chat')}`);
+    await form.getByRole('button', { name: 'Make the rule' }).click();
+    const rule = card.getByTestId('rule').filter({ hasText: 'Price texts' });
+    await rule.waitFor();
+    expect(await rule.textContent()).toContain('when a text was received, if all of:');
+    // Nothing on a past text to change: no "Apply to past calls".
+    expect(await rule.getByTestId('past-calls').count()).toBe(0);
+
+    await textIn('+33611112222', 'What is the price of delivery to Lyon?');
+    const [message] = await chat.waitFor(1, (r) => r.path === '/chat');
+    expect((JSON.parse(message!.body) as { text: string }).text).toContain('rule *Price texts* matched a text from 0611112222, "What is the price of delivery to Lyon?"');
+    await rule.getByRole('button', { name: 'Preview' }).click();
+    await card.getByTestId('rule-preview').waitFor();
+    expect(await card.getByTestId('rule-preview').textContent()).toMatch(/1 of 4 matched\.\s*text \d+, .*06 11 11 22 22, unattributed: chat/);
+    await card.screenshot({ path: path.join(ARTIFACTS, 'inbox-text-rule.png') });
   }, 60_000);
 });

@@ -35,14 +35,17 @@ export function RulesCard({ path, clock }: { path: string; clock: Clock }) {
   const [editing, setEditing] = useState<Rule | null>(null);
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
   const [preview, setPreview] = useState<{ rule: string; answer: Preview } | null>(null);
-  const act = async (work: () => Promise<unknown>, done: string) => {
+  /** Whether the work was done: a refusal keeps what the person typed. */
+  const act = async (work: () => Promise<unknown>, done: string): Promise<boolean> => {
     try {
       await work();
       setMessage({ ok: true, text: done });
       rules.reload();
       tags.reload();
+      return true;
     } catch (err) {
       setMessage({ ok: false, text: (err as Error).message });
+      return false;
     }
   };
   async function save(event: Event) {
@@ -50,7 +53,7 @@ export function RulesCard({ path, clock }: { path: string; clock: Clock }) {
     const form = event.target as HTMLFormElement;
     const f = new FormData(form);
     const body = { name: String(f.get('name') ?? ''), moment: String(f.get('moment')), match: String(f.get('match')), conditions: parseConditions(String(f.get('conditions') ?? '')), actions: parseActions(String(f.get('actions') ?? '')), enabled: editing?.enabled ?? true };
-    await act(() => (editing ? api('PUT', `${path}/rules/${editing.id}`, body) : api('POST', `${path}/rules`, body)), editing ? `Rule ${body.name} saved.` : `Rule ${body.name} made: it runs from now on.`);
+    if (!(await act(() => (editing ? api('PUT', `${path}/rules/${editing.id}`, body) : api('POST', `${path}/rules`, body)), editing ? `Rule ${body.name} saved.` : `Rule ${body.name} made: it runs from now on.`))) return;
     if (!editing) form.reset();
     setEditing(null);
   }
@@ -162,7 +165,7 @@ interface Run {
 }
 
 /** "Apply to past calls" over chosen days, in the background; the latest run, and its undo. */
-function PastCalls({ path, act }: { path: string; act: (work: () => Promise<unknown>, done: string) => Promise<void> }) {
+function PastCalls({ path, act }: { path: string; act: (work: () => Promise<unknown>, done: string) => Promise<unknown> }) {
   const runs = useLoad(() => get<{ runs: Run[] }>(`${path}/runs`), [path]);
   const latest = runs.data?.runs[0];
   // A run goes on in the background: looked at again until it ends.
