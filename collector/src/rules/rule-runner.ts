@@ -1,9 +1,10 @@
 // A domain's rules run at their moments: a call ended, its transcript ready, its analysis ready, a
-// form sent (the house wires these as call and form reactions), a text received (texting/ tells). The enabled rules of the moment are read once, in order;
-// each is tested on the subject (no query per condition); the marks of all that matched are written
-// in one compare-and-set of the call or form, each change in its history; then each matched rule's
-// chat message and `rule` push are queued in the outbox, and its mails as pending alerts, with ids
-// that make a second run send nothing. A text keeps no marks: its rules only tell.
+// form sent (the house wires these as call and form reactions), a text received (texting/ tells).
+// The enabled rules of the moment are read once, in order; each is tested on the subject (no query
+// per condition); the marks of all that matched are written in one compare-and-set of the call or
+// form, each change in its history; then each matched rule's chat message and `rule` push are queued
+// in the outbox, and its mails as pending alerts, with ids that make a second run send nothing. A
+// text keeps no marks: its rules only tell.
 import type { DomainCollections, DomainDoc } from '../domains/documents.ts';
 import { DEFAULT_LEAD_RULE } from '../domains/lead-rule.ts';
 import type { FormCollections, FormDoc } from '../forms/documents.ts';
