@@ -176,7 +176,8 @@ export class TelephonyService {
     const blocked = await this.blocked.isBlocked(number.domainId, report.callerPhone);
     const sms = { domainId: number.domainId, smsRef: report.smsRef, trackingNumber: report.trackingNumber, caller: report.callerPhone, sentAt: report.sentDate, message, ...(blocked ? { blocked } : {}) };
     await upsertById(this.c.sms, id, sms, { receivedAt: now });
-    if (!blocked && this.onText) await this.onText({ _id: id, ...sms, receivedAt: now }, await this.textCameFrom(report));
+    // An anonymous text cannot be answered: no conversation, no need to find who led to it.
+    if (!blocked && this.onText && report.callerPhone) await this.onText({ _id: id, ...sms, receivedAt: now }, await this.textCameFrom(report));
     return id;
   }
 
