@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ARTIFACTS } from '../helpers/browser-site.ts';
 import { useDesktopPage } from '../helpers/chromium.ts';
 import { useSeededCollector } from '../helpers/collector.ts';
-import { trackingFixture } from '../helpers/fixtures.ts';
+import { trackingFixture, viewParams } from '../helpers/fixtures.ts';
 import { signIn } from '../helpers/manage-ui.ts';
 import { twilioPost } from '../helpers/telephony.ts';
 import { standInAccount, standInNumber, startTwilioApi, type TwilioApiStandIn } from '../helpers/twilio-api.ts';
@@ -134,12 +134,21 @@ describe('the inbox in the back end', () => {
     // Nothing on a past text to change: no "Apply to past calls".
     expect(await rule.getByTestId('past-calls').count()).toBe(0);
 
+    // The texter saw the tracking number on a page their ad led to: the text is that visit's, as a call would be.
+    for (let visitor = 1; (await s.t.c.leases.countDocuments({ number: '0800000001' })) === 0; visitor++) {
+      expect(visitor, 'a visit shown the number texted').toBeLessThanOrEqual(3);
+      await s.collector.post('/ospView', viewParams({ url: 'https://shop.test/?utm_source=google&utm_medium=cpc&utm_campaign=spring', ip: `198.51.100.${visitor}` }));
+    }
     await textIn('+33611112222', 'What is the price of delivery to Lyon?');
     const [message] = await chat.waitFor(1, (r) => r.path === '/chat');
-    expect((JSON.parse(message!.body) as { text: string }).text).toContain('rule *Price texts* matched a text from 0611112222, "What is the price of delivery to Lyon?"');
+    expect((JSON.parse(message!.body) as { text: string }).text).toContain('rule *Price texts* matched a text from 0611112222, "What is the price of delivery to Lyon?", source paid:google.');
     await rule.getByRole('button', { name: 'Preview' }).click();
     await card.getByTestId('rule-preview').waitFor();
-    expect(await card.getByTestId('rule-preview').textContent()).toMatch(/1 of 4 matched\.\s*text \d+, .*06 11 11 22 22, unattributed: chat/);
+    expect(await card.getByTestId('rule-preview').textContent()).toMatch(/1 of 4 matched\.\s*text \d+, .*06 11 11 22 22, paid:google: chat/);
     await card.screenshot({ path: path.join(ARTIFACTS, 'inbox-text-rule.png') });
+    await page.goto(`${s.collector.baseUrl}/manage/#/shop.test/inbox`);
+    await page.getByTestId('conversations').getByText('What is the price of delivery to Lyon?').click();
+    await page.getByTestId('thread').getByText('from paid:google').waitFor();
+    await page.getByTestId('thread').screenshot({ path: path.join(ARTIFACTS, 'inbox-thread-source.png') });
   }, 60_000);
 });
