@@ -1,5 +1,6 @@
-// A rule's conditions tested on a subject (subject.ts: a call, a form or a text): each a comparison of plain values, text
-// compared in lower case by equality or `includes` (no regular expression from what a person typed).
+// A rule's conditions tested on a subject (subject.ts: a call, a form or a text): each a comparison
+// of plain values, text compared in lower case by equality or `includes` (no regular expression from
+// what a person typed).
 import type { RuleDoc } from './documents.ts';
 import type { RuleCondition } from './rule-input.ts';
 import type { RuleSubject } from './subject.ts';

@@ -16,7 +16,7 @@ import { callSubject, formSubject, textSubject, type RuleText } from './subject.
 import { subjectContexts, type ContextCollections } from './subject-context.ts';
 
 export const PREVIEW_DAYS = 30;
-export const PREVIEW_SCAN = 5_000;
+const PREVIEW_SCAN = 5_000;
 const PREVIEW_LIST = 100;
 
 export interface PreviewMatch {

@@ -20,13 +20,14 @@ import type { CallWrites } from './call-writes.ts';
 import { countryOf, DEFAULT_COUNTRY, nationalOf } from '../domains/phone-numbers.ts';
 import type { OfflineCollections } from '../offline/documents.ts';
 import type { TrackingCollections } from '../tracking/documents.ts';
+import type { Touch } from '../tracking/touches.ts';
 import type { IdCollections } from '../db/documents.ts';
 
 /** A report whose outcome may not be known yet (status null: ringing or going on). */
 export type CallInput = Omit<CallReport, 'status'> & { status: CallStatus | null };
 
 /** Who led to a text received, as to a call: its source and keyword, and the visit's last touch. */
-export type TextCameFrom = Pick<CallAttribution, 'source' | 'keyword'> & { lastTouch: NonNullable<CallAttribution['lastTouch']> | null };
+export type TextCameFrom = Pick<CallAttribution, 'source' | 'keyword'> & { lastTouch: Touch | null };
 
 /** A report of the same call as the stored one: its route and attribution stand. */
 function isSameCall(stored: CallDoc, report: CallInput): boolean {
