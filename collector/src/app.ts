@@ -67,6 +67,7 @@ import { crmPersonRefs } from './people/crm-refs.ts';
 import { wireTexting } from './texting/texting.ts';
 import { textToRules } from './texting/rule-texts.ts';
 import { ClickToCall } from './outbound/click-to-call.ts';
+import { DiallingPolicies } from './dialling/policies.ts';
 import { twilioOutbound } from './outbound/twilio-outbound.ts';
 import { CallAlerts } from './alerts/call-alerts.ts';
 import { DEFAULT_TWILIO_API_BASE } from './carriers/twilio-client.ts';
@@ -179,8 +180,10 @@ export function createApp(options: AppOptions): CollectorApp {
   const people = new People(c, ids, callWrites);
   const box = options.secretsKey ? new SecretBox(options.secretsKey) : null;
   const carriers = new CarrierConnections(c, box, options.twilioApiBase ?? DEFAULT_TWILIO_API_BASE);
+  // Where the account's calls and texts may go, and how many an hour (issue 79): one check for every number dialled or texted.
+  const dialling = new DiallingPolicies(c);
   const metrics = new Metrics(c, db);
-  const texting = wireTexting(c, { personOf: (domainId, phone, at) => people.join(domainId, { phone }, at), carrierOf: (accountId) => carriers.carrierOf(accountId), publicUrl, counted: (direction, result) => metrics.texts.inc({ direction, result }), alerts: options.mail ? new CallAlerts(c) : null, received: ({ conversation, message }) => textToRules(ruleRunner, conversation, message) }, log);
+  const texting = wireTexting(c, { personOf: (domainId, phone, at) => people.join(domainId, { phone }, at), carrierOf: (accountId) => carriers.carrierOf(accountId), publicUrl, counted: (direction, result) => metrics.texts.inc({ direction, result }), alerts: options.mail ? new CallAlerts(c) : null, received: ({ conversation, message }) => textToRules(ruleRunner, conversation, message), dialling }, log);
   const telephony = new TelephonyService(c, ids, new CallRouter(c, new NumberPool(c)), (callId) => liveCalls.end(callId), callWrites, people, texting.onText);
   const prompts = new PromptAudio(db);
   const flowRunner = new FlowRunner(c, log, prompts);
@@ -278,7 +281,7 @@ export function createApp(options: AppOptions): CollectorApp {
     twilioRoutes(telephony, recordingIntake, { ...options.twilio, signerFor: (accountSid, called) => carriers.signerFor(accountSid, called) }, log, twilioFlows(telephony, flowRunner, log), [texting.twilioCallbacks, twilioOutbound(c, callWrites)]),
     commerceRoutes(domains, commerce, log),
     agentRoutes(c, agents, log),
-    manageRoutes(c, signInLimit, { outbox, agents, offline, callWrites, formWrites, domains, traffic, recordings: { store: recordingStore, states: recordingStates }, carriers, people, engine, model, ruleRuns, prompts, ads: { connections: adsConnections, clients: adsClients }, crm: crmConnections, texting, clickToCall: new ClickToCall(c, ids, callWrites, (accountId) => carriers.carrierOf(accountId), publicUrl) }, { signUp: options.signUp ?? true, publicWebhooksOnly: deliveryOptions.publicOnly, mail: options.mail ? { from: options.mail.from } : {}, publicUrl }, log),
+    manageRoutes(c, signInLimit, { outbox, agents, offline, callWrites, formWrites, domains, traffic, recordings: { store: recordingStore, states: recordingStates }, carriers, people, engine, model, ruleRuns, prompts, ads: { connections: adsConnections, clients: adsClients }, crm: crmConnections, texting, clickToCall: new ClickToCall(c, ids, callWrites, (accountId) => carriers.carrierOf(accountId), publicUrl, dialling) }, { signUp: options.signUp ?? true, publicWebhooksOnly: deliveryOptions.publicOnly, mail: options.mail ? { from: options.mail.from } : {}, publicUrl }, log),
     managePageRoutes(),
     sharedPageRoutes(c, signInLimit, log),
     unsubscribeRoutes(c, publicUrl),

@@ -142,6 +142,8 @@ const TABLE: Record<string, { may: Who[] | 'anyone'; call: [string, unknown?] }>
   'PUT /manage/api/domains/:domain/texting': { may: DOMAIN_ADMINS, call: ['/domains/a.test/texting', {}] },
   'GET /manage/api/profile/availability': { may: ALL, call: ['/profile/availability'] },
   'PUT /manage/api/profile/availability': { may: ALL, call: ['/profile/availability', {}] },
+  'GET /manage/api/account/dialling': { may: OWNER, call: ['/account/dialling'] },
+  'PUT /manage/api/account/dialling': { may: OWNER, call: ['/account/dialling', { countries: ['nowhere'] }] },
   'GET /manage/api/account/carrier': { may: OWNER, call: ['/account/carrier'] },
   'PUT /manage/api/account/carrier': { may: OWNER, call: ['/account/carrier', {}] },
   'DELETE /manage/api/account/carrier': { may: OWNER, call: ['/account/carrier'] },

@@ -1,8 +1,10 @@
 // A ring group's targets made phones to ring for one call: members become their own numbers (skipped
 // while they are unavailable, have no phone, or no longer belong to the account or see the domain),
-// plain numbers stay; then the order of ring-order.ts, a round-robin group's turn claimed atomically
+// plain numbers stay; any number the account's dialling rules refuse now (dialling/: a premium
+// line kept as a phone before the rules, a tracking number of the account) is skipped with why; then the order of ring-order.ts, a round-robin group's turn claimed atomically
 // and a sticky caller's last answerer first. A call rung in turn comes back for its next leg with
 // the order it was given (the targets' indexes), resolved again by `legsInOrder` without a new turn.
+import { DiallingPolicies, type DiallingCollections } from '../dialling/policies.ts';
 import type { TeamCollections } from '../team/documents.ts';
 import type { TelephonyCollections } from '../telephony/documents.ts';
 import { maySee } from '../team/roles.ts';
@@ -39,14 +41,21 @@ export interface RingCall {
 type Candidate = RingCandidate & { index: number };
 
 /** Each target as a phone to ring, or why it cannot be rung. */
-async function candidatesOf(c: TeamCollections, targets: Targets, call: Pick<RingCall, 'domainId' | 'accountId'>): Promise<{ candidates: Candidate[]; skipped: string[] }> {
+async function candidatesOf(c: RingCollections, targets: Targets, call: Pick<RingCall, 'domainId' | 'accountId'>): Promise<{ candidates: Candidate[]; skipped: string[] }> {
   const usernames = targets.flatMap((t) => ('member' in t ? [t.member] : []));
   const users = new Map((usernames.length ? await c.users.find({ _id: { $in: usernames }, accountId: call.accountId }).toArray() : []).map((u) => [u._id, u]));
+  const numbers = targets.map((t) => ('number' in t ? t.number : (users.get(t.member)?.phone ?? null)));
+  const dialled = numbers.flatMap((number, i) => (number ? [{ field: String(i), number }] : []));
+  const refused = new Map([...(await new DiallingPolicies(c).refusals(call.accountId, dialled))].map(([at, why]) => [Number(dialled[at]!.field), why.slice(why.indexOf(': ') + 2)]));
   const skipped: string[] = [];
   const candidates = targets.map((target, index): Candidate => {
-    if ('number' in target) return { index, member: null, number: target.number, name: target.name ?? target.number, weight: target.weight, reachable: true };
+    const barred = refused.get(index);
+    if ('number' in target) {
+      if (barred) skipped.push(`${target.name ?? target.number}: ${barred}`);
+      return { index, member: null, number: target.number, name: target.name ?? target.number, weight: target.weight, reachable: !barred };
+    }
     const user = users.get(target.member);
-    const why = !user || !maySee(user, call.domainId) ? 'no longer a member who sees this domain' : user.available === false ? 'unavailable' : !user.phone ? 'no phone set' : null;
+    const why = !user || !maySee(user, call.domainId) ? 'no longer a member who sees this domain' : user.available === false ? 'unavailable' : !user.phone ? 'no phone set' : (barred ?? null);
     if (why) skipped.push(`${target.member}: ${why}`);
     return { index, member: target.member, number: user?.phone ?? null, name: target.member, weight: target.weight, reachable: why === null };
   });
@@ -55,7 +64,7 @@ async function candidatesOf(c: TeamCollections, targets: Targets, call: Pick<Rin
 
 /** `peek`: the turn the next call would take, not taken (the simulator, /telephony/route's answer). */
 /** What a ring group's plan reads: the flows' turns, the members, who last answered a caller. */
-export type RingCollections = FlowCollections & TeamCollections & Pick<TelephonyCollections, 'stickyAnswers'>;
+export type RingCollections = FlowCollections & TeamCollections & Pick<TelephonyCollections, 'stickyAnswers'> & DiallingCollections;
 
 export async function planRing(c: RingCollections, ring: RingAction, call: RingCall, { peek = false } = {}): Promise<RingPlan> {
   const { candidates, skipped } = await candidatesOf(c, ring.targets, call);
@@ -67,7 +76,7 @@ export async function planRing(c: RingCollections, ring: RingAction, call: RingC
 }
 
 /** The legs of an order given before (target indexes), those still reachable. */
-export async function legsInOrder(c: TeamCollections, targets: Targets, order: number[], call: Pick<RingCall, 'domainId' | 'accountId'>): Promise<RingLeg[]> {
+export async function legsInOrder(c: RingCollections, targets: Targets, order: number[], call: Pick<RingCall, 'domainId' | 'accountId'>): Promise<RingLeg[]> {
   const { candidates } = await candidatesOf(c, targets, call);
   return order.flatMap((i) => {
     const leg = candidates[i];

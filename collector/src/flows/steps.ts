@@ -147,3 +147,13 @@ export const flowBodyIn = (country: string) =>
 export type FlowBody = z.infer<ReturnType<typeof flowBodyIn>>;
 export type FlowStep = FlowBody['steps'][string];
 export type StepKind = FlowStep['kind'];
+
+/** Every number a flow dials itself (plain ring targets, forwards), named by its field, for the
+ * account's dialling rules (dialling/): a member's phone is checked where they set it. */
+export function dialledNumbersOf(steps: FlowBody['steps']): { field: string; number: string }[] {
+  return Object.entries(steps).flatMap(([name, step]) => {
+    if (step.kind === 'ring') return step.targets.flatMap((t, i) => ('number' in t ? [{ field: `steps.${name}.targets.${i}.number`, number: t.number }] : []));
+    if (step.kind === 'forward' && step.number) return [{ field: `steps.${name}.number`, number: step.number }];
+    return [];
+  });
+}

@@ -41,12 +41,14 @@ export const manageNotFound: Middleware = async (ctx, next) => {
   }
 };
 
-/** A family's refusals (`refusals`: their error classes) as the back end's 400, with their words. */
+/** A family's refusals (`refusals`: their error classes) as the back end's 400 (or their own `httpStatus`), with their words. */
 export async function refusedAs400<T>(work: () => Promise<T>, ...refusals: (abstract new (...args: never[]) => Error)[]): Promise<T> {
   try {
     return await work();
   } catch (err) {
-    if (refusals.some((refused) => err instanceof refused)) throw new ManageFailure(400, (err as Error).message);
+    // A refusal may name its own status (a limit reached: 429, with when to come back).
+    const own = err as Error & { httpStatus?: number; retryAfterSeconds?: number };
+    if (refusals.some((refused) => err instanceof refused)) throw new ManageFailure(own.httpStatus ?? 400, own.message, own.retryAfterSeconds ? { 'Retry-After': String(own.retryAfterSeconds) } : undefined);
     throw err;
   }
 }

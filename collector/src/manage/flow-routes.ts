@@ -11,7 +11,10 @@ import { FlowRefused, FlowStore } from '../flows/flow-store.ts';
 import { simulateBody, simulateFlow, SimulationRefused } from '../flows/simulate.ts';
 import { MAX_PROMPT_BYTES, type PromptAudio } from '../flows/prompt-audio.ts';
 import { AUDIO_TYPES, audioType, RecordingRefused } from '../recordings/store.ts';
-import { flowBodyIn } from '../flows/steps.ts';
+import { dialledNumbersOf, flowBodyIn } from '../flows/steps.ts';
+import { DiallingPolicies } from '../dialling/policies.ts';
+import { DiallingRefused } from '../dialling/refused.ts';
+import type { RateLimitCollections } from '../http/documents.ts';
 import { bodyOf, parseBody } from '../http/body.ts';
 import { ManageFailure, refusedAs400 } from '../http/manage-envelope.ts';
 import { valid } from '../http/manage-validate.ts';
@@ -40,9 +43,10 @@ export function flowView(flow: CallFlowDoc, domain: DomainDoc) {
 /** A member as a ring group's editor sees them: may they be rung now. */
 const ringableView = (u: UserDoc) => ({ username: u._id, role: u.role, hasPhone: Boolean(u.phone), available: u.available !== false });
 
-export function flowRoutes(router: Router, c: FlowCollections & TeamCollections & DomainCollections & TelephonyCollections, can: Can, prompts: PromptAudio | null): void {
+export function flowRoutes(router: Router, c: FlowCollections & TeamCollections & DomainCollections & TelephonyCollections & RateLimitCollections, can: Can, prompts: PromptAudio | null): void {
   const flows = new FlowStore(c, prompts);
-  const refusing = <T>(work: () => Promise<T>) => refusedAs400(work, FlowRefused, SimulationRefused);
+  const dialling = new DiallingPolicies(c);
+  const refusing = <T>(work: () => Promise<T>) => refusedAs400(work, FlowRefused, SimulationRefused, DiallingRefused);
   const flowOf = async (domain: DomainDoc, flowId: string) => {
     const flow = await flows.get(domain._id, flowId);
     if (!flow) throw new ManageFailure(404, `No call flow ${flowId} in this domain`);
@@ -58,6 +62,7 @@ export function flowRoutes(router: Router, c: FlowCollections & TeamCollections 
   router.post('/domains/:domain/flows', can(RULES.manageDomain, 'flow.create'), parseBody, async (ctx) => {
     const domain = await domainOf(c, ctx);
     const body = valid(flowBodyIn(countryOf(domain)), bodyOf(ctx.request));
+    await refusing(() => dialling.check(domain.accountId, dialledNumbersOf(body.steps)));
     const flow = await refusing(() => flows.create(domain, body, memberOf(ctx)._id));
     auditing(ctx, { flow: flow._id, name: flow.name });
     ctx.status = 201;
@@ -68,6 +73,7 @@ export function flowRoutes(router: Router, c: FlowCollections & TeamCollections 
     const domain = await domainOf(c, ctx);
     const body = valid(flowBodyIn(countryOf(domain)), bodyOf(ctx.request));
     await flowOf(domain, ctx.params.flowId!);
+    await refusing(() => dialling.check(domain.accountId, dialledNumbersOf(body.steps)));
     const flow = await refusing(() => flows.update(domain, ctx.params.flowId!, body, memberOf(ctx)._id));
     if (!flow) throw new ManageFailure(404, `No call flow ${ctx.params.flowId} in this domain`);
     auditing(ctx, { flow: flow._id, name: flow.name });
@@ -118,6 +124,8 @@ export function flowRoutes(router: Router, c: FlowCollections & TeamCollections 
     else if (body.phone !== undefined) {
       const country = await countryOfMember(c, member);
       set.phone = valid(z.object({ phone: phoneIn(country) }), { phone: body.phone }).phone;
+      // Every ring group of the account rings it: it passes the account's dialling rules.
+      await refusing(() => dialling.check(member.accountId, [{ field: 'phone', number: set.phone! }]));
     }
     if (body.available !== undefined) set.available = body.available;
     const update = { ...(Object.keys(set).length ? { $set: set } : {}), ...(Object.keys(unset).length ? { $unset: unset } : {}) };

@@ -13,6 +13,7 @@ import { wireTexting, type Texting } from '../texting/texting.ts';
 import { textingRoutes } from './texting-routes.ts';
 import { callBackRoutes } from './call-back-routes.ts';
 import type { ClickToCall } from '../outbound/click-to-call.ts';
+import { diallingRoutes } from './dialling-routes.ts';
 import type { FlowCollections } from '../flows/documents.ts';
 import type { CrmCollections } from '../crm/documents.ts';
 import type { PromptAudio } from '../flows/prompt-audio.ts';
@@ -162,5 +163,6 @@ export function manageRoutes(c: TeamCollections & DomainCollections & TrackingCo
   const texting = services.texting ?? wireTexting(c, { personOf: async () => null, carrierOf: async () => null, publicUrl: options.publicUrl ?? '' }, log);
   textingRoutes(router, c, can, texting.conversations, texting.sender);
   callBackRoutes(router, c, can, services.clickToCall ?? null);
+  diallingRoutes(router, c, can);
   return router;
 }

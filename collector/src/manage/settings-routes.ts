@@ -14,7 +14,10 @@ import { countryOf, nationalOf } from '../domains/phone-numbers.ts';
 import { domainNumberNamed } from '../domains/pool-numbers.ts';
 import { callersDisplay, withPhoneDisplay } from '../domains/phone-display.ts';
 import { bodyOf, parseBody } from '../http/body.ts';
-import { ManageFailure } from '../http/manage-envelope.ts';
+import { ManageFailure, refusedAs400 } from '../http/manage-envelope.ts';
+import type { RateLimitCollections } from '../http/documents.ts';
+import { DiallingPolicies } from '../dialling/policies.ts';
+import { DiallingRefused } from '../dialling/refused.ts';
 import type { Outbox } from '../webhooks/outbox.ts';
 import { createDomain, DOMAIN_NOT_FOUND, domainOfAccount, domainsOfAccount, keyStatus, lastViewAt, rotateDomainKey, updateDomain } from './domains.ts';
 import { addNumbers, addPool, listNumbers, numbersShown, poolOf, removeNumber } from './numbers.ts';
@@ -88,7 +91,14 @@ export async function numberParam(c: DomainCollections, ctx: Context, domain: Do
   return (await domainNumberNamed(c, domain, ctx.params.number!)) ?? ctx.params.number!;
 }
 
-export function settingsRoutes(router: Router, c: TeamCollections & DomainCollections & TrackingCollections & OfflineCollections & TelephonyCollections & DataCollections & ReportCollections & FormCollections & PeopleCollections & WebhookCollections, outbox: Outbox, offline: OfflineNumbers, can: Can, { publicWebhooksOnly, publicUrl }: { publicWebhooksOnly: boolean; publicUrl: string }): void {
+export function settingsRoutes(router: Router, c: TeamCollections & DomainCollections & TrackingCollections & OfflineCollections & TelephonyCollections & DataCollections & ReportCollections & FormCollections & PeopleCollections & WebhookCollections & RateLimitCollections, outbox: Outbox, offline: OfflineNumbers, can: Can, { publicWebhooksOnly, publicUrl }: { publicWebhooksOnly: boolean; publicUrl: string }): void {
+  const dialling = new DiallingPolicies(c);
+  /** The no-answer redirect is dialled on the owner's bill: it passes the account's dialling rules
+   * (a new domain's own country among them). */
+  const redirectAllowed = async (accountId: string, redirectPhone: string | null | undefined, country?: string) => {
+    if (redirectPhone) await refusedAs400(async () => dialling.check(accountId, [{ field: 'redirectPhone', number: redirectPhone }], await dialling.of(accountId, country)), DiallingRefused);
+  };
+
   router.get('/domains', can(RULES.member), async (ctx) => {
     const member = memberOf(ctx);
     ctx.body = (await domainsOfAccount(c, member.accountId)).filter((d) => maySee(member, d.name)).map(domainView);
@@ -106,6 +116,7 @@ export function settingsRoutes(router: Router, c: TeamCollections & DomainCollec
     // The name first: its problem is the one to say (`127.0.0.1` makes `https://www.127.0.0.1` no origin either).
     const { name, ...settings } = valid(z.object({ name: domainName, ...domainSettingsIn(countryOfBody(body)).shape }), body);
     const member = memberOf(ctx);
+    await redirectAllowed(member.accountId, settings.redirectPhone, settings.country);
     const domain = await createDomain(c, member.accountId, name.toLowerCase(), settings);
     // An admin limited to some domains sees the one they made.
     if (member.domains) await c.users.updateOne({ _id: member._id }, { $addToSet: { domains: domain.name } });
@@ -134,6 +145,7 @@ export function settingsRoutes(router: Router, c: TeamCollections & DomainCollec
     // Numbers sent with a new country are read in it.
     const changes = valid(domainSettingsIn(countryOfBody(body, countryOf(domain))).partial().strict(), body);
     const sent = onlySent(changes, body);
+    await redirectAllowed(domain.accountId, sent.redirectPhone, sent.country);
     const updated = await updateDomain(c, domain, sent);
     const after = domainView(updated);
     const changed = settingChanges(Object.keys(sent), domain, updated, domainView(domain), after);

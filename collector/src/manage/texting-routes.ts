@@ -5,6 +5,7 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { z } from 'zod';
+import { DiallingRefused } from '../dialling/refused.ts';
 import type { DomainCollections } from '../domains/documents.ts';
 import { bodyOf, parseBody } from '../http/body.ts';
 import { ManageFailure, refusedAs400 } from '../http/manage-envelope.ts';
@@ -59,7 +60,7 @@ export function textingRoutes(router: Router, c: DomainCollections & TeamCollect
   router.post(`${path}/:conversationId/messages`, can(RULES.answerLeads, 'text.send'), parseBody, async (ctx) => {
     const { domain, doc } = await conversationOf(ctx);
     const { body } = valid(replyBody, bodyOf(ctx.request));
-    const sent = await refusedAs400(() => carrierCall(() => sender.send(doc, body, memberOf(ctx)._id)), TextRefused);
+    const sent = await refusedAs400(() => carrierCall(() => sender.send(doc, body, memberOf(ctx)._id)), TextRefused, DiallingRefused);
     auditing(ctx, { conversation: doc._id, text: sent._id, segments: sent.segments });
     ctx.status = 201;
     const { _id, conversationId: _c, domainId: _d, ...text } = sent;

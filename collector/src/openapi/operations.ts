@@ -26,6 +26,7 @@ import {
 import { z, type ZodType } from 'zod';
 import { domainName, domainSettings, poolSettings } from '../domains/settings.ts';
 import { carrierConnectBody } from '../carriers/connections.ts';
+import { diallingBody } from '../dialling/settings.ts';
 import { buyBody, importBody, searchQuery } from '../manage/carrier-routes.ts';
 import { localeQuery, numbersBody, offlineAssignment, offlineRecording, offlineRedirect, webhookEventsBody, webhookUrl } from '../manage/bodies.ts';
 import { blockedCallerBody } from '../manage/blocklist-routes.ts';
@@ -478,6 +479,8 @@ export const OPERATIONS: Operation[] = [
   manageOp('get', '/domains/:domain/texting', "Ours: the domain's texting settings: `helpText` (the answer to HELP; null: the default naming the domain) and `savedReplies` ({name, body}, `{firstName}` filled where known)", object('{helpText, savedReplies}')),
   manageOp('put', '/domains/:domain/texting', "Ours: sets the domain's texting settings. Owners and admins", object('{helpText, savedReplies}'), { body: textingSettingsBody }),
   manageOp('post', '/domains/:domain/crm/:crm/resend/:deliveryId', 'Ours: queues a delivery again (`call:<id>` or `form:<id>`): the same records are updated, none made twice', object('{queued}'), {}, 202),
+  manageOp('get', '/account/dialling', "Ours (issue 79): where the account's calls and texts may go: `countries` (its own, or its domains' when `countriesOwn` is false), the special ranges `allowed`, and the hourly `limits` of calls placed and texts sent, per member and per account. Owners only", object('{countries, countriesOwn, allowed, limits, ranges}')),
+  manageOp('put', '/account/dialling', "Ours (issue 79): changes the dialling rules: what the body names replaces, what it leaves out stays; `countries: null` goes back to the domains' countries. Checked wherever a number is dialled or texted: click-to-call, a member's phone, a flow's plain target or forward, the no-answer redirect, a text. Owners only; in the activity log", object('{countries, countriesOwn, allowed, limits, ranges}'), { body: diallingBody }),
   manageOp('get', '/account/carrier', "Ours: the account's carrier account (provider, accountSid, apiKey, name, connectedAt; never the secret), and whether SECRETS_KEY is set", object('The connection')),
   carrierOp(manageOp('put', '/account/carrier', "Ours: connects a Twilio account by its auth token, or an API key and secret, checked against Twilio at once; the secret is sealed (SECRETS_KEY) and never shown again. 409 without SECRETS_KEY", object('The connection'), { body: carrierConnectBody })),
   carrierOp(manageOp('post', '/account/carrier/check', 'Ours: checks now that every number imported or bought through the carrier still sends its calls here (also done once a day): how many were checked, and those whose voice URL points elsewhere or that left the carrier account (voiceUrl null)', object('{checked, miswired: [{domain, number, voiceUrl}]}'))),

@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { CarrierError, type Carrier } from '../carriers/carrier.ts';
 import { claimRecordId } from '../db/external-refs.ts';
+import type { DiallingPolicies } from '../dialling/policies.ts';
 import type { IdAllocator } from '../db/ids.ts';
 import type { IdCollections } from '../db/documents.ts';
 import type { DomainCollections, DomainDoc } from '../domains/documents.ts';
@@ -39,6 +40,7 @@ export class ClickToCall {
     private readonly carrierOf: (accountId: string) => Promise<Carrier | null>,
     /** The public URL Twilio fetches the call's instructions from. */
     private readonly publicUrl: string,
+    private readonly dialling: DiallingPolicies,
   ) {}
 
   async start({ domain, personId, member, memberPhone, trackingNumber }: CallBack, now = new Date()): Promise<CallDoc> {
@@ -49,10 +51,17 @@ export class ClickToCall {
     if (!from) throw new CallRefused('trackingNumber: the person never texted nor called a tracking number of the domain: say which one to call from');
     const number = await this.c.trackingNumbers.findOne({ _id: from, domainId: domain._id }, { projection: { usage: 1 } });
     if (!number) throw new CallRefused(`trackingNumber: ${from} is no tracking number of ${domain.name}`);
-    const ringFirst = memberPhone ?? member.phone;
+    // The profile's phone, once kept, is the one rung: a phone in the body does not replace it.
+    if (memberPhone && member.phone && memberPhone !== member.phone) throw new CallRefused('phone: your profile already has your phone, rung first: change it on your profile (Availability) to be rung at another');
+    const ringFirst = member.phone ?? memberPhone;
     if (!ringFirst) throw new CallRefused('phone: your own phone, rung first, is not known: give it once (it is kept on your profile)');
     const carrier = await this.carrierOf(domain.accountId);
     if (!carrier) throw new CallRefused('No carrier account is connected: connect Twilio (Account, Carrier) to call from the tracking numbers');
+    // Both legs are on the owner's bill: each passes the account's dialling rules, then the hour's limits.
+    await this.dialling.placeCall(domain.accountId, member._id, [
+      { field: memberPhone ? 'phone' : 'your phone (profile)', number: ringFirst },
+      { field: "the person's number", number: to },
+    ]);
     if (memberPhone && !member.phone) await this.c.users.updateOne({ _id: member._id, phone: { $exists: false } }, { $set: { phone: memberPhone } });
 
     const callRef = `click-${randomUUID()}`;

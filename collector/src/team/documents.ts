@@ -20,6 +20,19 @@ export interface AccountDoc {
   /** Ours (alerts/rule-mails.ts): who used a rule mail's unsubscribe link: no rule of the account
    * mails them again, a rule deleted and made again included (the last 1,000). */
   ruleMailsStopped?: string[];
+  /** Ours (dialling/, issue 79): where the account's calls and texts may go, and how many an hour;
+   * absent: its domains' countries, no special range, the default limits. */
+  dialling?: AccountDialling;
+}
+
+/** An account's dialling rules as an owner set them (dialling/settings.ts reads and writes them). */
+export interface AccountDialling {
+  /** ISO country codes; absent: the countries of the account's domains. */
+  countries?: string[];
+  /** Special ranges allowed (dialling/rules.ts SPECIAL_RANGES). */
+  allowed?: string[];
+  /** Per hour; absent: dialling/limits.ts DEFAULT_DIAL_LIMITS. */
+  limits?: { callsPerMember?: number; callsPerAccount?: number; textsPerMember?: number; textsPerAccount?: number };
 }
 
 /** A user of the back end (manage/users.ts); `_id` = the e-mail, lower case. */

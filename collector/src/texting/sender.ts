@@ -5,6 +5,7 @@
 // (`sent`, `delivered`, `undelivered`, `failed` with the carrier's error in words), never backwards.
 import { randomUUID } from 'node:crypto';
 import { CarrierError, type Carrier } from '../carriers/carrier.ts';
+import type { DiallingPolicies } from '../dialling/policies.ts';
 import { e164Of } from '../domains/phone-numbers.ts';
 import type { ConversationDoc, TextingCollections, TextMessageDoc, TextStatus } from './documents.ts';
 import { previewNewest } from './inbox.ts';
@@ -41,9 +42,12 @@ export class TextSender {
     private readonly counted: TextCounted = () => {},
     /** Told of each text handed to the carrier (the `text` push). */
     private readonly sent: (conversation: ConversationDoc, text: TextMessageDoc) => Promise<void> = async () => {},
+    /** The account's dialling rules and hourly limits (issue 79): absent, none (tests of the sender alone). */
+    private readonly dialling: Pick<DiallingPolicies, 'sendText'> | null = null,
   ) {}
 
-  /** Sends `body` in the conversation; a TextRefused (opted out, no carrier, erased) or the carrier's
+  /** Sends `body` in the conversation; a TextRefused (opted out, no carrier, erased), a DiallingRefused
+   * (a number the account may not text, a limit reached) or the carrier's
    * CarrierError (a landline, a number that cannot take texts) says why nothing went. */
   async send(conversation: ConversationDoc, body: string, by: string, { help = false } = {}, now = new Date()): Promise<TextMessageDoc> {
     if (!conversation.phone) throw new TextRefused('This person was erased: their number is gone');
@@ -51,6 +55,8 @@ export class TextSender {
     if (opted) throw new TextRefused(`This number opted out: they texted ${opted.word} on ${opted.at.toISOString().slice(0, 10)}. No text is sent to them until they text START`);
     const carrier = await this.carrierOf(conversation.accountId);
     if (!carrier) throw new TextRefused('No carrier account is connected: connect Twilio (Account, Carrier) to text from the tracking numbers');
+    // On the owner's bill: the number passes the dialling rules, the text the hour's limits (the HELP answer the account's).
+    await this.dialling?.sendText(conversation.accountId, by === 'auto' ? null : by, [{ field: 'to', number: conversation.phone }]);
     const message: TextMessageDoc = { _id: `out:${randomUUID()}`, conversationId: conversation._id, domainId: conversation.domainId, direction: 'outbound', body, at: now, sid: null, status: 'queued', error: null, segments: segmentsOf(body).segments, by, statusAt: now };
     await this.c.textMessages.insertOne(message);
     await this.c.conversations.updateOne({ _id: conversation._id }, { $max: { lastAt: now } });

@@ -2,6 +2,7 @@
 // text the telephony service records, and Twilio's status callbacks of the texts sent.
 import type { CallAlerts } from '../alerts/call-alerts.ts';
 import type { Carrier } from '../carriers/carrier.ts';
+import type { DiallingPolicies } from '../dialling/policies.ts';
 import type { timelineOf } from '../people/timeline.ts';
 import { Conversations } from './conversations.ts';
 import type { Logger } from '../logger.ts';
@@ -27,6 +28,8 @@ export interface TextingNeeds {
   alerts?: CallAlerts | null;
   /** Told of each text received, once (rules, pushes). */
   received?: (received: Received) => Promise<void>;
+  /** Where the account's texts may go, and how many an hour (dialling/). */
+  dialling?: DiallingPolicies;
 }
 
 export function wireTexting(c: TextingCollections & Parameters<typeof timelineOf>[0] & TeamCollections & WebhookCollections, needs: TextingNeeds, log: Logger) {
@@ -37,7 +40,7 @@ export function wireTexting(c: TextingCollections & Parameters<typeof timelineOf
   const sender = new TextSender(c, optOuts, needs.carrierOf, `${needs.publicUrl}/telephony/twilio/text-status`, counted, async (conversation, text) => {
     const domain = await domainOf(conversation.domainId);
     if (domain) await pushes.text(domain, conversation, text);
-  });
+  }, needs.dialling ?? null);
   const inbox = new TextInbox(c, optOuts, needs.personOf);
   /** A text the telephony service recorded: into its conversation (an anonymous one cannot be answered). */
   const onText = async (sms: SmsDoc, cameFrom: TextCameFrom) => {
