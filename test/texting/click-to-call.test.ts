@@ -73,7 +73,8 @@ describe('click-to-call', () => {
     const announced = twimlOf((await twilioAt(number.getAttribute('url')!, { CallSid: `${leg.sid}-leg`, ParentCallSid: leg.sid, CallStatus: 'in-progress' })).text);
     expect(announced.querySelector('Say')!.textContent).toContain('enregistr');
 
-    // The person's leg ends after 42 s; then the member's.
+    // The person's leg ends after 42 s (the call placed a minute ago); then the member's.
+    await s.t.c.calls.updateOne({ _id: placed.body.callId }, { $set: { startedAt: new Date(Date.now() - 60_000) } });
     await twilioAt(dial.getAttribute('action')!, { CallSid: leg.sid, CallStatus: 'in-progress', DialCallSid: `${leg.sid}-leg`, DialCallStatus: 'completed', DialCallDuration: '42' });
     await twilioAt(leg.statusCallback!, { CallSid: leg.sid, CallStatus: 'completed', CallDuration: '50' });
     const call = (await s.t.c.calls.findOne({ _id: placed.body.callId }))!;

@@ -7,15 +7,16 @@
 // adapter's own /recording, as any call's.
 import twilio from 'twilio';
 import { recordingPlan } from '../domains/recording-settings.ts';
-import { e164Of } from '../domains/phone-numbers.ts';
+import { countryOf, e164Of, nationalOf } from '../domains/phone-numbers.ts';
 import type { DomainCollections } from '../domains/documents.ts';
 import type { CallWrites } from '../telephony/call-writes.ts';
 import type { CallDoc } from '../telephony/documents.ts';
 import type { TwilioCallbacks } from '../telephony/twilio.ts';
 import { dialOutcome, OUTCOMES, params, RING_SECONDS, recordedDial, xml } from '../telephony/twilio-words.ts';
 
-/** A number said digit by digit. */
-const spoken = (digits: string) => digits.replace(/\D/g, '').split('').join(' ');
+/** A number (canonical) said digit by digit as the domain's country writes it: `4 1 5 5 5 5 …` on a
+ * US domain, not the canonical 0 0 1 4 1 5. */
+const spoken = (canonical: string, country: string) => nationalOf(canonical, country).replace(/\D/g, '').split('').join(' ');
 
 export function twilioOutbound(c: DomainCollections, writes: CallWrites): TwilioCallbacks {
   return {
@@ -24,15 +25,17 @@ export function twilioOutbound(c: DomainCollections, writes: CallWrites): Twilio
         const call = await byId(ctx);
         return call?.direction === 'outbound' ? call : null;
       };
-      const planOf = async (call: CallDoc) => recordingPlan(await c.domains.findOne({ _id: call.domainId }), true);
+      const domainOf = (call: CallDoc) => c.domains.findOne({ _id: call.domainId });
+      const planOf = async (call: CallDoc) => recordingPlan(await domainOf(call), true);
 
       router.post('/outbound', ...guard(ofWhisper), async (ctx) => {
         const twiml = new twilio.twiml.VoiceResponse();
         const call = await outboundOf(ctx);
         if (call && call.caller) {
           await writes.change(call._id, (now) => ({ outbound: { ...now.outbound!, memberAnswered: true } }));
-          const plan = await planOf(call);
-          twiml.say(`Calling ${spoken(call.caller)} from your tracking number.`);
+          const domain = await domainOf(call);
+          const plan = recordingPlan(domain, true);
+          twiml.say(`Calling ${spoken(call.caller, countryOf(domain ?? {}))} from your tracking number.`);
           const dial = twiml.dial({ callerId: e164Of(call.trackingNumber), action: `outbound-dial?call=${call._id}`, method: 'POST', timeout: RING_SECONDS, ...recordedDial(plan) });
           dial.number(plan?.announcement ? { url: `outbound-answer?call=${call._id}`, method: 'POST' } : {}, e164Of(call.caller));
         }
@@ -50,8 +53,11 @@ export function twilioOutbound(c: DomainCollections, writes: CallWrites): Twilio
       router.post('/outbound-dial', ...guard(ofWhisper), async (ctx) => {
         const call = await outboundOf(ctx);
         if (call) {
-          const { status, duration, answerTime, billingDuration } = dialOutcome(call, params(ctx), false);
-          await writes.change(call._id, () => ({ status, outcome: status, duration, answerTime, billingDuration, updatedAt: new Date() }));
+          const now = Date.now();
+          const { status, duration, answerTime, billingDuration } = dialOutcome(call, params(ctx), false, now);
+          // The person cannot have talked longer than the call has lasted since it was placed.
+          const lasted = Math.max(0, Math.floor((now - call.startedAt.getTime()) / 1000));
+          await writes.change(call._id, () => ({ status, outcome: status, duration: Math.min(duration, lasted), answerTime: Math.min(answerTime, lasted), billingDuration, updatedAt: new Date(now) }));
         }
         xml(ctx, new twilio.twiml.VoiceResponse());
       });
