@@ -68,7 +68,9 @@ export async function exampleTour(baseUrl: string, webhookUrl: string, googleKey
   await keep('post /ospClick', await post('/ospClick', { api_key: viewParams().api_key, phone: '0987654321', view_id: view.viewId }));
   await keep('post /ospExpiration', await post('/ospExpiration', { api_key: viewParams().api_key, surtax_phone: shown, expiration: 1200 }));
 
-  const page = await keep('post /t/view', await browser('/t/view', { visit_id: 0, url: `${ORIGIN}/`, page_title: 'Home', referer_url: 'https://www.bing.com/', phones: '01 23 45 67 89' }));
+  const pageAnswer = await browser('/t/view', { visit_id: 0, url: `${ORIGIN}/`, page_title: 'Home', referer_url: 'https://www.bing.com/', phones: '01 23 45 67 89' });
+  const pageVisitKey = pageAnswer.headers.get('x-visit-key');
+  const page = await keep('post /t/view', pageAnswer);
   await keep('post /t/click', await browser('/t/click', { visit_id: page.visitId, view_id: page.viewId, phone: '0987654321' }));
   await keep('post /t/form', await browser('/t/form', { visit_id: page.visitId, url: `${ORIGIN}/contact`, form_name: 'contact', fields: JSON.stringify({ name: 'Ada Lovelace', email: 'ada@example.com', phone: '06 12 34 56 78', message: 'A boiler to repair' }), honeypot: '', elapsed_ms: 14_000 }));
   await keep('post /t/expiration', await browser('/t/expiration', { visit_id: page.visitId, view_id: page.viewId, surtax_phone: page.surtaxPhones['01 23 45 67 89'].surtaxPhoneNumber }));
@@ -222,7 +224,7 @@ export async function exampleTour(baseUrl: string, webhookUrl: string, googleKey
   // Google Ads through the Data Manager API (a stand-in here): connected, tested, shown, then removed.
   await manage('put /manage/api/domains/{domain}/ads/{platform}', 'PUT', '/domains/shop.test/ads/google', { operatingAccountId: '123-456-7890', conversionActionId: '987654321', serviceAccountKey: JSON.stringify(googleKey) });
   // A page of the visit now loads tracker-ads.js, whose address carries the visit's consent key.
-  const adsPage = await (await browser('/t/view', { visit_id: page.visitId, url: `${ORIGIN}/`, page_title: 'Home', referer_url: '', phones: '' })).json();
+  const adsPage = await (await browser('/t/view', { visit_id: page.visitId, visit_key: pageVisitKey, url: `${ORIGIN}/`, page_title: 'Home', referer_url: '', phones: '' })).json();
   const adsScript = new URL(adsPage.scripts.find((src: string) => src.startsWith('/tracker-ads.js')), ORIGIN);
   await keep('post /t/consent', await browser('/t/consent', { visit_id: page.visitId, ads_consent: 'granted', consent_key: adsScript.searchParams.get('consent') }));
   await manage('post /manage/api/domains/{domain}/ads/{platform}/test', 'POST', '/domains/shop.test/ads/google/test');
@@ -236,6 +238,8 @@ export async function exampleTour(baseUrl: string, webhookUrl: string, googleKey
   await manage('get /manage/api/domains/{domain}/crm/{crm}', 'GET', '/domains/shop.test/crm/hubspot');
   await manage('post /manage/api/domains/{domain}/crm/{crm}/test', 'POST', '/domains/shop.test/crm/hubspot/test');
   await manage('delete /manage/api/domains/{domain}/crm/{crm}', 'DELETE', '/domains/shop.test/crm/hubspot');
+  await manage('get /manage/api/account/dialling', 'GET', '/account/dialling');
+  await manage('put /manage/api/account/dialling', 'PUT', '/account/dialling', { limits: { callsPerMember: 30 } });
   await manage('get /manage/api/account/carrier', 'GET', '/account/carrier');
   await manage('put /manage/api/account/carrier', 'PUT', '/account/carrier', { provider: 'twilio', ...TOUR_TWILIO });
   await manage('get /manage/api/account/carrier/numbers', 'GET', '/account/carrier/numbers');

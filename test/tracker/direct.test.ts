@@ -80,7 +80,7 @@ describe('tracker.js in direct display', () => {
     const page = await openPage({ collector: s.collector.baseUrl, body: SITE_PAGE, url: 'https://shop.test/contact' });
     await page.ready();
     const cookies = page.dom.cookieJar.getCookiesSync('https://shop.test');
-    expect(cookies.map((c) => [c.key, c.secure]).sort()).toEqual([['tracker_visit_id', true], ['tracker_visitor_id', true]]);
+    expect(cookies.map((c) => [c.key, c.secure]).sort()).toEqual([['tracker_visit_id', true], ['tracker_visit_key', true], ['tracker_visitor_id', true]]);
     page.close();
   });
 

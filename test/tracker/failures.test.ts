@@ -116,7 +116,8 @@ describe('tracker.js when the collector fails', () => {
     const visitId = page.window.RingTrail.visitId();
     expect(visitId).toBeGreaterThan(0);
     expect((await s.t.c.visits.findOne({ _id: visitId }))!.uniqueVisitorId).toBeNull();
-    expect(page.window.document.cookie).toBe(`tracker_visit_id=${visitId}`);
+    // The visit and its key (issue 79), no visitor id.
+    expect(page.window.document.cookie).toMatch(new RegExp(`^tracker_visit_id=${visitId}; tracker_visit_key=[A-Za-z0-9_-]{22}$`));
     expect(page.errors).toEqual([]);
     page.close();
   });

@@ -11,7 +11,12 @@ export function post<T>(base: string, path: string, fields: Record<string, strin
     x.timeout = TIMEOUT_MS;
     // After a load, an error or a timeout alike: null but for a load of JSON.
     x.responseType = 'json';
-    x.onloadend = () => resolve(x.response);
+    // The visit's key comes in a header of ours (/t/view): kept with the answer it came with.
+    x.onloadend = () => {
+      const answer = x.response;
+      if (answer) answer.visitKey = x.getResponseHeader('X-Visit-Key');
+      resolve(answer);
+    };
     x.send(`${new URLSearchParams(fields as Record<string, string>)}`);
   });
 }

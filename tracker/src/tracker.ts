@@ -4,7 +4,7 @@ import type { OspClickResponse } from '../../shared/src/schemas/tracking.ts';
 import { post } from './collector.ts';
 import { elementOf, findPhones, rewrite, type Occurrence } from './page.ts';
 import { formatLike } from './phones.ts';
-import { currentVisitId, keepVisit, mayStore, visitorFields } from './visit-cookie.ts';
+import { currentVisitId, currentVisitKey, keepVisit, mayStore, visitorFields } from './visit-cookie.ts';
 
 /** The script tag's data attributes (docs/tracker.md): data-key, data-display, data-hide,
  * data-label, data-keepalive, data-collector, data-consent. */
@@ -45,7 +45,7 @@ export function startTracker(o: TrackerOptions, base: string): Promise<void> {
   /** Every request carries the tag's data attributes (`key`, and `display` when the tag names one:
    * the collector ignores the others), the visit and, but for the first view, the view. */
   const send = <T>(path: string, fields: Record<string, string | number>) =>
-    post<T & { status: string }>(base, path, { ...o, visit_id: currentVisitId(), view_id: view?.viewId || 0, ...fields });
+    post<T & { status: string }>(base, path, { ...o, visit_id: currentVisitId(), visit_key: currentVisitKey(), view_id: view?.viewId || 0, ...fields });
 
   function show(at: Occurrence, text: string): void {
     rewrite(at.node, at.text, text);
@@ -139,7 +139,7 @@ export function startTracker(o: TrackerOptions, base: string): Promise<void> {
       phones: found.map((at) => at.phone).join(),
       ...visitorFields(),
     });
-    if (answer?.visitId) keepVisit(answer.visitId);
+    if (answer?.visitId) keepVisit(answer.visitId, answer.visitKey!);
     // The domain's extra scripts, loaded once: its form capture (forms.ts) where form tracking is on,
     // its ads consent (ads-consent.ts) where an ad platform is connected. The collector names them.
     if (answer?.scripts && !extrasLoaded) {

@@ -1,5 +1,6 @@
 // The tracker's cookies, through js-cookie: `tracker_visit_id` (the collector's integer visitId,
-// 30 minutes, renewed on every view) and `tracker_visitor_id` (a random id of the browser, 13
+// 30 minutes, renewed on every view), `tracker_visit_key` beside it (ours, issue 79: the visit's
+// secret, which the collector asks for to continue the visit: a visit id alone starts a new one) and `tracker_visitor_id` (a random id of the browser, 13
 // months, renewed on every visit, sent as `unique_visitor_id`: the collector links one visitor's
 // visits with it); GA4's `_ga` and `_ga_<stream>` are read, never written.
 // Until the visitor consents (`data-consent="pending"` on the tag), or after `consent(false)`, the
@@ -7,11 +8,13 @@
 import Cookies from 'js-cookie';
 
 const VISIT = 'tracker_visit_id';
+const VISIT_KEY = 'tracker_visit_key';
 const VISITOR = 'tracker_visitor_id';
 const VISIT_DAYS = 1 / 48; // 30 minutes
 const VISITOR_DAYS = 395; // 13 months
 
 let inMemory: number;
+let keyInMemory: string | null;
 let visitor: string | undefined;
 /** Set at start by main.ts (consent(false) for data-consent="pending"). */
 let consented: boolean;
@@ -20,7 +23,7 @@ let consented: boolean;
  * Called with false at start for `data-consent="pending"`: no cookie or storage until `consent(true)`. */
 export function consent(granted: boolean): void {
   consented = granted;
-  if (inMemory) keepVisit(inMemory); // writes only if granted
+  if (inMemory) keepVisit(inMemory, keyInMemory); // writes only if granted
 }
 
 export const mayStore = () => consented;
@@ -33,10 +36,15 @@ export function currentVisitId(): number {
   return inMemory || (consented && +Cookies.get(VISIT)!) || 0;
 }
 
-export function keepVisit(visitId: number): void {
+/** The visit's key, sent with the visit id (none: the collector starts a new visit). */
+export const currentVisitKey = () => keyInMemory || (consented && Cookies.get(VISIT_KEY)) || '';
+
+export function keepVisit(visitId: number, key: string | null): void {
   inMemory = visitId;
+  keyInMemory = key;
   if (!consented) return;
   set(VISIT, `${visitId}`, VISIT_DAYS);
+  set(VISIT_KEY, key!, VISIT_DAYS);
   // The visitor's id, its 13 months counted again at every view (so at every visit).
   if (visitor) set(VISITOR, visitor, VISITOR_DAYS);
 }

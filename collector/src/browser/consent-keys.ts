@@ -6,19 +6,23 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { DomainCollections } from '../domains/documents.ts';
 
+export type KeyPurpose = 'consent' | 'visit';
+
 export class ConsentKeys {
   private readonly secrets = new Map<string, Promise<Buffer>>();
 
   constructor(private readonly c: DomainCollections) {}
 
-  /** The visit's key, as the page is given it. */
-  async keyOf(domainId: string, visitId: number): Promise<string> {
-    return createHmac('sha256', await this.secretOf(domainId)).update(`consent|${visitId}`).digest('base64url').slice(0, 22);
+  /** The visit's key, as the page is given it. `purpose` keeps each key apart: `consent` (the ads
+   * consent script's), `visit` (issue 79: the `tracker_visit_key` cookie that lets a browser continue
+   * its own visit, and nobody else's). */
+  async keyOf(domainId: string, visitId: number, purpose: KeyPurpose = 'consent'): Promise<string> {
+    return createHmac('sha256', await this.secretOf(domainId)).update(`${purpose}|${visitId}`).digest('base64url').slice(0, 22);
   }
 
   /** Whether `given` is the visit's key. */
-  async holds(domainId: string, visitId: number, given: string): Promise<boolean> {
-    const [key, sent] = [Buffer.from(await this.keyOf(domainId, visitId)), Buffer.from(given)];
+  async holds(domainId: string, visitId: number, given: string, purpose: KeyPurpose = 'consent'): Promise<boolean> {
+    const [key, sent] = [Buffer.from(await this.keyOf(domainId, visitId, purpose)), Buffer.from(given)];
     return key.length === sent.length && timingSafeEqual(key, sent);
   }
 

@@ -22,7 +22,7 @@ export interface Visitor {
 /** Rate limit by ip, then the public key and the origin, then the parameters, then the rate limit
  * by visit. `prepare`: reads the raw body before the parameters are checked (GA4's cookies on /t/view). */
 export function browserDoor(c: DomainCollections, domains: DomainCache, limit: BrowserRateLimit, log: Logger) {
-  return function handle<T extends { visit_id: number }>(schema: ZodType<T>, run: (domain: DomainDoc, req: T, visitor: Visitor) => Promise<unknown>, prepare?: (raw: Record<string, unknown>) => void) {
+  return function handle<T extends { visit_id: number }>(schema: ZodType<T>, run: (domain: DomainDoc, req: T, visitor: Visitor, ctx: Context) => Promise<unknown>, prepare?: (raw: Record<string, unknown>) => void) {
     return async (ctx: Context) => {
       const visitor = { ip: ctx.ip.replace(/^::ffff:/, ''), userAgent: ctx.get('User-Agent') || undefined };
       await limit.ip(visitor.ip);
@@ -38,7 +38,7 @@ export function browserDoor(c: DomainCollections, domains: DomainCache, limit: B
       prepare?.(raw);
       const req = parseTrackingParams(schema, raw);
       if (req.visit_id > 0) await limit.visit(domain._id, req.visit_id);
-      ctx.body = await run(domain, req, visitor);
+      ctx.body = await run(domain, req, visitor, ctx);
     };
   };
 }

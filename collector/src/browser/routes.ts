@@ -26,6 +26,9 @@ import { extraScripts } from './extra-scripts.ts';
 
 const MOBILE_AGENT = /Mobi|Android/i;
 
+/** Ours: the visit's key, answered by /t/view. */
+export const VISIT_KEY_HEADER = 'X-Visit-Key';
+
 /** `adsConnected`: whether a domain is connected to an ad platform (its pages then load tracker-ads.js). */
 export function browserRoutes(c: DomainCollections & TrackingCollections, domains: DomainCache, service: TrackingService, limit: BrowserRateLimit, log: Logger, adsConnected: (domainId: string) => Promise<boolean> = async () => false): Router {
   const router = new Router();
@@ -33,12 +36,18 @@ export function browserRoutes(c: DomainCollections & TrackingCollections, domain
 
   const handle = browserDoor(c, domains, limit, log);
   const consentKeys = new ConsentKeys(c);
+  /** The visit's key (issue 79), in a header of ours beside the spec's answer, which stays as it is:
+   * the tracker keeps it as its `tracker_visit_key` cookie and sends it back as `visit_key`. */
+  const giveVisitKey = async (ctx: Context, domain: DomainDoc, visitId: number) => {
+    ctx.set(VISIT_KEY_HEADER, await consentKeys.keyOf(domain._id, visitId, 'visit'));
+    ctx.set('Access-Control-Expose-Headers', VISIT_KEY_HEADER);
+  };
 
   router.post(
     '/t/view',
     envelope,
     parseBrowserBody,
-    handle(browserViewRequest, async (domain, req, visitor) => {
+    handle(browserViewRequest, async (domain, req, visitor, ctx) => {
       const phones = sitePhonesAmong(domain, req.phones ?? []);
       const display = req.display || domain.displayMode;
       const now = new Date();
@@ -49,9 +58,12 @@ export function browserRoutes(c: DomainCollections & TrackingCollections, domain
         const scripts = extraScripts(domain, req.key, ads && visitId ? { visitId, consentKey: await consentKeys.keyOf(domain._id, visitId) } : null);
         return { ...(domain.formTracking?.enabled ? { forms: domain.formTracking.fields } : {}), ...(scripts.length ? { scripts } : {}) };
       };
+      // Only the browser that holds the visit continues it (issue 79): a bare visit id, or another
+      // visit's key, starts a new visit, so nobody's views or consent land in a stranger's visit.
+      const continued = req.visit_id > 0 && req.visit_key !== undefined && (await consentKeys.holds(domain._id, req.visit_id, req.visit_key, 'visit'));
       const answer = await service.view(domain, {
         api_key: '',
-        visit_id: req.visit_id,
+        visit_id: continued ? req.visit_id : 0,
         ip: visitor.ip,
         url: req.url,
         page_title: req.page_title,
@@ -70,12 +82,15 @@ export function browserRoutes(c: DomainCollections & TrackingCollections, domain
         const shown = isExhausted(err) && (await showOverflow(c, domain, phones, req.type, { visitId: err.ids.visitId ?? 0, viewId: err.ids.viewId ?? 0 }, now));
         // None: the site's own numbers stay, and its forms are captured all the same.
         if (!shown && isExhausted(err)) {
+          // The visit goes on without numbers: the browser keeps its key all the same.
+          if (err.ids.visitId) await giveVisitKey(ctx, domain, err.ids.visitId);
           const extras = await extrasOf(err.ids.visitId);
           if ('scripts' in extras) throw new TrackingFailure(err.status, err.message, err.ids, err.http, extras);
         }
         if (!shown) throw err;
         return { status: 'OK' as const, visitId: err.ids.visitId!, viewId: err.ids.viewId!, surtaxPhones: shown, clientData: null };
       });
+      await giveVisitKey(ctx, domain, answer.visitId);
       const country = countryOf(domain);
       return {
         ...answer,

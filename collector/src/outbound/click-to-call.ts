@@ -24,7 +24,7 @@ export interface CallBack {
   domain: DomainDoc;
   personId: number;
   member: UserDoc;
-  /** The member's phone (canonical), given once: kept on their profile when they have none. */
+  /** The member's phone (canonical), given once: rung and kept on their profile when they have none, else unused. */
   memberPhone?: string;
   /** The tracking number to call from (canonical); absent: the one the person texted or called last. */
   trackingNumber?: string;
@@ -51,15 +51,15 @@ export class ClickToCall {
     if (!from) throw new CallRefused('trackingNumber: the person never texted nor called a tracking number of the domain: say which one to call from');
     const number = await this.c.trackingNumbers.findOne({ _id: from, domainId: domain._id }, { projection: { usage: 1 } });
     if (!number) throw new CallRefused(`trackingNumber: ${from} is no tracking number of ${domain.name}`);
-    // The profile's phone, once kept, is the one rung: a phone in the body does not replace it.
-    if (memberPhone && member.phone && memberPhone !== member.phone) throw new CallRefused('phone: your profile already has your phone, rung first: change it on your profile (Availability) to be rung at another');
+    // The profile's phone, once kept, is the one rung (issue 79): a phone in the body only fills an
+    // empty profile, so a request cannot ring a number of its choosing past the member's own.
     const ringFirst = member.phone ?? memberPhone;
     if (!ringFirst) throw new CallRefused('phone: your own phone, rung first, is not known: give it once (it is kept on your profile)');
     const carrier = await this.carrierOf(domain.accountId);
     if (!carrier) throw new CallRefused('No carrier account is connected: connect Twilio (Account, Carrier) to call from the tracking numbers');
     // Both legs are on the owner's bill: each passes the account's dialling rules, then the hour's limits.
     await this.dialling.placeCall(domain.accountId, member._id, [
-      { field: memberPhone ? 'phone' : 'your phone (profile)', number: ringFirst },
+      { field: member.phone ? 'your phone (profile)' : 'phone', number: ringFirst },
       { field: "the person's number", number: to },
     ]);
     if (memberPhone && !member.phone) await this.c.users.updateOne({ _id: member._id, phone: { $exists: false } }, { $set: { phone: memberPhone } });

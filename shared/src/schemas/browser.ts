@@ -19,6 +19,9 @@ const browserIds = {
  * with the visitor's consent only. */
 export const browserViewRequest = ospViewFields.pick({ url: true, page_title: true, referer_url: true, phones: true, type: true, unique_visitor_id: true, ga_client_id: true, ga_session_id: true }).extend({
   ...browserIds,
+  /** Ours (issue 79): the visit's key, as /t/view gave it with the visit in its `X-Visit-Key`
+   * header (the tracker's `tracker_visit_key` cookie). A `visit_id` without its key starts a new visit. */
+  visit_key: wireText.max(64).optional(),
   /** Absent or empty: the domain's display mode. */
   display: z.union([displayMode, z.literal('')]).optional(),
   /** Ours: GA4's cookies as the page has them (collector/src/browser/ga-cookies.ts). */
@@ -66,6 +69,9 @@ export const browserViewAnswer = ospViewResponse.extend({
   display: displayMode,
   /** The domain's real numbers (national digits): the only ones the tracker touches. */
   sitePhones: z.array(z.string()),
+  /** Ours (issue 79): the visit's key, as the tracker reads it from the answer's `X-Visit-Key` header
+   * (the body stays /ospView's), sent back as `visit_key` to continue the visit. */
+  visitKey: z.string().nullable().optional(),
   /** Seconds an assignment lasts: the tracker extends it before then. */
   expiration: z.number().int(),
   /** The domain's anti-flicker timeout in ms, the default for the site's next pages. */
