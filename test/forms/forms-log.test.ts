@@ -17,8 +17,10 @@ describe('the forms log', () => {
   const post = (path: string, fields: Record<string, string | number>) => browserPost(s.collector.baseUrl, path, fields);
 
   it('lists the submissions newest first, shows one with its pages, and takes a verdict over the signals', async () => {
-    const seen = await (await post('/t/view', { key: 'pk-test-key', visit_id: 0, url: `${ORIGIN}/?utm_source=google&utm_medium=cpc&utm_term=tap`, page_title: 'Home', referer_url: '', phones: '' })).json();
-    await post('/t/view', { key: 'pk-test-key', visit_id: seen.visitId, url: `${ORIGIN}/contact`, page_title: 'Contact', referer_url: `${ORIGIN}/`, phones: '' });
+    const began = await post('/t/view', { key: 'pk-test-key', visit_id: 0, url: `${ORIGIN}/?utm_source=google&utm_medium=cpc&utm_term=tap`, page_title: 'Home', referer_url: '', phones: '' });
+    const seen = await began.json();
+    // The visit goes on with its key, as the tracker keeps it (issue 79).
+    await post('/t/view', { key: 'pk-test-key', visit_id: seen.visitId, visit_key: began.headers.get('x-visit-key') ?? '', url: `${ORIGIN}/contact`, page_title: 'Contact', referer_url: `${ORIGIN}/`, phones: '' });
     const first = (await (await post('/t/form', { key: 'pk-test-key', visit_id: seen.visitId, url: `${ORIGIN}/contact`, fields: JSON.stringify({ email: 'ada@example.com' }), elapsed_ms: 9000 })).json()).formId;
     const fast = (await (await post('/t/form', { key: 'pk-test-key', visit_id: seen.visitId, url: `${ORIGIN}/contact`, fields: JSON.stringify({ email: 'quick@example.com' }), elapsed_ms: 900 })).json()).formId;
 

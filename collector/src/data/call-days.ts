@@ -11,6 +11,7 @@ import type { CallDayDoc, RollupDimension, StatusTotals, DataCollections } from 
 import type { CallDoc, TelephonyCollections } from '../telephony/documents.ts';
 import { localTime } from '../domains/time-zone.ts';
 import { keysUnder } from '../db/key-ranges.ts';
+import { ownEntry } from '../own-entry.ts';
 
 export const ROLLUP_DIMENSIONS: readonly RollupDimension[] = ['trackingNumber', 'destination', 'offlineDescription'];
 
@@ -119,5 +120,6 @@ function totalsAt(doc: CallDayDoc, place: string): StatusTotals {
   if (place === 'statuses') return doc.statuses;
   const [, dimension, key] = place.split('.') as [string, RollupDimension, string];
   const byDimension = ((doc.by ??= {})[dimension] ??= {});
-  return (byDimension[key] ??= {});
+  // A source or keyword named `constructor` is a key like any other.
+  return ownEntry(byDimension, key) ?? (byDimension[key] = {});
 }

@@ -3,7 +3,7 @@ import type { CallRecord, FormRecord, SmsRecord, VerdictWord } from '@ringtrail/
 import type { FormDoc } from '../forms/documents.ts';
 import type { CallDoc, CallVerdict, Marks, SmsDoc } from '../telephony/documents.ts';
 import type { DomainDoc } from '../domains/documents.ts';
-import { maskCaller } from '../domains/caller-privacy.ts';
+import { destinationShown, maskCaller } from '../domains/caller-privacy.ts';
 import { countryOf, nationalOf } from '../domains/phone-numbers.ts';
 import { localTime } from '../domains/time-zone.ts';
 
@@ -15,6 +15,8 @@ export function callRecord(call: CallDoc, domain: DomainDoc, linkBase: string, t
     ...callRecordHead(call.startedAt, call.caller, domain),
     ...callRecordBody(call),
     ...callNumbersIn(call.trackingNumber, call.destination, countryOf(domain)),
+    // A call placed goes to the person: their number masked as a caller's.
+    ...(call.direction === 'outbound' ? { phone: destinationShown(call, domain.callerPrivacy, (n) => nationalOf(n, countryOf(domain))) ?? '' } : {}),
     recording: recordingLink(call._id, hasStoredRecording(call), linkBase),
     ...transcriptFields(transcribedLabels(call), transcript),
   };

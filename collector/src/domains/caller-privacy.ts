@@ -8,3 +8,11 @@ export function maskCaller(caller: string | null, privacy: string): string {
   if (privacy === 'partial') return `${caller.slice(0, -4)}XXXX`;
   return caller;
 }
+
+/** The destination a call shows (issue 79): a call received goes to the domain's own number, shown
+ * whole; a call placed (click-to-call) goes to the person, whose number is a caller's, masked as
+ * callers are. `national`: the number as the answer carries it. */
+export function destinationShown(call: { direction?: string; destination: string | null }, privacy: string, national: (canonical: string) => string): string | null {
+  if (call.destination === null) return null;
+  return call.direction === 'outbound' ? maskCaller(national(call.destination), privacy) : national(call.destination);
+}

@@ -45,9 +45,10 @@ export function callerWritten(caller: string | null, domain: { callerPrivacy: st
 /** The `phoneDisplay` of calls' rows (the calls log, a call's page): their tracking numbers and
  * destinations, and their callers as the domain shows them, whole or, hidden in part, keyed by the
  * masked digits the rows carry (`415555XXXX`: `(415) 555-XXXX`). */
-export function callsPhoneDisplay(calls: { trackingNumber: string; destination: string | null; caller: string | null }[], domain: { callerPrivacy: string; country?: string }): { phoneDisplay?: Record<string, string> } {
+export function callsPhoneDisplay(calls: { trackingNumber: string; destination: string | null; caller: string | null; direction?: string }[], domain: { callerPrivacy: string; country?: string }): { phoneDisplay?: Record<string, string> } {
   const country = countryOf(domain);
-  const numbers = withPhoneDisplay(calls.flatMap((call) => [call.trackingNumber, call.destination]), country).phoneDisplay;
+  // A call placed goes to its caller's number: written as callers are, never whole here.
+  const numbers = withPhoneDisplay(calls.flatMap((call) => [call.trackingNumber, call.direction === 'outbound' ? null : call.destination]), country).phoneDisplay;
   const callers = callersDisplay(calls.map((call) => call.caller), domain, (caller) => nationalOf(caller, country)).phoneDisplay;
   return numbers || callers ? { phoneDisplay: { ...numbers, ...callers } } : {};
 }

@@ -8,7 +8,7 @@ import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import { e164Of } from '../domains/phone-numbers.ts';
 import type { CallFlowStep } from '../telephony/documents.ts';
 import { scheduleAt } from './schedule.ts';
-import { MAX_DEPTH, type FlowBody, type FlowStep } from './steps.ts';
+import { MAX_DEPTH, stepNamed, type FlowBody, type FlowStep } from './steps.ts';
 
 /** What the flow knows of the call when it decides. */
 export interface FlowCall {
@@ -110,7 +110,7 @@ export function continueFlow(flow: FlowBody, at: FlowPosition, input: FlowInput,
 }
 
 function stepOf(flow: FlowBody, name: string): FlowStep {
-  const step = flow.steps[name];
+  const step = stepNamed(flow.steps, name);
   if (!step) throw new FlowBroken(`the flow has no step ${name}`);
   return step;
 }

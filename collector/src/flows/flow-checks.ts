@@ -2,7 +2,7 @@
 // reached from `start`, a menu uses each key once, there is no loop (a menu's own repeats are not
 // steps), and no way through it takes more than MAX_DEPTH steps. Each problem is one message
 // naming its field, as the other families' 400s do; an empty list: the flow may be stored.
-import { MAX_DEPTH, type FlowBody, type FlowStep } from './steps.ts';
+import { MAX_DEPTH, stepNamed, type FlowBody, type FlowStep } from './steps.ts';
 
 /** The steps a step leads to, each with the field that names it. */
 export function nextSteps(step: FlowStep): { field: string; name: string }[] {
@@ -27,9 +27,9 @@ export function nextSteps(step: FlowStep): { field: string; name: string }[] {
 export function flowProblems(flow: FlowBody): string[] {
   const problems: string[] = [];
   const steps = flow.steps;
-  if (!steps[flow.start]) return [`start: there is no step ${flow.start}`];
+  if (!stepNamed(steps, flow.start)) return [`start: there is no step ${flow.start}`];
   for (const [name, step] of Object.entries(steps)) {
-    for (const next of nextSteps(step)) if (!steps[next.name]) problems.push(`steps.${name}.${next.field}: there is no step ${next.name}`);
+    for (const next of nextSteps(step)) if (!stepNamed(steps, next.name)) problems.push(`steps.${name}.${next.field}: there is no step ${next.name}`);
     if (step.kind === 'menu') {
       const seen = new Set<string>();
       step.options.forEach((o, i) => {
@@ -49,7 +49,7 @@ export function flowProblems(flow: FlowBody): string[] {
     if (known !== undefined) return known;
     onWay.add(name);
     let deepest = 0;
-    for (const next of nextSteps(steps[name]!)) {
+    for (const next of nextSteps(stepNamed(steps, name)!)) {
       if (onWay.has(next.name)) {
         problems.push(`steps.${name}.${next.field}: leads back to ${next.name}: a flow has no loops (a menu repeats itself with repeats)`);
         continue;

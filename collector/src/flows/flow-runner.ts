@@ -14,7 +14,7 @@ import { legsInOrder, planRing, type RingLeg } from './ring-targets.ts';
 import { RingTurns } from './ring-turns.ts';
 import { firstReached } from './simulate.ts';
 import type { PromptAudio } from './prompt-audio.ts';
-import { MAX_DEPTH, type FlowBody } from './steps.ts';
+import { MAX_DEPTH, stepNamed, type FlowBody } from './steps.ts';
 
 /** What the carrier is asked to do, the ring groups made legs. */
 export type CallAction =
@@ -83,7 +83,7 @@ export class FlowRunner {
    * caller who presses nothing reaches now (null: none, a voicemail or a hang-up). */
   async reachedFirst(number: Pick<TrackingNumberDoc, '_id' | 'domainId' | 'type'>, domain: DomainDoc, caller: string | null, destination: string | null): Promise<{ destination: string | null } | null> {
     const flow = await this.flowOf(number);
-    if (!flow || flow.steps[flow.start]?.kind === 'forward') return null;
+    if (!flow || stepNamed(flow.steps, flow.start)?.kind === 'forward') return null;
     return { destination: await firstReached(this.c, flow, domain, caller, destination) };
   }
 
@@ -107,7 +107,7 @@ export class FlowRunner {
 
   /** The legs of a ring step still to ring, in the order given before. */
   legsInOrder(run: FlowRun, step: string, order: number[]): Promise<RingLeg[]> {
-    const ring = run.flow.steps[step];
+    const ring = stepNamed(run.flow.steps, step);
     if (ring?.kind !== 'ring') return Promise.resolve([]);
     return legsInOrder(this.c, ring.targets, order, { domainId: run.domain._id, accountId: run.domain.accountId });
   }

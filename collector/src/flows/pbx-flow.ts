@@ -4,6 +4,7 @@
 // gives back the `step` the answer named with what happened there (`input`), and gets the next
 // actions. The outcome, duration and recording are reported as ever (/telephony/calls, …/recording).
 // A number without a flow answers today's forward: one dial to the destination.
+import { stepNamed } from './steps.ts';
 import type Router from '@koa/router';
 import type { Middleware } from 'koa';
 import { flowRequest } from '@ringtrail/shared';
@@ -67,7 +68,7 @@ export function pbxFlows(service: TelephonyService, numbers: DialledNumbers, flo
         const run = await flows.runOf(call);
         if (!run) throw new Error(`the call's flow ${call.flowId ?? ''} is gone`);
         const input = (request.input ?? '').trim();
-        switch (run.flow.steps[step]?.kind) {
+        switch (stepNamed(run.flow.steps, step)?.kind) {
           case 'menu':
             return flows.next(run, at, keyOrWord(input));
           case 'ring':
@@ -84,7 +85,7 @@ export function pbxFlows(service: TelephonyService, numbers: DialledNumbers, flo
   }
 
   async function ringEnded(run: FlowRun, step: string, input: string, request: { answeredBy?: string; seconds?: number }): Promise<CallAction[]> {
-    const ring = run.flow.steps[step]!;
+    const ring = stepNamed(run.flow.steps, step)!;
     if (ring.kind !== 'ring') return [];
     const legs = await flows.legsInOrder(run, step, ring.targets.map((_, i) => i));
     const at = { step, tries: 0 };

@@ -5,6 +5,7 @@
 import { HH_MM, WEEK_DAYS } from '@ringtrail/shared';
 import { z } from 'zod';
 import { phoneIn } from '../domains/settings.ts';
+import { ownEntry } from '../own-entry.ts';
 
 export const MAX_STEPS = 50;
 export const MAX_DEPTH = 10;
@@ -156,4 +157,10 @@ export function dialledNumbersOf(steps: FlowBody['steps']): { field: string; num
     if (step.kind === 'forward' && step.number) return [{ field: `steps.${name}.number`, number: step.number }];
     return [];
   });
+}
+
+/** The step of this name, or undefined: only the flow's own steps, so a name that `Object.prototype`
+ * also has (`constructor`, `toString`) is a plain name like any other (issue 79). */
+export function stepNamed(steps: FlowBody['steps'], name: string): FlowStep | undefined {
+  return ownEntry(steps, name);
 }

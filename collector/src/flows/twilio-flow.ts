@@ -7,6 +7,7 @@
 //   /flow-answer      a leg of a ring group answered (<Number url>): who, after how long; the whisper
 // A caller never hears an error: if anything fails, the call is forwarded to the destination as
 // today, and the call keeps why (the warning "call flow failing").
+import { stepNamed } from './steps.ts';
 import type Router from '@koa/router';
 import twilio from 'twilio';
 import { announcementLanguage, recordingPlan } from '../domains/recording-settings.ts';
@@ -121,7 +122,7 @@ export function twilioFlows(service: TelephonyService, flows: FlowRunner, log: L
       const order = (q.order ?? '').split('.').filter(Boolean).map(Number);
       const leg = Number(q.leg ?? 0) || 0;
       const rang = Math.max(0, Math.round((Date.now() - (Number(q.since) || Date.now())) / 1000));
-      const ring = run.flow.steps[step];
+      const ring = stepNamed(run.flow.steps, step);
       const inTurn = ring?.kind === 'ring' && ring.strategy !== 'simultaneous';
       const rung = await flows.legsInOrder(run, step, inTurn ? order.slice(leg, leg + 1) : order);
       await flows.notAnswered(run, step, rung, rang);

@@ -98,7 +98,7 @@ export function reportRoutes(router: Router, c: TeamCollections & DomainCollecti
   router.get('/domains/:domain/calls/:callId', can(RULES.readCalls), async (ctx) => {
     const domain = await domainOf(c, ctx);
     const callId = Number(ctx.params.callId);
-    const page = Number.isSafeInteger(callId) ? await callPage(c, agents, domain, callId) : null;
+    const page = Number.isSafeInteger(callId) ? await callPage(c, agents, domain, callId, { username: memberOf(ctx)._id, role: memberOf(ctx).role }) : null;
     if (!page) throw new ManageFailure(404, `No call ${ctx.params.callId} in this domain`);
     ctx.body = page;
   });

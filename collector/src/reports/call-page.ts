@@ -7,7 +7,7 @@ import { retryingJobs } from './retrying-jobs.ts';
 import type { AgentService } from '../agent/service.ts';
 import { wallClock } from '../agent/shapes.ts';
 import type { DomainDoc } from '../domains/documents.ts';
-import type { CallDoc, TelephonyCollections } from '../telephony/documents.ts';
+import type { CallAnswerer, CallDoc, TelephonyCollections } from '../telephony/documents.ts';
 import { endOfSecond } from '../telephony/routing.ts';
 import { rowOf } from './calls-log.ts';
 import { callsPhoneDisplay } from '../domains/phone-display.ts';
@@ -29,7 +29,20 @@ export function matchInWords(call: Pick<CallDoc, 'matchConfidence' | 'matchCandi
   }
 }
 
-export async function callPage(c: TelephonyCollections & WebhookCollections & AdsCollections, agents: AgentService, domain: DomainDoc, callId: number) {
+/** Who reads the page: a member's phone is shown to themselves and to owners only (issue 79). */
+export interface PageReader {
+  username: string;
+  role: string;
+}
+
+/** Who answered, as `reader` may see them: a member named, their phone only to themselves and owners. */
+export function answererShown(answeredBy: CallDoc['answeredBy'], reader: PageReader): (Omit<CallAnswerer, 'number'> & { number: string | null }) | null {
+  if (!answeredBy) return null;
+  const maySeePhone = !answeredBy.member || reader.role === 'owner' || reader.username === answeredBy.member;
+  return maySeePhone ? answeredBy : { ...answeredBy, number: null };
+}
+
+export async function callPage(c: TelephonyCollections & WebhookCollections & AdsCollections, agents: AgentService, domain: DomainDoc, callId: number, reader: PageReader) {
   const call = await c.calls.findOne({ _id: callId, domainId: domain._id });
   if (!call) return null;
   // A call's start is whole seconds: a page viewed during its first second came before it.
@@ -45,7 +58,7 @@ export async function callPage(c: TelephonyCollections & WebhookCollections & Ad
     // Ours (crm/): its records in the team's CRM, once sent to one.
     ...(call.crmRecords?.length ? { crmRecords: call.crmRecords } : {}),
     // Ours (flows/): its way through its call flow, who answered, and why the flow failed if it did.
-    ...(call.flowId ? { flow: { id: call.flowId, path: (call.flowPath ?? []).map(({ at, ...step }) => ({ ...step, at: wallClock(at, domain.timeZone) })), answeredBy: call.answeredBy ?? null, voicemail: call.voicemail === true, failure: call.flowFailure ? { at: wallClock(call.flowFailure.at, domain.timeZone), error: call.flowFailure.error } : null } } : {}),
+    ...(call.flowId ? { flow: { id: call.flowId, path: (call.flowPath ?? []).map(({ at, ...step }) => ({ ...step, at: wallClock(at, domain.timeZone) })), answeredBy: answererShown(call.answeredBy, reader), voicemail: call.voicemail === true, failure: call.flowFailure ? { at: wallClock(call.flowFailure.at, domain.timeZone), error: call.flowFailure.error } : null } } : {}),
     // Ours (analysis/): what the language model read in it, once analysed or failed.
     ...(call.analysis ? { analysis: (({ at: _at, ...a }) => a)(call.analysis) } : {}),
     // Ours: what is being retried for it, with its last error (a transcript, a push, a mail…).

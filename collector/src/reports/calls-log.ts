@@ -7,7 +7,7 @@ import type { CallStatus } from '@ringtrail/shared';
 import { ANALYSIS_OUTCOMES, type CallDoc, type TelephonyCollections } from '../telephony/documents.ts';
 import { verdictWord } from '../data/records.ts';
 import type { DomainDoc } from '../domains/documents.ts';
-import { maskCaller } from '../domains/caller-privacy.ts';
+import { destinationShown, maskCaller } from '../domains/caller-privacy.ts';
 import { countryOf, nationalOf } from '../domains/phone-numbers.ts';
 import { callsPhoneDisplay } from '../domains/phone-display.ts';
 import { localDaysBetween, localTime } from '../domains/time-zone.ts';
@@ -138,7 +138,7 @@ export function rowOf(call: CallDoc, domain: DomainDoc): CallRow {
     // In the national form of the domain's country, as its people write them (a French domain's as stored).
     trackingNumber: nationalOf(call.trackingNumber, countryOf(domain)),
     caller: maskCaller(call.caller && nationalOf(call.caller, countryOf(domain)), domain.callerPrivacy),
-    destination: call.destination && nationalOf(call.destination, countryOf(domain)),
+    destination: destinationShown(call, domain.callerPrivacy, (n) => nationalOf(n, countryOf(domain))),
     status: call.status ?? 'ONGOING',
     ...(call.voicemail ? { outcome: 'voicemail' as const } : outcomeApart(call)),
     ...(call.flowId ? { answeredBy: call.answeredBy?.name ?? null } : {}),

@@ -7,6 +7,7 @@ import { dayKey, domainKeys } from '../data/call-days.ts';
 import { addToMonth, DimensionMonths, type MonthFields } from './dimension-months.ts';
 import type { TrafficDayDoc, ReportCollections } from './documents.ts';
 import { DAY_FIELD, DIMENSIONS, MONTH_BASE, type Dimension } from './dimensions.ts';
+import { ownEntry } from '../own-entry.ts';
 
 /** The traffic day's fields counted this way. */
 export type CountedField = 'calls' | 'forms';
@@ -56,8 +57,10 @@ export function monthIncrements(inc: Record<string, number>, counts: Record<stri
 /** Adds `n` at a dotted path of a plain object, making the objects on the way. */
 export function addAt(doc: Record<string, unknown>, path: string[], n: number): void {
   const [head, ...rest] = path as [string, ...string[]];
-  if (!rest.length) doc[head] = ((doc[head] as number | undefined) ?? 0) + n;
-  else addAt((doc[head] ??= {}) as Record<string, unknown>, rest, n);
+  // A keyword `constructor` is a key like any other: only the object's own entries count.
+  const own = ownEntry(doc, head);
+  if (!rest.length) doc[head] = ((own as number | undefined) ?? 0) + n;
+  else addAt((own ?? (doc[head] = {})) as Record<string, unknown>, rest, n);
 }
 
 /** Adds a share to its day under `field` (`sign` 1) or takes it away (-1), and to its month's tables. */

@@ -8,6 +8,7 @@ import { addDays } from '../domains/time-zone.ts';
 import type { KeywordMonthDoc, ReportCollections } from './documents.ts';
 import { modelPrefix, TOUCH_MODELS, type TouchModel } from './touch-models.ts';
 import { DIMENSIONS, MONTH_BASE, type Dimension } from './dimensions.ts';
+import { ownEntry } from '../own-entry.ts';
 
 /** Ours (analysis/): the calls analysed, those that booked an appointment or made a sale, and their lead scores' sum. */
 const ANALYSIS_COUNTS = ['analysedCalls', 'appointments', 'salesMade', 'leadScoreSum'] as const;
@@ -35,7 +36,8 @@ export type MonthFields = Record<string, Record<string, number>>;
 export function addToMonth(fields: MonthFields, path: string, n: number): void {
   const cut = path.lastIndexOf('.');
   const field = (fields[path.slice(0, cut)] ??= {});
-  field[path.slice(cut + 1)] = (field[path.slice(cut + 1)] ?? 0) + n;
+  const key = path.slice(cut + 1); // a keyword `constructor` is a key like any other
+  field[key] = (ownEntry(field, key) ?? 0) + n;
 }
 
 export class DimensionMonths {

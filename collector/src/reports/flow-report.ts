@@ -5,6 +5,7 @@
 import type { DomainDoc } from '../domains/documents.ts';
 import { localDaysBetween } from '../domains/time-zone.ts';
 import type { CallFlowDoc, FlowCollections } from '../flows/documents.ts';
+import { stepNamed } from '../flows/steps.ts';
 import type { CallDoc, TelephonyCollections } from '../telephony/documents.ts';
 import type { DayRange } from './day-range.ts';
 
@@ -47,7 +48,7 @@ export async function flowReport(c: TelephonyCollections & FlowCollections, doma
     const answeredAt = (call.flowPath ?? []).find((e) => e.kind === 'ring' && e.outcome.includes(' answered'))?.step;
     for (const step of rung) {
       const key = `${call.flowId}|${step}`;
-      const ring = flow?.steps[step];
+      const ring = flow ? stepNamed(flow.steps, step) : undefined;
       const group = groups.get(key) ?? { ...tally(), flow: flowName, step, strategy: ring?.kind === 'ring' ? ring.strategy : '' };
       group.calls++;
       if (answeredAt === step) {

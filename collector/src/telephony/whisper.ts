@@ -1,6 +1,7 @@
 // The whisper: a short sentence whoever answers a forwarded call hears before the caller is put
 // through, saying where the caller came from ("Call from Google Ads, keyword emergency plumber").
 import type { CallAttribution } from './documents.ts';
+import { ownEntry } from '../own-entry.ts';
 
 type Led = Pick<CallAttribution, 'source' | 'keyword' | 'offlineDescription'>;
 
@@ -37,7 +38,7 @@ export function cameFrom(call: Led): string {
   const keyword = call.keyword ? `, keyword ${call.keyword}` : '';
   switch (kind) {
     case 'paid':
-      return `${name ? (AD_PRODUCTS[name] ?? `an ad on ${name}`) : 'an ad'}${keyword}`;
+      return `${name ? (ownEntry(AD_PRODUCTS, name) ?? `an ad on ${name}`) : 'an ad'}${keyword}`;
     case 'organic':
       return `a ${name ? `${name} ` : ''}search${keyword}`;
     case 'social':

@@ -16,6 +16,8 @@ export interface ReceivedText extends TextCameFrom {
   smsId: number;
   domainId: string;
   accountId: string;
+  /** The domain's country: where French is written, ARRET opts out too. */
+  country: string;
   trackingNumber: string;
   caller: string;
   body: string;
@@ -59,7 +61,7 @@ export class TextInbox {
     }
     const personId = await this.personOf(text.domainId, text.caller, text.at);
     const conversation = await this.touch(_id, text, personId);
-    const said = keywordOf(text.body);
+    const said = keywordOf(text.body, text.country);
     if (said?.keyword === 'opt-out') await this.optOuts.optOut(text.domainId, text.caller, said.word, text.at);
     if (said?.keyword === 'opt-in') await this.optOuts.optIn(text.domainId, text.caller);
     return { conversation, message, keyword: said?.keyword ?? null };

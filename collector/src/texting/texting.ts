@@ -5,6 +5,7 @@ import type { Carrier } from '../carriers/carrier.ts';
 import type { DiallingPolicies } from '../dialling/policies.ts';
 import type { timelineOf } from '../people/timeline.ts';
 import { Conversations } from './conversations.ts';
+import { countryOf } from '../domains/phone-numbers.ts';
 import type { Logger } from '../logger.ts';
 import type { SmsDoc } from '../telephony/documents.ts';
 import type { TextCameFrom } from '../telephony/service.ts';
@@ -47,7 +48,7 @@ export function wireTexting(c: TextingCollections & Parameters<typeof timelineOf
     if (!sms.caller) return;
     const domain = await c.domains.findOne({ _id: sms.domainId });
     if (!domain) return;
-    const received = await inbox.received({ smsId: sms._id, domainId: sms.domainId, accountId: domain.accountId, trackingNumber: sms.trackingNumber, caller: sms.caller, body: Array.isArray(sms.message) ? sms.message.join('') : sms.message, at: sms.sentAt, ...cameFrom });
+    const received = await inbox.received({ smsId: sms._id, domainId: sms.domainId, accountId: domain.accountId, country: countryOf(domain), trackingNumber: sms.trackingNumber, caller: sms.caller, body: Array.isArray(sms.message) ? sms.message.join('') : sms.message, at: sms.sentAt, ...cameFrom });
     if (!received) return;
     counted('inbound', 'received');
     const { conversation, message } = received;

@@ -11,6 +11,7 @@
 // English and in the domain's language, and "double"/"triple" before a digit ("double one").
 import { passesLuhn } from '@ringtrail/shared';
 import { bareWords, digitOfWord } from './words.ts';
+import { ownEntry } from '../own-entry.ts';
 
 export const REDACTED = '[redacted]';
 
@@ -54,10 +55,10 @@ interface Reading {
 
 function readingOf(language: string): Reading {
   const spelled = new Map<string, string>();
-  (DIGIT_WORDS[language] ?? []).forEach((w, digit) => spelled.set(w, String(digit)));
+  (ownEntry(DIGIT_WORDS, language) ?? []).forEach((w, digit) => spelled.set(w, String(digit)));
   return {
     digit: (piece) => digitOfWord(piece) ?? spelled.get(piece) ?? null,
-    cardWords: new Set([...CARD_WORDS.en!, ...(CARD_WORDS[language] ?? [])]),
+    cardWords: new Set([...CARD_WORDS.en!, ...(ownEntry(CARD_WORDS, language) ?? [])]),
   };
 }
 
@@ -96,7 +97,7 @@ function runAt(words: TimedWord[], i: number, reading: Reading): { digits: strin
   let digits = '';
   let end = i;
   while (end < words.length) {
-    const repeat = REPEATS[bareWords(words[end]!.word).join('')];
+    const repeat = ownEntry(REPEATS, bareWords(words[end]!.word).join(''));
     const next = repeat && end + 1 < words.length ? digitsOf(words[end + 1]!.word, reading) : null;
     if (repeat && next !== null) {
       digits += next.slice(0, 1).repeat(repeat) + next.slice(1);

@@ -2,17 +2,18 @@
 // digits whether the engine wrote "twenty five" or "25". Both sides of a comparison (a transcript,
 // a phrase, a search) go through `wordsOf`, so they always agree.
 
-const UNITS: Record<string, number> = { zero: 0, oh: 0, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11, twelve: 12, thirteen: 13, fourteen: 14, fifteen: 15, sixteen: 16, seventeen: 17, eighteen: 18, nineteen: 19 };
-const TENS: Record<string, number> = { twenty: 20, thirty: 30, forty: 40, fifty: 50, sixty: 60, seventy: 70, eighty: 80, ninety: 90 };
-const SCALES: Record<string, number> = { hundred: 100, thousand: 1000 };
+// Maps, not objects: a word that `Object.prototype` has ("constructor") is a word (issue 79).
+const UNITS = new Map(Object.entries({ zero: 0, oh: 0, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11, twelve: 12, thirteen: 13, fourteen: 14, fifteen: 15, sixteen: 16, seventeen: 17, eighteen: 18, nineteen: 19 }));
+const TENS = new Map(Object.entries({ twenty: 20, thirty: 30, forty: 40, fifty: 50, sixty: 60, seventy: 70, eighty: 80, ninety: 90 }));
+const SCALES = new Map(Object.entries({ hundred: 100, thousand: 1000 }));
 
 /** The longest word kept: anything longer is no word a person says. */
 export const MAX_WORD_LENGTH = 40;
 
 /** A word said as a digit, "oh" included (card and phone numbers are read digit by digit). */
 export function digitOfWord(word: string): string | null {
-  const w = word.toLowerCase();
-  return w in UNITS && UNITS[w]! < 10 ? String(UNITS[w]) : null;
+  const unit = UNITS.get(word.toLowerCase());
+  return unit !== undefined && unit < 10 ? String(unit) : null;
 }
 
 /** Lower case, accents and punctuation gone; apostrophes join ("don't" is "dont"). */
@@ -38,19 +39,20 @@ export function wordsOf(text: string): string[] {
     lastWasTens = false;
   };
   for (const word of bareWords(text)) {
-    if (word in TENS) {
+    const [tens, unit, scale] = [TENS.get(word), UNITS.get(word), SCALES.get(word)];
+    if (tens !== undefined) {
       flush();
-      number = TENS[word]!;
+      number = tens;
       lastWasTens = true;
-    } else if (word in UNITS && lastWasTens && UNITS[word]! < 10 && UNITS[word]! > 0) {
-      number! += UNITS[word]!;
+    } else if (unit !== undefined && lastWasTens && unit < 10 && unit > 0) {
+      number! += unit;
       lastWasTens = false;
-    } else if (word in SCALES && number !== null && number > 0) {
-      number *= SCALES[word]!;
+    } else if (scale !== undefined && number !== null && number > 0) {
+      number *= scale;
       lastWasTens = false;
-    } else if (word in UNITS) {
+    } else if (unit !== undefined) {
       flush();
-      number = UNITS[word]!;
+      number = unit;
     } else {
       flush();
       out.push(word);

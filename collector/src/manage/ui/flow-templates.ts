@@ -106,7 +106,7 @@ export function stepsInOrder(flow: Flow): { name: string; depth: number }[] {
   const out: { name: string; depth: number }[] = [];
   const seen = new Set<string>();
   const visit = (name: string, depth: number) => {
-    if (seen.has(name) || !flow.steps[name]) return;
+    if (seen.has(name) || !Object.hasOwn(flow.steps, name)) return; // `constructor` is a plain name
     seen.add(name);
     out.push({ name, depth });
     for (const b of branchesOf(flow.steps[name]!)) visit(b.name, depth + 1);
