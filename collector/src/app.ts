@@ -185,7 +185,7 @@ export function createApp(options: AppOptions): CollectorApp {
   const metrics = new Metrics(c, db);
   const texting = wireTexting(c, { personOf: (domainId, phone, at) => people.join(domainId, { phone }, at), carrierOf: (accountId) => carriers.carrierOf(accountId), publicUrl, counted: (direction, result) => metrics.texts.inc({ direction, result }), alerts: options.mail ? new CallAlerts(c) : null, received: ({ conversation, message }) => textToRules(ruleRunner, conversation, message), dialling }, log);
   const telephony = new TelephonyService(c, ids, new CallRouter(c, new NumberPool(c)), (callId) => liveCalls.end(callId), callWrites, people, texting.onText);
-  const prompts = new PromptAudio(db);
+  const prompts = new PromptAudio(db, c.callFlows, log);
   const flowRunner = new FlowRunner(c, log, prompts);
   const agents = new AgentService(c, liveCalls);
   const commerce = new CommerceService(c, ids, push, outbox, ga4Endpoint);
@@ -238,6 +238,7 @@ export function createApp(options: AppOptions): CollectorApp {
   const recordingIntake = new Recordings(c, outbox, recordingStore, recordingStates);
   const retention = new RecordingRetention(c, recordingStore, recordingStates, log);
   if (run) retention.start();
+  if (run) prompts.start();
   const mailing = options.mail ? new Mailing(c, outbox, publicUrl) : null;
   const alertMailer = mailing && new AlertMailer(mailing, log, options.alertTimings);
   const summaries = mailing && new SummarySender(mailing, log);
@@ -301,7 +302,7 @@ export function createApp(options: AppOptions): CollectorApp {
       sampler.stop();
       stallWatch.stop();
       metrics.close();
-      return Promise.all([alertMailer?.stop(), summaries?.stop(), warnings?.stop(), retention.stop(), numberCheck.stop(), worker.stop(), traffic.stop()]).then(() => mailer?.close());
+      return Promise.all([alertMailer?.stop(), summaries?.stop(), warnings?.stop(), retention.stop(), prompts.stop(), numberCheck.stop(), worker.stop(), traffic.stop()]).then(() => mailer?.close());
     },
   };
 }

@@ -2,7 +2,7 @@
 // gathers every family's). A flow's steps are as steps.ts reads them; which flow a number uses is
 // its `assignedTo`. Who last answered a caller is the telephony family's (sticky_answers: a caller's
 // number, erased with them).
-import type { Collection, Db } from 'mongodb';
+import type { Collection, Db, GridFSFile } from 'mongodb';
 import { collectionsNamed } from '../db/collections.ts';
 import type { IndexPlan } from '../db/index-plan.ts';
 import type { FlowBody } from './steps.ts';
@@ -25,13 +25,17 @@ export interface RingTurnDoc {
 export interface FlowCollections {
   callFlows: Collection<CallFlowDoc>;
   ringTurns: Collection<RingTurnDoc>;
+  /** The recorded prompts' files (GridFS bucket `flow_audio`, prompt-audio.ts): indexed by domain for its quota and clean-up. */
+  promptFiles: Collection<GridFSFile>;
 }
 
 export function flowCollections(db: Db): FlowCollections {
-  return collectionsNamed<FlowCollections>(db, { callFlows: 'call_flows', ringTurns: 'ring_turns' });
+  return collectionsNamed<FlowCollections>(db, { callFlows: 'call_flows', ringTurns: 'ring_turns', promptFiles: 'flow_audio.files' });
 }
 
 export const flowIndexes: IndexPlan = {
   // A domain's flows, by name.
   callFlows: [[{ domainId: 1, name: 1 }]],
+  // A domain's prompts in upload order: its quota, and the clean-up of those no flow names.
+  promptFiles: [[{ 'metadata.domainId': 1, uploadDate: 1 }]],
 };

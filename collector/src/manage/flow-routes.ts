@@ -1,6 +1,7 @@
 // HTTP in for call flows (flows/, issue 65): a domain's flows, written and tested by its owners and
 // admins (the numbers and pools each is assigned to are part of it), and each member's own phone and
 // availability, which ring groups read. A flow is refused whole with every problem named (400).
+import { PassThrough } from 'node:stream';
 import type Router from '@koa/router';
 import { z } from 'zod';
 import type { DomainCollections, DomainDoc } from '../domains/documents.ts';
@@ -9,8 +10,8 @@ import { phoneIn } from '../domains/settings.ts';
 import type { CallFlowDoc, FlowCollections } from '../flows/documents.ts';
 import { FlowRefused, FlowStore } from '../flows/flow-store.ts';
 import { simulateBody, simulateFlow, SimulationRefused } from '../flows/simulate.ts';
-import { MAX_PROMPT_BYTES, type PromptAudio } from '../flows/prompt-audio.ts';
-import { AUDIO_TYPES, audioType, RecordingRefused } from '../recordings/store.ts';
+import { MAX_PROMPT_BYTES, PromptQuotaReached, type PromptAudio } from '../flows/prompt-audio.ts';
+import { AUDIO_TYPES, audioType, RecordingRefused, RecordingTooLarge } from '../recordings/store.ts';
 import { dialledNumbersOf, flowBodyIn } from '../flows/steps.ts';
 import { DiallingPolicies } from '../dialling/policies.ts';
 import { DiallingRefused } from '../dialling/refused.ts';
@@ -93,9 +94,16 @@ export function flowRoutes(router: Router, c: FlowCollections & TeamCollections 
     const domain = await domainOf(c, ctx);
     const type = audioType(ctx.get('content-type'));
     if (!type) throw new ManageFailure(400, `Content-Type must be audio: ${AUDIO_TYPES.join(', ')}`);
-    if (Number(ctx.get('content-length') || 0) > MAX_PROMPT_BYTES) throw new ManageFailure(400, `An audio file is at most ${MAX_PROMPT_BYTES / 1024 / 1024} MB`);
+    // Past the size, 413 whether the body said its length or came in chunks (counted as it streams).
+    const tooLarge = `An audio file is at most ${MAX_PROMPT_BYTES / 1024 / 1024} MB`;
+    if (Number(ctx.get('content-length') || 0) > MAX_PROMPT_BYTES) throw new ManageFailure(413, tooLarge);
     if (!prompts) throw new ManageFailure(409, 'This server keeps no audio files');
-    const stored = await prompts.upload(domain._id, ctx.req, type).catch((err: Error) => {
+    // Through a pass-through: a refusal mid-stream ends it, not the request's socket, which must
+    // carry the answer; the connection closes after it rather than read the rest.
+    const audio = ctx.req.pipe(new PassThrough());
+    const stored = await prompts.upload(domain._id, audio, type).catch((err: Error) => {
+      if (err instanceof RecordingTooLarge) throw new ManageFailure(413, tooLarge, { Connection: 'close' });
+      if (err instanceof PromptQuotaReached) throw new ManageFailure(409, err.message);
       throw err instanceof RecordingRefused ? new ManageFailure(400, `The audio file is refused: ${err.message}`) : err;
     });
     auditing(ctx, { audio: stored.fileId.toHexString(), size: stored.size });

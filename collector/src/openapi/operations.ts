@@ -506,7 +506,7 @@ export const OPERATIONS: Operation[] = [
   manageOp('put', '/domains/:domain/flows/:flowId', 'Ours: a call flow changed (its numbers and pools with it)', object('The flow'), { body: flowBodyIn('FR') }),
   manageOp('delete', '/domains/:domain/flows/:flowId', 'Ours: a call flow deleted: its numbers go back to the domain default (or the domain-wide flow)', { description: 'Deleted' }, {}, 204),
   (() => {
-    const op = manageOp('post', '/domains/:domain/flow-audio', "Ours: a recorded prompt for the domain's call flows (Content-Type audio/wav or audio/mpeg, at most 5 MB), streamed into the database; a flow's prompt names it by `audio: id`", object('{id, size, contentType}'), {}, 201);
+    const op = manageOp('post', '/domains/:domain/flow-audio', "Ours: a recorded prompt for the domain's call flows (Content-Type audio/wav or audio/mpeg, at most 5 MB: 413 past it, said or chunked), streamed into the database; a flow's prompt names it by `audio: id` (12 random bytes, nobody guesses another's); 409 past the domain's 50 files or 100 MB; a file no flow names is removed a day after its upload", object('{id, size, contentType}'), {}, 201);
     return { ...op, binaryBody: ['audio/wav', 'audio/mpeg'] };
   })(),
   manageOp('post', '/domains/:domain/flows/:flowId/simulate', 'Ours: "Test this flow": a call at a chosen time, from a chosen caller, pressing the keys given; the path, what the caller hears, each ring group\'s legs and what whoever answers hears, how it ends. Nothing is dialled or stored', object('{path, heard, rings, ends}'), { body: simulateBody }),

@@ -4,7 +4,7 @@
 // downloading the whole file. The same on the embedded database and on a replica set.
 import { pipeline } from 'node:stream/promises';
 import { Transform, type Readable } from 'node:stream';
-import { GridFSBucket, ObjectId, type Db } from 'mongodb';
+import { GridFSBucket, ObjectId, type Db, type Filter, type FindCursor, type FindOptions, type GridFSFile } from 'mongodb';
 
 /** The largest recording kept (about 7 hours of dual-channel WAV at 8 kHz). */
 export const MAX_RECORDING_BYTES = 200 * 1024 * 1024;
@@ -12,6 +12,8 @@ export const MAX_RECORDING_BYTES = 200 * 1024 * 1024;
 export const AUDIO_TYPES = ['audio/wav', 'audio/x-wav', 'audio/wave', 'audio/mpeg', 'audio/mp3'];
 
 export class RecordingRefused extends Error {}
+/** Past the size allowed: HTTP's 413, whether the body said its length or came in chunks. */
+export class RecordingTooLarge extends RecordingRefused {}
 
 export interface StoredRecording {
   fileId: ObjectId;
@@ -50,16 +52,18 @@ export class RecordingStore {
   }
 
   /** Streams the audio into GridFS; refuses (and leaves nothing) past `maxBytes`, or when its first
-   * bytes are not audio of its type (a page or a script sent as audio/wav is not kept). */
-  async saveFile(filename: string, metadata: Record<string, unknown>, audio: Readable, contentType: string, maxBytes: number): Promise<StoredRecording> {
-    const upload = this.bucket.openUploadStream(filename, { metadata: { ...metadata, contentType } });
+   * bytes are not audio of its type (a page or a script sent as audio/wav is not kept). `id`: the
+   * file's, when the caller chooses it (the driver's otherwise). */
+  async saveFile(filename: string, metadata: Record<string, unknown>, audio: Readable, contentType: string, maxBytes: number, id?: ObjectId): Promise<StoredRecording> {
+    const options = { metadata: { ...metadata, contentType } };
+    const upload = id ? this.bucket.openUploadStreamWithId(id, filename, options) : this.bucket.openUploadStream(filename, options);
     let size = 0;
     let head: Buffer | null = Buffer.alloc(0);
     const notAudio = () => new RecordingRefused(`not audio: its first bytes are not those of ${contentType}`);
     const counted = new Transform({
       transform(chunk: Buffer, _encoding, done) {
         size += chunk.length;
-        if (size > maxBytes) return done(new RecordingRefused(`larger than ${Math.round(maxBytes / 1024 / 1024)} MB`));
+        if (size > maxBytes) return done(new RecordingTooLarge(`larger than ${Math.round(maxBytes / 1024 / 1024)} MB`));
         if (head) {
           head = Buffer.concat([head, chunk]);
           if (head.length < HEAD_BYTES) return done();
@@ -90,6 +94,11 @@ export class RecordingStore {
   /** A stored file's length and metadata, or null when there is none. */
   async fileOf(fileId: ObjectId): Promise<{ length: number; metadata?: Record<string, unknown> } | null> {
     return (await this.bucket.find({ _id: fileId }, { limit: 1 }).toArray())[0] ?? null;
+  }
+
+  /** The stored files `filter` names (GridFS's files collection), as `options` says. */
+  files(filter: Filter<GridFSFile>, options: FindOptions = {}): FindCursor<GridFSFile> {
+    return this.bucket.find(filter, options);
   }
 
   async delete(fileId: ObjectId): Promise<void> {
