@@ -132,13 +132,14 @@ describe('a call analysed by the owner’s model', () => {
     const owner = await signedInClient(collector.baseUrl, OWNER.username, OWNER.password);
     expect((await owner.get('/domains/shop.test/analysis')).body).toEqual({ configured: true, server: chat.url, model: 'qwen2.5:7b', enabled: true, questions: [QUESTION] });
     chat.requests.length = 0;
-    const raw = answerOf({ summary: 'A boiler repair booked for two o clock.', leadScore: 90, sentiment: 'positive', outcomes: { appointmentBooked: { answer: 'yes', quote: 'please book me for two o clock' }, quoteGiven: { answer: 'yes', quote: 'the call-out is 200 dollars' }, saleMade: { answer: 'no', quote: '' }, existingCustomer: { answer: 'unknown', quote: '' }, spam: { answer: 'no', quote: '' }, followUpNeeded: { answer: 'no', quote: '' } }, questions: [{ answer: 'yes', quote: 'can someone come today' }] });
+    const raw = answerOf({ summary: 'A boiler repair booked for two o clock.', leadScore: 90, sentiment: 'positive', outcomes: { appointmentBooked: { answer: 'yes', quote: 'you are booked for two today' }, quoteGiven: { answer: 'yes', quote: 'the call-out is 200 dollars' }, saleMade: { answer: 'no', quote: '' }, existingCustomer: { answer: 'unknown', quote: '' }, spam: { answer: 'no', quote: '' }, followUpNeeded: { answer: 'no', quote: '' } }, questions: [{ answer: 'yes', quote: 'can someone come today' }] });
     chat.fallback = () => ({ kind: 'text', content: raw });
     const tried = await owner.call('POST', '/domains/shop.test/analysis/try');
     expect(tried.status).toBe(200);
     expect(tried.body).toMatchObject({ server: chat.url, model: 'qwen2.5:7b', format: 'json_schema', raw, seconds: expect.any(Number) });
     expect(tried.body.transcript).toContain('caller: That works, please book me for two o clock.');
-    expect(tried.body.analysis.outcomes.appointmentBooked).toMatchObject({ answer: 'yes', turn: 3, start: 17 });
+    // The business's words book it (issue 79: the caller's "please book me" would not).
+    expect(tried.body.analysis.outcomes.appointmentBooked).toMatchObject({ answer: 'yes', turn: 4, start: 21 });
     // The sample says 89 dollars: a quote it does not hold is not kept.
     expect(tried.body.analysis.outcomes.quoteGiven).toMatchObject({ answer: 'unknown', rejected: 'the quote is not in the transcript' });
     expect(tried.body.analysis.answers).toEqual([{ question: QUESTION, answer: 'yes', quote: 'can someone come today', turn: 1, start: 3 }]);

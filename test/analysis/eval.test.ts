@@ -6,7 +6,8 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OUTCOMES } from '../../collector/src/analysis/answer.ts';
+import { OUTCOMES, type OutcomeName } from '../../collector/src/analysis/answer.ts';
+import { BUSINESS_SIDE } from '../../collector/src/analysis/evidence.ts';
 import { ModelClient } from '../../collector/src/analysis/model-client.ts';
 import { evaluate, labelledCalls, reportText, type LabelledCall } from '../eval/analysis.ts';
 import { answerOf, startChatStandIn, type ChatStandIn } from '../helpers/openai-chat.ts';
@@ -20,8 +21,9 @@ afterAll(() => chat?.close());
 
 /** The labelled call whose transcript the request carries. */
 const callOf = (user: string) => calls.find((c) => user.includes(c.turns[0]![1]))!;
-/** A quote the transcript holds: the first words of its first turn. */
-const quoteOf = (call: LabelledCall) => call.turns[0]![1].split(' ').slice(0, 4).join(' ');
+/** A quote the transcript holds: the first words of its first turn; for a yes only the business can
+ * give, of the business's first turn, as a model that reads the call right quotes it. */
+const quoteOf = (call: LabelledCall, outcome?: OutcomeName) => (call.turns.find(([speaker]) => !(outcome && BUSINESS_SIDE[outcome]) || speaker === 'agent') ?? call.turns[0]!)[1].split(' ').slice(0, 4).join(' ');
 
 describe('the analysis evaluation', () => {
   it('has at least 30 labelled calls, in English and French, of every kind', () => {
@@ -35,7 +37,7 @@ describe('the analysis evaluation', () => {
   it('scores a model that answers as labelled at 1 everywhere', async () => {
     chat.fallback = (request) => {
       const call = callOf(request.messages[1]!.content);
-      const outcomes = Object.fromEntries(OUTCOMES.map((o) => [o, call.labels[o] === 'yes' ? { answer: 'yes', quote: quoteOf(call) } : { answer: 'no', quote: '' }]));
+      const outcomes = Object.fromEntries(OUTCOMES.map((o) => [o, call.labels[o] === 'yes' ? { answer: 'yes', quote: quoteOf(call, o) } : { answer: 'no', quote: '' }]));
       return { kind: 'text', content: answerOf({ outcomes, leadScore: call.score[0], sentiment: call.sentiment }) };
     };
     const report = await evaluate(new ModelClient({ url: chat.url, model: 'labels' }), calls);

@@ -86,7 +86,7 @@ describe('a call’s analysis in the back end', () => {
     expect((await s.t.c.domains.findOne({ name: 'shop.test' }))!.analysis).toEqual({ enabled: true, questions: ['Did the caller ask for emergency service?'] });
 
     // The model's words, markup included, come back as text.
-    const raw = answerOf({ summary: 'Boiler repair booked for 2 pm. <img src=x onerror="window.pwned=2">', leadScore: 88, sentiment: 'positive', outcomes: { appointmentBooked: { answer: 'yes', quote: 'please book me for two o clock' }, quoteGiven: { answer: 'yes', quote: 'the call-out is 89 dollars' }, saleMade: { answer: 'no', quote: '' }, existingCustomer: { answer: 'no', quote: '' }, spam: { answer: 'no', quote: '' }, followUpNeeded: { answer: 'no', quote: '' } }, questions: [{ answer: 'yes', quote: 'can someone come today' }] });
+    const raw = answerOf({ summary: 'Boiler repair booked for 2 pm. <img src=x onerror="window.pwned=2">', leadScore: 88, sentiment: 'positive', outcomes: { appointmentBooked: { answer: 'yes', quote: 'you are booked for two today' }, quoteGiven: { answer: 'yes', quote: 'the call-out is 89 dollars' }, saleMade: { answer: 'no', quote: '' }, existingCustomer: { answer: 'no', quote: '' }, spam: { answer: 'no', quote: '' }, followUpNeeded: { answer: 'no', quote: '' } }, questions: [{ answer: 'yes', quote: 'can someone come today' }] });
     chat.fallback = () => ({ kind: 'text', content: raw });
     await card.getByTestId('analysis-try').click();
     await card.getByTestId('analysis-raw').waitFor();
