@@ -17,17 +17,29 @@ export async function queueDelivery(c: CrmCollections, outbox: Outbox, accountId
   await outbox.enqueue(crmMessage(accountId, job, personId));
 }
 
+/** Why a CRM is told nothing of this call (null: it is told of it): a call placed from the back end,
+ * or one with no outcome yet. "Send again" refuses the same (issue 79). */
+export function callNotForCrm(call: Pick<CallDoc, 'direction' | 'status'>): string | null {
+  if (call.direction === 'outbound') return 'a call placed from the back end: the CRM is told of calls received';
+  return call.status === null ? 'a call with no outcome yet' : null;
+}
+
+/** Why a CRM is told nothing of this form (null: it is told of it): one marked spam. */
+export function formNotForCrm(form: Pick<FormDoc, 'spam'>): string | null {
+  return form.spam !== null ? `a submission marked spam (${form.spam}): the CRM is told of no spam` : null;
+}
+
 const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 
 /** What the CRM shows of a call changed (or its outcome just became known). */
 function callNews(before: CallDoc | null, after: CallDoc): boolean {
-  if (after.status === null) return false;
+  if (callNotForCrm(after)) return false;
   if (!before || before.status === null) return true;
   return !same(before.lead, after.lead) || !same(before.verdict?.value, after.verdict?.value) || !same(before.tags, after.tags) || !same(before.value, after.value) || !same(before.transcript?.status, after.transcript?.status) || !same(before.analysis?.status, after.analysis?.status) || !same(before.analysis?.outcomes, after.analysis?.outcomes) || !same(before.answeredBy?.member, after.answeredBy?.member);
 }
 
 function formNews(before: FormDoc | null, after: FormDoc): boolean {
-  if (after.spam !== null) return false;
+  if (formNotForCrm(after)) return false;
   return !before || before.spam !== null || !same(before.lead, after.lead) || !same(before.verdict, after.verdict) || !same(before.tags, after.tags) || !same(before.value, after.value);
 }
 

@@ -7,6 +7,7 @@ import http from 'node:http';
 import https from 'node:https';
 import type { Duplex } from 'node:stream';
 import { Client } from '@hubspot/api-client';
+import { escapeHtml } from '../mail/layout.ts';
 import { CrmFailure, type CrmAccount, type CrmActivity, type CrmClient, type CrmPerson } from './crm-client.ts';
 
 export const DEFAULT_HUBSPOT_API_BASE = 'https://api.hubapi.com';
@@ -50,6 +51,13 @@ export function failureOf(err: unknown): CrmFailure {
     return new CrmFailure(`HubSpot answered ${e.code}: ${said}`, 'refused');
   }
   return new CrmFailure(`HubSpot cannot be reached: ${e.message ?? String(err)}`.slice(0, 300), 'retry');
+}
+
+/** Text as HubSpot's rich-text fields (hs_call_body, hs_note_body) take it: HTML, so what a caller
+ * or a form wrote is escaped (issue 79: a form's `<img onerror>` stays words), each line break a
+ * <br> as HubSpot's editor shows it. */
+export function richText(text: string): string {
+  return text.split('\n').map(escapeHtml).join('<br>');
 }
 
 export class HubSpotCrm implements CrmClient {
@@ -122,8 +130,8 @@ export class HubSpotCrm implements CrmClient {
     const api = this.client.crm.objects[objectType];
     const properties: Record<string, string> =
       a.kind === 'call'
-        ? { ringtrail_id: a.ringtrailId, hs_timestamp: a.at.toISOString(), hs_call_title: a.title, hs_call_body: a.body, hs_call_direction: 'INBOUND', hs_call_duration: String(a.durationSeconds * 1000), hs_call_status: a.answered ? 'COMPLETED' : 'NO_ANSWER', ...(a.from ? { hs_call_from_number: a.from } : {}), hs_call_to_number: a.to, ...(a.recordingUrl ? { hs_call_recording_url: a.recordingUrl } : {}), ...(a.ownerId ? { hubspot_owner_id: a.ownerId } : {}) }
-        : { ringtrail_id: a.ringtrailId, hs_timestamp: a.at.toISOString(), hs_note_body: `${a.title}\n${a.body}`, ...(a.ownerId ? { hubspot_owner_id: a.ownerId } : {}) };
+        ? { ringtrail_id: a.ringtrailId, hs_timestamp: a.at.toISOString(), hs_call_title: a.title, hs_call_body: richText(a.body), hs_call_direction: 'INBOUND', hs_call_duration: String(a.durationSeconds * 1000), hs_call_status: a.answered ? 'COMPLETED' : 'NO_ANSWER', ...(a.from ? { hs_call_from_number: a.from } : {}), hs_call_to_number: a.to, ...(a.recordingUrl ? { hs_call_recording_url: a.recordingUrl } : {}), ...(a.ownerId ? { hubspot_owner_id: a.ownerId } : {}) }
+        : { ringtrail_id: a.ringtrailId, hs_timestamp: a.at.toISOString(), hs_note_body: richText(`${a.title}\n${a.body}`), ...(a.ownerId ? { hubspot_owner_id: a.ownerId } : {}) };
     const id = knownId ?? (await this.call(() => api.searchApi.doSearch({ filterGroups: [{ filters: [{ propertyName: 'ringtrail_id', operator: 'EQ' as never, value: a.ringtrailId }] }], properties: ['ringtrail_id'], limit: 1, after: '0', sorts: [] }))).results[0]?.id;
     if (id) {
       await this.call(() => api.basicApi.update(id, { properties }));

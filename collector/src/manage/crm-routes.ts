@@ -5,7 +5,7 @@ import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { CRMS, CRM_NAMES, type Crm } from '../crm/crm-client.ts';
 import { CrmRefused, hubspotBody, hubspotConnecting, salesforceBody, salesforceConnecting, type CrmConnections } from '../crm/connections.ts';
-import { queueDelivery } from '../crm/crm-queue.ts';
+import { callNotForCrm, formNotForCrm, queueDelivery } from '../crm/crm-queue.ts';
 import type { CrmCollections } from '../crm/documents.ts';
 import type { DomainCollections } from '../domains/documents.ts';
 import type { TelephonyCollections } from '../telephony/documents.ts';
@@ -69,8 +69,13 @@ export function crmRoutes(router: Router, c: DomainCollections & TelephonyCollec
     const match = /^(call|form):(\d{1,15})$/.exec(ctx.params.deliveryId ?? '');
     if (!match) throw new ManageFailure(404, `No delivery ${ctx.params.deliveryId}: call:<id> or form:<id>`);
     const [kind, itemId] = [match[1] as 'call' | 'form', Number(match[2])];
-    const item = kind === 'call' ? await c.calls.findOne({ _id: itemId, domainId: domain._id }, { projection: { personId: 1 } }) : await c.forms.findOne({ _id: itemId, domainId: domain._id }, { projection: { personId: 1 } });
+    const call = kind === 'call' ? await c.calls.findOne({ _id: itemId, domainId: domain._id }, { projection: { personId: 1, direction: 1, status: 1 } }) : null;
+    const form = kind === 'form' ? await c.forms.findOne({ _id: itemId, domainId: domain._id }, { projection: { personId: 1, spam: 1 } }) : null;
+    const item = call ?? form;
     if (!item) throw new ManageFailure(404, `No ${kind} ${itemId} in this domain`);
+    // Sent again only what the first send would send (issue 79).
+    const refused = call ? callNotForCrm(call) : formNotForCrm(form!);
+    if (refused) throw new ManageFailure(409, `${kind === 'call' ? 'Call' : 'Form'} ${itemId} is ${refused}`);
     const view = await connections.view(domain._id, crm);
     if (!view.connected) throw new ManageFailure(409, `${domain.name} is not connected to ${CRM_NAMES[crm]}: connect it first`);
     await queueDelivery(c, outbox, domain.accountId, { domainId: domain._id, crm, kind, itemId }, item.personId ?? null);
