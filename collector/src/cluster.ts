@@ -1,6 +1,6 @@
 // WORKERS=N: this process starts the database (the embedded one, or connects to MONGODB_URI),
 // loads the demo into an empty one (DEMO), then forks N collector processes that share its port
-// (node:cluster hands each new connection to one of them). They reach the database through
+// (each accepts its connections from the shared socket). They reach the database through
 // MONGODB_URI; everything they must agree on (pool, ids, rate limits, outbox) is in it. A process
 // that dies is replaced; SIGTERM or SIGINT drains them all, then stops the database.
 import cluster, { type Worker } from 'node:cluster';
@@ -10,6 +10,14 @@ import { allCollections } from './house/all-collections.ts';
 import type { Logger } from './logger.ts';
 import { engineOf } from './transcripts/engine-settings.ts';
 import { allowDemoOrigins, demoOrigins, printBanner, seedDemoIfEmpty, startDemoHistory } from './start-banner.ts';
+
+// The kernel hands each connection to a process (SCHED_NONE), not this one (Node's round robin, its
+// default on Linux): a connection the primary had handed to a worker that died that moment stayed
+// open in the primary, unanswered until its client gave up (10 s in the tests, one a kill, issue
+// 79), and every connection waited on the primary's event loop. Accepted from the shared socket by
+// whichever process is ready, one a dying process had not taken is taken by another. Measured by
+// `npm run bench` (worker-kill.ts, processes.ts); NODE_CLUSTER_SCHED_POLICY=rr brings the round robin back.
+if (!process.env.NODE_CLUSTER_SCHED_POLICY) cluster.schedulingPolicy = cluster.SCHED_NONE;
 
 export async function runPrimary(config: Config, log: Logger): Promise<void> {
   const database = await openDatabase({ ...databaseOptions(config), operationTimeoutMs: config.operationTimeoutMs, log });
