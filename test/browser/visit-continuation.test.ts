@@ -7,17 +7,13 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useSeededCollector } from '../helpers/collector.ts';
 import { trackingFixture, viewParams } from '../helpers/fixtures.ts';
-import { CHROME_AGENT } from '../helpers/site-page.ts';
+import { browserPost } from '../helpers/site-page.ts';
 
 const s = useSeededCollector('browser_visit_continuation', trackingFixture({ exclusive: Array.from({ length: 10 }, (_, i) => `08000000${i + 10}`) }));
 const ORIGIN = 'http://shop.test';
 
 async function send(path: string, fields: Record<string, string | number>, ip: string) {
-  const res = await fetch(s.collector.baseUrl + path, {
-    method: 'POST',
-    headers: { origin: ORIGIN, 'user-agent': CHROME_AGENT, 'content-type': 'text/plain;charset=UTF-8', 'x-forwarded-for': ip },
-    body: new URLSearchParams(Object.entries(fields).map(([k, v]) => [k, String(v)])).toString(),
-  });
+  const res = await browserPost(s.collector.baseUrl, path, fields, ORIGIN, ip);
   return { status: res.status, body: { ...(await res.json()), visitKey: res.headers.get('x-visit-key') ?? undefined } };
 }
 

@@ -76,6 +76,7 @@ export function settle(ms = 50): Promise<void> {
 }
 
 /** A browser door's request as tracker.js sends it: form fields as text/plain, from a page of `origin`. */
-export function browserPost(baseUrl: string, path: string, fields: Record<string, string | number>, origin = 'https://shop.test'): Promise<Response> {
-  return fetch(`${baseUrl}${path}`, { method: 'POST', headers: { origin, 'user-agent': CHROME_AGENT, 'content-type': 'text/plain;charset=UTF-8' }, body: new URLSearchParams(Object.entries(fields).map(([k, v]) => [k, String(v)])).toString() });
+export function browserPost(baseUrl: string, path: string, fields: Record<string, string | number>, origin = 'https://shop.test', ip?: string): Promise<Response> {
+  // `ip`: the visitor's address, as a trusted proxy says it (X-Forwarded-For).
+  return fetch(`${baseUrl}${path}`, { method: 'POST', headers: { origin, 'user-agent': CHROME_AGENT, 'content-type': 'text/plain;charset=UTF-8', ...(ip ? { 'x-forwarded-for': ip } : {}) }, body: new URLSearchParams(Object.entries(fields).map(([k, v]) => [k, String(v)])).toString() });
 }
