@@ -127,13 +127,14 @@ export function analysisFields({ analysis: a }: Pick<CallDoc, 'analysis'>): Pick
   };
 }
 
-/** `flow_path`, `answered_by` and a voicemail's `outcome`, only for a call that went through a flow. */
-export function flowFields(call: Pick<CallDoc, 'flowId' | 'flowPath' | 'answeredBy' | 'voicemail'>): Pick<CallRecord, 'flow_path' | 'answered_by' | 'outcome'> {
+/** `flow_path`, `answered_by` and the `outcome` of a voicemail or an abandoned call (with where it
+ * was abandoned), only for a call that went through a flow. */
+export function flowFields(call: Pick<CallDoc, 'flowId' | 'flowPath' | 'answeredBy' | 'voicemail' | 'abandoned'>): Pick<CallRecord, 'flow_path' | 'answered_by' | 'outcome' | 'abandoned'> {
   if (!call.flowId) return {};
   return {
     flow_path: (call.flowPath ?? []).map(({ at, ...entry }) => ({ ...entry, at: utcSeconds(at) })),
     answered_by: call.answeredBy?.name ?? null,
-    ...(call.voicemail ? { outcome: 'voicemail' as const } : {}),
+    ...(call.voicemail ? { outcome: 'voicemail' as const } : call.abandoned ? { outcome: 'abandoned' as const, abandoned: call.abandoned } : {}),
   };
 }
 

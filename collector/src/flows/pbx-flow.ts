@@ -30,6 +30,8 @@ type WireAction =
   | { action: 'hangup' };
 
 const ANSWERED_WORDS = new Set(['answered', 'completed', 'answer']);
+/** The input that says the caller hung up at the step. */
+const HANGUP = 'hangup';
 
 export function pbxFlows(service: TelephonyService, numbers: DialledNumbers, flows: FlowRunner): PbxFlows {
   const routes = (router: Router, guard: Middleware[]): void => {
@@ -68,14 +70,17 @@ export function pbxFlows(service: TelephonyService, numbers: DialledNumbers, flo
         const run = await flows.runOf(call);
         if (!run) throw new Error(`the call's flow ${call.flowId ?? ''} is gone`);
         const input = (request.input ?? '').trim();
-        switch (stepNamed(run.flow.steps, step)?.kind) {
+        const kind = stepNamed(run.flow.steps, step)?.kind;
+        if (input.toLowerCase() === HANGUP) return hungUp(run, kind, request.seconds ?? 0);
+        switch (kind) {
           case 'menu':
             return flows.next(run, at, keyOrWord(input));
           case 'ring':
             return ringEnded(run, step, input, request);
           case 'voicemail':
             await flows.voicemailLeft(run, step, request.seconds ?? null);
-            await service.recordCall({ ...storedReport(call), status: 'NORESPONSE', duration: 0, answerTime: 0 });
+            // As long as the caller was on the line so far (their hang-up, or the call's report, says exactly).
+            await service.recordCall({ ...storedReport(call), status: 'NORESPONSE', duration: Math.max(0, Math.round((Date.now() - call.startedAt.getTime()) / 1000)), answerTime: 0 });
             return flows.next(run, at, { kind: 'done' });
           default:
             throw new Error(`the flow has no step ${step} to go on from`);
@@ -97,6 +102,16 @@ export function pbxFlows(service: TelephonyService, numbers: DialledNumbers, flo
     }
     await flows.notAnswered(run, step, legs, request.seconds ?? ring.ringSeconds);
     return flows.next(run, at, { kind: 'ring', answered: false });
+  }
+
+  /** The caller hung up at the step the call waited on, `seconds` into the call: while a group rang,
+   * interrupted (as Twilio's `canceled`); elsewhere what the flow's path makes of it
+   * (telephony/flow-outcome.ts): abandoned, missed, or a voicemail's length. Nothing more to do. */
+  async function hungUp(run: FlowRun, kind: string | undefined, seconds: number): Promise<CallAction[]> {
+    const report = storedReport(run.call);
+    if (kind === 'ring' && run.call.status === null && !run.call.answeredBy) await service.recordCall({ ...report, status: 'INTERRUPTED', duration: 0 });
+    else await service.recordCall({ ...report, status: run.call.status ?? 'NORESPONSE', duration: seconds }, new Date(), undefined, { callEnded: true });
+    return [];
   }
 
   /** The flow's turn, or today's forward when it fails (the call keeps why). */

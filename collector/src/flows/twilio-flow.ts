@@ -80,6 +80,13 @@ export function twilioFlows(service: TelephonyService, flows: FlowRunner, log: L
     }
   };
 
+  /** Nobody answered: a missed call, with a voicemail (the missed-call alert says so), as long as the
+   * caller was on the line (the call's end, /status, brings its exact length). */
+  const voicemailLeft = async (run: FlowRun, step: string, seconds: number | null): Promise<void> => {
+    await flows.voicemailLeft(run, step, seconds);
+    await service.recordCall({ ...storedReport(run.call), status: 'NORESPONSE', duration: secondsSince(run.call.startedAt), answerTime: 0 });
+  };
+
   const routes = (router: Router, g: TwilioGuards): void => {
     router.post('/flow', ...g.guard(g.ofCall), async (ctx) => {
       const p = params(ctx);
@@ -96,12 +103,10 @@ export function twilioFlows(service: TelephonyService, flows: FlowRunner, log: L
         switch (q.on) {
           case 'gather':
             return twimlOf(run, await flows.next(run, at, gathered(p)), callerId);
-          case 'record': {
-            await flows.voicemailLeft(run, step, Number(p.RecordingDuration ?? '') || null);
-            // Nobody answered: a missed call, with a voicemail (the missed-call alert says so).
-            await service.recordCall({ ...storedReport(known), status: 'NORESPONSE', duration: 0, answerTime: 0 });
+          case 'record':
+            // Its recording may have come first (and said so).
+            if (!known.voicemail) await voicemailLeft(run, step, Number(p.RecordingDuration ?? '') || null);
             return twimlOf(run, await flows.next(run, at, { kind: 'done' }), callerId);
-          }
           case 'ring':
             return ringEnded(run, p, q, callerId);
           default:
@@ -159,6 +164,12 @@ export function twilioFlows(service: TelephonyService, flows: FlowRunner, log: L
 
   return {
     routes,
+    // The caller hung up during the <Record>: its action may never come, its recording does.
+    async voicemailRecorded(call, seconds) {
+      const run = await flows.runOf(call);
+      const step = [...(call.flowPath ?? [])].reverse().find((e) => e.kind === 'voicemail')?.step;
+      if (run && step) await voicemailLeft(run, step, seconds);
+    },
     async flowOf(route) {
       const flow = route.number && route.domain ? await flows.flowOf(route.number) : null;
       if (!flow) return null;
@@ -180,6 +191,8 @@ export function twilioFlows(service: TelephonyService, flows: FlowRunner, log: L
     },
   };
 }
+
+const secondsSince = (at: Date) => Math.max(0, Math.round((Date.now() - at.getTime()) / 1000));
 
 /** What the caller did at a <Gather>: a key, a word (speech), or nothing. */
 function gathered(p: Params): FlowInput {

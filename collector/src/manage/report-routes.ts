@@ -11,6 +11,7 @@ import type { DomainDoc, DomainCollections } from '../domains/documents.ts';
 import type { AgentService } from '../agent/service.ts';
 import { ManageFailure } from '../http/manage-envelope.ts';
 import { callsCsv, callsPage, NOBODY, type CallFilters } from '../reports/calls-log.ts';
+import { ENDED, type Ended } from '../telephony/outcome.ts';
 import { googleAdsCsv, microsoftAdsCsv } from '../reports/conversion-files.ts';
 import { reportRange, type DayRange } from '../reports/day-range.ts';
 import { overviewWithPrevious } from '../reports/overview.ts';
@@ -182,6 +183,10 @@ function callFilters(query: Context['query'], country: string): CallFilters {
   };
   filters.scoreMin = score('scoreMin');
   filters.scoreMax = score('scoreMax');
+  if (query.ended !== undefined && query.ended !== '') {
+    if (typeof query.ended !== 'string' || !(ENDED as readonly string[]).includes(query.ended)) throw new ManageFailure(400, `ended must be one of ${ENDED.join(', ')}`);
+    filters.ended = query.ended as Ended;
+  }
   if (query.answeredBy !== undefined && query.answeredBy !== '') {
     if (typeof query.answeredBy !== 'string' || query.answeredBy.length > 254) throw new ManageFailure(400, 'answeredBy must be a member, a number, or nobody, given once');
     filters.answeredBy = query.answeredBy.trim().toLowerCase() === NOBODY ? NOBODY : query.answeredBy.trim();

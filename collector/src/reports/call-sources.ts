@@ -11,8 +11,9 @@ import { DAY_FIELD, DIMENSIONS, keyOf } from './dimensions.ts';
 import { addShare, centsOf, PlaceRecount, sameShare, type Share } from './counted-places.ts';
 import { creditOf, modelPrefix, TOUCH_MODELS, type Credited, type TouchModel } from './touch-models.ts';
 import type { ReportCollections } from './documents.ts';
+import { endedAs } from '../telephony/outcome.ts';
 
-type Counted = Pick<CallDoc, 'domainId' | 'startedAt' | 'status' | 'source' | 'keyword' | 'firstCall' | 'lead' | 'lastTouch' | 'firstTouch' | 'lastNonDirect' | 'verdict' | 'transcript' | 'tags' | 'value' | 'analysis'>;
+type Counted = Pick<CallDoc, 'domainId' | 'startedAt' | 'status' | 'outcome' | 'voicemail' | 'abandoned' | 'source' | 'keyword' | 'firstCall' | 'lead' | 'lastTouch' | 'firstTouch' | 'lastNonDirect' | 'verdict' | 'transcript' | 'tags' | 'value' | 'analysis'>;
 
 /** The one name of the source of a call no visit led to, in every report and in the CSV. */
 export const UNATTRIBUTED = 'unattributed';
@@ -40,7 +41,10 @@ function shareOf(call: Counted | null, timeZone: string): CallShare | null {
   const apart = countedApart(call);
   if (apart) return { domainId: call.domainId, day: localTime(call.startedAt, timeZone).day, places: [apart] };
   const counted = ['total', ...TOUCH_MODELS.flatMap((model) => creditedPlaces(call, model))];
-  const places = [...counted, ...(call.status === 'SUCCESS' ? ['answered'] : []), ...(call.firstCall ? counted.map((place) => `new.${place}`) : []), ...(call.lead ? counted.map((place) => `lead.${place}`) : []), ...labelPlaces(call), ...analysisPlaces(call, counted)];
+  // How it ended (issue 80): `answered` (as before: its status SUCCESS), and ours `missed`, `abandoned`, `voicemail`.
+  const ended = endedAs(call);
+  const endedPlaces = call.status === 'SUCCESS' ? ['answered'] : ended && ended !== 'answered' ? [ended] : [];
+  const places = [...counted, ...endedPlaces, ...(call.firstCall ? counted.map((place) => `new.${place}`) : []), ...(call.lead ? counted.map((place) => `lead.${place}`) : []), ...labelPlaces(call), ...analysisPlaces(call, counted)];
   const score = call.analysis?.status === 'ready' && call.analysis.leadScore ? { score: { places: counted.map((place) => `score.${place}`), points: call.analysis.leadScore } } : {};
   return { domainId: call.domainId, day: localTime(call.startedAt, timeZone).day, places, ...valued(counted, call.value), ...score };
 }

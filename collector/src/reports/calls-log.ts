@@ -12,7 +12,7 @@ import { countryOf, nationalOf } from '../domains/phone-numbers.ts';
 import { callsPhoneDisplay } from '../domains/phone-display.ts';
 import { localDaysBetween, localTime } from '../domains/time-zone.ts';
 import { BlockedCallers } from '../telephony/blocked-callers.ts';
-import { outcomeApart } from '../telephony/outcome.ts';
+import { endedFilter, outcomeApart, type Ended } from '../telephony/outcome.ts';
 import { UNATTRIBUTED } from './call-sources.ts';
 import type { DayRange } from './day-range.ts';
 import { csvLine } from './csv.ts';
@@ -41,6 +41,8 @@ export interface CallFilters {
   answeredBy?: string;
   /** Only the calls whose analysis says yes to this outcome (analysis/answer.ts). */
   outcome?: string;
+  /** Ours (issue 80): only the calls that ended so: answered, missed, abandoned, voicemail (telephony/outcome.ts). */
+  ended?: Ended;
   /** Only the calls whose analysis scored the lead within these bounds. */
   scoreMin?: number;
   scoreMax?: number;
@@ -58,7 +60,9 @@ export interface CallRow {
   status: CallStatus | 'ONGOING';
   /** Ours: what happened to the call (telephony/outcome.ts), where `status` hides it (a number nobody
    * held); absent where it is the status. */
-  outcome?: CallStatus | 'ONGOING' | 'voicemail';
+  outcome?: CallStatus | 'ONGOING' | 'voicemail' | 'abandoned';
+  /** Ours (issue 80): where and after how long the caller of an abandoned call hung up. */
+  abandoned?: { step: string; name?: string; kind: string; seconds: number };
   /** Ours (flows/): who answered a call rung through a flow's ring group (a member's name or the number), null: nobody; absent for a call that went through no flow. */
   answeredBy?: string | null;
   /** Ours (issue 68): a call a member placed from the back end, and who; absent on calls received. */
@@ -115,6 +119,7 @@ export function filterOf(domain: DomainDoc, range: DayRange, filters: CallFilter
     ...(filters.outcome ? { [`analysis.outcomes.${filters.outcome}.answer`]: 'yes' } : {}),
     ...(filters.scoreMin !== undefined || filters.scoreMax !== undefined ? { 'analysis.leadScore': { ...(filters.scoreMin !== undefined ? { $gte: filters.scoreMin } : {}), ...(filters.scoreMax !== undefined ? { $lte: filters.scoreMax } : {}) } } : {}),
     ...(filters.answeredBy === NOBODY ? { flowId: { $exists: true }, answeredBy: null } : filters.answeredBy ? { 'answeredBy.name': filters.answeredBy } : {}),
+    ...(filters.ended ? endedFilter(filters.ended) : {}),
     ...(filters.firstCall !== undefined ? { firstCall: filters.firstCall } : {}),
     ...(filters.lead !== undefined ? { lead: filters.lead } : {}),
     ...(filters.spam === true ? { 'verdict.value': 'spam' } : filters.spam === false ? { $nor: [{ 'verdict.value': 'spam' }, { status: 'CALLER_PHONE_BLACKLISTED' }] } : {}),
@@ -140,7 +145,7 @@ export function rowOf(call: CallDoc, domain: DomainDoc): CallRow {
     caller: maskCaller(call.caller && nationalOf(call.caller, countryOf(domain)), domain.callerPrivacy),
     destination: destinationShown(call, domain.callerPrivacy, (n) => nationalOf(n, countryOf(domain))),
     status: call.status ?? 'ONGOING',
-    ...(call.voicemail ? { outcome: 'voicemail' as const } : outcomeApart(call)),
+    ...(call.voicemail ? { outcome: 'voicemail' as const } : call.abandoned ? { outcome: 'abandoned' as const, abandoned: call.abandoned } : outcomeApart(call)),
     ...(call.flowId ? { answeredBy: call.answeredBy?.name ?? null } : {}),
     ...(call.direction === 'outbound' ? { direction: 'outbound' as const, placedBy: call.outbound?.by ?? '' } : {}),
     ...(call.analysis?.status === 'ready' ? { analysis: { summary: call.analysis.summary ?? '', leadScore: call.analysis.leadScore ?? 0, outcomes: Object.entries(call.analysis.outcomes ?? {}).flatMap(([name, j]) => (j.answer === 'yes' ? [name] : [])) } } : {}),

@@ -14,6 +14,10 @@ export interface TrafficCounts {
 export interface CallSourceCounts {
   total?: number;
   answered?: number;
+  /** Ours (issue 80): calls nobody answered, told apart: rung and missed, abandoned in a flow before any phone rang, a voicemail left. */
+  missed?: number;
+  abandoned?: number;
+  voicemail?: number;
   /** Calls of blocked callers (CALLER_PHONE_BLACKLISTED): in none of the other counters. */
   blocked?: number;
   /** Calls a person marked spam: in none of the other counters either. */

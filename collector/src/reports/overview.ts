@@ -44,7 +44,8 @@ export interface Overview {
   currency: string;
   /** `blocked`: calls of blocked callers, `spam`: calls a person marked spam; `calls` and every
    * other figure leave both out. Ours: `forms`, the form submissions but spam, `formSpam` the spam. */
-  totals: Row & { answered: number; blocked: number; spam: number; forms: number; formSpam: number };
+  /** `missed`, `abandoned`, `voicemails`: ours (issue 80), the calls nobody answered, told apart. */
+  totals: Row & { answered: number; missed: number; abandoned: number; voicemails: number; blocked: number; spam: number; forms: number; formSpam: number };
   days: ({ day: string } & Row)[];
   sources: ({ source: string } & Row)[];
   keywords: ({ keyword: string } & Row)[];
@@ -135,7 +136,7 @@ export async function overview(c: ReportCollections, domain: { _id: string; curr
   const tableFields = DIMENSIONS.flatMap((d) => [DAY_FIELD[d], `calls.${p}${DAY_FIELD[d]}`, `calls.new.${p}${DAY_FIELD[d]}`, `calls.lead.${p}${DAY_FIELD[d]}`, `forms.lead.${p}${DAY_FIELD[d]}`, `calls.value.${p}${DAY_FIELD[d]}`, `forms.value.${p}${DAY_FIELD[d]}`, ...parts.map((part) => `calls.${part}.${p}${DAY_FIELD[d]}`)]);
   const analysisFields: Record<string, 1> = Object.fromEntries(parts.flatMap((part) => [[`calls.${part}.total`, 1], [`calls.${part}.${p}src`, 1]]));
   const [days, monthTables, edges] = await Promise.all([
-    traffic.read(domain._id, from, to, { visits: 1, views: 1, src: 1, sales: 1, 'calls.total': 1, 'calls.answered': 1, 'calls.blocked': 1, 'calls.spam': 1, 'calls.src': 1, [`calls.${p}src`]: 1, 'calls.new.total': 1, [`calls.new.${p}src`]: 1, 'calls.lead.total': 1, [`calls.lead.${p}src`]: 1, 'forms.total': 1, 'forms.spam': 1, 'forms.lead.total': 1, [`forms.lead.${p}src`]: 1, 'leadPeople.total': 1, [`leadPeople.${p}src`]: 1, 'calls.kp': 1, [`calls.${p}kps`]: 1, [`calls.${p}kpc`]: 1, 'calls.tg': 1, [`calls.${p}tgs`]: 1, [`calls.${p}tgc`]: 1, 'calls.value.total': 1, [`calls.value.${p}src`]: 1, 'forms.value.total': 1, [`forms.value.${p}src`]: 1, ...analysisFields }),
+    traffic.read(domain._id, from, to, { visits: 1, views: 1, src: 1, sales: 1, 'calls.total': 1, 'calls.answered': 1, 'calls.missed': 1, 'calls.abandoned': 1, 'calls.voicemail': 1, 'calls.blocked': 1, 'calls.spam': 1, 'calls.src': 1, [`calls.${p}src`]: 1, 'calls.new.total': 1, [`calls.new.${p}src`]: 1, 'calls.lead.total': 1, [`calls.lead.${p}src`]: 1, 'forms.total': 1, 'forms.spam': 1, 'forms.lead.total': 1, [`forms.lead.${p}src`]: 1, 'leadPeople.total': 1, [`leadPeople.${p}src`]: 1, 'calls.kp': 1, [`calls.${p}kps`]: 1, [`calls.${p}kpc`]: 1, 'calls.tg': 1, [`calls.${p}tgs`]: 1, [`calls.${p}tgc`]: 1, 'calls.value.total': 1, [`calls.value.${p}src`]: 1, 'forms.value.total': 1, [`forms.value.${p}src`]: 1, ...analysisFields }),
     withTables ? new DimensionMonths(c).read(domain._id, months, model) : null,
     withTables ? traffic.readDays(domain._id, edgeDays, Object.fromEntries(tableFields.map((f) => [f, 1]))) : [],
   ]);
@@ -192,6 +193,9 @@ export async function overview(c: ReportCollections, domain: { _id: string; curr
     totals: {
       ...row(totals, 'views'),
       answered: sum(days, (day) => day.calls?.answered),
+      missed: sum(days, (day) => day.calls?.missed),
+      abandoned: sum(days, (day) => day.calls?.abandoned),
+      voicemails: sum(days, (day) => day.calls?.voicemail),
       blocked: sum(days, (day) => day.calls?.blocked),
       spam: sum(days, (day) => day.calls?.spam),
       forms: sum(days, (day) => day.forms?.total),

@@ -168,6 +168,8 @@ export interface CallDoc extends CallAttribution, Marks {
   answeredBy?: CallAnswerer | null;
   voicemail?: boolean;
   flowFailure?: { at: Date; error: string };
+  /** Ours (issue 80): the caller hung up before anybody answered or any phone rang (telephony/flow-outcome.ts). */
+  abandoned?: CallAbandoned | null;
   analysis?: CallAnalysis;
   /** Ours (issue 68): a call a member placed to the person from the back end (click-to-call);
    * absent: a call received. Never a lead, a first-time caller nor attributed; no report counts it. */
@@ -186,6 +188,13 @@ export interface CallFlowStep {
   target?: string;
   outcome: string;
   at: Date;
+}
+
+/** Where a caller left a flow nobody answered them in, and after how long on the line. */
+export interface CallAbandoned {
+  step: string;
+  kind: string;
+  seconds: number;
 }
 
 /** Who answered a call rung through a ring group: a member (their username) or a plain number. */

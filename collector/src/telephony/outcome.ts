@@ -39,3 +39,33 @@ export function outcomeApart(call: Pick<CallDoc, 'status' | 'outcome'>): { outco
   const { outcome, unattributed } = outcomeShown(call);
   return unattributed ? { outcome: outcome! } : {};
 }
+
+/** How a call ended as its counts tell it apart (issue 80): answered by a person or a forward target,
+ * missed (rang, busy, nobody picked up), abandoned (the caller left a flow before any phone rang),
+ * or a voicemail left; null for any other outcome (interrupted, failed, blocked) or one not known yet. */
+export type Ended = 'answered' | 'missed' | 'abandoned' | 'voicemail';
+export const ENDED: readonly Ended[] = ['answered', 'missed', 'abandoned', 'voicemail'];
+
+export function endedAs(call: Pick<CallDoc, 'status' | 'outcome' | 'voicemail' | 'abandoned'>): Ended | null {
+  const outcome = callOutcome(call);
+  if (outcome === 'SUCCESS') return 'answered';
+  if (call.voicemail) return 'voicemail';
+  if (call.abandoned) return 'abandoned';
+  return outcome === 'NORESPONSE' || outcome === 'BUSY' ? 'missed' : null;
+}
+
+/** The calls that `endedAs` says ended so, as a query (the calls log's filter). */
+export function endedFilter(ended: Ended): Record<string, unknown> {
+  // As callOutcome reads it: the status, or the carrier's outcome of a call to a number nobody held.
+  const outcomeIn = (statuses: CallStatus[]) => ({ $or: [{ status: { $in: statuses } }, { status: 'NOTASSIGNED', outcome: { $in: statuses } }] });
+  switch (ended) {
+    case 'answered':
+      return outcomeIn(['SUCCESS']);
+    case 'voicemail':
+      return { voicemail: true };
+    case 'abandoned':
+      return { 'abandoned.step': { $exists: true }, voicemail: { $ne: true } };
+    case 'missed':
+      return { ...outcomeIn(['NORESPONSE', 'BUSY']), voicemail: { $ne: true }, 'abandoned.step': { $exists: false } };
+  }
+}

@@ -42,8 +42,11 @@ export function telephonyRoutes(service: TelephonyService, numbers: DialledNumbe
   router.post('/calls', ...guard, parseBody, async (ctx) => {
     const body = bodyOf(ctx.request);
     const { recordingUrl, ...report } = parseTelephonyParams(callReport, body);
+    // A later report of a call may leave its start out (a call flow's PBX never gave one: the flow door recorded it).
+    const startDate = report.startDate ?? (await service.callByRef(report.callRef))?.startedAt;
+    if (!startDate) throw new TelephonyFailure(400, 'Missing parameter startDate: only a later report of a call already reported may leave it out');
     // No status: the call goes on (ringing, talking); a later report of its callRef ends it.
-    const callId = await service.recordCall(await numbers.read({ ...report, status: report.status ?? null }, body as SentNumbers));
+    const callId = await service.recordCall(await numbers.read({ ...report, startDate, status: report.status ?? null }, body as SentNumbers), new Date(), undefined, { callEnded: report.status !== undefined });
     const call = recordingUrl && (await service.callByRef(report.callRef));
     if (call) await recordings.ready(call, `call-${call._id}`, { duration: null, channels: null }, { url: recordingUrl });
     ctx.body = { status: 'OK', callId };

@@ -13,6 +13,7 @@ import { matchOf } from './call-match.ts';
 import type { CallRouter, Route } from './routing.ts';
 import { FirstCalls } from './first-calls.ts';
 import { leadOf, leadRuleOf } from './leads.ts';
+import { flowEnd } from './flow-outcome.ts';
 import { whisperOf } from './whisper.ts';
 import { recordingPlan, type RecordingPlan } from '../domains/recording-settings.ts';
 import type { DomainDoc, DomainCollections } from '../domains/documents.ts';
@@ -24,7 +25,7 @@ import type { Touch } from '../tracking/touches.ts';
 import type { IdCollections } from '../db/documents.ts';
 
 /** A report whose outcome may not be known yet (status null: ringing or going on). */
-export type CallInput = Omit<CallReport, 'status'> & { status: CallStatus | null };
+export type CallInput = Omit<CallReport, 'status' | 'startDate'> & { status: CallStatus | null; startDate: Date };
 
 /** Who led to a text received, as to a call: its source and keyword, and the visit's last touch. */
 export type TextCameFrom = Pick<CallAttribution, 'source' | 'keyword'> & { lastTouch: Touch | null };
@@ -122,8 +123,10 @@ export class TelephonyService {
   /** Creates the call of a new `callRef`, or updates the one it created; answers its callId.
    * Route and attribution are decided at the first report of a call; later reports bring the outcome.
    * `fallback`: the report's outcome is only for a call that has none yet; a call that has one takes
-   * just its billing duration (a carrier's summary arriving beside a truer report of the outcome). */
-  async recordCall(report: CallInput, now = new Date(), routed?: Route, { fallback = false } = {}): Promise<number> {
+   * just its billing duration (a carrier's summary arriving beside a truer report of the outcome).
+   * `callEnded`: the carrier's word that the whole call is over: for a call in a flow, what happened
+   * in the flow decides its outcome (flow-outcome.ts), not the carrier's `completed`. */
+  async recordCall(report: CallInput, now = new Date(), routed?: Route, { fallback = false, callEnded = false } = {}): Promise<number> {
     const callId = await claimRecordId(this.c, this.ids, 'call', `call:${report.callRef}`);
     const outcome = {
       caller: report.callerPhone,
@@ -144,9 +147,13 @@ export class TelephonyService {
       if (attempt === MAX_WRITE_ATTEMPTS) throw new Error(`call ${callId}: too many simultaneous reports`);
       const existing = await this.c.calls.findOne({ _id: callId });
       if (existing && isSameCall(existing, report)) {
-        const closed = fallback && existing.status !== null;
-        status = closed ? existing.status : statusOf(existing.forcedStatus, report.status);
-        const set = closed ? { billingDuration: outcome.billingDuration, updatedAt: now } : { ...outcome, status, outcome: outcomeOf(existing.forcedStatus, report.status) };
+        const ended = callEnded && report.status !== null ? flowEnd(existing, report.status, report.duration) : null;
+        const closed = fallback && existing.status !== null && !ended;
+        const reported = ended?.status ?? report.status;
+        status = closed ? existing.status : statusOf(existing.forcedStatus, reported);
+        const set = closed
+          ? { billingDuration: outcome.billingDuration, updatedAt: now }
+          : { ...outcome, ...(ended ? { duration: ended.duration, answerTime: 0, abandoned: ended.abandoned } : {}), status, outcome: outcomeOf(existing.forcedStatus, reported) };
         if (await this.writes.update(existing, { ...set, lead: leadOf({ ...existing, ...set }, await leadRuleOf(this.c, existing.domainId)) })) break;
         continue;
       }

@@ -50,6 +50,8 @@ export interface TwilioFlows {
   /** The flow of the route's number, or null: today's forward. */
   flowOf(route: Route): Promise<{ decidesBlocked: boolean; started(callId: number, callerId: string | null): Promise<string> } | null>;
   routes(router: Router, guards: TwilioGuards): void;
+  /** A <Record> of the call's flow made a recording: a voicemail, even when the caller hung up before its action came. */
+  voicemailRecorded(call: CallDoc, seconds: number | null): Promise<void>;
 }
 
 /** More of Twilio's callbacks, served behind the same guards (texting/: a sent text's status). */
@@ -148,6 +150,7 @@ export function twilioRoutes(service: TelephonyService, recordings: Recordings, 
     if (call && p.RecordingStatus === 'completed' && p.RecordingUrl && p.RecordingSid) {
       const info = { duration: Number(p.RecordingDuration ?? '') || null, channels: Number(p.RecordingChannels ?? '') || null };
       await recordings.ready(call, p.RecordingSid, info, { url: p.RecordingUrl, ...(p.AccountSid ? { twilioAccountSid: p.AccountSid } : {}) });
+      if (call.flowId && !call.voicemail && p.RecordingSource === 'RecordVerb') await flows?.voicemailRecorded(call, info.duration);
     }
     xml(ctx, new twilio.twiml.VoiceResponse());
   });
@@ -162,7 +165,8 @@ export function twilioRoutes(service: TelephonyService, recordings: Recordings, 
 
   // The inbound call ended. Its outcome stands only for a call that reached no <Dial> (or whose
   // <Dial action> never came): the dialled leg's outcome is the truer one. Either way it brings the
-  // call's whole length, which Twilio bills.
+  // call's whole length, which Twilio bills. A call in a flow is `completed` whatever happened in it
+  // (Twilio answered it): the flow's path decides (telephony/flow-outcome.ts).
   router.post('/status', ...guard(ofCall), async (ctx) => {
     const p = params(ctx);
     const outcome = OUTCOMES[p.CallStatus ?? ''];
@@ -173,7 +177,7 @@ export function twilioRoutes(service: TelephonyService, recordings: Recordings, 
         ? { ...storedReport(known), status: outcome, duration: length }
         : { ...reportOf(p, normalizePhone(p.To ?? '') ?? '', wholeSecond(new Date(Date.now() - length * 1000))), status: outcome, duration: length };
       // Even when the <Dial action> is being recorded at this very moment, its outcome wins.
-      await service.recordCall({ ...report, callerPhone: normalizePhone(p.From ?? '') ?? known?.caller ?? null, billingDuration: minutesOf(length) }, new Date(), undefined, { fallback: true });
+      await service.recordCall({ ...report, callerPhone: normalizePhone(p.From ?? '') ?? known?.caller ?? null, billingDuration: minutesOf(length) }, new Date(), undefined, { fallback: true, callEnded: true });
     }
     xml(ctx, new twilio.twiml.VoiceResponse());
   });

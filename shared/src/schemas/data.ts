@@ -79,7 +79,17 @@ export const callRecord = z.object({
   value: z.number().nullable().optional().describe("Ours: the lead's value in the domain's currency, set by a person or a rule; null when none; absent from records rendered before values were kept"),
   ads_conversions: adsConversions.optional().describe('Ours: where the lead is with each ad platform the domain is connected to; absent until the lead was queued for one'),
   flow_path: z
-    .array(z.object({ step: z.string(), kind: z.string(), input: z.string().optional(), target: z.string().optional(), outcome: z.string(), at: z.string() }))
+    .array(
+      z.object({
+        step: z.string().describe("The step's key in its flow (`menu`, `sales`)"),
+        name: z.string().optional().describe("The step's name as a person gave it (\"Sales team\"); absent when it has none"),
+        kind: z.string().describe("The step's kind: `schedule`, `menu`, `ring`, `route`, `voicemail`, `forward`, `say` or `hangup`"),
+        input: z.string().optional().describe('The key pressed or the word said, at a menu'),
+        target: z.string().optional().describe("The member's name or the number rung, at a ring group"),
+        outcome: z.string().describe('What happened there, in words'),
+        at: z.string().describe('When, ISO 8601 in UTC'),
+      }),
+    )
     .optional()
     .describe('Ours: the steps the call took through its call flow, in order (`{step, kind, input?, target?, outcome, at}`: "pressed 2 (Support)", "Ada did not answer (20 s)"); absent for a call that went through no flow (the domain\'s default forward)'),
   answered_by: z.string().nullable().optional().describe("Ours: who answered the call rung through a flow's ring group: the member's name or the number; null when nobody did; absent for a call that went through no flow"),
@@ -94,7 +104,11 @@ export const callRecord = z.object({
     })
     .optional()
     .describe("Ours: what the domain's language model read in the call (docs/analysis.md): a summary, the caller's intent, the outcomes (appointmentBooked, quoteGiven, saleMade, existingCustomer, spam, followUpNeeded: yes, no or unknown; a yes only with its quote found in the transcript), the lead score 0 to 100, the caller's sentiment, the domain's questions answered; absent until the call is analysed"),
-  outcome: z.literal('voicemail').optional().describe('Ours: `voicemail` when nobody answered and the caller left a voicemail (its audio is the `recording`); absent otherwise'),
+  outcome: z.enum(['voicemail', 'abandoned']).optional().describe('Ours, for a call through a call flow whose `status` is NORESPONSE: `voicemail` when nobody answered and the caller left a voicemail (its audio is the `recording`); `abandoned` when the caller hung up before any phone rang (in a menu, a message, a greeting: `abandoned` says where); absent otherwise (a call rung and not answered is missed)'),
+  abandoned: z
+    .object({ step: z.string().describe('The step the caller left at'), name: z.string().optional().describe("That step's name, when it has one"), kind: z.string().describe("That step's kind"), seconds: z.number().int().describe('How long the caller stayed on the line') })
+    .optional()
+    .describe('Ours: where and after how long the caller of an `abandoned` call hung up; absent otherwise'),
   crm: z.array(z.object({ crm: z.string(), object: z.string(), id: z.string().nullable(), state: z.string() })).optional().describe("Ours: the call's records in the domain's CRMs (HubSpot, Salesforce) and their state (sent, updated, failed); absent until it was sent to one"),
   direction: z.literal('outbound').optional().describe('Ours: `outbound` for a call a member placed from the back end (click-to-call): `caller` is then the person called, and it is never a lead, a first-time caller nor attributed; absent on calls received'),
   placed_by: z.string().nullable().optional().describe('Ours: the member who placed an outbound call; absent on calls received'),

@@ -48,7 +48,8 @@ export const callReport = z.object({
   callRef: wireText.min(1, 'must not be empty').max(128, 'must be at most 128 characters'),
   trackingNumber: phoneDigits,
   callerPhone,
-  startDate: utcDateTime,
+  /** Left out by a later report of a callRef already reported (a call flow's PBX never gave one): the stored start. */
+  startDate: utcDateTime.optional().describe('When the call started; a later report of the same callRef may leave it out (the first one gave it, or POST /telephony/flow recorded it)'),
   /** Left out: the call is going on, its outcome in a later report of the same callRef. */
   status: z.enum(CALL_STATUSES, { error: `must be one of ${CALL_STATUSES.join(', ')}` }).optional().describe('The outcome (see Call statuses); left out while the call goes on, sent in a later report of the same callRef'),
   duration: seconds.default(0),

@@ -56,7 +56,7 @@ export function OverviewBody({ data, route, clock, callsLog = false }: { data: O
       <div class="tiles">
         <Tile label="Visits" value={count(data.totals.visits)} compared={vs('visits')} />
         <Tile label="Page views" value={count(data.totals.views)} compared={vs('views')} />
-        <Tile label="Calls" value={count(data.totals.calls)} compared={vs('calls')} note={`${count(data.totals.answered)} answered${data.totals.blocked ? `; ${count(data.totals.blocked)} blocked, not counted` : ''}`}>
+        <Tile label="Calls" value={count(data.totals.calls)} compared={vs('calls')} note={endedNote(data.totals)}>
           {data.totals.spam > 0 && (callsLog && route.domain ? (
             <a class="note" href={routeHash({ domain: route.domain, screen: 'calls', query: { from: data.from, to: data.to, spam: 'true' } })} data-testid="spam-calls">
               {spam}
@@ -223,4 +223,10 @@ function Table({ first, rows, sales, forms, values, people = false, currency }: 
       </tbody>
     </table>
   );
+}
+
+/** The calls tile's note: answered, then each way nobody answered that happened (issue 80), then the blocked ones. */
+function endedNote(t: { answered: number; missed?: number; abandoned?: number; voicemails?: number; blocked: number }): string {
+  const parts = [`${count(t.answered)} answered`, ...(t.missed ? [`${count(t.missed)} missed`] : []), ...(t.abandoned ? [`${count(t.abandoned)} abandoned`] : []), ...(t.voicemails ? [`${count(t.voicemails)} voicemail${t.voicemails === 1 ? '' : 's'}`] : [])];
+  return `${parts.join(', ')}${t.blocked ? `; ${count(t.blocked)} blocked, not counted` : ''}`;
 }

@@ -19,3 +19,11 @@ export const SOURCES = ['paid', 'organic', 'social', 'referral', 'direct', 'offl
 
 export const sourceChoices = (sources: string[]): [string, string][] => [['', 'Every source'], ...sources.map((s): [string, string] => [s, s])];
 export const LEAD_CHOICES: [string, string][] = [['', 'Leads or not'], ['true', 'Leads'], ['false', 'Not leads']];
+/** How a call ended (issue 80), each way nobody answered apart. */
+export const ENDED_CHOICES: [string, string, string?][] = [
+  ['', 'Answered or not'],
+  ['answered', 'Answered', 'By a person or a forward target'],
+  ['missed', 'Missed', 'A phone rang (or was busy) and nobody answered'],
+  ['abandoned', 'Abandoned', 'The caller hung up in a call flow before any phone rang: a menu, a message, a greeting'],
+  ['voicemail', 'Voicemail', 'Nobody answered; the caller left a message'],
+];
