@@ -78,7 +78,7 @@ export function callAlertMail({ alert, ruleName, to, domain, calls, forms = [], 
   // What happened, in words; a number nobody held said as such, beside it.
   const outcomeWords = (call: CallDoc) => {
     const { outcome, unattributed } = outcomeShown(call);
-    const words = call.voicemail ? `${OUTCOME_WORDS[outcome ?? ''] ?? 'Missed'}: voicemail left` : outcome === 'SUCCESS' ? `Answered, ${call.duration} s` : outcome === 'CALLER_PHONE_BLACKLISTED' ? 'Refused: the caller is blocked' : outcome ? (OUTCOME_WORDS[outcome] ?? outcome) : 'Going on';
+    const words = call.voicemail ? `${OUTCOME_WORDS[outcome ?? ''] ?? 'Missed'}: voicemail left` : call.abandoned ? `Abandoned: the caller hung up at ${call.abandoned.name ?? call.abandoned.step} after ${call.abandoned.seconds} s, before any phone rang` : outcome === 'SUCCESS' ? `Answered, ${call.duration} s` : outcome === 'CALLER_PHONE_BLACKLISTED' ? 'Refused: the caller is blocked' : outcome ? (OUTCOME_WORDS[outcome] ?? outcome) : 'Going on';
     return unattributed ? `${words} (a number nobody held: not attributed)` : words;
   };
   const callItem = (call: CallDoc): Listed => ({

@@ -76,7 +76,7 @@ export function startFlow(flow: FlowBody, call: FlowCall): FlowTurn {
 export function continueFlow(flow: FlowBody, at: FlowPosition, input: FlowInput, call: FlowCall): FlowTurn {
   const step = stepOf(flow, at.step);
   const turn: FlowTurn = { actions: [], path: [] };
-  const note = (outcome: string, given?: string) => turn.path.push({ step: at.step, kind: step.kind, ...(given === undefined ? {} : { input: given }), outcome, at: call.at });
+  const note = (outcome: string, given?: string) => turn.path.push({ step: at.step, ...namedOf(step), kind: step.kind, ...(given === undefined ? {} : { input: given }), outcome, at: call.at });
   switch (step.kind) {
     case 'menu': {
       const given = input.kind === 'key' ? input.key : input.kind === 'word' ? input.word.trim() : undefined;
@@ -109,6 +109,9 @@ export function continueFlow(flow: FlowBody, at: FlowPosition, input: FlowInput,
   }
 }
 
+/** A step's name as a person gave it, for its entries in the call's path (absent: none). */
+export const namedOf = (step: FlowStep | undefined): { name?: string } => (step?.name ? { name: step.name } : {});
+
 function stepOf(flow: FlowBody, name: string): FlowStep {
   const step = stepNamed(flow.steps, name);
   if (!step) throw new FlowBroken(`the flow has no step ${name}`);
@@ -123,7 +126,7 @@ function walk(flow: FlowBody, name: string, call: FlowCall, turn: FlowTurn): Flo
   // longer is a bug, and the call falls back to the destination rather than loop.
   for (let walked = 0; walked <= MAX_DEPTH; walked++) {
     const step = stepOf(flow, name);
-    const note = (outcome: string) => turn.path.push({ step: name, kind: step.kind, outcome, at: call.at });
+    const note = (outcome: string) => turn.path.push({ step: name, ...namedOf(step), kind: step.kind, outcome, at: call.at });
     const here: FlowPosition = { step: name, tries: 0 };
     switch (step.kind) {
       case 'schedule': {

@@ -9,7 +9,7 @@ import type { Logger } from '../logger.ts';
 import type { TeamCollections } from '../team/documents.ts';
 import type { CallAnswerer, CallDoc, CallFlowStep, TelephonyCollections } from '../telephony/documents.ts';
 import type { CallFlowDoc, FlowCollections } from './documents.ts';
-import { callerOf, continueFlow, startFlow, type FlowAction, type FlowCall, type FlowInput, type FlowPosition, type FlowTurn } from './engine.ts';
+import { callerOf, continueFlow, namedOf, startFlow, type FlowAction, type FlowCall, type FlowInput, type FlowPosition, type FlowTurn } from './engine.ts';
 import { legsInOrder, planRing, type RingLeg } from './ring-targets.ts';
 import { RingTurns } from './ring-turns.ts';
 import { firstReached } from './simulate.ts';
@@ -39,6 +39,9 @@ type Collections = FlowCollections & TeamCollections & DomainCollections & Telep
 
 /** The most a call's path keeps (a menu played again and again stays within it). */
 const MAX_PATH = 100;
+
+/** The name a person gave the flow's step, for the path's entries. */
+const named = (run: FlowRun, step: string) => namedOf(stepNamed(run.flow.steps, step));
 
 /** Whether a flow decides for callers of the blocklist (a route step asks about them); otherwise they are refused before it. */
 export const decidesBlocked = (flow: FlowBody) => Object.values(flow.steps).some((s) => s.kind === 'route' && s.branches.some((b) => b.when.blocked !== undefined));
@@ -116,19 +119,19 @@ export class FlowRunner {
   async answered(run: FlowRun, step: string, leg: Pick<RingLeg, 'member' | 'number' | 'name'>, afterSeconds: number | null, now = new Date()): Promise<void> {
     const answeredBy: CallAnswerer = { member: leg.member, number: leg.number, name: leg.name, afterSeconds };
     const after = afterSeconds === null ? '' : ` after ${afterSeconds} s`;
-    await this.note(run.call._id, [{ step, kind: 'ring', target: leg.name, outcome: `${leg.name} answered${after}`, at: now }], { answeredBy });
+    await this.note(run.call._id, [{ step, ...named(run, step), kind: 'ring', target: leg.name, outcome: `${leg.name} answered${after}`, at: now }], { answeredBy });
     if (leg.member) await this.turns.answered(run.domain._id, run.call.caller, leg.member, now);
   }
 
   /** Legs of a ring group rang `seconds` and nobody picked up. */
   async notAnswered(run: FlowRun, step: string, legs: Pick<RingLeg, 'name'>[], seconds: number, now = new Date()): Promise<void> {
     const names = legs.map((l) => l.name).join(', ') || 'nobody';
-    await this.note(run.call._id, [{ step, kind: 'ring', ...(legs.length === 1 ? { target: legs[0]!.name } : {}), outcome: `${names} did not answer (${seconds} s)`, at: now }]);
+    await this.note(run.call._id, [{ step, ...named(run, step), kind: 'ring', ...(legs.length === 1 ? { target: legs[0]!.name } : {}), outcome: `${names} did not answer (${seconds} s)`, at: now }]);
   }
 
   /** The caller left a voicemail of `seconds` (the recording itself comes as the call's recording). */
   async voicemailLeft(run: FlowRun, step: string, seconds: number | null, now = new Date()): Promise<void> {
-    await this.note(run.call._id, [{ step, kind: 'voicemail', outcome: seconds ? `voicemail left (${seconds} s)` : 'voicemail left', at: now }], { voicemail: true });
+    await this.note(run.call._id, [{ step, ...named(run, step), kind: 'voicemail', outcome: seconds ? `voicemail left (${seconds} s)` : 'voicemail left', at: now }], { voicemail: true });
   }
 
   /** The flow failed: the adapter sends the call to the destination; the call keeps why. */
@@ -152,13 +155,18 @@ export class FlowRunner {
         return out;
       }
       const plan = await planRing(this.c, ring, { domainId: run.domain._id, accountId: run.domain.accountId, flowId: run.flow._id, caller: run.call.caller, at: now });
-      if (plan.skipped.length) path.push({ step: ring.at.step, kind: 'ring', outcome: `skipped ${plan.skipped.join('; ')}`, at: now });
+      if (plan.skipped.length) path.push({ step: ring.at.step, ...named(run, ring.at.step), kind: 'ring', outcome: `skipped ${plan.skipped.join('; ')}`, at: now });
       if (plan.legs.length) {
         out.push({ kind: 'dial', at: ring.at, strategy: ring.strategy, seconds: ring.ringSeconds, legs: plan.legs });
         await this.note(run.call._id, path, set);
         return out;
       }
-      path.push({ step: ring.at.step, kind: 'ring', outcome: 'nobody to ring', at: now });
+      // Nobody left to ring at all (every member named left): a broken step, the call to the destination.
+      if (plan.allGone) {
+        await this.note(run.call._id, path, set);
+        throw new Error(`the ring group ${ring.at.step} has nobody left: every member it names left the account or the domain`);
+      }
+      path.push({ step: ring.at.step, ...named(run, ring.at.step), kind: 'ring', outcome: 'nobody to ring', at: now });
       const next = continueFlow(run.flow, ring.at, { kind: 'ring', answered: false }, flowCallOf(run.call, run.domain, now));
       path.push(...next.path);
       actions = next.actions;

@@ -28,6 +28,8 @@ export interface RingPlan {
   simultaneous: boolean;
   /** Members the group names who cannot be rung now, and why, for the call's path. */
   skipped: string[];
+  /** Every target is a member who left the account or the domain: the group is broken, not unanswered (issue 80). */
+  allGone: boolean;
 }
 
 export interface RingCall {
@@ -41,13 +43,14 @@ export interface RingCall {
 type Candidate = RingCandidate & { index: number };
 
 /** Each target as a phone to ring, or why it cannot be rung. */
-async function candidatesOf(c: RingCollections, targets: Targets, call: Pick<RingCall, 'domainId' | 'accountId'>): Promise<{ candidates: Candidate[]; skipped: string[] }> {
+async function candidatesOf(c: RingCollections, targets: Targets, call: Pick<RingCall, 'domainId' | 'accountId'>): Promise<{ candidates: Candidate[]; skipped: string[]; allGone: boolean }> {
   const usernames = targets.flatMap((t) => ('member' in t ? [t.member] : []));
   const users = new Map((usernames.length ? await c.users.find({ _id: { $in: usernames }, accountId: call.accountId }).toArray() : []).map((u) => [u._id, u]));
   const numbers = targets.map((t) => ('number' in t ? t.number : (users.get(t.member)?.phone ?? null)));
   const dialled = numbers.flatMap((number, i) => (number ? [{ field: String(i), number }] : []));
   const refused = new Map([...(await new DiallingPolicies(c).refusals(call.accountId, dialled))].map(([at, why]) => [Number(dialled[at]!.field), why.slice(why.indexOf(': ') + 2)]));
   const skipped: string[] = [];
+  let gone = 0;
   const candidates = targets.map((target, index): Candidate => {
     const barred = refused.get(index);
     if ('number' in target) {
@@ -55,11 +58,12 @@ async function candidatesOf(c: RingCollections, targets: Targets, call: Pick<Rin
       return { index, member: null, number: target.number, name: target.name ?? target.number, weight: target.weight, reachable: !barred };
     }
     const user = users.get(target.member);
+    if (!user || !maySee(user, call.domainId)) gone++;
     const why = !user || !maySee(user, call.domainId) ? 'no longer a member who sees this domain' : user.available === false ? 'unavailable' : !user.phone ? 'no phone set' : (barred ?? null);
     if (why) skipped.push(`${target.member}: ${why}`);
     return { index, member: target.member, number: user?.phone ?? null, name: target.member, weight: target.weight, reachable: why === null };
   });
-  return { candidates, skipped };
+  return { candidates, skipped, allGone: gone === targets.length };
 }
 
 /** `peek`: the turn the next call would take, not taken (the simulator, /telephony/route's answer). */
@@ -67,12 +71,12 @@ async function candidatesOf(c: RingCollections, targets: Targets, call: Pick<Rin
 export type RingCollections = FlowCollections & TeamCollections & Pick<TelephonyCollections, 'stickyAnswers'> & DiallingCollections;
 
 export async function planRing(c: RingCollections, ring: RingAction, call: RingCall, { peek = false } = {}): Promise<RingPlan> {
-  const { candidates, skipped } = await candidatesOf(c, ring.targets, call);
+  const { candidates, skipped, allGone } = await candidatesOf(c, ring.targets, call);
   const turns = new RingTurns(c);
   const turning = ring.strategy === 'round-robin' && candidates.some((t) => t.reachable);
   const turn = !turning ? 0 : peek ? await turns.next(call.domainId, call.flowId, ring.at.step) : await turns.claim(call.domainId, call.flowId, ring.at.step);
   const sticky = ring.stickyDays ? await turns.stickyMember(call.domainId, call.caller, ring.stickyDays, call.at) : null;
-  return { legs: ringOrder(ring.strategy, candidates, turn, sticky) as RingLeg[], simultaneous: ring.strategy === 'simultaneous', skipped };
+  return { legs: ringOrder(ring.strategy, candidates, turn, sticky) as RingLeg[], simultaneous: ring.strategy === 'simultaneous', skipped, allGone };
 }
 
 /** The legs of an order given before (target indexes), those still reachable. */

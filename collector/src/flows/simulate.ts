@@ -102,6 +102,12 @@ async function simulateCall(c: RingCollections, flow: CallFlowDoc, domain: Domai
           out.ends = `answered by ${picked.name}`;
           return null;
         }
+        if (!plan.legs.length && plan.allGone) {
+          // As a call would: a group whose members all left is a broken step (flow-runner.ts).
+          out.path.push({ step: a.at.step, kind: 'ring', outcome: 'nobody left in the group: the flow fails here', at: at.toISOString() });
+          out.ends = 'forwarded to the destination (the flow failed: every member of the group left)';
+          return null;
+        }
         out.path.push({ step: a.at.step, kind: 'ring', outcome: plan.legs.length ? `${plan.legs.map((l) => l.name).join(', ')} did not answer` : 'nobody to ring', at: at.toISOString() });
         return continueFlow(flow, a.at, { kind: 'ring', answered: false }, call);
       }

@@ -17,6 +17,8 @@ export const STEP_KINDS = ['schedule', 'menu', 'ring', 'route', 'voicemail', 'fo
 
 export const stepName = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,39}$/, 'must be 1 to 40 letters, digits, dashes or underscores, starting with a letter or digit');
 const label = z.string().trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters');
+/** A step's name as a person gives it ("Sales team"): the call page, the calls log and the overview say it; absent: its key. */
+const stepLabel = { name: label.optional().describe('The name a person gave the step ("Sales team"), shown where the call\'s path is') };
 const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a day, YYYY-MM-DD');
 
 /** What a caller hears: a text read in the domain's language, or an uploaded audio file (GridFS). */
@@ -37,6 +39,7 @@ const week = z.object(Object.fromEntries(WEEK_DAYS.map((d) => [d, z.array(range)
 
 const schedule = z
   .object({
+    ...stepLabel,
     kind: z.literal('schedule').describe('Open or closed by opening hours'),
     /** Opening hours per weekday, in the domain's time zone; a day without ranges is closed. */
     week,
@@ -49,6 +52,7 @@ const schedule = z
 
 const menu = z
   .object({
+    ...stepLabel,
     kind: z.literal('menu').describe('Press a key'),
     prompt,
     options: z
@@ -74,6 +78,7 @@ const ringTargetIn = (country: string) =>
 const ringIn = (country: string) =>
   z
     .object({
+    ...stepLabel,
       kind: z.literal('ring').describe('A ring group'),
       targets: z.array(ringTargetIn(country).describe('A member or a number')).min(1, 'needs a target').max(MAX_TARGETS, `at most ${MAX_TARGETS} targets`),
       strategy: z.enum(RING_STRATEGIES, { error: `must be one of ${RING_STRATEGIES.join(', ')}` }).describe('All at once, in the order written, or in turn by weight'),
@@ -99,6 +104,7 @@ const routeWhen = z
 
 const route = z
   .object({
+    ...stepLabel,
     kind: z.literal('route').describe('Branches by the caller or the visit'),
     branches: z.array(z.object({ when: routeWhen.describe('Every condition holds'), next: stepName.describe('The step it leads to') }).strict()).min(1, 'needs a branch').max(20, 'at most 20 branches'),
     default: stepName.describe('The step when no branch matches'),
@@ -107,6 +113,7 @@ const route = z
 
 const voicemail = z
   .object({
+    ...stepLabel,
     kind: z.literal('voicemail').describe('A greeting, then the message recorded as the call\'s recording'),
     /** Absent: a greeting in the domain's language. */
     greeting: prompt.optional(),
@@ -115,9 +122,12 @@ const voicemail = z
   .strict();
 
 /** Today's behaviour: the number's destination (or `number`), the domain's no-answer redirect, whisper and recording. */
-const forwardIn = (country: string) => z.object({ kind: z.literal('forward').describe("Today's forward"), number: phoneIn(country).optional().describe("Absent: the number's destination") }).strict();
-const say = z.object({ kind: z.literal('say').describe('Say something'), prompt, next: stepName.optional().describe('Then this step; absent: hang up') }).strict();
-const hangup = z.object({ kind: z.literal('hangup').describe('End the call') }).strict();
+const forwardIn = (country: string) => z.object({
+    ...stepLabel, kind: z.literal('forward').describe("Today's forward"), number: phoneIn(country).optional().describe("Absent: the number's destination") }).strict();
+const say = z.object({
+    ...stepLabel, kind: z.literal('say').describe('Say something'), prompt, next: stepName.optional().describe('Then this step; absent: hang up') }).strict();
+const hangup = z.object({
+    ...stepLabel, kind: z.literal('hangup').describe('End the call') }).strict();
 
 export const stepIn = (country: string) =>
   z.discriminatedUnion('kind', [schedule, menu, ringIn(country), route, voicemail, forwardIn(country), say, hangup], { error: `must be a step of a known kind: ${STEP_KINDS.join(', ')}` });

@@ -181,6 +181,8 @@ export interface CallDoc extends CallAttribution, Marks {
 /** One step of a call's way through its flow: "pressed 2 (Support)", "Ada did not answer (20 s)". */
 export interface CallFlowStep {
   step: string;
+  /** The name a person gave the step ("Sales team"), when it has one. */
+  name?: string;
   kind: string;
   /** The key pressed or word said. */
   input?: string;
@@ -193,6 +195,7 @@ export interface CallFlowStep {
 /** Where a caller left a flow nobody answered them in, and after how long on the line. */
 export interface CallAbandoned {
   step: string;
+  name?: string;
   kind: string;
   seconds: number;
 }

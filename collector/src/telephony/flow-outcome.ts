@@ -36,5 +36,5 @@ export function flowEnd(call: Ended, reported: CallStatus, seconds: number): Flo
   // Decided already (the caller hung up at a step, or while a group rang): a later "completed" changes nothing.
   if (call.status !== null) return { status: call.status, duration: call.abandoned ? seconds : call.duration, abandoned: call.abandoned ?? null };
   if (rangUnanswered(call)) return { status: 'NORESPONSE', duration: 0, abandoned: null };
-  return { status: 'NORESPONSE', duration: seconds, abandoned: { step: last?.step ?? '-', kind: last?.kind ?? 'start', seconds } };
+  return { status: 'NORESPONSE', duration: seconds, abandoned: { step: last?.step ?? '-', ...(last?.name ? { name: last.name } : {}), kind: last?.kind ?? 'start', seconds } };
 }
