@@ -97,7 +97,7 @@ export function pbxFlows(service: TelephonyService, numbers: DialledNumbers, flo
     if (ANSWERED_WORDS.has(input.toLowerCase())) {
       const who = request.answeredBy ? canonicalIn(request.answeredBy, countryOf(run.domain), { anyPossible: true }) : null;
       const leg = legs.find((l) => l.number === who) ?? (who ? { member: null, number: who, name: who } : legs[0]);
-      if (leg) await flows.answered(run, step, leg, null);
+      if (leg) await flows.answered(run, step, leg, request.seconds ?? null);
       return flows.next(run, at, { kind: 'ring', answered: true });
     }
     await flows.notAnswered(run, step, legs, request.seconds ?? ring.ringSeconds);

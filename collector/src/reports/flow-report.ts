@@ -8,6 +8,7 @@ import type { CallFlowDoc, FlowCollections } from '../flows/documents.ts';
 import { stepNamed } from '../flows/steps.ts';
 import type { CallDoc, TelephonyCollections } from '../telephony/documents.ts';
 import type { DayRange } from './day-range.ts';
+import { endedAs } from '../telephony/outcome.ts';
 
 export const MAX_CALLS = 20_000;
 
@@ -23,17 +24,21 @@ const rates = (t: Tally) => ({ calls: t.calls, answered: t.answered, missed: t.c
 
 export async function flowReport(c: TelephonyCollections & FlowCollections, domain: DomainDoc, range: DayRange) {
   const calls = await c.calls
-    .find({ domainId: domain._id, startedAt: localDaysBetween(range.from, range.to, domain.timeZone), flowId: { $exists: true } }, { projection: { flowId: 1, flowPath: 1, answeredBy: 1, voicemail: 1 }, sort: { startedAt: -1 }, limit: MAX_CALLS + 1 })
+    .find({ domainId: domain._id, startedAt: localDaysBetween(range.from, range.to, domain.timeZone), flowId: { $exists: true } }, { projection: { flowId: 1, flowPath: 1, answeredBy: 1, voicemail: 1, abandoned: 1, status: 1, outcome: 1 }, sort: { startedAt: -1 }, limit: MAX_CALLS + 1 })
     .toArray();
   const flows = new Map((await c.callFlows.find({ domainId: domain._id }, { projection: { name: 1, steps: 1 } }).toArray()).map((f) => [f._id, f as CallFlowDoc]));
   const choices = new Map<string, { flow: string; step: string; key: string; label: string; calls: number }>();
   const groups = new Map<string, Tally & { flow: string; step: string; strategy: string }>();
   const answerers = new Map<string, Tally & { name: string; member: boolean }>();
   let voicemails = 0;
+  // The calls nobody answered, each way apart (issue 80): the who-answered table's last rows.
+  const nobody = { missed: 0, abandoned: 0, voicemail: 0 };
   for (const call of calls.slice(0, MAX_CALLS) as CallDoc[]) {
     const flow = flows.get(call.flowId!);
     const flowName = flow?.name ?? 'a deleted flow';
     if (call.voicemail) voicemails++;
+    const ended = endedAs(call);
+    if (ended && ended !== 'answered') nobody[ended]++;
     for (const entry of call.flowPath ?? []) {
       if (entry.kind === 'menu' && entry.input !== undefined && /^(pressed|said) /.test(entry.outcome) && !entry.outcome.includes('no option')) {
         const key = `${call.flowId}|${entry.step}|${entry.input}`;
@@ -78,6 +83,7 @@ export async function flowReport(c: TelephonyCollections & FlowCollections, doma
     calls: Math.min(calls.length, MAX_CALLS),
     cut: calls.length > MAX_CALLS,
     voicemails,
+    nobody,
     menuChoices: byCalls([...choices.values()]),
     ringGroups: byCalls([...groups.values()].map((g) => ({ flow: g.flow, step: g.step, strategy: g.strategy, ...rates(g) }))),
     answeredBy: byCalls([...answerers.values()].map((a) => ({ name: a.name, member: a.member, calls: a.calls, averageAnswerSeconds: a.timed ? Math.round(a.answerSeconds / a.timed) : null }))),

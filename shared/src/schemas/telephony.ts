@@ -93,9 +93,9 @@ export const flowRequest = z.object({
   trackingNumber: phoneDigits.describe('The tracking number called'),
   callerPhone: callerPhone.optional().describe('The caller, or anonymous'),
   step: wireText.regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,39}:\d{1,2}$/, 'must be the step the last answer named').optional().describe('The step the last answer named; absent on the first request of a call'),
-  input: wireText.max(100, 'must be at most 100 characters').optional().describe('At a gather: the key pressed (or a word said), empty for none; at a dial: answered, or no-answer (busy, failed); at a record: recorded'),
+  input: wireText.max(100, 'must be at most 100 characters').optional().describe('At a gather: the key pressed (or a word said), empty for none; at a dial: answered, or no-answer (busy, failed); at a record: recorded; at any step: hangup, the caller hung up there (with `seconds`: their time on the line)'),
   answeredBy: wireText.max(40).optional().describe('At a dial answered: the number that picked up'),
-  seconds: seconds.optional().describe('At a dial: how long it rang; at a record: how long the message is'),
+  seconds: seconds.optional().describe('At a dial: how long it rang (before it was answered, when it was); at a record: how long the message is; at a hangup: how long the caller was on the line'),
 });
 
 export type RouteReason = 'online' | 'expired' | 'overflow' | 'offline' | 'not-assigned' | 'code-required' | 'unknown-number' | 'blocked';
