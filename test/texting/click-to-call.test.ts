@@ -82,8 +82,10 @@ describe('click-to-call', () => {
 
     // Listed as outbound, counted nowhere.
     const { from, to } = daysAroundNow();
-    const log = (await owner.get(`/domains/shop.test/reports/calls?from=${from}&to=${to}`)).body;
+    const log = (await owner.get(`/domains/shop.test/reports/calls?from=${from}&to=${to}&direction=outbound`)).body;
     expect(log.calls.find((c: { callId: number }) => c.callId === call._id)).toMatchObject({ direction: 'outbound', placedBy: OWNER.username });
+    // The log of calls received leaves it out, as the overview does (issue 80).
+    expect((await owner.get(`/domains/shop.test/reports/calls?from=${from}&to=${to}`)).body.calls.map((c: { callId: number }) => c.callId)).not.toContain(call._id);
     // The data API lists it when asked for calls placed (its counts and default listing are of calls received).
     const dataApi = (extra: Record<string, string> = {}) => s.collector.get('/data-api', { api_key: DATA_KEY, type: 'calls', start_date: from, end_date: to, page: 1, limit: 50, ...extra });
     expect((await dataApi()).body.results.map((r: { call_id: number }) => r.call_id)).not.toContain(call._id);
@@ -104,5 +106,35 @@ describe('click-to-call', () => {
     expect(await s.t.c.calls.findOne({ _id: placed.body.callId })).toMatchObject({ status: 'NORESPONSE', outbound: { memberAnswered: false } });
     expect(await owner.call('POST', `/domains/shop.test/people/${personId}/call`, { trackingNumber: '0100000099' })).toMatchObject({ status: 400, body: { error: 'trackingNumber: 0100000099 is no tracking number of shop.test' } });
     expect((await owner.call('POST', '/domains/shop.test/people/999999/call', {})).status).toBe(404);
+  });
+
+  // Issue 80: the data API's default listing returned a call placed on a page whose total_results
+  // left it out (so did tracking_phone, and tracking_phone with phone); the log counted it too.
+  it('keeps the calls placed out of every listing of calls received: the data API, its filters, the log', async () => {
+    // Two calls received on the same tracking number, forwarded to the site's number.
+    for (const [i, from] of ['+33655000001', '+33655000002'].entries()) {
+      const call = { AccountSid: TWILIO.sid, CallSid: `CA-received-${i}`, From: from, To: TRACKING };
+      await twilioPost(s.collector.baseUrl, '/voice', { ...call, CallStatus: 'ringing' }, TWILIO.token);
+      await twilioPost(s.collector.baseUrl, '/status', { ...call, CallStatus: 'completed', CallDuration: '20' }, TWILIO.token);
+    }
+    const placed = await s.t.c.calls.countDocuments({ direction: 'outbound' });
+    expect(placed).toBeGreaterThanOrEqual(2);
+    const received = await s.t.c.calls.find({ direction: { $exists: false }, status: { $ne: null } }).toArray();
+    expect(received).toHaveLength(2);
+    const { from, to } = daysAroundNow();
+    const listing = async (extra: Record<string, string>) => (await s.collector.get('/data-api', { api_key: DATA_KEY, type: 'calls', start_date: from, end_date: to, page: 1, limit: 50, ...extra })).body;
+    const destination = received[0]!.destination!;
+    for (const filters of [{}, { tracking_phone: '0800000001' }, { tracking_phone: '0800000001', phone: destination }, { phone: destination }]) {
+      const body = await listing(filters);
+      expect(body.results.map((r: { direction?: string }) => r.direction ?? 'received'), JSON.stringify(filters)).toEqual(['received', 'received']);
+      expect(body.total_results, JSON.stringify(filters)).toBe(2);
+    }
+    expect((await listing({ direction: 'outbound' })).total_results).toBe(placed);
+    // The log counts what the overview counts.
+    const log = (await owner.get(`/domains/shop.test/reports/calls?from=${from}&to=${to}`)).body;
+    const overview = (await owner.get(`/domains/shop.test/reports/overview?from=${from}&to=${to}`)).body;
+    expect(log.total).toBe(2);
+    expect(overview.totals.calls).toBe(2);
+    expect((await owner.get(`/domains/shop.test/reports/calls?from=${from}&to=${to}&direction=outbound`)).body.total).toBe(placed);
   });
 });

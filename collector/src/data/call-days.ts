@@ -12,6 +12,7 @@ import type { CallDoc, TelephonyCollections } from '../telephony/documents.ts';
 import { localTime } from '../domains/time-zone.ts';
 import { keysUnder } from '../db/key-ranges.ts';
 import { ownEntry } from '../own-entry.ts';
+import { RECEIVED } from '../telephony/directions.ts';
 
 export const ROLLUP_DIMENSIONS: readonly RollupDimension[] = ['trackingNumber', 'destination', 'offlineDescription'];
 
@@ -88,7 +89,7 @@ export class CallDays {
   async rebuild(domainId: string, timeZone: string): Promise<number> {
     const days = new Map<string, CallDayDoc>();
     const projection = { domainId: 1, startedAt: 1, status: 1, duration: 1, revenue: 1, ...Object.fromEntries(ROLLUP_DIMENSIONS.map((d) => [d, 1])) };
-    for await (const call of this.c.calls.find({ domainId, status: { $ne: null }, direction: { $ne: 'outbound' } }, { projection, batchSize: 10_000 })) {
+    for await (const call of this.c.calls.find({ domainId, status: { $ne: null }, ...RECEIVED }, { projection, batchSize: 10_000 })) {
       const share = shareOf(call, timeZone)!;
       const doc = days.get(share.day) ?? { _id: dayKey(domainId, share.day), domainId, day: share.day, statuses: {} };
       days.set(share.day, doc);

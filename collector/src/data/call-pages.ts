@@ -21,6 +21,7 @@ import { countryOf, DEFAULT_COUNTRY } from '../domains/phone-numbers.ts';
 import { domainKeys } from './call-days.ts';
 import { callNumbersIn, callRecordBody, callRecordHead, hasStoredRecording, recordingLink, transcribedLabels, transcriptFields } from './records.ts';
 import { bucketEntries, splitEntry } from './raw-entries.ts';
+import { isReceived, RECEIVED } from '../telephony/directions.ts';
 
 const HOUR_MS = 3_600_000;
 const NO_TRANSCRIPT = JSON.stringify(transcriptFields(null, null)).slice(1, -1);
@@ -94,7 +95,9 @@ export class CallPages {
   async record(before: CallDoc | null, after: CallDoc): Promise<void> {
     const moved = before && (before.domainId !== after.domainId || hourOf(before.startedAt).getTime() !== hourOf(after.startedAt).getTime());
     await Promise.all([
-      this.put(after.domainId, hourOf(after.startedAt), after._id, packEntry(after), after.rev),
+      // A call placed from the back end is in no page of calls received (telephony/directions.ts): a
+      // tombstone, so that an entry an earlier release wrote for it goes.
+      this.put(after.domainId, hourOf(after.startedAt), after._id, isReceived(after) ? packEntry(after) : null, after.rev),
       moved && this.put(before.domainId, hourOf(before.startedAt), after._id, null, after.rev),
     ]);
   }
@@ -136,7 +139,7 @@ export class CallPages {
   /** Recomputes a domain's buckets from its calls, an hour at a time. */
   async rebuild(domainId: string): Promise<number> {
     await this.c.callPages.deleteMany({ _id: domainKeys(domainId) });
-    const cursor = this.c.calls.find({ domainId }, { batchSize: 10_000 }).sort({ startedAt: 1, _id: 1 }).hint({ domainId: 1, startedAt: 1, _id: 1 });
+    const cursor = this.c.calls.find({ domainId, ...RECEIVED }, { batchSize: 10_000 }).sort({ startedAt: 1, _id: 1 }).hint({ domainId: 1, startedAt: 1, _id: 1 });
     let done: CallPageDoc[] = [];
     let current: CallPageDoc | null = null;
     let count = 0;

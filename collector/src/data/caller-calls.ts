@@ -13,6 +13,7 @@ import { domainKeys } from './call-days.ts';
 import { padded } from '../db/key-ranges.ts';
 import { inBatches, mapped } from '../db/batched.ts';
 import type { DataCollections } from './documents.ts';
+import { RECEIVED } from '../telephony/directions.ts';
 
 type Entry = Pick<CallDoc, '_id' | 'domainId' | 'caller' | 'startedAt' | 'status' | 'rev'>;
 
@@ -55,7 +56,7 @@ export class CallerCalls {
   /** Puts the entries of a domain's calls again (a domain whose calls were stored before the entries were kept). */
   async rebuild(domainId: string): Promise<number> {
     await this.c.callerCalls.deleteMany({ _id: domainKeys(domainId) });
-    const calls = this.c.calls.find({ domainId, caller: { $ne: null }, direction: { $ne: 'outbound' } }, { projection: { domainId: 1, caller: 1, startedAt: 1, status: 1, rev: 1 }, batchSize: 5000 });
+    const calls = this.c.calls.find({ domainId, caller: { $ne: null }, ...RECEIVED }, { projection: { domainId: 1, caller: 1, startedAt: 1, status: 1, rev: 1 }, batchSize: 5000 });
     const entries = mapped(calls, (call) => ({ _id: callerCallKey(call)!, rev: call.rev, status: call.status }));
     return inBatches(entries, 5000, (batch) =>
       this.c.callerCalls.insertMany(batch, { ordered: false }).catch((err: unknown) => {

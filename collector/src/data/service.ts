@@ -9,6 +9,7 @@
 // once read the calls through an index of the first.
 import { CALL_STATUSES, type CallRecord, type DailyRow, type DataAnswer, type FormRecord, type SmsRecord } from '@ringtrail/shared';
 import type { Collection, Filter, WithId } from 'mongodb';
+import { directionFilter } from '../telephony/directions.ts';
 import { chunksOf } from '../db/batched.ts';
 import type { CallDoc, SmsDoc, TelephonyCollections } from '../telephony/documents.ts';
 import type { DomainDoc } from '../domains/documents.ts';
@@ -39,7 +40,7 @@ export class DataService {
     if (req.type === 'sms') return this.sms(domain, req);
     if (req.type === 'forms') return paged(this.c.forms, { domainId: domain._id, submittedAt: rangeOf(domain, req) }, 'submittedAt', req, async (forms) => forms.map((form) => formRecord(form, domain)));
     // The calls placed from the back end: read from the range's calls (no summary counts them).
-    if (req.direction === 'outbound') return paged(this.c.calls, { ...callFilter(domain, req), direction: 'outbound' }, 'startedAt', req, (calls) => this.callRecords(calls, domain, linkBase), { domainId: 1, startedAt: 1, _id: 1 });
+    if (req.direction === 'outbound') return paged(this.c.calls, callFilter(domain, req), 'startedAt', req, (calls) => this.callRecords(calls, domain, linkBase), { domainId: 1, startedAt: 1, _id: 1 });
     if (req.callerPhone) return this.byCaller(domain, req, linkBase);
     const filter = dimensionFilter(req);
     if (filter === 'index') {
@@ -145,7 +146,7 @@ function rangeOf(domain: DomainDoc, req: DataRequest): { $gte: Date; $lt: Date }
 
 /** Calls whose outcome is known: a call still ringing (status null) shows once it ends. */
 function callFilter(domain: DomainDoc, req: DataRequest): Filter<CallDoc> {
-  return { domainId: domain._id, startedAt: rangeOf(domain, req), status: req.statuses ? { $in: req.statuses } : { $ne: null }, ...otherFilters(req) };
+  return { domainId: domain._id, startedAt: rangeOf(domain, req), status: req.statuses ? { $in: req.statuses } : { $ne: null }, ...otherFilters(req), ...directionFilter(req.direction) };
 }
 
 /** The filters on a call's numbers and description. */

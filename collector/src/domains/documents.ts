@@ -97,6 +97,8 @@ export interface DomainDoc {
   /** Ours: set once the domain's calls' data API entries say whether each has a stored recording
    * (house/migrations.ts writes those recorded before again). */
   recordingLinksVersion?: number;
+  /** 1: the data API's pages hold calls received only (house/migrations.ts, issue 80). */
+  receivedPagesVersion?: number;
   /** Ours: set once the domain's calls have their callers' entries (data/caller-calls.ts), its past
    * callers are claimed (telephony/first-calls.ts) and its people have their entries
    * (people/person-contacts.ts), by house/migrations.ts. */

@@ -10,6 +10,8 @@ import { wireCallWrites } from './writes.ts';
 import { FirstCalls } from '../telephony/first-calls.ts';
 import { CallerCalls } from '../data/caller-calls.ts';
 import { PersonContacts } from '../people/person-contacts.ts';
+import { CallPages } from '../data/call-pages.ts';
+import { PLACED } from '../telephony/directions.ts';
 
 export async function migrateDatabase(c: AllCollections): Promise<void> {
   // Numbers of any country: a domain stored before it had a country is French, as its numbers were
@@ -45,6 +47,12 @@ export async function migrateDatabase(c: AllCollections): Promise<void> {
     await new PersonContacts(c).putPast(domain._id);
     await c.domains.updateOne({ _id: domain._id }, { $set: { contactEntriesVersion: 1 } });
   }
+  // Calls placed from the back end leave the data API's pages of calls received (issue 80): a domain
+  // that placed one has its pages made again, once.
+  for await (const domain of c.domains.find({ receivedPagesVersion: { $exists: false } }, { projection: { _id: 1 } })) {
+    if (await c.calls.findOne({ domainId: domain._id, ...PLACED }, { projection: { _id: 1 } })) await new CallPages(c).rebuild(domain._id);
+    await c.domains.updateOne({ _id: domain._id }, { $set: { receivedPagesVersion: 1 } });
+  }
   await dropIndexes(c.calls, [{ domainId: 1, caller: 1, startedAt: 1, _id: 1 }, { personId: 1 }]);
   await dropIndexes(c.forms, [{ personId: 1 }]);
   await dropIndexes(c.personKeys, [{ personId: 1 }]);
@@ -55,7 +63,7 @@ const CALL_COUNTS_VERSION = 3;
 
 /** What a domain whose data this release wrote says, for which the start has nothing to upgrade
  * (the benchmarks write their data as this release does). */
-export const UP_TO_DATE = { callCountsVersion: CALL_COUNTS_VERSION, recordingLinksVersion: 1, contactEntriesVersion: 1 };
+export const UP_TO_DATE = { callCountsVersion: CALL_COUNTS_VERSION, recordingLinksVersion: 1, contactEntriesVersion: 1, receivedPagesVersion: 1 };
 
 const NAMESPACE_NOT_FOUND = 26;
 

@@ -183,6 +183,10 @@ function callFilters(query: Context['query'], country: string): CallFilters {
   };
   filters.scoreMin = score('scoreMin');
   filters.scoreMax = score('scoreMax');
+  if (query.direction !== undefined && query.direction !== '') {
+    if (query.direction !== 'outbound') throw new ManageFailure(400, 'direction must be outbound (the calls placed from the back end), or absent (the calls received)');
+    filters.direction = 'outbound';
+  }
   if (query.ended !== undefined && query.ended !== '') {
     if (typeof query.ended !== 'string' || !(ENDED as readonly string[]).includes(query.ended)) throw new ManageFailure(400, `ended must be one of ${ENDED.join(', ')}`);
     filters.ended = query.ended as Ended;

@@ -12,6 +12,7 @@ import { addShare, centsOf, PlaceRecount, sameShare, type Share } from './counte
 import { creditOf, modelPrefix, TOUCH_MODELS, type Credited, type TouchModel } from './touch-models.ts';
 import type { ReportCollections } from './documents.ts';
 import { endedAs } from '../telephony/outcome.ts';
+import { RECEIVED } from '../telephony/directions.ts';
 
 type Counted = Pick<CallDoc, 'domainId' | 'startedAt' | 'status' | 'outcome' | 'voicemail' | 'abandoned' | 'source' | 'keyword' | 'firstCall' | 'lead' | 'lastTouch' | 'firstTouch' | 'lastNonDirect' | 'verdict' | 'transcript' | 'tags' | 'value' | 'analysis'>;
 
@@ -114,7 +115,7 @@ export class CallSources {
     const recount = new PlaceRecount(CALL_MONTH_COUNTS);
     const touchFields = ['source', 'keyword', 'campaign', 'landingUrl'];
     const projection = { domainId: 1, startedAt: 1, status: 1, source: 1, keyword: 1, firstCall: 1, lead: 1, 'verdict.value': 1, 'transcript.status': 1, 'transcript.keyPhrases': 1, tags: 1, value: 1, 'analysis.status': 1, 'analysis.outcomes': 1, 'analysis.leadScore': 1, ...Object.fromEntries(['lastTouch', 'firstTouch', 'lastNonDirect'].flatMap((touch) => touchFields.map((f) => [`${touch}.${f}`, 1]))) };
-    for await (const call of this.c.calls.find({ domainId, status: { $ne: null }, direction: { $ne: 'outbound' } }, { projection, batchSize: 10_000 })) {
+    for await (const call of this.c.calls.find({ domainId, status: { $ne: null }, ...RECEIVED }, { projection, batchSize: 10_000 })) {
       recount.add(shareOf(call, timeZone)!);
     }
     return recount.write(this.c, domainId, 'calls', MONTH_CALL_FIELDS);

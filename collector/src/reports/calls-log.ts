@@ -13,6 +13,7 @@ import { callsPhoneDisplay } from '../domains/phone-display.ts';
 import { localDaysBetween, localTime } from '../domains/time-zone.ts';
 import { BlockedCallers } from '../telephony/blocked-callers.ts';
 import { endedFilter, outcomeApart, type Ended } from '../telephony/outcome.ts';
+import { directionFilter } from '../telephony/directions.ts';
 import { UNATTRIBUTED } from './call-sources.ts';
 import type { DayRange } from './day-range.ts';
 import { csvLine } from './csv.ts';
@@ -41,6 +42,8 @@ export interface CallFilters {
   answeredBy?: string;
   /** Only the calls whose analysis says yes to this outcome (analysis/answer.ts). */
   outcome?: string;
+  /** `outbound`: the calls members placed from the back end; absent: the calls received (telephony/directions.ts). */
+  direction?: 'outbound';
   /** Ours (issue 80): only the calls that ended so: answered, missed, abandoned, voicemail (telephony/outcome.ts). */
   ended?: Ended;
   /** Only the calls whose analysis scored the lead within these bounds. */
@@ -111,6 +114,7 @@ export function filterOf(domain: DomainDoc, range: DayRange, filters: CallFilter
   return {
     domainId: domain._id,
     startedAt: localDaysBetween(range.from, range.to, domain.timeZone),
+    ...directionFilter(filters.direction),
     ...(filters.status ? { status: filters.status === 'ONGOING' ? null : filters.status } : {}),
     ...sourceFilter(filters.source),
     ...(filters.trackingNumber ? { trackingNumber: filters.trackingNumber } : {}),

@@ -33,7 +33,7 @@ export function CallsScreen({ route }: { route: Route }) {
   const who = useWho();
   const clock = useClock(route.domain);
   const base = `/domains/${encodeURIComponent(route.domain!)}/reports`;
-  const filters = { ...rangeQuery(route), status: route.query.status, source: route.query.source, firstCall: route.query.firstCall, lead: route.query.lead, spam: route.query.spam, q: route.query.q, tag: route.query.tag, answeredBy: route.query.answeredBy, ended: route.query.ended, outcome: route.query.outcome, scoreMin: route.query.scoreMin, scoreMax: route.query.scoreMax };
+  const filters = { ...rangeQuery(route), status: route.query.status, source: route.query.source, firstCall: route.query.firstCall, lead: route.query.lead, spam: route.query.spam, q: route.query.q, tag: route.query.tag, answeredBy: route.query.answeredBy, ended: route.query.ended, direction: route.query.direction, outcome: route.query.outcome, scoreMin: route.query.scoreMin, scoreMax: route.query.scoreMax };
   const page = Number(route.query.page || 1);
   const { data, error, reload } = useLoad(() => get<CallsAnswer>(withQuery(`${base}/calls`, { ...filters, page })), [route.domain, JSON.stringify(filters), page]);
   const set = (query: Record<string, string>) => navigate({ ...route, query: { ...route.query, page: '', ...query } });
@@ -49,6 +49,7 @@ export function CallsScreen({ route }: { route: Route }) {
             <option value={s}>{STATUS_LABELS[s] ?? s}</option>
           ))}
         </select>
+        <QuerySelect label="Direction" name="direction" route={route} set={set} choices={[['', 'Calls received'], ['outbound', 'Calls placed', 'The calls members placed from the back end: no report counts them']]} />
         <QuerySelect label="Ended" name="ended" route={route} set={set} choices={ENDED_CHOICES} />
         <QuerySelect label="Source" name="source" route={route} set={set} choices={sourceChoices(SOURCES)} />
         <select aria-label="Callers" value={route.query.firstCall ?? ''} onChange={(e) => set({ firstCall: (e.target as HTMLSelectElement).value })}>
