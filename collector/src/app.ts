@@ -21,6 +21,7 @@ import { homeRoutes } from './http/home.ts';
 import { refuseUnknownMethods } from './http/methods.ts';
 import { requestLog } from './http/request-log.ts';
 import type { Logger } from './logger.ts';
+import { ListenLinks } from './recordings/listen-links.ts';
 import { dataRoutes } from './data/routes.ts';
 import { DEFAULT_PUBLIC_URL } from './http/collector-address.ts';
 import { manageNotFound } from './http/manage-envelope.ts';
@@ -240,7 +241,7 @@ export function createApp(options: AppOptions): CollectorApp {
   if (run) retention.start();
   if (run) prompts.start();
   const mailing = options.mail ? new Mailing(c, outbox, publicUrl) : null;
-  const alertMailer = mailing && new AlertMailer(mailing, log, options.alertTimings);
+  const alertMailer = mailing && new AlertMailer(mailing, log, { ...options.alertTimings, transcribing: Boolean(options.transcribe) });
   const summaries = mailing && new SummarySender(mailing, log);
   const warnings = mailing && new WarningWatch(mailing, log);
   if (run) {
@@ -279,6 +280,7 @@ export function createApp(options: AppOptions): CollectorApp {
     telephonyRoutes(telephony, new DialledNumbers(c), options.telephonyApiKey, recordingIntake, log, pbxFlows(telephony, new DialledNumbers(c), flowRunner)),
     dataRoutes(domains, new DataService(c), log, { ...(options.dataPagesAtOnce ? { pagesAtOnce: options.dataPagesAtOnce } : {}), publicUrl, recordings: recordingStore }),
     promptRoutes(prompts),
+    new ListenLinks(c, publicUrl).routes(recordingStore),
     twilioRoutes(telephony, recordingIntake, { ...options.twilio, signerFor: (accountSid, called) => carriers.signerFor(accountSid, called) }, log, twilioFlows(telephony, flowRunner, log), [texting.twilioCallbacks, twilioOutbound(c, callWrites)]),
     commerceRoutes(domains, commerce, log),
     agentRoutes(c, agents, log),

@@ -149,14 +149,35 @@ describe('a call flow run by Twilio', () => {
     // Waited for where the user reads it: the data API's record is written after the call (its hour's
     // bucket, the first reaction to the call's write: a few milliseconds, more on a loaded machine),
     // so the call's own field says ready a moment before the record shows the text (issue 80).
-    await expect.poll(async () => (await record(callId))?.transcript, { timeout: 20_000 }).toBe('hello my boiler is leaking please call me back');
+    // A voicemail's one voice is the caller's (issue 80): rules on the caller's words read it.
+    const said = 'caller: hello my boiler is leaking please call me back';
+    await expect.poll(async () => (await record(callId))?.transcript, { timeout: 20_000 }).toBe(said);
     expect((await stored(c.sid)).transcript?.status).toBe('ready');
-    const [mail] = await m.inbox.received(1, 20_000);
-    expect(mail!.subject).toBe('Missed call from 06 22 00 00 01 (shop.test)');
-    expect(mail!.text).toContain('Outcome: No answer: voicemail left');
+    expect((await m.t.c.transcripts.findOne({ _id: callId }))!.turns.map((t) => t.speaker)).toEqual(['caller']);
+
+    // The missed-call mail says what was left: its length, a link that plays it, its transcript, or
+    // that it is being made and a second mail follows (whichever came first, the mail or the transcript).
+    await expect.poll(() => m.inbox.messages.map((mail) => mail.text).join('\n'), { timeout: 20_000 }).toContain(`Transcript: ${said}`);
+    const mails = m.inbox.messages;
+    expect(mails[0]!.subject).toBe('Missed call from 06 22 00 00 01 (shop.test)');
+    expect(mails[0]!.text).toContain('Outcome: No answer: voicemail left');
+    expect(mails[0]!.text).toContain('Voicemail: left, 4 s');
+    if (mails.length > 1) {
+      expect(mails[0]!.text).toContain('Transcript: being made: a second mail follows once it is ready');
+      expect(mails[1]!.subject).toBe('Voicemail transcribed, from 06 22 00 00 01 (shop.test)');
+    }
+    const listen = /Listen: (\S+)/.exec(mails[0]!.text!)![1]!;
+    expect(listen).toMatch(new RegExp(`^${PUBLIC_URL}/listen/${callId}\\?until=\\d+&key=`));
+    const heard = await fetch(listen.replace(PUBLIC_URL, m.collector.baseUrl));
+    expect(heard.status).toBe(200);
+    expect(Buffer.from(await heard.arrayBuffer()).equals(VOICEMAIL)).toBe(true);
+    // Nobody plays another call's recording, nor past the link's time, with a key of their own making.
+    const url = new URL(listen);
+    const forged = [`/listen/${callId}?until=${Number(url.searchParams.get('until')) + 1}&key=${url.searchParams.get('key')}`, `/listen/${callId - 1}${url.search}`, `/listen/${callId}?until=${Math.floor(Date.now() / 1000) - 1}&key=${url.searchParams.get('key')}`];
+    for (const path of forged) expect((await fetch(`${m.collector.baseUrl}${path}`)).status, path).toBe(404);
 
     const r = await record(callId);
-    expect(r).toMatchObject({ status: 'NORESPONSE', outcome: 'voicemail', answered_by: null, transcript: 'hello my boiler is leaking please call me back' });
+    expect(r).toMatchObject({ status: 'NORESPONSE', outcome: 'voicemail', answered_by: null, duration: 40, transcript: said });
     expect(r.flow_path.map((e: any) => `${e.step}: ${e.outcome}`)).toEqual([
       expect.stringMatching(/^hours: open \((Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday) \d\d:\d\d\)$/),
       'menu: prompt played',

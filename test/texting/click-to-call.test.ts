@@ -124,7 +124,7 @@ describe('click-to-call', () => {
     const { from, to } = daysAroundNow();
     const listing = async (extra: Record<string, string>) => (await s.collector.get('/data-api', { api_key: DATA_KEY, type: 'calls', start_date: from, end_date: to, page: 1, limit: 50, ...extra })).body;
     const destination = received[0]!.destination!;
-    for (const filters of [{}, { tracking_phone: '0800000001' }, { tracking_phone: '0800000001', phone: destination }, { phone: destination }]) {
+    for (const filters of [{}, { tracking_phone: '0800000001' }, { tracking_phone: '0800000001', phone: destination }, { phone: destination }] as Record<string, string>[]) {
       const body = await listing(filters);
       expect(body.results.map((r: { direction?: string }) => r.direction ?? 'received'), JSON.stringify(filters)).toEqual(['received', 'received']);
       expect(body.total_results, JSON.stringify(filters)).toBe(2);

@@ -65,10 +65,13 @@ export function batchMessage(domain: Pick<DomainDoc, '_id' | 'accountId'>, platf
 /** The moments still to come for a call that may value it: its transcript, while the domain
  * transcribes and the answered call has none yet; its analysis, while the domain analyses and the
  * call has none yet (a failed transcript or analysis settles it). */
-export function waitsFor(domain: Pick<DomainDoc, 'transcription' | 'analysis'>, call: Pick<CallDoc, 'transcript' | 'analysis' | 'duration'>): RuleMoment[] {
+export function waitsFor(domain: Pick<DomainDoc, 'transcription' | 'analysis' | 'recording'>, call: Pick<CallDoc, 'transcript' | 'analysis' | 'duration' | 'recording'>): RuleMoment[] {
   const analyses = Boolean(domain.analysis?.enabled) && !call.analysis;
   if (call.transcript) return analyses && call.transcript.status === 'ready' ? ['analysis-ready'] : [];
   if (!domain.transcription?.enabled || !(call.duration && call.duration > 0)) return [];
+  // No transcript comes without a recording (issue 80): one on its way, or the domain records calls.
+  const recordingComes = call.recording ? call.recording.status === 'fetching' || call.recording.status === 'stored' : Boolean(domain.recording?.enabled);
+  if (!recordingComes) return [];
   return analyses ? ['transcript-ready', 'analysis-ready'] : ['transcript-ready'];
 }
 

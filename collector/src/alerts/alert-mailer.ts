@@ -16,12 +16,15 @@ import type { DomainDoc } from '../domains/documents.ts';
 import type { PendingAlertDoc, UnsubscribeTokenDoc } from './documents.ts';
 import type { Mailing } from './mailing.ts';
 import { Rounds } from '../rounds.ts';
+import { VoicemailFacts } from './voicemail-facts.ts';
 
 export interface AlertMailerOptions {
   /** How often due alerts are looked for. */
   everyMs?: number;
   /** An immediate alert's mails to one person, at most one per this long per kind and domain. */
   gatherMs?: number;
+  /** Whether this collector transcribes recordings: a voicemail's mail then says its transcript is coming. */
+  transcribing?: boolean;
 }
 
 /** Alerts read per round. */
@@ -35,12 +38,15 @@ const kindOf = (alert: PendingAlertDoc) => (alert.alert === 'rule' ? `rule:${ale
 export class AlertMailer {
   private readonly rounds: Rounds;
 
+  private readonly voicemails: VoicemailFacts;
+
   constructor(
     private readonly m: Mailing,
     log: Logger,
     private readonly o: AlertMailerOptions = {},
   ) {
     this.rounds = new Rounds(() => this.tick(), 'mailing alerts', log);
+    this.voicemails = new VoicemailFacts(m.c, m.publicUrl, o.transcribing ?? false);
   }
 
   start(): void {
@@ -93,7 +99,8 @@ export class AlertMailer {
       const [calls, forms] = await Promise.all([callIds.length ? this.m.c.calls.find({ _id: { $in: callIds } }).toArray() : [], formIds.length ? this.m.c.forms.find({ _id: { $in: formIds } }).toArray() : []]);
       const unsubscribeUrl = await this.m.links.issue(username, domain._id, wanted.choice, now, wanted.label);
       const texts = alerts.flatMap((a) => (a.text ? [a.text] : []));
-      const body = callAlertMail({ alert, ruleName: wanted.ruleName, to: username, domain, calls, forms, texts, publicUrl: this.m.publicUrl, unsubscribeUrl });
+      const voicemails = await this.voicemails.of(domain, calls, now);
+      const body = callAlertMail({ alert, ruleName: wanted.ruleName, to: username, domain, calls, forms, texts, publicUrl: this.m.publicUrl, unsubscribeUrl, voicemails });
       const personIds = [...new Set([...calls, ...forms, ...texts].flatMap((x) => (typeof x.personId === 'number' ? [x.personId] : [])))];
       await this.m.outbox.enqueue(mailMessage(domain.accountId, MAIL_KIND_OF[alert], body, batch, personIds, { ...(callIds.length ? { callIds } : {}), ...(formIds.length ? { formIds } : {}) }));
       if (delivery === 'immediate') await this.m.c.alertThrottle.updateOne({ _id: `${username}|${domainId}|${kindOf(alerts[0]!)}` }, { $max: { lastSentAt: now } }, { upsert: true });
@@ -109,7 +116,9 @@ export class AlertMailer {
       return rule && { choice: `rule:${rule._id}`, label: `the mails of the rule ${rule.name}`, ruleName: rule.name };
     }
     const user = await this.m.c.users.findOne({ _id: alert.username });
-    const wants = user && user.accountId === domain.accountId && maySee(user, domain._id) && (await this.m.choices.of(user, domain._id))[alert.alert] !== 'off';
-    return wants ? { choice: alert.alert } : null;
+    // A voicemail's transcript follows the missed call it belongs to, and its choice.
+    const choice = alert.alert === 'voicemailTranscript' ? 'missedCall' : alert.alert;
+    const wants = user && user.accountId === domain.accountId && maySee(user, domain._id) && (await this.m.choices.of(user, domain._id))[choice] !== 'off';
+    return wants ? { choice } : null;
   }
 }

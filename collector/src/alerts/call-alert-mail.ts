@@ -15,18 +15,21 @@ import { cameFrom } from '../telephony/whisper.ts';
 import type { AlertText, CallAlert, PendingAlert } from './documents.ts';
 import { CHOICE_NAMES } from './unsubscribe.ts';
 
-export const MAIL_KIND_OF: Record<PendingAlert, MailKind> = { missedCall: 'missed-call', newLead: 'new-lead', firstCaller: 'first-caller', spamBlocked: 'spam-blocked', newText: 'new-text', rule: 'rule' };
+export const MAIL_KIND_OF: Record<PendingAlert, MailKind> = { missedCall: 'missed-call', voicemailTranscript: 'missed-call', newLead: 'new-lead', firstCaller: 'first-caller', spamBlocked: 'spam-blocked', newText: 'new-text', rule: 'rule' };
+
+type Worded = Exclude<PendingAlert, 'rule'>;
 
 /** The subject's words: one call, or several. */
-const SUBJECTS: Record<CallAlert, [string, string]> = {
+const SUBJECTS: Record<Worded, [string, string]> = {
   missedCall: ['Missed call from', 'Missed calls:'],
+  voicemailTranscript: ['Voicemail transcribed, from', 'Voicemails transcribed:'],
   newLead: ['New lead:', 'New leads:'],
   firstCaller: ['First-time caller:', 'First-time callers:'],
   spamBlocked: ['Spam blocked:', 'Spam blocked, calls:'],
   newText: ['New text from', 'New texts:'],
 };
 
-const HEADINGS: Record<CallAlert, string> = { missedCall: 'Nobody answered', newLead: 'A new lead', firstCaller: 'Someone called for the first time', spamBlocked: 'A blocked caller called', newText: 'Someone texted' };
+const HEADINGS: Record<Worded, string> = { missedCall: 'Nobody answered', voicemailTranscript: 'A voicemail, transcribed', newLead: 'A new lead', firstCaller: 'Someone called for the first time', spamBlocked: 'A blocked caller called', newText: 'Someone texted' };
 
 /** Calls a mail lists at most (a burst's mail says how many more, with a link to the calls log). */
 const LISTED = 50;
@@ -48,6 +51,30 @@ export interface CallAlertMail {
   texts?: AlertText[];
   publicUrl: string;
   unsubscribeUrl: string;
+  /** Ours (issue 80): what a mail says of each voicemail among `calls`, by call id. */
+  voicemails?: Map<number, VoicemailLeft>;
+}
+
+/** A voicemail as its mail says it: the message's length, its transcript (or that one is being
+ * made, then a second mail follows), the analysis's summary, a link that plays it. */
+export interface VoicemailLeft {
+  seconds: number | null;
+  transcript: string | null;
+  transcriptComing: boolean;
+  /** Why its transcript could not be made, when it could not. */
+  transcriptFailed: string | null;
+  summary: string | null;
+  listenUrl: string | null;
+}
+
+/** A mail's rows about a voicemail. */
+function voicemailRows(v: VoicemailLeft): [string, string][] {
+  return [
+    ['Voicemail', v.seconds ? `left, ${v.seconds} s` : 'left'],
+    ...(v.transcript !== null ? [['Transcript', v.transcript || '(nothing was said)'] as [string, string]] : v.transcriptFailed ? [['Transcript', `could not be made: ${v.transcriptFailed}`] as [string, string]] : v.transcriptComing ? [['Transcript', 'being made: a second mail follows once it is ready'] as [string, string]] : []),
+    ...(v.summary ? [['Summary', v.summary] as [string, string]] : []),
+    ...(v.listenUrl ? [['Listen', v.listenUrl] as [string, string]] : []),
+  ];
 }
 
 /** One call or form submission as a mail lists it: who, its facts, and the page it links to. */
@@ -66,10 +93,11 @@ function wordsOf(alert: PendingAlert, ruleName: string | undefined, domainId: st
     return { one: `Rule ${name} matched:`, many: `Rule ${name} matched:`, heading: `Rule ${name} matched`, noun: 'matches', footer: `You receive this because the rule ${name} on ${domainId} mails you (its owners and admins choose whom, under Rules).` };
   }
   const [one, many] = SUBJECTS[alert];
-  return { one, many, heading: HEADINGS[alert], footer: `You receive this because ${CHOICE_NAMES[alert]} for ${domainId} are on for you in RingTrail (Profile).` };
+  const choice = alert === 'voicemailTranscript' ? 'missedCall' : alert;
+  return { one, many, heading: HEADINGS[alert], footer: `You receive this because ${CHOICE_NAMES[choice]} for ${domainId} are on for you in RingTrail (Profile).` };
 }
 
-export function callAlertMail({ alert, ruleName, to, domain, calls, forms = [], texts = [], publicUrl, unsubscribeUrl }: CallAlertMail): MailBody {
+export function callAlertMail({ alert, ruleName, to, domain, calls, forms = [], texts = [], publicUrl, unsubscribeUrl, voicemails = new Map() }: CallAlertMail): MailBody {
   const words = wordsOf(alert, ruleName, domain._id);
   const country = domain.country ?? 'FR';
   const clock: Clock = { timeZone: domain.timeZone, locale: localeOf(country) };
@@ -90,6 +118,7 @@ export function callAlertMail({ alert, ruleName, to, domain, calls, forms = [], 
       ['Number called', displayOf(call.trackingNumber, country)],
       ['Came from', call.source === null && !call.offlineDescription ? 'unknown: no visit led to this call' : cameFrom(call)],
       ['Outcome', outcomeWords(call)],
+      ...(voicemails.has(call._id) ? voicemailRows(voicemails.get(call._id)!) : []),
     ],
     url: screen(`call?id=${call._id}`),
     kind: 'call',

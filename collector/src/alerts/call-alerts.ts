@@ -15,6 +15,16 @@ import type { AlertChoices, AlertText, CallAlert, PendingAlertDoc, AlertCollecti
 import type { TeamCollections } from '../team/documents.ts';
 
 const MISSED: readonly (CallStatus | null)[] = ['BUSY', 'NORESPONSE'];
+/** How long a voicemail's missed-call mail waits at most for its recording. */
+const VOICEMAIL_HOLD_MS = 60_000;
+
+/** The alerts a call raises: a call alert, or ours, a voicemail's transcript. */
+type Raised = CallAlert | 'voicemailTranscript';
+
+const isStored = (call: CallDoc) => call.recording?.status === 'stored';
+
+/** A voicemail's transcript was just made, or could not be: its second mail (when the first went without it). */
+export const transcriptSettled = (before: CallDoc | null, after: CallDoc): boolean => Boolean(after.voicemail) && (after.transcript?.status === 'ready' || after.transcript?.status === 'failed') && before?.transcript?.status !== after.transcript?.status;
 const BLOCKED: CallStatus = 'CALLER_PHONE_BLACKLISTED';
 
 /** The alerts a change of a call raises: each when it first becomes true. */
@@ -45,12 +55,26 @@ export class CallAlerts {
   }
 
   async changed(before: CallDoc | null, after: CallDoc, now = new Date()): Promise<void> {
-    const raised = alertsRaised(before, after);
+    if (after.voicemail && isStored(after) && !(before && isStored(before))) await this.recordingStored(after, now);
+    const raised: Raised[] = [...alertsRaised(before, after), ...(transcriptSettled(before, after) && !(await this.missedMailWaits(after)) ? ['voicemailTranscript' as const] : [])];
     if (!raised.length) return;
     const domain = await this.c.domains.findOne({ _id: after.domainId });
     if (!domain) return;
     const inHours = inTimetable(domain.redirect?.timetable ?? [], after.startedAt, domain.timeZone);
-    await this.raise(domain, raised, { callId: after._id }, `${after._id}`, now, (alert, choices) => alert !== 'missedCall' || inHours || choices.missedOutsideHours);
+    // A voicemail's missed-call mail waits for its recording (a link that plays it), a minute at most.
+    const hold = after.voicemail && !isStored(after) ? new Date(now.getTime() + VOICEMAIL_HOLD_MS) : null;
+    await this.raise(domain, raised, { callId: after._id }, `${after._id}`, now, (alert, choices) => (alert !== 'missedCall' && alert !== 'voicemailTranscript') || inHours || choices.missedOutsideHours, hold);
+  }
+
+  /** The recording of a voicemail is stored: its missed-call mail, held for it, may go. */
+  private async recordingStored(call: CallDoc, now: Date): Promise<void> {
+    await this.c.pendingAlerts.updateMany({ callId: call._id, alert: 'missedCall', batch: null, delivery: 'immediate', dueAt: { $gt: now } }, { $set: { dueAt: now } });
+  }
+
+  /** Whether the call's missed-call mail is still to be made (it will say the transcript itself); one
+   * being made already may have read the call before the transcript, so the second mail goes. */
+  private async missedMailWaits(call: CallDoc): Promise<boolean> {
+    return (await this.c.pendingAlerts.findOne({ callId: call._id, alert: 'missedCall', batch: null }, { projection: { _id: 1 } })) !== null;
   }
 
   /** A form submission that became a lead (sent as one, or by a verdict): the people who chose new leads hear of it. */
@@ -65,15 +89,15 @@ export class CallAlerts {
     await this.raise(domain, ['newText'], { text: alertText(text) }, `text:${text.id}`, now, () => true);
   }
 
-  private async raise(domain: DomainDoc, raised: CallAlert[], about: Pick<PendingAlertDoc, 'callId' | 'formId' | 'text'>, key: string, now: Date, wanted: (alert: CallAlert, choices: AlertChoices) => boolean): Promise<void> {
+  private async raise(domain: DomainDoc, raised: Raised[], about: Pick<PendingAlertDoc, 'callId' | 'formId' | 'text'>, key: string, now: Date, wanted: (alert: Raised, choices: AlertChoices) => boolean, hold: Date | null = null): Promise<void> {
     const recipients = await this.choices.recipients(domain);
     const pending: PendingAlertDoc[] = [];
     for (const alert of raised) {
       for (const { user, choices } of recipients) {
-        // Texts follow the missed calls' choice until the person makes one for them.
-        const delivery = choices[alert] ?? choices.missedCall;
+        // Texts follow the missed calls' choice until the person makes one for them; a voicemail's transcript always does.
+        const delivery = (alert === 'voicemailTranscript' ? undefined : choices[alert]) ?? choices.missedCall;
         if (delivery === 'off' || !wanted(alert, choices)) continue;
-        pending.push({ _id: `${key}|${alert}|${user._id}`, username: user._id, accountId: domain.accountId, domainId: domain._id, alert, ...about, at: now, delivery, dueAt: delivery === 'hourly' ? nextHour(now) : now, batch: null });
+        pending.push({ _id: `${key}|${alert}|${user._id}`, username: user._id, accountId: domain.accountId, domainId: domain._id, alert, ...about, at: now, delivery, dueAt: delivery === 'hourly' ? nextHour(now) : (hold ?? now), batch: null });
       }
     }
     await insertPending(this.c, pending);

@@ -8,8 +8,10 @@ import type { IndexPlan } from '../db/index-plan.ts';
 /** What happened to a call that a person may be told of; ours (issue 68): a text received. */
 export const CALL_ALERTS = ['missedCall', 'newLead', 'firstCaller', 'spamBlocked', 'newText'] as const;
 export type CallAlert = (typeof CALL_ALERTS)[number];
-/** What a pending alert's mail is about: a call alert, or a rule's mail action. */
-export type PendingAlert = CallAlert | 'rule';
+/** What a pending alert's mail is about: a call alert, or a rule's mail action; ours (issue 80):
+ * `voicemailTranscript`, a voicemail's transcript made after its missed-call mail went (sent to
+ * whoever gets the missed-call mails, as they chose them). */
+export type PendingAlert = CallAlert | 'rule' | 'voicemailTranscript';
 
 /** How a call alert is sent: at once (a burst gathered into one mail a minute), in an hourly digest, or not. */
 export const DELIVERIES = ['immediate', 'hourly', 'off'] as const;

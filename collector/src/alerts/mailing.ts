@@ -19,6 +19,7 @@ import type { DataCollections } from '../data/documents.ts';
 import type { RuleCollections } from '../rules/documents.ts';
 import type { AdsCollections } from '../ads/documents.ts';
 import { RuleMails } from './rule-mails.ts';
+import type { TranscriptCollections } from '../transcripts/documents.ts';
 
 export class Mailing {
   readonly choices: AlertChoicesStore;
@@ -26,7 +27,7 @@ export class Mailing {
   readonly ruleMails: RuleMails;
 
   constructor(
-    readonly c: AlertCollections & TeamCollections & DomainCollections & TrackingCollections & OfflineCollections & TelephonyCollections & DataCollections & ReportCollections & FormCollections & WebhookCollections & RuleCollections & AdsCollections & CrmCollections & RateLimitCollections,
+    readonly c: AlertCollections & TeamCollections & DomainCollections & TrackingCollections & OfflineCollections & TelephonyCollections & DataCollections & ReportCollections & FormCollections & WebhookCollections & RuleCollections & AdsCollections & CrmCollections & RateLimitCollections & TranscriptCollections,
     readonly outbox: Outbox,
     readonly publicUrl: string,
   ) {

@@ -6,7 +6,8 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { DomainCollections } from '../domains/documents.ts';
 
-export type KeyPurpose = 'consent' | 'visit';
+/** `listen` (issue 80): a recording's link that plays without a sign-in, until its time (recordings/listen-links.ts). */
+export type KeyPurpose = 'consent' | 'visit' | 'listen';
 
 export class ConsentKeys {
   private readonly secrets = new Map<string, Promise<Buffer>>();
@@ -16,12 +17,12 @@ export class ConsentKeys {
   /** The visit's key, as the page is given it. `purpose` keeps each key apart: `consent` (the ads
    * consent script's), `visit` (issue 79: the `tracker_visit_key` cookie that lets a browser continue
    * its own visit, and nobody else's). */
-  async keyOf(domainId: string, visitId: number, purpose: KeyPurpose = 'consent'): Promise<string> {
+  async keyOf(domainId: string, visitId: number | string, purpose: KeyPurpose = 'consent'): Promise<string> {
     return createHmac('sha256', await this.secretOf(domainId)).update(`${purpose}|${visitId}`).digest('base64url').slice(0, 22);
   }
 
   /** Whether `given` is the visit's key. */
-  async holds(domainId: string, visitId: number, given: string, purpose: KeyPurpose = 'consent'): Promise<boolean> {
+  async holds(domainId: string, visitId: number | string, given: string, purpose: KeyPurpose = 'consent'): Promise<boolean> {
     const [key, sent] = [Buffer.from(await this.keyOf(domainId, visitId, purpose)), Buffer.from(given)];
     return key.length === sent.length && timingSafeEqual(key, sent);
   }

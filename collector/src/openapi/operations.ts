@@ -345,6 +345,14 @@ export const OPERATIONS: Operation[] = [
     summary: "Ours: a call flow's recorded prompt (WAV or MP3), as Twilio's <Play> and a PBX fetch it: no key (every caller hears it)",
     responses: { 200: { description: 'The audio', type: 'audio/wav' }, 404: json('No such audio file', answer.telephony.error) },
   },
+  {
+    method: 'get',
+    path: '/listen/:callId',
+    tag: TAGS.telephony,
+    summary: "Ours: a call's recording (a voicemail's in its missed-call mail, a CRM engagement's), played without a sign-in by the link RingTrail made: `until` (Unix seconds) and `key` (an HMAC of the call and its time under the domain's secret); byte ranges answered",
+    query: z.object({ until: z.string().describe('The link plays until then, Unix seconds'), key: z.string().describe("The link's key") }),
+    responses: { 200: { description: 'The audio (206 for a byte range)', type: 'audio/wav' }, 404: { description: 'Past its time, a wrong key, or the recording deleted', type: 'text/plain' } },
+  },
   twilioOp('/telephony/twilio/flow', "Ours: a call flow's callbacks: the <Gather action> (Digits or SpeechResult) at a menu, a ring group's <Dial action> (DialCallStatus: answered, the next leg rung in turn, or the group's noAnswer step), the <Record action> of a voicemail; answers the flow's next TwiML", 'text/xml', z.object({ call: z.string().describe('The call id'), on: z.enum(['gather', 'ring', 'record']).describe('What ended'), step: z.string().describe("The flow's step"), tries: z.string().optional().describe("A menu's replays so far"), order: z.string().optional().describe("A ring group's legs, in the order they ring"), leg: z.string().optional().describe('The leg that rang'), since: z.string().optional().describe('When it started ringing, ms') })),
   twilioOp('/telephony/twilio/flow-answer', "Ours: a ring group leg's <Number url>: who answered, after how long; says the whisper when it is on", 'text/xml', z.object({ call: z.string().describe('The call id'), step: z.string(), target: z.string().describe("The target's place in the group"), since: z.string().optional() })),
 

@@ -63,7 +63,7 @@ export class Transcriber {
     if (!this.engine) return { delivered: false, httpStatus: null, error: 'no speech-to-text engine is configured (TRANSCRIBE_URL)', permanent: false };
     const engine = this.engine;
     const { callId } = JSON.parse(m.body) as { callId: number };
-    const call = await this.c.calls.findOne({ _id: callId }, { projection: { domainId: 1, startedAt: 1, recording: 1, transcript: 1 } });
+    const call = await this.c.calls.findOne({ _id: callId }, { projection: { domainId: 1, startedAt: 1, recording: 1, transcript: 1, voicemail: 1 } });
     const recording = call?.recording;
     if (!call || recording?.status !== 'stored' || !recording.fileId || call.transcript?.status === 'ready') return DONE;
     const domain = await this.c.domains.findOne({ _id: call.domainId });
@@ -74,7 +74,9 @@ export class Transcriber {
     const started = Date.now();
     try {
       const heard = await hearRecording(this.recordings, { fileId: recording.fileId, size: recording.size ?? 0, contentType: recording.contentType ?? 'audio/wav' }, (file, name, seconds) => engine.transcribe(file, name, language, seconds, signal));
-      const { turns, wordTimes } = turnsWithTimes(heard.streams, language);
+      // A voicemail's one voice is the caller's (issue 80): rules on the caller's words read it.
+      const streams = call.voicemail ? heard.streams.map((stream) => ({ ...stream, speaker: stream.speaker ?? ('caller' as const) })) : heard.streams;
+      const { turns, wordTimes } = turnsWithTimes(streams, language);
       const spotted = await spotPhrases(turns, domain.keyPhrases ?? []);
       const transcript: TranscriptDoc = {
         _id: callId,
