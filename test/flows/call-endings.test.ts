@@ -4,8 +4,11 @@
 // of a flow call is always `completed` (Twilio answered it); a PBX says SUCCESS for the same reason:
 // neither makes a call answered. A caller who hangs up in the menu is abandoned (NORESPONSE, where
 // and after how long), no lead; one whose group rang out and who hangs up at the greeting is missed.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { JSDOM } from 'jsdom';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { toneWav } from '../helpers/wav.ts';
 import { DATA_KEY, trackingFixture } from '../helpers/fixtures.ts';
 import { alertingOptions, useMailedCollector, type MailedCollector } from '../helpers/mailed-collector.ts';
 import { signedInClient } from '../helpers/manage-client.ts';
@@ -87,6 +90,16 @@ describe('how a flow call ends, on Twilio', () => {
   const ACCOUNT_SID = 'AC00000000000000000000000000000080';
   const m = useMailedCollector('flow_endings_twilio', fixture(), { ...alertingOptions('https://calls.plumber.test'), twilio: { authToken: TWILIO_TOKEN } });
   beforeAll(() => assign(m));
+  // Twilio's media URL of the voicemail's recording (the account's SID and token, HTTP basic).
+  let media: http.Server;
+  let mediaUrl = '';
+  beforeAll(async () => {
+    const wav = toneWav(29);
+    media = http.createServer((_req, res) => res.writeHead(200, { 'content-type': 'audio/x-wav', 'content-length': wav.length }).end(wav));
+    await new Promise<void>((resolve) => media.listen(0, '127.0.0.1', resolve));
+    mediaUrl = `http://127.0.0.1:${(media.address() as AddressInfo).port}/2010-04-01/Accounts/${ACCOUNT_SID}/Recordings`;
+  });
+  afterAll(() => new Promise<void>((resolve) => media.close(() => resolve())));
 
   const twimlOf = (text: string) => new JSDOM(text, { contentType: 'text/xml' }).window.document;
   let sids = 0;
@@ -106,7 +119,11 @@ describe('how a flow call ends, on Twilio', () => {
       pressed: (doc: Document, digits: string) => post(action(doc, 'Gather'), { CallStatus: 'in-progress', Digits: digits }),
       dialEnded: (doc: Document, status: string, seconds = 0) => post(action(doc, 'Dial'), { CallStatus: 'in-progress', DialCallSid: `${sid}-leg`, DialCallStatus: status, DialCallDuration: String(seconds) }),
       legAnswered: (doc: Document) => post(`/${doc.querySelector('Dial > Number')!.getAttribute('url')}`, { CallSid: `${sid}-leg`, ParentCallSid: sid, Direction: 'outbound-dial', CallStatus: 'in-progress' }),
-      recorded: (doc: Document, seconds: number) => post(action(doc, 'Record'), { CallStatus: 'in-progress', RecordingUrl: `https://api.twilio.com/2010-04-01/Accounts/${ACCOUNT_SID}/Recordings/RE${sid}`, RecordingDuration: String(seconds), RecordingSid: `RE${sid}` }),
+      recorded: async (doc: Document, seconds: number) => {
+        const recording = { RecordingUrl: `${mediaUrl}/RE${sid}`, RecordingDuration: String(seconds), RecordingSid: `RE${sid}` };
+        await post(action(doc, 'Record'), { CallStatus: 'in-progress', ...recording });
+        await post('/recording', { ...recording, RecordingStatus: 'completed', RecordingChannels: '1', RecordingSource: 'RecordVerb' });
+      },
       // The inbound leg ended: `completed` whatever happened in the flow.
       ended: (seconds: number) => post('/status', { CallStatus: 'completed', CallDuration: String(seconds) }),
     };
@@ -186,7 +203,10 @@ describe('how a flow call ends, on a PBX', () => {
 
     const message = call(CALLERS.voicemail);
     const record = await message.next(await message.next(await message.first(), '1'), 'no-answer', { seconds: 15 });
-    expect(await message.next(record, 'recorded', { seconds: 29 })).toMatchObject({ step: null });
+    const recorded = await message.next(record, 'recorded', { seconds: 29 });
+    expect(recorded).toMatchObject({ step: null });
+    const upload = await fetch(`${m.collector.baseUrl}/telephony/calls/${recorded.callId}/recording`, { method: 'POST', headers: { authorization: `Bearer ${TELEPHONY_KEY}`, 'content-type': 'audio/wav' }, body: new Uint8Array(toneWav(29)) });
+    expect(upload.status).toBe(200);
     await message.reported('SUCCESS', 45);
 
     const answered = call(CALLERS.groupAnswered);

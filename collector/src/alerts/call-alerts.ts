@@ -22,6 +22,8 @@ const VOICEMAIL_HOLD_MS = 60_000;
 type Raised = CallAlert | 'voicemailTranscript';
 
 const isStored = (call: CallDoc) => call.recording?.status === 'stored';
+/** Its recording is stored, or could not be: a mail held for it waits no more. */
+const recordingSettled = (call: CallDoc) => isStored(call) || call.recording?.status === 'failed';
 
 /** A voicemail's transcript was just made, or could not be: its second mail (when the first went without it). */
 export const transcriptSettled = (before: CallDoc | null, after: CallDoc): boolean => Boolean(after.voicemail) && (after.transcript?.status === 'ready' || after.transcript?.status === 'failed') && before?.transcript?.status !== after.transcript?.status;
@@ -55,7 +57,7 @@ export class CallAlerts {
   }
 
   async changed(before: CallDoc | null, after: CallDoc, now = new Date()): Promise<void> {
-    if (after.voicemail && isStored(after) && !(before && isStored(before))) await this.recordingStored(after, now);
+    if (after.voicemail && recordingSettled(after) && !(before && recordingSettled(before))) await this.recordingStored(after, now);
     const raised: Raised[] = [...alertsRaised(before, after), ...(transcriptSettled(before, after) && !(await this.missedMailWaits(after)) ? ['voicemailTranscript' as const] : [])];
     if (!raised.length) return;
     const domain = await this.c.domains.findOne({ _id: after.domainId });
@@ -66,7 +68,7 @@ export class CallAlerts {
     await this.raise(domain, raised, { callId: after._id }, `${after._id}`, now, (alert, choices) => (alert !== 'missedCall' && alert !== 'voicemailTranscript') || inHours || choices.missedOutsideHours, hold);
   }
 
-  /** The recording of a voicemail is stored: its missed-call mail, held for it, may go. */
+  /** The recording of a voicemail is stored (or failed): its missed-call mail, held for it, may go. */
   private async recordingStored(call: CallDoc, now: Date): Promise<void> {
     await this.c.pendingAlerts.updateMany({ callId: call._id, alert: 'missedCall', batch: null, delivery: 'immediate', dueAt: { $gt: now } }, { $set: { dueAt: now } });
   }
