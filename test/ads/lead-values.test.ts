@@ -27,7 +27,7 @@ describe('a lead with its value', () => {
   let owner: ManageClient;
   beforeAll(async () => {
     owner = await signedInClient(s.collector.baseUrl, ADS_OWNER.username, ADS_OWNER.password);
-    expect((await owner.call('PATCH', '/domains/shop.test', { currency: 'USD', transcription: { enabled: true } })).status).toBe(200);
+    expect((await owner.call('PATCH', '/domains/shop.test', { currency: 'USD', transcription: { enabled: true }, recording: { enabled: true } })).status).toBe(200);
   });
 
   it("checks the connection with a test event in the domain's currency", async () => {
@@ -94,5 +94,14 @@ describe('a lead with its value', () => {
     const callId = await adCall('gclid=GCLID-AT-ONCE');
     await until(async () => (await conversion(callId))?.state === 'sent', 'the lead sent');
     expect((await conversion(callId))!.holdUntil).toBeUndefined();
+  });
+
+  it('never holds a lead for a transcript that cannot come: the domain records no calls, so none is made (issue 80)', async () => {
+    expect((await owner.call('PATCH', '/domains/shop.test', { recording: { enabled: false } })).status).toBe(200);
+    await s.t.c.rules.updateMany({ name: 'Booked on the phone' }, { $set: { enabled: true } });
+    const callId = await adCall('gclid=GCLID-NO-RECORDING');
+    await until(async () => (await conversion(callId))?.state === 'sent', 'the lead sent');
+    expect((await conversion(callId))!.holdUntil).toBeUndefined();
+    expect(eventsOf(callId)).toHaveLength(1);
   });
 });

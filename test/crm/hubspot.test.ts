@@ -3,7 +3,9 @@
 // makes one contact and one call, the same caller a second call on the same contact; a retry after a
 // lost answer makes nothing twice; a verdict later updates the same call; a form then a call of one
 // person land on one contact (the form as a note); the owner mapped by the answerer's e-mail; a 429
-// waits its Retry-After; a refused token breaks the connection, and its test mends it.
+// waits its Retry-After; a refused token breaks the connection, and its test mends it. Issue 80: a
+// recording stored later reaches the same call as a signed HTTPS link that plays; a call is upserted
+// by our id, never searched for; a person is found however their phone was typed.
 import { randomBytes } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { wireWrites } from '../../collector/src/house/writes.ts';
@@ -15,16 +17,20 @@ import { signedInClient, type ManageClient } from '../helpers/manage-client.ts';
 import { browserPost } from '../helpers/site-page.ts';
 import { reportCall, TELEPHONY_KEY } from '../helpers/telephony.ts';
 import { until } from '../helpers/until.ts';
+import { toneWav } from '../helpers/wav.ts';
 
 const hs = await startHubSpot();
 afterAll(() => hs.close());
 const OWNER = { username: 'ada@acme.example', password: 'crm hubspot password' };
+/** Where the collector says it is: HubSpot plays only an HTTPS link. */
+const PUBLIC_URL = 'https://calls.shop.test';
 const s = useSeededCollector('crm_hubspot', trackingFixture({ users: [OWNER], settings: { formTracking: { enabled: true, fields: [] } } }), {
   telephonyApiKey: TELEPHONY_KEY,
   secretsKey: randomBytes(32),
   hubspotApiBase: hs.base,
   delivery: { pollMs: 50, firstRetryMs: 100, maxRetryMs: 200, publicOnly: false },
   metricsKey: 'crm-metrics-key',
+  publicUrl: PUBLIC_URL,
 });
 
 let owner: ManageClient;
@@ -175,5 +181,62 @@ describe('HubSpot', () => {
     expect(await owner.call('POST', `/domains/shop.test/crm/hubspot/resend/call:${refused}`)).toMatchObject({ status: 202 });
     await settled();
     expect(await delivery('call', refused)).toMatchObject({ state: 'updated' });
+  });
+
+  it('puts the recording stored after the call was sent on the same engagement, as a link HubSpot plays inline without a sign-in (issue 80)', async () => {
+    expect((await owner.call('PATCH', '/domains/shop.test', { recording: { enabled: true } })).status).toBe(200);
+    const callId = await call('0633221100', 64);
+    await settled();
+    const made = () => hs.objects.calls.filter((c) => c.properties.ringtrail_id === `shop.test:call:${callId}`);
+    expect(made()).toHaveLength(1);
+    expect(made()[0]!.properties.hs_call_recording_url).toBeUndefined();
+
+    const wav = toneWav(64);
+    const upload = await fetch(`${s.collector.baseUrl}/telephony/calls/${callId}/recording`, { method: 'POST', headers: { authorization: `Bearer ${TELEPHONY_KEY}`, 'content-type': 'audio/wav' }, body: new Uint8Array(wav) });
+    expect(upload.status).toBe(200);
+    await until(async () => Boolean(made()[0]!.properties.hs_call_recording_url), 'the recording on the engagement');
+    await settled();
+    expect(made()).toHaveLength(1);
+    const link = made()[0]!.properties.hs_call_recording_url!;
+    // HTTPS, ending as the file does, signed and time-limited: never the back end's page.
+    expect(link).toMatch(new RegExp(`^${PUBLIC_URL}/listen/${callId}\\.wav\\?until=\\d+&key=`));
+    expect(Number(new URL(link).searchParams.get('until')) * 1000).toBeGreaterThan(Date.now() + 300 * 86_400_000);
+    expect(made()[0]!.properties.hs_call_body).toContain(`Recording: ${link.replaceAll('&', '&#38;')}`);
+    const played = await fetch(link.replace(PUBLIC_URL, s.collector.baseUrl), { headers: { range: 'bytes=0-43' } });
+    expect(played.status).toBe(206);
+    expect(Buffer.from(await played.arrayBuffer()).equals(wav.subarray(0, 44))).toBe(true);
+    expect(await delivery('call', callId)).toMatchObject({ state: 'updated' });
+  });
+
+  it('makes a call once without searching for it, even when the answer to its creation is lost (issue 80)', async () => {
+    const searches = () => hs.requests.filter((r) => r.path.startsWith('/crm/v3/objects/calls/search')).length;
+    const before = searches();
+    hs.faults.push({ when: 'POST /crm/v3/objects/calls/batch/upsert', fault: { kind: 'drop' } });
+    const lost = await call('0633221199');
+    await settled();
+    const made = hs.objects.calls.filter((c) => c.properties.ringtrail_id === `shop.test:call:${lost}`);
+    expect(made).toHaveLength(1);
+    const contact = hs.objects.contacts.find((c) => c.properties.phone === '+33633221199')!;
+    expect(made[0]!.associations).toEqual([{ to: `contacts:${contact.id}`, typeId: 194 }]);
+    expect(hs.faults).toEqual([]);
+    expect(searches()).toBe(before);
+    // The retry found it made (HubSpot's upsert said it was not new): kept as updated.
+    expect(await delivery('call', lost)).toMatchObject({ state: 'updated', records: [{ object: 'contact', id: contact.id }, { object: 'call', id: made[0]!.id }] });
+  });
+
+  it('finds the person whichever way their phone was typed in HubSpot (issue 80)', async () => {
+    const typed = ['06 44 00 02 11', '+33 6 44 00 03 11', '06.44.00.04.11', '+33 (0)6 44 00 05 11'];
+    const kept = typed.map((phone, i) => {
+      const o = { id: String(9001 + i), properties: { phone } as Record<string, string | null>, associations: [], createdAt: new Date().toISOString(), updatedAt: new Date().toISOString() };
+      hs.objects.contacts.push(o);
+      return o;
+    });
+    const contacts = hs.objects.contacts.length;
+    for (const [i, caller] of ['0644000211', '0644000311', '0644000411', '0644000511'].entries()) {
+      const callId = await call(caller, 40);
+      await settled();
+      expect(hs.objects.calls.find((c) => c.properties.ringtrail_id === `shop.test:call:${callId}`)!.associations, typed[i]).toEqual([{ to: `contacts:${kept[i]!.id}`, typeId: 194 }]);
+    }
+    expect(hs.objects.contacts).toHaveLength(contacts);
   });
 });

@@ -84,7 +84,8 @@ describe('the inbox in the back end', () => {
     await thread.getByText('Your phone rings').waitFor();
     expect(api.calls.at(-1)).toMatchObject({ from: TRACKING, to: '+33699887766' });
     await thread.screenshot({ path: path.join(ARTIFACTS, 'inbox-call-back.png') });
-    await page.goto(`${s.collector.baseUrl}/manage/#/shop.test/calls`);
+    // Calls placed are listed apart from the calls received (issue 80).
+    await page.goto(`${s.collector.baseUrl}/manage/#/shop.test/calls?direction=outbound`);
     await page.getByTestId('outbound').first().waitFor();
     await page.goto(`${s.collector.baseUrl}/manage/#/shop.test/inbox`);
 

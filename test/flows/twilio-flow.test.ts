@@ -167,13 +167,13 @@ describe('a call flow run by Twilio', () => {
       expect(mails[1]!.subject).toBe('Voicemail transcribed, from 06 22 00 00 01 (shop.test)');
     }
     const listen = /Listen: (\S+)/.exec(mails[0]!.text!)![1]!;
-    expect(listen).toMatch(new RegExp(`^${PUBLIC_URL}/listen/${callId}\\?until=\\d+&key=`));
+    expect(listen).toMatch(new RegExp(`^${PUBLIC_URL}/listen/${callId}\\.wav\\?until=\\d+&key=`));
     const heard = await fetch(listen.replace(PUBLIC_URL, m.collector.baseUrl));
     expect(heard.status).toBe(200);
     expect(Buffer.from(await heard.arrayBuffer()).equals(VOICEMAIL)).toBe(true);
     // Nobody plays another call's recording, nor past the link's time, with a key of their own making.
     const url = new URL(listen);
-    const forged = [`/listen/${callId}?until=${Number(url.searchParams.get('until')) + 1}&key=${url.searchParams.get('key')}`, `/listen/${callId - 1}${url.search}`, `/listen/${callId}?until=${Math.floor(Date.now() / 1000) - 1}&key=${url.searchParams.get('key')}`];
+    const forged = [`/listen/${callId}.wav?until=${Number(url.searchParams.get('until')) + 1}&key=${url.searchParams.get('key')}`, `/listen/${callId - 1}.wav${url.search}`, `/listen/${callId}?until=${Math.floor(Date.now() / 1000) - 1}&key=${url.searchParams.get('key')}`];
     for (const path of forged) expect((await fetch(`${m.collector.baseUrl}${path}`)).status, path).toBe(404);
 
     const r = await record(callId);

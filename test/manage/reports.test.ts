@@ -45,7 +45,7 @@ describe('back end reports', () => {
     expect(status).toBe(200);
     // Views turned into calls: the two from a page; the offline number's call came from none.
     // The two leads are of one caller: one person who became a lead.
-    expect(body.totals).toEqual({ visits: 3, views: 4, calls: 3, newCallers: 1, leads: 2, leadRate: 0.6667, formLeads: 0, leadPeople: 1, answered: 2, blocked: 0, spam: 0, forms: 0, formSpam: 0, conversionRate: 0.5, orders: 0, revenue: 0 });
+    expect(body.totals).toEqual({ visits: 3, views: 4, calls: 3, newCallers: 1, leads: 2, leadRate: 0.6667, formLeads: 0, leadPeople: 1, answered: 2, missed: 1, abandoned: 0, voicemails: 0, blocked: 0, spam: 0, forms: 0, formSpam: 0, conversionRate: 0.5, orders: 0, revenue: 0 });
     expect(body.days).toEqual([{ day: today, visits: 3, views: 4, calls: 3, newCallers: 1, leads: 2, leadRate: 0.6667, formLeads: 0, leadPeople: 1, conversionRate: 0.5, orders: 0, revenue: 0 }]);
     const source = (name: string) => body.sources.find((r: { source: string }) => r.source === name);
     expect(source('organic')).toMatchObject({ visits: 1, views: 2, calls: 1, conversionRate: 1 });

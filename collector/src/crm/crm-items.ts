@@ -33,7 +33,10 @@ function facts(item: Pick<CallDoc, 'source' | 'keyword' | 'lastTouch' | 'tags' |
   return lines.flatMap(([name, value]) => (value ? [`${name}: ${value}`] : [])).join('\n');
 }
 
-export function callItem(call: CallDoc, domain: DomainDoc, publicUrl: string): CrmItem {
+/** `recording`: the link that plays the call's recording without a sign-in (recordings/listen-links.ts),
+ * null when none is stored. HubSpot plays an HTTPS link inline as the call's recording; any link is
+ * also a line of the body (Salesforce's Task description). */
+export function callItem(call: CallDoc, domain: DomainDoc, publicUrl: string, recording: string | null = null): CrmItem {
   const page = `${publicUrl}/manage/#/${encodeURIComponent(domain.name)}/call?id=${call._id}`;
   const said = call.analysis?.status === 'ready' ? call.analysis.summary : null;
   const heard = call.transcript?.status === 'ready' && call.transcript.keyPhrases.length ? call.transcript.keyPhrases.join(', ') : null;
@@ -45,12 +48,12 @@ export function callItem(call: CallDoc, domain: DomainDoc, publicUrl: string): C
       ringtrailId: `${domain._id}:call:${call._id}`,
       at: call.startedAt,
       title: `RingTrail call ${call._id}: ${answered ? 'answered' : 'not answered'}${call.source ? `, from ${call.source}` : ''}`,
-      body: facts({ ...call, verdict: call.verdict?.value ?? null }, domain, [['Summary', said ?? null], ['Key phrases', said ? null : heard], ['Answered by', call.answeredBy?.name ?? null], ['The call in RingTrail', page]]),
+      body: facts({ ...call, verdict: call.verdict?.value ?? null }, domain, [['Summary', said ?? null], ['Key phrases', said ? null : heard], ['Answered by', call.answeredBy?.name ?? null], ['Recording', recording], ['The call in RingTrail', page]]),
       durationSeconds: call.duration,
       answered,
       from: call.caller ? e164Of(call.caller) : null,
       to: e164Of(call.trackingNumber),
-      recordingUrl: call.recording?.status === 'stored' ? page : null,
+      recordingUrl: recording?.startsWith('https:') ? recording : null,
       campaign: call.lastTouch?.campaign ?? null,
     },
     answeredBy: call.answeredBy?.member ?? null,

@@ -1,6 +1,6 @@
 // What is queued for a domain's CRM (issue 67), as the house's call and form reaction: a call once its
 // outcome is known, and again when what the CRM shows of it changes (its lead, verdict, tags, value,
-// transcript, analysis, who answered); a form submission that is not spam, and again when its lead,
+// recording, transcript, analysis, who answered); a form submission that is not spam, and again when its lead,
 // verdict, tags or value change. Each connection's choice applies: calls, forms, only leads, only
 // callers' first calls. One indexed read per change of a domain with no CRM.
 import type { FormDoc } from '../forms/documents.ts';
@@ -35,7 +35,7 @@ const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stri
 function callNews(before: CallDoc | null, after: CallDoc): boolean {
   if (callNotForCrm(after)) return false;
   if (!before || before.status === null) return true;
-  return !same(before.lead, after.lead) || !same(before.verdict?.value, after.verdict?.value) || !same(before.tags, after.tags) || !same(before.value, after.value) || !same(before.transcript?.status, after.transcript?.status) || !same(before.analysis?.status, after.analysis?.status) || !same(before.analysis?.outcomes, after.analysis?.outcomes) || !same(before.answeredBy?.member, after.answeredBy?.member);
+  return !same(before.lead, after.lead) || !same(before.verdict?.value, after.verdict?.value) || !same(before.tags, after.tags) || !same(before.value, after.value) || !same(before.recording?.status, after.recording?.status) || !same(before.transcript?.status, after.transcript?.status) || !same(before.analysis?.status, after.analysis?.status) || !same(before.analysis?.outcomes, after.analysis?.outcomes) || !same(before.answeredBy?.member, after.answeredBy?.member);
 }
 
 function formNews(before: FormDoc | null, after: FormDoc): boolean {

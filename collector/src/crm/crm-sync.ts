@@ -17,6 +17,7 @@ import { ACTIVITY_OBJECTS, CrmFailure, type Crm } from './crm-client.ts';
 import type { CrmConnections } from './connections.ts';
 import type { CrmCollections, CrmConnectionDoc, CrmDeliveryDoc, CrmPersonRefs } from './documents.ts';
 import { callItem, formItem, type CrmItem } from './crm-items.ts';
+import { CRM_LINK_DAYS, ListenLinks } from '../recordings/listen-links.ts';
 
 const DONE: SendResult = { delivered: true, httpStatus: null, error: null, permanent: false };
 
@@ -39,6 +40,8 @@ export function crmMessage(accountId: string, job: CrmJob, personId: number | nu
 export type CrmCounted = (crm: Crm, result: 'sent' | 'updated' | 'failed' | 'retrying') => void;
 
 export class CrmSync {
+  private readonly listen: ListenLinks;
+
   constructor(
     private readonly c: CrmCollections & TelephonyCollections & FormCollections & DomainCollections,
     private readonly refs: CrmPersonRefs,
@@ -46,7 +49,9 @@ export class CrmSync {
     private readonly writes: { calls: CallWrites; forms: FormWrites },
     private readonly publicUrl: string,
     private readonly counted: CrmCounted = () => {},
-  ) {}
+  ) {
+    this.listen = new ListenLinks(c, publicUrl);
+  }
 
   async fetch(m: OutboxDoc): Promise<SendResult> {
     const job = JSON.parse(m.body) as CrmJob;
@@ -110,7 +115,8 @@ export class CrmSync {
   private async itemOf(job: CrmJob, domain: DomainDoc): Promise<{ personId: number | null; crm: CrmItem } | null> {
     if (job.kind === 'call') {
       const call = await this.c.calls.findOne({ _id: job.itemId, domainId: domain._id });
-      return call && { personId: call.personId ?? null, crm: callItem(call, domain, this.publicUrl) };
+      const recording = call?.recording?.status === 'stored' ? await this.listen.linkOf(call, CRM_LINK_DAYS) : null;
+      return call && { personId: call.personId ?? null, crm: callItem(call, domain, this.publicUrl, recording) };
     }
     const form = await this.c.forms.findOne({ _id: job.itemId, domainId: domain._id });
     return form && { personId: form.personId, crm: formItem(form, domain, this.publicUrl) };

@@ -27,16 +27,18 @@ export class ListenLinks {
     this.keys = new ConsentKeys(c);
   }
 
-  /** The link that plays the call's recording for `days` from `now`. */
-  async linkOf(call: Pick<CallDoc, '_id' | 'domainId'>, days: number, now = Date.now()): Promise<string> {
+  /** The link that plays the call's recording for `days` from `now`. Its path ends as the file does
+   * (`.wav`, `.mp3`): HubSpot plays a recording inline by its link's extension. */
+  async linkOf(call: Pick<CallDoc, '_id' | 'domainId' | 'recording'>, days: number, now = Date.now()): Promise<string> {
     const until = Math.floor((now + days * DAY_MS) / 1000);
-    return `${this.publicUrl}/listen/${call._id}?until=${until}&key=${await this.keys.keyOf(call.domainId, `${call._id}|${until}`, 'listen')}`;
+    const extension = call.recording?.contentType === 'audio/mpeg' ? 'mp3' : 'wav';
+    return `${this.publicUrl}/listen/${call._id}.${extension}?until=${until}&key=${await this.keys.keyOf(call.domainId, `${call._id}|${until}`, 'listen')}`;
   }
 
   routes(store: RecordingStore): Router {
     const router = new Router();
     router.get('/listen/:callId', async (ctx) => {
-      const id = Number(ctx.params.callId);
+      const id = Number(/^(\d{1,15})(?:\.(?:wav|mp3))?$/.exec(ctx.params.callId ?? '')?.[1] ?? NaN);
       const until = Number(ctx.query.until);
       const key = typeof ctx.query.key === 'string' ? ctx.query.key : '';
       const call = Number.isSafeInteger(id) && Number.isSafeInteger(until) && until * 1000 > Date.now() ? await this.c.calls.findOne({ _id: id }, { projection: { domainId: 1, recording: 1 } }) : null;
