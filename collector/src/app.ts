@@ -1,4 +1,5 @@
 // Builds the Koa app from a database handle. No listen: main.ts and the tests do that.
+import { TextBackSender, textBackGivenUp } from './texting/text-back.ts';
 import { FlowRunner } from './flows/flow-runner.ts';
 import { Analyzer } from './analysis/analyzer.ts';
 import { ModelClient, type AnalyzeSettings } from './analysis/model-client.ts';
@@ -223,11 +224,12 @@ export function createApp(options: AppOptions): CollectorApp {
       metrics.deliveries.inc({ kind: message.kind, outcome });
       if (message.kind === 'mail') metrics.mailSent.inc({ kind: message.label, result: outcome });
       if (message.kind === 'recording' && message.label !== CARRIER_DELETE && outcome === 'abandoned') void recordings.failed((JSON.parse(message.body) as RecordingJob).callId, error ?? 'given up').catch((err) => log.error({ err }, 'marking a recording as failed did not work'));
+      if (message.kind === 'text' && outcome === 'abandoned') void textBackGivenUp(c, message, error ?? 'given up').catch((err) => log.error({ err }, 'marking a text back as failed did not work'));
       if (message.kind === 'crm' && outcome === 'abandoned') void crmSync.failed(JSON.parse(message.body) as CrmJob, error ?? 'given up').catch((err) => log.error({ err }, 'marking a CRM delivery as failed did not work'));
       if (message.kind === 'analysis' && outcome === 'abandoned') void analyzer.failed((JSON.parse(message.body) as { callId: number }).callId, error ?? 'given up').catch((err) => log.error({ err }, 'marking an analysis as failed did not work'));
       if (message.kind === 'transcript' && message.label !== RESPOT_JOB && outcome === 'abandoned') void transcriber.failed((JSON.parse(message.body) as { callId: number }).callId, error ?? 'given up').catch((err) => log.error({ err }, 'marking a transcript as failed did not work'));
     },
-    { mailer, recordings, transcripts: transcriber, analyses: analyzer, rules: ruleRuns, ads: adsSender, crm: crmSync, ruleAddress: ruleMailAddress(c) },
+    { mailer, recordings, transcripts: transcriber, analyses: analyzer, rules: ruleRuns, ads: adsSender, crm: crmSync, texts: new TextBackSender(c, texting.sender), ruleAddress: ruleMailAddress(c) },
   );
   if (run) {
     worker.start();

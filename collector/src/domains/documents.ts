@@ -2,7 +2,7 @@
 import type { Collection, Db } from 'mongodb';
 import { collectionsNamed } from '../db/collections.ts';
 import type { NumberAtCarrier } from '../carriers/documents.ts';
-import type { DisplayMode, TimetableEntry } from '@ringtrail/shared';
+import type { DisplayMode, TimetableEntry, WEEK_DAYS } from '@ringtrail/shared';
 import type { RecordingSettings } from './recording-settings.ts';
 import type { KeyPhrase, TranscriptionSettings } from './transcription-settings.ts';
 import type { FormTrackingSettings } from './form-tracking.ts';
@@ -29,6 +29,16 @@ export interface TextingSettings {
   helpText: string | null;
   /** Replies a member picks instead of typing; `{firstName}` becomes the person's first name where known. */
   savedReplies: { name: string; body: string }[];
+  /** Ours (issue 80): text back a missed caller; absent: off. */
+  textBack?: TextBackSettings;
+}
+
+/** Text back a missed caller (texting/text-back.ts): the text, and when it may go (null: any hour),
+ * as a call flow's schedule step writes opening hours. */
+export interface TextBackSettings {
+  enabled: boolean;
+  message: string;
+  hours: { week: Record<(typeof WEEK_DAYS)[number], { from: string; to: string }[]>; holidays: { from: string; to?: string; name?: string }[] } | null;
 }
 
 export interface DomainDoc {

@@ -5,7 +5,8 @@ import { WEEK_DAYS } from '@ringtrail/shared';
 import { localTime } from '../domains/time-zone.ts';
 import type { FlowStep } from './steps.ts';
 
-type ScheduleStep = Extract<FlowStep, { kind: 'schedule' }>;
+/** Opening hours: a schedule step's, or the texting hours of a text back (texting/text-back.ts). */
+export type OpeningHours = Pick<Extract<FlowStep, { kind: 'schedule' }>, 'week' | 'holidays'>;
 
 export interface ScheduleAnswer {
   open: boolean;
@@ -15,7 +16,7 @@ export interface ScheduleAnswer {
 
 const DAY_NAMES = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
 
-export function scheduleAt(step: ScheduleStep, at: Date, timeZone: string): ScheduleAnswer {
+export function scheduleAt(step: OpeningHours, at: Date, timeZone: string): ScheduleAnswer {
   const { day, time } = localTime(at, timeZone);
   const hhmm = time.slice(0, 5);
   const holiday = step.holidays.find((h) => h.from <= day && day <= (h.to ?? h.from));

@@ -37,14 +37,19 @@ const range = z
 
 const week = z.object(Object.fromEntries(WEEK_DAYS.map((d) => [d, z.array(range).max(4, 'at most 4 ranges a day').default([])])) as Record<(typeof WEEK_DAYS)[number], z.ZodDefault<z.ZodArray<typeof range>>>).strict();
 
+/** Opening hours per weekday, in the domain's time zone (a day without ranges is closed), and days
+ * closed whatever the week says: single dates, and named closures over several days. A schedule step's,
+ * and a text back's texting hours. */
+export const openingHours = {
+  week,
+  holidays: z.array(z.object({ from: day.describe('The first day closed, YYYY-MM-DD'), to: day.optional().describe('The last day closed (a closure over several days)'), name: label.optional().describe('Christmas, Inventory') }).strict().refine((h) => !h.to || h.from <= h.to, { message: 'must not end before it starts', path: ['to'] })).max(100, 'at most 100 holidays').default([]),
+};
+
 const schedule = z
   .object({
     ...stepLabel,
     kind: z.literal('schedule').describe('Open or closed by opening hours'),
-    /** Opening hours per weekday, in the domain's time zone; a day without ranges is closed. */
-    week,
-    /** Days closed whatever the week says: single dates, and named closures over several days. */
-    holidays: z.array(z.object({ from: day.describe('The first day closed, YYYY-MM-DD'), to: day.optional().describe('The last day closed (a closure over several days)'), name: label.optional().describe('Christmas, Inventory') }).strict().refine((h) => !h.to || h.from <= h.to, { message: 'must not end before it starts', path: ['to'] })).max(100, 'at most 100 holidays').default([]),
+    ...openingHours,
     open: stepName.describe('The step while open'),
     closed: stepName.describe('The step while closed'),
   })

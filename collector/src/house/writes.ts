@@ -21,6 +21,7 @@ import { RuleMails } from '../alerts/rule-mails.ts';
 import type { AllCollections } from './all-collections.ts';
 import { AnalysisQueue } from '../analysis/analysis-queue.ts';
 import { CrmQueue } from '../crm/crm-queue.ts';
+import { TextBackQueue } from '../texting/text-back.ts';
 
 export interface CallWriteOptions {
   ga4Endpoint?: string;
@@ -57,6 +58,7 @@ export function wireCallWritesAndTranscripts(c: AllCollections, options: CallWri
   const callAlerts = alerts ? new CallAlerts(c) : null;
   const ads = new AdsQueue(c, new Outbox(c), leadMarks({ calls: () => writes }));
   const crm = new CrmQueue(c, new Outbox(c));
+  const textBacks = new TextBackQueue(c, new Outbox(c));
   // The store writes the call through these writes, which its queue's reaction is one of.
   const queue = new TranscriptQueue(c, transcribe, (): TranscriptStore => transcripts);
   // A call placed from the back end (issue 68) has its summaries (the data API lists it, the person's
@@ -72,6 +74,7 @@ export function wireCallWritesAndTranscripts(c: AllCollections, options: CallWri
       received((before, after) => analyses.changed(before, after)),
       received((before, after) => ads.callChanged(before, after)),
       received((before, after) => crm.callChanged(before, after)),
+      received((before, after) => textBacks.callChanged(before, after)),
       ...(options.rules ? [received(options.rules)] : []),
     ],
   });

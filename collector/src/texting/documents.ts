@@ -67,10 +67,25 @@ export interface OptOutDoc {
   word: string;
 }
 
+/** A missed caller texted back (issue 80, texting/text-back.ts), once per caller and day. `_id`:
+ * `<domainId>|<sha256 of the number>|<day in the domain's time zone>`, so two endings at once text once
+ * and an erase leaves no number here. */
+export interface TextBackDoc {
+  _id: string;
+  domainId: string;
+  callId: number;
+  at: Date;
+  /** `queued` until sent; `sent` with its text; `refused` with why (opted out since, a limit, the carrier). */
+  state: 'queued' | 'sent' | 'refused';
+  textId: string | null;
+  error: string | null;
+}
+
 export interface TextingCollections {
   conversations: Collection<ConversationDoc>;
   textMessages: Collection<TextMessageDoc>;
   optOuts: Collection<OptOutDoc>;
+  textBacks: Collection<TextBackDoc>;
 }
 
 export const textingIndexes: IndexPlan = {
@@ -80,8 +95,10 @@ export const textingIndexes: IndexPlan = {
   // (a rule's preview).
   textMessages: [[{ conversationId: 1, at: 1 }], [{ sid: 1 }], [{ domainId: 1, at: -1, smsId: -1 }]],
   optOuts: [[{ domainId: 1, phone: 1 }]],
+  // A call's text back (its page, the tests).
+  textBacks: [[{ callId: 1 }]],
 };
 
 export function textingCollections(db: Db): TextingCollections {
-  return collectionsNamed<TextingCollections>(db, { conversations: 'conversations', textMessages: 'text_messages', optOuts: 'opt_outs' });
+  return collectionsNamed<TextingCollections>(db, { conversations: 'conversations', textMessages: 'text_messages', optOuts: 'opt_outs', textBacks: 'text_backs' });
 }

@@ -14,6 +14,10 @@ import { segmentsOf } from './segments.ts';
 
 export class TextRefused extends Error {}
 
+/** Who sends a text RingTrail sends itself: the answer to HELP, a missed caller's text back (issue 80). */
+export const AUTOMATIC_SENDERS = ['auto', 'text-back'] as const;
+const isAutomatic = (by: string) => (AUTOMATIC_SENDERS as readonly string[]).includes(by);
+
 /** Told of each text sent or received, and how it ended (the metric). */
 export type TextCounted = (direction: 'inbound' | 'outbound', result: string) => void;
 
@@ -56,7 +60,7 @@ export class TextSender {
     const carrier = await this.carrierOf(conversation.accountId);
     if (!carrier) throw new TextRefused('No carrier account is connected: connect Twilio (Account, Carrier) to text from the tracking numbers');
     // On the owner's bill: the number passes the dialling rules, the text the hour's limits (the HELP answer the account's).
-    await this.dialling?.sendText(conversation.accountId, by === 'auto' ? null : by, [{ field: 'to', number: conversation.phone }]);
+    await this.dialling?.sendText(conversation.accountId, isAutomatic(by) ? null : by, [{ field: 'to', number: conversation.phone }]);
     const message: TextMessageDoc = { _id: `out:${randomUUID()}`, conversationId: conversation._id, domainId: conversation.domainId, direction: 'outbound', body, at: now, sid: null, status: 'queued', error: null, segments: segmentsOf(body).segments, by, statusAt: now };
     await this.c.textMessages.insertOne(message);
     await this.c.conversations.updateOne({ _id: conversation._id }, { $max: { lastAt: now } });

@@ -1,8 +1,21 @@
 // A domain's texting settings (issue 68): the answer to HELP (the carriers require one: who is
-// texting, and how to stop) and the saved replies, each with `{firstName}` filled where known.
+// texting, and how to stop) and the saved replies, each with `{firstName}` filled where known; the
+// text back of a missed caller (issue 80, texting/text-back.ts), off unless the domain turns it on.
 import { z } from 'zod';
-import type { DomainDoc, TextingSettings } from '../domains/documents.ts';
+import type { DomainDoc, TextBackSettings, TextingSettings } from '../domains/documents.ts';
+import { openingHours } from '../flows/steps.ts';
 import { MAX_TEXT_LENGTH } from './segments.ts';
+
+/** What a missed caller is texted unless the domain writes its own. */
+export const DEFAULT_TEXT_BACK = 'Sorry we missed your call! How can we help? Reply to this text and we will get back to you.';
+
+const textBack = z
+  .object({
+    enabled: z.boolean().default(false).describe('Text a caller nobody answered (missed, or abandoned in a call flow), from the number they called'),
+    message: z.string().trim().min(1).max(320, 'must be at most 320 characters (two segments)').default(DEFAULT_TEXT_BACK).describe('The text'),
+    hours: z.object(openingHours).strict().nullable().default(null).describe("When it may be sent, in the domain's time zone (a call missed outside them gets none); null: any hour"),
+  })
+  .strict();
 
 export const textingSettingsBody = z
   .object({
@@ -12,10 +25,16 @@ export const textingSettingsBody = z
       .max(50)
       .default([])
       .describe('Replies to pick; {firstName} becomes the first name where known'),
+    textBack: textBack.default({ enabled: false, message: DEFAULT_TEXT_BACK, hours: null }).describe('Ours (issue 80): text back a missed caller, once a day at most, only to a mobile number that did not opt out'),
   })
   .strict();
 
-export const textingOf = (domain: Pick<DomainDoc, 'texting'>): TextingSettings => domain.texting ?? { helpText: null, savedReplies: [] };
+const TEXT_BACK_OFF: TextBackSettings = { enabled: false, message: DEFAULT_TEXT_BACK, hours: null };
+
+export const textingOf = (domain: Pick<DomainDoc, 'texting'>): TextingSettings & { textBack: TextBackSettings } => ({ helpText: null, savedReplies: [], ...domain.texting, textBack: domain.texting?.textBack ?? TEXT_BACK_OFF });
+
+/** The domain's text back: off where it never set one. */
+export const textBackOf = (domain: Pick<DomainDoc, 'texting'>): TextBackSettings => textingOf(domain).textBack;
 
 /** The answer to HELP. */
 export function helpTextOf(domain: Pick<DomainDoc, 'name' | 'texting'>): string {

@@ -101,7 +101,7 @@ export class DeliveryWorker {
     private readonly onAttempt: (message: OutboxDoc, outcome: DeliveryLogDoc['outcome'], error: string | null) => void = () => {},
     /** What sends the messages that are no HTTP POST: mails (SMTP_URL; absent, a mail is given up at
      * once: mail is not configured) and recordings to fetch. */
-    private readonly senders: { mailer?: MailSender; recordings?: RecordingSender; transcripts?: RecordingSender; analyses?: RecordingSender; rules?: RecordingSender; ads?: RecordingSender; crm?: RecordingSender; ruleAddress?: (accountId: string, address: string) => Promise<boolean> } = {},
+    private readonly senders: { mailer?: MailSender; recordings?: RecordingSender; transcripts?: RecordingSender; analyses?: RecordingSender; rules?: RecordingSender; ads?: RecordingSender; crm?: RecordingSender; texts?: RecordingSender; ruleAddress?: (accountId: string, address: string) => Promise<boolean> } = {},
   ) {
     this.unsubscribe = outbox.onEnqueue(() => this.wake());
   }
@@ -239,6 +239,7 @@ export class DeliveryWorker {
     if (m.kind === 'ads') return this.senders.ads ? this.senders.ads.fetch(m, signal) : { delivered: false, httpStatus: null, error: 'ad platforms are not reached by this process', permanent: false };
     if (m.kind === 'rules') return this.senders.rules ? this.senders.rules.fetch(m, signal) : { delivered: false, httpStatus: null, error: 'rules are not run by this process', permanent: false };
     if (m.kind === 'crm') return this.senders.crm ? this.senders.crm.fetch(m, signal) : { delivered: false, httpStatus: null, error: 'CRMs are not reached by this process', permanent: false };
+    if (m.kind === 'text') return this.senders.texts ? this.senders.texts.fetch(m, signal) : { delivered: false, httpStatus: null, error: 'texts are not sent by this process', permanent: false };
     if (m.kind === 'analysis') return this.senders.analyses ? this.senders.analyses.fetch(m, signal) : { delivered: false, httpStatus: null, error: 'no language model is configured in this process (ANALYZE_URL)', permanent: false };
     if (m.kind === 'transcript') return this.senders.transcripts ? this.senders.transcripts.fetch(m, signal) : { delivered: false, httpStatus: null, error: 'no speech-to-text engine is configured in this process (TRANSCRIBE_URL)', permanent: false };
     const headers: Record<string, string> = { 'content-type': m.contentType, 'user-agent': 'RingTrail-Webhooks/1' };

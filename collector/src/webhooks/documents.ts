@@ -23,7 +23,7 @@ export interface OutboxDoc {
   accountId: string;
   /** Messages of one stream (`call:<id>`, `order:<id>`) go out one at a time, oldest first. */
   stream: string;
-  kind: 'webhook' | 'analytics' | 'mail' | 'recording' | 'transcript' | 'rules' | 'ads' | 'analysis' | 'crm';
+  kind: 'webhook' | 'analytics' | 'mail' | 'recording' | 'transcript' | 'rules' | 'ads' | 'analysis' | 'crm' | 'text';
   label: string; // `view`, `cart`, `order`, `purchase`; a mail's kind (`missed-call`)
   url: string;
   contentType: string;

@@ -145,7 +145,7 @@ function Thread({ route, id, changed }: { route: Route; id: string; changed: () 
                 {e.direction === 'outbound' && (
                   <>
                     {' · '}
-                    {e.by === 'auto' ? 'automatic answer' : e.by}
+                    {e.by === 'auto' ? 'automatic answer' : e.by === 'text-back' ? 'text back of a missed call' : e.by}
                     {' · '}
                     <span class={`status ${e.status}`} data-testid="text-status">{e.status}</span>
                     {e.error && <span class="error-text"> {e.error}</span>}
