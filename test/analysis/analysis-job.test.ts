@@ -119,6 +119,22 @@ describe('a call analysed by the owner’s model', () => {
     await expect.poll(() => analysisOf(callId), { timeout: 20_000 }).toMatchObject({ status: 'failed', error: "the model answered 404: model 'qwen2.5:7b' not found, try pulling it first" });
   });
 
+  it('says on the call page and its calls-log row, while it retries, that the model keeps failing, in its words (issue 80)', async () => {
+    const loading = { kind: 'error' as const, status: 503, message: "model 'qwen2.5:7b' is loading", type: 'server_error' };
+    chat.next = Array.from({ length: 400 }, () => loading);
+    const callId = await recordedCall('analysis-retrying');
+    const owner = await signedInClient(collector.baseUrl, OWNER.username, OWNER.password);
+    const said = (jobs: { job: string; error: string; attempts: number }[] | undefined) => jobs?.find((j) => j.job === 'Analysis by the language model');
+    await expect.poll(async () => said((await owner.get(`/domains/shop.test/calls/${callId}`)).body.retrying), { timeout: 20_000 }).toMatchObject({ kind: 'analysis', error: expect.stringContaining("model 'qwen2.5:7b' is loading"), attempts: expect.any(Number) });
+    const { from, to } = daysAroundNow();
+    const row = (await owner.get(`/domains/shop.test/reports/calls?from=${from}&to=${to}`)).body.calls.find((c: { callId: number }) => c.callId === callId);
+    expect(said(row.retrying)).toMatchObject({ error: expect.stringContaining("model 'qwen2.5:7b' is loading") });
+    // The model is back: the analysis is made, and nothing says it fails any more.
+    chat.next = [];
+    await expect.poll(() => analysisOf(callId), { timeout: 20_000 }).toMatchObject({ status: 'ready' });
+    expect(said((await owner.get(`/domains/shop.test/calls/${callId}`)).body.retrying)).toBeUndefined();
+  });
+
   it('counts the analyses by result and the queue waiting for the model', async () => {
     expect(await metric('ringtrail_analyses_total{result="failed"}')).toBe(1);
     await expect.poll(() => metric('ringtrail_analyses_queued')).toBe(0);

@@ -17,8 +17,10 @@ import { DEFAULT_MAX_CHARS } from './parts.ts';
 
 const DONE: SendResult = { delivered: true, httpStatus: null, error: null, permanent: false };
 
+/** The job names its call (`about`), so the call's page and its calls-log row say, while it is retried,
+ * that the model keeps failing, in the model's words (issue 80). */
 export function analysisMessage(accountId: string, callId: number): OutboxMessage & { id: string } {
-  return { id: `analysis_${callId}`, accountId, stream: `analysis:${callId}`, kind: 'analysis', label: 'analysis', url: 'analyze:model', contentType: 'application/json', body: JSON.stringify({ callId }), signed: false };
+  return { id: `analysis_${callId}`, accountId, stream: `analysis:${callId}`, kind: 'analysis', label: 'analysis', url: 'analyze:model', contentType: 'application/json', body: JSON.stringify({ callId }), signed: false, about: { callIds: [callId] } };
 }
 
 /** Told of each analysis made or failed (the metrics count them). */

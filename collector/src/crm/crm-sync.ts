@@ -33,7 +33,7 @@ export const deliveryIdOf = (job: CrmJob) => `${job.crm}|${job.domainId}|${job.k
 
 /** The job of an item's delivery: in the stream of its person for that CRM (or of the item, without one): a CRM that waits holds up no other. */
 export function crmMessage(accountId: string, job: CrmJob, personId: number | null): OutboxMessage {
-  return { accountId, stream: `crm:${job.crm}:${job.domainId}:${personId !== null ? `person:${personId}` : `${job.kind}:${job.itemId}`}`, kind: 'crm', label: job.crm, url: `crm:${job.crm}`, contentType: 'application/json', body: JSON.stringify(job), signed: false };
+  return { accountId, stream: `crm:${job.crm}:${job.domainId}:${personId !== null ? `person:${personId}` : `${job.kind}:${job.itemId}`}`, kind: 'crm', label: job.crm, url: `crm:${job.crm}`, contentType: 'application/json', body: JSON.stringify(job), signed: false, about: job.kind === 'call' ? { callIds: [job.itemId] } : { formIds: [job.itemId] } };
 }
 
 /** Told of each delivery's result (the metrics count them). */

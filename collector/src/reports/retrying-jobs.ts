@@ -7,9 +7,10 @@ import { ADS_PLATFORMS, PLATFORM_NAMES, type AdsPlatform } from '../ads/names.ts
 import type { AdsCollections } from '../ads/documents.ts';
 import type { OutboxDoc, WebhookCollections } from '../webhooks/documents.ts';
 import { wallClock } from '../agent/shapes.ts';
+import { CRM_NAMES, type Crm } from '../crm/crm-client.ts';
 
 export interface RetryingJob {
-  /** The outbox's kind: `transcript`, `recording`, `webhook`, `analytics`, `mail`, `ads`. */
+  /** The outbox's kind: `transcript`, `recording`, `webhook`, `analytics`, `mail`, `ads`, `analysis`, `crm`, `text`. */
   kind: OutboxDoc['kind'];
   /** The job in words: "Transcript", "Push (call)", "Google Ads conversion"… */
   job: string;
@@ -29,6 +30,9 @@ export function jobName(m: Pick<OutboxDoc, 'kind' | 'label'>): string {
   if (m.kind === 'webhook') return `Push (${m.label})`;
   if (m.kind === 'analytics') return 'GA4 event';
   if (m.kind === 'mail') return `Mail (${m.label})`;
+  if (m.kind === 'analysis') return 'Analysis by the language model';
+  if (m.kind === 'crm') return `${CRM_NAMES[m.label as Crm] ?? m.label} delivery`;
+  if (m.kind === 'text') return 'Text back';
   if (m.kind === 'ads') return `${PLATFORM_NAMES[m.label as AdsPlatform] ?? m.label} conversion`;
   return m.label;
 }

@@ -68,7 +68,7 @@ export class TextBackQueue {
       if (isDuplicateKey(err)) return;
       throw err;
     }
-    await this.outbox.enqueue({ id: `text_back_${_id}`, accountId: domain.accountId, stream: `text-back:${_id}`, kind: 'text', label: 'text-back', url: 'text:back', contentType: 'application/json', body: JSON.stringify({ textBack: _id }), signed: false });
+    await this.outbox.enqueue({ id: `text_back_${_id}`, accountId: domain.accountId, stream: `text-back:${_id}`, kind: 'text', label: 'text-back', url: 'text:back', contentType: 'application/json', body: JSON.stringify({ textBack: _id }), signed: false, about: { callIds: [after._id] } });
   }
 }
 
