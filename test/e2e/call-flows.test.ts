@@ -11,6 +11,7 @@ import { launchChromium } from '../helpers/chromium.ts';
 import { useSeededCollector } from '../helpers/collector.ts';
 import { trackingFixture } from '../helpers/fixtures.ts';
 import { signIn } from '../helpers/manage-ui.ts';
+import { signedInClient } from '../helpers/manage-client.ts';
 import { TWILIO_TOKEN, twilioPost } from '../helpers/telephony.ts';
 import { conversationWav } from '../helpers/speech.ts';
 
@@ -59,11 +60,17 @@ describe('call flows in the back end', () => {
     const sales = editor.locator('[data-step="sales"]');
     expect(await sales.getByTestId('ring-target').count()).toBe(2);
     await sales.getByLabel('Seconds each').fill('15');
+    // Named as a person names it (issue 80): the path, the calls log and the overview say it.
+    await sales.getByLabel(/^Name/).fill('Sales team');
+    await editor.locator('[data-step="support"]').getByLabel(/^Name/).fill('Support desk');
     // A third option: 0 for the front desk's voicemail.
     const menu = editor.locator('[data-step="menu"]');
     await menu.getByRole('button', { name: 'Add an option' }).click();
     const third = menu.getByTestId('menu-option').nth(2);
     await third.getByLabel('Label').fill('Opening hours');
+    // The menu's wait and repeats, on screen (issue 80).
+    await menu.getByLabel('Seconds to press a key').fill('8');
+    await menu.getByLabel('Times played again after no key or a wrong one').fill('1');
     // The voicemail's greeting recorded: a real spoken file uploaded from the card.
     const greeting = path.join(ARTIFACTS, 'call-flows-greeting.wav');
     writeFileSync(greeting, conversationWav([{ speaker: 'agent', text: 'You reached the shop. Please leave a message.' }], { channels: 1 }));
@@ -74,7 +81,7 @@ describe('call flows in the back end', () => {
     await editor.getByRole('button', { name: 'Save the flow' }).click();
     await expect.poll(() => page.getByRole('status').textContent()).toContain('Flow Press 1 for sales, 2 for support saved.');
     const stored = (await s.t.c.callFlows.findOne({}))!;
-    expect(stored).toMatchObject({ assignedTo: { pools: [1] }, steps: { sales: { ringSeconds: 15 } } });
+    expect(stored).toMatchObject({ assignedTo: { pools: [1] }, steps: { sales: { ringSeconds: 15, name: 'Sales team' }, menu: { timeoutSeconds: 8, repeats: 1 } } });
     expect((stored.steps.menu as { options: { label: string }[] }).options.map((o) => o.label)).toEqual(['Sales', 'Support', 'Opening hours']);
     expect(stored.steps.voicemail).toMatchObject({ greeting: { audio: expect.stringMatching(/^[a-f0-9]{24}$/) } });
     await shot('editor');
@@ -107,12 +114,53 @@ describe('call flows in the back end', () => {
     const card = page.getByTestId('flow-path');
     await card.getByRole('heading', { name: `Call flow: answered by ${ADA.username}` }).waitFor();
     const lines = await card.locator('li').allInnerTexts();
-    expect(lines.map((l) => l.replace(/^\d\d:\d\d:\d\d /, ''))).toEqual(['menu prompt played', 'menu pressed 2 (Support)', 'support ring sequential', expect.stringMatching(new RegExp(`^support ${ADA.username} answered after \\d+ s$`))]);
+    expect(lines.map((l) => l.replace(/^\d\d:\d\d:\d\d /, ''))).toEqual(['menu prompt played', 'menu pressed 2 (Support)', 'Support desk ring sequential', expect.stringMatching(new RegExp(`^Support desk ${ADA.username} answered after \\d+ s$`))]);
     await shot('call-path');
     // The calls log says who answered, and filters by it.
     await page.goto(`${s.collector.baseUrl}/manage/#/shop.test/calls?answeredBy=${encodeURIComponent(ADA.username)}`);
     await page.locator(`tr[data-call="${callId}"]`).getByText(`answered by ${ADA.username}`).waitFor();
   }, 120_000);
+
+  it("changes a step's kind in its place, and tests the flow on the domain's clock (issue 80)", async () => {
+    // The browser's clock is New York's; the domain's is Paris's.
+    const settings = await signedInClient(s.collector.baseUrl, OWNER.username, OWNER.password);
+    expect((await settings.call('PATCH', '/domains/shop.test', { timeZone: 'Europe/Paris' })).status).toBe(200);
+    const context = await browser.newContext({ viewport: { width: 1200, height: 900 }, timezoneId: 'America/New_York' });
+    const owner = await context.newPage();
+    await signIn(owner, s.collector.baseUrl, OWNER);
+    await owner.goto(`${s.collector.baseUrl}/manage/#/shop.test/flows`);
+    await owner.getByRole('button', { name: 'Edit' }).click();
+    const editor = owner.getByTestId('flow-editor');
+    // The sales group becomes a menu: its options lead where the group's no-answer led, its name stays.
+    await editor.getByLabel('Kind of sales').selectOption('menu');
+    // The voicemail, which led nowhere, becomes opening hours: they lead to a new step of their own.
+    await editor.getByLabel('Kind of voicemail').selectOption('schedule');
+    await editor.getByRole('button', { name: 'Save the flow' }).click();
+    await expect.poll(() => owner.getByRole('status').textContent()).toContain('saved.');
+    const stored = (await s.t.c.callFlows.findOne({}))!;
+    const steps = stored.steps as Record<string, { kind: string; name?: string; default?: string; open?: string; closed?: string; options?: { next: string }[] }>;
+    expect(steps.sales).toMatchObject({ kind: 'menu', name: 'Sales team', default: 'voicemail' });
+    expect(steps.sales!.options!.map((o) => o.next)).toEqual(['voicemail']);
+    expect(steps.voicemail).toMatchObject({ kind: 'schedule' });
+    expect(steps.voicemail!.open).not.toBe('menu');
+    expect(steps[steps.voicemail!.open!]).toMatchObject({ kind: 'voicemail' });
+    await shot('kind-changed', owner);
+
+    // Monday 08:30 in Paris is before the template's 09:00 opening (14:30 in Paris on New York's clock).
+    const simulator = owner.getByTestId('simulator');
+    expect(await simulator.locator('label').first().textContent()).toBe("When, on the domain's clock (Europe/Paris)");
+    await simulator.getByLabel(/^When, on the domain's clock/).fill('2026-12-21T08:30');
+    await simulator.getByLabel('Keys pressed, in order').fill('3');
+    await simulator.getByRole('button', { name: 'Test this flow' }).click();
+    const simulation = simulator.getByTestId('simulation');
+    await simulation.waitFor();
+    expect(await simulation.getByTestId('simulated-at').textContent()).toBe('A call at 2026-12-21 08:30, Europe/Paris time');
+    expect(await simulation.textContent()).toContain('voicemail closed (Monday 08:30)');
+    // The path names the steps as a person named them.
+    expect(await simulation.locator('li').allInnerTexts()).toContain('Sales team prompt played');
+    await simulator.screenshot({ path: path.join(ARTIFACTS, 'call-flows-simulator-clock.png') });
+    await context.close();
+  }, 60_000);
 
   it('fits a 390-px phone', async () => {
     const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
@@ -126,6 +174,15 @@ describe('call flows in the back end', () => {
     await shot('phone', phone);
     expect(wider).toBe(0);
     expect(sticksOut).toEqual([]);
+    // The overview's Call flows card fits too (issue 80).
+    await phone.goto(`${s.collector.baseUrl}/manage/#/shop.test/overview`);
+    const card = phone.getByTestId('flow-report');
+    await card.waitFor();
+    expect(await card.textContent()).toContain('Support desk');
+    const overflow = await phone.evaluate(() => [...document.querySelectorAll('[data-testid="flow-report"] *')].filter((el) => el.getBoundingClientRect().width > 0 && el.getBoundingClientRect().right > 390.5).map((el) => `${el.tagName.toLowerCase()}.${[...el.classList].join('.')}`));
+    await card.screenshot({ path: path.join(ARTIFACTS, 'call-flows-overview-phone.png') });
+    expect(overflow).toEqual([]);
+    expect(await phone.evaluate(() => Math.max(0, document.documentElement.scrollWidth - 390))).toBe(0);
     await context.close();
   }, 60_000);
 });

@@ -211,10 +211,10 @@ describe('a call flow run by Twilio', () => {
     const owner = await signedInClient(m.collector.baseUrl, OWNER.username, OWNER.password);
     const report = (await owner.get('/domains/shop.test/reports/flows')).body;
     expect(report).toMatchObject({ calls: 2, cut: false, voicemails: 1 });
-    expect(report.menuChoices).toEqual(expect.arrayContaining([{ flow: 'Main line', step: 'menu', key: '2', label: 'Support', calls: 1 }, { flow: 'Main line', step: 'menu', key: '1', label: 'Sales', calls: 1 }]));
+    expect(report.menuChoices).toEqual(expect.arrayContaining([{ flow: 'Main line', step: 'menu', name: null, key: '2', label: 'Support', calls: 1 }, { flow: 'Main line', step: 'menu', name: null, key: '1', label: 'Sales', calls: 1 }]));
     expect(report.ringGroups).toEqual(expect.arrayContaining([
-      { flow: 'Main line', step: 'support', strategy: 'sequential', calls: 1, answered: 0, missed: 1, answerRate: 0, averageAnswerSeconds: null },
-      { flow: 'Main line', step: 'sales', strategy: 'simultaneous', calls: 1, answered: 1, missed: 0, answerRate: 100, averageAnswerSeconds: expect.any(Number) },
+      { flow: 'Main line', step: 'support', name: null, strategy: 'sequential', calls: 1, answered: 0, missed: 1, answerRate: 0, averageAnswerSeconds: null },
+      { flow: 'Main line', step: 'sales', name: null, strategy: 'simultaneous', calls: 1, answered: 1, missed: 0, answerRate: 100, averageAnswerSeconds: expect.any(Number) },
     ]));
     expect(report.answeredBy).toEqual([{ name: BEN.username, member: true, calls: 1, averageAnswerSeconds: expect.any(Number) }]);
     const bens = (await owner.get(`/domains/shop.test/reports/calls?answeredBy=${encodeURIComponent(BEN.username)}`)).body.calls;

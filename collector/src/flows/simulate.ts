@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import type { DomainDoc } from '../domains/documents.ts';
 import { canonicalIn, countryOf, nationalOf } from '../domains/phone-numbers.ts';
+import { localInstant, localTime } from '../domains/time-zone.ts';
 import { whisperOf } from '../telephony/whisper.ts';
 import type { CallFlowDoc } from './documents.ts';
 import { callerOf, continueFlow, startFlow, type FlowAction, type FlowCall, type FlowPathEntry, type FlowTurn } from './engine.ts';
@@ -14,6 +15,11 @@ import { MENU_KEYS } from './steps.ts';
 export const simulateBody = z
   .object({
     at: z.iso.datetime({ offset: true, error: 'must be a date and time, ISO 8601 (2026-12-24T18:30:00+01:00)' }).optional().describe('When the call comes in; absent: now'),
+    localAt: z
+      .string()
+      .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/, 'must be a day and a time, YYYY-MM-DDTHH:MM')
+      .optional()
+      .describe("Ours (issue 80): when the call comes in, on the domain's clock (its time zone), as the Test this flow form writes it; not with `at`"),
     caller: z.string().max(40).nullable().optional().describe("The caller's number, as a person writes it; absent or null: anonymous"),
     keys: z.array(z.enum(MENU_KEYS, { error: 'must be a key of the keypad: 0 to 9, * or #' })).max(20, 'at most 20 keys').default([]).describe('The keys pressed at each menu, in order; past them, nothing is pressed'),
     answeredBy: z.string().max(254).nullable().optional().describe('The member (username) or number who picks up when their group rings; absent: nobody answers'),
@@ -22,7 +28,8 @@ export const simulateBody = z
     keyword: z.string().max(200).optional().describe("That visit's keyword"),
     campaign: z.string().max(200).optional().describe("That visit's utm_campaign"),
   })
-  .strict();
+  .strict()
+  .refine((b) => !(b.at && b.localAt), { message: 'give at or localAt, not both', path: ['localAt'] });
 export type SimulateBody = z.infer<typeof simulateBody>;
 
 export interface Simulation {
@@ -32,6 +39,8 @@ export interface Simulation {
   rings: { step: string; strategy: string; ringSeconds: number; legs: { name: string; number: string; hears: string | null }[]; skipped: string[] }[];
   /** How the call ends: answered, voicemail, forwarded, hung up, or still waiting at a menu. */
   ends: string;
+  /** When the call was walked, on the domain's clock (`YYYY-MM-DD HH:MM`) and its time zone. */
+  when: { local: string; timeZone: string };
 }
 
 /** Turns of one simulated call at most: 20 keys and a ring group each, with room. */
@@ -52,7 +61,7 @@ export async function firstReached(c: RingCollections, flow: CallFlowDoc, domain
 
 /** `caller` canonical. `reached`: the first leg rung or the number forwarded to (null: the destination), undefined: none. */
 async function simulateCall(c: RingCollections, flow: CallFlowDoc, domain: DomainDoc, body: Omit<SimulateBody, 'caller'> & { caller: string | null }): Promise<{ simulation: Simulation; reached: string | null | undefined }> {
-  const at = body.at ? new Date(body.at) : new Date();
+  const at = body.at ? new Date(body.at) : body.localAt ? localInstant(body.localAt.slice(0, 10), `${body.localAt.slice(11)}:00`, domain.timeZone) : new Date();
   const country = countryOf(domain);
   const caller = body.caller;
   let reached: string | null | undefined;
@@ -68,7 +77,8 @@ async function simulateCall(c: RingCollections, flow: CallFlowDoc, domain: Domai
   };
   const answerer = body.answeredBy ? (canonicalIn(body.answeredBy, country) ?? body.answeredBy.trim().toLowerCase()) : null;
   const hears = domain.whisper ? whisperOf({ source: body.source ?? null, keyword: body.keyword ?? null, offlineDescription: null }) : null;
-  const out: Simulation = { path: [], heard: [], rings: [], ends: 'hung up' };
+  const clock = localTime(at, domain.timeZone);
+  const out: Simulation = { path: [], heard: [], rings: [], ends: 'hung up', when: { local: `${clock.day} ${clock.time.slice(0, 5)}`, timeZone: domain.timeZone } };
   const keys = [...body.keys];
   let turn: FlowTurn = startFlow(flow, call);
   for (let n = 0; n < MAX_TURNS; n++) {

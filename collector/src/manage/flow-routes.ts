@@ -57,7 +57,7 @@ export function flowRoutes(router: Router, c: FlowCollections & TeamCollections 
   router.get('/domains/:domain/flows', can(RULES.manageDomain), async (ctx) => {
     const domain = await domainOf(c, ctx);
     const members = (await c.users.find({ accountId: domain.accountId }, { sort: { _id: 1 }, limit: 500 }).toArray()).filter((u) => maySee(u, domain._id));
-    ctx.body = { flows: (await flows.list(domain._id)).map((f) => flowView(f, domain)), members: members.map(ringableView) };
+    ctx.body = { flows: (await flows.list(domain._id)).map((f) => flowView(f, domain)), members: members.map(ringableView), timeZone: domain.timeZone };
   });
 
   router.post('/domains/:domain/flows', can(RULES.manageDomain, 'flow.create'), parseBody, async (ctx) => {

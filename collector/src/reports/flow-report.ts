@@ -27,8 +27,8 @@ export async function flowReport(c: TelephonyCollections & FlowCollections, doma
     .find({ domainId: domain._id, startedAt: localDaysBetween(range.from, range.to, domain.timeZone), flowId: { $exists: true } }, { projection: { flowId: 1, flowPath: 1, answeredBy: 1, voicemail: 1, abandoned: 1, status: 1, outcome: 1 }, sort: { startedAt: -1 }, limit: MAX_CALLS + 1 })
     .toArray();
   const flows = new Map((await c.callFlows.find({ domainId: domain._id }, { projection: { name: 1, steps: 1 } }).toArray()).map((f) => [f._id, f as CallFlowDoc]));
-  const choices = new Map<string, { flow: string; step: string; key: string; label: string; calls: number }>();
-  const groups = new Map<string, Tally & { flow: string; step: string; strategy: string }>();
+  const choices = new Map<string, { flow: string; step: string; name: string | null; key: string; label: string; calls: number }>();
+  const groups = new Map<string, Tally & { flow: string; step: string; name: string | null; strategy: string }>();
   const answerers = new Map<string, Tally & { name: string; member: boolean }>();
   let voicemails = 0;
   // The calls nobody answered, each way apart (issue 80): the who-answered table's last rows.
@@ -43,7 +43,7 @@ export async function flowReport(c: TelephonyCollections & FlowCollections, doma
       if (entry.kind === 'menu' && entry.input !== undefined && /^(pressed|said) /.test(entry.outcome) && !entry.outcome.includes('no option')) {
         const key = `${call.flowId}|${entry.step}|${entry.input}`;
         const label = /\((.*)\)$/.exec(entry.outcome)?.[1] ?? entry.input;
-        const choice = choices.get(key) ?? { flow: flowName, step: entry.step, key: entry.input, label, calls: 0 };
+        const choice = choices.get(key) ?? { flow: flowName, step: entry.step, name: (flow && stepNamed(flow.steps, entry.step)?.name) ?? null, key: entry.input, label, calls: 0 };
         choice.calls++;
         choices.set(key, choice);
       }
@@ -54,7 +54,8 @@ export async function flowReport(c: TelephonyCollections & FlowCollections, doma
     for (const step of rung) {
       const key = `${call.flowId}|${step}`;
       const ring = flow ? stepNamed(flow.steps, step) : undefined;
-      const group = groups.get(key) ?? { ...tally(), flow: flowName, step, strategy: ring?.kind === 'ring' ? ring.strategy : '' };
+      // The step's name as a person gave it now ("Sales team"; issue 80), null where it has none.
+      const group = groups.get(key) ?? { ...tally(), flow: flowName, step, name: ring?.name ?? null, strategy: ring?.kind === 'ring' ? ring.strategy : '' };
       group.calls++;
       if (answeredAt === step) {
         group.answered++;
@@ -85,7 +86,7 @@ export async function flowReport(c: TelephonyCollections & FlowCollections, doma
     voicemails,
     nobody,
     menuChoices: byCalls([...choices.values()]),
-    ringGroups: byCalls([...groups.values()].map((g) => ({ flow: g.flow, step: g.step, strategy: g.strategy, ...rates(g) }))),
+    ringGroups: byCalls([...groups.values()].map((g) => ({ flow: g.flow, step: g.step, name: g.name, strategy: g.strategy, ...rates(g) }))),
     answeredBy: byCalls([...answerers.values()].map((a) => ({ name: a.name, member: a.member, calls: a.calls, averageAnswerSeconds: a.timed ? Math.round(a.answerSeconds / a.timed) : null }))),
   };
 }

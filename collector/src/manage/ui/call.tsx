@@ -149,7 +149,7 @@ function FlowPathCard({ flow }: { flow: NonNullable<CallPage['flow']> }) {
       <ol class="flow-path">
         {flow.path.map((p) => (
           <li>
-            <span class="muted">{p.at.slice(11, 19)}</span> <strong>{p.step}</strong> {p.outcome}
+            <span class="muted">{p.at.slice(11, 19)}</span> <strong title={p.step}>{p.name ?? p.step}</strong> {p.outcome}
           </li>
         ))}
       </ol>

@@ -127,6 +127,10 @@ export function StepCard({ name, step, names, members, isStart, change, changeKi
           </button>
         )}
       </div>
+      <label>
+        Name (what the call's page, the calls log and the overview say)
+        <input value={step.name ?? ''} placeholder={name} maxLength={60} onInput={(e) => set({ name: (e.target as HTMLInputElement).value.trim() ? (e.target as HTMLInputElement).value : undefined })} />
+      </label>
       {step.kind === 'schedule' && (
         <>
           <div class="week">
@@ -175,6 +179,20 @@ export function StepCard({ name, step, names, members, isStart, change, changeKi
               Add an option
             </button>
             <Next label="No key, or a wrong one (after the repeats)" value={step.default} onPick={(n) => set({ default: n })} />
+          </div>
+          <div class="row">
+            <label>
+              Seconds to press a key
+              <input type="number" min={1} max={30} value={step.timeoutSeconds ?? 5} onInput={(e) => set({ timeoutSeconds: Number((e.target as HTMLInputElement).value) })} />
+            </label>
+            <label>
+              Times played again after no key or a wrong one
+              <input type="number" min={0} max={5} value={step.repeats ?? 2} onInput={(e) => set({ repeats: Number((e.target as HTMLInputElement).value) })} />
+            </label>
+            <label>
+              Said after a wrong key (empty: the default, in the domain's language)
+              <input value={step.invalidText ?? ''} onInput={(e) => set({ invalidText: (e.target as HTMLInputElement).value || undefined })} />
+            </label>
           </div>
         </>
       )}

@@ -5,7 +5,7 @@
 import { useState } from 'preact/hooks';
 import { api, get, upload } from './api.ts';
 import { StepCard } from './flow-steps.tsx';
-import { newStep, stepsInOrder, templates, type Flow, type Step, type StepKind } from './flow-templates.ts';
+import { branchesOf, newStep, stepsInOrder, templates, type Flow, type Step, type StepKind } from './flow-templates.ts';
 import { useLoad } from './hooks.ts';
 import { Failure } from './layout.tsx';
 import type { Route } from './route.ts';
@@ -18,10 +18,11 @@ interface Member {
 }
 
 interface Simulation {
-  path: { step: string; kind: string; outcome: string }[];
+  path: { step: string; name?: string; kind: string; outcome: string }[];
   heard: { step: string | null; say?: string; play?: string }[];
   rings: { step: string; strategy: string; ringSeconds: number; legs: { name: string; number: string; hears: string | null }[]; skipped: string[] }[];
   ends: string;
+  when: { local: string; timeZone: string };
 }
 
 const bodyOf = (flow: Flow) => ({ name: flow.name, start: flow.start, steps: flow.steps, assignedTo: flow.assignedTo });
@@ -30,7 +31,7 @@ const assignedText = (f: Flow, pools: number[]) =>
 
 export function FlowsScreen({ route }: { route: Route }) {
   const path = `/domains/${encodeURIComponent(route.domain!)}`;
-  const list = useLoad(() => get<{ flows: (Flow & { id: string })[]; members: Member[] }>(`${path}/flows`), [path]);
+  const list = useLoad(() => get<{ flows: (Flow & { id: string })[]; members: Member[]; timeZone: string }>(`${path}/flows`), [path]);
   const domain = useLoad(() => get<{ pools: { type: number; usage: string }[] }>(path), [path]);
   const [editing, setEditing] = useState<Flow | null>(null);
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
@@ -105,6 +106,7 @@ export function FlowsScreen({ route }: { route: Route }) {
           members={members}
           pools={pools}
           path={path}
+          timeZone={list.data?.timeZone ?? ''}
           close={() => setEditing(null)}
           save={(flow) => act(async () => setEditing({ ...flow, ...(flow.id ? await api('PUT', `${path}/flows/${flow.id}`, bodyOf(flow)) : await api('POST', `${path}/flows`, bodyOf(flow))) }), `Flow ${flow.name} saved.`)}
         />
@@ -113,7 +115,10 @@ export function FlowsScreen({ route }: { route: Route }) {
   );
 }
 
-function FlowEditor({ flow: initial, members, pools, path, close, save }: { flow: Flow; members: Member[]; pools: number[]; path: string; close: () => void; save: (flow: Flow) => void }) {
+/** The kinds whose new step leads on to another. */
+const BRANCHING: StepKind[] = ['schedule', 'menu', 'ring', 'route'];
+
+function FlowEditor({ flow: initial, members, pools, path, timeZone, close, save }: { flow: Flow; members: Member[]; pools: number[]; path: string; timeZone: string; close: () => void; save: (flow: Flow) => void }) {
   const [flow, setFlow] = useState<Flow>(initial);
   const ringable = members.filter((m) => m.hasPhone).map((m) => m.username);
   /** Every change from the flow as it is by then: an upload or a new step lands on the latest edits. */
@@ -132,6 +137,14 @@ function FlowEditor({ flow: initial, members, pools, path, close, save }: { flow
     const name = `step${n}`;
     setFlow((f) => ({ ...f, steps: { ...f.steps, [name]: newStep('voicemail', f.start, ringable) } }));
     return name;
+  };
+  /** A step of another kind keeps its place in the tree and its name: its branches lead where the
+   * old step's first one led (a step that led nowhere gets a new step to lead to), never back to the
+   * start, which would make a loop the flow cannot be saved with. */
+  const changeKind = (name: string, kind: StepKind) => {
+    const old = flow.steps[name]!;
+    const next = branchesOf(old)[0]?.name ?? (BRANCHING.includes(kind) ? branch() : name);
+    setStep(name, () => ({ ...newStep(kind, next, ringable), ...(old.name ? { name: old.name } : {}) }));
   };
   return (
     <div data-testid="flow-editor">
@@ -173,7 +186,7 @@ function FlowEditor({ flow: initial, members, pools, path, close, save }: { flow
             members={members}
             isStart={name === flow.start}
             change={(update) => setStep(name, update)}
-            changeKind={(kind: StepKind) => setStep(name, () => newStep(kind, Object.keys(flow.steps).find((n) => n !== name) ?? name, ringable))}
+            changeKind={(kind: StepKind) => changeKind(name, kind)}
             remove={() => setStep(name, () => null)}
             branch={branch}
             upload={async (file) => (await upload<{ id: string }>(`${path}/flow-audio`, file)).id}
@@ -184,12 +197,12 @@ function FlowEditor({ flow: initial, members, pools, path, close, save }: { flow
         <button type="button" class="primary" onClick={() => save(flow)}>Save the flow</button>
         <button type="button" onClick={close}>Back to the flows</button>
       </div>
-      {flow.id ? <Simulator path={`${path}/flows/${flow.id}`} members={members} /> : <p class="muted">Save the flow to test it.</p>}
+      {flow.id ? <Simulator path={`${path}/flows/${flow.id}`} members={members} timeZone={timeZone} /> : <p class="muted">Save the flow to test it.</p>}
     </div>
   );
 }
 
-function Simulator({ path, members }: { path: string; members: Member[] }) {
+function Simulator({ path, members, timeZone }: { path: string; members: Member[]; timeZone: string }) {
   const [answer, setAnswer] = useState<Simulation | null>(null);
   const [error, setError] = useState<string | null>(null);
   async function run(event: Event) {
@@ -200,7 +213,8 @@ function Simulator({ path, members }: { path: string; members: Member[] }) {
     try {
       setAnswer(
         await api<Simulation>('POST', `${path}/simulate`, {
-          ...(at ? { at: new Date(at).toISOString() } : {}),
+          // Read on the domain's clock, whatever the browser's: the hours a flow names are the domain's.
+          ...(at ? { localAt: at } : {}),
           caller: String(f.get('caller') ?? '') || null,
           keys: String(f.get('keys') ?? '').split(/[\s,]+/).filter(Boolean),
           answeredBy: String(f.get('answeredBy') ?? '') || null,
@@ -217,7 +231,7 @@ function Simulator({ path, members }: { path: string; members: Member[] }) {
       <p class="muted">A call at the time you choose, from the caller you choose, pressing the keys you give. Nothing is dialled.</p>
       <div class="row">
         <label>
-          When (your clock)
+          When, on the domain's clock{timeZone ? ` (${timeZone})` : ''}
           <input type="datetime-local" name="at" />
         </label>
         <label>
@@ -251,10 +265,13 @@ function Simulator({ path, members }: { path: string; members: Member[] }) {
       {error && <Failure message={error} />}
       {answer && (
         <div data-testid="simulation">
+          <p class="muted" data-testid="simulated-at">
+            A call at {answer.when.local}, {answer.when.timeZone} time
+          </p>
           <ol class="flow-path">
             {answer.path.map((p) => (
               <li>
-                <strong>{p.step}</strong> {p.outcome}
+                <strong title={p.step}>{p.name ?? p.step}</strong> {p.outcome}
               </li>
             ))}
           </ol>
