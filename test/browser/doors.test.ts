@@ -40,7 +40,10 @@ describe('/t/view', () => {
       sitePhones: ['0123456789', '0987654321'],
       expiration: 1800,
       antiFlicker: 1000,
+      // Ours (issue 79): the visit's key, also in the X-Visit-Key header; tracker.js reads it here.
+      visitKey: headers.get('x-visit-key'),
     });
+    expect(body.visitKey).toMatch(/^[\w-]{22}$/);
     expect(headers.get('access-control-allow-origin')).toBe(ORIGIN);
     expect(headers.get('vary')).toMatch(/Origin/);
   });

@@ -11,8 +11,7 @@ export function post<T>(base: string, path: string, fields: Record<string, strin
     x.timeout = TIMEOUT_MS;
     // After a load, an error or a timeout alike: null but for a load of JSON.
     x.responseType = 'json';
-    // The visit's key comes in a header of ours (/t/view): kept with the answer it came with.
-    x.onloadend = () => resolve(x.response && Object.assign(x.response, { visitKey: x.getResponseHeader('x-visit-key') }));
+    x.onloadend = () => resolve(x.response);
     x.send(`${new URLSearchParams(fields as Record<string, string>)}`);
   });
 }

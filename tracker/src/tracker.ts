@@ -116,8 +116,8 @@ export function startTracker(o: TrackerOptions, base: string): Promise<void> {
   function extend(): void {
     keptAt = Date.now();
     for (const phone in numbers) {
-      const { surtaxPhoneNumber, surtaxPhoneCode } = numbers[phone]!;
-      send('/t/expiration', { surtax_phone: surtaxPhoneNumber, ...(surtaxPhoneCode && { surtax_phone_code: surtaxPhoneCode }) }).then((answer) => {
+      const number = numbers[phone]!;
+      send('/t/expiration', { surtax_phone: number.surtaxPhoneNumber, ...(number.surtaxPhoneCode && { surtax_phone_code: number.surtaxPhoneCode }) }).then((answer) => {
         if (answer?.status != 'OK') {
           delete numbers[phone];
           restore(phone);
@@ -139,7 +139,7 @@ export function startTracker(o: TrackerOptions, base: string): Promise<void> {
       phones: found.map((at) => at.phone).join(),
       ...visitorFields(),
     });
-    if (answer?.visitId) keepVisit(answer.visitId, answer.visitKey!);
+    if (answer?.visitId) keepVisit(answer);
     // The domain's extra scripts, loaded once: its form capture (forms.ts) where form tracking is on,
     // its ads consent (ads-consent.ts) where an ad platform is connected. The collector names them.
     if (answer?.scripts && !extrasLoaded) {

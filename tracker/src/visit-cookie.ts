@@ -13,8 +13,8 @@ const VISITOR = 'tracker_visitor_id';
 const VISIT_DAYS = 1 / 48; // 30 minutes
 const VISITOR_DAYS = 395; // 13 months
 
-let inMemory: number;
-let keyInMemory: string | null;
+/** The visit as the collector last answered it (its /t/view answer): kept in memory for the page's life. */
+let kept: Visit | undefined;
 let visitor: string | undefined;
 /** Set at start by main.ts (consent(false) for data-consent="pending"). */
 let consented: boolean;
@@ -23,7 +23,7 @@ let consented: boolean;
  * Called with false at start for `data-consent="pending"`: no cookie or storage until `consent(true)`. */
 export function consent(granted: boolean): void {
   consented = granted;
-  if (inMemory) keepVisit(inMemory, keyInMemory); // writes only if granted
+  if (kept) keepVisit(kept); // writes only if granted
 }
 
 export const mayStore = () => consented;
@@ -33,18 +33,23 @@ const set = (name: string, value: string, expires: number) => Cookies.set(name, 
 
 /** The visit to continue, or 0 on the first view of a session. */
 export function currentVisitId(): number {
-  return inMemory || (consented && +Cookies.get(VISIT)!) || 0;
+  return kept?.visitId || (consented && +Cookies.get(VISIT)!) || 0;
 }
 
 /** The visit's key, sent with the visit id (none: the collector starts a new visit). */
-export const currentVisitKey = () => keyInMemory || (consented && Cookies.get(VISIT_KEY)) || '';
+export const currentVisitKey = () => kept?.visitKey || (consented && Cookies.get(VISIT_KEY)) || '';
 
-export function keepVisit(visitId: number, key: string | null): void {
-  inMemory = visitId;
-  keyInMemory = key;
+/** A visit and its key, as /t/view answers them. */
+export interface Visit {
+  visitId: number;
+  visitKey?: string | null;
+}
+
+export function keepVisit(visit: Visit): void {
+  kept = visit;
   if (!consented) return;
-  set(VISIT, `${visitId}`, VISIT_DAYS);
-  set(VISIT_KEY, key!, VISIT_DAYS);
+  set(VISIT, `${visit.visitId}`, VISIT_DAYS);
+  set(VISIT_KEY, visit.visitKey!, VISIT_DAYS);
   // The visitor's id, its 13 months counted again at every view (so at every visit).
   if (visitor) set(VISITOR, visitor, VISITOR_DAYS);
 }

@@ -69,8 +69,8 @@ export const browserViewAnswer = ospViewResponse.extend({
   display: displayMode,
   /** The domain's real numbers (national digits): the only ones the tracker touches. */
   sitePhones: z.array(z.string()),
-  /** Ours (issue 79): the visit's key, as the tracker reads it from the answer's `X-Visit-Key` header
-   * (the body stays /ospView's), sent back as `visit_key` to continue the visit. */
+  /** Ours (issue 79): the visit's key, also in the answer's `X-Visit-Key` header, sent back as
+   * `visit_key` to continue the visit. */
   visitKey: z.string().nullable().optional(),
   /** Seconds an assignment lasts: the tracker extends it before then. */
   expiration: z.number().int(),
