@@ -259,9 +259,10 @@ export async function exampleTour(baseUrl: string, webhookUrl: string, googleKey
   await twilio('post /telephony/twilio/outbound-answer', `/outbound-answer?call=${placed.callId}`, { ...outbound, CallSid: 'CA0009-leg', ParentCallSid: 'CA0009', CallStatus: 'in-progress' }, TOUR_TWILIO.authToken);
   await twilio('post /telephony/twilio/outbound-dial', `/outbound-dial?call=${placed.callId}`, { ...outbound, CallStatus: 'in-progress', DialCallSid: 'CA0009-leg', DialCallStatus: 'completed', DialCallDuration: '35' }, TOUR_TWILIO.authToken);
   await twilio('post /telephony/twilio/outbound-status', `/outbound-status?call=${placed.callId}`, { ...outbound, CallStatus: 'completed', CallDuration: '41' }, TOUR_TWILIO.authToken);
-  await manage('put /manage/api/domains/{domain}/conversations/{conversationId}', 'PUT', `/domains/shop.test/conversations/${conversationId}`, { read: true });
+  await manage('put /manage/api/domains/{domain}/conversations/{conversationId}', 'PUT', `/domains/shop.test/conversations/${conversationId}`, { read: true, name: 'Jane Carter' });
+  await manage('post /manage/api/domains/{domain}/conversations/{conversationId}/notes', 'POST', `/domains/shop.test/conversations/${conversationId}/notes`, { text: 'Wants a quote for the kitchen; call after 5 pm.' });
   await manage('get /manage/api/domains/{domain}/conversations/{conversationId}', 'GET', `/domains/shop.test/conversations/${conversationId}`);
-  await manage('put /manage/api/domains/{domain}/texting', 'PUT', '/domains/shop.test/texting', { helpText: 'Shop: texts reach our team. Reply STOP to stop.', savedReplies: [{ name: 'Call back', body: 'Hello {firstName}, when may we call you?' }] });
+  await manage('put /manage/api/domains/{domain}/texting', 'PUT', '/domains/shop.test/texting', { businessName: 'Shop Plumbing', helpText: null, savedReplies: [{ name: 'Call back', body: 'Hello {firstName}, when may we call you?' }] });
   await manage('get /manage/api/domains/{domain}/texting', 'GET', '/domains/shop.test/texting');
   await manage('post /manage/api/domains/{domain}/numbers/{number}/fix', 'POST', '/domains/shop.test/numbers/0800000001/fix');
   await manage('get /manage/api/domains/{domain}/pools/{type}/numbers/available', 'GET', '/domains/shop.test/pools/1/numbers/available');

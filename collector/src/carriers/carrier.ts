@@ -72,6 +72,9 @@ export interface Carrier {
   /** Places a call from one of the account's numbers to `to`, answered by the instructions at `url`
    * (Twilio: TwiML); its end comes to `statusCallback`. */
   placeCall(call: OutgoingCall): Promise<{ sid: string }>;
+  /** A picture or file of a text received (an MMS), read with the account's credentials; a
+   * CarrierError `refused` for an address that is not the carrier's. */
+  media(url: string): Promise<{ contentType: string; body: Buffer }>;
 }
 
 /** A call to place, numbers in E.164. */

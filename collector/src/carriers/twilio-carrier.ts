@@ -3,7 +3,10 @@
 // bodies (`{code, message, more_info, status}`) become CarrierErrors in words, with Twilio's code.
 import type twilio from 'twilio';
 import { CarrierError, type Carrier, type CarrierAccount, type CarrierErrorKind, type CarrierNumber, type NumberSearch, type OutgoingCall, type OutgoingText, type Wiring } from './carrier.ts';
-import { twilioClient, TWILIO_TIMEOUT_MS } from './twilio-client.ts';
+import { TWILIO_HOST, twilioClient, TWILIO_TIMEOUT_MS } from './twilio-client.ts';
+
+/** Twilio's inbound MMS are at most 5 MB in all. */
+const MAX_MEDIA_BYTES = 5_000_000;
 
 export interface TwilioCredentials {
   accountSid: string;
@@ -56,7 +59,7 @@ export class TwilioCarrier implements Carrier {
   private readonly client: twilio.Twilio;
 
   constructor(
-    apiBase: string,
+    private readonly apiBase: string,
     private readonly credentials: TwilioCredentials,
   ) {
     this.client = twilioClient(apiBase, { accountSid: credentials.accountSid, username: credentials.apiKey ?? credentials.accountSid, password: credentials.secret });
@@ -102,6 +105,32 @@ export class TwilioCarrier implements Carrier {
   async placeCall({ from, to, url, statusCallback }: OutgoingCall): Promise<{ sid: string }> {
     const placed = await asked(() => this.client.calls.create({ from, to, url, method: 'POST', statusCallback, statusCallbackMethod: 'POST', statusCallbackEvent: ['completed'] }));
     return { sid: placed.sid };
+  }
+
+  /** An MMS's media (`GET /2010-04-01/Accounts/{Sid}/Messages/{MM}/Media/{ME}`), only at Twilio's API
+   * host (rebased like every call), with the account's credentials; Twilio answers with a redirect
+   * to its store, followed without them. At most MAX_MEDIA_BYTES, within the time limit. */
+  async media(url: string): Promise<{ contentType: string; body: Buffer }> {
+    const at = new URL(url);
+    if (at.protocol !== 'https:' || at.hostname !== TWILIO_HOST || !at.pathname.startsWith(`/2010-04-01/Accounts/${this.credentials.accountSid}/`)) throw new CarrierError('Twilio refused the request: not a media address of this account', 'refused', null);
+    const base = new URL(this.apiBase);
+    const target = new URL(`${base.pathname.replace(/\/$/, '')}${at.pathname}`, base.origin);
+    const auth = Buffer.from(`${this.credentials.apiKey ?? this.credentials.accountSid}:${this.credentials.secret}`).toString('base64');
+    const answer = await asked(async () => {
+      const res = await fetch(target, { headers: { authorization: `Basic ${auth}` }, redirect: 'follow', signal: AbortSignal.timeout(TWILIO_TIMEOUT_MS) });
+      if (!res.ok) throw Object.assign(new Error(`HTTP ${res.status}`), { status: res.status });
+      return res;
+    });
+    const length = Number(answer.headers.get('content-length') ?? 0);
+    if (length > MAX_MEDIA_BYTES) throw new CarrierError(`Twilio's media is larger than ${MAX_MEDIA_BYTES / 1_000_000} MB`, 'refused', null);
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of answer.body as unknown as AsyncIterable<Uint8Array>) {
+      size += chunk.length;
+      if (size > MAX_MEDIA_BYTES) throw new CarrierError(`Twilio's media is larger than ${MAX_MEDIA_BYTES / 1_000_000} MB`, 'refused', null);
+      chunks.push(Buffer.from(chunk));
+    }
+    return { contentType: answer.headers.get('content-type') ?? 'application/octet-stream', body: Buffer.concat(chunks) };
   }
 
   /** Twilio's Messages API (`POST /2010-04-01/Accounts/{Sid}/Messages.json`). */

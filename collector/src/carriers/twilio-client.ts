@@ -7,7 +7,7 @@ import { armDeadline } from '../webhooks/deadline.ts';
 export const DEFAULT_TWILIO_API_BASE = 'https://api.twilio.com';
 /** How long one call to Twilio's API may take before it is given up (the screen answers within it). */
 export const TWILIO_TIMEOUT_MS = 10_000;
-const TWILIO_HOST = 'api.twilio.com';
+export const TWILIO_HOST = 'api.twilio.com';
 
 type RequestOptions = Parameters<twilio.RequestClient['request']>[0];
 

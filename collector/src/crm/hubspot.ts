@@ -136,7 +136,7 @@ export class HubSpotCrm implements CrmClient {
 
   /** The call or note of `a.ringtrailId` on the contact: updated by its kept id, else upserted by ours
    * (`ringtrail_id`, unique) and associated to the contact (a PUT, the same however often). A portal
-   * whose `ringtrail_id` was made before it was unique cannot upsert by it (400): searched, then
+   * whose `ringtrail_id` was made before it was unique cannot upsert by it: searched, then updated or
    * created, as before. */
   async activity(a: CrmActivity, contactId: string, knownId: string | null): Promise<{ id: string; created: boolean; also: [] }> {
     const objectType = a.kind === 'call' ? 'calls' : 'notes';
@@ -145,16 +145,12 @@ export class HubSpotCrm implements CrmClient {
       a.kind === 'call'
         ? { ringtrail_id: a.ringtrailId, hs_timestamp: a.at.toISOString(), hs_call_title: a.title, hs_call_body: richText(a.body), hs_call_direction: 'INBOUND', hs_call_duration: String(a.durationSeconds * 1000), hs_call_status: a.answered ? 'COMPLETED' : 'NO_ANSWER', ...(a.from ? { hs_call_from_number: a.from } : {}), hs_call_to_number: a.to, ...(a.recordingUrl ? { hs_call_recording_url: a.recordingUrl } : {}), ...(a.ownerId ? { hubspot_owner_id: a.ownerId } : {}) }
         : { ringtrail_id: a.ringtrailId, hs_timestamp: a.at.toISOString(), hs_note_body: richText(`${a.title}\n${a.body}`), ...(a.ownerId ? { hubspot_owner_id: a.ownerId } : {}) };
-    if (knownId) {
-      await this.call(() => api.basicApi.update(knownId, { properties }));
-      return { id: knownId, created: false, also: [] };
-    }
-    const upserted = await this.upserted(objectType, a.ringtrailId, properties);
+    const upserted = knownId ? null : await this.upserted(objectType, a.ringtrailId, properties);
     if (upserted) {
       await this.call(() => this.client.crm.associations.v4.basicApi.create(objectType, upserted.id, 'contacts', contactId, [{ associationCategory: 'HUBSPOT_DEFINED' as never, associationTypeId: ASSOCIATED[objectType] }]));
       return { ...upserted, also: [] };
     }
-    const id = (await this.call(() => api.searchApi.doSearch({ filterGroups: [{ filters: [{ propertyName: 'ringtrail_id', operator: 'EQ' as never, value: a.ringtrailId }] }], properties: ['ringtrail_id'], limit: 1, after: '0', sorts: [] }))).results[0]?.id;
+    const id = knownId ?? (await this.call(() => api.searchApi.doSearch({ filterGroups: [{ filters: [{ propertyName: 'ringtrail_id', operator: 'EQ' as never, value: a.ringtrailId }] }], properties: ['ringtrail_id'], limit: 1, after: '0', sorts: [] }))).results[0]?.id;
     if (id) {
       await this.call(() => api.basicApi.update(id, { properties }));
       return { id, created: false, also: [] };

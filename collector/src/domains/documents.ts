@@ -25,8 +25,10 @@ export interface PoolConfig {
 
 /** A domain's texting settings (texting/settings.ts reads and checks them). */
 export interface TextingSettings {
-  /** Texted to whoever texts HELP; null: the default, naming the domain. */
+  /** Texted to whoever texts HELP; null: the default, naming the business. */
   helpText: string | null;
+  /** Ours (issue 81): the business's name as texts say it (HELP's answer); absent or null: the account's name. */
+  businessName?: string | null;
   /** Replies a member picks instead of typing; `{firstName}` becomes the person's first name where known. */
   savedReplies: { name: string; body: string }[];
   /** Ours (issue 80): text back a missed caller; absent: off. */

@@ -9,6 +9,7 @@ import { countryOf } from '../domains/phone-numbers.ts';
 import { braidsOf, sourceLabel } from '../tracking/attribution.ts';
 import { touchesOf } from '../tracking/touches.ts';
 import { contactOf } from './contact.ts';
+import { nameOf } from './names.ts';
 import type { People } from '../people/people.ts';
 import { FormPush } from './form-push.ts';
 import { DEFAULT_GA4_ENDPOINT } from '../analytics/ga4.ts';
@@ -75,6 +76,8 @@ export class FormSubmissions {
       personId: spam ? null : await this.people.join(domain._id, { ...contact, visitor: uniqueVisitorId }, now, { mayJoinPeople: false, contact: { kind: 'form', id: formId } }),
     };
     await this.writes.insert(domain, doc);
+    const name = doc.personId !== null ? nameOf(req.fields) : null;
+    if (name) await this.people.named(doc.personId!, name, 'form');
     await this.push.stored(doc, domain, now);
     const lead = doc.lead ? formLeadEvent(domain, doc, this.ga4Endpoint, visit?.ga) : null;
     if (lead) await this.outbox.enqueue(lead, now);

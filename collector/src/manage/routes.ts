@@ -154,14 +154,15 @@ export function manageRoutes(c: TeamCollections & DomainCollections & TrackingCo
   ruleRoutes(router, c, can, services.callWrites, services.formWrites, { publicOnly: options.publicWebhooksOnly, ...(services.ruleRuns ? { runs: services.ruleRuns } : {}) });
   const { callWrites } = services;
   peopleRoutes(router, c, can, services.people ?? new People(c, new IdAllocator(c.counters), callWrites), callWrites, services.recordings ?? null);
-  carrierRoutes(router, c, can, services.carriers ?? new CarrierConnections(c, null, DEFAULT_TWILIO_API_BASE), options.publicUrl);
+  const carriers = services.carriers ?? new CarrierConnections(c, null, DEFAULT_TWILIO_API_BASE);
+  carrierRoutes(router, c, can, carriers, options.publicUrl);
   const clients = services.ads?.clients ?? new PlatformClients();
   adsRoutes(router, c, can, services.ads?.connections ?? new AdsConnections(c, null, clients), clients);
   flowRoutes(router, c, can, services.prompts ?? null);
   analysisRoutes(router, c, can, callWrites, services.model ?? null);
   crmRoutes(router, c, can, services.crm ?? new CrmConnections(c, null, crmClients(DEFAULT_CRM_HOSTS)), services.outbox);
   const texting = services.texting ?? wireTexting(c, { personOf: async () => null, carrierOf: async () => null, publicUrl: options.publicUrl ?? '' }, log);
-  textingRoutes(router, c, can, texting.conversations, texting.sender);
+  textingRoutes(router, c, can, texting.conversations, texting.sender, carriers);
   callBackRoutes(router, c, can, services.clickToCall ?? null);
   diallingRoutes(router, c, can);
   return router;

@@ -51,7 +51,7 @@ export async function erasePerson(c: PeopleCollections & DomainCollections & Tra
   const { phones, emails, visitors } = parseKeys(keys);
   const erased: Erased = { calls: 0, forms: 0, texts: 0, visits: 0, recordings: 0 };
   // Marked first: the person's count among the people who became leads stays (lead-people.ts).
-  await c.people.updateOne({ _id: personId }, { $set: { erasedAt: now } });
+  await c.people.updateOne({ _id: personId }, { $set: { erasedAt: now }, $unset: { name: '', nameBy: '' } });
 
   // The visits their calls and forms came from, whether or not the visitor sent a visitor id.
   const contactVisits = new Set<number>();
@@ -72,7 +72,7 @@ export async function erasePerson(c: PeopleCollections & DomainCollections & Tra
   erased.forms = (await c.forms.updateMany({ _id: { $in: formIds }, domainId, personId }, { $set: { fields: {}, phone: null, email: null, uniqueVisitorId: null, personId: null, erasedAt: now } })).modifiedCount;
   await clearFromPossibleMatches(c, domainId, personId, emails, phones);
   if (phones.length) {
-    erased.texts = (await c.sms.updateMany({ domainId, caller: { $in: phones } }, { $set: { caller: null, message: '' } })).modifiedCount;
+    erased.texts = (await c.sms.updateMany({ domainId, caller: { $in: phones } }, { $set: { caller: null, message: '' }, $unset: { media: '' } })).modifiedCount;
     await c.callers.deleteMany({ _id: { $in: phones.map((p) => `${domainId}|${p}`) } });
     await c.stickyAnswers.deleteMany({ _id: { $in: phones.map((p) => `${domainId}|${p}`) } }); // who last answered them (call flows)
   }

@@ -13,6 +13,7 @@
 // person takes at most one caller number it did not give itself (`callerTaken`): strangers ringing
 // a number the visitor held (a page headed with several numbers, a burst of calls) are each a
 // person of their own, noted as a possible match, as such forms are.
+import { nameGiven } from './person-name.ts';
 import type { IdAllocator } from '../db/ids.ts';
 import { isDuplicateKey } from '../db/writes.ts';
 import type { CallWrites } from '../telephony/call-writes.ts';
@@ -91,6 +92,11 @@ export class People {
     private readonly calls: CallWrites,
   ) {
     this.contacts = new PersonContacts(c);
+  }
+
+  /** What a form or the CRM calls the person (person-name.ts): kept unless a member named them. */
+  named(personId: number, name: string, by: 'form' | 'crm'): Promise<void> {
+    return nameGiven(this.c, personId, name, by);
   }
 
   /** The person of a contact with these keys (made, or joined); null for a contact without any. */

@@ -279,6 +279,14 @@ export interface SmsDoc {
   receivedAt: Date;
   /** From a caller on the domain's blocklist: kept, never listed by the data API. */
   blocked?: boolean;
+  /** Ours (issue 81): the pictures and files of an MMS, where the carrier keeps them (Twilio: MediaUrlN). */
+  media?: TextMedia[];
+}
+
+/** A picture or file sent with a text, at the carrier (read through its API with the account's credentials). */
+export interface TextMedia {
+  url: string;
+  contentType: string;
 }
 
 /** A caller a domain refuses (telephony/blocked-callers.ts); `_id` = `<domainId>|<number>`. */

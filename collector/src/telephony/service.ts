@@ -3,7 +3,7 @@
 import type { People } from '../people/people.ts';
 import type { CallReport, CallStatus, RouteAnswer, SmsReport } from '@ringtrail/shared';
 import { isDuplicateKey, upsertById } from '../db/writes.ts';
-import type { CallAttribution, CallDoc, SmsDoc, TelephonyCollections } from './documents.ts';
+import type { CallAttribution, CallDoc, SmsDoc, TelephonyCollections, TextMedia } from './documents.ts';
 import { claimRecordId, recordIdOf } from '../db/external-refs.ts';
 import type { IdAllocator } from '../db/ids.ts';
 import { TelephonyFailure } from '../http/telephony-envelope.ts';
@@ -176,13 +176,14 @@ export class TelephonyService {
     return id === null ? null : this.c.calls.findOne({ _id: id });
   }
 
-  async recordSms(report: SmsReport, now = new Date()): Promise<number> {
+  /** `media`: an MMS's pictures and files, as the carrier's webhook gives them (ours). */
+  async recordSms(report: SmsReport, now = new Date(), media: TextMedia[] = []): Promise<number> {
     const number = await this.c.trackingNumbers.findOne({ _id: report.trackingNumber });
     if (!number) throw new TelephonyFailure(404, UNKNOWN_NUMBER);
     const id = await claimRecordId(this.c, this.ids, 'sms', `sms:${report.smsRef}`);
     const message = report.parts ?? report.message!;
     const blocked = await this.blocked.isBlocked(number.domainId, report.callerPhone);
-    const sms = { domainId: number.domainId, smsRef: report.smsRef, trackingNumber: report.trackingNumber, caller: report.callerPhone, sentAt: report.sentDate, message, ...(blocked ? { blocked } : {}) };
+    const sms = { domainId: number.domainId, smsRef: report.smsRef, trackingNumber: report.trackingNumber, caller: report.callerPhone, sentAt: report.sentDate, message, ...(blocked ? { blocked } : {}), ...(media.length ? { media } : {}) };
     await upsertById(this.c.sms, id, sms, { receivedAt: now });
     // An anonymous text cannot be answered: no conversation, no need to find who led to it.
     if (!blocked && this.onText && report.callerPhone) await this.onText({ _id: id, ...sms, receivedAt: now }, await this.textCameFrom(report));

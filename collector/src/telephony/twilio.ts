@@ -11,7 +11,7 @@ import twilio from 'twilio';
 import { recordingPlan } from '../domains/recording-settings.ts';
 import type { Recordings } from '../recordings/recordings.ts';
 import { normalizePhone } from '@ringtrail/shared';
-import type { CallDoc } from './documents.ts';
+import type { CallDoc, TextMedia } from './documents.ts';
 import { SecretUnreadable, type Signer } from '../carriers/connections.ts';
 import { collectorAddress } from '../http/collector-address.ts';
 import { parseBody } from '../http/body.ts';
@@ -192,10 +192,19 @@ export function twilioRoutes(service: TelephonyService, recordings: Recordings, 
       callerPhone: normalizePhone(p.From ?? ''),
       sentDate: wholeSecond(new Date()),
       ...(several ? { parts: [body] } : { message: body }),
-    });
+    }, new Date(), mediaOf(p));
     xml(ctx, new twilio.twiml.MessagingResponse());
   });
   return router;
+}
+
+/** Twilio sends at most 10 media with a message. */
+const MAX_MEDIA = 10;
+
+/** An MMS's media as Twilio's messaging webhook gives them: NumMedia, MediaUrlN, MediaContentTypeN. */
+function mediaOf(p: Params): TextMedia[] {
+  const count = Math.min(Number(p.NumMedia ?? 0) || 0, MAX_MEDIA);
+  return Array.from({ length: count }, (_, i) => ({ url: p[`MediaUrl${i}`] ?? '', contentType: p[`MediaContentType${i}`] ?? 'application/octet-stream' })).filter((m) => m.url.startsWith('https://'));
 }
 
 type NumberOf = (p: Params, ctx: Context) => string | null | Promise<string | null>;

@@ -5,6 +5,7 @@ import type { Collection, Db } from 'mongodb';
 import { collectionsNamed } from '../db/collections.ts';
 import type { IndexPlan } from '../db/index-plan.ts';
 import type { Touch } from '../tracking/touches.ts';
+import type { TextMedia } from '../telephony/documents.ts';
 
 /** One texter and one tracking number of a domain. `_id`: `cv_` and the first 20 hexadecimal digits of
  * the SHA-256 of `<domainId>|<number>|<trackingNumber>`: one conversation each, however many texts race. */
@@ -26,6 +27,16 @@ export interface ConversationDoc {
   /** The member who answers it; null: nobody yet. */
   assignee: string | null;
   createdAt: Date;
+  /** Ours (issue 81): the team's notes on it, oldest first (the latest MAX_NOTES); gone with an erase. */
+  notes?: ConversationNote[];
+}
+
+/** A member's note on a conversation, never texted. */
+export interface ConversationNote {
+  id: string;
+  at: Date;
+  by: string;
+  text: string;
 }
 
 export type TextStatus = 'received' | 'queued' | 'sent' | 'delivered' | 'failed' | 'undelivered';
@@ -38,6 +49,8 @@ export interface TextMessageDoc {
   direction: 'inbound' | 'outbound';
   /** Null once the person was erased. */
   body: string | null;
+  /** Ours (issue 81): an MMS's pictures and files at the carrier; gone with an erase. */
+  media?: TextMedia[];
   at: Date;
   /** Received: the spec's SMS record (`sms`), and who led to it (as to a call to that number then:
    * the rules' source conditions). */

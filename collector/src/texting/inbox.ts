@@ -10,6 +10,7 @@ import type { ConversationDoc, TextingCollections, TextMessageDoc } from './docu
 import { keywordOf, type Keyword } from './keywords.ts';
 import type { OptOuts } from './opt-outs.ts';
 import type { TextCameFrom } from '../telephony/service.ts';
+import type { TextMedia } from '../telephony/documents.ts';
 
 /** A text as the spec's SMS record has it, and who led to it. */
 export interface ReceivedText extends TextCameFrom {
@@ -22,6 +23,7 @@ export interface ReceivedText extends TextCameFrom {
   caller: string;
   body: string;
   at: Date;
+  media?: TextMedia[];
 }
 
 /** What a received text did: its conversation, and the keyword it was. */
@@ -52,7 +54,9 @@ export class TextInbox {
   /** Null when this SMS was taken already (a report sent again). */
   async received(text: ReceivedText): Promise<Received | null> {
     const _id = conversationId(text.domainId, text.caller, text.trackingNumber);
-    const message: TextMessageDoc = { _id: `in:${text.smsId}`, conversationId: _id, domainId: text.domainId, direction: 'inbound', body: text.body, at: text.at, smsId: text.smsId, status: 'received', source: text.source, keyword: text.keyword, lastTouch: text.lastTouch };
+    const said = keywordOf(text.body, text.country);
+    const ledBy = await this.ledByVisit(_id, text, said);
+    const message: TextMessageDoc = { _id: `in:${text.smsId}`, conversationId: _id, domainId: text.domainId, direction: 'inbound', body: text.body, at: text.at, smsId: text.smsId, status: 'received', ...ledBy, ...(text.media?.length ? { media: text.media } : {}) };
     try {
       await this.c.textMessages.insertOne(message);
     } catch (err) {
@@ -61,10 +65,19 @@ export class TextInbox {
     }
     const personId = await this.personOf(text.domainId, text.caller, text.at);
     const conversation = await this.touch(_id, text, personId);
-    const said = keywordOf(text.body, text.country);
     if (said?.keyword === 'opt-out') await this.optOuts.optOut(text.domainId, text.caller, said.word, text.at);
     if (said?.keyword === 'opt-in') await this.optOuts.optIn(text.domainId, text.caller);
     return { conversation, message, keyword: said?.keyword ?? null };
+  }
+
+  /** Who led to the text, kept only where a visit did (issue 81): the first text of a conversation,
+   * sent while a visit held the number. A keyword (STOP, HELP…) is no lead, and a later text comes
+   * from someone already talking to the team: the visit holding the number then is another's. */
+  private async ledByVisit(_id: string, text: ReceivedText, said: { keyword: Keyword } | null): Promise<Pick<TextMessageDoc, 'source' | 'keyword' | 'lastTouch'>> {
+    const none = { source: null, keyword: null, lastTouch: null };
+    if (said || text.source === null) return none;
+    const opened = (await this.c.conversations.countDocuments({ _id }, { limit: 1 })) === 0;
+    return opened ? { source: text.source, keyword: text.keyword, lastTouch: text.lastTouch } : none;
   }
 
   /** The conversation made or moved to this text: newest, one more unread. Two first texts at once
@@ -78,7 +91,7 @@ export class TextInbox {
       if (!isDuplicateKey(err)) throw err;
       await this.c.conversations.updateOne({ _id }, update);
     }
-    await previewNewest(this.c, _id, text.at, text.body, 'inbound');
+    await previewNewest(this.c, _id, text.at, text.body || (text.media?.length ? '(picture)' : ''), 'inbound');
     return (await this.c.conversations.findOne({ _id }))!;
   }
 }

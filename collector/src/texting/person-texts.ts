@@ -30,8 +30,8 @@ export async function eraseTexts(c: TextingCollections, domainId: string, person
   const conversations = await conversationsOf(c, domainId, personId, phones);
   const ids = conversations.map((x) => x._id);
   if (ids.length) {
-    await c.textMessages.updateMany({ conversationId: { $in: ids } }, { $set: { body: null } });
-    await c.conversations.updateMany({ _id: { $in: ids } }, { $set: { phone: null, lastText: '' } });
+    await c.textMessages.updateMany({ conversationId: { $in: ids } }, { $set: { body: null }, $unset: { media: '' } });
+    await c.conversations.updateMany({ _id: { $in: ids } }, { $set: { phone: null, lastText: '', notes: [] } });
   }
   await new OptOuts(c).forget(domainId, phones);
   return ids.length;

@@ -14,9 +14,10 @@ import { segmentsOf } from './segments.ts';
 
 export class TextRefused extends Error {}
 
-/** Who sends a text RingTrail sends itself: the answer to HELP, a missed caller's text back (issue 80). */
-export const AUTOMATIC_SENDERS = ['auto', 'text-back'] as const;
-const isAutomatic = (by: string) => (AUTOMATIC_SENDERS as readonly string[]).includes(by);
+/** The sender of a missed caller's text back (issue 80), as the inbox shows it. */
+export const TEXT_BACK_BY = 'text-back';
+/** Who sends a text RingTrail sends itself: the answer to HELP, a text back. */
+const isAutomatic = (by: string) => by === 'auto' || by === TEXT_BACK_BY;
 
 /** Told of each text sent or received, and how it ended (the metric). */
 export type TextCounted = (direction: 'inbound' | 'outbound', result: string) => void;

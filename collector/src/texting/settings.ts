@@ -9,6 +9,8 @@ import { MAX_TEXT_LENGTH } from './segments.ts';
 /** What a missed caller is texted unless the domain writes its own. */
 export const DEFAULT_TEXT_BACK = 'Sorry we missed your call! How can we help? Reply to this text and we will get back to you.';
 
+const TEXT_BACK_OFF: TextBackSettings = { enabled: false, message: DEFAULT_TEXT_BACK, hours: null };
+
 const textBack = z
   .object({
     enabled: z.boolean().default(false).describe('Text a caller nobody answered (missed, or abandoned in a call flow), from the number they called'),
@@ -19,24 +21,27 @@ const textBack = z
 
 export const textingSettingsBody = z
   .object({
-    helpText: z.string().trim().min(1).max(320, 'must be at most 320 characters (two segments)').nullable().default(null).describe('Texted to whoever texts HELP; null: the default, naming the domain and how to stop'),
+    businessName: z.string().trim().min(1, 'must not be empty').max(80, 'must be at most 80 characters').nullable().default(null).describe("Ours (issue 81): the business's name, as the answer to HELP says it; null: the account's name"),
+    helpText: z.string().trim().min(1).max(320, 'must be at most 320 characters (two segments)').nullable().default(null).describe('Texted to whoever texts HELP; null: the default, naming the business and how to stop'),
     savedReplies: z
       .array(z.object({ name: z.string().trim().min(1).max(60), body: z.string().trim().min(1).max(MAX_TEXT_LENGTH) }).strict())
       .max(50)
       .default([])
       .describe('Replies to pick; {firstName} becomes the first name where known'),
-    textBack: textBack.default({ enabled: false, message: DEFAULT_TEXT_BACK, hours: null }).describe('Ours (issue 80): text back a missed caller, once a day at most, only to a mobile number that did not opt out'),
+    textBack: textBack.default(TEXT_BACK_OFF).describe('Ours (issue 80): text back a missed caller, once a day at most, only to a mobile number that did not opt out'),
   })
   .strict();
 
-const TEXT_BACK_OFF: TextBackSettings = { enabled: false, message: DEFAULT_TEXT_BACK, hours: null };
-
-export const textingOf = (domain: Pick<DomainDoc, 'texting'>): TextingSettings & { textBack: TextBackSettings } => ({ helpText: null, savedReplies: [], ...domain.texting, textBack: domain.texting?.textBack ?? TEXT_BACK_OFF });
+export const textingOf = (domain: Pick<DomainDoc, 'texting'>): Required<TextingSettings> => ({ helpText: null, businessName: null, savedReplies: [], ...domain.texting, textBack: domain.texting?.textBack ?? TEXT_BACK_OFF });
 
 /** The domain's text back: off where it never set one. */
 export const textBackOf = (domain: Pick<DomainDoc, 'texting'>): TextBackSettings => textingOf(domain).textBack;
 
-/** The answer to HELP. */
-export function helpTextOf(domain: Pick<DomainDoc, 'name' | 'texting'>): string {
-  return textingOf(domain).helpText ?? `${domain.name}: this number reaches the team of ${domain.name}. Reply STOP to stop texts, START to get them again. Msg & data rates may apply.`;
+/** The answer to HELP: the domain's own, or one naming the business (the carriers require its name
+ * and how to stop), the account's name where the domain set none. */
+export function helpTextOf(domain: Pick<DomainDoc, 'texting'>, accountName: string): string {
+  const texting = textingOf(domain);
+  return texting.helpText ?? defaultHelpText(texting.businessName ?? accountName);
 }
+
+export const defaultHelpText = (business: string) => `${business}: you are texting the team of ${business}. Reply STOP to stop texts, START to get them again. Msg & data rates may apply.`;

@@ -21,12 +21,10 @@ import type { Outbox } from '../webhooks/outbox.ts';
 import type { SendResult } from '../webhooks/send.ts';
 import type { ConversationDoc, TextingCollections } from './documents.ts';
 import { conversationId } from './inbox.ts';
-import { TextRefused, type TextSender } from './sender.ts';
+import { TEXT_BACK_BY, TextRefused, type TextSender } from './sender.ts';
 import { textBackOf } from './settings.ts';
 
 const DONE: SendResult = { delivered: true, httpStatus: null, error: null, permanent: false };
-/** The sender of a text back, as the inbox shows it (one of the sender's AUTOMATIC_SENDERS). */
-export const TEXT_BACK_BY = 'text-back';
 
 /** Whether the number is a mobile's (or one its country does not tell from a landline, as in the US). */
 export function isMobile(canonical: string): boolean {
@@ -34,17 +32,18 @@ export function isMobile(canonical: string): boolean {
   return type === 'MOBILE' || type === 'FIXED_LINE_OR_MOBILE';
 }
 
-/** Why this call gets no text back (null: it gets one, if none went to its caller today). */
-export function noTextBack(domain: Pick<DomainDoc, 'texting' | 'timeZone'>, before: CallDoc | null, after: CallDoc, now: Date): string | null {
-  const settings = textBackOf(domain);
-  if (!settings.enabled) return 'off';
+/** The call just ended unanswered (missed, or abandoned in a flow), from a mobile that can be texted. */
+export function textBackDue(before: CallDoc | null, after: CallDoc): boolean {
   const ended = endedAs(after);
-  if (ended !== 'missed' && ended !== 'abandoned') return 'answered, or not ended unanswered';
-  if (before && endedAs(before) === ended) return 'ended so before';
-  if (after.direction === 'outbound' || !after.caller || after.caller === 'anonymous') return 'no caller to text';
-  if (!isMobile(after.caller)) return 'not a mobile number';
-  if (settings.hours && !scheduleAt(settings.hours, now, domain.timeZone).open) return 'outside the texting hours';
-  return null;
+  if (ended !== 'missed' && ended !== 'abandoned') return false;
+  if (before && endedAs(before) === ended) return false;
+  return after.direction !== 'outbound' && Boolean(after.caller) && after.caller !== 'anonymous' && isMobile(after.caller!);
+}
+
+/** The domain texts back now: turned on, and within its texting hours where it has some. */
+function textsBackAt(domain: Pick<DomainDoc, 'texting' | 'timeZone'>, now: Date): boolean {
+  const settings = textBackOf(domain);
+  return settings.enabled && (!settings.hours || scheduleAt(settings.hours, now, domain.timeZone).open);
 }
 
 export const textBackId = (domain: Pick<DomainDoc, '_id' | 'timeZone'>, caller: string, at: Date) => `${domain._id}|${createHash('sha256').update(caller).digest('hex')}|${localTime(at, domain.timeZone).day}`;
@@ -57,9 +56,10 @@ export class TextBackQueue {
   ) {}
 
   async callChanged(before: CallDoc | null, after: CallDoc, now = new Date()): Promise<void> {
-    if (endedAs(after) !== 'missed' && endedAs(after) !== 'abandoned') return;
+    // Most calls stop here, before any read.
+    if (!textBackDue(before, after)) return;
     const domain = await this.c.domains.findOne({ _id: after.domainId }, { projection: { texting: 1, timeZone: 1, accountId: 1 } });
-    if (!domain || noTextBack(domain, before, after, now)) return;
+    if (!domain || !textsBackAt(domain, now)) return;
     const _id = textBackId(domain, after.caller!, now);
     try {
       // Claimed first: a caller's second missed call today, or this one's ending reported twice at once, texts nobody again.

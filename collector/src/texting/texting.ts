@@ -48,12 +48,12 @@ export function wireTexting(c: TextingCollections & Parameters<typeof timelineOf
     if (!sms.caller) return;
     const domain = await c.domains.findOne({ _id: sms.domainId });
     if (!domain) return;
-    const received = await inbox.received({ smsId: sms._id, domainId: sms.domainId, accountId: domain.accountId, country: countryOf(domain), trackingNumber: sms.trackingNumber, caller: sms.caller, body: Array.isArray(sms.message) ? sms.message.join('') : sms.message, at: sms.sentAt, ...cameFrom });
+    const received = await inbox.received({ smsId: sms._id, domainId: sms.domainId, accountId: domain.accountId, country: countryOf(domain), trackingNumber: sms.trackingNumber, caller: sms.caller, body: Array.isArray(sms.message) ? sms.message.join('') : sms.message, at: sms.sentAt, ...(sms.media ? { media: sms.media } : {}), ...cameFrom });
     if (!received) return;
     counted('inbound', 'received');
     const { conversation, message } = received;
     // HELP is answered even to a number that opted out; a failure never loses the text received.
-    if (received.keyword === 'help') await sender.send(conversation, helpTextOf(domain), 'auto', { help: true }).catch((err: Error) => log.warn({ err, domain: domain.name }, 'the answer to HELP was not sent'));
+    if (received.keyword === 'help') await sender.send(conversation, helpTextOf(domain, (await c.accounts.findOne({ _id: domain.accountId }))?.name ?? domain.name), 'auto', { help: true }).catch((err: Error) => log.warn({ err, domain: domain.name }, 'the answer to HELP was not sent'));
     await needs.alerts?.textReceived(domain, { id: message._id, conversationId: conversation._id, personId: conversation.personId, at: message.at, from: sms.caller, trackingNumber: sms.trackingNumber, body: message.body ?? '' });
     await pushes.text(domain, conversation, message);
     await needs.received?.(received);

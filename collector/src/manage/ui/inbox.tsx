@@ -17,6 +17,7 @@ import { CallBackButton } from './call-back.tsx';
 
 interface Conversation {
   id: string;
+  name: string | null;
   phone: string;
   trackingNumber: string;
   personId: number | null;
@@ -29,7 +30,8 @@ interface Conversation {
 }
 
 type Entry =
-  | { type: 'text'; id: string; direction: 'inbound' | 'outbound'; body: string | null; at: string; status: string; error?: string | null; by?: string; segments?: number; source?: string | null }
+  | { type: 'text'; id: string; direction: 'inbound' | 'outbound'; body: string | null; at: string; status: string; error?: string | null; by?: string; segments?: number; source?: string | null; media?: { contentType: string }[] }
+  | { type: 'note'; id: string; at: string; by: string; text: string }
   | { type: 'call'; at: string; callId: number; status: string | null; duration: number; source: string | null }
   | { type: 'form'; at: string; formId: number; pageUrl: string; source: string | null };
 
@@ -57,13 +59,14 @@ export function InboxScreen({ route }: { route: Route }) {
       {list.error && <Failure message={list.error} />}
       <div class="inbox-panes">
         <div class="card flush conversation-list" data-testid="conversations">
-          {list.data && !list.data.conversations.length && <p class="muted pad">No conversation yet: texts to the tracking numbers appear here.</p>}
+          {list.data && !list.data.conversations.length && <EmptyInbox domain={route.domain!} />}
           <ul>
             {list.data?.conversations.map((c) => (
               <li class={`${c.id === open ? 'open' : ''}${c.unread ? ' unread' : ''}`}>
                 <a href={routeHash({ ...route, query: { ...route.query, id: c.id } })} data-conversation={c.id}>
                   <span class="texter">
-                    {c.phone}
+                    {c.name ?? c.phone}
+                    {c.name && <span class="muted small"> {c.phone}</span>}
                     {c.unread > 0 && <span class="status unread-count" aria-label={`${c.unread} unread`}>{c.unread}</span>}
                     {c.optedOut && <span class="status opted-out">opted out</span>}
                   </span>
@@ -117,8 +120,11 @@ function Thread({ route, id, changed }: { route: Route; id: string; changed: () 
         <a class="back" href={routeHash({ ...route, query: { ...route.query, id: '' } })}>
           ← Conversations
         </a>
-        <h2>{c.phone}</h2>
-        <span class="muted">to {c.trackingNumber}</span>
+        <h2>{c.name ?? c.phone}</h2>
+        <span class="muted">
+          {c.name ? `${c.phone} · ` : ''}to {c.trackingNumber}
+        </span>
+        {answers && c.personId !== null && c.phone !== 'erased' && <NameButton path={path} name={c.name} act={act} />}
         {c.personId !== null && <a href={routeHash({ domain: route.domain, screen: 'person', query: { id: String(c.personId) } })}>Their timeline</a>}
         {c.personId !== null && c.phone !== 'erased' && <CallBackButton domain={route.domain!} personId={c.personId} />}
         <span class="spacer" />
@@ -138,7 +144,8 @@ function Thread({ route, id, changed }: { route: Route; id: string; changed: () 
         {entries.map((e) =>
           e.type === 'text' ? (
             <li class={`bubble ${e.direction}`}>
-              <p>{e.body ?? <em class="muted">erased</em>}</p>
+              {e.media?.map((m, i) => (m.contentType.startsWith('image/') ? <img class="mms" src={`/manage/api${path}/texts/${encodeURIComponent(e.id)}/media/${i}`} alt="Picture sent with the text" loading="lazy" /> : <a href={`/manage/api${path}/texts/${encodeURIComponent(e.id)}/media/${i}`}>File sent with the text ({m.contentType})</a>))}
+              {(e.body || !e.media?.length) && <p>{e.body ?? <em class="muted">erased</em>}</p>}
               <span class="meta muted">
                 {when(e.at, clock)}
                 {e.source && ` · from ${e.source}`}
@@ -153,6 +160,13 @@ function Thread({ route, id, changed }: { route: Route; id: string; changed: () 
                 )}
               </span>
             </li>
+          ) : e.type === 'note' ? (
+            <li class="note" data-testid="note">
+              <p>{e.text}</p>
+              <span class="meta muted">
+                Note by {e.by} · {when(e.at, clock)} · never texted
+              </span>
+            </li>
           ) : (
             <li class="event muted">
               {e.type === 'call' ? <a href={routeHash({ domain: route.domain, screen: 'call', query: { id: String(e.callId) } })}>Call, {e.duration} s{e.source ? `, from ${e.source}` : ''}</a> : <span>Form on {pathOf(e.pageUrl)}{e.source ? `, from ${e.source}` : ''}</span>} · {when(e.at, clock)}
@@ -161,6 +175,7 @@ function Thread({ route, id, changed }: { route: Route; id: string; changed: () 
         )}
       </ol>
       {error && <p class="error" role="alert">{error}</p>}
+      {answers && <NoteForm path={path} act={act} />}
       {c.optedOut ? (
         <p class="warn-text" data-testid="opted-out">
           This number opted out: they texted {c.optedOut.word} on {when(c.optedOut.at, clock)}. No text can be sent to them until they text START.
@@ -171,6 +186,71 @@ function Thread({ route, id, changed }: { route: Route; id: string; changed: () 
         <p class="muted">Analysts read conversations; agents and above reply.</p>
       )}
     </div>
+  );
+}
+
+/** No conversation yet: what brings texts in, and what answering them needs. */
+function EmptyInbox({ domain }: { domain: string }) {
+  const who = useWho();
+  return (
+    <div class="muted pad" data-testid="empty-inbox">
+      <p>No conversation yet: texts to the tracking numbers appear here.</p>
+      <p>
+        Replies are sent from the tracking number through the account's carrier: {may.manageAccount(who) ? <a href={routeHash({ domain: null, screen: 'account', query: {} })}>connect Twilio on Account</a> : 'an owner connects Twilio on Account'}, and
+        its numbers' texts come here. The answer to HELP and the saved replies are set in <a href={routeHash({ domain, screen: 'settings', query: {} })}>Settings, Texting</a>.
+      </p>
+    </div>
+  );
+}
+
+/** The person's name, set by a member: kept on their person, never overwritten by a form. */
+function NameButton({ path, name, act }: { path: string; name: string | null; act: (work: () => Promise<unknown>) => Promise<void> }) {
+  const [editing, setEditing] = useState(false);
+  if (!editing)
+    return (
+      <button type="button" class="link" onClick={() => setEditing(true)}>
+        {name ? 'Rename' : 'Add their name'}
+      </button>
+    );
+  return (
+    <form
+      class="inline"
+      onSubmit={(event) => {
+        event.preventDefault();
+        const value = String(new FormData(event.target as HTMLFormElement).get('name') ?? '').trim();
+        setEditing(false);
+        void act(() => api('PUT', path, { name: value || null }));
+      }}
+    >
+      <label>
+        Their name <input name="name" defaultValue={name ?? ''} maxLength={80} autoFocus />
+      </label>
+      <button type="submit">Save name</button>
+    </form>
+  );
+}
+
+/** A note for the team, shown in the thread, never texted. */
+function NoteForm({ path, act }: { path: string; act: (work: () => Promise<unknown>) => Promise<void> }) {
+  const [text, setText] = useState('');
+  return (
+    <form
+      class="note-form"
+      onSubmit={(event) => {
+        event.preventDefault();
+        const note = text.trim();
+        setText('');
+        void act(() => api('POST', `${path}/notes`, { text: note }));
+      }}
+    >
+      <label>
+        Note for the team (never texted)
+        <input name="note" value={text} maxLength={2000} onInput={(e) => setText((e.target as HTMLInputElement).value)} />
+      </label>
+      <button type="submit" disabled={!text.trim()}>
+        Add note
+      </button>
+    </form>
   );
 }
 

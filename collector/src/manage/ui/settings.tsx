@@ -18,6 +18,7 @@ import { StoredFields } from './stored-fields.tsx';
 import { SharedLinksCard } from './shared-links.tsx';
 import { AdPlatformsCard } from './conversions.tsx';
 import { CrmCard } from './crm-settings.tsx';
+import { TextingCard } from './texting-settings.tsx';
 
 interface Install {
   scriptTag: string | null;
@@ -59,6 +60,7 @@ export function SettingsScreen({ route }: { route: Route }) {
       <FormTrackingCard path={path} domain={domain.data} saved={domain.reload} />
       <AdPlatformsCard domain={route.domain!} />
       <CrmCard domain={route.domain!} />
+      <TextingCard path={path} editable />
       <BlockedCallersCard path={path} clock={clock} />
       <NumbersCard path={path} domain={domain.data} changed={domain.reload} />
       <SharedLinksCard path={path} clock={clock} />
