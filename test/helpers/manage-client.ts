@@ -9,6 +9,8 @@ export interface ManageAnswer {
 export interface ManageClient {
   call(method: string, path: string, body?: unknown): Promise<ManageAnswer>;
   get(path: string): Promise<ManageAnswer>;
+  /** The session's cookie, for a request of its own (a picture's bytes). */
+  cookie: string;
 }
 
 export async function signedInClient(baseUrl: string, username: string, password: string): Promise<ManageClient> {
@@ -24,5 +26,5 @@ export async function signedInClient(baseUrl: string, username: string, password
     const json = answer.headers.get('content-type')?.includes('json') && text ? JSON.parse(text) : null;
     return { status: answer.status, body: json, text, headers: answer.headers };
   };
-  return { call, get: (path) => call('GET', path) };
+  return { call, get: (path) => call('GET', path), cookie };
 }

@@ -3,7 +3,7 @@
 // (list, create, update, delete), available phone numbers (local, toll-free, mobile), messages sent
 // (from one of the account's numbers; a landline refused with 21614), HTTP basic
 // authentication by the account's SID and auth token or an API key's SID and secret, and Twilio's
-// error bodies with its own codes (20003 authenticate, 20404 not found, 21422 number not
+// media of MMS received (a redirect to its store), and Twilio's error bodies with its own codes (20003 authenticate, 20404 not found, 21422 number not
 // available, 20429 too many requests). The collector reaches it through TWILIO_API_BASE.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -67,6 +67,9 @@ export interface TwilioApiStandIn {
   throttleNext(pattern: RegExp): void;
   /** Someone else buys this number between a search and our purchase: still listed, refused (21422). */
   takenBeforePurchase(number: string): void;
+  /** An MMS's media kept at Twilio: its address as the messaging webhook gives it (MediaUrl0), answered
+   * as Twilio's Media resource does: with the account's credentials, a redirect to its store. */
+  addMedia(accountSid: string, contentType: string, body: Buffer): string;
   close(): Promise<void>;
 }
 
@@ -110,12 +113,23 @@ export async function startTwilioApi(accounts: StandInAccount[] = []): Promise<T
   const messages: StandInMessage[] = [];
   const calls: StandInCall[] = [];
   const landlines = new Set<string>();
+  const media = new Map<string, { contentType: string; body: Buffer }>();
   const server = http.createServer(async (req, res) => {
     let raw = '';
     for await (const chunk of req) raw += chunk;
     const url = new URL(req.url!, 'http://twilio.test');
     const form = Object.fromEntries(new URLSearchParams(raw));
     requests.push({ method: req.method!, path: `${url.pathname}${url.search}`, form });
+    const stored = media.get(url.pathname);
+    if (stored && url.pathname.startsWith('/media-store/')) return res.writeHead(200, { 'content-type': stored.contentType, 'content-length': stored.body.length }).end(stored.body);
+    const mediaPath = /^\/2010-04-01\/Accounts\/(AC\w+)\/Messages\/MM\w+\/Media\/(ME\w+)$/.exec(url.pathname);
+    if (mediaPath) {
+      const owner = byId.get(mediaPath[1]!);
+      const [u, p] = Buffer.from((req.headers.authorization ?? '').replace(/^Basic /, ''), 'base64').toString().split(':');
+      if (!owner || !((u === owner.sid && p === owner.authToken) || (u !== undefined && owner.apiKeys[u] === p && p !== undefined))) return twilioError(res, 401, 20003, 'Authenticate');
+      if (!media.has(url.pathname)) return twilioError(res, 404, 20404, `The requested resource ${url.pathname} was not found`);
+      return res.writeHead(307, { location: `/media-store/${mediaPath[2]}` }).end();
+    }
     const match = /^\/2010-04-01\/Accounts\/(AC\w+)(\/.*)?\.json$/.exec(url.pathname);
     const account = match && byId.get(match[1]!);
     const [user, pass] = Buffer.from((req.headers.authorization ?? '').replace(/^Basic /, ''), 'base64').toString().split(':');
@@ -201,6 +215,13 @@ export async function startTwilioApi(accounts: StandInAccount[] = []): Promise<T
     requests,
     throttleNext: (pattern) => throttled.push(pattern),
     takenBeforePurchase: (number) => taken.add(number),
+    addMedia(accountSid, contentType, body) {
+      const me = sid('ME');
+      const path = `${API}/Accounts/${accountSid}/Messages/${sid('MM')}/Media/${me}`;
+      media.set(path, { contentType, body });
+      media.set(`/media-store/${me}`, { contentType, body });
+      return `https://api.twilio.com${path}`;
+    },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

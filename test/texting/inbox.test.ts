@@ -118,7 +118,7 @@ describe('the texting inbox', () => {
     await textIn('help', LEAD, 'SM-help-1');
     await textIn('help', LEAD, 'SM-help-1');
     await until(async () => api.messages.length > before, 'the answer to HELP');
-    expect(api.messages.slice(before)).toEqual([expect.objectContaining({ to: LEAD, from: TRACKING, body: expect.stringContaining('shop.test: this number reaches the team of shop.test. Reply STOP') })]);
+    expect(api.messages.slice(before)).toEqual([expect.objectContaining({ to: LEAD, from: TRACKING, body: expect.stringContaining('Test account: you are texting the team of Test account. Reply STOP') })]);
 
     await textIn('START');
     expect((await agent.call('POST', `/domains/shop.test/conversations/${conversation.id}/messages`, { body: 'Welcome back' })).status).toBe(201);

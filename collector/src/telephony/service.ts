@@ -28,7 +28,7 @@ import type { IdCollections } from '../db/documents.ts';
 export type CallInput = Omit<CallReport, 'status' | 'startDate'> & { status: CallStatus | null; startDate: Date };
 
 /** Who led to a text received, as to a call: its source and keyword, and the visit's last touch. */
-export type TextCameFrom = Pick<CallAttribution, 'source' | 'keyword'> & { lastTouch: Touch | null };
+export type TextCameFrom = Pick<CallAttribution, 'source' | 'keyword' | 'visitId'> & { lastTouch: Touch | null };
 
 /** A report of the same call as the stored one: its route and attribution stand. */
 function isSameCall(stored: CallDoc, report: CallInput): boolean {
@@ -192,8 +192,8 @@ export class TelephonyService {
 
   /** Who led to a text: the visit holding the number when it came (or the offline campaign), as for a call. */
   private async textCameFrom(report: SmsReport): Promise<TextCameFrom> {
-    const { source, keyword, lastTouch } = await attributeCall(this.c, await this.router.route(report.trackingNumber, null, report.sentDate, report.callerPhone), report.sentDate);
-    return { source, keyword, lastTouch: lastTouch ?? null };
+    const { source, keyword, lastTouch, visitId } = await attributeCall(this.c, await this.router.route(report.trackingNumber, null, report.sentDate, report.callerPhone), report.sentDate);
+    return { source, keyword, visitId, lastTouch: lastTouch ?? null };
   }
 
   /** `routed`: the route the caller already found for this report's number, code and start. */

@@ -27,6 +27,8 @@ export interface ConversationDoc {
   /** The member who answers it; null: nobody yet. */
   assignee: string | null;
   createdAt: Date;
+  /** Ours (issue 81): the visit that led to its first text (the visit holding the number then); null: none. */
+  visitId?: number | null;
   /** Ours (issue 81): the team's notes on it, oldest first (the latest MAX_NOTES); gone with an erase. */
   notes?: ConversationNote[];
 }

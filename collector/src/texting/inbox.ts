@@ -70,21 +70,24 @@ export class TextInbox {
     return { conversation, message, keyword: said?.keyword ?? null };
   }
 
-  /** Who led to the text, kept only where a visit did (issue 81): the first text of a conversation,
-   * sent while a visit held the number. A keyword (STOP, HELP…) is no lead, and a later text comes
-   * from someone already talking to the team: the visit holding the number then is another's. */
+  /** Who led to the text, kept only where a visit did (issue 81): a conversation's first text sent
+   * while a visit held the number, and the later ones while that same visit holds it. A keyword
+   * (STOP, HELP…) is no lead, and a text sent while another visit holds the number is not theirs. */
   private async ledByVisit(_id: string, text: ReceivedText, said: { keyword: Keyword } | null): Promise<Pick<TextMessageDoc, 'source' | 'keyword' | 'lastTouch'>> {
     const none = { source: null, keyword: null, lastTouch: null };
     if (said || text.source === null) return none;
-    const opened = (await this.c.conversations.countDocuments({ _id }, { limit: 1 })) === 0;
-    return opened ? { source: text.source, keyword: text.keyword, lastTouch: text.lastTouch } : none;
+    const known = await this.c.conversations.findOne({ _id }, { projection: { visitId: 1 } });
+    const theirs = !known || (text.visitId !== null && known.visitId === text.visitId);
+    return theirs ? { source: text.source, keyword: text.keyword, lastTouch: text.lastTouch } : none;
   }
 
   /** The conversation made or moved to this text: newest, one more unread. Two first texts at once
    * make one (its `_id` is theirs); the loser of the insert adds to it. */
   private async touch(_id: string, text: ReceivedText, personId: number | null): Promise<ConversationDoc> {
     const update = { $max: { lastAt: text.at }, $inc: { unread: 1 }, $set: { ...(personId !== null ? { personId } : {}), phone: text.caller } };
-    const fresh = { domainId: text.domainId, accountId: text.accountId, trackingNumber: text.trackingNumber, assignee: null, createdAt: text.at, ...(personId === null ? { personId: null } : {}) };
+    // The visit that led to the first text, if it is no keyword: its later texts are that visit's too.
+    const visitId = keywordOf(text.body, text.country) ? null : text.visitId;
+    const fresh = { domainId: text.domainId, accountId: text.accountId, trackingNumber: text.trackingNumber, assignee: null, createdAt: text.at, visitId, ...(personId === null ? { personId: null } : {}) };
     try {
       await this.c.conversations.updateOne({ _id }, { ...update, $setOnInsert: fresh }, { upsert: true });
     } catch (err) {
