@@ -30,7 +30,26 @@ export interface StandInAccount {
   numbers: StandInNumber[];
   /** Numbers on sale, by country and type (Local, TollFree, Mobile). */
   available: Record<string, Partial<Record<'Local' | 'TollFree' | 'Mobile', string[]>>>;
+  /** Messaging Services (messaging.twilio.com/v1/Services), with their numbers (PN…) and A2P campaign. */
+  services: StandInService[];
+  /** A2P brands (/v1/a2p/BrandRegistrations). */
+  brands: { sid: string; status: string; failureReason: string | null }[];
 }
+
+export interface StandInService {
+  sid: string;
+  friendlyName: string;
+  useInboundWebhookOnNumber: boolean;
+  numberSids: string[];
+  campaign: null | { sid: string; status: string; useCase: string; brandRegistrationSid: string; description: string; messageFlow: string; messageSamples: string[]; form: Record<string, string> };
+}
+
+/** Monthly prices by country, as Twilio's Pricing API lists them (pricing.twilio.com/v1/PhoneNumbers/Countries). */
+export const STAND_IN_PRICES: Record<string, { country: string; prices: [string, string][] }> = {
+  US: { country: 'United States', prices: [['local', '1.15'], ['toll free', '2.15']] },
+  GB: { country: 'United Kingdom', prices: [['local', '1.15'], ['mobile', '1.15'], ['toll free', '2.15']] },
+  FR: { country: 'France', prices: [['local', '1.50'], ['mobile', '3.00'], ['toll free', '22.00']] },
+};
 
 /** A text sent through the Messages API. */
 export interface StandInMessage {
@@ -78,7 +97,7 @@ let sequence = 0;
 const sid = (prefix: string) => `${prefix}${(++sequence).toString(16).padStart(32, '0')}`;
 
 export function standInAccount(accountSid: string, authToken: string, extra: Partial<StandInAccount> = {}): StandInAccount {
-  return { sid: accountSid, authToken, apiKeys: {}, status: 'active', friendlyName: `Account ${accountSid.slice(-4)}`, numbers: [], available: {}, ...extra };
+  return { sid: accountSid, authToken, apiKeys: {}, status: 'active', friendlyName: `Account ${accountSid.slice(-4)}`, numbers: [], available: {}, services: [], brands: [], ...extra };
 }
 
 export function standInNumber(phoneNumber: string, urls: Partial<Pick<StandInNumber, 'voice_url' | 'status_callback' | 'sms_url'>> = {}): StandInNumber {
@@ -114,9 +133,12 @@ export async function startTwilioApi(accounts: StandInAccount[] = []): Promise<T
   const calls: StandInCall[] = [];
   const landlines = new Set<string>();
   const media = new Map<string, { contentType: string; body: Buffer }>();
+  /** Each request's raw form (a list field, MessageSamples, comes several times). */
+  const reqBodies = new WeakMap<http.IncomingMessage, string>();
   const server = http.createServer(async (req, res) => {
     let raw = '';
     for await (const chunk of req) raw += chunk;
+    reqBodies.set(req, raw);
     const url = new URL(req.url!, 'http://twilio.test');
     const form = Object.fromEntries(new URLSearchParams(raw));
     requests.push({ method: req.method!, path: `${url.pathname}${url.search}`, form });
@@ -130,6 +152,7 @@ export async function startTwilioApi(accounts: StandInAccount[] = []): Promise<T
       if (!media.has(url.pathname)) return twilioError(res, 404, 20404, `The requested resource ${url.pathname} was not found`);
       return res.writeHead(307, { location: `/media-store/${mediaPath[2]}` }).end();
     }
+    if (url.pathname.startsWith('/v1/')) return v1(req, res, url, form);
     const match = /^\/2010-04-01\/Accounts\/(AC\w+)(\/.*)?\.json$/.exec(url.pathname);
     const account = match && byId.get(match[1]!);
     const [user, pass] = Buffer.from((req.headers.authorization ?? '').replace(/^Basic /, ''), 'base64').toString().split(':');
@@ -205,6 +228,53 @@ export async function startTwilioApi(accounts: StandInAccount[] = []): Promise<T
     }
     return twilioError(res, 404, 20404, `The requested resource ${url.pathname} was not found`);
   });
+  /** Twilio's v1 APIs (messaging.twilio.com, pricing.twilio.com), their lists paged with `meta.key`. */
+  function v1(req: http.IncomingMessage, res: http.ServerResponse, url: URL, form: Record<string, string>) {
+    const [user, pass] = Buffer.from((req.headers.authorization ?? '').replace(/^Basic /, ''), 'base64').toString().split(':');
+    const account = [...byId.values()].find((a) => (user === a.sid && pass === a.authToken) || (user !== undefined && pass !== undefined && a.apiKeys[user] === pass));
+    if (!account) return twilioError(res, 401, 20003, 'Authenticate');
+    const json = (status: number, body: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+    const page = (key: string, items: unknown[]) => json(200, { [key]: items, meta: { page: 0, page_size: 50, first_page_url: `https://messaging.twilio.com${url.pathname}?PageSize=50&Page=0`, previous_page_url: null, url: `https://messaging.twilio.com${url.pathname}?PageSize=50&Page=0`, next_page_url: null, key } });
+    const now = new Date().toISOString();
+    const serviceOf = (x: StandInService) => ({ account_sid: account.sid, sid: x.sid, friendly_name: x.friendlyName, use_inbound_webhook_on_number: x.useInboundWebhookOnNumber, us_app_to_person_registered: x.campaign?.status === 'VERIFIED', date_created: now, date_updated: now, url: `https://messaging.twilio.com/v1/Services/${x.sid}`, links: {} });
+    const campaignOf = (x: StandInService) => ({ sid: x.campaign!.sid, account_sid: account.sid, brand_registration_sid: x.campaign!.brandRegistrationSid, messaging_service_sid: x.sid, description: x.campaign!.description, message_samples: x.campaign!.messageSamples, us_app_to_person_usecase: x.campaign!.useCase, has_embedded_links: false, has_embedded_phone: false, campaign_status: x.campaign!.status, campaign_id: null, is_externally_registered: false, rate_limits: {}, message_flow: x.campaign!.messageFlow, date_created: now, date_updated: now, url: `https://messaging.twilio.com/v1/Services/${x.sid}/Compliance/Usa2p/${x.campaign!.sid}`, mock: false, errors: [] });
+    const priced = /^\/v1\/PhoneNumbers\/Countries\/([A-Z]{2})$/.exec(url.pathname);
+    if (priced && req.method === 'GET') {
+      const listed = STAND_IN_PRICES[priced[1]!];
+      if (!listed) return twilioError(res, 404, 20404, `The requested resource ${url.pathname} was not found`);
+      return json(200, { country: listed.country, iso_country: priced[1], phone_number_prices: listed.prices.map(([type, price]) => ({ number_type: type, base_price: price, current_price: price })), price_unit: 'USD', url: `https://pricing.twilio.com${url.pathname}` });
+    }
+    if (url.pathname === '/v1/a2p/BrandRegistrations' && req.method === 'GET') return page('data', account.brands.map((b) => ({ sid: b.sid, account_sid: account.sid, status: b.status, failure_reason: b.failureReason, brand_type: 'STANDARD', identity_status: 'VERIFIED', date_created: now, url: `https://messaging.twilio.com/v1/a2p/BrandRegistrations/${b.sid}` })));
+    if (url.pathname === '/v1/Services' && req.method === 'GET') return page('services', account.services.map(serviceOf));
+    if (url.pathname === '/v1/Services' && req.method === 'POST') {
+      const made: StandInService = { sid: sid('MG'), friendlyName: form.FriendlyName ?? '', useInboundWebhookOnNumber: form.UseInboundWebhookOnNumber === 'true', numberSids: [], campaign: null };
+      account.services.push(made);
+      return json(201, serviceOf(made));
+    }
+    const sub = /^\/v1\/Services\/(MG\w+)\/(PhoneNumbers|Compliance\/Usa2p)$/.exec(url.pathname);
+    const service = sub && account.services.find((x) => x.sid === sub[1]);
+    if (sub && !service) return twilioError(res, 404, 20404, `The requested resource ${url.pathname} was not found`);
+    if (service && sub![2] === 'PhoneNumbers' && req.method === 'GET') {
+      return page('phone_numbers', service.numberSids.flatMap((pn) => account.numbers.filter((n) => n.sid === pn)).map((n) => ({ sid: n.sid, account_sid: account.sid, service_sid: service.sid, phone_number: n.phone_number, country_code: 'US', capabilities: ['SMS', 'Voice'], date_created: now, url: `https://messaging.twilio.com/v1/Services/${service.sid}/PhoneNumbers/${n.sid}` })));
+    }
+    if (service && sub![2] === 'PhoneNumbers' && req.method === 'POST') {
+      const n = account.numbers.find((x) => x.sid === form.PhoneNumberSid);
+      if (!n) return twilioError(res, 400, 21710, 'Phone Number SID not found');
+      if (account.services.some((x) => x.numberSids.includes(n.sid))) return twilioError(res, 409, 21712, 'Phone Number is already in a Messaging Service');
+      service.numberSids.push(n.sid);
+      return json(201, { sid: n.sid, account_sid: account.sid, service_sid: service.sid, phone_number: n.phone_number, country_code: 'US', capabilities: ['SMS', 'Voice'], date_created: now });
+    }
+    if (service && req.method === 'GET') return page('compliance', service.campaign ? [campaignOf(service)] : []);
+    if (service && req.method === 'POST') {
+      if (service.campaign) return twilioError(res, 409, 21713, 'A campaign is already registered for this Messaging Service');
+      if (!account.brands.some((b) => b.sid === form.BrandRegistrationSid && b.status === 'APPROVED')) return twilioError(res, 400, 21714, 'The brand is not approved');
+      const samples = new URLSearchParams(reqBodies.get(req) ?? '').getAll('MessageSamples');
+      service.campaign = { sid: sid('QE'), status: 'PENDING', useCase: form.UsAppToPersonUsecase ?? '', brandRegistrationSid: form.BrandRegistrationSid ?? '', description: form.Description ?? '', messageFlow: form.MessageFlow ?? '', messageSamples: samples, form };
+      return json(201, campaignOf(service));
+    }
+    return twilioError(res, 404, 20404, `The requested resource ${url.pathname} was not found`);
+  }
+
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,

@@ -6,7 +6,7 @@ import { COUNTRY_NUMBER_TYPES, normalizePhone, NUMBER_TYPE_PREFIXES } from '@rin
 import type { DomainDoc, PoolConfig, DomainCollections } from '../domains/documents.ts';
 import { addPoolNumber, numberRefusal, typeRefusal } from '../domains/pool-numbers.ts';
 import { canonicalIn, countryOf, e164Of } from '../domains/phone-numbers.ts';
-import { CarrierError, type Carrier, type CarrierNumber, type NumberSearch } from './carrier.ts';
+import { CarrierError, type Carrier, type CarrierNumber, type NumberPrice, type NumberSearch } from './carrier.ts';
 import type { CarrierConnections } from './connections.ts';
 import type { NumberAtCarrier } from './documents.ts';
 import { twilioWiring } from './wiring.ts';
@@ -21,6 +21,16 @@ export interface NumberResult {
   ok: boolean;
   error?: string;
   movedFrom?: string | null;
+}
+
+/** The carrier's price is above what the person confirmed (or no longer listed): nothing bought. */
+export class PriceChanged extends Error {
+  constructor(
+    readonly price: NumberPrice | null,
+    confirmed: number,
+  ) {
+    super(price ? `The monthly price changed: the carrier lists ${price.amount} ${price.currency} a number now, and ${confirmed} was confirmed. Nothing was bought: confirm the new price` : `The carrier lists no price for these numbers now (${confirmed} was confirmed). Nothing was bought`);
+  }
 }
 
 export class NoCarrier extends Error {
@@ -66,10 +76,15 @@ export class CarrierNumbers {
 
   /** Buys `count` numbers into the pool: searched first, then bought one by one, each wired at once.
    * A number taken meanwhile is reported, not replaced: a retry picks others. */
-  async buyInto(domain: DomainDoc, pool: PoolConfig, want: Narrowing & { count: number }): Promise<{ results: NumberResult[]; reason?: string }> {
+  /** `price`: what the carrier lists for each a month, for the activity log (the answer is without it). */
+  async buyInto(domain: DomainDoc, pool: PoolConfig, want: Narrowing & { count: number; monthlyPrice?: number | undefined }): Promise<{ answer: { results: NumberResult[]; reason?: string }; price: NumberPrice | null }> {
     const { carrier, accountSid } = await this.connected(domain);
-    const offered = await this.offered(carrier, domain, pool, want);
-    if (typeof offered === 'string') return { results: [], reason: offered };
+    const price = await this.priceOf(carrier, domain, pool);
+    // The price the person confirmed (ours): never more spent than they agreed to.
+    if (want.monthlyPrice !== undefined && (!price || price.amount > want.monthlyPrice)) throw new PriceChanged(price, want.monthlyPrice);
+    const { monthlyPrice: _, ...search } = want;
+    const offered = await this.offered(carrier, domain, pool, search);
+    if (typeof offered === 'string') return { answer: { results: [], reason: offered }, price };
     const results: NumberResult[] = [];
     let slowDown: CarrierError | null = null;
     for (const number of offered.slice(0, want.count)) {
@@ -81,7 +96,20 @@ export class CarrierNumbers {
       if (refused?.kind === 'rate-limited') slowDown = refused;
       results.push(result);
     }
-    return { results, ...(offered.length < want.count ? { reason: `the carrier has ${offered.length} such numbers on sale now` } : {}) };
+    return { answer: { results, ...(offered.length < want.count ? { reason: `the carrier has ${offered.length} such numbers on sale now` } : {}) }, price };
+  }
+
+  /** What `count` numbers of the pool's type cost a month, as the carrier lists them: what a person confirms. */
+  async quote(domain: DomainDoc, pool: PoolConfig, count: number): Promise<{ price: NumberPrice | null; count: number; monthlyTotal: number | null }> {
+    const price = await this.priceOf((await this.connected(domain)).carrier, domain, pool);
+    return { price, count, monthlyTotal: price ? Math.round(price.amount * count * 100) / 100 : null };
+  }
+
+  /** The monthly price the carrier lists for the pool's numbers; null when it lists none or cannot say
+   * now (the search and the purchase go on: the person is told the price is not known). */
+  private async priceOf(carrier: Carrier, domain: DomainDoc, pool: PoolConfig): Promise<NumberPrice | null> {
+    const search = searchFor(pool, domain);
+    return search ? carrier.monthlyPrice(search.country, search.kind).catch(() => null) : null;
   }
 
   /** Numbers on sale for the pool now (a person looks before buying); the reason when there are none. */

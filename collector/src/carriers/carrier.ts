@@ -1,6 +1,7 @@
 // What RingTrail needs of a carrier's API, behind one small interface: Twilio is its first
 // implementation (twilio-carrier.ts); another (Telnyx, Vonage, a SIP trunk's API) is one file more.
 // Numbers are in E.164 here (+33123456789); the collector's own form is made by the caller.
+import type { A2pBrand, A2pCampaign, A2pNumber, CampaignRequest } from './twilio-a2p.ts';
 
 /** A number of the carrier account, and where its calls and messages go now. */
 export interface CarrierNumber {
@@ -75,6 +76,24 @@ export interface Carrier {
   /** A picture or file of a text received (an MMS), read with the account's credentials; a
    * CarrierError `refused` for an address that is not the carrier's. */
   media(url: string): Promise<{ contentType: string; body: Buffer }>;
+  /** The monthly price the carrier lists for a number of this country and kind; null: it lists none. */
+  monthlyPrice(country: string, kind: NumberSearch['kind']): Promise<NumberPrice | null>;
+  /** US texting registration (A2P 10DLC: Twilio's Messaging Services and campaigns); absent: the carrier has none. */
+  readonly usTexting?: UsTexting;
+}
+
+export interface NumberPrice {
+  /** What the carrier charges a month for one number, its discounts applied. */
+  amount: number;
+  /** ISO 4217 (USD). */
+  currency: string;
+}
+
+/** A2P 10DLC (twilio-a2p.ts), each call's refusal a CarrierError. */
+export interface UsTexting {
+  brands(): Promise<A2pBrand[]>;
+  numbers(numbers: string[]): Promise<A2pNumber[]>;
+  registerCampaign(request: CampaignRequest, numberSids: Map<string, string>): Promise<A2pCampaign>;
 }
 
 /** A call to place, numbers in E.164. */

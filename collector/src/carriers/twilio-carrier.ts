@@ -2,7 +2,8 @@
 // (`GET /2010-04-01/Accounts/{Sid}.json`), its incoming phone numbers (list, update). Twilio's error
 // bodies (`{code, message, more_info, status}`) become CarrierErrors in words, with Twilio's code.
 import type twilio from 'twilio';
-import { CarrierError, type Carrier, type CarrierAccount, type CarrierErrorKind, type CarrierNumber, type NumberSearch, type OutgoingCall, type OutgoingText, type Wiring } from './carrier.ts';
+import { CarrierError, type Carrier, type CarrierAccount, type CarrierErrorKind, type CarrierNumber, type NumberPrice, type NumberSearch, type OutgoingCall, type OutgoingText, type UsTexting, type Wiring } from './carrier.ts';
+import { TwilioA2p } from './twilio-a2p.ts';
 import { TWILIO_HOST, twilioClient, TWILIO_TIMEOUT_MS } from './twilio-client.ts';
 
 /** Twilio's inbound MMS are at most 5 MB in all. */
@@ -55,14 +56,29 @@ const twilioFields = (w: Wiring) => ({ voiceUrl: w.voiceUrl, voiceMethod: 'POST'
 
 const numberOf = (n: IncomingNumber): CarrierNumber => ({ sid: n.sid, number: n.phoneNumber, friendlyName: n.friendlyName, voiceUrl: n.voiceUrl || null, statusCallback: n.statusCallback || null, smsUrl: n.smsUrl || null });
 
+/** Twilio's Pricing API's words for a number's type (`number_type`). */
+const PRICED_AS: Record<NumberSearch['kind'], string> = { local: 'local', 'toll-free': 'toll free', mobile: 'mobile' };
+
 export class TwilioCarrier implements Carrier {
   private readonly client: twilio.Twilio;
+  readonly usTexting: UsTexting;
 
   constructor(
     private readonly apiBase: string,
     private readonly credentials: TwilioCredentials,
   ) {
     this.client = twilioClient(apiBase, { accountSid: credentials.accountSid, username: credentials.apiKey ?? credentials.accountSid, password: credentials.secret });
+    const a2p = new TwilioA2p(this.client);
+    this.usTexting = { brands: () => asked(() => a2p.brands()), numbers: (numbers) => asked(() => a2p.numbers(numbers)), registerCampaign: (request, sids) => asked(() => a2p.registerCampaign(request, sids)) };
+  }
+
+  /** Twilio's Pricing API (`GET pricing.twilio.com/v1/PhoneNumbers/Countries/{IsoCountry}`): the
+   * current monthly price of the type, its discounts applied. */
+  async monthlyPrice(country: string, kind: NumberSearch['kind']): Promise<NumberPrice | null> {
+    const listed = await asked(() => this.client.pricing.v1.phoneNumbers.countries(country).fetch());
+    const price = listed.phoneNumberPrices?.find((p) => p.numberType === PRICED_AS[kind]);
+    const amount = Number(price?.currentPrice ?? price?.basePrice);
+    return price && Number.isFinite(amount) ? { amount, currency: listed.priceUnit || 'USD' } : null;
   }
 
   async connect(): Promise<CarrierAccount> {

@@ -1,6 +1,7 @@
 // Twilio's official Node library, pointed at TWILIO_API_BASE: every call to Twilio's REST API goes
 // through its own request client, whose host (https://api.twilio.com) is replaced by the base, for
-// a regional edge, an outgoing proxy, or a test's loopback stand-in. Each call has a time limit.
+// a regional edge, an outgoing proxy, or a test's loopback stand-in; a base other than Twilio's own
+// takes its other hosts' calls too (messaging.twilio.com, pricing.twilio.com). Each call has a time limit.
 import twilio from 'twilio';
 import { armDeadline } from '../webhooks/deadline.ts';
 
@@ -19,7 +20,9 @@ class BasedRequestClient extends twilio.RequestClient {
 
   override request<T>(opts: RequestOptions): Promise<{ statusCode: number; body: T; headers: unknown }> {
     const uri = new URL(opts.uri);
-    const moved = uri.hostname === TWILIO_HOST ? new URL(`${this.base.pathname.replace(/\/$/, '')}${uri.pathname}${uri.search}`, this.base.origin) : uri;
+    // Twilio's other hosts (messaging, pricing) go to the base too, unless it is Twilio's own.
+    const rebased = uri.hostname === TWILIO_HOST || (this.base.origin !== DEFAULT_TWILIO_API_BASE && uri.hostname.endsWith('.twilio.com'));
+    const moved = rebased ? new URL(`${this.base.pathname.replace(/\/$/, '')}${uri.pathname}${uri.search}`, this.base.origin) : uri;
     const answer = super.request({ ...opts, uri: moved.href }) as Promise<{ statusCode: number; body: T; headers: unknown }>;
     // The library's timeout is an idle one (the socket's): the whole call has its limit too.
     let disarm = () => {};

@@ -8,7 +8,10 @@ import { normalizePhone } from '@ringtrail/shared';
 import { CarrierError, type CarrierErrorKind } from '../carriers/carrier.ts';
 import { carrierConnectBody, SecretsKeyMissing, SecretUnreadable, type CarrierConnections } from '../carriers/connections.ts';
 import { twilioWiring } from '../carriers/wiring.ts';
-import { CarrierNumbers, NoCarrier } from '../carriers/carrier-numbers.ts';
+import { CarrierNumbers, NoCarrier, PriceChanged } from '../carriers/carrier-numbers.ts';
+import { displayOf } from '../domains/phone-display.ts';
+import { countryOf } from '../domains/phone-numbers.ts';
+import { money, poolWords } from '../domains/words.ts';
 import type { NumberAtCarrier } from '../carriers/documents.ts';
 import type { DomainDoc, PoolConfig, DomainCollections } from '../domains/documents.ts';
 import { domainOf, numberParam } from './settings-routes.ts';
@@ -34,6 +37,7 @@ export async function carrierCall<T>(work: () => Promise<T>): Promise<T> {
   } catch (err) {
     if (err instanceof CarrierError) throw new ManageFailure(STATUS[err.kind], err.message, undefined, { code: err.code, carrierError: err.kind });
     if (err instanceof SecretsKeyMissing || err instanceof NoCarrier || err instanceof SecretUnreadable) throw new ManageFailure(409, err.message);
+    if (err instanceof PriceChanged) throw new ManageFailure(409, err.message, undefined, { price: err.price });
     throw err;
   }
 }
@@ -50,7 +54,14 @@ export const searchQuery = z
     contains: z.string().regex(/^[0-9*]{1,16}$/, 'must be digits (and * for any digit)').optional(),
   })
   .strict();
-export const buyBody = searchQuery.extend({ count: z.number().int().min(1, 'must be 1 to 50').max(50, 'must be 1 to 50') }).strict();
+export const buyBody = searchQuery
+  .extend({
+    count: z.number().int().min(1, 'must be 1 to 50').max(50, 'must be 1 to 50'),
+    monthlyPrice: z.number().min(0, 'must be 0 or more').max(10_000).optional().describe("Ours (issue 81): the monthly price a number that the person confirmed, in the carrier's currency: nothing is bought when the carrier lists more now (409)"),
+  })
+  .strict();
+
+export const priceQuery = z.object({ count: z.coerce.number({ error: 'must be a number' }).int('must be a whole number').min(1, 'must be 1 to 50').max(50, 'must be 1 to 50').default(1) }).strict();
 
 /** The domain's number named in the path, and where it is at the carrier; 404 when it has no carrier record. */
 async function numberAtCarrier(c: DomainCollections, ctx: Context, domain: DomainDoc): Promise<{ number: string; at: NumberAtCarrier; pool: PoolConfig }> {
@@ -103,13 +114,23 @@ export function carrierRoutes(router: Router, c: TeamCollections & DomainCollect
     ctx.body = answer;
   });
 
+  /** What `count` numbers of the pool's type cost a month (the carrier's Pricing API): shown and confirmed before buying. */
+  router.get('/domains/:domain/pools/:type/numbers/price', can(RULES.manageDomain), async (ctx) => {
+    const domain = await domainOf(c, ctx);
+    const pool = poolOf(domain, Number(ctx.params.type));
+    const { count } = valid(priceQuery, ctx.query);
+    ctx.body = await carrierCall(() => numbers.quote(domain, pool, count));
+  });
+
   /** Buys numbers into the pool at the carrier, each wired at once; each number's outcome. */
   router.post('/domains/:domain/pools/:type/numbers/buy', can(RULES.manageDomain, 'numbers.buy'), parseBody, async (ctx) => {
     const domain = await domainOf(c, ctx);
     const pool = poolOf(domain, Number(ctx.params.type));
     const body = valid(buyBody, bodyOf(ctx.request));
-    const answer = await carrierCall(() => numbers.buyInto(domain, pool, body));
-    auditing(ctx, { type: pool.type, count: body.count, bought: answer.results.filter((r) => r.ok).map((r) => r.number) });
+    const { answer, price } = await carrierCall(() => numbers.buyInto(domain, pool, body));
+    // Who bought what for how much, in the domain's words and format.
+    const bought = answer.results.filter((r) => r.ok).map((r) => r.number);
+    auditing(ctx, { pool: poolWords(pool.type), count: body.count, bought: bought.map((n) => displayOf(normalizePhone(n) ?? n, countryOf(domain))), monthlyPrice: price ? money(price.amount, price.currency) : 'not listed', monthlyTotal: price ? money(price.amount * bought.length, price.currency) : 'not listed' });
     ctx.body = answer;
   });
 

@@ -11,6 +11,7 @@ import { crmClients, DEFAULT_CRM_HOSTS } from '../crm/clients.ts';
 import type { TextingCollections } from '../texting/documents.ts';
 import { wireTexting, type Texting } from '../texting/texting.ts';
 import { textingRoutes } from './texting-routes.ts';
+import { usTextingRoutes } from './us-texting-routes.ts';
 import { callBackRoutes } from './call-back-routes.ts';
 import type { ClickToCall } from '../outbound/click-to-call.ts';
 import { diallingRoutes } from './dialling-routes.ts';
@@ -163,6 +164,7 @@ export function manageRoutes(c: TeamCollections & DomainCollections & TrackingCo
   crmRoutes(router, c, can, services.crm ?? new CrmConnections(c, null, crmClients(DEFAULT_CRM_HOSTS)), services.outbox);
   const texting = services.texting ?? wireTexting(c, { personOf: async () => null, carrierOf: async () => null, publicUrl: options.publicUrl ?? '' }, log);
   textingRoutes(router, c, can, texting.conversations, texting.sender, carriers);
+  usTextingRoutes(router, c, can, carriers);
   callBackRoutes(router, c, can, services.clickToCall ?? null);
   diallingRoutes(router, c, can);
   return router;

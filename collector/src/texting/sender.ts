@@ -35,6 +35,9 @@ const DELIVERY_ERRORS: Record<string, string> = {
   '30007': 'the carrier filtered the message (spam rules)',
   '30008': 'the carrier gave no reason',
   '21610': 'the recipient opted out with STOP at the carrier',
+  // US texting from local numbers (A2P 10DLC, issue 81, docs/texting.md).
+  '30034': "the tracking number is not registered for US texting (A2P 10DLC): US carriers block texts from a local number outside an approved campaign. Register a brand and a campaign in Settings, Texting, US texting registration",
+  '30032': 'the toll-free number is not verified for texting: verify it in the Twilio Console (Phone Numbers, Regulatory Compliance, Toll-Free Verifications)',
 };
 
 export class TextSender {

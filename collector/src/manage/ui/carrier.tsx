@@ -170,10 +170,21 @@ function CarrierNumbers() {
   );
 }
 
-/** Buy numbers into a pool at the carrier: how many, and optionally an area code or digits they contain. */
+interface Price {
+  amount: number;
+  currency: string;
+}
+
+/** An amount in its currency: `$1.15`. */
+const money = (amount: number, currency: string) => new Intl.NumberFormat('en-US', { style: 'currency', currency }).format(amount);
+
+/** Buy numbers into a pool at the carrier: how many, and optionally an area code or digits they
+ * contain. Nothing is bought by one click: the monthly price Twilio lists and the total are shown
+ * first, and bought only once confirmed (at that price at most). */
 export function BuyForm({ path, type, count = 1, label = 'Buy numbers', bought }: { path: string; type: number; count?: number; label?: string; bought: () => void }) {
   const [answer, setAnswer] = useState<{ results: NumberResult[]; reason?: string } | null>(null);
   const [onSale, setOnSale] = useState<{ numbers: string[]; reason?: string } | null>(null);
+  const [quote, setQuote] = useState<{ count: number; query: Record<string, string>; price: Price | null; onSale: number } | null>(null);
   const action = useAction(bought);
   const narrowing = (form: HTMLFormElement) => {
     const f = new FormData(form);
@@ -181,15 +192,18 @@ export function BuyForm({ path, type, count = 1, label = 'Buy numbers', bought }
     const query = Object.fromEntries(['areaCode', 'locality', 'contains'].map((name) => [name, text(name)]).filter(([, value]) => value));
     return { count: Number(text('count')), query };
   };
+  const lookUp = (query: Record<string, string>) => get<{ numbers: string[]; reason?: string }>(withQuery(`${path}/pools/${type}/numbers/available`, query));
   return (
     <form
-      class="inline"
+      class="inline buy"
       onSubmit={(event) => {
         event.preventDefault();
         const { count, query } = narrowing(event.target as HTMLFormElement);
         void action.run(async () => {
+          setAnswer(null);
+          const [found, quoted] = await Promise.all([lookUp(query), get<{ price: Price | null }>(withQuery(`${path}/pools/${type}/numbers/price`, { count: String(count) }))]);
           setOnSale(null);
-          setAnswer(await api('POST', `${path}/pools/${type}/numbers/buy`, { count, ...query }));
+          setQuote({ count, query, price: quoted.price, onSale: found.numbers.length });
         });
       }}
     >
@@ -197,15 +211,41 @@ export function BuyForm({ path, type, count = 1, label = 'Buy numbers', bought }
       <input name="areaCode" inputMode="numeric" placeholder="area code" aria-label={`Area code for type ${type}`} />
       <input name="locality" placeholder="town or city" aria-label={`Town or city for type ${type}`} />
       <input name="contains" placeholder="containing" aria-label={`Digits the numbers of type ${type} contain`} />
-      <button type="button" onClick={(e) => action.run(async () => setOnSale(await get(withQuery(`${path}/pools/${type}/numbers/available`, narrowing((e.target as HTMLElement).closest('form')!).query))))}>
+      <button type="button" onClick={(e) => action.run(async () => setOnSale(await lookUp(narrowing((e.target as HTMLElement).closest('form')!).query)))}>
         See what is on sale
       </button>
-      <button type="submit">{label}</button>
+      <button type="submit">{label}…</button>
       {action.error && <span class="error">{action.error}</span>}
       {onSale && (
         <p class="muted" role="status">
           {onSale.numbers.length ? `On sale now: ${onSale.numbers.join(', ')}` : onSale.reason}
         </p>
+      )}
+      {quote && (
+        <div class="confirm-buy" role="alertdialog" aria-label="Confirm the purchase" data-testid="confirm-buy">
+          <p>
+            {quote.price
+              ? `Buy ${quote.count} number${quote.count === 1 ? '' : 's'} at ${money(quote.price.amount, quote.price.currency)} a month each: ${money(quote.price.amount * quote.count, quote.price.currency)} a month in all, billed by Twilio to the connected account, until released.`
+              : `Twilio lists no monthly price for these numbers here: the purchase is billed by Twilio at its price. Buy ${quote.count} number${quote.count === 1 ? '' : 's'}?`}
+            {quote.onSale < quote.count && ` Only ${quote.onSale} such number${quote.onSale === 1 ? ' is' : 's are'} on sale now.`}
+          </p>
+          <button
+            type="button"
+            onClick={() =>
+              void action.run(async () => {
+                const confirmed = quote;
+                setQuote(null);
+                setAnswer(await api('POST', `${path}/pools/${type}/numbers/buy`, { count: confirmed.count, ...confirmed.query, ...(confirmed.price ? { monthlyPrice: confirmed.price.amount } : {}) }));
+              })
+            }
+          >
+            Confirm: buy {quote.count}
+            {quote.price ? ` for ${money(quote.price.amount * quote.count, quote.price.currency)} a month` : ''}
+          </button>
+          <button type="button" class="link" onClick={() => setQuote(null)}>
+            Cancel
+          </button>
+        </div>
       )}
       {answer && <Results results={answer.results} reason={answer.reason} />}
     </form>
