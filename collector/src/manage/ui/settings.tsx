@@ -18,7 +18,7 @@ import { StoredFields } from './stored-fields.tsx';
 import { SharedLinksCard } from './shared-links.tsx';
 import { AdPlatformsCard } from './conversions.tsx';
 import { CrmCard } from './crm-settings.tsx';
-import { TextingCard } from './texting-settings.tsx';
+import { TextingCard, UsTextingCard } from './texting-settings.tsx';
 
 interface Install {
   scriptTag: string | null;
@@ -61,6 +61,7 @@ export function SettingsScreen({ route }: { route: Route }) {
       <AdPlatformsCard domain={route.domain!} />
       <CrmCard domain={route.domain!} />
       <TextingCard path={path} editable />
+      <UsTextingCard path={path} />
       <BlockedCallersCard path={path} clock={clock} />
       <NumbersCard path={path} domain={domain.data} changed={domain.reload} />
       <SharedLinksCard path={path} clock={clock} />
