@@ -62,6 +62,7 @@ export async function printBanner(c: AllCollections, config: Config, base: strin
     // create-user made an invitation: the first user is on their way, not missing.
     const waiting = await c.invitations.findOne({ kind: 'invitation', usedAt: { $exists: false }, revokedAt: { $exists: false }, expiresAt: { $gt: new Date() } }, { sort: { createdAt: -1 } });
     if (waiting) console.log(`No user yet: the invitation of ${waiting.username} (account ${waiting.accountId}) waits, until ${utcMinute(waiting.expiresAt)}. A new link: npm run admin -- create-user --account ${waiting.accountId} --username ${waiting.username}`);
+    else if (config.signUp) console.log(`No user yet${config.demo ? '' : ' (no demo: DEMO is off)'}: sign up at ${base}/manage/ (SIGN_UP is on), or npm run admin -- create-user --account NAME --username EMAIL`);
     else console.log(`No user yet${config.demo ? '' : ' (no demo: DEMO is off)'}: npm run admin -- create-user --account NAME --username EMAIL`);
   }
   if (!config.telephonyApiKey) console.log('Telephony (/telephony/*) is off: set TELEPHONY_API_KEY (16+ characters) to report calls');

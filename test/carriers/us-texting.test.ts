@@ -27,7 +27,7 @@ const CAMPAIGN = {
 
 let api: TwilioApiStandIn;
 beforeAll(async () => {
-  api = await startTwilioApi([standInAccount(SID, TOKEN, { available: { US: { Local: ON_SALE } } })]);
+  api = await startTwilioApi([standInAccount(SID, TOKEN, { available: { US: { Local: ON_SALE, TollFree: ['+18445550101'] } } })]);
 });
 afterAll(() => api.close());
 
@@ -63,6 +63,14 @@ describe('a US agency on Twilio', () => {
     expect(entry).toMatchObject({ username: OWNER.username, details: { pool: 'Local numbers', count: 2, bought: ['(415) 555-0181', '(415) 555-0182'], monthlyPrice: '$1.15', monthlyTotal: '$2.30' } });
   });
 
+  it('makes the pool a purchase goes into when the domain has none of that type yet', async () => {
+    expect((await owner.get('/domains/shop.test/pools/101/numbers/price')).status).toBe(404);
+    const bought = await owner.call('POST', '/domains/shop.test/pools/101/numbers/buy', { count: 1, monthlyPrice: 2.15 });
+    expect(bought.body).toEqual({ results: [{ number: '+18445550101', ok: true }] });
+    expect((await s.t.c.domains.findOne({ _id: 'shop.test' }))!.pools.find((p) => p.type === 101)).toEqual({ type: 101, usage: 'online', codeDigits: 0 });
+    expect((await s.t.c.auditLog.findOne({ action: 'numbers.buy', 'details.pool': 'Toll-free numbers' }))!.details).toMatchObject({ bought: ['(844) 555-0101'], monthlyTotal: '$2.15' });
+  });
+
   it('says the local numbers are in no Messaging Service, so not registered for US texting', async () => {
     const standing = (await owner.get('/domains/shop.test/texting/us-registration')).body;
     expect(standing).toMatchObject({ required: true, ready: false, brands: [], brandConsoleUrl: expect.stringContaining('console.twilio.com') });
@@ -85,7 +93,7 @@ describe('a US agency on Twilio', () => {
     const made = await owner.call('POST', '/domains/shop.test/texting/us-registration/campaign', CAMPAIGN);
     expect(made).toMatchObject({ status: 201, body: { status: 'PENDING', useCase: 'CUSTOMER_CARE', brandRegistrationSid: BRAND } });
     const [service] = account().services;
-    expect(service).toMatchObject({ friendlyName: 'RingTrail shop.test', useInboundWebhookOnNumber: true, numberSids: account().numbers.map((n) => n.sid) });
+    expect(service).toMatchObject({ friendlyName: 'RingTrail shop.test', useInboundWebhookOnNumber: true, numberSids: account().numbers.filter((n) => n.phone_number.startsWith('+1415')).map((n) => n.sid) });
     expect(service!.campaign).toMatchObject({ messageSamples: CAMPAIGN.messageSamples, form: expect.objectContaining({ HelpMessage: expect.stringContaining('Test account: you are texting'), UsAppToPersonUsecase: 'CUSTOMER_CARE' }) });
     // The numbers' own webhooks stay the collector's.
     for (const n of account().numbers) expect(n.sms_url).toMatch(/\/telephony\/twilio\/sms$/);

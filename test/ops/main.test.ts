@@ -88,6 +88,18 @@ describe('npm start', () => {
     }
   }, 90_000);
 
+  it('says to sign up when the demo is off and sign-up on (issue 81)', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'ringtrail-main-sign-up-'));
+    const started = await startMainIn(dir, { DEMO: 'false', SIGN_UP: 'true' });
+    try {
+      expect(started.output()).toContain(`No user yet (no demo: DEMO is off): sign up at ${started.baseUrl}/manage/ (SIGN_UP is on), or npm run admin -- create-user`);
+    } finally {
+      started.child.kill('SIGTERM');
+      await exitOf(started.child);
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 90_000);
+
   it('says in production that the invitation create-user made waits, for whom and until when', async () => {
     const prodDir = mkdtempSync(path.join(os.tmpdir(), 'ringtrail-main-invited-'));
     const env = { NODE_ENV: 'production', PUBLIC_URL: 'https://calls.example.com' };

@@ -7,7 +7,7 @@
 import { formatDotted } from '@ringtrail/shared';
 import { getCountryCallingCode, parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import { maskCaller } from './caller-privacy.ts';
-import { DEFAULT_COUNTRY, countryOf, e164Of, isCountry, nationalOf } from './phone-numbers.ts';
+import { DEFAULT_COUNTRY, asDialledFromFrance, countryOf, e164Of, isCountry, nationalOf } from './phone-numbers.ts';
 
 /** The back end's fallback (ui/format.ts): `0123456789` -> `01 23 45 67 89`. */
 const inPairs = (digits: string) => digits.replace(/(\d\d)(?=\d)/g, '$1 ');
@@ -21,6 +21,13 @@ export function displayOf(canonical: string, country: string): string {
   // A French domain's own numbers in pairs, as the spec writes them (libphonenumber has 0 800 …).
   if (!parsed || !isCountry(country) || (country === DEFAULT_COUNTRY && parsed.countryCallingCode === '33')) return inPairs(nationalOf(canonical, country));
   return parsed.countryCallingCode === getCountryCallingCode(country) ? parsed.formatNational() : parsed.formatInternational();
+}
+
+/** An E.164 number as a person of its own country writes it (`+14155550181` -> `(415) 555-0181`):
+ * for lists of an account's numbers, which belong to no one domain. */
+export function displayInItsCountry(e164: string): string {
+  const parsed = parsePhoneNumberFromString(e164);
+  return parsed?.country ? displayOf(asDialledFromFrance(parsed.number), parsed.country) : e164;
 }
 
 /** A tracking number as /ospView, /ospClick and the browser doors answer it: the spec's dotted pairs

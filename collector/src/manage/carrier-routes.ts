@@ -9,13 +9,13 @@ import { CarrierError, type CarrierErrorKind } from '../carriers/carrier.ts';
 import { carrierConnectBody, SecretsKeyMissing, SecretUnreadable, type CarrierConnections } from '../carriers/connections.ts';
 import { twilioWiring } from '../carriers/wiring.ts';
 import { CarrierNumbers, NoCarrier, PriceChanged } from '../carriers/carrier-numbers.ts';
-import { displayOf } from '../domains/phone-display.ts';
+import { displayInItsCountry, displayOf } from '../domains/phone-display.ts';
 import { countryOf } from '../domains/phone-numbers.ts';
 import { money, poolWords } from '../domains/words.ts';
 import type { NumberAtCarrier } from '../carriers/documents.ts';
 import type { DomainDoc, PoolConfig, DomainCollections } from '../domains/documents.ts';
 import { domainOf, numberParam } from './settings-routes.ts';
-import { poolOf, removeNumber } from './numbers.ts';
+import { poolOf, poolOrMade, removeNumber } from './numbers.ts';
 import { NumberCheck } from '../carriers/number-check.ts';
 import { e164Of } from '../domains/phone-numbers.ts';
 import { bodyOf, parseBody } from '../http/body.ts';
@@ -98,8 +98,8 @@ export function carrierRoutes(router: Router, c: TeamCollections & DomainCollect
   /** Imports the carrier account's numbers into the pool, each wired here (its former URLs kept). */
   router.post('/domains/:domain/pools/:type/numbers/import', can(RULES.manageDomain, 'numbers.import'), parseBody, async (ctx) => {
     const domain = await domainOf(c, ctx);
-    const pool = poolOf(domain, Number(ctx.params.type));
     const body = valid(importBody, bodyOf(ctx.request));
+    const pool = await poolOrMade(c, domain, Number(ctx.params.type));
     const results = await carrierCall(() => numbers.importInto(domain, pool, body.numbers));
     auditing(ctx, { type: pool.type, numbers: results.filter((r) => r.ok).map((r) => r.number) });
     ctx.body = { results };
@@ -125,8 +125,8 @@ export function carrierRoutes(router: Router, c: TeamCollections & DomainCollect
   /** Buys numbers into the pool at the carrier, each wired at once; each number's outcome. */
   router.post('/domains/:domain/pools/:type/numbers/buy', can(RULES.manageDomain, 'numbers.buy'), parseBody, async (ctx) => {
     const domain = await domainOf(c, ctx);
-    const pool = poolOf(domain, Number(ctx.params.type));
     const body = valid(buyBody, bodyOf(ctx.request));
+    const pool = await poolOrMade(c, domain, Number(ctx.params.type));
     const { answer, price } = await carrierCall(() => numbers.buyInto(domain, pool, body));
     // Who bought what for how much, in the domain's words and format.
     const bought = answer.results.filter((r) => r.ok).map((r) => r.number);
@@ -177,6 +177,7 @@ export function carrierRoutes(router: Router, c: TeamCollections & DomainCollect
     ctx.body = {
       numbers: numbers.map((n) => ({
         number: n.number,
+        shown: displayInItsCountry(n.number),
         friendlyName: n.friendlyName,
         voiceUrl: n.voiceUrl,
         statusCallback: n.statusCallback,

@@ -1,5 +1,6 @@
 // The back end's number pools: add a pool, add and remove its numbers. A number a visitor holds,
 // or an offline number assigned to a campaign, is not removed under them. Knows nothing of HTTP.
+import { searchFor } from '../carriers/carrier-numbers.ts';
 import type { TimetableEntry } from '@ringtrail/shared';
 import type { DomainDoc, PoolConfig, DomainCollections } from '../domains/documents.ts';
 import { addOverflowNumber, addPoolNumber, numberRefusal } from '../domains/pool-numbers.ts';
@@ -41,6 +42,19 @@ export function poolOf(domain: DomainDoc, type: number): PoolConfig {
   const pool = domain.pools.find((p) => p.type === type);
   if (!pool) throw new ManageFailure(404, `No pool of type ${type}`);
   return pool;
+}
+
+/** The domain's pool of the type, made (online, one number per visitor) where there is none yet and
+ * the carrier sells the type (issue 81: importing or buying into a pool that does not exist makes it). */
+export async function poolOrMade(c: DomainCollections & TrackingCollections, domain: DomainDoc, type: number): Promise<PoolConfig> {
+  const known = domain.pools.find((p) => p.type === type);
+  if (known || !searchFor({ type }, domain)) return poolOf(domain, type);
+  const pool: PoolConfig = { type, usage: 'online', codeDigits: 0 };
+  // Two requests at once: the loser finds the winner's.
+  const made = await c.domains.findOneAndUpdate({ _id: domain._id, 'pools.type': { $ne: type } }, { $push: { pools: pool } }, { returnDocument: 'after' });
+  const pools = made?.pools ?? (await c.domains.findOne({ _id: domain._id }))?.pools ?? [];
+  domain.pools = pools;
+  return poolOf(domain, type);
 }
 
 /** All or nothing: one refused number adds none. */

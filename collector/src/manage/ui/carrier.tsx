@@ -2,6 +2,7 @@
 // go, import some into a pool, check the wiring; and, on a domain's pools, buy numbers, release one,
 // fix one whose calls no longer come here.
 import { useState } from 'preact/hooks';
+import { numberTypesFor, typeName } from './number-types.ts';
 import { api, get, withQuery } from './api.ts';
 import { sentence } from './format.ts';
 import { useAction, useLoad } from './hooks.ts';
@@ -18,6 +19,8 @@ interface CarrierView {
 
 interface CarrierNumberRow {
   number: string;
+  /** As a person of its country writes it. */
+  shown: string;
   friendlyName: string;
   voiceUrl: string | null;
   pool: { domain: string; type: number } | null;
@@ -115,7 +118,7 @@ function checkWords(answer: { checked: number; miswired: { domain: string; numbe
 /** The carrier account's numbers, and an import of those chosen into a domain's pool. */
 function CarrierNumbers() {
   const numbers = useLoad(() => get<{ numbers: CarrierNumberRow[] }>('/account/carrier/numbers'), []);
-  const domains = useLoad(() => get<{ name: string; pools: { type: number; usage: string }[] }[]>('/domains'), []);
+  const domains = useLoad(() => get<{ name: string; country: string; pools: { type: number; usage: string }[] }[]>('/domains'), []);
   const [chosen, setChosen] = useState<string[]>([]);
   const [domain, setDomain] = useState('');
   const [results, setResults] = useState<NumberResult[] | null>(null);
@@ -139,9 +142,9 @@ function CarrierNumbers() {
               {numbers.data.numbers.map((n) => (
                 <tr>
                   <td>{!n.pool && <input type="checkbox" aria-label={`Import ${n.number}`} checked={chosen.includes(n.number)} onChange={(e) => setChosen((e.target as HTMLInputElement).checked ? [...chosen, n.number] : chosen.filter((x) => x !== n.number))} />}</td>
-                  <td class="mono">{n.number}{n.friendlyName !== n.number && <span class="muted"> {n.friendlyName}</span>}</td>
+                  <td>{n.shown}{n.friendlyName !== n.number && n.friendlyName !== n.shown && <span class="muted"> {n.friendlyName}</span>}</td>
                   <td class={n.voiceUrl && !n.wiredHere ? 'warn-text' : ''}>{n.wiredHere ? 'here' : (n.voiceUrl ?? <span class="muted">nowhere</span>)}{n.voiceUrl && !n.wiredHere && ' (importing it moves its calls here)'}</td>
-                  <td>{n.pool ? `${n.pool.domain}, type ${n.pool.type}` : <span class="muted">none</span>}</td>
+                  <td>{n.pool ? `${n.pool.domain}, ${typeName(n.pool.type)}` : <span class="muted">none</span>}</td>
                 </tr>
               ))}
             </tbody>
@@ -157,10 +160,12 @@ function CarrierNumbers() {
               <label>
                 Pool
                 <select name="type" aria-label="Pool to import into">
-                  {target?.pools.map((p) => <option value={p.type}>type {p.type}, {p.usage}</option>)}
+                  {target?.pools.map((p) => <option value={p.type}>{typeName(p.type)}{p.usage === 'offline' ? ', offline' : ''}</option>)}
+                  {/* A type without a pool yet: the import makes it. */}
+                  {target && numberTypesFor(target.country).filter((t) => !t.prefix && !target.pools.some((p) => p.type === t.type)).map((t) => <option value={t.type}>{t.label} (a new pool)</option>)}
                 </select>
               </label>
-              <button type="submit" disabled={!chosen.length || !target?.pools.length}>Import {chosen.length || ''} into the pool</button>
+              <button type="submit" disabled={!chosen.length || !target}>Import {chosen.length || ''} into the pool</button>
             </div>
           )}
         </form>

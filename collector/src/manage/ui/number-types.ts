@@ -40,9 +40,10 @@ const COUNTRY_TYPES: NumberType[] = Object.entries(COUNTRY_NUMBER_TYPES).map(([t
 export const NUMBER_TYPES: NumberType[] = [...FRENCH_TYPES, ...COUNTRY_TYPES];
 
 /** The types a domain of `country` chooses from, its own first (the first is the one proposed):
- * a French domain's the spec's, another's Local, Toll-free and Mobile. */
-export function numberTypesFor(country: string): NumberType[] {
-  return country === 'FR' ? NUMBER_TYPES : [...COUNTRY_TYPES, ...FRENCH_TYPES];
+ * a French domain's the spec's, another's Local, Toll-free and Mobile, and France's only when asked
+ * (`withFrench`: a US agency never wades through French prefixes). */
+export function numberTypesFor(country: string, withFrench = false): NumberType[] {
+  return country === 'FR' ? NUMBER_TYPES : withFrench ? [...COUNTRY_TYPES, ...FRENCH_TYPES] : COUNTRY_TYPES;
 }
 
 /** A pool's type as its heading says it: `Local numbers`, `1: 0800…, free to call`. */

@@ -11,6 +11,7 @@ import { BuyForm, CarrierLine } from './carrier.tsx';
 
 export function NumbersCard({ path, domain, changed }: { path: string; domain: DomainView; changed: () => void }) {
   const { error, run } = useAction(changed);
+  const [frenchTypes, setFrenchTypes] = useState(false);
   async function addPool(event: Event) {
     event.preventDefault();
     const f = new FormData(event.target as HTMLFormElement);
@@ -65,11 +66,16 @@ export function NumbersCard({ path, domain, changed }: { path: string; domain: D
         <label>
           Type
           <select name="type" required aria-label="Pool type">
-            {numberTypesFor(domain.country).filter((t) => !domain.pools.some((p) => p.type === t.type)).map((t) => (
+            {numberTypesFor(domain.country, frenchTypes).filter((t) => !domain.pools.some((p) => p.type === t.type)).map((t) => (
               <option value={t.type}>{t.label}</option>
             ))}
           </select>
         </label>
+        {domain.country !== 'FR' && (
+          <label class="check">
+            <input type="checkbox" checked={frenchTypes} onChange={(e) => setFrenchTypes((e.target as HTMLInputElement).checked)} /> French number types too
+          </label>
+        )}
         <label>Use<select name="usage"><option value="online">online (the tracker)</option><option value="offline">offline (print, radio...)</option></select></label>
         <label>Code digits<input name="codeDigits" type="number" min={0} max={8} value={0} /></label>
         <button type="submit">Add a pool</button>
