@@ -5,5 +5,5 @@ import { typeName } from '../manage/ui/number-types.ts';
 /** A pool by its type, as its heading says it. */
 export const poolWords = (type: number): string => typeName(type);
 
-/** An amount in its currency, as an American reads it: `$1.15`, `€22.00`. */
-export const money = (amount: number, currency: string): string => new Intl.NumberFormat('en-US', { style: 'currency', currency }).format(amount);
+/** An amount in its currency: `$1.15`, `€22.00`. */
+export { money } from '../reports/figures.ts';

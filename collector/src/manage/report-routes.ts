@@ -1,5 +1,6 @@
 // HTTP in for the back end's reports: overview, calls log (and its CSVs), number pools, agents.
 // Dates are local days of the domain (`from`, `to`, YYYY-MM-DD); the last 30 days by default.
+import { flowAnswerers } from '../reports/flow-answerers.ts';
 import type { WebhookCollections } from '../webhooks/documents.ts';
 import type { AdsCollections } from '../ads/documents.ts';
 import { Readable } from 'node:stream';
@@ -134,7 +135,9 @@ export function reportRoutes(router: Router, c: TeamCollections & DomainCollecti
     const account = await accountOf(c, member.accountId);
     const seen = (await c.domains.find({ accountId: account._id }, { sort: { _id: 1 }, projection: { name: 1, timeZone: 1 } }).toArray()).filter((d) => maySee(member, d.name));
     const { from, to } = reportRange(ctx.query, seen[0]?.timeZone ?? 'UTC');
-    ctx.body = { from, to, agents: seen.length ? await agents.stats(account, { startDate: from, endDate: to }, new Date(), seen.map((d) => d._id)) : [] };
+    const [stats, answerers] = await Promise.all([seen.length ? agents.stats(account, { startDate: from, endDate: to }, new Date(), seen.map((d) => d._id)) : [], flowAnswerers(c, seen, { from, to })]);
+    // Ours (issue 81): who answered through a call flow, beside the spec's agents.
+    ctx.body = { from, to, agents: stats, flowAnswerers: answerers };
   });
 }
 

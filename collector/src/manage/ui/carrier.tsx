@@ -4,7 +4,7 @@
 import { useState } from 'preact/hooks';
 import { numberTypesFor, typeName } from './number-types.ts';
 import { api, get, withQuery } from './api.ts';
-import { sentence } from './format.ts';
+import { money, sentence } from './format.ts';
 import { useAction, useLoad } from './hooks.ts';
 import { Failure } from './layout.tsx';
 
@@ -179,9 +179,6 @@ interface Price {
   amount: number;
   currency: string;
 }
-
-/** An amount in its currency: `$1.15`. */
-const money = (amount: number, currency: string) => new Intl.NumberFormat('en-US', { style: 'currency', currency }).format(amount);
 
 /** Buy numbers into a pool at the carrier: how many, and optionally an area code or digits they
  * contain. Nothing is bought by one click: the monthly price Twilio lists and the total are shown

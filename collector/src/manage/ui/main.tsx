@@ -15,6 +15,7 @@ import { ConversionsScreen } from './conversions.tsx';
 import { useLoad } from './hooks.ts';
 import { clocksOf, ClocksContext } from './clock.ts';
 import { Layout, screensOf } from './layout.tsx';
+import { PhonePrompt } from './availability.tsx';
 import { MembersScreen } from './members.tsx';
 import { NewDomainScreen } from './new-domain.tsx';
 import { OverviewScreen } from './overview.tsx';
@@ -80,6 +81,7 @@ function SignedIn({ who, onSignOut }: { who: Who; onSignOut: () => void }) {
   return (
     <ClocksContext.Provider value={clocksOf(domains.data)}>
       <Layout route={route} domain={route.domain ?? (accountScreen && lastDomain && names.includes(lastDomain) ? lastDomain : null)} domains={names} onSignOut={onSignOut}>
+        <PhonePrompt username={who.username} role={who.role} />
         {route.screen === 'new' && (may.manageDomain(who) ? <NewDomainScreen created={domains.reload} first={!names.length} /> : <ProfileScreen noDomains={!names.length} />)}
         {route.screen === 'account' && may.manageAccount(who) && <AccountScreen />}
         {route.screen === 'members' && may.manageAccount(who) && <MembersScreen domains={names} />}
