@@ -1,4 +1,5 @@
-// Where the page writes phone numbers: text nodes and the href of tel: links.
+// Where the page writes phone numbers: text nodes, the href of tel: links, and the aria-label, title
+// and alt attributes that say them to a screen reader or in a tooltip (issue 81).
 import { normalizePhone } from '../../shared/src/phone.ts';
 import { PHONE_PATTERN } from './phones.ts';
 
@@ -11,17 +12,25 @@ export interface Occurrence {
 }
 
 const NOT_CONTENT = /SCRIPT|STYLE|TEXTAREA/; // NOSCRIPT too
+/** What may be a phone number of a country: 8 to 13 digits, national or after `00` (a `+`).
+ * Licence, company and street numbers (1045678, SIRET's 14 digits) are not: the tag neither sends
+ * nor touches them. */
+const MAYBE_PHONE = /^(00)?\d{8,13}$/;
 
 export function findPhones(root: Element): Occurrence[] {
   const nodes: (Text | Attr)[] = [];
-  const walker = document.createTreeWalker(root, 4 /* NodeFilter.SHOW_TEXT */);
-  for (let node; (node = walker.nextNode() as Text); ) if (!NOT_CONTENT.test(node.parentNode!.nodeName)) nodes.push(node);
-  root.querySelectorAll('a[href^="tel:"]').forEach((a) => nodes.push(a.getAttributeNode('href')!));
+  // Texts, and the attributes that say a number: a tel: link's href, and the labels a screen reader
+  // says or a tooltip shows (aria-label, title, alt).
+  const walker = document.createTreeWalker(root, 5 /* NodeFilter.SHOW_ELEMENT | SHOW_TEXT */);
+  for (let node; (node = walker.nextNode() as Element & Text); ) {
+    if (node.attributes) for (const a of node.attributes) /^(hreftel:|aria-label|title|alt)/.test(a.name + a.value) && nodes.push(a);
+    else if (!NOT_CONTENT.test(node.parentNode!.nodeName)) nodes.push(node);
+  }
   const found: Occurrence[] = [];
   for (const node of nodes) {
     for (const text of node.nodeValue!.match(PHONE_PATTERN) || []) {
-      const phone = normalizePhone(text);
-      if (phone) found.push({ node, text, phone });
+      const phone = normalizePhone(text)!;
+      if (MAYBE_PHONE.test(phone)) found.push({ node, text, phone });
     }
   }
   return found;

@@ -1,8 +1,10 @@
 // What a phone number looks like in page text, and a tracking number written the way the site wrote its own.
 
-/** A phone-like run: digits and bracketed groups, each step after a single separator
- * (space, no-break space, dot, dash, slash), so two numbers or a price next to a number stay apart. */
-export const PHONE_PATTERN = /\+?(?:\(\+?\d+\)|\d)(?:[ \u00a0\u202f.\-/]?(?:\(\d+\)|\d))+/g;
+/** A phone-like run: digits and bracketed groups, each step after at most one dot or slash with any
+ * white space around it, or a dash: a number broken across lines in the markup ("34\n      98", one
+ * line on screen) is one number. A dash with spaces around it ("(714) 225 - 1326") joins a last
+ * group, never a whole number's worth of digits: "Order 12345678 - 01 23 45 67 89" is two runs. */
+export const PHONE_PATTERN = /\+?(?:\(\+?\d+\)|\d)(?:(?:\s+-\s+(?![\d\s]{9})|\s*[./]?\s*|-)(?:\(\d+\)|\d))+/g;
 
 /** A tracking number (dotted, as the collector answers it, in the same form as the site phone it
  * stands for: national, or with its country code) written in the format of `original`: same

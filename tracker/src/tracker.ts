@@ -1,6 +1,5 @@
 // One page of a site: records its views, swaps or reveals the site's numbers, keeps them alive.
-import type { BrowserSurtaxPhone, BrowserViewAnswer } from '../../shared/src/schemas/browser.ts';
-import type { OspClickResponse } from '../../shared/src/schemas/tracking.ts';
+import type { BrowserClickAnswer, BrowserSurtaxPhone, BrowserViewAnswer } from '../../shared/src/schemas/browser.ts';
 import { post } from './collector.ts';
 import { elementOf, findPhones, rewrite, type Occurrence } from './page.ts';
 import { formatLike } from './phones.ts';
@@ -32,8 +31,7 @@ interface Shown extends Occurrence {
 /** Starts tracking the page; resolves once the first view's numbers are in place (or failed to come). */
 export function startTracker(o: TrackerOptions, base: string): Promise<void> {
   let view: BrowserViewAnswer;
-  let extrasLoaded: number | undefined;
-  let numbers: Record<string, BrowserSurtaxPhone> = {};
+  const numbers: Record<string, BrowserSurtaxPhone> = {};
   /** Phones already asked for: once per page load, never again (no retry storm). */
   const asked: Record<string, 1> = {};
   let shown: Shown[] = [];
@@ -69,13 +67,15 @@ export function startTracker(o: TrackerOptions, base: string): Promise<void> {
     for (const at of sitePhonesOnPage().reverse()) {
       const number = numbers[at.phone];
       if (number) {
-        const text = at.node.nodeType == 3;
+        // Words a person reads or hears (a text, a label), not a tel: link's href.
+        const text = at.node.nodeName != 'href';
         const code = number.surtaxPhoneCode && text ? ` (code ${number.surtaxPhoneCode})` : '';
         // A number the site phone's layout does not fit comes written whole (a link's href keeps its
         // digits), internationally for a page that wrote its own with a country code: with the
-        // page's "(0)" after it when the page had one ("+44 (0)161 496 0006").
+        // page's "(0)" after it when the page had one ("+44 (0)161 496 0006"), and the page's own
+        // separator between its groups ("020.7946.0010" -> "07700.900123", none for "02079460010").
         const whole = text && number.surtaxPhoneText;
-        show(at, ((whole && (at.text.includes('(0)') ? whole.replace(' ', ' (0)') : whole)) || formatLike(at, number.surtaxPhoneNumber)) + code);
+        show(at, ((whole && whole.replace(' ', at.text.includes('(0)') ? ' (0)' : ' ').replace(/ /g, at.text.match(/\d([ .-])\d/)?.[1] ?? '')) || formatLike(at, number.surtaxPhoneNumber)) + code);
       } else if (!asked[at.phone]) {
         if (view.display == 'click') hideBehindControl(at);
         else assign(at.phone);
@@ -86,11 +86,12 @@ export function startTracker(o: TrackerOptions, base: string): Promise<void> {
   /** Click display: the number's tel: link, or a tel: link made around the number, reveals it when clicked.
    * Once revealed it is an ordinary tel: link to the tracking number (or, failing one, to the site's). */
   function hideBehindControl(at: Occurrence): void {
-    let control = elementOf(at.node).closest<HTMLAnchorElement>('a[href^="tel:"]');
-    if (!control) {
-      // Not in a link, so a text: the number becomes a link of its own.
-      const node = at.node as Text;
-      const number = node.splitText(node.data.lastIndexOf(at.text));
+    let control = elementOf(at.node).closest<HTMLAnchorElement>('[href^="tel:"]');
+    // A text splits; an href or a label (an Attr) does not.
+    const node = at.node as Partial<Text> & Node;
+    // Not in a link: a text becomes a link of its own (a label outside one waits for the text's reveal).
+    if (!control && node.splitText) {
+      const number = node.splitText(node.data!.lastIndexOf(at.text));
       number.splitText(at.text.length);
       control = document.createElement('a');
       control.href = 'tel:' + at.phone;
@@ -98,16 +99,22 @@ export function startTracker(o: TrackerOptions, base: string): Promise<void> {
       control.append(number);
       at = { ...at, node: number };
     }
-    control.dataset.rt = at.phone;
-    if (at.node.nodeType == 3) show(at, o.label || 'Show number'); // a text, not an href
+    if (control) {
+      control.dataset.rt = at.phone;
+      if (node.splitText) show(at, o.label || 'Show number'); // a text, not an href or a label
+    }
   }
 
   /** A number for one phone after the view: on a click in click display, or one that appeared later in direct display. */
   async function assign(phone: string): Promise<void> {
     asked[phone] = 1;
-    const answer = await send<OspClickResponse>('/t/click', { phone, display: view.display });
-    if (answer?.status == 'OK') numbers[phone] = answer.surtaxPhone;
+    const answer = await send<BrowserClickAnswer>('/t/click', { phone, display: view.display });
+    // The number in every form the page may write this site phone in (ours): one click reveals them all.
+    // Only an OK answer has them; none (a failure, no answer): the site's own number stays.
+    const got = answer?.surtaxPhones;
     restore(phone);
+    for (const p in got) restore(p);
+    Object.assign(numbers, got);
     apply();
   }
 
@@ -142,8 +149,7 @@ export function startTracker(o: TrackerOptions, base: string): Promise<void> {
     if (answer?.visitId) keepVisit(answer);
     // The domain's extra scripts, loaded once: its form capture (forms.ts) where form tracking is on,
     // its ads consent (ads-consent.ts) where an ad platform is connected. The collector names them.
-    if (answer?.scripts && !extrasLoaded) {
-      extrasLoaded = 1;
+    if (answer?.scripts) {
       for (const src of answer.scripts) document.head.append(Object.assign(document.createElement('script'), { src: base + src }));
     }
     if (answer?.status == 'OK') {
@@ -152,21 +158,11 @@ export function startTracker(o: TrackerOptions, base: string): Promise<void> {
       } catch {}
       if (!view) new MutationObserver(apply).observe(document.body, { childList: true, subtree: true, characterData: true });
       view = answer;
-      numbers = { ...numbers, ...answer.surtaxPhones };
+      Object.assign(numbers, answer.surtaxPhones);
       apply();
       viewedAt = keptAt = Date.now();
     }
     hide('');
-  }
-
-  /** One click reveals a number in every form the page writes it in (`(312) 555-0100` and
-   * `+1 312-555-0100`): the forms of one site phone end with each other's digits, leading zeros off.
-   * One after the other, so that the others renew the number the first one claimed. */
-  async function reveal(phone: string): Promise<void> {
-    const digits = (p: string) => p.replace(/^0+/, '');
-    for (const p of new Set([phone, ...sitePhonesOnPage().map((at) => at.phone)])) {
-      if (!asked[p] && (digits(p).endsWith(digits(phone)) || digits(phone).endsWith(digits(p)))) await assign(p);
-    }
   }
 
   // A control reveals its number once; after that it is an ordinary tel: link.
@@ -176,7 +172,7 @@ export function startTracker(o: TrackerOptions, base: string): Promise<void> {
       const phone = (event.target as Element).closest?.<HTMLElement>('[data-rt]')?.dataset.rt;
       if (phone && !asked[phone]) {
         event.preventDefault();
-        reveal(phone);
+        assign(phone);
       }
     },
     true,

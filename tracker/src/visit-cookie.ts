@@ -29,7 +29,7 @@ export function consent(granted: boolean): void {
 export const mayStore = () => consented;
 
 // js-cookie's default path is `/`.
-const set = (name: string, value: string, expires: number) => Cookies.set(name, value, { expires, sameSite: 'lax', secure: location.protocol > 'http:' }); // https: only
+const set = (name: string, value: string | number, expires: number) => Cookies.set(name, value as string, { expires, sameSite: 'lax', secure: location.protocol > 'http:' }); // https: only
 
 /** The visit to continue, or 0 on the first view of a session. */
 export function currentVisitId(): number {
@@ -48,7 +48,7 @@ export interface Visit {
 export function keepVisit(visit: Visit): void {
   kept = visit;
   if (!consented) return;
-  set(VISIT, `${visit.visitId}`, VISIT_DAYS);
+  set(VISIT, visit.visitId, VISIT_DAYS); // js-cookie writes a number as its digits
   set(VISIT_KEY, visit.visitKey!, VISIT_DAYS);
   // The visitor's id, its 13 months counted again at every view (so at every visit).
   if (visitor) set(VISITOR, visitor, VISITOR_DAYS);

@@ -123,7 +123,13 @@ export function browserRoutes(c: DomainCollections & TrackingCollections, domain
         const shown = view && (await showOverflow(c, domain, [req.phone], req.type, { visitId: view.visitId, viewId: view._id }, now));
         if (!shown) throw err;
         return { status: 'OK' as const, visitId: view.visitId, viewId: view._id, surtaxPhone: shown[req.phone.original]!, clientData: null };
-      }).then((answer) => ({ ...answer, surtaxPhone: inSentForms(domain, [sent.phone], { [sent.phone.original]: answer.surtaxPhone })[sent.phone.original]! }));
+      }).then((answer) => {
+        // Ours (issue 81): the number in every form the tag may read this site phone in, so that one
+        // click reveals it wherever the page writes it ("(415) 555-0100" and "+1 415-555-0100").
+        const forms = [...new Set([sent.phone.original, ...trackerForms(req.phone.digits, countryOf(domain))])].map((original) => ({ original, digits: original }));
+        const surtaxPhones = inSentForms(domain, forms, Object.fromEntries(forms.map((f) => [f.original, answer.surtaxPhone])));
+        return { ...answer, surtaxPhone: surtaxPhones[sent.phone.original]!, surtaxPhones };
+      });
     }),
   );
 

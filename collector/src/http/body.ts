@@ -13,8 +13,9 @@ export const parseBody = koaBody({
   queryString: { parseArrays: true, arrayLimit: 100, depth: 5 },
 });
 
-/** The browser doors also take form fields sent as text/plain, which is how tracker.js sends them:
- * a CORS simple request (no preflight) with the same body in every browser. */
+/** The browser doors take form fields as x-www-form-urlencoded (how tracker.js sends them since
+ * issue 81) or text/plain (how it sent them before, still in browsers' caches): both CORS simple
+ * requests (no preflight) with the same body in every browser. */
 export const parseBrowserBody = koaBody({
   urlencoded: true,
   json: true,

@@ -1,6 +1,6 @@
 // Each family's answers as zod schemas, for the OpenAPI document: the error envelope the family
 // always uses, and its success answer (as precise as the family's own schemas go).
-import { browserViewAnswer, dataAnswer, ospClickResponse, ospExpirationResponse, ospViewResponse, trackingProblem } from '@ringtrail/shared';
+import { browserClickAnswer, browserViewAnswer, dataAnswer, ospClickResponse, ospExpirationResponse, ospViewResponse, trackingProblem } from '@ringtrail/shared';
 import { z } from 'zod';
 
 export const tracking = {
@@ -8,6 +8,7 @@ export const tracking = {
   click: z.union([ospClickResponse, trackingProblem]),
   expiration: z.union([ospExpirationResponse, trackingProblem]),
   browserView: z.union([browserViewAnswer, trackingProblem]),
+  browserClick: z.union([browserClickAnswer, trackingProblem]),
   /** Ours: a form submission stored. */
   form: z.union([z.object({ status: z.literal('OK'), formId: z.number().int().describe('The submission\'s id'), lead: z.boolean().describe('A lead: not spam') }), trackingProblem]),
   /** Ours: the visitor's consent for ads kept. */

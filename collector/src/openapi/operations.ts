@@ -252,7 +252,7 @@ export const OPERATIONS: Operation[] = [
   trackingOp('/ospExpiration', "Extends or ends a tracking number's assignment", ospExpirationRequest, answer.tracking.expiration),
 
   browserOp('/t/view', "tracker.js: a page view, with the public key; CORS for the domain's origins. Ours (issue 79): the answer's `X-Visit-Key` header carries the visit's key; a `visit_id` is continued only with it as `visit_key`, else a new visit starts", browserViewRequest, answer.tracking.browserView),
-  browserOp('/t/click', 'tracker.js: a click on a number, or a number shown after the view', browserClickRequest, answer.tracking.click),
+  browserOp('/t/click', 'tracker.js: a click on a number, or a number shown after the view; beside /ospClick\'s `surtaxPhone`, ours: `surtaxPhones`, the number in every form the tag may read the site phone in', browserClickRequest, answer.tracking.browserClick),
   browserOp('/t/expiration', "tracker.js: keeps the page's number while it is open", browserExpirationRequest, answer.tracking.expiration),
   browserOp('/t/consent', "Ours: tracker-ads.js: the visitor's answer to Google's consent mode for ads (ad_storage, ad_user_data), kept on the visit: denied, its calls and forms send no identifier of the visitor to the ad platforms", browserConsentRequest, answer.tracking.consent),
   (() => {

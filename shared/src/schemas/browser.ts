@@ -2,7 +2,7 @@
 // authenticated by the domain's public key. The ip and user agent come from the connection, the
 // expiration is always the domain's default, and only the domain's sitePhones are ever mapped.
 import { z } from 'zod';
-import { heldNumber, ospViewFields, ospViewResponse, requestedPhone, surtaxPhone, viewId } from './tracking.ts';
+import { heldNumber, ospClickResponse, ospViewFields, ospViewResponse, requestedPhone, surtaxPhone, viewId } from './tracking.ts';
 import { wireText } from './wire.ts';
 
 export const displayMode = z.enum(['direct', 'click']);
@@ -84,3 +84,11 @@ export const browserViewAnswer = ospViewResponse.extend({
   scripts: z.array(z.string()).optional(),
 });
 export type BrowserViewAnswer = z.infer<typeof browserViewAnswer>;
+
+/** /ospClick's answer, and (ours, issue 81) the number in every form the tracker may read the site
+ * phone in, keyed by that form as `surtaxPhones` is in /t/view's answer: one click reveals the number
+ * wherever the page writes it. */
+export const browserClickAnswer = ospClickResponse.extend({
+  surtaxPhones: z.record(z.string(), browserSurtaxPhone).describe("Ours: the number in each form of the site phone clicked (`4155550100`, `0014155550100`, `14155550100`), as /t/view's surtaxPhones"),
+});
+export type BrowserClickAnswer = z.infer<typeof browserClickAnswer>;

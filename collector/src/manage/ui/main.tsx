@@ -81,7 +81,7 @@ function SignedIn({ who, onSignOut }: { who: Who; onSignOut: () => void }) {
   return (
     <ClocksContext.Provider value={clocksOf(domains.data)}>
       <Layout route={route} domain={route.domain ?? (accountScreen && lastDomain && names.includes(lastDomain) ? lastDomain : null)} domains={names} onSignOut={onSignOut}>
-        <PhonePrompt username={who.username} role={who.role} />
+        {route.screen !== 'profile' && <PhonePrompt username={who.username} role={who.role} />}
         {route.screen === 'new' && (may.manageDomain(who) ? <NewDomainScreen created={domains.reload} first={!names.length} /> : <ProfileScreen noDomains={!names.length} />)}
         {route.screen === 'account' && may.manageAccount(who) && <AccountScreen />}
         {route.screen === 'members' && may.manageAccount(who) && <MembersScreen domains={names} />}
