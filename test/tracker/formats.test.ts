@@ -25,6 +25,14 @@ describe('finding numbers in text', () => {
     expect(found(text)).toEqual([[number, '0123456789']]);
   });
 
+  it.each([
+    ['Call (714) 225 - 1326', '(714) 225 - 1326', '7142251326'],
+    ['<a>06 98 29 34\n      98</a>', '06 98 29 34\n      98', '0698293498'],
+    ['Call 020 . 7946 . 0000', '020 . 7946 . 0000', '02079460000'],
+  ])('%j is one number (issue 81: a spaced dash, a line break in the markup, spaced dots)', (text, number, digits) => {
+    expect(found(text)).toEqual([[number, digits]]);
+  });
+
   it('keeps two numbers, or a number next to another figure, apart', () => {
     expect(found('Tel 01 23 45 67 89, fax 09 87 65 43 21')).toEqual([
       ['01 23 45 67 89', '0123456789'],

@@ -86,7 +86,7 @@ function TextingForm({ path, texting, editable, saved }: { path: string; texting
           ))}
         </ol>
         <button type="button" onClick={() => setReplies([...replies, { name: '', body: '' }])} disabled={replies.length >= 50}>
-          Add a saved reply
+          Add a reply
         </button>
         <h3>Text back a missed call</h3>
         <label class="check">
