@@ -52,6 +52,16 @@ export interface CrmActivity {
   ownerId: string | null;
 }
 
+/** A user of the CRM who may own its records. */
+export interface CrmOwner {
+  id: string;
+  name: string;
+  email: string | null;
+}
+
+/** A CRM that could not be reached, in words first: the technical reason after "The reason:". */
+export const unreachable = (name: string, reason: string) => `${name} could not be reached from this server: check its network (a firewall, a proxy, its DNS). The reason: ${reason}`.slice(0, 400);
+
 /** A record the CRM made or found for RingTrail. */
 export interface CrmRecordRef {
   object: string;
@@ -70,6 +80,8 @@ export interface CrmClient {
   readonly crm: Crm;
   check(): Promise<CrmAccount>;
   ownerOf(email: string): Promise<string | null>;
+  /** The CRM's users who may own records (HubSpot's owners, Salesforce's active users), at most 200: the card's choice of the default owner. */
+  owners(): Promise<CrmOwner[]>;
   /** The person's object (a contact, or Salesforce's lead) by their id. */
   objectOf(personId: string): string;
   /** A kept person's id as the CRM has it now: Salesforce's converted Lead is its Contact; null when deleted. */

@@ -9,7 +9,7 @@ import type { Duplex } from 'node:stream';
 import { Client } from '@hubspot/api-client';
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import { escapeHtml } from '../mail/layout.ts';
-import { CrmFailure, type CrmAccount, type CrmActivity, type CrmClient, type CrmPerson } from './crm-client.ts';
+import { CrmFailure, unreachable, type CrmAccount, type CrmActivity, type CrmClient, type CrmOwner, type CrmPerson } from './crm-client.ts';
 
 export const DEFAULT_HUBSPOT_API_BASE = 'https://api.hubapi.com';
 /** How long a socket may stay silent. */
@@ -55,7 +55,7 @@ export function failureOf(err: unknown): CrmFailure {
     if (e.code >= 500) return new CrmFailure(`HubSpot answered ${e.code}: ${said}`, 'retry');
     return new CrmFailure(`HubSpot answered ${e.code}: ${said}`, 'refused');
   }
-  return new CrmFailure(`HubSpot cannot be reached: ${e.message ?? String(err)}`.slice(0, 300), 'retry');
+  return new CrmFailure(unreachable('HubSpot', `${e.message ?? String(err)}`.slice(0, 300)), 'retry');
 }
 
 /** Text as HubSpot's rich-text fields (hs_call_body, hs_note_body) take it: HTML, so what a caller
@@ -109,6 +109,11 @@ export class HubSpotCrm implements CrmClient {
   /** HubSpot answers a merged contact's former id with the merged one: kept as it is. */
   async personNow(contactId: string): Promise<string> {
     return contactId;
+  }
+
+  async owners(): Promise<CrmOwner[]> {
+    const page = await this.call(() => this.client.crm.owners.ownersApi.getPage(undefined, undefined, 100));
+    return page.results.map((o) => ({ id: o.id, name: [o.firstName, o.lastName].filter(Boolean).join(' ') || (o.email ?? o.id), email: o.email ?? null }));
   }
 
   async ownerOf(email: string): Promise<string | null> {

@@ -12,7 +12,7 @@ import { createPrivateKey, sign } from 'node:crypto';
 import { Connection, type Record as SfRecord } from 'jsforce';
 import { Transport } from 'jsforce/lib/transport.js';
 import type { HttpRequest, HttpRequestOptions } from 'jsforce/lib/types/index.js';
-import { CrmFailure, type CrmAccount, type CrmActivity, type CrmClient, type CrmPerson, type CrmRecordRef } from './crm-client.ts';
+import { CrmFailure, unreachable, type CrmAccount, type CrmActivity, type CrmClient, type CrmOwner, type CrmPerson, type CrmRecordRef } from './crm-client.ts';
 import { CRM_SOCKET_TIMEOUT_MS } from './hubspot.ts';
 import { paced } from './paced.ts';
 
@@ -70,7 +70,7 @@ function failureOf(thrown: unknown, seen: Answered): CrmFailure {
   const e = err as { name?: string; errorCode?: string; message?: string };
   const said = `${e.errorCode ?? e.name ?? 'Error'}: ${(e.message ?? String(err)).replace(/^Unable to refresh session due to: /, '')}`.slice(0, 300);
   const status = seen.status;
-  if (status === undefined) return new CrmFailure(`Salesforce cannot be reached: ${said}`, 'retry');
+  if (status === undefined) return new CrmFailure(unreachable('Salesforce', said), 'retry');
   if (status === 429) return new CrmFailure(`Salesforce's rate limit (429): ${said}`, 'retry', seen.retryAfterMs ?? null);
   if (status >= 500) return new CrmFailure(`Salesforce answered ${status}: ${said}`, 'retry');
   if (seen.token) return new CrmFailure(`Salesforce refuses the credentials (${status}): ${said}`, 'broken');
@@ -162,6 +162,11 @@ export class SalesforceCrm implements CrmClient {
     const found = await this.call(async () => await this.conn.query<SfRecord>(`SELECT Id, IsConverted, ConvertedContactId FROM Lead WHERE Id = ${soql(personId)}`));
     const lead = found.records[0] as { IsConverted?: boolean; ConvertedContactId?: string | null } | undefined;
     return !lead ? null : lead.IsConverted && lead.ConvertedContactId ? lead.ConvertedContactId : personId;
+  }
+
+  async owners(): Promise<CrmOwner[]> {
+    const found = await this.call(async () => await this.conn.query<SfRecord>('SELECT Id, Name, Email FROM User WHERE IsActive = true ORDER BY Name LIMIT 200'));
+    return found.records.map((u) => ({ id: String(u.Id), name: String(u.Name ?? u.Id), email: (u.Email as string | undefined) ?? null }));
   }
 
   ownerOf(email: string): Promise<string | null> {

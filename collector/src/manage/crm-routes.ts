@@ -3,7 +3,8 @@
 // again" for one. Owners and admins only.
 import type Router from '@koa/router';
 import type { Context } from 'koa';
-import { CRMS, CRM_NAMES, type Crm } from '../crm/crm-client.ts';
+import { ACTIVITY_OBJECTS, CRMS, CRM_NAMES, CrmFailure, type Crm } from '../crm/crm-client.ts';
+import { callItem } from '../crm/crm-items.ts';
 import { CrmRefused, hubspotBody, hubspotConnecting, salesforceBody, salesforceConnecting, type CrmConnections } from '../crm/connections.ts';
 import { callNotForCrm, formNotForCrm, queueDelivery } from '../crm/crm-queue.ts';
 import type { CrmCollections } from '../crm/documents.ts';
@@ -28,7 +29,7 @@ function crmOf(ctx: Context): Crm {
 /** A refusal of this family as the back end's 400. */
 const refusing = <T>(work: () => Promise<T>) => refusedAs400(work, CrmRefused);
 
-export function crmRoutes(router: Router, c: DomainCollections & TelephonyCollections & FormCollections & CrmCollections, can: Can, connections: CrmConnections, outbox: Outbox): void {
+export function crmRoutes(router: Router, c: DomainCollections & TelephonyCollections & FormCollections & CrmCollections, can: Can, connections: CrmConnections, outbox: Outbox, publicUrl = ''): void {
   const path = '/domains/:domain/crm/:crm';
 
   /** The connection and its last 50 deliveries, newest first. */
@@ -54,6 +55,29 @@ export function crmRoutes(router: Router, c: DomainCollections & TelephonyCollec
     if (!(await connections.disconnect(domain._id, crm))) throw new ManageFailure(404, `${domain.name} is not connected to ${CRM_NAMES[crm]}`);
     auditing(ctx, { crm });
     ctx.status = 204;
+  });
+
+  /** The CRM's users who may own records, for the default owner (issue 81): read through the stored connection. */
+  router.get(`${path}/owners`, can(RULES.manageDomain), async (ctx) => {
+    const domain = await domainOf(c, ctx);
+    const crm = crmOf(ctx);
+    const opened = await connections.opened(domain._id, crm);
+    if (!opened) throw new ManageFailure(409, `${domain.name} is not connected to ${CRM_NAMES[crm]}: connect it first`);
+    ctx.body = { owners: await refusing(() => opened.client.owners().catch((err: unknown) => Promise.reject(err instanceof CrmFailure ? new CrmRefused(err.message) : err))) };
+  });
+
+  /** What the domain's last call received would be sent as (issue 81): the person looked for or made
+   * and the activity with its facts, before anything is connected or sent. */
+  router.get(`${path}/preview`, can(RULES.manageDomain), async (ctx) => {
+    const domain = await domainOf(c, ctx);
+    const crm = crmOf(ctx);
+    const call = await c.calls.findOne({ domainId: domain._id, direction: { $ne: 'outbound' }, status: { $ne: null } }, { sort: { startedAt: -1, _id: -1 } });
+    if (!call) {
+      ctx.body = { callId: null, crm, objects: null, person: null, activity: null };
+      return;
+    }
+    const { person, activity } = callItem(call, domain, publicUrl, call.recording?.status === 'stored' ? '(a link that plays it, made when the call is sent)' : null);
+    ctx.body = { callId: call._id, crm, objects: { person: crm === 'hubspot' ? 'contact' : 'lead or contact', activity: ACTIVITY_OBJECTS[crm].call }, person, activity: { title: activity.title, body: activity.body, at: activity.at, durationSeconds: activity.durationSeconds, answered: activity.answered, from: activity.from, to: activity.to, campaign: activity.campaign } };
   });
 
   /** The stored credentials tried again (a broken connection that works is mended). */

@@ -161,7 +161,7 @@ export function manageRoutes(c: TeamCollections & DomainCollections & TrackingCo
   adsRoutes(router, c, can, services.ads?.connections ?? new AdsConnections(c, null, clients), clients);
   flowRoutes(router, c, can, services.prompts ?? null);
   analysisRoutes(router, c, can, callWrites, services.model ?? null);
-  crmRoutes(router, c, can, services.crm ?? new CrmConnections(c, null, crmClients(DEFAULT_CRM_HOSTS)), services.outbox);
+  crmRoutes(router, c, can, services.crm ?? new CrmConnections(c, null, crmClients(DEFAULT_CRM_HOSTS)), services.outbox, options.publicUrl ?? '');
   const texting = services.texting ?? wireTexting(c, { personOf: async () => null, carrierOf: async () => null, publicUrl: options.publicUrl ?? '' }, log);
   textingRoutes(router, c, can, texting.conversations, texting.sender, carriers);
   usTextingRoutes(router, c, can, carriers);

@@ -70,6 +70,88 @@ export function CrmCard({ domain }: { domain: string }) {
   );
 }
 
+/** A CRM's refusal in words first, its technical reason below (after "The reason:"). */
+function CrmError({ text }: { text: string }) {
+  const [words, reason] = text.split('. The reason: ');
+  return (
+    <div role="status" data-testid="crm-error">
+      <p class="error">{reason ? `${words}.` : words}</p>
+      {reason && <p class="muted small">The reason: {reason}</p>}
+    </div>
+  );
+}
+
+interface Owner {
+  id: string;
+  name: string;
+  email: string | null;
+}
+
+/** The default owner, picked from the CRM's owners once connected (an id typed before that). */
+function DefaultOwner({ path, crm, connected, stored }: { path: string; crm: Crm; connected: boolean; stored: string | null }) {
+  const owners = useLoad(() => (connected ? get<{ owners: Owner[] }>(`${path}/owners`) : Promise.resolve(null)), [path, connected]);
+  const label = `Default owner in ${CRM_NAMES[crm]}, for what nobody answered`;
+  if (!connected || owners.error || !owners.data)
+    return (
+      <label>
+        {label} ({crm === 'hubspot' ? "a HubSpot owner's id" : "a Salesforce user's id, 005…"}; once connected, picked from a list)
+        <input name="defaultOwner" inputMode={crm === 'hubspot' ? 'numeric' : 'text'} defaultValue={stored ?? ''} />
+        {owners.error && <CrmError text={owners.error} />}
+      </label>
+    );
+  const list = owners.data.owners;
+  return (
+    <label>
+      {label}
+      <select name="defaultOwner" defaultValue={stored ?? ''}>
+        <option value="">Nobody: {CRM_NAMES[crm]}'s own default</option>
+        {stored && !list.some((o) => o.id === stored) && <option value={stored}>{stored} (no longer among the owners)</option>}
+        {list.map((o) => (
+          <option value={o.id}>
+            {o.name}
+            {o.email && o.email !== o.name ? ` (${o.email})` : ''}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+interface Preview {
+  callId: number | null;
+  objects: { person: string; activity: string } | null;
+  person: { phones: string[]; email: string | null; name: string | null; firstSource: string | null; firstCampaign: string | null } | null;
+  activity: { title: string; body: string } | null;
+}
+
+/** What the last call would be sent as, before anything is connected or sent. */
+function WhatIsSent({ domain, path, crm }: { domain: string; path: string; crm: Crm }) {
+  const [preview, setPreview] = useState<Preview | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  return (
+    <div class="crm-preview" data-testid="crm-preview">
+      <button type="button" onClick={() => get<Preview>(`${path}/preview`).then(setPreview, (err: Error) => setError(err.message))}>
+        What would be sent
+      </button>
+      {error && <p class="error">{error}</p>}
+      {preview && !preview.callId && <p class="muted">No call yet: the first one's record shows here.</p>}
+      {preview?.callId && preview.person && preview.activity && preview.objects && (
+        <div>
+          <p class="muted small">
+            The last call (<a href={routeHash({ domain, screen: 'call', query: { id: String(preview.callId) } })}>{preview.callId}</a>) would find or make the {preview.objects.person} with {preview.person.phones.join(' or ') || 'no number'}
+            {preview.person.name ? ` (${preview.person.name})` : ''}, first touch {preview.person.firstSource ?? 'unattributed'}, and log on them this {preview.objects.activity} in {CRM_NAMES[crm]}:
+          </p>
+          <pre class="crm-record">
+            {preview.activity.title}
+            {'\n\n'}
+            {preview.activity.body}
+          </pre>
+        </div>
+      )}
+    </div>
+  );
+}
+
 /** One CRM's connection form, status and deliveries. */
 function CrmConnection({ domain, crm, view: v, reload }: { domain: string; crm: Crm; view: CrmView; reload: () => void }) {
   const path = pathOf(domain, crm);
@@ -125,11 +207,9 @@ function CrmConnection({ domain, crm, view: v, reload }: { domain: string; crm: 
           </label>
         ))}
       </fieldset>
-      <label>
-        {crm === 'hubspot' ? "Default owner (a HubSpot owner's id, for what nobody answered)" : "Default owner (a Salesforce user's id, 005…, for what nobody answered)"}
-        <input name="defaultOwner" inputMode={crm === 'hubspot' ? 'numeric' : 'text'} defaultValue={v.defaultOwner ?? ''} />
-      </label>
-      {message && <p class={message.ok ? 'ok-text' : 'error'} role="status">{message.text}</p>}
+      <DefaultOwner path={path} crm={crm} connected={v.connected} stored={v.defaultOwner ?? null} />
+      {message && (message.ok ? <p class="ok-text" role="status">{message.text}</p> : <CrmError text={message.text} />)}
+      <WhatIsSent domain={domain} path={path} crm={crm} />
       <div class="actions">
         <button type="submit">{v.connected ? `Update ${name}` : `Connect ${name}`}</button>
         {v.connected && (
