@@ -19,7 +19,7 @@ describe('whisper', () => {
     expect(whisperOf(led('social'))).toBe('Call from social media');
     expect(whisperOf(led('referral:www.pagesjaunes.fr'))).toBe('Call from a link on pagesjaunes.fr');
     expect(whisperOf(led('direct'))).toBe('Call from a visitor who came to the website directly');
-    expect(whisperOf(led(null))).toBe('Call from the website');
+    expect(whisperOf(led(null))).toBe('Call that no website visit led to');
     expect(whisperOf(led('offline', null, 'leaflet'))).toBe('Call from the leaflet campaign');
   });
 
@@ -29,6 +29,6 @@ describe('whisper', () => {
     const view = await s.collector.post('/ospView', viewParams({ url: 'https://shop.test/', referer_url: 'https://www.bing.com/search?q=boiler+repair' }));
     const number = view.body.surtaxPhones['0123456789'].surtaxPhoneNumber.replaceAll('.', '');
     expect((await routeCall(s.collector.baseUrl, { tracking_number: number })).body.whisper).toBe('Call from a Microsoft search, keyword boiler repair');
-    expect((await routeCall(s.collector.baseUrl, { tracking_number: '0800000003' })).body).toMatchObject({ reason: 'not-assigned', whisper: 'Call from the website' });
+    expect((await routeCall(s.collector.baseUrl, { tracking_number: '0800000003' })).body).toMatchObject({ reason: 'not-assigned', whisper: 'Call that no website visit led to' });
   });
 });

@@ -25,9 +25,10 @@ function nameOf(raw: string | undefined): string | null {
   return NAMES.find(([pattern]) => pattern.test(name))?.[1] ?? name;
 }
 
-/** Said in English by the carrier's text-to-speech; the keyword as the visitor typed it. */
+/** Said in English by the carrier's text-to-speech; the keyword as the visitor typed it. A call no
+ * visit led to says so (issue 81), rather than "from the website". */
 export function whisperOf(call: Led): string {
-  return `Call from ${cameFrom(call)}`;
+  return call.source === null && !call.offlineDescription ? 'Call that no website visit led to' : `Call from ${cameFrom(call)}`;
 }
 
 /** Where the caller came from, in words: `Google Ads, keyword emergency plumber` (alert mails say it too). */

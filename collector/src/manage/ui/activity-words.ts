@@ -3,6 +3,14 @@
 // a change's values without JSON (`recording: (enabled off, consent notice on)`).
 
 const ACTIONS: Record<string, string> = {
+  'analysis.try': 'tried the call analysis on a call',
+  'call.outcome': "set a call's outcome",
+  'dialling.change': 'changed where calls and texts may go',
+  'flow.audio': 'uploaded a call flow recording',
+  'flow.change': 'changed a call flow',
+  'flow.create': 'made a call flow',
+  'flow.delete': 'deleted a call flow',
+  'profile.availability': 'changed their phone or availability',
   'account.create': 'signed up the account',
   'ads.connect': 'connected an ad platform',
   'ads.disconnect': 'disconnected an ad platform',

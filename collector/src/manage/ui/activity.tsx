@@ -1,5 +1,6 @@
 // The audit trail (owners and admins): who changed what, when and from where, newest first; this
 // domain's, or the whole account's (an admin: the domains they are given); by person and by kind.
+import { typeName } from './number-types.ts';
 import { get, withQuery } from './api.ts';
 import { actionWords, fieldWords, valueWords } from './activity-words.ts';
 import { phone, when } from './format.ts';
@@ -18,9 +19,11 @@ interface Entry {
   details?: Record<string, unknown>;
 }
 
-const KINDS = ['domain', 'key', 'pool', 'numbers', 'offline-number', 'caller', 'call', 'recording', 'shared-link', 'webhook', 'carrier', 'form', 'person', 'member', 'password', 'session', 'account'];
+const KINDS = ['domain', 'key', 'pool', 'numbers', 'offline-number', 'caller', 'call', 'recording', 'flow', 'analysis', 'texting', 'text', 'conversation', 'shared-link', 'webhook', 'carrier', 'form', 'person', 'member', 'password', 'session', 'account'];
 
 const PHONE_FIELDS = new Set(['number', 'numbers', 'bought', 'destination']);
+/** Ids a person cannot read (a conversation's, a text's, a note's): the action says what it was about. */
+const ID_FIELDS = new Set(['conversation', 'text', 'note', 'campaign']);
 type Change = { field: string; from: unknown; to: unknown } | { field: string; changed: true };
 
 /** An entry's details in a line, in words: `numbers: (415) 555-0141, (415) 555-0142`,
@@ -28,11 +31,13 @@ type Change = { field: string; from: unknown; to: unknown } | { field: string; c
 function detailsOf(details: Record<string, unknown> | undefined): string {
   if (!details) return '';
   // Phone numbers as the domain's country writes them (the answer's phoneDisplay).
-  const shown = (k: string, v: unknown): unknown => (Array.isArray(v) ? v.map((x) => shown(k, x)) : PHONE_FIELDS.has(k) && typeof v === 'string' && /^\d+$/.test(v) ? phone(v) : v);
+  // A pool by its name ("Local numbers"), never "type 100".
+  const shown = (k: string, v: unknown): unknown => (Array.isArray(v) ? v.map((x) => shown(k, x)) : PHONE_FIELDS.has(k) && typeof v === 'string' && /^\+?\d+$/.test(v) ? phone(v.replace(/^\+33(?=[1-9])/, '0').replace(/^\+/, '00')) : k === 'type' && typeof v === 'number' ? typeName(v) : v);
   // A settings change: what changed, from what to what (a secret only as changed).
   if (Array.isArray(details.changes)) return (details.changes as Change[]).map((c) => ('changed' in c ? `${fieldWords(c.field)} changed` : `${fieldWords(c.field)}: ${valueWords(c.from)} → ${valueWords(c.to)}`)).join('; ');
   return Object.entries(details)
-    .map(([k, v]) => `${fieldWords(k)}: ${valueWords(shown(k, v))}`)
+    .filter(([k]) => !ID_FIELDS.has(k))
+    .map(([k, v]) => `${k === 'type' ? 'pool' : fieldWords(k)}: ${valueWords(shown(k, v))}`)
     .join('; ');
 }
 

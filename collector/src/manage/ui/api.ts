@@ -12,8 +12,22 @@ export class ApiError extends Error {
     readonly status: number,
     message: string,
   ) {
-    super(message);
+    super(inWords(message));
   }
+}
+
+/** Words the API says in its own terms, as a person reads them. */
+const SAID: [RegExp, string][] = [[/is not an IANA time zone$/, 'not a time zone we know: pick one from the list']];
+
+/** An error as a person reads it (issue 81): the field it names in words, never as a path
+ * (`timeZone: …` -> `Time zone: …`, `savedReplies.2.body: …` -> `Saved replies, number 3, body: …`). */
+export function inWords(message: string): string {
+  const said = SAID.reduce((text, [pattern, words]) => text.replace(pattern, words), message);
+  return said.replace(/^([a-z][A-Za-z]*)((?:\.[A-Za-z0-9]+)*): /, (_, first: string, rest: string) => {
+    const parts = [first, ...rest.split('.').filter(Boolean)].map((part) => (/^\d+$/.test(part) ? `number ${Number(part) + 1}` : part.replace(/([a-z])([A-Z])/g, (__, a: string, b: string) => `${a} ${b.toLowerCase()}`)));
+    const words = parts.join(', ');
+    return `${words[0]!.toUpperCase()}${words.slice(1)}: `;
+  });
 }
 
 /** JSON to and from the collector at `url`; an answer's `{error}` thrown as an ApiError. */

@@ -43,7 +43,7 @@ export function FormsScreen({ route }: { route: Route }) {
         )}
       </div>
       {error && <Failure message={error} />}
-      {data && <p class="muted" role="status">{data.totalCapped ? `More than ${count(data.total)}` : count(data.total)} form submissions in this range</p>}
+      {data && <p class="muted" role="status">{data.totalCapped ? `More than ${count(data.total)} form submissions` : `${count(data.total)} form submission${data.total === 1 ? '' : 's'}`} in this range</p>}
       {data && !data.forms.length && <p class="muted">No form submission in this range. Form tracking is turned on in Settings, Forms.</p>}
       {data && data.forms.length > 0 && (
         <div class="card flush">

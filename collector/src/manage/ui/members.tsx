@@ -35,7 +35,8 @@ export function MembersScreen({ domains }: { domains: string[] }) {
   const ask = (label: string, work: () => Promise<{ invitation: { url: string; mailed: boolean } }>) =>
     action.run(async () => {
       const { url, mailed } = (await work()).invitation;
-      setLink({ label: mailed ? `${label}, also sent by e-mail` : label, url });
+      // Said once, as it happened: mailed to them, or to be handed over by the person who made it.
+      setLink({ label: mailed ? `${label}: sent to them by e-mail. Should the mail not arrive, this link does the same` : `${label}: no mail is sent from this server (SMTP_URL is not set), so send them this link yourself`, url });
     });
   return (
     <section>
@@ -82,7 +83,7 @@ export function MembersScreen({ domains }: { domains: string[] }) {
           <DomainChecks domains={domains} />
         </fieldset>
         <button type="submit">Make an invitation link</button>
-        <p class="muted">The link is valid 7 days and works once: send it to them yourself. They choose their own password.</p>
+        <p class="muted">The link is valid 7 days and works once; they choose their own password.</p>
       </form>
       <div class="card flush">
         <h2>Members</h2>

@@ -1,6 +1,7 @@
 // A new domain: its name, the addresses of its pages (the name's own https origins proposed, with
 // and without www.), and its time zone. It comes with its public key; Settings then guides through
 // the rest, in order.
+import { TimeZoneInput } from './time-zones.tsx';
 import { useEffect, useState } from 'preact/hooks';
 import { api, get } from './api.ts';
 import { navigate } from './route.ts';
@@ -58,7 +59,7 @@ export function NewDomainScreen({ created, first }: { created: () => void; first
           <input name="origin" type="url" placeholder="http://localhost:3000" />
         </label>
         <p class="muted">Another address its pages are served from, such as a test server's; <code>localhost</code> and <code>127.0.0.1</code> are two different ones.</p>
-        <label>Time zone of its reports<input name="timeZone" defaultValue={BROWSER_ZONE} /></label>
+        <label>Time zone of its reports<TimeZoneInput value={BROWSER_ZONE} /></label>
         <div class="row">
           <label>
             Country of its phone numbers (US, GB, FR…): numbers written without a country code are read there

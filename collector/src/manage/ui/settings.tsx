@@ -1,4 +1,5 @@
 // A domain's settings: install, keys, the settings themselves, pools and numbers.
+import { TimeZoneInput } from './time-zones.tsx';
 import { MailCard } from './alerts.tsx';
 import { useEffect, useState } from 'preact/hooks';
 import { api, get } from './api.ts';
@@ -263,7 +264,7 @@ function SettingsForm({ path, domain, saved }: { path: string; domain: DomainVie
         </label>
       </div>
       <div class="row">
-        <label>Time zone<input name="timeZone" defaultValue={domain.timeZone} /></label>
+        <label>Time zone<TimeZoneInput value={domain.timeZone} /></label>
         <label title="How numbers written without a country code are read (ISO 3166-1 alpha-2: FR, US, GB…)">Country of its numbers<input name="country" defaultValue={domain.country} maxLength={2} size={3} /></label>
         <label>Currency<input name="currency" defaultValue={domain.currency} maxLength={3} /></label>
         <label>Callers shown<select name="callerPrivacy"><option value="none" selected={domain.callerPrivacy === 'none'}>whole</option><option value="partial" selected={domain.callerPrivacy === 'partial'}>without the last 4 digits</option><option value="full" selected={domain.callerPrivacy === 'full'}>hidden</option></select></label>

@@ -19,5 +19,5 @@ export function ShownOnce({ label, value, note = 'copy it now, it is not shown a
 
 /** A link to hand to someone (an invitation, a reset, a shared report). */
 export function LinkToCopy({ label, url }: { label: string; url: string }) {
-  return <ShownOnce label={label} value={url} note="copy it and send it to them. It is not shown again." testId="link" />;
+  return <ShownOnce label={label} value={url} note="it is not shown again." testId="link" />;
 }
