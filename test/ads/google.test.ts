@@ -141,6 +141,9 @@ describe('Google Ads through the Data Manager API', () => {
     await until(async () => Boolean((await owner.get(path)).body.broken), 'the connection marked broken');
     expect((await owner.get(path)).body.broken).toEqual({ at: expect.any(String), error: expect.stringMatching(/^HTTP 401: .*invalid authentication credentials/) });
     expect(await stateOf(callId)).toBe('queued');
+    // The call's page says why its lead waits (issue 81).
+    const page = (await owner.get(`/domains/shop.test/calls/${callId}`)).body;
+    expect(page.adsConversions).toEqual([expect.objectContaining({ platform: 'google', state: 'queued', reason: expect.stringMatching(/^waiting: Google Ads refuses the connection's credentials since \d{4}-\d\d-\d\d \d\d:\d\d:\d\d \(HTTP 401: .*\); reconnect it on the Conversions screen and the lead is sent$/) })]);
     google.revoked = false;
     await until(async () => (await stateOf(callId)) === 'sent', 'the lead sent once the key works again');
     // The connection is mended just after its leads are marked sent: wait for it, in its turn.

@@ -1,6 +1,7 @@
 // One call as its page in the back end shows it: the calls log's row, who gave its verdict and
 // when, the match confidence in words, and what is known of the caller's visit (its pages up to the
 // call, the cart and the orders tied to it, as callStart shows them to an agent).
+import { PLATFORM_NAMES, type AdsPlatform } from '../ads/names.ts';
 import type { WebhookCollections } from '../webhooks/documents.ts';
 import type { AdsCollections } from '../ads/documents.ts';
 import { retryingJobs } from './retrying-jobs.ts';
@@ -46,7 +47,18 @@ export async function callPage(c: TelephonyCollections & WebhookCollections & Ad
   const call = await c.calls.findOne({ _id: callId, domainId: domain._id });
   if (!call) return null;
   // A call's start is whole seconds: a page viewed during its first second came before it.
-  const [{ views, currentCart, orders }, retrying] = await Promise.all([agents.contextOf(domain, call, { until: endOfSecond(call.startedAt) }), retryingJobs(c, 'call', [call._id], domain.timeZone)]);
+  const waiting = call.adsConversions?.some((m) => m.state === 'queued');
+  const [{ views, currentCart, orders }, retrying, broken] = await Promise.all([
+    agents.contextOf(domain, call, { until: endOfSecond(call.startedAt) }),
+    retryingJobs(c, 'call', [call._id], domain.timeZone),
+    // A lead waiting while its platform refuses the credentials says why (issue 81).
+    waiting ? c.adsConnections.find({ domainId: domain._id, broken: { $ne: null } }, { projection: { platform: 1, broken: 1 } }).toArray() : [],
+  ]);
+  const refusal = new Map(broken.map((b) => [b.platform, b.broken!] as const));
+  const reasonOf = (m: NonNullable<CallDoc['adsConversions']>[number]) => {
+    const refused = m.state === 'queued' ? refusal.get(m.platform as AdsPlatform) : undefined;
+    return refused ? `waiting: ${PLATFORM_NAMES[m.platform as AdsPlatform] ?? m.platform} refuses the connection's credentials since ${wallClock(refused.at, domain.timeZone)} (${refused.error}); reconnect it on the Conversions screen and the lead is sent` : m.reason;
+  };
   return {
     call: { ...rowOf(call, domain), verdictBy: call.verdict?.by ?? null, verdictAt: call.verdict ? wallClock(call.verdict.at, domain.timeZone) : null, matchInWords: matchInWords(call) },
     // Ours (people/): the caller's person, whom "Call" calls back; null: none.
@@ -54,7 +66,7 @@ export async function callPage(c: TelephonyCollections & WebhookCollections & Ad
     // Ours (rules/): what people and rules marked on it, oldest first, at the domain's clock.
     history: (call.history ?? []).map((h) => ({ at: wallClock(h.at, domain.timeZone), by: h.by, what: h.what })),
     // Ours (ads/): where its lead is with each ad platform, once queued for one.
-    ...(call.adsConversions?.length ? { adsConversions: call.adsConversions.map(({ platform, state, at, reason }) => ({ platform, state, at: wallClock(at, domain.timeZone), ...(reason ? { reason } : {}) })) } : {}),
+    ...(call.adsConversions?.length ? { adsConversions: call.adsConversions.map((m) => ({ platform: m.platform, state: m.state, at: wallClock(m.at, domain.timeZone), ...(reasonOf(m) ? { reason: reasonOf(m) } : {}) })) } : {}),
     // Ours (crm/): its records in the team's CRM, once sent to one.
     ...(call.crmRecords?.length ? { crmRecords: call.crmRecords } : {}),
     // Ours (flows/): its way through its call flow, who answered, and why the flow failed if it did.
