@@ -22,16 +22,19 @@ interface Texting {
   helpTextSent: string;
 }
 
+type Message = { ok: boolean; text: string } | null;
+
 export function TextingCard({ path, editable }: { path: string; editable: boolean }) {
   const texting = useLoad(() => get<Texting>(`${path}/texting`), [path]);
+  // Kept here: the form is drawn again with what was saved, and the word "Saved." stays.
+  const [message, setMessage] = useState<Message>(null);
   if (texting.error) return <Failure message={texting.error} />;
   if (!texting.data) return null;
-  return <TextingForm key={JSON.stringify(texting.data)} path={path} texting={texting.data} editable={editable} saved={texting.reload} />;
+  return <TextingForm key={JSON.stringify(texting.data)} path={path} texting={texting.data} editable={editable} saved={texting.reload} message={message} setMessage={setMessage} />;
 }
 
-function TextingForm({ path, texting, editable, saved }: { path: string; texting: Texting; editable: boolean; saved: () => void }) {
+function TextingForm({ path, texting, editable, saved, message, setMessage }: { path: string; texting: Texting; editable: boolean; saved: () => void; message: Message; setMessage: (m: Message) => void }) {
   const [replies, setReplies] = useState<SavedReply[]>(texting.savedReplies);
-  const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
   const change = (i: number, field: keyof SavedReply, value: string) => setReplies(replies.map((r, j) => (j === i ? { ...r, [field]: value } : r)));
   async function submit(event: Event) {
     event.preventDefault();
@@ -53,7 +56,7 @@ function TextingForm({ path, texting, editable, saved }: { path: string; texting
   return (
     <form class="card settings" id="texting" data-testid="texting-settings" onSubmit={submit}>
       <h2>Texting</h2>
-      <fieldset disabled={!editable}>
+      <fieldset class="plain" disabled={!editable}>
         <label>
           The business's name, as texts give it
           <input name="businessName" defaultValue={texting.businessName ?? ''} placeholder={texting.defaultBusinessName} maxLength={80} />
