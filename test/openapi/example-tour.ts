@@ -3,7 +3,7 @@
 // the call center, then the back end. The answers are the OpenAPI document's examples
 // (collector/src/openapi/examples.json), recorded by examples.test.ts and checked against it.
 import { formatUtcDateTime } from '@ringtrail/shared';
-import { commerceFixture, CC_KEY, CUSTOMER_KEY, DATA_KEY, viewParams } from '../helpers/fixtures.ts';
+import { commerceFixture, domainNamed, CC_KEY, CUSTOMER_KEY, DATA_KEY, viewParams } from '../helpers/fixtures.ts';
 import { signedInClient } from '../helpers/manage-client.ts';
 import { CHROME_AGENT } from '../helpers/site-page.ts';
 import { TELEPHONY_KEY, twilioPost } from '../helpers/telephony.ts';
@@ -16,15 +16,18 @@ export const TOUR_USER = { username: 'owner@shop.test', password: 'tour-password
 
 /** commerceFixture with a back-end user, whispers and a no-answer redirect to show. */
 export function tourFixture() {
-  return commerceFixture({
+  const fixture = commerceFixture({
     ga4: false,
     tracking: { users: [TOUR_USER], exclusive: ['0800000001', '0800000002', '0800000003', '0800000004', '0800000005', '0800000006'], settings: { whisper: true, redirectPhone: '06 11 00 00 00', redirect: { enabled: true, timetable: [] }, formTracking: { enabled: true, fields: [] }, transcription: { enabled: true, language: 'en' }, analysis: { enabled: true, questions: ['Did the caller ask for emergency service?'] }, keyPhrases: [{ label: 'price', phrases: ['how much'], speaker: 'caller' }] } },
   });
+  // A US domain of the account beside it: its US texting registration (issue 81).
+  fixture.accounts[0]!.domains.push({ ...domainNamed('uptown', '0100000077'), country: 'US', currency: 'USD', timeZone: 'America/Los_Angeles', sitePhones: ['4155550100'], pools: [] } as never);
+  return fixture;
 }
 
 /** The account's Twilio account, at a loopback stand-in of Twilio's REST API (TWILIO_API_BASE). */
 const TOUR_TWILIO = { accountSid: 'AC0123456789abcdef0123456789abcdef', authToken: 'tour-twilio-auth-token' };
-export const tourTwilioApi = () => startTwilioApi([standInAccount(TOUR_TWILIO.accountSid, TOUR_TWILIO.authToken, { friendlyName: 'Shop calls', numbers: [standInNumber('+33800000001'), standInNumber('+14155550123', { voice_url: 'https://elsewhere.example/voice' })], available: { FR: { TollFree: ['+33800000090', '+33800000091'] } } })]);
+export const tourTwilioApi = () => startTwilioApi([standInAccount(TOUR_TWILIO.accountSid, TOUR_TWILIO.authToken, { friendlyName: 'Shop calls', numbers: [standInNumber('+33800000001'), standInNumber('+14155550123', { voice_url: 'https://elsewhere.example/voice' }), standInNumber('+14155550124')], available: { FR: { TollFree: ['+33800000090', '+33800000091'] } }, brands: [{ sid: 'BN0123456789abcdef0123456789abcdef', status: 'APPROVED', failureReason: null }] })]);
 
 /** The token of an invitation link (`…/manage/#/accept?token=…`). */
 export const tokenOf = (url: string) => new URLSearchParams(new URL(url).hash.split('?')[1]).get('token')!;
@@ -236,6 +239,8 @@ export async function exampleTour(baseUrl: string, webhookUrl: string, googleKey
   await manage('post /manage/api/domains/{domain}/crm/{crm}/resend/{deliveryId}', 'POST', `/domains/shop.test/crm/hubspot/resend/call:${callId}`);
   await until(async () => (await owner.get('/domains/shop.test/crm/hubspot')).body.deliveries.some((d: { id: string; state: string }) => d.id === `call:${callId}` && d.state !== 'queued'), 'the call in HubSpot');
   await manage('get /manage/api/domains/{domain}/crm/{crm}', 'GET', '/domains/shop.test/crm/hubspot');
+  await manage('get /manage/api/domains/{domain}/crm/{crm}/owners', 'GET', '/domains/shop.test/crm/hubspot/owners');
+  await manage('get /manage/api/domains/{domain}/crm/{crm}/preview', 'GET', '/domains/shop.test/crm/hubspot/preview');
   await manage('post /manage/api/domains/{domain}/crm/{crm}/test', 'POST', '/domains/shop.test/crm/hubspot/test');
   await manage('delete /manage/api/domains/{domain}/crm/{crm}', 'DELETE', '/domains/shop.test/crm/hubspot');
   await manage('get /manage/api/account/dialling', 'GET', '/account/dialling');
@@ -266,6 +271,11 @@ export async function exampleTour(baseUrl: string, webhookUrl: string, googleKey
   await manage('get /manage/api/domains/{domain}/texting', 'GET', '/domains/shop.test/texting');
   await manage('post /manage/api/domains/{domain}/numbers/{number}/fix', 'POST', '/domains/shop.test/numbers/0800000001/fix');
   await manage('get /manage/api/domains/{domain}/pools/{type}/numbers/available', 'GET', '/domains/shop.test/pools/1/numbers/available');
+  await manage('get /manage/api/domains/{domain}/pools/{type}/numbers/price', 'GET', '/domains/shop.test/pools/1/numbers/price?count=2');
+  // A US domain's local number, imported (its pool made by the import), then registered for US texting.
+  await owner.call('POST', '/domains/uptown.test/pools/100/numbers/import', { numbers: ['+14155550124'] });
+  await manage('get /manage/api/domains/{domain}/texting/us-registration', 'GET', '/domains/uptown.test/texting/us-registration');
+  await manage('post /manage/api/domains/{domain}/texting/us-registration/campaign', 'POST', '/domains/uptown.test/texting/us-registration/campaign', { brandRegistrationSid: 'BN0123456789abcdef0123456789abcdef', useCase: 'CUSTOMER_CARE', description: 'Answers to customers who text our numbers about plumbing quotes and appointments.', messageFlow: 'Customers text our number first, from our website or ads; we only reply, and they may text STOP.', messageSamples: ['Hi Jane, yes we can come on Saturday at 10 am. Does that suit you?', 'Sorry we missed your call! How can we help? Reply to this text.'] });
   await manage('post /manage/api/domains/{domain}/pools/{type}/numbers/buy', 'POST', '/domains/shop.test/pools/1/numbers/buy', { count: 1 });
   await manage('get /manage/api/domains/{domain}/numbers/{number}/release', 'GET', '/domains/shop.test/numbers/0800000090/release');
   await manage('post /manage/api/domains/{domain}/numbers/{number}/release', 'POST', '/domains/shop.test/numbers/0800000090/release');
