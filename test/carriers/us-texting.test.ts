@@ -104,6 +104,8 @@ describe('a US agency on Twilio', () => {
     standing = (await owner.get('/domains/shop.test/texting/us-registration')).body;
     expect(standing.ready).toBe(true);
     expect(standing.numbers.every((n: { registered: boolean }) => n.registered)).toBe(true);
+    const again = await owner.call('POST', '/domains/shop.test/texting/us-registration/campaign', CAMPAIGN);
+    expect(again).toMatchObject({ status: 400, body: { error: 'Every US local number of shop.test is in a campaign already: its review goes on at Twilio' } });
     const logged = await s.t.c.auditLog.findOne({ action: 'texting.campaign' });
     expect(logged).toMatchObject({ username: OWNER.username, details: { useCase: 'CUSTOMER_CARE', brand: BRAND } });
   });

@@ -62,7 +62,11 @@ describe('numbers bought through the carrier', () => {
     await pool.getByRole('button', { name: 'See what is on sale' }).click();
     await pool.getByText('On sale now: +14155550161, +14155550162, +14155550163').waitFor();
     await pool.getByLabel('How many numbers to buy for type 100').fill('2');
-    await pool.getByRole('button', { name: 'Buy numbers' }).click();
+    await pool.getByRole('button', { name: 'Buy numbers…' }).click();
+    // Nothing is bought by one click (issue 81): Twilio's monthly price and the total first.
+    await pool.getByTestId('confirm-buy').getByText('Buy 2 numbers at $1.15 a month each: $2.30 a month in all').waitFor();
+    expect(api.accounts.get(SID)!.numbers).toEqual([]);
+    await pool.getByRole('button', { name: 'Confirm: buy 2 for $2.30 a month' }).click();
     await pool.getByText('+14155550162: done').waitFor();
     await pool.locator('ul.numbers li', { hasText: '(415) 555-0162' }).waitFor();
     await pool.screenshot({ path: path.join(ARTIFACTS, 'carrier-2-bought.png') });
@@ -82,8 +86,9 @@ describe('numbers bought through the carrier', () => {
 
     // Back on the Account screen: the Twilio account's numbers, each in its pool, their calls coming here.
     await owner.getByRole('link', { name: 'Account' }).click();
-    await card.locator('tr', { hasText: '+14155550162' }).getByText('bayplumbing.test, type 100').waitFor();
-    expect(await card.locator('tr', { hasText: '+14155550161' }).locator('td').nth(2).innerText()).toBe('here');
+    // Each number as Americans write it, its pool by name (issue 81).
+    await card.locator('tr', { hasText: '(415) 555-0162' }).getByText('bayplumbing.test, Local numbers').waitFor();
+    expect(await card.locator('tr', { hasText: '(415) 555-0161' }).locator('td').nth(2).innerText()).toBe('here');
     await card.getByRole('button', { name: 'Check now' }).click();
     await card.getByText('2 numbers checked: their calls all come here.').waitFor();
     await card.screenshot({ path: path.join(ARTIFACTS, 'carrier-5-numbers.png') });

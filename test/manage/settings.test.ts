@@ -126,6 +126,14 @@ describe('back end settings', () => {
     ['GET', '/domains/shop.test/texting'],
     ['POST', '/domains/shop.test/people/1/call', {}],
     ['PUT', '/domains/shop.test/texting', { helpText: null }],
+    // Issue 81.
+    ['GET', '/domains/shop.test/conversations/cv_x/texts/in:1/media/0'],
+    ['POST', '/domains/shop.test/conversations/cv_x/notes', { text: 'A note' }],
+    ['GET', '/domains/shop.test/crm/hubspot/owners'],
+    ['GET', '/domains/shop.test/crm/hubspot/preview'],
+    ['GET', '/domains/shop.test/pools/1/numbers/price'],
+    ['GET', '/domains/shop.test/texting/us-registration'],
+    ['POST', '/domains/shop.test/texting/us-registration/campaign', {}],
   ];
 
   it('answers 404 to another account for every route that names a domain, and changes nothing', async () => {
@@ -151,7 +159,7 @@ describe('back end settings', () => {
     const router = manageRoutes(c, new SignInLimit(c, DEFAULT_SIGN_IN_LIMITS), services, { signUp: true, publicWebhooksOnly: true, mail: {}, publicUrl: 'http://127.0.0.1:8080' }, createLogger('silent'));
     const served = router.stack.filter((layer) => String(layer.path).includes(':domain')).flatMap((layer) => layer.methods.filter((m) => m !== 'HEAD').map((m) => `${m} ${layer.path}`));
     const tested = DOMAIN_ROUTES.map(([method, path]) => `${method} /manage/api${path}`);
-    const pattern = (route: string) => route.replace('shop.test', ':domain').replace(/keys\/api$/, 'keys/:kind').replace(/pools\/1\//, 'pools/:type/').replace(/numbers\/0800000001(\/|$)/, 'numbers/:number$1').replace(/offline-numbers\/0100000001\//, 'offline-numbers/:number/').replace(/blocked-callers\/0611111111$/, 'blocked-callers/:entry').replace(/calls\/1(\/|$)/, 'calls/:callId$1').replace(/shared-links\/abc$/, 'shared-links/:id').replace(/people\?.*$/, 'people').replace(/people\/1(\/|$)/, 'people/:personId$1').replace(/forms\/1(\/|$)/, 'forms/:formId$1').replace(/rules\/rule_x(\/|$)/, 'rules/:ruleId$1').replace(/runs\/run_x\//, 'runs/:runId/').replace(/ads\/google(\/|$)/, 'ads/:platform$1').replace(/flows\/flow_x(\/|$)/, 'flows/:flowId$1').replace(/outcomes\/spam$/, 'outcomes/:name').replace(/crm\/hubspot(\/|$)/, 'crm/:crm$1').replace(/resend\/call:1$/, 'resend/:deliveryId').replace(/conversations\/cv_x(\/|$)/, 'conversations/:conversationId$1');
+    const pattern = (route: string) => route.replace('shop.test', ':domain').replace(/keys\/api$/, 'keys/:kind').replace(/pools\/1\//, 'pools/:type/').replace(/numbers\/0800000001(\/|$)/, 'numbers/:number$1').replace(/offline-numbers\/0100000001\//, 'offline-numbers/:number/').replace(/blocked-callers\/0611111111$/, 'blocked-callers/:entry').replace(/calls\/1(\/|$)/, 'calls/:callId$1').replace(/shared-links\/abc$/, 'shared-links/:id').replace(/people\?.*$/, 'people').replace(/people\/1(\/|$)/, 'people/:personId$1').replace(/forms\/1(\/|$)/, 'forms/:formId$1').replace(/rules\/rule_x(\/|$)/, 'rules/:ruleId$1').replace(/runs\/run_x\//, 'runs/:runId/').replace(/ads\/google(\/|$)/, 'ads/:platform$1').replace(/flows\/flow_x(\/|$)/, 'flows/:flowId$1').replace(/outcomes\/spam$/, 'outcomes/:name').replace(/crm\/hubspot(\/|$)/, 'crm/:crm$1').replace(/resend\/call:1$/, 'resend/:deliveryId').replace(/conversations\/cv_x(\/|$)/, 'conversations/:conversationId$1').replace(/texts\/in:1\/media\/0$/, 'texts/:textId/media/:index');
     expect(tested.map(pattern).sort()).toEqual(served.sort());
   });
 

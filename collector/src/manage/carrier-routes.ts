@@ -11,7 +11,7 @@ import { twilioWiring } from '../carriers/wiring.ts';
 import { CarrierNumbers, NoCarrier, PriceChanged } from '../carriers/carrier-numbers.ts';
 import { displayInItsCountry, displayOf } from '../domains/phone-display.ts';
 import { countryOf } from '../domains/phone-numbers.ts';
-import { money, poolWords } from '../domains/words.ts';
+import { money, poolWords } from './words.ts';
 import type { NumberAtCarrier } from '../carriers/documents.ts';
 import type { DomainDoc, PoolConfig, DomainCollections } from '../domains/documents.ts';
 import { domainOf, numberParam } from './settings-routes.ts';
@@ -177,7 +177,6 @@ export function carrierRoutes(router: Router, c: TeamCollections & DomainCollect
     ctx.body = {
       numbers: numbers.map((n) => ({
         number: n.number,
-        shown: displayInItsCountry(n.number),
         friendlyName: n.friendlyName,
         voiceUrl: n.voiceUrl,
         statusCallback: n.statusCallback,
@@ -185,6 +184,8 @@ export function carrierRoutes(router: Router, c: TeamCollections & DomainCollect
         pool: poolOf.get(canonical.get(n.number) ?? '') ?? null,
         wiredHere: n.voiceUrl === wiring.voiceUrl,
       })),
+      // How each number is written in its own country, keyed by its canonical form (the screens' phoneDisplay).
+      phoneDisplay: Object.fromEntries(numbers.flatMap((n) => (canonical.get(n.number) ? [[canonical.get(n.number)!, displayInItsCountry(n.number)]] : []))),
     };
   });
 }

@@ -64,7 +64,7 @@ export class TextInbox {
       throw err;
     }
     const personId = await this.personOf(text.domainId, text.caller, text.at);
-    const conversation = await this.touch(_id, text, personId);
+    const conversation = await this.touch(_id, text, personId, said === null);
     if (said?.keyword === 'opt-out') await this.optOuts.optOut(text.domainId, text.caller, said.word, text.at);
     if (said?.keyword === 'opt-in') await this.optOuts.optIn(text.domainId, text.caller);
     return { conversation, message, keyword: said?.keyword ?? null };
@@ -83,10 +83,10 @@ export class TextInbox {
 
   /** The conversation made or moved to this text: newest, one more unread. Two first texts at once
    * make one (its `_id` is theirs); the loser of the insert adds to it. */
-  private async touch(_id: string, text: ReceivedText, personId: number | null): Promise<ConversationDoc> {
+  private async touch(_id: string, text: ReceivedText, personId: number | null, noKeyword: boolean): Promise<ConversationDoc> {
     const update = { $max: { lastAt: text.at }, $inc: { unread: 1 }, $set: { ...(personId !== null ? { personId } : {}), phone: text.caller } };
     // The visit that led to the first text, if it is no keyword: its later texts are that visit's too.
-    const visitId = keywordOf(text.body, text.country) ? null : text.visitId;
+    const visitId = noKeyword ? text.visitId : null;
     const fresh = { domainId: text.domainId, accountId: text.accountId, trackingNumber: text.trackingNumber, assignee: null, createdAt: text.at, visitId, ...(personId === null ? { personId: null } : {}) };
     try {
       await this.c.conversations.updateOne({ _id }, { ...update, $setOnInsert: fresh }, { upsert: true });

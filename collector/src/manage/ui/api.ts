@@ -10,22 +10,23 @@ export function setCsrfToken(token: string): void {
 export class ApiError extends Error {
   constructor(
     readonly status: number,
-    message: string,
+    /** The API's own words, its field path included (`allowedOrigins: at most 100 origins`). */
+    readonly said: string,
   ) {
-    super(inWords(message));
+    super(inWords(said));
   }
 }
 
 /** Words the API says in its own terms, as a person reads them. */
 const SAID: [RegExp, string][] = [[/is not an IANA time zone$/, 'not a time zone we know: pick one from the list']];
 
-/** An error as a person reads it (issue 81): the field it names in words, never as a path
- * (`timeZone: …` -> `Time zone: …`, `savedReplies.2.body: …` -> `Saved replies, number 3, body: …`). */
+/** An error as a person reads it (issue 81): the field a form's input names in words
+ * (`timeZone: …` -> `Time zone: …`). A path into a list (`actions.0.type: …`) stays as the API
+ * says it: the rule editor and the API's own docs name its places so. */
 export function inWords(message: string): string {
   const said = SAID.reduce((text, [pattern, words]) => text.replace(pattern, words), message);
-  return said.replace(/^([a-z][A-Za-z]*)((?:\.[A-Za-z0-9]+)*): /, (_, first: string, rest: string) => {
-    const parts = [first, ...rest.split('.').filter(Boolean)].map((part) => (/^\d+$/.test(part) ? `number ${Number(part) + 1}` : part.replace(/([a-z])([A-Z])/g, (__, a: string, b: string) => `${a} ${b.toLowerCase()}`)));
-    const words = parts.join(', ');
+  return said.replace(/^([a-z][A-Za-z]*): /, (_, field: string) => {
+    const words = field.replace(/([a-z])([A-Z])/g, (__, a: string, b: string) => `${a} ${b.toLowerCase()}`);
     return `${words[0]!.toUpperCase()}${words.slice(1)}: `;
   });
 }

@@ -2,7 +2,7 @@
 // the person is dialled from the tracking number. Asks once for the member's phone when their profile
 // has none (it is kept there). Agents and above.
 import { useState } from 'preact/hooks';
-import { api } from './api.ts';
+import { api, type ApiError } from './api.ts';
 import { may, useWho } from './who.ts';
 
 export function CallBackButton({ domain, personId }: { domain: string; personId: number }) {
@@ -17,7 +17,8 @@ export function CallBackButton({ domain, personId }: { domain: string; personId:
       setMessage({ ok: true, text: 'Your phone rings: pick up, and the person is called from the tracking number.' });
     } catch (err) {
       const text = (err as Error).message;
-      if (text.startsWith('phone:')) setAskPhone(true);
+      // The API names the missing field: the member's phone (the screen says it in words).
+      if (((err as ApiError).said ?? text).startsWith('phone:')) setAskPhone(true);
       setMessage({ ok: false, text });
     }
   }

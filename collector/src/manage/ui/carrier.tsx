@@ -4,7 +4,7 @@
 import { useState } from 'preact/hooks';
 import { numberTypesFor, typeName } from './number-types.ts';
 import { api, get, withQuery } from './api.ts';
-import { money, sentence } from './format.ts';
+import { canonicalOf, money, phone, sentence } from './format.ts';
 import { useAction, useLoad } from './hooks.ts';
 import { Failure } from './layout.tsx';
 
@@ -19,8 +19,6 @@ interface CarrierView {
 
 interface CarrierNumberRow {
   number: string;
-  /** As a person of its country writes it. */
-  shown: string;
   friendlyName: string;
   voiceUrl: string | null;
   pool: { domain: string; type: number } | null;
@@ -142,7 +140,7 @@ function CarrierNumbers() {
               {numbers.data.numbers.map((n) => (
                 <tr>
                   <td>{!n.pool && <input type="checkbox" aria-label={`Import ${n.number}`} checked={chosen.includes(n.number)} onChange={(e) => setChosen((e.target as HTMLInputElement).checked ? [...chosen, n.number] : chosen.filter((x) => x !== n.number))} />}</td>
-                  <td>{n.shown}{n.friendlyName !== n.number && n.friendlyName !== n.shown && <span class="muted"> {n.friendlyName}</span>}</td>
+                  <td>{phone(canonicalOf(n.number))}{n.friendlyName !== n.number && <span class="muted"> {n.friendlyName}</span>}</td>
                   <td class={n.voiceUrl && !n.wiredHere ? 'warn-text' : ''}>{n.wiredHere ? 'here' : (n.voiceUrl ?? <span class="muted">nowhere</span>)}{n.voiceUrl && !n.wiredHere && ' (importing it moves its calls here)'}</td>
                   <td>{n.pool ? `${n.pool.domain}, ${typeName(n.pool.type)}` : <span class="muted">none</span>}</td>
                 </tr>

@@ -2,7 +2,7 @@
 import { TimeZoneInput } from './time-zones.tsx';
 import { MailCard } from './alerts.tsx';
 import { useEffect, useState } from 'preact/hooks';
-import { api, get } from './api.ts';
+import { api, get, type ApiError } from './api.ts';
 import { localeOf, phoneAsWritten, when, type Clock } from './format.ts';
 import { useLoad, type Loaded } from './hooks.ts';
 import { Failure } from './layout.tsx';
@@ -62,7 +62,7 @@ export function SettingsScreen({ route }: { route: Route }) {
       <AdPlatformsCard domain={route.domain!} />
       <CrmCard domain={route.domain!} />
       <TextingCard path={path} editable />
-      <UsTextingCard path={path} />
+      <UsTextingCard path={path} country={domain.data.country} carrierConnected={domain.data.carrierConnected === true} />
       <BlockedCallersCard path={path} clock={clock} />
       <NumbersCard path={path} domain={domain.data} changed={domain.reload} />
       <SharedLinksCard path={path} clock={clock} />
@@ -114,7 +114,8 @@ function InstallCard({ path, install, clock, changed }: { path: string; install:
       install.reload();
       changed();
     } catch (err) {
-      setAllowed({ ok: false, text: `${origin} was not allowed: ${(err as Error).message}` });
+      // The setting's own name, as the Settings form below calls it.
+      setAllowed({ ok: false, text: `${origin} was not allowed: ${(err as ApiError).said ?? (err as Error).message}` });
     }
   };
   return (

@@ -136,15 +136,17 @@ const USE_CASES: [string, string][] = [
 ];
 
 /** A US domain's local numbers and A2P 10DLC: where each stands, the brand, the campaign, its review. */
-export function UsTextingCard({ path }: { path: string }) {
-  const state = useLoad(() => get<UsRegistration>(`${path}/texting/us-registration`), [path]);
+export function UsTextingCard({ path, country, carrierConnected }: { path: string; country: string; carrierConnected: boolean }) {
+  // Asked only where it can say something: a US domain with its carrier connected.
+  const asks = country === 'US' && carrierConnected;
+  const state = useLoad(() => (asks ? get<UsRegistration>(`${path}/texting/us-registration`) : Promise.resolve(null)), [path, asks]);
   const reviewing = state.data?.numbers.some((n) => n.campaign && !n.registered && n.campaign.status !== 'FAILED');
   useEffect(() => {
     if (!reviewing) return;
     const timer = setInterval(state.reload, REVIEW_POLL_MS);
     return () => clearInterval(timer);
   }, [reviewing, state.reload]);
-  if (state.error) return /carrier/i.test(state.error) ? null : <Failure message={state.error} />;
+  if (state.error) return <Failure message={state.error} />;
   if (!state.data?.required) return null;
   const { numbers, brands, ready, brandConsoleUrl } = state.data;
   const approved = brands.filter((b) => b.status === 'APPROVED');
