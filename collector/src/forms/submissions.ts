@@ -77,7 +77,7 @@ export class FormSubmissions {
     };
     await this.writes.insert(domain, doc);
     const name = doc.personId !== null ? nameOf(req.fields) : null;
-    if (name) await this.people.named(doc.personId!, name, 'form');
+    if (name) await this.people.named(doc.personId!, name);
     await this.push.stored(doc, domain, now);
     const lead = doc.lead ? formLeadEvent(domain, doc, this.ga4Endpoint, visit?.ga) : null;
     if (lead) await this.outbox.enqueue(lead, now);

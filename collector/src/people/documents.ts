@@ -23,9 +23,9 @@ export interface PersonDoc {
   callerTaken?: string;
   /** Ours (crm/, issue 67): the person's id in each CRM the domain sends to (`hubspot` -> its contact). */
   crmRefs?: Record<string, string>;
-  /** Ours (issue 81, person-name.ts): the person's name, as their latest form or the CRM gave it, or as a member set it. */
+  /** Ours (issue 81, person-name.ts): the person's name, as their latest form gave it, or as a member set it. */
   name?: string;
-  /** Who gave the name: `form`, `crm`, or the member's username (a member's name is never overwritten by a form). */
+  /** Who gave the name: `form`, or the member's username (a member's name is never overwritten by a form). */
   nameBy?: string;
 }
 

@@ -94,9 +94,9 @@ export class People {
     this.contacts = new PersonContacts(c);
   }
 
-  /** What a form or the CRM calls the person (person-name.ts): kept unless a member named them. */
-  named(personId: number, name: string, by: 'form' | 'crm'): Promise<void> {
-    return nameGiven(this.c, personId, name, by);
+  /** What a form calls the person (person-name.ts): kept unless a member named them. */
+  named(personId: number, name: string): Promise<void> {
+    return nameGiven(this.c, personId, name);
   }
 
   /** The person of a contact with these keys (made, or joined); null for a contact without any. */

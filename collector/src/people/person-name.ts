@@ -1,13 +1,13 @@
-// A person's name (issue 81): the inbox, the ringing card and the CRM call someone by it. Their forms
-// and the CRM give it; a member may set it, and what a member set stays until a member changes it.
+// A person's name (issue 81): the inbox and the CRM call someone by it. Their forms give it; a member
+// may set it, and what a member set stays until a member changes it.
 import type { PeopleCollections } from './documents.ts';
 
 /** Names are cut to this, as forms' are (forms/names.ts). */
 export const MAX_NAME_LENGTH = 80;
 
-/** What a form or the CRM says the person is called: kept unless a member named them. */
-export async function nameGiven(c: PeopleCollections, personId: number, name: string, by: 'form' | 'crm'): Promise<void> {
-  await c.people.updateOne({ _id: personId, erasedAt: { $exists: false }, $or: [{ nameBy: { $exists: false } }, { nameBy: { $in: ['form', 'crm'] } }] }, { $set: { name: name.slice(0, MAX_NAME_LENGTH), nameBy: by } });
+/** What a form says the person is called: kept unless a member named them. */
+export async function nameGiven(c: PeopleCollections, personId: number, name: string): Promise<void> {
+  await c.people.updateOne({ _id: personId, erasedAt: { $exists: false }, $or: [{ nameBy: { $exists: false } }, { nameBy: 'form' }] }, { $set: { name: name.slice(0, MAX_NAME_LENGTH), nameBy: 'form' } });
 }
 
 /** A member names the person (null: the name forgotten, until a form gives one again). */

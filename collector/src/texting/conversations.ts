@@ -31,7 +31,7 @@ export type ThreadEntry = ({ type: 'text' } & Omit<TextMessageDoc, '_id' | 'conv
 
 const shownPhone = (domain: DomainDoc, phone: string | null) => (phone ? callerWritten(phone, domain) : 'erased');
 
-/** `name`: the person's (their forms', the CRM's or a member's); null: not known. */
+/** `name`: the person's (their forms' or a member's); null: not known. */
 export function conversationView(domain: DomainDoc, doc: ConversationDoc, optOut: OptOutDoc | null = null, name: string | null = null) {
   const { _id, accountId: _, phone, trackingNumber, notes: _n, ...rest } = doc;
   return { id: _id, ...rest, name: phone ? name : null, phone: shownPhone(domain, phone), trackingNumber: displayOf(trackingNumber, countryOf(domain)), optedOut: optOut ? { at: optOut.at, word: optOut.word } : null };
