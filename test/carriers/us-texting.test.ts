@@ -122,6 +122,11 @@ describe('a US agency on Twilio', () => {
     expect(texts.at(-1)).toMatchObject({ status: 'undelivered', error: expect.stringMatching(/^the tracking number is not registered for US texting \(A2P 10DLC\).*Register a brand and a campaign in Settings, Texting.*\(Twilio error 30034\)$/) });
   });
 
+  it("writes the member's own phone on their profile as Americans write it", async () => {
+    expect((await owner.call('PUT', '/profile/availability', { phone: '415-555-0111' })).status).toBe(200);
+    expect((await owner.get('/profile/availability')).body).toEqual({ phone: '(415) 555-0111', available: true });
+  });
+
   it('asks nothing of a domain outside the US', async () => {
     await s.t.c.domains.updateOne({ _id: 'shop.test' }, { $set: { country: 'FR' } });
     expect((await owner.get('/domains/shop.test/texting/us-registration')).body).toMatchObject({ required: false, ready: true, numbers: [] });

@@ -1,6 +1,7 @@
 // HTTP in for call flows (flows/, issue 65): a domain's flows, written and tested by its owners and
 // admins (the numbers and pools each is assigned to are part of it), and each member's own phone and
 // availability, which ring groups read. A flow is refused whole with every problem named (400).
+import { displayOf, writesAsSpec } from '../domains/phone-display.ts';
 import { PassThrough } from 'node:stream';
 import type Router from '@koa/router';
 import { z } from 'zod';
@@ -152,5 +153,6 @@ async function countryOfMember(c: DomainCollections, member: UserDoc): Promise<s
 async function availabilityOf(c: TeamCollections & DomainCollections, username: string) {
   const user = await c.users.findOne({ _id: username }, { projection: { phone: 1, available: 1, domains: 1, accountId: 1 } });
   const country = user ? await countryOfMember(c, user as UserDoc) : DEFAULT_COUNTRY;
-  return { phone: user?.phone ? nationalOf(user.phone, country) : null, available: user?.available !== false };
+  // Written as the member's country writes it (issue 81: `(415) 555-0123`); a French domain's digits as the spec's.
+  return { phone: user?.phone ? (writesAsSpec(country) ? nationalOf(user.phone, country) : displayOf(user.phone, country)) : null, available: user?.available !== false };
 }
