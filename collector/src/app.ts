@@ -1,4 +1,5 @@
 // Builds the Koa app from a database handle. No listen: main.ts and the tests do that.
+import type { SipEdge } from './softphone/sip-credentials.ts';
 import { TextBackSender, textBackGivenUp } from './texting/text-back.ts';
 import { FlowRunner } from './flows/flow-runner.ts';
 import { Analyzer } from './analysis/analyzer.ts';
@@ -129,6 +130,8 @@ export interface AppOptions {
   signInLimits?: SignInLimits;
   /** The back end's sign-up page: on unless NODE_ENV is production (config.ts: SIGN_UP). */
   signUp?: boolean;
+  /** The SIP edge members' softphones register with (issue 82); absent: none. */
+  softphone?: SipEdge;
   /** How often the pools' held numbers are sampled for the pool report (ms). */
   poolSampleMs?: number;
   /** The bearer key of GET /metrics; unset, metrics are off (404). */
@@ -286,7 +289,7 @@ export function createApp(options: AppOptions): CollectorApp {
     twilioRoutes(telephony, recordingIntake, { ...options.twilio, signerFor: (accountSid, called) => carriers.signerFor(accountSid, called) }, log, twilioFlows(telephony, flowRunner, log), [texting.twilioCallbacks, twilioOutbound(c, callWrites)]),
     commerceRoutes(domains, commerce, log),
     agentRoutes(c, agents, log),
-    manageRoutes(c, signInLimit, { outbox, agents, offline, callWrites, formWrites, domains, traffic, recordings: { store: recordingStore, states: recordingStates }, carriers, people, engine, model, ruleRuns, prompts, ads: { connections: adsConnections, clients: adsClients }, crm: crmConnections, texting, clickToCall: new ClickToCall(c, ids, callWrites, (accountId) => carriers.carrierOf(accountId), publicUrl, dialling) }, { signUp: options.signUp ?? true, publicWebhooksOnly: deliveryOptions.publicOnly, mail: options.mail ? { from: options.mail.from } : {}, publicUrl }, log),
+    manageRoutes(c, signInLimit, { outbox, agents, offline, callWrites, formWrites, domains, traffic, recordings: { store: recordingStore, states: recordingStates }, carriers, people, engine, model, ruleRuns, prompts, ads: { connections: adsConnections, clients: adsClients }, crm: crmConnections, texting, clickToCall: new ClickToCall(c, ids, callWrites, (accountId) => carriers.carrierOf(accountId), publicUrl, dialling) }, { signUp: options.signUp ?? true, publicWebhooksOnly: deliveryOptions.publicOnly, mail: options.mail ? { from: options.mail.from } : {}, publicUrl, softphone: options.softphone ?? null }, log),
     managePageRoutes(),
     sharedPageRoutes(c, signInLimit, log),
     unsubscribeRoutes(c, publicUrl),

@@ -1,4 +1,5 @@
 // Environment of the collector, validated once at start.
+import type { SipEdge } from './softphone/sip-credentials.ts';
 import path from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_BROWSER_LIMITS, type BrowserLimits } from './browser/rate-limit.ts';
@@ -64,6 +65,15 @@ const configSchema = z.object({
   /** DEMO's former name, still read when DEMO is unset: DEMO_PAGES=false starts with no demo at all. */
   DEMO_PAGES: flag.optional(),
   TELEPHONY_API_KEY: z.string().min(16, 'must be at least 16 characters').optional(),
+  SOFTPHONE_WS_URI: z.url({ protocol: /^wss?$/, error: 'must be a ws:// or wss:// URL' }).optional(),
+  SOFTPHONE_SIP_DOMAIN: z.string().regex(/^[A-Za-z0-9.-]{1,253}$/, 'must be a host name').optional(),
+  SOFTPHONE_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  SOFTPHONE_TTL_HOURS: z.coerce.number({ error: 'must be a number of hours' }).min(1, 'must be 1 to 24').max(24, 'must be 1 to 24').default(4),
+  SOFTPHONE_ICE_SERVERS: z
+    .string()
+    .default('')
+    .transform((v) => v.split(',').map((u) => u.trim()).filter(Boolean))
+    .refine((urls) => urls.every((u) => /^(stun|turns?):[^\s]+$/.test(u)), 'must be stun:, turn: or turns: URLs, comma-separated'),
   TWILIO_AUTH_TOKEN: z.string().min(1).optional(),
   TWILIO_API_BASE: z.url({ protocol: /^https?$/, error: 'must be an http or https URL' }).default(DEFAULT_TWILIO_API_BASE),
   HUBSPOT_API_BASE: z.url({ protocol: /^https?$/, error: 'must be an http or https URL' }).optional(),
@@ -127,6 +137,8 @@ export interface Config {
   /** Days of generated traffic the demo starts with on an empty database (demo/history.ts); 0: none. */
   demoHistoryDays: number;
   telephonyApiKey?: string;
+  /** The SIP edge browsers' softphones register with (SOFTPHONE_*, issue 82); absent: no SIP softphone. */
+  softphone?: SipEdge;
   twilioAuthToken?: string;
   /** Where Twilio's REST API is reached (TWILIO_API_BASE): Twilio's own host, a regional edge, a proxy, a test's stand-in. */
   twilioApiBase: string;
@@ -204,6 +216,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     demo: c.DEMO ?? c.DEMO_PAGES ?? mode === 'development',
     demoHistoryDays: c.DEMO_HISTORY_DAYS,
     ...(c.TELEPHONY_API_KEY ? { telephonyApiKey: c.TELEPHONY_API_KEY } : {}),
+    ...softphoneOf(c),
     ...(c.TWILIO_AUTH_TOKEN ? { twilioAuthToken: c.TWILIO_AUTH_TOKEN } : {}),
     twilioApiBase: c.TWILIO_API_BASE,
     ...(c.HUBSPOT_API_BASE ? { hubspotApiBase: c.HUBSPOT_API_BASE } : {}),
@@ -265,4 +278,11 @@ export function loadConfigOrExit(): Config {
     console.error((err as Error).message);
     process.exit(1);
   }
+}
+
+/** The SIP edge, when its address and secret are both set (one without the other stops the start). */
+function softphoneOf(c: { SOFTPHONE_WS_URI?: string | undefined; SOFTPHONE_SIP_DOMAIN?: string | undefined; SOFTPHONE_SECRET?: string | undefined; SOFTPHONE_TTL_HOURS: number; SOFTPHONE_ICE_SERVERS: string[] }): { softphone?: SipEdge } {
+  if (!c.SOFTPHONE_WS_URI && !c.SOFTPHONE_SECRET) return {};
+  if (!c.SOFTPHONE_WS_URI || !c.SOFTPHONE_SECRET) throw new Error('Invalid configuration: SOFTPHONE_WS_URI and SOFTPHONE_SECRET go together (the edge\'s address, and the secret it shares)');
+  return { softphone: { wsUri: c.SOFTPHONE_WS_URI, domain: c.SOFTPHONE_SIP_DOMAIN ?? new URL(c.SOFTPHONE_WS_URI).hostname, secret: c.SOFTPHONE_SECRET, ttlSeconds: Math.round(c.SOFTPHONE_TTL_HOURS * 3600), iceUrls: c.SOFTPHONE_ICE_SERVERS } };
 }

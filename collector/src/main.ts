@@ -40,6 +40,7 @@ if (config.workers > 1 && cluster.isPrimary) {
     browserLimits: config.browserLimits,
     demoPages: config.demo,
     ...(config.telephonyApiKey ? { telephonyApiKey: config.telephonyApiKey } : {}),
+    ...(config.softphone ? { softphone: config.softphone } : {}),
     delivery: { publicOnly: !config.allowPrivateWebhooks, transcribeConcurrency: config.transcribe?.concurrency ?? 1 },
     ...(engine ? { transcribe: engine.settings } : {}),
     ...(config.analyze ? { analyze: config.analyze } : {}),

@@ -148,6 +148,7 @@ const TABLE: Record<string, { may: Who[] | 'anyone'; call: [string, unknown?] }>
   'GET /manage/api/domains/:domain/texting/us-registration': { may: DOMAIN_ADMINS, call: ['/domains/a.test/texting/us-registration'] },
   'POST /manage/api/domains/:domain/texting/us-registration/campaign': { may: DOMAIN_ADMINS, call: ['/domains/a.test/texting/us-registration/campaign', {}] },
   'GET /manage/api/profile/availability': { may: ALL, call: ['/profile/availability'] },
+  'POST /manage/api/softphone/credentials': { may: ['owner', 'admin', 'agent'], call: ['/softphone/credentials', {}] },
   'PUT /manage/api/profile/availability': { may: ALL, call: ['/profile/availability', {}] },
   'GET /manage/api/account/dialling': { may: OWNER, call: ['/account/dialling'] },
   'PUT /manage/api/account/dialling': { may: OWNER, call: ['/account/dialling', { countries: ['nowhere'] }] },

@@ -243,6 +243,7 @@ export async function exampleTour(baseUrl: string, webhookUrl: string, googleKey
   await manage('get /manage/api/domains/{domain}/crm/{crm}/preview', 'GET', '/domains/shop.test/crm/hubspot/preview');
   await manage('post /manage/api/domains/{domain}/crm/{crm}/test', 'POST', '/domains/shop.test/crm/hubspot/test');
   await manage('delete /manage/api/domains/{domain}/crm/{crm}', 'DELETE', '/domains/shop.test/crm/hubspot');
+  await manage('post /manage/api/softphone/credentials', 'POST', '/softphone/credentials', { provider: 'sip' });
   await manage('get /manage/api/account/dialling', 'GET', '/account/dialling');
   await manage('put /manage/api/account/dialling', 'PUT', '/account/dialling', { limits: { callsPerMember: 30 } });
   await manage('get /manage/api/account/carrier', 'GET', '/account/carrier');

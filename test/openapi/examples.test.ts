@@ -35,7 +35,7 @@ afterAll(() => google.close());
 // And HubSpot's CRM API (crm/).
 const hubspot = await startHubSpot();
 afterAll(() => hubspot.close());
-const s = useSeededCollector('openapi_examples', tourFixture(), { adsEndpoints: { googleDataManager: google.base }, telephonyApiKey: TELEPHONY_KEY, twilio: { authToken: TWILIO_TOKEN }, delivery: { publicOnly: false }, signUp: true, mail: { smtpUrl: 'smtp://127.0.0.1:9', from: 'RingTrail <calls@shop.test>' }, twilioApiBase: twilioApi.base, hubspotApiBase: hubspot.base, secretsKey: Buffer.alloc(32, 7), transcribe: { url: engine.url, model: 'whisper-1', name: 'transcribe.example', englishOnly: false }, analyze: { url: model.url, model: 'qwen2.5:7b' } });
+const s = useSeededCollector('openapi_examples', tourFixture(), { adsEndpoints: { googleDataManager: google.base }, telephonyApiKey: TELEPHONY_KEY, twilio: { authToken: TWILIO_TOKEN }, delivery: { publicOnly: false }, signUp: true, mail: { smtpUrl: 'smtp://127.0.0.1:9', from: 'RingTrail <calls@shop.test>' }, twilioApiBase: twilioApi.base, hubspotApiBase: hubspot.base, secretsKey: Buffer.alloc(32, 7), transcribe: { url: engine.url, model: 'whisper-1', name: 'transcribe.example', englishOnly: false }, analyze: { url: model.url, model: 'qwen2.5:7b' }, softphone: { wsUri: 'wss://sip.shop.test:8443', domain: 'sip.shop.test', secret: 'the-secret-the-sip-edge-shares-with-ringtrail', ttlSeconds: 4 * 3600, iceUrls: ['stun:turn.shop.test:3478', 'turn:turn.shop.test:3478?transport=udp'] } });
 let tour: Tour;
 let receiver: Receiver;
 beforeAll(async () => {

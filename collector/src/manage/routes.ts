@@ -2,6 +2,8 @@
 // activity, the settings and reports. Every route names who may call it (team/access.ts, team/roles.ts);
 // every state-changing request of a session carries its CSRF token in `X-CSRF-Token`; the cookie
 // is HttpOnly, SameSite=Lax.
+import type { SipEdge } from '../softphone/sip-credentials.ts';
+import { softphoneRoutes } from './softphone-routes.ts';
 import { ruleRoutes } from './rule-routes.ts';
 import { flowRoutes } from './flow-routes.ts';
 import { analysisRoutes } from './analysis-routes.ts';
@@ -85,6 +87,8 @@ export interface ManageOptions {
   /** Where people reach the collector (PUBLIC_URL, or where it listens): every link the back end
    * shows or mails starts with it, never with a request's Host. */
   publicUrl: string;
+  /** The SIP edge of members' softphones (issue 82); null or absent: none. */
+  softphone?: SipEdge | null;
 }
 
 export interface ManageServices {
@@ -167,5 +171,6 @@ export function manageRoutes(c: TeamCollections & DomainCollections & TrackingCo
   usTextingRoutes(router, c, can, carriers);
   callBackRoutes(router, c, can, services.clickToCall ?? null);
   diallingRoutes(router, c, can);
+  softphoneRoutes(router, can, options.softphone ?? null);
   return router;
 }
