@@ -69,13 +69,13 @@ export function startTracker(o: TrackerOptions, base: string): Promise<void> {
       if (number) {
         // Words a person reads or hears (a text, a label), not a tel: link's href.
         const text = at.node.nodeName != 'href';
-        const code = number.surtaxPhoneCode && text ? ` (code ${number.surtaxPhoneCode})` : '';
+        const code = text && number.surtaxPhoneCode ? ` (code ${number.surtaxPhoneCode})` : '';
         // A number the site phone's layout does not fit comes written whole (a link's href keeps its
         // digits), internationally for a page that wrote its own with a country code: with the
         // page's "(0)" after it when the page had one ("+44 (0)161 496 0006"), and the page's own
         // separator between its groups ("020.7946.0010" -> "07700.900123", none for "02079460010").
         const whole = text && number.surtaxPhoneText;
-        show(at, ((whole && whole.replace(' ', at.text.includes('(0)') ? ' (0)' : ' ').replace(/ /g, at.text.match(/\d([ .-])\d/)?.[1] ?? '')) || formatLike(at, number.surtaxPhoneNumber)) + code);
+        show(at, (whole ? whole.replace(' ', at.text.includes('(0)') ? ' (0)' : ' ').replace(/ /g, at.text.match(/\d([ .-])\d/)?.[1] ?? '') : formatLike(at, number.surtaxPhoneNumber)) + code);
       } else if (!asked[at.phone]) {
         if (view.display == 'click') hideBehindControl(at);
         else assign(at.phone);
