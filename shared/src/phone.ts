@@ -21,3 +21,10 @@ export function toE164(digits: string, countryCode = '33'): string {
   if (digits.startsWith('00')) return `+${digits.slice(2)}`;
   return digits.startsWith('0') ? `+${countryCode}${digits.slice(1)}` : `+${digits}`;
 }
+
+/** E.164 (`+33123456789`) in the canonical form (`0123456789`; `+14155550123` -> `0014155550123`). A
+ * French number never starts with 0 after +33; one that did would read back as international, so it
+ * keeps its 0033. */
+export function asDialledFromFrance(e164: string): string {
+  return /^\+33[1-9]/.test(e164) ? `0${e164.slice(3)}` : `00${e164.slice(1)}`;
+}

@@ -93,7 +93,7 @@ export interface NumberPrice {
 export interface UsTexting {
   brands(): Promise<A2pBrand[]>;
   numbers(numbers: string[]): Promise<A2pNumber[]>;
-  registerCampaign(request: CampaignRequest, numberSids: Map<string, string>): Promise<A2pCampaign>;
+  registerCampaign(request: CampaignRequest, numberSids: Map<string, string>, standing: A2pNumber[]): Promise<A2pCampaign>;
 }
 
 /** A call to place, numbers in E.164. */

@@ -73,9 +73,9 @@ export class TwilioA2p {
   }
 
   /** A Messaging Service for these numbers (one of theirs, else made, each number's own webhook kept
-   * for the texts received), the numbers not in a service added, and its campaign registered. */
-  async registerCampaign(request: CampaignRequest, numberSids: Map<string, string>): Promise<A2pCampaign> {
-    const standing = await this.numbers(request.numbers);
+   * for the texts received), the numbers not in a service added, and its campaign registered;
+   * `standing`: where the numbers stand now (numbers()), as the caller just read it. */
+  async registerCampaign(request: CampaignRequest, numberSids: Map<string, string>, standing: A2pNumber[]): Promise<A2pCampaign> {
     const owned = standing.find((n) => n.service && !n.campaign)?.service;
     const sid = owned ? owned.sid : (await this.client.messaging.v1.services.create({ friendlyName: request.serviceName, useInboundWebhookOnNumber: true })).sid;
     for (const n of standing) if (!n.service && numberSids.has(n.number)) await this.client.messaging.v1.services(sid).phoneNumbers.create({ phoneNumberSid: numberSids.get(n.number)! });

@@ -4,7 +4,7 @@
 import type twilio from 'twilio';
 import { CarrierError, type Carrier, type CarrierAccount, type CarrierErrorKind, type CarrierNumber, type NumberPrice, type NumberSearch, type OutgoingCall, type OutgoingText, type UsTexting, type Wiring } from './carrier.ts';
 import { TwilioA2p } from './twilio-a2p.ts';
-import { TWILIO_HOST, twilioClient, TWILIO_TIMEOUT_MS } from './twilio-client.ts';
+import { rebased, TWILIO_HOST, twilioClient, TWILIO_TIMEOUT_MS } from './twilio-client.ts';
 
 /** Twilio's inbound MMS are at most 5 MB in all. */
 const MAX_MEDIA_BYTES = 5_000_000;
@@ -69,7 +69,7 @@ export class TwilioCarrier implements Carrier {
   ) {
     this.client = twilioClient(apiBase, { accountSid: credentials.accountSid, username: credentials.apiKey ?? credentials.accountSid, password: credentials.secret });
     const a2p = new TwilioA2p(this.client);
-    this.usTexting = { brands: () => asked(() => a2p.brands()), numbers: (numbers) => asked(() => a2p.numbers(numbers)), registerCampaign: (request, sids) => asked(() => a2p.registerCampaign(request, sids)) };
+    this.usTexting = { brands: () => asked(() => a2p.brands()), numbers: (numbers) => asked(() => a2p.numbers(numbers)), registerCampaign: (request, sids, standing) => asked(() => a2p.registerCampaign(request, sids, standing)) };
   }
 
   /** Twilio's Pricing API (`GET pricing.twilio.com/v1/PhoneNumbers/Countries/{IsoCountry}`): the
@@ -129,8 +129,7 @@ export class TwilioCarrier implements Carrier {
   async media(url: string): Promise<{ contentType: string; body: Buffer }> {
     const at = new URL(url);
     if (at.protocol !== 'https:' || at.hostname !== TWILIO_HOST || !at.pathname.startsWith(`/2010-04-01/Accounts/${this.credentials.accountSid}/`)) throw new CarrierError('Twilio refused the request: not a media address of this account', 'refused', null);
-    const base = new URL(this.apiBase);
-    const target = new URL(`${base.pathname.replace(/\/$/, '')}${at.pathname}`, base.origin);
+    const target = rebased(at, new URL(this.apiBase));
     const auth = Buffer.from(`${this.credentials.apiKey ?? this.credentials.accountSid}:${this.credentials.secret}`).toString('base64');
     const answer = await asked(async () => {
       const res = await fetch(target, { headers: { authorization: `Basic ${auth}` }, redirect: 'follow', signal: AbortSignal.timeout(TWILIO_TIMEOUT_MS) });

@@ -12,6 +12,9 @@ export const TWILIO_HOST = 'api.twilio.com';
 
 type RequestOptions = Parameters<twilio.RequestClient['request']>[0];
 
+/** A Twilio address at `base` instead (its path prefix included). */
+export const rebased = (uri: URL, base: URL) => new URL(`${base.pathname.replace(/\/$/, '')}${uri.pathname}${uri.search}`, base.origin);
+
 /** Twilio's request client with its API's host replaced by `base` (path prefix included). */
 class BasedRequestClient extends twilio.RequestClient {
   constructor(private readonly base: URL) {
@@ -21,8 +24,7 @@ class BasedRequestClient extends twilio.RequestClient {
   override request<T>(opts: RequestOptions): Promise<{ statusCode: number; body: T; headers: unknown }> {
     const uri = new URL(opts.uri);
     // Twilio's other hosts (messaging, pricing) go to the base too, unless it is Twilio's own.
-    const rebased = uri.hostname === TWILIO_HOST || (this.base.origin !== DEFAULT_TWILIO_API_BASE && uri.hostname.endsWith('.twilio.com'));
-    const moved = rebased ? new URL(`${this.base.pathname.replace(/\/$/, '')}${uri.pathname}${uri.search}`, this.base.origin) : uri;
+    const moved = uri.hostname === TWILIO_HOST || (this.base.origin !== DEFAULT_TWILIO_API_BASE && uri.hostname.endsWith('.twilio.com')) ? rebased(uri, this.base) : uri;
     const answer = super.request({ ...opts, uri: moved.href }) as Promise<{ statusCode: number; body: T; headers: unknown }>;
     // The library's timeout is an idle one (the socket's): the whole call has its limit too.
     let disarm = () => {};

@@ -8,7 +8,7 @@
 // + <-> 00), so it is as unambiguous, and every number a French domain ever stored is in it already:
 // no stored number changes, and a French domain's answers stay byte for byte what they were.
 import { getCountryCallingCode, isSupportedCountry, parsePhoneNumberFromString, type CountryCode, type NumberType } from 'libphonenumber-js/max';
-import { COUNTRY_NUMBER_TYPES, normalizePhone } from '@ringtrail/shared';
+import { asDialledFromFrance, COUNTRY_NUMBER_TYPES, normalizePhone } from '@ringtrail/shared';
 
 /** The country of a domain whose settings name none: the spec's numbers are French. */
 export const DEFAULT_COUNTRY = 'FR';
@@ -47,11 +47,8 @@ export function writtenNumberIn(raw: string, country: string): string | null {
   return digits && parsePhoneNumberFromString(e164Of(digits))?.isPossible() ? digits : null;
 }
 
-/** E.164 (`+33123456789`) in the canonical form (`0123456789`). A French number never starts with
- * 0 after +33; one that did would read back as international, so it keeps its 0033. */
-export function asDialledFromFrance(e164: string): string {
-  return /^\+33[1-9]/.test(e164) ? `0${e164.slice(3)}` : `00${e164.slice(1)}`;
-}
+/** E.164 in the canonical form (shared: the back end's screens use it too). */
+export { asDialledFromFrance } from '@ringtrail/shared';
 
 /** The canonical form in E.164, for dialling out and for libphonenumber. */
 export function e164Of(canonical: string): string {

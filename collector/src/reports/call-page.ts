@@ -66,7 +66,10 @@ export async function callPage(c: TelephonyCollections & WebhookCollections & Ad
     // Ours (rules/): what people and rules marked on it, oldest first, at the domain's clock.
     history: (call.history ?? []).map((h) => ({ at: wallClock(h.at, domain.timeZone), by: h.by, what: h.what })),
     // Ours (ads/): where its lead is with each ad platform, once queued for one.
-    ...(call.adsConversions?.length ? { adsConversions: call.adsConversions.map((m) => ({ platform: m.platform, state: m.state, at: wallClock(m.at, domain.timeZone), ...(reasonOf(m) ? { reason: reasonOf(m) } : {}) })) } : {}),
+    ...(call.adsConversions?.length ? { adsConversions: call.adsConversions.map((m) => {
+      const reason = reasonOf(m);
+      return { platform: m.platform, state: m.state, at: wallClock(m.at, domain.timeZone), ...(reason ? { reason } : {}) };
+    }) } : {}),
     // Ours (crm/): its records in the team's CRM, once sent to one.
     ...(call.crmRecords?.length ? { crmRecords: call.crmRecords } : {}),
     // Ours (flows/): its way through its call flow, who answered, and why the flow failed if it did.

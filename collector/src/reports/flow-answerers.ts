@@ -1,7 +1,7 @@
 // Who answered calls through a call flow (issue 81): the members (and plain numbers) a ring group
 // rang who picked up, over the domains a member sees, for the Agents screen beside the spec's agents
-// (only callStart names those). One aggregation per domain over its calls of the range (the index
-// domainId, startedAt), grouped by who answered: bounded by the range, never by the number of calls.
+// (only callStart names those). One aggregation over the domains' calls of the range (the index
+// domainId, startedAt), grouped by who answered.
 import type { DomainDoc } from '../domains/documents.ts';
 import { localDaysBetween } from '../domains/time-zone.ts';
 import type { TelephonyCollections } from '../telephony/documents.ts';
@@ -19,25 +19,16 @@ export interface FlowAnswerer {
 }
 
 export async function flowAnswerers(c: TelephonyCollections, domains: Pick<DomainDoc, '_id' | 'timeZone'>[], range: DayRange): Promise<FlowAnswerer[]> {
-  const byWho = new Map<string, FlowAnswerer & { rung: number; ringSum: number }>();
-  for (const domain of domains) {
-    const rows = await c.calls
-      .aggregate<{ _id: { member: string | null; name: string }; calls: number; talk: number; rung: number; ringSum: number }>([
-        { $match: { domainId: domain._id, startedAt: localDaysBetween(range.from, range.to, domain.timeZone), 'answeredBy.name': { $type: 'string' } } },
-        { $group: { _id: { member: '$answeredBy.member', name: '$answeredBy.name' }, calls: { $sum: 1 }, talk: { $sum: { $ifNull: ['$duration', 0] } }, rung: { $sum: { $cond: [{ $isNumber: '$answeredBy.afterSeconds' }, 1, 0] } }, ringSum: { $sum: { $ifNull: ['$answeredBy.afterSeconds', 0] } } } },
-      ])
-      .toArray();
-    for (const row of rows) {
-      const key = row._id.member ?? `number:${row._id.name}`;
-      const known = byWho.get(key) ?? { member: row._id.member ?? null, name: row._id.name, callsAnswered: 0, talkSeconds: 0, averageRingSeconds: null, rung: 0, ringSum: 0 };
-      known.callsAnswered += row.calls;
-      known.talkSeconds += row.talk;
-      known.rung += row.rung;
-      known.ringSum += row.ringSum;
-      byWho.set(key, known);
-    }
-  }
-  return [...byWho.values()]
-    .map(({ rung, ringSum, ...a }) => ({ ...a, averageRingSeconds: rung ? Math.round((ringSum / rung) * 10) / 10 : null }))
+  if (!domains.length) return [];
+  // Each domain's days in its own time zone, in one aggregation.
+  const rows = await c.calls
+    .aggregate<{ _id: { member: string | null; name: string }; calls: number; talk: number; rung: number; ringSum: number }>([
+      { $match: { $or: domains.map((d) => ({ domainId: d._id, startedAt: localDaysBetween(range.from, range.to, d.timeZone) })), 'answeredBy.name': { $type: 'string' } } },
+      // A plain number is keyed by its name: members by their username.
+      { $group: { _id: { member: { $ifNull: ['$answeredBy.member', null] }, name: { $cond: [{ $eq: [{ $ifNull: ['$answeredBy.member', null] }, null] }, '$answeredBy.name', ''] } }, calls: { $sum: 1 }, talk: { $sum: { $ifNull: ['$duration', 0] } }, rung: { $sum: { $cond: [{ $isNumber: '$answeredBy.afterSeconds' }, 1, 0] } }, ringSum: { $sum: { $ifNull: ['$answeredBy.afterSeconds', 0] } } } },
+    ])
+    .toArray();
+  return rows
+    .map((r) => ({ member: r._id.member, name: r._id.member ?? r._id.name, callsAnswered: r.calls, talkSeconds: r.talk, averageRingSeconds: r.rung ? Math.round((r.ringSum / r.rung) * 10) / 10 : null }))
     .sort((a, b) => b.callsAnswered - a.callsAnswered || a.name.localeCompare(b.name));
 }

@@ -64,6 +64,7 @@ export async function registerCampaign(c: DomainCollections, carrier: Carrier, d
   const local = await localNumbersOf(c, domain);
   if (!local.size) throw new NotRegistrable(`${domain.name} has no US local number at the carrier to register`);
   // A number already in a campaign keeps it: a second campaign is for numbers that have none.
-  if ((await carrier.usTexting.numbers([...local.keys()])).every((n) => n.campaign)) throw new NotRegistrable(`Every US local number of ${domain.name} is in a campaign already: its review goes on at Twilio`);
-  return carrier.usTexting.registerCampaign({ ...body, numbers: [...local.keys()], serviceName: `RingTrail ${domain.name}`, helpMessage }, new Map([...local].map(([e164, n]) => [e164, n.sid])));
+  const standing = await carrier.usTexting.numbers([...local.keys()]);
+  if (standing.every((n) => n.campaign)) throw new NotRegistrable(`Every US local number of ${domain.name} is in a campaign already: its review goes on at Twilio`);
+  return carrier.usTexting.registerCampaign({ ...body, numbers: [...local.keys()], serviceName: `RingTrail ${domain.name}`, helpMessage }, new Map([...local].map(([e164, n]) => [e164, n.sid])), standing);
 }

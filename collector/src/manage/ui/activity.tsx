@@ -32,7 +32,7 @@ function detailsOf(details: Record<string, unknown> | undefined): string {
   if (!details) return '';
   // Phone numbers as the domain's country writes them (the answer's phoneDisplay).
   // A pool by its name ("Local numbers"), never "type 100".
-  const shown = (k: string, v: unknown): unknown => (Array.isArray(v) ? v.map((x) => shown(k, x)) : PHONE_FIELDS.has(k) && typeof v === 'string' && /^\+?\d+$/.test(v) ? phone(canonicalOf(v)) : k === 'type' && typeof v === 'number' ? typeName(v) : v);
+  const shown = (k: string, v: unknown): unknown => (Array.isArray(v) ? v.map((x) => shown(k, x)) : PHONE_FIELDS.has(k) && typeof v === 'string' && /^\+?\d+$/.test(v) ? phone(v.startsWith('+') ? canonicalOf(v) : v) : k === 'type' && typeof v === 'number' ? typeName(v) : v);
   // A settings change: what changed, from what to what (a secret only as changed).
   if (Array.isArray(details.changes)) return (details.changes as Change[]).map((c) => ('changed' in c ? `${fieldWords(c.field)} changed` : `${fieldWords(c.field)}: ${valueWords(c.from)} → ${valueWords(c.to)}`)).join('; ');
   return Object.entries(details)

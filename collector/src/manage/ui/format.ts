@@ -20,7 +20,7 @@ export const phoneAsWritten = (digits: string) => written.get(digits) ?? digits;
 
 /** As the server said to write it, else in pairs: `0123456789` -> `01 23 45 67 89`. */
 /** An E.164 number in the canonical form the answers' phoneDisplay is keyed by: `+33…` -> `0…`, `+1…` -> `001…`. */
-export const canonicalOf = (e164: string) => e164.replace(/^\+33(?=[1-9])/, '0').replace(/^\+/, '00');
+export { asDialledFromFrance as canonicalOf } from '../../../../shared/src/phone.ts';
 
 export const phone = (digits: string | null) => (digits ? (written.get(digits) ?? digits.replace(/(\d\d)(?=\d)/g, '$1 ')) : '');
 
